@@ -1,0 +1,66 @@
+// Reference A2A server for the benchmark: the SDK's own DefaultRequestHandler +
+// InMemoryTaskStore behind its express handlers, with an executor that does the
+// same work Muster does for SendMessage: store a SUBMITTED task and answer.
+//
+//   node bench/reference-server.mjs [port]      (or PORT=...; 0 picks a free port)
+//
+// Prints "ready <port>" on stdout once listening on 127.0.0.1.
+// JSON-RPC endpoint: POST /a2a/jsonrpc (needs header "A2A-Version: 1.0").
+import express from 'express';
+import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, TaskState } from '@a2a-js/sdk';
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+
+const port = Number(process.argv[2] ?? process.env.PORT ?? 0);
+const JSONRPC_PATH = '/a2a/jsonrpc';
+
+// Internal (ts-proto) shape: every field present, numeric enums.
+const agentCard = {
+  name: 'Bench Reference Agent',
+  description: 'SDK reference server for the Muster benchmark',
+  version: '0.0.1',
+  supportedInterfaces: [
+    { url: `http://127.0.0.1:${port}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
+  ],
+  provider: undefined,
+  capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
+  securitySchemes: {},
+  securityRequirements: [],
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [],
+  signatures: [],
+};
+
+// Publishes the task in SUBMITTED and returns; with configuration.returnImmediately
+// the handler answers right after this first event.
+const executor = {
+  async execute(ctx, bus) {
+    const { taskId, contextId, userMessage } = ctx;
+    bus.publish(AgentEvent.task(ctx.task ?? {
+      id: taskId,
+      contextId,
+      status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
+      artifacts: [],
+      history: [userMessage],
+      metadata: undefined,
+    }));
+  },
+  async cancelTask() {},
+};
+
+const requestHandler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), executor);
+const app = express();
+app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
+app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+
+const server = app.listen(port, '127.0.0.1', () => {
+  const actual = server.address().port;
+  agentCard.supportedInterfaces[0].url = `http://127.0.0.1:${actual}${JSONRPC_PATH}`;
+  console.log(`ready ${actual}`);
+});
+server.on('error', (err) => {
+  console.error(err.message);
+  process.exit(1);
+});
+for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => server.close(() => process.exit(0)));

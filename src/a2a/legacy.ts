@@ -1,0 +1,86 @@
+/**
+ * A2A 0.3 shapes (the `message/send`, `tasks/get` … method family). Incoming 0.3 params are
+ * rewritten into 1.0 ProtoJSON before validation, so both families share one schema; outgoing
+ * 1.0 values are rewritten into 0.3 shapes (`kind`, lower-case states, file parts).
+ */
+import { dropUndefined } from './schemas.js';
+import { LEGACY_STATE } from './states.js';
+import type { Artifact, JsonObject, Message, Part, Task, TaskStatus } from './types.js';
+
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const ROLE_IN: Record<string, string> = { user: 'ROLE_USER', agent: 'ROLE_AGENT' };
+
+function partIn(part: unknown): unknown {
+  if (!isObject(part)) return part;
+  const { kind, file, text, data, metadata } = part;
+  const common = dropUndefined({ metadata });
+  if (kind === 'text') return { ...common, text };
+  if (kind === 'data') return { ...common, data };
+  if (kind === 'file' && isObject(file)) {
+    const meta = dropUndefined({ filename: file['name'], mediaType: file['mimeType'] });
+    if (file['bytes'] !== undefined) return { ...common, ...meta, raw: file['bytes'] };
+    return { ...common, ...meta, url: file['uri'] };
+  }
+  return { ...common }; // unknown kind: validation names the part
+}
+
+function messageIn(message: unknown): unknown {
+  if (!isObject(message)) return message;
+  const { kind: _kind, role, parts, ...rest } = message;
+  return {
+    ...rest,
+    role: typeof role === 'string' ? (ROLE_IN[role] ?? role) : role,
+    parts: Array.isArray(parts) ? parts.map(partIn) : parts,
+  };
+}
+
+/** 0.3 MessageSendParams → 1.0 SendMessageRequest JSON (still unvalidated). */
+export function sendParamsIn(params: unknown): unknown {
+  if (!isObject(params)) return params;
+  const { message, configuration, ...rest } = params;
+  const config = isObject(configuration)
+    ? dropUndefined({
+        acceptedOutputModes: configuration['acceptedOutputModes'],
+        historyLength: configuration['historyLength'],
+        returnImmediately: configuration['blocking'] === false ? true : undefined,
+      })
+    : configuration;
+  return dropUndefined({ ...rest, message: messageIn(message), configuration: config });
+}
+
+function partOut(part: Part): JsonObject {
+  const meta = dropUndefined({ metadata: part.metadata });
+  if (part.text !== undefined) return { kind: 'text', text: part.text, ...meta };
+  if (part.data !== undefined) return { kind: 'data', data: isObject(part.data) ? part.data : { value: part.data }, ...meta };
+  const file = dropUndefined({ name: part.filename, mimeType: part.mediaType });
+  if (part.raw !== undefined) return { kind: 'file', file: { ...file, bytes: part.raw }, ...meta };
+  return { kind: 'file', file: { ...file, uri: part.url }, ...meta };
+}
+
+export function messageOut(message: Message): JsonObject {
+  const { role, parts, ...rest } = message;
+  return { ...rest, kind: 'message', role: role === 'ROLE_AGENT' ? 'agent' : 'user', parts: parts.map(partOut) };
+}
+
+const artifactOut = (artifact: Artifact): JsonObject => ({ ...artifact, parts: artifact.parts.map(partOut) });
+
+export function statusOut(status: TaskStatus): JsonObject {
+  return dropUndefined({
+    state: LEGACY_STATE[status.state],
+    message: status.message ? messageOut(status.message) : undefined,
+    timestamp: status.timestamp,
+  });
+}
+
+export function taskOut(task: Task): JsonObject {
+  return dropUndefined({
+    kind: 'task',
+    id: task.id,
+    contextId: task.contextId,
+    status: statusOut(task.status),
+    history: task.history?.map(messageOut),
+    artifacts: task.artifacts?.map(artifactOut),
+    metadata: task.metadata,
+  });
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { parseState } from './states.js';
+import type { Part, TaskState } from './types.js';
+
+const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
+
+const metadata = z.record(z.unknown(), { invalid_type_error: 'must be a JSON object' });
+
+export const partSchema = z
+  .object({
+    text: z.string().optional(),
+    raw: z.string().base64({ message: 'must be base64' }).optional(),
+    url: z.string().url({ message: 'must be an absolute URL' }).optional(),
+    data: z.unknown().optional(),
+    metadata: metadata.optional(),
+    filename: z.string().optional(),
+    mediaType: z.string().optional(),
+  })
+  .passthrough()
+  .superRefine((part, ctx) => {
+    const present = CONTENT_KEYS.filter((k) => part[k] !== undefined);
+    if (present.length !== 1) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message:
+          present.length === 0
+            ? 'unknown part kind: a part holds exactly one of text, raw (base64 bytes), url or data'
+            : `a part holds exactly one of text, raw, url or data, not ${present.join(' and ')}`,
+      });
+    }
+  })
+  .transform((part): Part => {
+    const { text, raw, url, data, metadata: meta, filename, mediaType } = part;
+    return dropUndefined({ text, raw, url, data, metadata: meta, filename, mediaType });
+  });
+
+export const messageSchema = z
+  .object({
+    messageId: z.string({ required_error: 'is required: a unique id for this message' }).min(1, 'must not be empty').max(200),
+    contextId: z.string().min(1).max(200).optional(),
+    taskId: z.string().min(1).max(200).optional(),
+    role: z.enum(['ROLE_USER', 'ROLE_AGENT'], { errorMap: () => ({ message: "must be 'ROLE_USER' or 'ROLE_AGENT'" }) }),
+    parts: z.array(partSchema, { required_error: 'is required' }).min(1, 'must hold at least one part'),
+    metadata: metadata.optional(),
+    extensions: z.array(z.string()).optional(),
+    referenceTaskIds: z.array(z.string()).optional(),
+  })
+  .passthrough()
+  .transform(({ messageId, contextId, taskId, role, parts, metadata: meta, extensions, referenceTaskIds }) =>
+    dropUndefined({ messageId, contextId, taskId, role, parts, metadata: meta, extensions, referenceTaskIds }),
+  );
+
+const historyLength = z.number().int('must be an integer').min(0, 'must be 0 or more');
+
+export const sendMessageParamsSchema = z
+  .object({
+    message: messageSchema,
+    configuration: z
+      .object({
+        acceptedOutputModes: z.array(z.string()).optional(),
+        historyLength: historyLength.optional(),
+        returnImmediately: z.boolean().optional(),
+      })
+      .passthrough()
+      .optional(),
+    metadata: metadata.optional(),
+  })
+  .passthrough();
+
+export const taskIdParamsSchema = z
+  .object({ id: z.string({ required_error: 'is required: the task id' }).min(1), historyLength: historyLength.optional(), metadata: metadata.optional() })
+  .passthrough();
+
+const stateName = z.string().transform((name, ctx): TaskState => {
+  const state = parseState(name);
+  if (!state) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `unknown state '${name}': use a TASK_STATE_* name such as TASK_STATE_WORKING, or its 0.3 spelling such as input-required` });
+    return z.NEVER;
+  }
+  return state;
+});
+
+const isoTimestamp = z.string().datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2026-01-01T00:00:00Z' });
+
+export const listTasksParamsSchema = z
+  .object({
+    contextId: z.string().optional(),
+    status: z.union([stateName, z.literal('TASK_STATE_UNSPECIFIED').transform(() => undefined)]).optional(),
+    pageSize: z.number().int('must be an integer').min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').optional(),
+    pageToken: z.string().optional(),
+    historyLength: historyLength.optional(),
+    statusTimestampAfter: isoTimestamp.optional(),
+    includeArtifacts: z.boolean().optional(),
+  })
+  .passthrough();
+
+export { stateName, isoTimestamp };
+
+/** ProtoJSON omits absent fields: never emit `undefined` (or null). */
+export function dropUndefined<T extends object>(value: T): T {
+  const out = {} as T;
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] !== undefined) out[key] = value[key];
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { HubError, type FieldViolation } from '../errors/hub-error.js';
+
+/** Keys whose values belong to the caller and are never renamed. */
+const OPAQUE_KEYS = new Set(['data', 'metadata', 'params']);
+
+const camel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * ProtoJSON parsers accept the proto (snake_case) field names too. This renames them to
+ * camelCase everywhere except inside caller-owned values (data parts, metadata).
+ */
+export function camelKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const name = key.includes('_') ? camel(key) : key;
+    if (name in out && name !== key) continue; // the camelCase spelling wins when both are sent
+    out[name] = OPAQUE_KEYS.has(name) ? inner : camelKeys(inner);
+  }
+  return out;
+}
+
+const fieldPath = (root: string, path: readonly (string | number)[]): string =>
+  path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), root);
+
+/** Validates `value` against `schema`; a failure becomes INVALID_PARAMS naming each bad field. */
+export function parseWith<T extends z.ZodTypeAny>(schema: T, value: unknown, root = ''): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields: FieldViolation[] = result.error.issues.map((issue) => ({
+    field: fieldPath(root, issue.path) || root || '(root)',
+    description: issue.message,
+  }));
+  const first = fields[0]!;
+  throw new HubError('INVALID_PARAMS', `Invalid parameter '${first.field}': ${first.description}`, { fields });
+}

@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  host: string;
+  port: number;
+  db: DbConfig;
+  publicUrl?: URL;
+  registration: 'open' | 'admin';
+  adminToken: string;
+  /** Where the generated admin token lives, when it was not given in the environment. */
+  adminTokenFile?: string;
+  rateLimits: boolean;
+}
+
+export interface ServeFlags {
+  host?: string;
+  port?: string;
+  db?: string;
+  publicUrl?: string;
+  registration?: string;
+}
+
+/** A start-up problem the operator can fix; printed as one line. */
+export class ConfigError extends Error {}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
+export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\./.test(host) || host.toLowerCase().endsWith('.localhost');
+
+export function parseDb(value: string): DbConfig {
+  if (value.startsWith('postgres://') || value.startsWith('postgresql://')) return { kind: 'postgres', url: value };
+  if (value.startsWith('sqlite:')) return { kind: 'sqlite', file: resolve(value.slice('sqlite:'.length)) };
+  throw new ConfigError(`--db must be sqlite:<file> or postgres://…, not '${value}'`);
+}
+
+/** Flags win over the environment, which wins over defaults. */
+export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config {
+  const host = flags.host ?? env['MUSTER_HOST'] ?? '127.0.0.1';
+  const portText = flags.port ?? env['MUSTER_PORT'] ?? '7420';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be a number from 0 to 65535, not '${portText}'`);
+  const db = parseDb(flags.db ?? env['MUSTER_DB'] ?? 'sqlite:./.muster/muster.db');
+  const publicText = flags.publicUrl ?? env['MUSTER_PUBLIC_URL'];
+  let publicUrl: URL | undefined;
+  if (publicText) {
+    try {
+      publicUrl = new URL(publicText.endsWith('/') ? publicText : `${publicText}/`);
+    } catch {
+      throw new ConfigError(`--public-url must be an absolute URL such as https://hub.example.com/, not '${publicText}'`);
+    }
+  }
+  if (!isLoopbackHost(host) && !publicUrl) {
+    throw new ConfigError(`binding to ${host} (not loopback) needs --public-url, the URL clients use to reach this hub`);
+  }
+  const registration = flags.registration ?? env['MUSTER_REGISTRATION'] ?? 'open';
+  if (registration !== 'open' && registration !== 'admin') throw new ConfigError(`--registration must be open or admin, not '${registration}'`);
+  const given = env['MUSTER_ADMIN_TOKEN'];
+  const admin = given ? { adminToken: given } : adminTokenFromFile(db);
+  return {
+    host,
+    port,
+    db,
+    ...(publicUrl ? { publicUrl } : {}),
+    registration,
+    ...admin,
+    rateLimits: env['MUSTER_RATE_LIMITS'] !== 'off',
+  };
+}
+
+/** Reuses the token beside the data, or writes a new one there with mode 0600. */
+function adminTokenFromFile(db: DbConfig): { adminToken: string; adminTokenFile: string } {
+  const dir = db.kind === 'sqlite' ? dirname(db.file) : resolve('.muster');
+  const file = resolve(dir, 'admin-token');
+  try {
+    if (existsSync(file)) return { adminToken: readFileSync(file, 'utf8').trim(), adminTokenFile: file };
+    mkdirSync(dir, { recursive: true });
+    const token = `mst_admin_${randomBytes(32).toString('base64url')}`;
+    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+    return { adminToken: token, adminTokenFile: file };
+  } catch (e) {
+    throw new ConfigError(`cannot write the admin token in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Agent Cards in the A2A 1.0 shape: the hub's own, and one per agent. Each names its JSON-RPC
+ * URL (the base itself) twice, for protocol 1.0 and 0.3: the method name picks the shapes.
+ */
+import type { AgentRecord } from '../../store/store.js';
+import { VERSION } from '../../version.js';
+
+export interface Capabilities {
+  streaming: boolean;
+  pushNotifications: boolean;
+}
+
+const CAPABILITIES: Capabilities = { streaming: false, pushNotifications: false };
+
+function common(base: string, name: string, description: string, skills: object[]) {
+  return {
+    name,
+    description,
+    supportedInterfaces: [
+      { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: base, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ],
+    provider: { organization: 'Muster hub', url: base },
+    version: VERSION,
+    capabilities: { ...CAPABILITIES, extendedAgentCard: false },
+    securitySchemes: {
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An agent token from POST /api/agents; reads of public things need none' } },
+    },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    defaultInputModes: ['text/plain', 'application/json'],
+    defaultOutputModes: ['text/plain', 'application/json'],
+    skills,
+  };
+}
+
+export function hubCard(base: string) {
+  return common(base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/.', [
+    {
+      id: 'tasks',
+      name: 'Your tasks',
+      description: 'GetTask and ListTasks over every task you sent or received on this hub, whichever agent base it was sent to.',
+      tags: ['tasks', 'hub'],
+    },
+  ]);
+}
+
+export function agentCard(base: string, agent: AgentRecord) {
+  const name = agent.name ?? agent.handle;
+  return common(base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [
+    {
+      id: 'direct-task',
+      name: 'Direct task',
+      description:
+        `Send a task to ${agent.handle}'s inbox. Muster stores and routes it, never executes it, and answers at once with the task as it stands ` +
+        `(TASK_STATE_SUBMITTED), whatever returnImmediately says: the answer waits on ${agent.handle}. Follow it with GetTask or ListTasks; ` +
+        'answer TASK_STATE_INPUT_REQUIRED with SendMessage carrying the taskId.',
+      tags: ['direct', 'inbox'],
+      examples: ['Please review the attached proposal and reply with your comments.'],
+    },
+  ]);
+}

@@ -1,0 +1,70 @@
+/** The JSON-RPC 2.0 envelope: request checks, dispatch, and response shapes. Small enough to own. */
+import { HubError } from '../../errors/hub-error.js';
+import type { Hub } from '../../hub/hub.js';
+import type { Actor } from '../../hub/tasks.js';
+import { asHubError, jsonRpcError, jsonRpcStatus, type JsonRpcErrorObject } from '../http/errors.js';
+import { METHODS } from './methods.js';
+
+export type JsonRpcId = string | number | null;
+
+export type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+
+export interface Answer {
+  status: number;
+  body: JsonRpcResponse | undefined;
+  error?: HubError;
+}
+
+/** Versions this hub speaks; the A2A-Version value is Major.Minor (a patch part is tolerated). */
+const SUPPORTED_VERSIONS = new Set(['0.3', '1.0']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function errorAnswer(id: JsonRpcId, error: unknown): Answer {
+  const hubError = asHubError(error);
+  return { status: jsonRpcStatus(hubError), body: { jsonrpc: '2.0', id, error: jsonRpcError(hubError) }, error: hubError };
+}
+
+function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: unknown; notification: boolean } {
+  if (Array.isArray(body)) throw new HubError('INVALID_REQUEST', 'Batch requests are not supported', { hint: 'Send one JSON-RPC request object per HTTP request' });
+  if (!isObject(body)) throw new HubError('INVALID_REQUEST', 'The body must be a JSON-RPC request object');
+  const { id, jsonrpc, method, params } = body;
+  if (jsonrpc !== '2.0') throw new HubError('INVALID_REQUEST', "The 'jsonrpc' member must be \"2.0\"");
+  if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+    throw new HubError('INVALID_REQUEST', "The 'id' member must be a string, a number or null");
+  }
+  if (typeof method !== 'string' || method === '') throw new HubError('INVALID_REQUEST', "The 'method' member is required", { hint: 'For example "method": "SendMessage"' });
+  if (params !== undefined && !isObject(params)) throw new HubError('INVALID_PARAMS', "The 'params' member must be an object");
+  return { id: (id as JsonRpcId | undefined) ?? null, method, params, notification: id === undefined };
+}
+
+export function checkVersion(header: string | undefined): void {
+  if (header === undefined || header === '') return;
+  const majorMinor = header.trim().split('.').slice(0, 2).join('.');
+  if (!SUPPORTED_VERSIONS.has(majorMinor)) {
+    throw new HubError('VERSION_NOT_SUPPORTED', `A2A-Version '${header}' is not supported; this hub speaks 1.0 and 0.3`, {
+      hint: 'Send A2A-Version: 1.0 (or 0.3 with the 0.3 method names)',
+    });
+  }
+}
+
+/**
+ * Answers one HTTP body. `actor` authenticates lazily, after the envelope is known to be
+ * sound, so an envelope error is reported as such, and a bad token as 401 even on a read.
+ */
+export async function answer(hub: Hub, body: unknown, version: string | undefined, actor: () => Promise<Actor>): Promise<Answer> {
+  let id: JsonRpcId = isObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
+  try {
+    const request = checkEnvelope(body);
+    id = request.id;
+    checkVersion(version);
+    const method = METHODS.get(request.method);
+    if (!method) throw new HubError('METHOD_NOT_FOUND', `Method '${request.method}' not found`, { hint: 'A2A 1.0 names such as SendMessage, or 0.3 names such as message/send' });
+    const result = await method.handler(hub, await actor(), request.params ?? {});
+    return request.notification ? { status: 204, body: undefined } : { status: 200, body: { jsonrpc: '2.0', id, result } };
+  } catch (error) {
+    return errorAnswer(id, error);
+  }
+}

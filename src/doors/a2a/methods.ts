@@ -1,0 +1,78 @@
+/**
+ * Every A2A JSON-RPC method, 1.0 and 0.3 names, mapped to the hub's services. The method
+ * name chooses the shapes: 1.0 names answer ProtoJSON, 0.3 names answer 0.3 objects.
+ */
+import { listTasksParamsSchema, sendMessageParamsSchema, taskIdParamsSchema } from '../../a2a/schemas.js';
+import { sendParamsIn, taskOut } from '../../a2a/legacy.js';
+import type { SendMessageParams } from '../../a2a/types.js';
+import { camelKeys, parseWith } from '../../a2a/validate.js';
+import { HubError } from '../../errors/hub-error.js';
+import type { Hub } from '../../hub/hub.js';
+import type { Actor } from '../../hub/tasks.js';
+
+export type ProtocolVersion = '1.0' | '0.3';
+type Handler = (hub: Hub, actor: Actor, params: unknown) => Promise<unknown>;
+
+export interface Method {
+  version: ProtocolVersion;
+  handler: Handler;
+}
+
+const parseSend = (params: unknown) => parseWith(sendMessageParamsSchema, camelKeys(params)) as SendMessageParams;
+const parseTaskId = (params: unknown) => parseWith(taskIdParamsSchema, camelKeys(params));
+const cancelReason = (metadata: Record<string, unknown> | undefined) =>
+  typeof metadata?.['reason'] === 'string' ? (metadata['reason'] as string) : undefined;
+
+// Capabilities the card does not declare yet answer their standard errors.
+const notYet = (code: 'UNSUPPORTED_OPERATION' | 'PUSH_NOTIFICATION_NOT_SUPPORTED', what: string): Handler => async () => {
+  throw new HubError(code, `${what} is not supported by this hub yet`, { hint: 'Poll with GetTask or ListTasks' });
+};
+const streaming = notYet('UNSUPPORTED_OPERATION', 'Streaming');
+const push = notYet('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notification');
+const extendedCard: Handler = async () => {
+  throw new HubError('UNSUPPORTED_OPERATION', 'This hub has no extended agent card', { hint: 'Read the public card at .well-known/agent-card.json' });
+};
+
+const v1: Record<string, Handler> = {
+  SendMessage: async (hub, actor, params) => ({ task: await hub.tasks.send(actor, parseSend(params)) }),
+  SendStreamingMessage: streaming,
+  GetTask: async (hub, actor, params) => {
+    const p = parseTaskId(params);
+    return hub.tasks.get(actor, p.id, p.historyLength);
+  },
+  ListTasks: async (hub, actor, params) => hub.tasks.list(actor, parseWith(listTasksParamsSchema, camelKeys(params ?? {}))),
+  CancelTask: async (hub, actor, params) => {
+    const p = parseTaskId(params);
+    return hub.tasks.cancel(actor, p.id, cancelReason(p.metadata));
+  },
+  SubscribeToTask: streaming,
+  CreateTaskPushNotificationConfig: push,
+  GetTaskPushNotificationConfig: push,
+  ListTaskPushNotificationConfigs: push,
+  DeleteTaskPushNotificationConfig: push,
+  GetExtendedAgentCard: extendedCard,
+};
+
+const v03: Record<string, Handler> = {
+  'message/send': async (hub, actor, params) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params)))),
+  'message/stream': streaming,
+  'tasks/get': async (hub, actor, params) => {
+    const p = parseTaskId(params);
+    return taskOut(await hub.tasks.get(actor, p.id, p.historyLength));
+  },
+  'tasks/cancel': async (hub, actor, params) => {
+    const p = parseTaskId(params);
+    return taskOut(await hub.tasks.cancel(actor, p.id, cancelReason(p.metadata)));
+  },
+  'tasks/resubscribe': streaming,
+  'tasks/pushNotificationConfig/set': push,
+  'tasks/pushNotificationConfig/get': push,
+  'tasks/pushNotificationConfig/list': push,
+  'tasks/pushNotificationConfig/delete': push,
+  'agent/getAuthenticatedExtendedCard': extendedCard,
+};
+
+const table = (version: ProtocolVersion, handlers: Record<string, Handler>): [string, Method][] =>
+  Object.entries(handlers).map(([name, handler]) => [name, { version, handler }]);
+
+export const METHODS: ReadonlyMap<string, Method> = new Map([...table('1.0', v1), ...table('0.3', v03)]);

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Hub } from '../../hub/hub.js';
+import type { Door } from '../../hub/kind.js';
+import { actorOf, baseUrl } from '../http/context.js';
+import { agentCard, hubCard } from './card.js';
+import { answer } from './jsonrpc.js';
+
+const CARD = '.well-known/agent-card.json';
+
+function sendCard(request: FastifyRequest, reply: FastifyReply, card: object) {
+  const body = JSON.stringify(card);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  reply.header('cache-control', 'public, max-age=60').header('etag', etag).type('application/json');
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  return reply.send(body);
+}
+
+/** The A2A door: the hub's base and each agent's base, with their cards and JSON-RPC endpoints. */
+export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undefined): void {
+  const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
+    const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)));
+    if (result.error?.code === 'UNAUTHENTICATED') reply.header('www-authenticate', 'Bearer realm="muster"');
+    if (result.body === undefined) return reply.code(result.status).send();
+    return reply.code(result.status).type('application/json').send(result.body);
+  };
+  const agentDoor = async (request: FastifyRequest): Promise<Door> => {
+    const { handle } = request.params as { handle: string };
+    await hub.identity.agent(handle);
+    return { kind: 'agent', handle };
+  };
+  const config = { door: 'jsonrpc' as const };
+
+  app.get(`/${CARD}`, (request, reply) => sendCard(request, reply, hubCard(baseUrl(publicUrl, request))));
+  app.post('/', { config }, rpc(async () => ({ kind: 'hub' })));
+
+  app.get(`/agents/:handle/${CARD}`, { config: { door: 'rest' } }, async (request, reply) => {
+    const { handle } = request.params as { handle: string };
+    const agent = await hub.identity.agent(handle);
+    return sendCard(request, reply, agentCard(`${baseUrl(publicUrl, request)}agents/${handle}/`, agent));
+  });
+  app.post('/agents/:handle/', { config }, rpc(agentDoor));
+  app.post('/agents/:handle', { config }, rpc(agentDoor));
+}

@@ -1,0 +1,82 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { once } from 'node:events';
+import { HubError } from '../../errors/hub-error.js';
+import type { Hub } from '../../hub/hub.js';
+import { LIMITS } from '../../hub/limits.js';
+import { a2aRoutes } from '../a2a/routes.js';
+import { errorAnswer } from '../a2a/jsonrpc.js';
+import { agentRoutes } from '../rest/agents.js';
+import { healthRoutes } from '../rest/health.js';
+import { taskRoutes } from '../rest/tasks.js';
+import { asHubError, errorHeaders, restErrorBody, restStatus } from './errors.js';
+import { requestGuard } from './guard.js';
+
+export interface AppOptions {
+  publicUrl: URL | undefined;
+  registration: 'open' | 'admin';
+  adminTokenFingerprint: string;
+  /** Where unexpected failures are reported (never to the caller). */
+  logError: (error: unknown, request: FastifyRequest) => void;
+}
+
+const JSON_TYPES = ['application/json', 'application/a2a+json'];
+
+/** How long an oversize body may keep arriving after its 413 before the connection is cut. */
+const DRAIN_MS = 2_000;
+
+/**
+ * The HTTP server shared by every door. It knows transport concerns only: body limits, JSON
+ * parsing, the host/origin guard, and turning any error into a JSON answer for its door.
+ */
+export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
+  const app = Fastify({ bodyLimit: LIMITS.bodyBytes, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, body === '' ? undefined : JSON.parse(body as string));
+    } catch {
+      done(new HubError('PARSE_ERROR', 'The body is not valid JSON', { hint: 'Send a JSON-RPC 2.0 request object' }), undefined);
+    }
+  });
+
+  const guard = requestGuard(options.publicUrl);
+  app.addHook('onRequest', async (request) => guard(request));
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const hubError = asHubError(error);
+    if (hubError.code === 'INTERNAL') options.logError(error, request);
+    if (hubError.code === 'PAYLOAD_TOO_LARGE') await drain(request, reply);
+    reply.headers(errorHeaders(hubError));
+    if (request.routeOptions.config?.door === 'jsonrpc') {
+      const rpc = errorAnswer(null, hubError);
+      return reply.code(rpc.status).type('application/json').send(rpc.body);
+    }
+    return reply.code(restStatus(hubError)).type('application/json').send(restErrorBody(hubError));
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const error = new HubError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`, {
+      hint: "A2A bases are / and /agents/{handle}/; the REST API is under /api/",
+    });
+    return reply.code(404).type('application/json').send(restErrorBody(error));
+  });
+
+  a2aRoutes(app, hub, options.publicUrl);
+  agentRoutes(app, hub, options);
+  taskRoutes(app, hub);
+  healthRoutes(app, hub, options.adminTokenFingerprint);
+  return app;
+}
+
+/**
+ * Reads and discards the rest of an oversize body before answering, so the client sees the
+ * 413 instead of a reset; a body that keeps coming is cut off after a short while.
+ */
+async function drain(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('connection', 'close');
+  const raw = request.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  raw.resume();
+  await Promise.race([once(raw, 'end').catch(() => undefined), new Promise((r) => setTimeout(r, DRAIN_MS).unref())]);
+}

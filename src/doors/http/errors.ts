@@ -1,0 +1,63 @@
+/**
+ * The one place wire errors are shaped. Every door maps a HubError through the catalogue here:
+ * JSON-RPC error objects (with google.rpc.ErrorInfo in `data`) and REST error bodies.
+ */
+import { CATALOGUE, errorDomain } from '../../errors/catalogue.js';
+import { HubError, isHubError } from '../../errors/hub-error.js';
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data: Record<string, unknown>[];
+}
+
+const FASTIFY_CODES: Record<string, () => HubError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new HubError('PAYLOAD_TOO_LARGE', undefined, { hint: 'Send at most 1 MiB; put large content behind a url part' }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new HubError('UNSUPPORTED_MEDIA_TYPE', undefined, { hint: 'Send Content-Type: application/json' }),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new HubError('INVALID_REQUEST', 'Content-Length does not match the body'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new HubError('PARSE_ERROR', 'The JSON body is empty'),
+};
+
+/** Any thrown value as a HubError; unknown failures become INTERNAL (the cause goes to the log, not the caller). */
+export function asHubError(error: unknown): HubError {
+  if (isHubError(error)) return error;
+  const code = (error as { code?: string } | null)?.code;
+  const known = code ? FASTIFY_CODES[code] : undefined;
+  if (known) return known();
+  return new HubError('INTERNAL', 'Internal error; the hub logged the cause', { hint: 'Retry later; report it if it persists' });
+}
+
+export function jsonRpcError(error: HubError): JsonRpcErrorObject {
+  const spec = CATALOGUE[error.code];
+  const metadata: Record<string, string> = { ...error.meta, ...(error.hint ? { hint: error.hint } : {}) };
+  const data: Record<string, unknown>[] = [
+    { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: error.code, domain: errorDomain(error.code), metadata },
+  ];
+  if (error.fields.length > 0) {
+    data.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: error.fields });
+  }
+  return { code: spec.rpc, message: error.message, data };
+}
+
+export function restErrorBody(error: HubError): { error: Record<string, unknown> } {
+  return {
+    error: {
+      code: error.code,
+      status: CATALOGUE[error.code].http,
+      message: error.message,
+      ...(error.hint ? { hint: error.hint } : {}),
+      ...(error.fields.length > 0 ? { fields: error.fields } : {}),
+      ...error.meta,
+    },
+  };
+}
+
+export const restStatus = (error: HubError): number => CATALOGUE[error.code].http;
+export const jsonRpcStatus = (error: HubError): number => CATALOGUE[error.code].rpcHttp;
+
+/** Headers an error answer carries on any door. */
+export function errorHeaders(error: HubError): Record<string, string> {
+  if (error.code === 'UNAUTHENTICATED') return { 'www-authenticate': 'Bearer realm="muster"' };
+  if (error.code === 'RATE_LIMITED' && error.meta['retryAfterSeconds']) return { 'retry-after': error.meta['retryAfterSeconds'] };
+  return {};
+}

@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+import { isLoopbackHost } from '../../config.js';
+import { HubError } from '../../errors/hub-error.js';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const hostName = (hostHeader: string): string => {
+  try {
+    return new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * DNS-rebinding and cross-site protection: the Host must be a loopback name or the public
+ * URL's host, and a write that carries an Origin must come from one of those origins.
+ */
+export function requestGuard(publicUrl: URL | undefined) {
+  const allowedHost = (name: string) => isLoopbackHost(name) || (publicUrl !== undefined && name === publicUrl.hostname);
+  return (request: FastifyRequest): void => {
+    const host = request.headers.host ?? '';
+    if (!allowedHost(hostName(host))) {
+      throw new HubError('FORBIDDEN', `Requests for host '${host}' are refused`, {
+        hint: publicUrl ? `Use ${publicUrl.origin}` : 'Use http://127.0.0.1 or http://localhost; a public host needs --public-url',
+      });
+    }
+    const origin = request.headers.origin;
+    if (origin === undefined || !WRITE_METHODS.has(request.method)) return;
+    let originHost = '';
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      /* an unparseable Origin is foreign */
+    }
+    const sameOrigin = originHost === host || (publicUrl !== undefined && origin === publicUrl.origin);
+    if (!sameOrigin) {
+      throw new HubError('FORBIDDEN', `Writes from origin '${origin}' are refused`, { hint: 'Call the hub from a server-side client, not from a web page of another site' });
+    }
+  };
+}

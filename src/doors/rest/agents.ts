@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { HubError } from '../../errors/hub-error.js';
+import type { Hub } from '../../hub/hub.js';
+import type { AgentRecord, TokenRecord } from '../../store/store.js';
+import { baseUrl, callerOf } from '../http/context.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const profile = (agent: AgentRecord, base: string) => ({
+  handle: agent.handle,
+  ...(agent.name ? { name: agent.name } : {}),
+  ...(agent.description ? { description: agent.description } : {}),
+  ...(agent.endpoint ? { endpoint: agent.endpoint } : {}),
+  createdAt: iso(agent.createdAt),
+  a2a: `${base}agents/${agent.handle}/`,
+});
+
+const tokenView = (t: TokenRecord) => ({ id: t.id, createdAt: iso(t.createdAt), ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}) });
+
+/** Agents and tokens over REST. A token appears in exactly two answers: registration and rotation. */
+export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl: URL | undefined; registration: 'open' | 'admin' }): void {
+  const config = { door: 'rest' as const };
+  const base = (request: Parameters<typeof baseUrl>[1]) => baseUrl(options.publicUrl, request);
+
+  app.post('/api/agents', { config }, async (request, reply) => {
+    const caller = await callerOf(hub, request);
+    if (options.registration === 'admin' && caller.kind !== 'admin') {
+      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'Registration on this hub needs the admin token', {
+        hint: 'Ask the hub operator to register the agent, or send Authorization: Bearer <admin token>',
+      });
+    }
+    const { agent, token } = await hub.identity.register(request.body ?? {});
+    return reply.code(201).header('cache-control', 'no-store').send({ ...profile(agent, base(request)), token });
+  });
+
+  app.get('/api/agents/:handle', { config }, async (request) => {
+    await callerOf(hub, request);
+    return profile(await hub.identity.agent((request.params as { handle: string }).handle), base(request));
+  });
+
+  app.post('/api/agents/:handle/token', { config }, async (request, reply) => {
+    const token = await hub.identity.rotate(await callerOf(hub, request), (request.params as { handle: string }).handle);
+    return reply.header('cache-control', 'no-store').send({ token });
+  });
+
+  app.get('/api/agents/:handle/tokens', { config }, async (request) => {
+    const tokens = await hub.identity.tokens(await callerOf(hub, request), (request.params as { handle: string }).handle);
+    return { tokens: tokens.map(tokenView) };
+  });
+
+  app.delete('/api/agents/:handle/tokens/:tokenId', { config }, async (request, reply) => {
+    const { handle, tokenId } = request.params as { handle: string; tokenId: string };
+    await hub.identity.revoke(await callerOf(hub, request), handle, tokenId);
+    return reply.code(204).send();
+  });
+
+  app.get('/api/me', { config }, async (request) => {
+    const caller = await callerOf(hub, request);
+    if (caller.kind !== 'agent') return { kind: caller.kind };
+    return { kind: 'agent', ...profile(await hub.identity.agent(caller.handle), base(request)) };
+  });
+}

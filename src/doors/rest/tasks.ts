@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseWith } from '../../a2a/validate.js';
+import type { Hub } from '../../hub/hub.js';
+import type { Actor } from '../../hub/tasks.js';
+import { callerOf } from '../http/context.js';
+
+const HUB_DOOR = { kind: 'hub' } as const;
+
+const mailboxQuery = z
+  .object({
+    state: z.string().optional(),
+    cursor: z.string().optional(),
+    limit: z.coerce.number().int('must be an integer').min(1, 'must be between 1 and 50').max(50, 'must be between 1 and 50').optional(),
+  })
+  .strict();
+
+const cancelBody = z.object({ reason: z.string().max(2000).optional() }).strict();
+
+const idempotencyKey = (request: FastifyRequest): string | undefined => {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' && key !== '' ? key : undefined;
+};
+
+/** Tasks over REST: the same services and view as the A2A door, with REST shapes. */
+export function taskRoutes(app: FastifyInstance, hub: Hub): void {
+  const config = { door: 'rest' as const };
+  const actor = async (request: FastifyRequest): Promise<Actor> => ({ caller: await callerOf(hub, request), door: HUB_DOOR });
+  const id = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+  for (const box of ['inbox', 'sent'] as const) {
+    app.get(`/api/${box}`, { config }, async (request) => {
+      const query = parseWith(mailboxQuery, request.query);
+      return hub.tasks.mailbox(await callerOf(hub, request), box, query);
+    });
+  }
+
+  app.get('/api/tasks/:id', { config }, async (request) => hub.tasks.get(await actor(request), id(request)));
+
+  app.post('/api/tasks/:id/respond', { config }, async (request) =>
+    hub.tasks.act(await actor(request), id(request), 'respond', request.body ?? {}, idempotencyKey(request)),
+  );
+
+  app.post('/api/tasks/:id/cancel', { config }, async (request) => {
+    const body = parseWith(cancelBody, request.body ?? {});
+    return hub.tasks.cancel(await actor(request), id(request), body.reason, idempotencyKey(request));
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * The one catalogue of hub errors. Every refusal the hub makes is one of these codes;
+ * each door maps it through this table (JSON-RPC code, HTTP status) and nothing else.
+ * Codes are stable: never rename or reuse one. docs/a2a-surface.md lists them all
+ * (a test checks that).
+ */
+export interface ErrorSpec {
+  /** JSON-RPC error code. */
+  readonly rpc: number;
+  /** HTTP status on REST doors. */
+  readonly http: number;
+  /** HTTP status when the error answers a JSON-RPC call (JSON-RPC errors are normally 200). */
+  readonly rpcHttp: number;
+  /** Default message. */
+  readonly message: string;
+}
+
+const spec = (rpc: number, http: number, message: string, rpcHttp = 200): ErrorSpec => ({ rpc, http, rpcHttp, message });
+
+export const CATALOGUE = {
+  // JSON-RPC envelope (JSON-RPC 2.0)
+  PARSE_ERROR: spec(-32700, 400, 'Invalid JSON payload'),
+  INVALID_REQUEST: spec(-32600, 400, 'Request payload validation error'),
+  METHOD_NOT_FOUND: spec(-32601, 404, 'Method not found'),
+  INVALID_PARAMS: spec(-32602, 400, 'Invalid parameters'),
+  INTERNAL: spec(-32603, 500, 'Internal error', 500),
+  // HTTP-level refusals (answered on every door with a JSON body)
+  PAYLOAD_TOO_LARGE: spec(-32600, 413, 'Request body is larger than 1 MiB', 413),
+  UNSUPPORTED_MEDIA_TYPE: spec(-32600, 415, 'Content-Type must be application/json', 415),
+  ROUTE_NOT_FOUND: spec(-32601, 404, 'No such route', 404),
+  // A2A 1.0 errors
+  TASK_NOT_FOUND: spec(-32001, 404, 'Task not found'),
+  TASK_NOT_CANCELABLE: spec(-32002, 409, 'Task cannot be canceled'),
+  PUSH_NOTIFICATION_NOT_SUPPORTED: spec(-32003, 400, 'Push notifications are not supported'),
+  UNSUPPORTED_OPERATION: spec(-32004, 400, 'This operation is not supported'),
+  CONTENT_TYPE_NOT_SUPPORTED: spec(-32005, 415, 'Content type not supported'),
+  INVALID_AGENT_RESPONSE: spec(-32006, 502, 'Invalid agent response'),
+  EXTENDED_AGENT_CARD_NOT_CONFIGURED: spec(-32007, 400, 'Extended agent card not configured'),
+  EXTENSION_SUPPORT_REQUIRED: spec(-32008, 400, 'A required extension was not declared'),
+  VERSION_NOT_SUPPORTED: spec(-32009, 400, 'A2A protocol version not supported'),
+  // Muster's own codes (implementation-defined range)
+  UNAUTHENTICATED: spec(-32010, 401, 'Authentication required', 401),
+  FORBIDDEN: spec(-32011, 403, 'Forbidden', 403),
+  AGENT_NOT_FOUND: spec(-32012, 404, 'Agent not found', 404),
+  NOT_FOUND: spec(-32012, 404, 'Not found', 404),
+  CONFLICT: spec(-32013, 409, 'The resource has changed; nothing was done'),
+  HANDLE_TAKEN: spec(-32013, 409, 'That handle is taken'),
+  IDEMPOTENCY_KEY_REUSED: spec(-32602, 409, 'That idempotency key was used for a different request'),
+  RATE_LIMITED: spec(-32029, 429, 'Rate limit or quota exceeded', 429),
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof CATALOGUE;
+
+/** The A2A specification's own codes carry ErrorInfo in its domain; Muster's carry ours. */
+export function errorDomain(code: ErrorCode): string {
+  const rpc = CATALOGUE[code].rpc;
+  return rpc <= -32600 || (rpc <= -32001 && rpc >= -32009) ? 'a2a-protocol.org' : 'muster.hub';
+}

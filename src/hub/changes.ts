@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { dropUndefined } from '../a2a/schemas.js';
+import type { Message, StreamResponse, Task } from '../a2a/types.js';
+import type { StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
+import type { Change, Opening } from './kind.js';
+
+const stamp = (m: Message, record: TaskRecord): Message => ({ ...m, taskId: record.id, contextId: record.contextId });
+
+/** Builds the write (row, history, artifacts, events) that opens a task. */
+export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
+  const { messages, quotas, ...rest } = opening;
+  const record: TaskRecord = {
+    ...rest,
+    id: randomUUID(),
+    statusAt: now,
+    createdAt: now,
+    updatedAt: now,
+    messageCount: messages.length,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 1,
+  };
+  const history = messages.map((m) => stamp(m, record));
+  record.lastMessage = history[history.length - 1];
+  const task: StoredTask = { record, history, artifacts: [] };
+  const events: StreamResponse[] = [{ task: snapshot(task) }];
+  return { task, write: { record, newMessages: history, newArtifacts: [], events, ...(quotas ? { quotas } : {}) } };
+}
+
+/** Applies a kind's Change to a task read at some version: the new task and the write that stores it. */
+export function changeWrite(current: StoredTask, change: Change, now: number): { write: TaskWrite; task: StoredTask } {
+  const before = current.record;
+  const record: TaskRecord = { ...before, updatedAt: Math.max(now, before.updatedAt), version: before.version + 1 };
+  const events: StreamResponse[] = [];
+  const messages = change.messages.map((m) => stamp(m, record));
+  const statusMessage = change.statusMessage && stamp(change.statusMessage, record);
+  for (const m of messages) {
+    if (m.messageId !== statusMessage?.messageId) events.push({ message: m });
+  }
+  const known = new Set(current.artifacts.map((a) => a.artifactId));
+  const artifacts = [...current.artifacts];
+  for (const artifact of change.artifacts) {
+    const at = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
+    if (at >= 0) artifacts[at] = artifact;
+    else artifacts.push(artifact);
+    known.add(artifact.artifactId);
+    events.push({ artifactUpdate: { taskId: record.id, contextId: record.contextId, artifact, append: false, lastChunk: true } });
+  }
+  if (change.state) {
+    record.state = change.state;
+    record.statusAt = record.updatedAt;
+    if (statusMessage) record.statusMessage = statusMessage;
+    else delete record.statusMessage;
+    const status = dropUndefined({ state: record.state, message: statusMessage, timestamp: new Date(record.statusAt).toISOString() });
+    events.push({ statusUpdate: { taskId: record.id, contextId: record.contextId, status } });
+  }
+  if (change.metadata) record.metadata = { ...before.metadata, ...change.metadata };
+  record.messageCount = before.messageCount + messages.length;
+  if (messages.length > 0) record.lastMessage = messages[messages.length - 1];
+  record.artifactCount = known.size;
+  record.lastSeq = before.lastSeq + events.length;
+  const history = [...current.history, ...messages];
+  const write: TaskWrite = {
+    record,
+    expectedVersion: before.version,
+    newMessages: messages,
+    newArtifacts: change.artifacts,
+    events,
+    ...(change.quotas ? { quotas: change.quotas } : {}),
+  };
+  return { write, task: { record, history, artifacts } };
+}

@@ -1,0 +1,54 @@
+/**
+ * The contract every way of working implements. A kind decides what a message means for its
+ * tasks, which transitions are legal, what cancel does and who may see its tasks. It never
+ * writes: it returns a Change, and the task service writes it with its events.
+ */
+import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
+import type { Caller } from '../identity/caller.js';
+import type { QuotaCharge, StoredTask, TaskRecord, Visibility } from '../store/store.js';
+
+/** Where a request came in: the hub's own base, or one agent's base. */
+export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string };
+
+export interface KindContext {
+  caller: Caller;
+  door: Door;
+  now: number;
+}
+
+/** What a new task starts as. */
+export interface Opening {
+  kind: string;
+  contextId: string;
+  sender?: string;
+  target?: string;
+  visibility: Visibility;
+  state: TaskState;
+  metadata?: JsonObject;
+  messages: Message[];
+  quotas?: QuotaCharge[];
+}
+
+/** What a request does to an existing task. Empty arrays and no state: history only. */
+export interface Change {
+  state?: TaskState;
+  statusMessage?: Message;
+  messages: Message[];
+  artifacts: Artifact[];
+  metadata?: JsonObject;
+  quotas?: QuotaCharge[];
+}
+
+export interface Kind {
+  readonly name: string;
+  /** Whether this caller may see this task at all (the view asks; nobody else should). */
+  canSee(caller: Caller, task: TaskRecord): boolean;
+  /** A new task from a message without taskId; undefined when the message is not for this kind. */
+  open(ctx: KindContext, message: Message): Promise<Opening | undefined>;
+  /** A message with the taskId of one of this kind's tasks. */
+  followUp(ctx: KindContext, task: StoredTask, message: Message): Change;
+  /** CancelTask on a non-terminal task. */
+  cancel(ctx: KindContext, task: StoredTask, reason: string | undefined): Change;
+  /** Kind-specific actions over REST (e.g. `respond`), keyed by action name. */
+  readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Change>>;
+}

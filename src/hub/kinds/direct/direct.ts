@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { isTerminal } from '../../../a2a/states.js';
+import type { Message } from '../../../a2a/types.js';
+import { HubError } from '../../../errors/hub-error.js';
+import type { Caller } from '../../../identity/caller.js';
+import type { Quotas } from '../../../identity/quotas.js';
+import type { StoredTask, TaskRecord } from '../../../store/store.js';
+import type { Change, Kind, KindContext, Opening } from '../../kind.js';
+import { respond } from './respond.js';
+
+/**
+ * Direct tasks (the Vorn way of working): an agent hands a task to another agent's inbox.
+ * The hub stores and routes it; the target answers with `respond`; it never executes anything.
+ */
+export function directKind(quotas: Quotas): Kind {
+  const isParty = (caller: Caller, task: TaskRecord) =>
+    caller.kind === 'admin' || (caller.kind === 'agent' && (caller.handle === task.sender || caller.handle === task.target));
+
+  return {
+    name: 'direct',
+    canSee: isParty,
+
+    async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
+      if (ctx.door.kind !== 'agent') return undefined;
+      const sender = requireAgent(ctx.caller);
+      const target = ctx.door.handle;
+      if (sender === target) throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', { hint: 'Send it to another agent\'s base URL' });
+      return {
+        kind: 'direct',
+        contextId: message.contextId ?? randomUUID(),
+        sender,
+        target,
+        visibility: 'participants',
+        state: 'TASK_STATE_SUBMITTED',
+        messages: [message],
+        quotas: [
+          ...quotas.charge('direct.pair', `${sender}>${target}`, ctx.now),
+          ...quotas.charge('direct.inbox', target, ctx.now),
+          ...quotas.charge('direct.daily', sender, ctx.now),
+        ],
+      };
+    },
+
+    followUp(ctx: KindContext, task: StoredTask, message: Message): Change {
+      const { record } = task;
+      if (ctx.caller.kind === 'agent' && ctx.caller.handle === record.target) {
+        throw new HubError('FORBIDDEN', 'The target answers a task with respond, not SendMessage', { hint: `POST /api/tasks/${record.id}/respond` });
+      }
+      if (ctx.caller.kind !== 'agent') throw new HubError('FORBIDDEN', 'Only the sender may add messages to a direct task');
+      if (isTerminal(record.state)) {
+        throw new HubError('UNSUPPORTED_OPERATION', `Task ${record.id} is ${record.state}; it takes no more messages`, { hint: 'Start a new task', meta: { currentState: record.state } });
+      }
+      const resumes = record.state === 'TASK_STATE_INPUT_REQUIRED';
+      return { ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}), messages: [message], artifacts: [] };
+    },
+
+    cancel(ctx: KindContext, task: StoredTask, _reason: string | undefined): Change {
+      const { record } = task;
+      const mayCancel = ctx.caller.kind === 'admin' || (ctx.caller.kind === 'agent' && ctx.caller.handle === record.sender);
+      if (!mayCancel) {
+        throw new HubError('FORBIDDEN', 'Only the sender (or the admin) cancels a direct task', { hint: 'The target answers TASK_STATE_REJECTED or TASK_STATE_FAILED with respond' });
+      }
+      return { state: 'TASK_STATE_CANCELED', messages: [], artifacts: [] };
+    },
+
+    actions: { respond },
+  };
+}
+
+function requireAgent(caller: Caller): string {
+  if (caller.kind === 'agent') return caller.handle;
+  if (caller.kind === 'admin') throw new HubError('FORBIDDEN', 'The admin token cannot send tasks', { hint: 'Register an agent (POST /api/agents) and use its token' });
+  throw new HubError('UNAUTHENTICATED', 'Sending a task needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>' });
+}

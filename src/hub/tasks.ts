@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto';
+import { isTerminal, parseState, TERMINAL_STATES } from '../a2a/states.js';
+import { TASK_STATES } from '../a2a/types.js';
+import type { ListTasksParams, ListTasksResult, SendMessageParams, Task, TaskState } from '../a2a/types.js';
+import { HubError, invalidParams } from '../errors/hub-error.js';
+import { callerName, type Caller } from '../identity/caller.js';
+import type { Quotas } from '../identity/quotas.js';
+import { QuotaExceeded, StoreConflict, type Receipt, type Store, type StoredTask } from '../store/store.js';
+import { changeWrite, openingWrite } from './changes.js';
+import type { Change, Door, Kind, KindContext } from './kind.js';
+import { checkParts } from './limits.js';
+import { decodePageToken, encodePageToken } from './page-token.js';
+import type { View } from './view.js';
+
+const FULL = { includeArtifacts: true } as const;
+const WRITE_ATTEMPTS = 3;
+
+export interface Actor {
+  caller: Caller;
+  door: Door;
+}
+
+/** Keeps the result of a write so a retry with the same key gets the same answer. */
+interface Idempotency {
+  scope: string;
+  key: string;
+  fingerprint: string;
+}
+
+const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+
+export const trimHistory = (task: Task, historyLength: number | undefined): Task => {
+  if (historyLength === undefined || !task.history) return task;
+  const { history, ...rest } = task;
+  const kept = historyLength === 0 ? [] : history.slice(-historyLength);
+  return kept.length > 0 ? { ...rest, history: kept } : rest;
+};
+
+/** The tasks service: every door creates, reads, changes and lists tasks through it. */
+export class TaskService {
+  constructor(
+    private readonly store: Store,
+    private readonly view: View,
+    private readonly kinds: ReadonlyMap<string, Kind>,
+    private readonly quotas: Quotas,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async send(actor: Actor, params: SendMessageParams): Promise<Task> {
+    const { message } = params;
+    checkParts(message.parts, 'message.parts');
+    if (actor.caller.kind === 'anonymous') {
+      throw new HubError('UNAUTHENTICATED', 'SendMessage needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>; register with POST /api/agents' });
+    }
+    const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
+    const task = await this.idempotent(idem, () =>
+      message.taskId === undefined ? this.open(actor, params, idem) : this.change(actor, message.taskId, (kind, ctx, t) => {
+        if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
+          throw invalidParams('message.contextId', `does not match the task's contextId ${t.record.contextId}`, 'Omit contextId or send the task\'s own');
+        }
+        return kind.followUp(ctx, t, message);
+      }, idem),
+    );
+    return trimHistory(task, params.configuration?.historyLength);
+  }
+
+  async get(actor: Actor, id: string, historyLength?: number): Promise<Task> {
+    const task = this.visible(actor, await this.store.getTask(id, { ...FULL, ...(historyLength === undefined ? {} : { historyLength }) }), id);
+    return this.view.render(task, { includeArtifacts: true, ...(historyLength === undefined ? {} : { historyLength }) });
+  }
+
+  async cancel(actor: Actor, id: string, reason: string | undefined, key?: string): Promise<Task> {
+    const idem = key === undefined ? undefined : this.restKey(actor, key, ['cancel', id, reason]);
+    const run = () =>
+      this.change(actor, id, (kind, ctx, t) => {
+        if (t.record.state === 'TASK_STATE_CANCELED') return undefined; // canceling twice answers the task as it is
+        if (isTerminal(t.record.state)) {
+          throw new HubError('TASK_NOT_CANCELABLE', `Task ${id} is ${t.record.state} and cannot be canceled`, { meta: { currentState: t.record.state } });
+        }
+        const change = kind.cancel(ctx, t, reason);
+        return reason ? { ...change, metadata: { ...change.metadata, muster: { ...muster(t), cancelReason: reason } } } : change;
+      }, idem);
+    return idem ? this.idempotent(idem, run) : run();
+  }
+
+  /** A kind-specific action on a task (e.g. `respond` on a direct task). */
+  async act(actor: Actor, id: string, action: string, body: unknown, key?: string): Promise<Task> {
+    const idem = key === undefined ? undefined : this.restKey(actor, key, [action, id, body]);
+    const run = () =>
+      this.change(actor, id, (kind, ctx, t) => {
+        const handler = kind.actions[action];
+        if (!handler) throw new HubError('UNSUPPORTED_OPERATION', `${kind.name} tasks have no '${action}' action`);
+        return handler(ctx, t, body);
+      }, idem);
+    return idem ? this.idempotent(idem, run) : run();
+  }
+
+  async list(actor: Actor, params: ListTasksParams): Promise<ListTasksResult> {
+    const pageSize = params.pageSize ?? 50;
+    const scope = this.view.listScope(actor.caller, actor.door);
+    if (!scope) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+    const filters = [scope, params.status, params.contextId, params.statusTimestampAfter];
+    const page = await this.store.listTasks({
+      scope,
+      ...(params.status ? { states: [params.status] } : {}),
+      ...(params.contextId !== undefined ? { contextId: params.contextId } : {}),
+      ...(params.statusTimestampAfter ? { statusAtOrAfter: Date.parse(params.statusTimestampAfter) } : {}),
+      ...optionalCursor(decodePageToken(params.pageToken, filters, 'pageToken')),
+      limit: pageSize,
+      ...(params.historyLength !== undefined ? { historyLength: params.historyLength } : {}),
+      includeArtifacts: params.includeArtifacts ?? false,
+    });
+    const last = page.tasks[page.tasks.length - 1];
+    const options = { includeArtifacts: params.includeArtifacts ?? false, ...(params.historyLength !== undefined ? { historyLength: params.historyLength } : {}) };
+    return {
+      tasks: page.tasks.map((t) => this.view.render(t, options)),
+      nextPageToken: page.hasMore && last ? encodePageToken(last.record, filters) : '',
+      pageSize,
+      totalSize: page.total,
+    };
+  }
+
+  /** REST inbox/sent pages: one agent's received or sent direct tasks with counterparty and last message. */
+  async mailbox(caller: Caller, box: 'inbox' | 'sent', query: { state?: string; cursor?: string; limit?: number }) {
+    if (caller.kind !== 'agent') throw new HubError('UNAUTHENTICATED', `The ${box} belongs to an agent`, { hint: 'Send Authorization: Bearer <agent token>' });
+    const limit = query.limit ?? 20;
+    const states = mailboxStates(query.state ?? 'open');
+    const scope = box === 'inbox' ? ({ kind: 'inbox', target: caller.handle } as const) : ({ kind: 'sent', sender: caller.handle } as const);
+    const filters = [scope, query.state ?? 'open'];
+    const page = await this.store.listTasks({ scope, states, limit, historyLength: 0, includeArtifacts: false, ...optionalCursor(decodePageToken(query.cursor, filters, 'cursor')) });
+    const names = new Map<string, string | undefined>();
+    const data = [];
+    for (const { record } of page.tasks) {
+      const other = (box === 'inbox' ? record.sender : record.target) ?? '';
+      if (!names.has(other)) names.set(other, (await this.store.getAgent(other))?.name);
+      const name = names.get(other);
+      data.push({
+        id: record.id,
+        contextId: record.contextId,
+        state: record.state,
+        from: record.sender,
+        to: record.target,
+        createdAt: new Date(record.createdAt).toISOString(),
+        updatedAt: new Date(record.updatedAt).toISOString(),
+        artifactCount: record.artifactCount,
+        counterparty: name === undefined ? { handle: other } : { handle: other, name },
+        ...(record.lastMessage ? { lastMessage: record.lastMessage } : {}),
+      });
+    }
+    const last = page.tasks[page.tasks.length - 1];
+    return { data, hasMore: page.hasMore, ...(page.hasMore && last ? { cursor: encodePageToken(last.record, filters) } : {}) };
+  }
+
+  private visible(actor: Actor, task: StoredTask | undefined, id: string): StoredTask {
+    const seen = this.view.visible(actor.caller, task, id);
+    const { door } = actor;
+    if (door.kind === 'agent' && seen.record.target !== door.handle && seen.record.sender !== door.handle) {
+      return this.view.visible({ kind: 'anonymous' }, undefined, id);
+    }
+    return seen;
+  }
+
+  private async open(actor: Actor, params: SendMessageParams, idem: Idempotency): Promise<Task> {
+    const ctx = this.context(actor);
+    for (const kind of this.kinds.values()) {
+      const opening = await kind.open(ctx, params.message);
+      if (!opening) continue;
+      const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, FULL));
+      const rendered = this.view.render(task, FULL);
+      write.receipt = { ...idem, result: rendered };
+      await this.write(() => this.store.createTask(write), ctx.now);
+      return rendered;
+    }
+    throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {
+      hint: "Send a direct task to an agent's base, http://HOST:PORT/agents/{handle}/",
+    });
+  }
+
+  /**
+   * Reads a task, asks its kind what the request changes, and writes that compare-and-set on
+   * the version it read; on a lost race it reads again (a few times) rather than lose a write.
+   */
+  private async change(
+    actor: Actor,
+    id: string,
+    decide: (kind: Kind, ctx: KindContext, task: StoredTask) => Change | undefined,
+    idem?: Idempotency,
+  ): Promise<Task> {
+    if (actor.caller.kind === 'anonymous') {
+      throw new HubError('UNAUTHENTICATED', 'Changing a task needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>' });
+    }
+    for (let attempt = 1; ; attempt++) {
+      const current = this.visible(actor, await this.store.getTask(id, FULL), id);
+      const kind = this.kinds.get(current.record.kind)!;
+      const ctx = this.context(actor);
+      const change = decide(kind, ctx, current);
+      if (!change) return this.view.render(current, FULL);
+      const { write, task } = changeWrite(current, change, ctx.now);
+      const rendered = this.view.render(task, FULL);
+      if (idem) write.receipt = { ...idem, result: rendered };
+      try {
+        await this.write(() => this.store.updateTask(write), ctx.now);
+        return rendered;
+      } catch (e) {
+        if (!(e instanceof StoreConflict && e.what === 'version') || attempt >= WRITE_ATTEMPTS) throw e;
+      }
+    }
+  }
+
+  private async write(run: () => Promise<void>, now: number): Promise<void> {
+    try {
+      await run();
+    } catch (e) {
+      if (e instanceof QuotaExceeded) throw this.quotas.refusal(e, now);
+      if (e instanceof StoreConflict && e.what === 'version') {
+        throw new HubError('CONFLICT', 'The task changed while this request was applied; nothing was done', { hint: 'Retry the request' });
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Runs a write once per key: a retry with the same key and request gets the first answer; the
+   * same key with another request is refused. The receipt is written in the write's transaction.
+   */
+  private async idempotent(idem: Idempotency, run: () => Promise<Task>): Promise<Task> {
+    const replay = (r: Receipt): Task => {
+      if (r.fingerprint !== idem.fingerprint) {
+        throw new HubError('IDEMPOTENCY_KEY_REUSED', `The key '${idem.key}' was already used for a different request`, {
+          fields: [{ field: idem.scope.startsWith('message:') ? 'message.messageId' : 'Idempotency-Key', description: 'already used for a different request' }],
+          hint: 'Use a new messageId (or Idempotency-Key) for a new request',
+        });
+      }
+      return r.result as Task;
+    };
+    const earlier = await this.store.getReceipt(idem.scope, idem.key);
+    if (earlier) return replay(earlier);
+    try {
+      return await run();
+    } catch (e) {
+      if (e instanceof StoreConflict && e.what === 'receipt') return replay((await this.store.getReceipt(idem.scope, idem.key))!);
+      throw e;
+    }
+  }
+
+  private restKey(actor: Actor, key: string, request: unknown): Idempotency {
+    return { scope: `rest:${callerName(actor.caller)}`, key, fingerprint: hash(request) };
+  }
+
+  private context(actor: Actor): KindContext {
+    return { caller: actor.caller, door: actor.door, now: this.clock() };
+  }
+}
+
+const muster = (t: StoredTask) => (t.record.metadata?.['muster'] as object | undefined) ?? {};
+
+const optionalCursor = (cursor: ReturnType<typeof decodePageToken>) => (cursor ? { after: cursor } : {});
+
+function mailboxStates(state: string): TaskState[] | undefined {
+  if (state === 'all') return undefined;
+  if (state === 'open') return TASK_STATES.filter((s) => !TERMINAL_STATES.has(s));
+  const parsed = parseState(state);
+  if (!parsed) throw invalidParams('state', `unknown state '${state}'`, 'Use open, all, or a state such as working or TASK_STATE_WORKING');
+  return [parsed];
+}
+

@@ -1,0 +1,59 @@
+/**
+ * Visibility, decided here and nowhere else: which tasks a caller may see, and what a task
+ * looks like to them. Every door (A2A, REST, CLI through REST, later streams, MCP and web)
+ * reads tasks through this module.
+ */
+import { dropUndefined } from '../a2a/schemas.js';
+import type { Task } from '../a2a/types.js';
+import { HubError } from '../errors/hub-error.js';
+import type { Caller } from '../identity/caller.js';
+import type { StoredTask, TaskRecord, TaskScope } from '../store/store.js';
+import type { Door, Kind } from './kind.js';
+
+export interface RenderOptions {
+  historyLength?: number;
+  includeArtifacts: boolean;
+}
+
+export class View {
+  constructor(private readonly kinds: ReadonlyMap<string, Kind>) {}
+
+  canSee(caller: Caller, record: TaskRecord): boolean {
+    return this.kinds.get(record.kind)?.canSee(caller, record) ?? false;
+  }
+
+  /** The task if the caller may see it; otherwise "not found", exactly as if it did not exist. */
+  visible<T extends StoredTask>(caller: Caller, task: T | undefined, id: string): T {
+    if (task && this.canSee(caller, task.record)) return task;
+    throw new HubError('TASK_NOT_FOUND', `Task ${id} not found`, { hint: 'Check the id; you only see tasks you sent or received' });
+  }
+
+  /** Which tasks a list at this door shows this caller; undefined when it shows none. */
+  listScope(caller: Caller, door: Door): TaskScope | undefined {
+    if (door.kind === 'agent') {
+      if (caller.kind === 'admin') return { kind: 'inbox', target: door.handle };
+      if (caller.kind !== 'agent') return undefined;
+      return caller.handle === door.handle
+        ? { kind: 'inbox', target: door.handle }
+        : { kind: 'between', agent: caller.handle, other: door.handle };
+    }
+    if (caller.kind === 'admin') return { kind: 'all' };
+    if (caller.kind === 'agent') return { kind: 'party', agent: caller.handle };
+    return { kind: 'public' };
+  }
+
+  /** The A2A Task as the caller sees it. */
+  render(task: StoredTask, options: RenderOptions): Task {
+    const { record } = task;
+    const history = options.historyLength === undefined ? task.history : task.history.slice(Math.max(0, task.history.length - options.historyLength));
+    const muster = dropUndefined({ kind: record.kind, from: record.sender, to: record.target });
+    return dropUndefined({
+      id: record.id,
+      contextId: record.contextId,
+      status: dropUndefined({ state: record.state, message: record.statusMessage, timestamp: new Date(record.statusAt).toISOString() }),
+      artifacts: options.includeArtifacts && task.artifacts.length > 0 ? task.artifacts : undefined,
+      history: history.length > 0 && options.historyLength !== 0 ? history : undefined,
+      metadata: { ...record.metadata, muster: { ...((record.metadata?.['muster'] as object | undefined) ?? {}), ...muster } },
+    });
+  }
+}

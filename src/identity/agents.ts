@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { parseWith } from '../a2a/validate.js';
+import { HubError } from '../errors/hub-error.js';
+import { StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
+import { ANONYMOUS, type Caller } from './caller.js';
+import { hashToken, newToken, newTokenId, sameSecret } from './tokens.js';
+
+export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
+
+const registration = z
+  .object({
+    handle: z.string({ required_error: 'is required' }).regex(HANDLE_PATTERN, '2 to 40 characters: lowercase letters, digits and -'),
+    name: z.string().min(1).max(100).optional(),
+    description: z.string().max(2000).optional(),
+    endpoint: z
+      .string()
+      .url('must be an absolute URL')
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL: the base URL of your own A2A endpoint')
+      .optional(),
+  })
+  .strict();
+
+export type Registration = z.infer<typeof registration>;
+
+/** Agents and their tokens; also decides who a bearer token belongs to. */
+export class Identity {
+  constructor(
+    private readonly store: Store,
+    private readonly adminToken: string,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async register(body: unknown): Promise<{ agent: AgentRecord; token: string }> {
+    const input = parseWith(registration, body);
+    const token = newToken();
+    const agent: AgentRecord = { ...input, createdAt: this.clock() };
+    try {
+      await this.store.insertAgent(agent, { id: newTokenId(), hash: hashToken(token) });
+    } catch (e) {
+      if (e instanceof StoreConflict) throw new HubError('HANDLE_TAKEN', `The handle '${input.handle}' is taken`, { hint: 'Choose another handle' });
+      throw e;
+    }
+    return { agent, token };
+  }
+
+  /** Reads `Authorization`. No header: anonymous. A header that does not name a live token: 401. */
+  async authenticate(authorization: string | undefined): Promise<Caller> {
+    if (authorization === undefined || authorization === '') return ANONYMOUS;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
+    const token = match[1]!;
+    if (sameSecret(token, this.adminToken)) return { kind: 'admin' };
+    const record = await this.store.findToken(hashToken(token));
+    if (!record) {
+      throw new HubError('UNAUTHENTICATED', 'The bearer token is not valid or has been revoked', {
+        hint: 'Send the token you got when you registered (POST /api/agents) or rotated it',
+      });
+    }
+    return { kind: 'agent', handle: record.handle };
+  }
+
+  async agent(handle: string): Promise<AgentRecord> {
+    const agent = HANDLE_PATTERN.test(handle) ? await this.store.getAgent(handle) : undefined;
+    if (!agent) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
+    return agent;
+  }
+
+  /** A new token for the agent; every older one stops working at once. */
+  async rotate(caller: Caller, handle: string): Promise<string> {
+    await this.agent(handle);
+    if (caller.kind !== 'admin' && !(caller.kind === 'agent' && caller.handle === handle)) {
+      throw new HubError('FORBIDDEN', 'Only the agent itself or the admin can rotate its token');
+    }
+    const token = newToken();
+    await this.store.insertToken(handle, { id: newTokenId(), hash: hashToken(token) }, this.clock(), true);
+    return token;
+  }
+
+  async tokens(caller: Caller, handle: string): Promise<TokenRecord[]> {
+    await this.agent(handle);
+    this.requireSelfOrAdmin(caller, handle);
+    return this.store.listTokens(handle);
+  }
+
+  async revoke(caller: Caller, handle: string, tokenId: string): Promise<void> {
+    await this.agent(handle);
+    this.requireSelfOrAdmin(caller, handle);
+    if (!(await this.store.revokeToken(handle, tokenId, this.clock()))) {
+      throw new HubError('NOT_FOUND', `No live token '${tokenId}' for '${handle}'`, { hint: `List tokens with GET /api/agents/${handle}/tokens` });
+    }
+  }
+
+  private requireSelfOrAdmin(caller: Caller, handle: string): void {
+    if (caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === handle)) return;
+    throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only '${handle}' or the admin may do this`);
+  }
+}

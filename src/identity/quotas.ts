@@ -1,0 +1,43 @@
+import { HubError } from '../errors/hub-error.js';
+import type { QuotaCharge, QuotaExceeded } from '../store/store.js';
+
+export interface QuotaRule {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** What the limit is, for people: "tasks a minute from one agent to another". */
+  readonly what: string;
+}
+
+export const MINUTE = 60_000;
+export const DAY = 86_400_000;
+
+/**
+ * Quotas and rate limits as fixed windows counted in the store, so they hold across nodes.
+ * A charge is applied in the same transaction as the write it pays for: a refused write
+ * uses no quota.
+ */
+export class Quotas {
+  constructor(
+    private readonly rules: Readonly<Record<string, QuotaRule>>,
+    private readonly enabled = true,
+  ) {}
+
+  /** The charge for one use of `rule` by `subject` (e.g. "alice>bob") at `now`. */
+  charge(rule: string, subject: string, now: number): QuotaCharge[] {
+    const r = this.rules[rule];
+    if (!this.enabled || !r) return [];
+    return [{ key: `${rule}|${subject}`, windowStart: Math.floor(now / r.windowMs) * r.windowMs, limit: r.limit }];
+  }
+
+  /** Turns the store's refusal into the hub's RATE_LIMITED error, saying when to retry. */
+  refusal(e: QuotaExceeded, now: number): HubError {
+    const rule = e.key.split('|')[0] ?? '';
+    const r = this.rules[rule];
+    const retryAt = r ? Math.floor(now / r.windowMs) * r.windowMs + r.windowMs : now + MINUTE;
+    const what = r ? `${r.limit} ${r.what}` : 'this quota';
+    return new HubError('RATE_LIMITED', `Over the limit of ${what}`, {
+      hint: `Retry after ${new Date(retryAt).toISOString()}`,
+      meta: { quota: rule, retryAfterSeconds: String(Math.max(1, Math.ceil((retryAt - now) / 1000))) },
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import type { AddressInfo } from 'node:net';
+import { ConfigError, type Config } from './config.js';
+import { buildApp } from './doors/http/app.js';
+import { createHub } from './hub/hub.js';
+import { fingerprint } from './identity/tokens.js';
+import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+import type { Store } from './store/store.js';
+
+export interface RunningHub {
+  /** The hub's base URL, ending in `/`. */
+  url: string;
+  port: number;
+  /** Stops taking requests, lets in-flight ones finish, then closes the store. */
+  close(): Promise<void>;
+}
+
+const reason = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+
+function openStore(config: Config): Store {
+  if (config.db.kind === 'postgres') {
+    throw new ConfigError('the PostgreSQL store is not available in this version yet; use --db sqlite:<file>');
+  }
+  try {
+    return openSqliteStore(config.db.file);
+  } catch (e) {
+    throw new ConfigError(`cannot open the database ${config.db.file}: ${reason(e)}`);
+  }
+}
+
+export async function startHub(config: Config, logError: (message: string) => void = console.error): Promise<RunningHub> {
+  const store = openStore(config);
+  const hub = createHub(store, { adminToken: config.adminToken, rateLimits: config.rateLimits });
+  const app = buildApp(hub, {
+    publicUrl: config.publicUrl,
+    registration: config.registration,
+    adminTokenFingerprint: fingerprint(config.adminToken),
+    logError: (error, request) => logError(`muster: ${request.method} ${request.url.split('?')[0]} failed: ${(error as Error).stack ?? String(error)}`),
+  });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (e) {
+    await store.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new ConfigError(`port ${config.port} on ${config.host} is already in use`);
+    if (code === 'EACCES') throw new ConfigError(`no permission to listen on ${config.host}:${config.port}`);
+    throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${reason(e)}`);
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = config.publicUrl?.href ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`;
+  return {
+    url,
+    port,
+    close: async () => {
+      await app.close();
+      await store.close();
+    },
+  };
+}

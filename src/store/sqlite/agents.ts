@@ -1,0 +1,62 @@
+import type { Db } from './database.js';
+import { StoreConflict, type AgentRecord, type TokenRecord } from '../store.js';
+
+interface AgentRow { handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number }
+interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
+
+const agentFromRow = (r: AgentRow): AgentRecord => {
+  const a: AgentRecord = { handle: r.handle, createdAt: r.created_at };
+  if (r.name !== null) a.name = r.name;
+  if (r.description !== null) a.description = r.description;
+  if (r.endpoint !== null) a.endpoint = r.endpoint;
+  return a;
+};
+
+const tokenFromRow = (r: TokenRow): TokenRecord => {
+  const t: TokenRecord = { id: r.id, handle: r.handle, createdAt: r.created_at };
+  if (r.revoked_at !== null) t.revokedAt = r.revoked_at;
+  return t;
+};
+
+export function agentStatements(db: Db) {
+  const insertAgentRow = db.prepare(
+    'INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @createdAt)',
+  );
+  const insertTokenRow = db.prepare('INSERT INTO tokens (id, handle, hash, created_at) VALUES (?, ?, ?, ?)');
+  const revokeOthers = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND revoked_at IS NULL');
+  const getAgentRow = db.prepare('SELECT * FROM agents WHERE handle = ?');
+  const findTokenRow = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE hash = ? AND revoked_at IS NULL');
+  const listTokenRows = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE handle = ? ORDER BY created_at');
+  const revokeRow = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND id = ? AND revoked_at IS NULL');
+
+  const insertAgent = db.transaction((agent: AgentRecord, token: { id: string; hash: string }) => {
+    try {
+      insertAgentRow.run({ name: null, description: null, endpoint: null, ...agent });
+    } catch (e) {
+      if (String((e as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
+      throw e;
+    }
+    insertTokenRow.run(token.id, agent.handle, token.hash, agent.createdAt);
+  });
+
+  const insertToken = db.transaction((handle: string, token: { id: string; hash: string }, now: number, replace: boolean) => {
+    if (replace) revokeOthers.run(now, handle);
+    insertTokenRow.run(token.id, handle, token.hash, now);
+  });
+
+  return {
+    insertAgent: (agent: AgentRecord, token: { id: string; hash: string }) => insertAgent.immediate(agent, token),
+    getAgent: (handle: string) => {
+      const row = getAgentRow.get(handle) as AgentRow | undefined;
+      return row && agentFromRow(row);
+    },
+    findToken: (hash: string) => {
+      const row = findTokenRow.get(hash) as TokenRow | undefined;
+      return row && tokenFromRow(row);
+    },
+    listTokens: (handle: string) => (listTokenRows.all(handle) as TokenRow[]).map(tokenFromRow),
+    insertToken: (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) =>
+      insertToken.immediate(handle, token, now, replace),
+    revokeToken: (handle: string, tokenId: string, now: number) => revokeRow.run(now, handle, tokenId).changes === 1,
+  };
+}

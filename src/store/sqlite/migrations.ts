@@ -1,0 +1,82 @@
+/** Numbered migrations, only ever appended. Each runs once, in order, in its own transaction. */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'core',
+    sql: `
+CREATE TABLE agents (
+  handle TEXT PRIMARY KEY,
+  name TEXT,
+  description TEXT,
+  endpoint TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE tokens (
+  id TEXT PRIMARY KEY,
+  handle TEXT NOT NULL REFERENCES agents(handle),
+  hash TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+CREATE INDEX tokens_by_handle ON tokens(handle);
+CREATE TABLE tasks (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  context_id TEXT NOT NULL,
+  sender TEXT,
+  target TEXT,
+  visibility TEXT NOT NULL,
+  state TEXT NOT NULL,
+  status_message TEXT,
+  status_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  metadata TEXT,
+  last_message TEXT,
+  message_count INTEGER NOT NULL,
+  artifact_count INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL
+);
+CREATE INDEX tasks_by_target ON tasks(target, updated_at DESC, id DESC);
+CREATE INDEX tasks_by_sender ON tasks(sender, target, updated_at DESC, id DESC);
+CREATE INDEX tasks_by_sender_only ON tasks(sender, updated_at DESC, id DESC);
+CREATE INDEX tasks_by_context ON tasks(context_id, updated_at DESC, id DESC);
+CREATE INDEX tasks_by_visibility ON tasks(visibility, updated_at DESC, id DESC);
+CREATE TABLE messages (
+  task_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (task_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE artifacts (
+  task_id TEXT NOT NULL,
+  artifact_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (task_id, artifact_id)
+) WITHOUT ROWID;
+CREATE TABLE events (
+  task_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (task_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE receipts (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  result TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+CREATE TABLE quota_counters (
+  key TEXT NOT NULL,
+  window_start INTEGER NOT NULL,
+  used INTEGER NOT NULL,
+  PRIMARY KEY (key, window_start)
+) WITHOUT ROWID;
+`,
+  },
+];

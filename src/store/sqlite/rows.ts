@@ -1,0 +1,77 @@
+import type { TaskState } from '../../a2a/types.js';
+import type { TaskRecord } from '../store.js';
+
+/** A `tasks` row as SQLite returns it. */
+export interface TaskRow {
+  id: string;
+  kind: string;
+  context_id: string;
+  sender: string | null;
+  target: string | null;
+  visibility: 'participants' | 'public';
+  state: string;
+  status_message: string | null;
+  status_at: number;
+  created_at: number;
+  updated_at: number;
+  metadata: string | null;
+  last_message: string | null;
+  message_count: number;
+  artifact_count: number;
+  version: number;
+  last_seq: number;
+}
+
+const json = (text: string | null) => (text === null ? undefined : JSON.parse(text));
+const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+export function recordFromRow(row: TaskRow): TaskRecord {
+  const record: TaskRecord = {
+    id: row.id,
+    kind: row.kind,
+    contextId: row.context_id,
+    visibility: row.visibility,
+    state: row.state as TaskState,
+    statusAt: row.status_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count,
+    artifactCount: row.artifact_count,
+    version: row.version,
+    lastSeq: row.last_seq,
+  };
+  if (row.sender !== null) record.sender = row.sender;
+  if (row.target !== null) record.target = row.target;
+  if (row.status_message !== null) record.statusMessage = json(row.status_message);
+  if (row.metadata !== null) record.metadata = json(row.metadata);
+  if (row.last_message !== null) record.lastMessage = json(row.last_message);
+  return record;
+}
+
+/** Named parameters for an insert or update of a `tasks` row. */
+export function rowParams(r: TaskRecord): Record<string, unknown> {
+  return {
+    id: r.id,
+    kind: r.kind,
+    context_id: r.contextId,
+    sender: r.sender ?? null,
+    target: r.target ?? null,
+    visibility: r.visibility,
+    state: r.state,
+    status_message: text(r.statusMessage),
+    status_at: r.statusAt,
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+    metadata: text(r.metadata),
+    last_message: text(r.lastMessage),
+    message_count: r.messageCount,
+    artifact_count: r.artifactCount,
+    version: r.version,
+    last_seq: r.lastSeq,
+  };
+}
+
+export const TASK_COLUMNS = [
+  'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
+  'created_at', 'updated_at', 'metadata', 'last_message', 'message_count', 'artifact_count', 'version', 'last_seq',
+] as const;

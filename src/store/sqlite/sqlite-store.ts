@@ -1,0 +1,35 @@
+import { openDatabase } from './database.js';
+import { agentStatements } from './agents.js';
+import { taskReader } from './task-reads.js';
+import { taskWriter } from './task-writes.js';
+import type { Receipt, Store } from '../store.js';
+
+/** The embedded store: one SQLite file in WAL mode. Calls are synchronous underneath. */
+export function openSqliteStore(file: string): Store {
+  const db = openDatabase(file);
+  const agents = agentStatements(db);
+  const reads = taskReader(db);
+  const writes = taskWriter(db);
+  const getReceiptRow = db.prepare('SELECT scope, key, fingerprint, result FROM receipts WHERE scope = ? AND key = ?');
+
+  return {
+    name: 'sqlite',
+    insertAgent: async (agent, token) => agents.insertAgent(agent, token),
+    getAgent: async (handle) => agents.getAgent(handle),
+    findToken: async (hash) => agents.findToken(hash),
+    listTokens: async (handle) => agents.listTokens(handle),
+    insertToken: async (handle, token, now, replace) => agents.insertToken(handle, token, now, replace),
+    revokeToken: async (handle, id, now) => agents.revokeToken(handle, id, now),
+    createTask: async (write) => writes.create(write),
+    updateTask: async (write) => writes.update(write),
+    getTask: async (id, options) => reads.get(id, options),
+    listTasks: async (query) => reads.list(query),
+    getReceipt: async (scope, key) => {
+      const row = getReceiptRow.get(scope, key) as (Omit<Receipt, 'result'> & { result: string }) | undefined;
+      return row && { ...row, result: JSON.parse(row.result) };
+    },
+    close: async () => {
+      db.close();
+    },
+  };
+}

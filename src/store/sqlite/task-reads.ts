@@ -1,0 +1,98 @@
+import type { Artifact, Message } from '../../a2a/types.js';
+import type { Db } from './database.js';
+import { recordFromRow, type TaskRow } from './rows.js';
+import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskScope } from '../store.js';
+
+/** Each scope is one or two index-friendly branches; a list reads each branch in order and merges. */
+function branches(scope: TaskScope): { where: string; params: Record<string, unknown> }[] {
+  switch (scope.kind) {
+    case 'inbox':
+      return [{ where: 'target = @a', params: { a: scope.target } }];
+    case 'sent':
+      return [{ where: 'sender = @a', params: { a: scope.sender } }];
+    case 'between':
+      return [
+        { where: 'sender = @a AND target = @b', params: { a: scope.agent, b: scope.other } },
+        { where: 'sender = @b AND target = @a', params: { a: scope.agent, b: scope.other } },
+      ];
+    case 'party':
+      return [
+        { where: 'sender = @a', params: { a: scope.agent } },
+        { where: 'target = @a AND sender IS NOT @a', params: { a: scope.agent } },
+      ];
+    case 'public':
+      return [{ where: "visibility = 'public'", params: {} }];
+    case 'all':
+      return [{ where: '1 = 1', params: {} }];
+  }
+}
+
+function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> } {
+  const parts: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (q.states?.length) {
+    parts.push(`state IN (${q.states.map((_, i) => `@s${i}`).join(', ')})`);
+    q.states.forEach((s, i) => (params[`s${i}`] = s));
+  }
+  if (q.contextId !== undefined) {
+    parts.push('context_id = @ctx');
+    params['ctx'] = q.contextId;
+  }
+  if (q.statusAtOrAfter !== undefined) {
+    parts.push('status_at >= @since');
+    params['since'] = q.statusAtOrAfter;
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+}
+
+export function taskReader(db: Db) {
+  const cache = new Map<string, ReturnType<Db['prepare']>>();
+  const prepare = (sql: string) => {
+    let stmt = cache.get(sql);
+    if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+    return stmt;
+  };
+  const getRow = db.prepare('SELECT * FROM tasks WHERE id = ?');
+  const lastMessages = db.prepare('SELECT body FROM messages WHERE task_id = ? ORDER BY seq DESC LIMIT ?').pluck();
+  const allArtifacts = db.prepare('SELECT body FROM artifacts WHERE task_id = ? ORDER BY position, artifact_id').pluck();
+
+  const hydrate = (row: TaskRow, options: GetOptions): StoredTask => {
+    const record = recordFromRow(row);
+    const wanted = Math.min(options.historyLength ?? record.messageCount, record.messageCount);
+    const history =
+      wanted > 0 ? (lastMessages.all(record.id, wanted) as string[]).reverse().map((b) => JSON.parse(b) as Message) : [];
+    const artifacts =
+      options.includeArtifacts && record.artifactCount > 0
+        ? (allArtifacts.all(record.id) as string[]).map((b) => JSON.parse(b) as Artifact)
+        : [];
+    return { record, history, artifacts };
+  };
+
+  const get = (id: string, options: GetOptions): StoredTask | undefined => {
+    const row = getRow.get(id) as TaskRow | undefined;
+    return row && hydrate(row, options);
+  };
+
+  const list = (q: TaskQuery): TaskPage => {
+    const f = filters(q);
+    const cursor = q.after ? ' AND (updated_at, id) < (@cur_at, @cur_id)' : '';
+    const cursorParams = q.after ? { cur_at: q.after.updatedAt, cur_id: q.after.id } : {};
+    const order = ' ORDER BY updated_at DESC, id DESC';
+    const parts = branches(q.scope);
+    const select = (where: string) => `SELECT * FROM tasks WHERE ${where}${f.sql}${cursor}${order} LIMIT @lim`;
+    const sql =
+      parts.length === 1
+        ? select(parts[0]!.where)
+        : `SELECT * FROM (${parts.map((p) => `SELECT * FROM (${select(p.where)})`).join(' UNION ALL ')})${order} LIMIT @lim`;
+    const params = Object.assign({}, ...parts.map((p) => p.params), f.params, cursorParams, { lim: q.limit + 1 });
+    const rows = prepare(sql).all(params) as TaskRow[];
+    const total = parts.reduce((sum, p) => {
+      const { n } = prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${p.where}${f.sql}`).get({ ...p.params, ...f.params }) as { n: number };
+      return sum + n;
+    }, 0);
+    const options = { historyLength: q.historyLength, includeArtifacts: q.includeArtifacts };
+    return { tasks: rows.slice(0, q.limit).map((r) => hydrate(r, options)), total, hasMore: rows.length > q.limit };
+  };
+
+  return { get, list };
+}

@@ -1,0 +1,67 @@
+import type { Db } from './database.js';
+import { TASK_COLUMNS, rowParams } from './rows.js';
+import { QuotaExceeded, StoreConflict, type TaskWrite } from '../store.js';
+
+const isUniqueViolation = (e: unknown): boolean =>
+  typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+
+/** Prepared statements for task writes; one transaction applies a whole TaskWrite. */
+export function taskWriter(db: Db) {
+  const insertTask = db.prepare(
+    `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => '@' + c).join(', ')})`,
+  );
+  const updateTask = db.prepare(
+    `UPDATE tasks SET ${TASK_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = @${c}`).join(', ')}
+     WHERE id = @id AND version = @expected_version`,
+  );
+  const insertMessage = db.prepare('INSERT INTO messages (task_id, seq, body) VALUES (?, ?, ?)');
+  const upsertArtifact = db.prepare(
+    `INSERT INTO artifacts (task_id, artifact_id, position, body) VALUES (?, ?, ?, ?)
+     ON CONFLICT (task_id, artifact_id) DO UPDATE SET body = excluded.body`,
+  );
+  const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
+  const insertReceipt = db.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
+  const chargeQuota = db.prepare(
+    `INSERT INTO quota_counters (key, window_start, used) VALUES (?, ?, 1)
+     ON CONFLICT (key, window_start) DO UPDATE SET used = used + 1 RETURNING used`,
+  );
+
+  const children = (w: TaskWrite) => {
+    const { record } = w;
+    const firstMessage = record.messageCount - w.newMessages.length;
+    w.newMessages.forEach((m, i) => insertMessage.run(record.id, firstMessage + i + 1, JSON.stringify(m)));
+    const firstArtifact = record.artifactCount - w.newArtifacts.length;
+    w.newArtifacts.forEach((a, i) => upsertArtifact.run(record.id, a.artifactId, firstArtifact + i, JSON.stringify(a)));
+    const firstEvent = record.lastSeq - w.events.length;
+    w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
+    for (const q of w.quotas ?? []) {
+      const { used } = chargeQuota.get(q.key, q.windowStart) as { used: number };
+      if (used > q.limit) throw new QuotaExceeded(q.key, q.limit);
+    }
+    if (w.receipt) {
+      const r = w.receipt;
+      try {
+        insertReceipt.run(r.scope, r.key, r.fingerprint, JSON.stringify(r.result), record.updatedAt);
+      } catch (e) {
+        throw isUniqueViolation(e) ? new StoreConflict('receipt', 'idempotency receipt exists') : e;
+      }
+    }
+  };
+
+  const create = db.transaction((w: TaskWrite) => {
+    try {
+      insertTask.run(rowParams(w.record));
+    } catch (e) {
+      throw isUniqueViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
+    }
+    children(w);
+  });
+
+  const update = db.transaction((w: TaskWrite) => {
+    const result = updateTask.run({ ...rowParams(w.record), expected_version: w.expectedVersion });
+    if (result.changes !== 1) throw new StoreConflict('version', `task ${w.record.id} changed since it was read`);
+    children(w);
+  });
+
+  return { create: (w: TaskWrite) => create.immediate(w), update: (w: TaskWrite) => update.immediate(w) };
+}

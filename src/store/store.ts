@@ -1,0 +1,158 @@
+/**
+ * The store contract. Every implementation (SQLite now, PostgreSQL later) passes the same
+ * suite (src/store/store.suite.ts). It is async so a networked database can stand behind it.
+ * A task write carries its events, idempotency receipt and quota charges, and the store
+ * applies all of them in one transaction or none of them.
+ */
+import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
+
+export interface AgentRecord {
+  handle: string;
+  name?: string;
+  description?: string;
+  endpoint?: string;
+  createdAt: number;
+}
+
+export interface TokenRecord {
+  id: string;
+  handle: string;
+  createdAt: number;
+  revokedAt?: number;
+}
+
+export type Visibility = 'participants' | 'public';
+
+/** A task's own row: everything but its history, artifacts and events. */
+export interface TaskRecord {
+  id: string;
+  kind: string;
+  contextId: string;
+  /** Handle of the agent that opened the task. */
+  sender?: string;
+  /** Handle of the agent the task is addressed to (direct tasks). */
+  target?: string;
+  visibility: Visibility;
+  state: TaskState;
+  statusMessage?: Message;
+  statusAt: number;
+  createdAt: number;
+  updatedAt: number;
+  metadata?: JsonObject;
+  lastMessage?: Message;
+  messageCount: number;
+  artifactCount: number;
+  /** Bumped by every write; writes are compare-and-set on it. */
+  version: number;
+  /** Sequence number of the task's last event. */
+  lastSeq: number;
+}
+
+export interface StoredTask {
+  record: TaskRecord;
+  history: Message[];
+  artifacts: Artifact[];
+}
+
+export interface Receipt {
+  scope: string;
+  key: string;
+  /** Hash of the request, so a reused key with another request is told apart from a retry. */
+  fingerprint: string;
+  result: unknown;
+}
+
+export interface QuotaCharge {
+  key: string;
+  windowStart: number;
+  limit: number;
+}
+
+export interface TaskWrite {
+  /** The row as it is after the write (version already bumped). */
+  record: TaskRecord;
+  /** For updates: the version the writer read. */
+  expectedVersion?: number;
+  newMessages: Message[];
+  newArtifacts: Artifact[];
+  events: StreamResponse[];
+  receipt?: Receipt;
+  quotas?: QuotaCharge[];
+}
+
+/** Which tasks a list may show; decided by the hub's view, executed by the store. */
+export type TaskScope =
+  | { kind: 'inbox'; target: string }
+  | { kind: 'sent'; sender: string }
+  | { kind: 'between'; agent: string; other: string }
+  | { kind: 'party'; agent: string }
+  | { kind: 'public' }
+  | { kind: 'all' };
+
+export interface TaskCursor {
+  updatedAt: number;
+  id: string;
+}
+
+export interface TaskQuery {
+  scope: TaskScope;
+  states?: readonly TaskState[];
+  contextId?: string;
+  statusAtOrAfter?: number;
+  after?: TaskCursor;
+  limit: number;
+  historyLength?: number;
+  includeArtifacts: boolean;
+}
+
+export interface TaskPage {
+  tasks: StoredTask[];
+  total: number;
+  hasMore: boolean;
+}
+
+export interface GetOptions {
+  historyLength?: number;
+  includeArtifacts: boolean;
+}
+
+export interface Store {
+  readonly name: 'sqlite' | 'postgres';
+
+  insertAgent(agent: AgentRecord, token: { id: string; hash: string }): Promise<void>;
+  getAgent(handle: string): Promise<AgentRecord | undefined>;
+  /** The live (not revoked) token with this hash, if any. */
+  findToken(hash: string): Promise<TokenRecord | undefined>;
+  listTokens(handle: string): Promise<TokenRecord[]>;
+  /** Adds a token; with `replace`, revokes every other live token of the agent in the same transaction. */
+  insertToken(handle: string, token: { id: string; hash: string }, now: number, replace: boolean): Promise<void>;
+  revokeToken(handle: string, tokenId: string, now: number): Promise<boolean>;
+
+  createTask(write: TaskWrite): Promise<void>;
+  updateTask(write: TaskWrite): Promise<void>;
+  getTask(id: string, options: GetOptions): Promise<StoredTask | undefined>;
+  listTasks(query: TaskQuery): Promise<TaskPage>;
+
+  getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
+
+  close(): Promise<void>;
+}
+
+/** Thrown by the store; the hub turns each into a HubError. */
+export class StoreConflict extends Error {
+  constructor(
+    readonly what: 'version' | 'receipt' | 'handle' | 'task-id',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StoreConflict';
+  }
+}
+
+/** A quota charge would go over its limit; the whole write was rolled back. */
+export class QuotaExceeded extends Error {
+  constructor(readonly key: string, readonly limit: number) {
+    super(`quota ${key} is used up (${limit} per window)`);
+    this.name = 'QuotaExceeded';
+  }
+}
