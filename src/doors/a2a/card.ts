@@ -26,7 +26,7 @@ function common(base: string, name: string, description: string, skills: object[
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An agent token from POST /api/agents; reads of public things need none' } },
     },
-    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    securityRequirements: [{ schemes: { bearer: {} } }], // no scopes: ProtoJSON omits the empty list
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills,

@@ -1,0 +1,106 @@
+/**
+ * The client's one way to reach the hub: a JSON request over fetch. REST calls use it as is;
+ * JSON-RPC calls wrap it (`rpc`). Every failure becomes one of the errors below, which the
+ * commands' error printer (errors.ts) knows how to show.
+ */
+import { HubAnswerError, UnreachableError, UsageError } from './errors.js';
+
+/** Where the commands talk to and as whom. `url` always ends with '/'. */
+export interface Target {
+  url: string;
+  token?: string | undefined;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  /** Overrides the target's token (registration sends the admin token, or none). */
+  token?: string | undefined;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+}
+
+const TIMEOUT_MS = 30_000;
+
+/** The base URL in the form every path is joined to: absolute http(s), ending with '/'. */
+export function normalizeBase(base: string): string {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new UsageError(`--url '${base}' is not a valid URL`, 'For example --url http://127.0.0.1:7420/');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url '${base}' must be an http(s) URL`);
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url.href;
+}
+
+/** The base as shown to people: no user info, in case the URL carries any. */
+const shownBase = (base: string): string => {
+  const url = new URL(base);
+  url.username = '';
+  url.password = '';
+  return url.href;
+};
+
+function reason(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause as { code?: unknown; message?: unknown; errors?: { code?: unknown }[] } | undefined;
+  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  if (typeof code === 'string') return code;
+  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
+  return (error as Error).message;
+}
+
+/**
+ * Sends one JSON request and answers the parsed JSON body. Throws HubAnswerError when the hub
+ * answers with an error (a non-2xx status, or a JSON-RPC `error` member), UnreachableError when
+ * it cannot be reached or does not answer JSON.
+ */
+export async function request(target: Target, path: string, options: RequestOptions = {}): Promise<unknown> {
+  const url = new URL(path, target.url);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  const token = 'token' in options ? options.token : target.token;
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...options.headers,
+  };
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+      headers,
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    if ((error as Error).name === 'TimeoutError') {
+      throw new UnreachableError(`the hub at ${shownBase(target.url)} did not answer within ${TIMEOUT_MS / 1000}s`);
+    }
+    throw new UnreachableError(`cannot reach the hub at ${shownBase(target.url)}: ${reason(error)}`);
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw new UnreachableError(`${shownBase(target.url)} answered HTTP ${response.status} with a body that is not JSON; is it a Muster hub?`);
+  }
+  const isError = !response.ok || (body !== null && typeof body === 'object' && 'error' in body);
+  if (isError) throw new HubAnswerError(response.status, body, token !== undefined && token !== '');
+  return body;
+}
+
+/** One A2A JSON-RPC 1.0 call at `path` (an A2A base); answers the `result` member. */
+export async function rpc(target: Target, path: string, method: string, params: unknown, id: string | number = 1): Promise<unknown> {
+  const body = await request(target, path, {
+    body: { jsonrpc: '2.0', id, method, params },
+    headers: { 'a2a-version': '1.0' },
+  });
+  return (body as { result?: unknown } | undefined)?.result;
+}

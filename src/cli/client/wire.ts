@@ -1,0 +1,53 @@
+/** The answers the client reads, as the hub's REST door shapes them (A2A objects come from a2a/types). */
+import type { Message, Task } from '../../a2a/types.js';
+
+export type { Artifact, Message, Part, Task } from '../../a2a/types.js';
+
+/** POST /api/agents (201): the profile plus the token, shown this once. */
+export interface Registration extends Profile {
+  token: string;
+}
+
+export interface Profile {
+  handle: string;
+  name?: string;
+  description?: string;
+  endpoint?: string;
+  createdAt: string;
+  /** The agent's A2A base URL. */
+  a2a: string;
+}
+
+/** GET /api/me. */
+export type Me = ({ kind: 'agent' } & Profile) | { kind: 'admin' } | { kind: 'anonymous' };
+
+/** One row of GET /api/inbox or /api/sent. */
+export interface MailboxEntry {
+  id: string;
+  contextId: string;
+  state: string;
+  from?: string;
+  to?: string;
+  createdAt: string;
+  updatedAt: string;
+  artifactCount: number;
+  counterparty: { handle: string; name?: string };
+  lastMessage?: Message;
+}
+
+export interface MailboxPage {
+  data: MailboxEntry[];
+  hasMore: boolean;
+  cursor?: string;
+}
+
+/** The `result` of SendMessage: a task (the hub always answers one) or, in A2A generally, a message. */
+export type SendResult = { task: Task } | { message: Message };
+
+/** task.metadata.muster as the hub renders it. */
+export interface MusterMetadata {
+  kind?: string;
+  from?: string;
+  to?: string;
+  cancelReason?: string;
+}

@@ -1,0 +1,105 @@
+/**
+ * Starts a real hub on 127.0.0.1 (a free port) on a real SQLite file in a fresh temp folder.
+ * Tests drive it over HTTP only: the SDK client, fetch, or the CLI.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveConfig } from '../../src/config.js';
+import { startHub, type RunningHub } from '../../src/server.js';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+export interface TestHub extends RunningHub {
+  dir: string;
+  dbFile: string;
+  /** Stops the hub and starts it again on the same file and port. */
+  restart(): Promise<void>;
+  /** Stops the hub and deletes its folder. */
+  destroy(): Promise<void>;
+}
+
+export async function startTestHub(env: Record<string, string> = {}, dir = mkdtempSync(join(tmpdir(), 'muster-test-'))): Promise<TestHub> {
+  const dbFile = join(dir, 'muster.db');
+  const config = () => resolveConfig({ port: '0', host: '127.0.0.1', db: `sqlite:${dbFile}` }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...env });
+  let running = await startHub(config(), () => {});
+  const hub: TestHub = {
+    dir,
+    dbFile,
+    get url() {
+      return running.url;
+    },
+    get port() {
+      return running.port;
+    },
+    close: () => running.close(),
+    restart: async () => {
+      const port = running.port;
+      await running.close();
+      // Let clients notice their pooled keep-alive sockets were closed before the next request.
+      await new Promise((r) => setTimeout(r, 100));
+      running = await startHub({ ...config(), port }, () => {});
+    },
+    destroy: async () => {
+      await running.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return hub;
+}
+
+export interface Registered {
+  handle: string;
+  token: string;
+}
+
+export async function register(hub: { url: string }, handle: string, extra: Record<string, unknown> = {}): Promise<Registered> {
+  const res = await fetch(`${hub.url}api/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ handle, ...extra }),
+  });
+  if (res.status !== 201) throw new Error(`register ${handle}: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { token: string };
+  return { handle, token: body.token };
+}
+
+/** One raw JSON-RPC call; answers the HTTP status and the parsed body. */
+export async function rpc(
+  url: string,
+  method: string,
+  params: unknown,
+  options: { token?: string; headers?: Record<string, string>; id?: number | string } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: options.id ?? 1, method, params }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** One REST call with JSON in and out. */
+export async function rest(
+  hub: { url: string },
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(`${hub.url}${path.replace(/^\//, '')}`, {
+    method,
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
