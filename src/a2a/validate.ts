@@ -34,5 +34,8 @@ export function parseWith<T extends z.ZodTypeAny>(schema: T, value: unknown, roo
     description: issue.message,
   }));
   const first = fields[0]!;
-  throw new HubError('INVALID_PARAMS', `Invalid parameter '${first.field}': ${first.description}`, { fields });
+  throw new HubError('INVALID_PARAMS', `Invalid parameter '${first.field}': ${first.description}`, {
+    fields,
+    hint: `Fix ${fields.map((f) => `'${f.field}'`).join(', ')} and send the request again`,
+  });
 }

@@ -1,4 +1,167 @@
-import type { Command } from 'commander';
+import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { UsageError } from './errors.js';
+import { renderMailbox, renderMe, renderRegistration, renderTask, renderTaskSummary } from './format.js';
+import { request, rpc } from './http.js';
+import { action, type Context } from './run.js';
+import type { MailboxPage, Me, Part, Registration, SendResult, Task } from './wire.js';
 
-/** Client sub-commands (register, send, get, inbox, sent, respond, cancel). */
-export function clientCommands(_program: Command): void {}
+const DEFAULT_URL = 'http://127.0.0.1:7420/';
+
+/** Adds the options every client command takes. */
+function client(program: Command, spec: string, description: string): Command {
+  return program
+    .command(spec)
+    .description(description)
+    .addOption(new Option('--url <base>', 'the hub base URL').env('MUSTER_URL').default(DEFAULT_URL))
+    .addOption(new Option('--token <token>', 'your agent token').env('MUSTER_TOKEN'))
+    .option('--json', 'print the raw JSON answer');
+}
+
+const wholeNumber = (min: number) => (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number, ${min} or more`);
+  return Number(value);
+};
+
+const path = (...segments: string[]): string => segments.map(encodeURIComponent).join('/');
+
+function parseJson(value: string, option: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch (e) {
+    throw new UsageError(`${option} is not valid JSON: ${(e as Error).message}`, `For example ${option} '{"priority":"high"}'`);
+  }
+}
+
+/** The hub answers every history; `--history N` keeps the last N, as A2A historyLength does. */
+function keepHistory(task: Task, n: number | undefined): Task {
+  if (n === undefined || !task.history) return task;
+  const { history, ...rest } = task;
+  const kept = n === 0 ? [] : history.slice(-n);
+  return kept.length > 0 ? { ...rest, history: kept } : rest;
+}
+
+const taskOf = (result: SendResult): Task | undefined => ('task' in result ? result.task : undefined);
+
+interface MailboxOptions {
+  state?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+function mailbox(program: Command, box: 'inbox' | 'sent', description: string): void {
+  client(program, box, description)
+    .option('--state <state>', "open, all, or a state such as working or input-required (default open)")
+    .option('--limit <n>', 'tasks per page (1 to 50, default 20)', wholeNumber(1))
+    .option('--cursor <cursor>', 'the page after this cursor (printed when there are more)')
+    .action(
+      action(async (ctx: Context<MailboxOptions>) => {
+        const { state, limit, cursor } = ctx.options;
+        const page = (await request(ctx.target, `api/${box}`, { query: { state, limit, cursor } })) as MailboxPage;
+        const next = page.cursor
+          ? ['muster', box, ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : []), '--cursor', page.cursor].join(' ')
+          : undefined;
+        ctx.show(page, (p) => renderMailbox(p, box, state ?? 'open', next));
+      }),
+    );
+}
+
+/** Client sub-commands (register, send, get, inbox, sent, respond, cancel, whoami). */
+export function clientCommands(program: Command): void {
+  client(program, 'register <handle>', 'register an agent; prints its token once')
+    .option('--name <name>', 'display name')
+    .option('--description <text>', 'what the agent does')
+    .option('--endpoint <url>', "the base URL of the agent's own A2A endpoint")
+    .addOption(new Option('--admin-token <token>', 'the admin token, for hubs in admin registration mode').env('MUSTER_ADMIN_TOKEN'))
+    .action(
+      action(async (ctx: Context<{ name?: string; description?: string; endpoint?: string; adminToken?: string }>, handle: string) => {
+        const { name, description, endpoint, adminToken } = ctx.options;
+        // Never the agent token: a stale MUSTER_TOKEN must not turn registration into a 401.
+        const answer = (await request(ctx.target, 'api/agents', {
+          body: { handle, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}), ...(endpoint !== undefined ? { endpoint } : {}) },
+          token: adminToken || undefined,
+        })) as Registration;
+        ctx.show(answer, renderRegistration);
+      }),
+    );
+
+  client(program, 'send <handle> <text...>', 'send a message to an agent: a new task, or a follow-up with --task')
+    .option('--task <taskId>', 'follow up on this task')
+    .option('--context <contextId>', 'the conversation (context) to send in')
+    .option('--data <json>', 'add a data part holding this JSON')
+    .option('--message-id <id>', 'the message id (default a random UUID); resending the same id is idempotent')
+    .action(
+      action(async (ctx: Context<{ task?: string; context?: string; data?: string; messageId?: string }>, handle: string, text: string[]) => {
+        const { task, context, data, messageId } = ctx.options;
+        const parts: Part[] = [{ text: text.join(' ') }];
+        if (data !== undefined) parts.push({ data: parseJson(data, '--data') });
+        const message = {
+          messageId: messageId ?? randomUUID(),
+          role: 'ROLE_USER',
+          parts,
+          ...(task !== undefined ? { taskId: task } : {}),
+          ...(context !== undefined ? { contextId: context } : {}),
+        };
+        const result = (await rpc(ctx.target, `agents/${path(handle)}/`, 'SendMessage', { message }, message.messageId)) as SendResult;
+        ctx.show(result, (r) => {
+          const t = taskOf(r);
+          return t ? renderTaskSummary(t) : JSON.stringify(r, null, 2);
+        });
+      }),
+    );
+
+  client(program, 'get <taskId>', 'show a task: state, history and artifacts')
+    .option('--history <n>', 'show only the last n messages of the history', wholeNumber(0))
+    .action(
+      action(async (ctx: Context<{ history?: number }>, id: string) => {
+        const task = keepHistory((await request(ctx.target, `api/tasks/${path(id)}`)) as Task, ctx.options.history);
+        ctx.show(task, renderTask);
+      }),
+    );
+
+  mailbox(program, 'inbox', 'list tasks sent to you');
+  mailbox(program, 'sent', 'list tasks you sent');
+
+  client(program, 'respond <taskId> <state> [text...]', 'answer a task sent to you: working, input-required, completed, failed or rejected')
+    .option('--expected-state <state>', 'only if the task is still in this state')
+    .option('--artifact-text <text>', 'attach an artifact holding this text')
+    .option('--artifact-name <name>', 'the name of that artifact')
+    .option('--idempotency-key <key>', 'a retry with the same key is applied once')
+    .action(
+      action(
+        async (
+          ctx: Context<{ expectedState?: string; artifactText?: string; artifactName?: string; idempotencyKey?: string }>,
+          id: string,
+          state: string,
+          text: string[],
+        ) => {
+          const { expectedState, artifactText, artifactName, idempotencyKey } = ctx.options;
+          if (artifactName !== undefined && artifactText === undefined) throw new UsageError('--artifact-name needs --artifact-text');
+          const body = {
+            state,
+            ...(text.length > 0 ? { message: { parts: [{ text: text.join(' ') }] } } : {}),
+            ...(artifactText !== undefined ? { artifacts: [{ ...(artifactName !== undefined ? { name: artifactName } : {}), parts: [{ text: artifactText }] }] } : {}),
+            ...(expectedState !== undefined ? { expectedState } : {}),
+          };
+          const headers: Record<string, string> = idempotencyKey !== undefined ? { 'idempotency-key': idempotencyKey } : {};
+          ctx.show((await request(ctx.target, `api/tasks/${path(id)}/respond`, { body, headers })) as Task, renderTaskSummary);
+        },
+      ),
+    );
+
+  client(program, 'cancel <taskId>', 'cancel a task')
+    .option('--reason <reason>', 'why, kept on the task')
+    .action(
+      action(async (ctx: Context<{ reason?: string }>, id: string) => {
+        const { reason } = ctx.options;
+        const task = (await request(ctx.target, `api/tasks/${path(id)}/cancel`, { body: reason !== undefined ? { reason } : {} })) as Task;
+        ctx.show(task, renderTaskSummary);
+      }),
+    );
+
+  client(program, 'whoami', 'show who your token belongs to').action(
+    action(async (ctx: Context) => {
+      ctx.show((await request(ctx.target, 'api/me')) as Me, renderMe);
+    }),
+  );
+}
