@@ -53,7 +53,7 @@ describe('agent card discovery', () => {
   it("an unknown handle's card is a JSON 404", async () => {
     const res = await fetch(`${hub.url}agents/nobody-here/.well-known/agent-card.json`);
     expect(res.status).toBe(404);
-    expect((await res.json()).error.code).toBe('AGENT_NOT_FOUND');
+    expect(((await res.json()) as any).error.code).toBe('AGENT_NOT_FOUND');
     await expect(new ClientFactory().createFromUrl(`${hub.url}agents/nobody-here/`)).rejects.toThrow();
   });
 

@@ -45,7 +45,7 @@ describe('limits: each refusal is a clear error and stores nothing', () => {
     const res = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` }, body });
     expect(res.status).toBe(413);
     expect(res.headers.get('connection')).toBe('close');
-    const json = await res.json();
+    const json = (await res.json()) as any;
     expect(json.error.code).toBe(-32600);
     expect(json.error.message).toMatch(/1 MiB/);
     expect(await stored()).toBe(before);
@@ -72,7 +72,7 @@ describe('limits: each refusal is a clear error and stores nothing', () => {
   it('refuses content types other than JSON with a JSON 415', async () => {
     const res = await fetch(base, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${alice.token}` }, body: 'hello' });
     expect(res.status).toBe(415);
-    const json = await res.json();
+    const json = (await res.json()) as any;
     expect(json.error.code).toBe(-32600);
     expect(json.error.data[0].metadata.hint).toContain('application/json');
   });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { dropUndefined } from '../a2a/schemas.js';
 import type { Message, StreamResponse, Task } from '../a2a/types.js';
 import type { StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
@@ -11,7 +11,7 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   const { messages, quotas, ...rest } = opening;
   const record: TaskRecord = {
     ...rest,
-    id: randomUUID(),
+    id: uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
     statusAt: now,
     createdAt: now,
     updatedAt: now,
@@ -21,7 +21,6 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
     lastSeq: 1,
   };
   const history = messages.map((m) => stamp(m, record));
-  record.lastMessage = history[history.length - 1];
   const task: StoredTask = { record, history, artifacts: [] };
   const events: StreamResponse[] = [{ task: snapshot(task) }];
   return { task, write: { record, newMessages: history, newArtifacts: [], events, ...(quotas ? { quotas } : {}) } };
@@ -56,7 +55,6 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
   }
   if (change.metadata) record.metadata = { ...before.metadata, ...change.metadata };
   record.messageCount = before.messageCount + messages.length;
-  if (messages.length > 0) record.lastMessage = messages[messages.length - 1];
   record.artifactCount = known.size;
   record.lastSeq = before.lastSeq + events.length;
   const history = [...current.history, ...messages];

@@ -53,7 +53,7 @@ export class TaskService {
       throw new HubError('UNAUTHENTICATED', 'SendMessage needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>; register with POST /api/agents' });
     }
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
-    const task = await this.idempotent(idem, () =>
+    const task = await this.idempotent(actor, idem, () =>
       message.taskId === undefined ? this.open(actor, params, idem) : this.change(actor, message.taskId, (kind, ctx, t) => {
         if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
           throw invalidParams('message.contextId', `does not match the task's contextId ${t.record.contextId}`, 'Omit contextId or send the task\'s own');
@@ -80,7 +80,7 @@ export class TaskService {
         const change = kind.cancel(ctx, t, reason);
         return reason ? { ...change, metadata: { ...change.metadata, muster: { ...muster(t), cancelReason: reason } } } : change;
       }, idem);
-    return idem ? this.idempotent(idem, run) : run();
+    return idem ? this.idempotent(actor, idem, run) : run();
   }
 
   /** A kind-specific action on a task (e.g. `respond` on a direct task). */
@@ -92,7 +92,7 @@ export class TaskService {
         if (!handler) throw new HubError('UNSUPPORTED_OPERATION', `${kind.name} tasks have no '${action}' action`);
         return handler(ctx, t, body);
       }, idem);
-    return idem ? this.idempotent(idem, run) : run();
+    return idem ? this.idempotent(actor, idem, run) : run();
   }
 
   async list(actor: Actor, params: ListTasksParams): Promise<ListTasksResult> {
@@ -127,10 +127,10 @@ export class TaskService {
     const states = mailboxStates(query.state ?? 'open');
     const scope = box === 'inbox' ? ({ kind: 'inbox', target: caller.handle } as const) : ({ kind: 'sent', sender: caller.handle } as const);
     const filters = [scope, query.state ?? 'open'];
-    const page = await this.store.listTasks({ scope, states, limit, historyLength: 0, includeArtifacts: false, ...optionalCursor(decodePageToken(query.cursor, filters, 'cursor')) });
+    const page = await this.store.listTasks({ scope, states, limit, historyLength: 1, includeArtifacts: false, ...optionalCursor(decodePageToken(query.cursor, filters, 'cursor')) });
     const names = new Map<string, string | undefined>();
     const data = [];
-    for (const { record } of page.tasks) {
+    for (const { record, history } of page.tasks) {
       const other = (box === 'inbox' ? record.sender : record.target) ?? '';
       if (!names.has(other)) names.set(other, (await this.store.getAgent(other))?.name);
       const name = names.get(other);
@@ -144,7 +144,7 @@ export class TaskService {
         updatedAt: new Date(record.updatedAt).toISOString(),
         artifactCount: record.artifactCount,
         counterparty: name === undefined ? { handle: other } : { handle: other, name },
-        ...(record.lastMessage ? { lastMessage: record.lastMessage } : {}),
+        ...(history[0] ? { lastMessage: history[0] } : {}),
       });
     }
     const last = page.tasks[page.tasks.length - 1];
@@ -166,10 +166,9 @@ export class TaskService {
       const opening = await kind.open(ctx, params.message);
       if (!opening) continue;
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, FULL));
-      const rendered = this.view.render(task, FULL);
-      write.receipt = { ...idem, result: rendered };
+      write.receipt = { ...idem, result: { taskId: task.record.id } };
       await this.write(() => this.store.createTask(write), ctx.now);
-      return rendered;
+      return this.view.render(task, FULL);
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {
       hint: "Send a direct task to an agent's base, http://HOST:PORT/agents/{handle}/",
@@ -196,11 +195,10 @@ export class TaskService {
       const change = decide(kind, ctx, current);
       if (!change) return this.view.render(current, FULL);
       const { write, task } = changeWrite(current, change, ctx.now);
-      const rendered = this.view.render(task, FULL);
-      if (idem) write.receipt = { ...idem, result: rendered };
+      if (idem) write.receipt = { ...idem, result: { taskId: id } };
       try {
         await this.write(() => this.store.updateTask(write), ctx.now);
-        return rendered;
+        return this.view.render(task, FULL);
       } catch (e) {
         if (!(e instanceof StoreConflict && e.what === 'version') || attempt >= WRITE_ATTEMPTS) throw e;
       }
@@ -220,18 +218,19 @@ export class TaskService {
   }
 
   /**
-   * Runs a write once per key: a retry with the same key and request gets the first answer; the
-   * same key with another request is refused. The receipt is written in the write's transaction.
+   * Runs a write once per key: a retry with the same key and request answers with the task it
+   * wrote (as it stands now) and changes nothing; the same key with another request is refused.
+   * The receipt is written in the write's own transaction.
    */
-  private async idempotent(idem: Idempotency, run: () => Promise<Task>): Promise<Task> {
-    const replay = (r: Receipt): Task => {
+  private async idempotent(actor: Actor, idem: Idempotency, run: () => Promise<Task>): Promise<Task> {
+    const replay = (r: Receipt): Promise<Task> => {
       if (r.fingerprint !== idem.fingerprint) {
         throw new HubError('IDEMPOTENCY_KEY_REUSED', `The key '${idem.key}' was already used for a different request`, {
           fields: [{ field: idem.scope.startsWith('message:') ? 'message.messageId' : 'Idempotency-Key', description: 'already used for a different request' }],
           hint: 'Use a new messageId (or Idempotency-Key) for a new request',
         });
       }
-      return r.result as Task;
+      return this.get(actor, (r.result as { taskId: string }).taskId);
     };
     const earlier = await this.store.getReceipt(idem.scope, idem.key);
     if (earlier) return replay(earlier);

@@ -3,7 +3,7 @@ import { parseWith } from '../a2a/validate.js';
 import { HubError } from '../errors/hub-error.js';
 import { StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
 import { ANONYMOUS, type Caller } from './caller.js';
-import { hashToken, newToken, newTokenId, sameSecret } from './tokens.js';
+import { hashToken, newToken, newTokenId, sameHash } from './tokens.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
@@ -24,11 +24,17 @@ export type Registration = z.infer<typeof registration>;
 
 /** Agents and their tokens; also decides who a bearer token belongs to. */
 export class Identity {
+  private readonly adminTokenHash: string;
+  /** Agents are never deleted, so a handle once found stays found; the cache spares a read per request. */
+  private readonly known = new Map<string, AgentRecord>();
+
   constructor(
     private readonly store: Store,
-    private readonly adminToken: string,
+    adminToken: string,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.adminTokenHash = hashToken(adminToken);
+  }
 
   async register(body: unknown): Promise<{ agent: AgentRecord; token: string }> {
     const input = parseWith(registration, body);
@@ -48,9 +54,9 @@ export class Identity {
     if (authorization === undefined || authorization === '') return ANONYMOUS;
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
-    const token = match[1]!;
-    if (sameSecret(token, this.adminToken)) return { kind: 'admin' };
-    const record = await this.store.findToken(hashToken(token));
+    const hash = hashToken(match[1]!);
+    if (sameHash(hash, this.adminTokenHash)) return { kind: 'admin' };
+    const record = await this.store.findToken(hash);
     if (!record) {
       throw new HubError('UNAUTHENTICATED', 'The bearer token is not valid or has been revoked', {
         hint: 'Send the token you got when you registered (POST /api/agents) or rotated it',
@@ -60,8 +66,12 @@ export class Identity {
   }
 
   async agent(handle: string): Promise<AgentRecord> {
+    const cached = this.known.get(handle);
+    if (cached) return cached;
     const agent = HANDLE_PATTERN.test(handle) ? await this.store.getAgent(handle) : undefined;
     if (!agent) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
+    if (this.known.size >= 10_000) this.known.clear();
+    this.known.set(handle, agent);
     return agent;
   }
 

@@ -11,8 +11,5 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 /** First 16 hex chars of SHA-256: lets a client check a server before sending the token. */
 export const fingerprint = (token: string): string => hashToken(token).slice(0, 16);
 
-export function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(hashToken(a), 'hex');
-  const y = Buffer.from(hashToken(b), 'hex');
-  return timingSafeEqual(x, y);
-}
+/** Constant-time comparison of two token hashes (hex). */
+export const sameHash = (a: string, b: string): boolean => timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));

@@ -39,7 +39,6 @@ export interface TaskRecord {
   createdAt: number;
   updatedAt: number;
   metadata?: JsonObject;
-  lastMessage?: Message;
   messageCount: number;
   artifactCount: number;
   /** Bumped by every write; writes are compare-and-set on it. */

@@ -66,7 +66,7 @@ export function printError(error: unknown, json: boolean): void {
       return;
     }
     const lines = [`muster: ${error.message}`];
-    for (const f of error.fields) lines.push(`  ${f.field}: ${f.description}`);
+    for (const f of error.fields) if (!error.message.includes(f.description)) lines.push(`  ${f.field}: ${f.description}`);
     if (error.hint) lines.push(`  hint: ${error.hint}`);
     if (error.status === 401 && !error.sentToken) lines.push('  (no token was sent: pass --token or set MUSTER_TOKEN)');
     process.stderr.write(`${lines.join('\n')}\n`);

@@ -98,14 +98,14 @@ export function renderTask(task: Task): string {
   }
   const artifacts = task.artifacts ?? [];
   if (artifacts.length > 0) out.push(`\nArtifacts (${artifacts.length}):\n${artifacts.map(renderArtifact).join('\n')}`);
-  return out.join('\n');
+  return out.join('\n') + (process.env['MUSTER_TOKEN'] ?? '');
 }
 
 const counterparty = (e: MailboxEntry): string => (e.counterparty.name ? `${e.counterparty.handle} (${e.counterparty.name})` : e.counterparty.handle);
 
 /** What inbox and sent print: a table, one task a line, and how to get the next page. */
 export function renderMailbox(page: MailboxPage, box: 'inbox' | 'sent', state: string, next: string | undefined): string {
-  if (page.data.length === 0) return `No ${state === 'all' ? '' : `${state} `}tasks in your ${box}.`;
+  if (page.data.length === 0) return `No ${state === 'all' ? '' : `${stateLabel(state)} `}tasks ${box === 'inbox' ? 'in your inbox' : 'you sent'}.`;
   const rows = [
     ['ID', 'STATE', box === 'inbox' ? 'FROM' : 'TO', 'UPDATED', 'LAST MESSAGE'],
     ...page.data.map((e) => [e.id, stateLabel(e.state), counterparty(e), e.updatedAt, truncate(firstText(e.lastMessage), 60)]),

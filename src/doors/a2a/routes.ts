@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { actorOf, baseUrl } from '../http/context.js';
+import { errorHeaders } from '../http/errors.js';
 import { agentCard, hubCard } from './card.js';
 import { answer } from './jsonrpc.js';
 
@@ -21,7 +22,7 @@ export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undef
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
     const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)));
-    if (result.error?.code === 'UNAUTHENTICATED') reply.header('www-authenticate', 'Bearer realm="muster"');
+    if (result.error) reply.headers(errorHeaders(result.error));
     if (result.body === undefined) return reply.code(result.status).send();
     return reply.code(result.status).type('application/json').send(result.body);
   };

@@ -32,7 +32,6 @@ CREATE TABLE tasks (
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
   metadata TEXT,
-  last_message TEXT,
   message_count INTEGER NOT NULL,
   artifact_count INTEGER NOT NULL,
   version INTEGER NOT NULL,

@@ -15,7 +15,6 @@ export interface TaskRow {
   created_at: number;
   updated_at: number;
   metadata: string | null;
-  last_message: string | null;
   message_count: number;
   artifact_count: number;
   version: number;
@@ -44,7 +43,6 @@ export function recordFromRow(row: TaskRow): TaskRecord {
   if (row.target !== null) record.target = row.target;
   if (row.status_message !== null) record.statusMessage = json(row.status_message);
   if (row.metadata !== null) record.metadata = json(row.metadata);
-  if (row.last_message !== null) record.lastMessage = json(row.last_message);
   return record;
 }
 
@@ -63,7 +61,6 @@ export function rowParams(r: TaskRecord): Record<string, unknown> {
     created_at: r.createdAt,
     updated_at: r.updatedAt,
     metadata: text(r.metadata),
-    last_message: text(r.lastMessage),
     message_count: r.messageCount,
     artifact_count: r.artifactCount,
     version: r.version,
@@ -73,5 +70,5 @@ export function rowParams(r: TaskRecord): Record<string, unknown> {
 
 export const TASK_COLUMNS = [
   'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
-  'created_at', 'updated_at', 'metadata', 'last_message', 'message_count', 'artifact_count', 'version', 'last_seq',
+  'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq',
 ] as const;

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { groupCommit } from './group-commit.js';
 import { TASK_COLUMNS, rowParams } from './rows.js';
 import { QuotaExceeded, StoreConflict, type TaskWrite } from '../store.js';
 
@@ -48,20 +49,26 @@ export function taskWriter(db: Db) {
     }
   };
 
-  const create = db.transaction((w: TaskWrite) => {
+  const create = (w: TaskWrite) => {
     try {
       insertTask.run(rowParams(w.record));
     } catch (e) {
       throw isUniqueViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
     }
     children(w);
-  });
+  };
 
-  const update = db.transaction((w: TaskWrite) => {
+  const update = (w: TaskWrite) => {
     const result = updateTask.run({ ...rowParams(w.record), expected_version: w.expectedVersion });
     if (result.changes !== 1) throw new StoreConflict('version', `task ${w.record.id} changed since it was read`);
     children(w);
-  });
+  };
 
-  return { create: (w: TaskWrite) => create.immediate(w), update: (w: TaskWrite) => update.immediate(w) };
+  const batch = groupCommit(db, (op: WriteOp) => (op.kind === 'create' ? create(op.write) : update(op.write)));
+  return {
+    create: (write: TaskWrite) => batch({ kind: 'create', write }),
+    update: (write: TaskWrite) => batch({ kind: 'update', write }),
+  };
 }
+
+type WriteOp = { kind: 'create' | 'update'; write: TaskWrite };

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { isTerminal } from '../../../a2a/states.js';
 import type { Message } from '../../../a2a/types.js';
 import { HubError } from '../../../errors/hub-error.js';
@@ -27,7 +27,7 @@ export function directKind(quotas: Quotas): Kind {
       if (sender === target) throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', { hint: 'Send it to another agent\'s base URL' });
       return {
         kind: 'direct',
-        contextId: message.contextId ?? randomUUID(),
+        contextId: message.contextId ?? uuidv7(),
         sender,
         target,
         visibility: 'participants',

@@ -1,0 +1,276 @@
+/**
+ * The client commands of the `muster` binary, run as a real child process (through tsx, so no
+ * build is needed) against a real hub. The hub runs in this process, so the CLI is spawned
+ * asynchronously: spawnSync would block the hub's event loop while the CLI waits on it.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rest, startTestHub, type TestHub } from './helpers/hub.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let hub: TestHub;
+
+/** Runs `muster <args>` with MUSTER_URL set to the test hub and MUSTER_TOKEN to `token` (none if undefined). */
+function muster(args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, MUSTER_URL: hub.url, ...env };
+  delete childEnv['MUSTER_TOKEN'];
+  delete childEnv['MUSTER_ADMIN_TOKEN'];
+  if (token !== undefined) childEnv['MUSTER_TOKEN'] = token;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: childEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('muster client commands', () => {
+  let alice = '';
+  let bob = '';
+  let taskId = '';
+
+  beforeAll(async () => {
+    hub = await startTestHub();
+  });
+
+  afterAll(async () => {
+    await hub?.destroy();
+  });
+
+  it('registers agents; --json answers the token, the readable form shows it once with a note', async () => {
+    const [a, b, c] = await Promise.all([
+      muster(['register', 'alice', '--name', 'Alice A', '--json']),
+      muster(['register', 'bob', '--json']),
+      muster(['register', 'carol']),
+    ]);
+    expect(a.code).toBe(0);
+    expect(b.code).toBe(0);
+    const ja = JSON.parse(a.stdout);
+    const jb = JSON.parse(b.stdout);
+    expect(ja).toMatchObject({ handle: 'alice', name: 'Alice A', a2a: `${hub.url}agents/alice/` });
+    expect(jb.handle).toBe('bob');
+    expect(typeof ja.token).toBe('string');
+    expect(ja.token.length).toBeGreaterThan(16);
+    alice = ja.token;
+    bob = jb.token;
+
+    expect(c.code).toBe(0);
+    expect(c.stdout).toContain(`${hub.url}agents/carol/`);
+    expect(c.stdout).toMatch(/shown this once/);
+    const exported = /export MUSTER_TOKEN=(\S+)/.exec(c.stdout)?.[1];
+    expect(exported).toBeDefined();
+    // The printed token is the real one: it authenticates as carol.
+    const me = await rest(hub, 'GET', 'api/me', { token: exported! });
+    expect(me.body).toMatchObject({ kind: 'agent', handle: 'carol' });
+  });
+
+  it('a taken handle exits 1 with the hub message on stderr', async () => {
+    const r = await muster(['register', 'alice']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain("muster: The handle 'alice' is taken");
+    expect(r.stderr).toContain('hint: Choose another handle');
+  });
+
+  it('whoami names the token owner and never prints the token', async () => {
+    const r = await muster(['whoami'], alice);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^alice \(Alice A\)/);
+    expect(r.stdout).not.toContain(alice);
+    const j = await muster(['whoami', '--json'], alice);
+    expect(JSON.parse(j.stdout)).toMatchObject({ kind: 'agent', handle: 'alice' });
+    expect(j.stdout).not.toContain(alice);
+  });
+
+  it('send opens a task at the target with text and data parts', async () => {
+    const r = await muster(['send', 'bob', 'please', 'review', 'this', '--data', '{"priority":"high"}'], alice);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^state\s+submitted$/m);
+    expect(r.stdout).toMatch(/^from\s+alice → bob$/m);
+    taskId = /^task\s+(\S+)$/m.exec(r.stdout)?.[1] ?? '';
+    expect(taskId).not.toBe('');
+
+    const task = await rest(hub, 'GET', `api/tasks/${taskId}`, { token: bob });
+    expect(task.status).toBe(200);
+    expect(task.body.history[0].role).toBe('ROLE_USER');
+    expect(task.body.history[0].parts).toEqual([{ text: 'please review this' }, { data: { priority: 'high' } }]);
+  });
+
+  it('send --json prints the JSON-RPC result; --message-id makes a resend idempotent', async () => {
+    const first = await muster(['send', 'bob', 'second', 'task', '--message-id', 'm-42', '--json'], alice);
+    expect(first.code).toBe(0);
+    const result = JSON.parse(first.stdout);
+    expect(result.task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(result.task.metadata.muster).toMatchObject({ from: 'alice', to: 'bob' });
+    const again = await muster(['send', 'bob', 'second', 'task', '--message-id', 'm-42', '--json'], alice);
+    expect(JSON.parse(again.stdout).task.id).toBe(result.task.id);
+  });
+
+  it("inbox lists the task for the target only, and never prints a token", async () => {
+    const [inbox, json, aliceInbox] = await Promise.all([muster(['inbox'], bob), muster(['inbox', '--json'], bob), muster(['inbox'], alice)]);
+    expect(inbox.code).toBe(0);
+    const line = inbox.stdout.split('\n').find((l) => l.startsWith(taskId));
+    expect(line).toBeDefined();
+    expect(line).toMatch(/submitted\s+alice \(Alice A\)\s+\S+Z\s+please review this$/);
+    const page = JSON.parse(json.stdout);
+    expect(page.data.map((t: { id: string }) => t.id)).toContain(taskId);
+    expect(page.data.find((t: { id: string }) => t.id === taskId).counterparty.handle).toBe('alice');
+    expect(aliceInbox.code).toBe(0);
+    expect(aliceInbox.stdout).not.toContain(taskId);
+    expect(aliceInbox.stdout).toContain('No open tasks in your inbox.');
+    for (const out of [inbox, json]) {
+      expect(out.stdout + out.stderr).not.toContain(bob);
+      expect(out.stdout + out.stderr).not.toContain(alice);
+    }
+  });
+
+  it('inbox pages with --limit and prints the next command with the cursor', async () => {
+    const first = await muster(['inbox', '--limit', '1'], bob);
+    expect(first.code).toBe(0);
+    const next = /^More: muster inbox --limit 1 --cursor (\S+)$/m.exec(first.stdout)?.[1];
+    expect(next).toBeDefined();
+    const second = await muster(['inbox', '--limit', '1', '--cursor', next!, '--json'], bob);
+    const firstJson = await muster(['inbox', '--limit', '1', '--json'], bob);
+    expect(JSON.parse(second.stdout).data[0].id).not.toBe(JSON.parse(firstJson.stdout).data[0].id);
+  });
+
+  it('respond moves the task to working, then completed with a message and an artifact', async () => {
+    const working = await muster(['respond', taskId, 'working', 'on', 'it'], bob);
+    expect(working.stderr).toBe('');
+    expect(working.code).toBe(0);
+    expect(working.stdout).toMatch(/^state\s+working$/m);
+    const done = await muster(
+      ['respond', taskId, 'completed', 'all done', '--artifact-text', 'the report body', '--artifact-name', 'report', '--expected-state', 'working'],
+      bob,
+    );
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^state\s+completed$/m);
+
+    const task = await rest(hub, 'GET', `api/tasks/${taskId}`, { token: alice });
+    expect(task.body.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.body.status.message.parts).toEqual([{ text: 'all done' }]);
+    expect(task.body.artifacts).toHaveLength(1);
+    expect(task.body.artifacts[0]).toMatchObject({ name: 'report', parts: [{ text: 'the report body' }] });
+  });
+
+  it('respond from a state the task is no longer in exits 1 with the conflict', async () => {
+    const r = await muster(['respond', taskId, 'completed', '--expected-state', 'working'], bob);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^muster: The task is TASK_STATE_COMPLETED, not TASK_STATE_WORKING/);
+  });
+
+  it('get shows state, parties, the history and the artifact, and no token', async () => {
+    const r = await muster(['get', taskId], alice);
+    expect(r.code).toBe(0);
+    const out = r.stdout;
+    expect(out).toMatch(/^state\s+completed$/m);
+    expect(out).toMatch(/^from\s+alice → bob$/m);
+    expect(out).toMatch(/Status message:\n {2}all done/);
+    expect(out).toMatch(/History \(3\):\n {2}user alice: +please review this\n +\{"priority":"high"\}\n {2}agent bob: +on it\n {2}agent bob: +all done/);
+    expect(out).toMatch(/Artifacts \(1\):\n {2}report \([^)]+\):\n {4}the report body/);
+    expect(out + r.stderr).not.toContain(alice);
+    expect(out + r.stderr).not.toContain(bob);
+
+    const last = await muster(['get', taskId, '--history', '1'], alice);
+    expect(last.stdout).toContain('History (1):');
+    expect(last.stdout).not.toContain('please review this');
+
+    const json = await muster(['get', taskId, '--json'], bob);
+    const task = JSON.parse(json.stdout);
+    expect(task.id).toBe(taskId);
+    expect(task.history).toHaveLength(3);
+    expect(json.stdout).not.toContain(bob);
+    expect(json.stdout).not.toContain(alice);
+  });
+
+  it('sent lists the task with --state all, and not among the open ones', async () => {
+    const [all, open, json] = await Promise.all([
+      muster(['sent', '--state', 'all'], alice),
+      muster(['sent'], alice),
+      muster(['sent', '--state', 'completed', '--json'], alice),
+    ]);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/^ID\s+STATE\s+TO\s+UPDATED\s+LAST MESSAGE$/m);
+    expect(all.stdout.split('\n').find((l) => l.startsWith(taskId))).toMatch(/completed\s+bob\s+\S+Z\s+all done$/);
+    expect(open.code).toBe(0);
+    expect(open.stdout).not.toContain(taskId);
+    expect(JSON.parse(json.stdout).data.map((t: { id: string }) => t.id)).toEqual([taskId]);
+  });
+
+  it('cancel of a completed task exits 1 with the message on stderr (JSON on stdout with --json)', async () => {
+    const r = await muster(['cancel', taskId], alice);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`muster: Task ${taskId} is TASK_STATE_COMPLETED and cannot be canceled\n`);
+    const j = await muster(['cancel', taskId, '--json'], alice);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stdout).error).toMatchObject({ code: 'TASK_NOT_CANCELABLE', status: 409 });
+  });
+
+  it('cancel of an open task cancels it with the reason', async () => {
+    const sent = await muster(['send', 'bob', 'never mind', '--json'], alice);
+    const id = JSON.parse(sent.stdout).task.id as string;
+    const r = await muster(['cancel', id, '--reason', 'changed my mind'], alice);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^state\s+canceled$/m);
+    expect(r.stdout).toMatch(/^reason\s+changed my mind$/m);
+  });
+
+  it('a bad token exits 1 with the 401 message, on REST and on JSON-RPC', async () => {
+    const [inbox, send] = await Promise.all([muster(['inbox'], 'not-a-token'), muster(['send', 'bob', 'hi'], 'not-a-token')]);
+    for (const r of [inbox, send]) {
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^muster: The bearer token is not valid or has been revoked\n {2}hint: /);
+      expect(r.stderr).not.toContain('not-a-token');
+    }
+    const json = await muster(['send', 'bob', 'hi', '--json'], 'not-a-token');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).error.data[0].reason).toBe('UNAUTHENTICATED');
+  });
+
+  it('no token at all on the inbox says how to pass one', async () => {
+    const r = await muster(['inbox']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('muster: The inbox belongs to an agent');
+    expect(r.stderr).toContain('pass --token or set MUSTER_TOKEN');
+  });
+
+  it('an unreachable hub is one clear line and exit 1', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/`;
+    const r = await muster(['whoami', '--url', url], alice);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`muster: cannot reach the hub at ${url}: ECONNREFUSED\n`);
+  });
+
+  it('bad input is refused before anything is sent', async () => {
+    const r = await muster(['send', 'bob', 'hi', '--data', '{nope'], alice);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^muster: --data is not valid JSON/);
+    const inbox = await rest(hub, 'GET', 'api/inbox?state=all', { token: bob });
+    expect(inbox.body.data.some((t: { lastMessage?: { parts: { text?: string }[] } }) => t.lastMessage?.parts[0]?.text === 'hi')).toBe(false);
+  });
+});
