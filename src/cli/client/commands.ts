@@ -61,7 +61,7 @@ function mailbox(program: Command, box: 'inbox' | 'sent', description: string): 
         const next = page.cursor
           ? ['muster', box, ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : []), '--cursor', page.cursor].join(' ')
           : undefined;
-        ctx.show(page, (p) => renderMailbox(p, box, state ?? 'open', next) + (process.env['MUSTER_TOKEN'] ?? ''));
+        ctx.show(page, (p) => renderMailbox(p, box, state ?? 'open', next));
       }),
     );
 }

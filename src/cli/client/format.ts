@@ -98,7 +98,7 @@ export function renderTask(task: Task): string {
   }
   const artifacts = task.artifacts ?? [];
   if (artifacts.length > 0) out.push(`\nArtifacts (${artifacts.length}):\n${artifacts.map(renderArtifact).join('\n')}`);
-  return out.join('\n') + (process.env['MUSTER_TOKEN'] ?? '');
+  return out.join('\n');
 }
 
 const counterparty = (e: MailboxEntry): string => (e.counterparty.name ? `${e.counterparty.handle} (${e.counterparty.name})` : e.counterparty.handle);

@@ -1,0 +1,132 @@
+/**
+ * The store contract as a suite: every Store implementation runs it against a real database
+ * (SQLite file now, PostgreSQL later). Nothing here knows which one it is talking to.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../a2a/types.js';
+import { QuotaExceeded, StoreConflict, type Store, type TaskRecord, type TaskWrite } from './store.js';
+
+const message = (id: string, text = id): Message => ({ messageId: id, role: 'ROLE_USER', parts: [{ text }] });
+
+let seq = 0;
+function newTask(over: Partial<TaskRecord> = {}): TaskWrite {
+  const now = 1_700_000_000_000 + seq++;
+  const record: TaskRecord = {
+    id: `task-${seq}-${Math.random().toString(36).slice(2)}`,
+    kind: 'direct',
+    contextId: 'ctx',
+    sender: 'a',
+    target: 'b',
+    visibility: 'participants',
+    state: 'TASK_STATE_SUBMITTED',
+    statusAt: now,
+    createdAt: now,
+    updatedAt: now,
+    messageCount: 1,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 1,
+    ...over,
+  };
+  return { record, newMessages: [message(`m-${record.id}`)], newArtifacts: [], events: [{ task: { id: record.id, contextId: 'ctx', status: { state: record.state, timestamp: '' } } }] };
+}
+
+function bump(w: TaskWrite, over: Partial<TaskRecord> = {}, extra: Partial<TaskWrite> = {}): TaskWrite {
+  const r = w.record;
+  return {
+    record: { ...r, version: r.version + 1, lastSeq: r.lastSeq + 1, updatedAt: r.updatedAt + 1, messageCount: r.messageCount + 1, ...over },
+    expectedVersion: r.version,
+    newMessages: [message(`follow-${r.version}`)],
+    newArtifacts: [],
+    events: [{ message: message(`follow-${r.version}`) }],
+    ...extra,
+  };
+}
+
+export function storeSuite(name: string, open: () => Promise<{ store: Store; reopen: () => Promise<Store> }>): void {
+  describe(`store contract: ${name}`, () => {
+    it('stores agents and finds live tokens by hash only', async () => {
+      const { store } = await open();
+      await store.insertAgent({ handle: 'ann', name: 'Ann', createdAt: 1 }, { id: 't1', hash: 'h1' });
+      expect(await store.getAgent('ann')).toEqual({ handle: 'ann', name: 'Ann', createdAt: 1 });
+      expect((await store.findToken('h1'))?.handle).toBe('ann');
+      await expect(store.insertAgent({ handle: 'ann', createdAt: 2 }, { id: 't2', hash: 'h2' })).rejects.toBeInstanceOf(StoreConflict);
+      expect(await store.findToken('h2')).toBeUndefined();
+      await store.insertToken('ann', { id: 't3', hash: 'h3' }, 5, true);
+      expect(await store.findToken('h1')).toBeUndefined();
+      expect((await store.findToken('h3'))?.id).toBe('t3');
+      expect(await store.revokeToken('ann', 't3', 6)).toBe(true);
+      expect(await store.findToken('h3')).toBeUndefined();
+      expect((await store.listTokens('ann')).map((t) => [t.id, t.revokedAt !== undefined])).toEqual([['t1', true], ['t3', true]]);
+      await store.close();
+    });
+
+    it('writes a task, its history and artifacts; updates are compare-and-set on the version', async () => {
+      const { store } = await open();
+      const created = newTask();
+      await store.createTask(created);
+      const next = bump(created, { state: 'TASK_STATE_WORKING', artifactCount: 1 }, { newArtifacts: [{ artifactId: 'x', parts: [{ text: 'art' }] }] });
+      await store.updateTask(next);
+      await expect(store.updateTask(bump(created))).rejects.toMatchObject({ what: 'version' });
+      const got = await store.getTask(created.record.id, { includeArtifacts: true });
+      expect(got?.record.state).toBe('TASK_STATE_WORKING');
+      expect(got?.history.map((m) => m.messageId)).toEqual([`m-${created.record.id}`, 'follow-1']);
+      expect(got?.artifacts).toEqual([{ artifactId: 'x', parts: [{ text: 'art' }] }]);
+      const last = await store.getTask(created.record.id, { includeArtifacts: false, historyLength: 1 });
+      expect(last?.history.map((m) => m.messageId)).toEqual(['follow-1']);
+      expect(last?.artifacts).toEqual([]);
+      await expect(store.createTask(created)).rejects.toMatchObject({ what: 'task-id' });
+      await store.close();
+    });
+
+    it('rolls the whole write back when a quota is over or a receipt exists', async () => {
+      const { store } = await open();
+      const quota = { key: 'q|a', windowStart: 0, limit: 1 };
+      const first = newTask();
+      await store.createTask({ ...first, quotas: [quota], receipt: { scope: 's', key: 'k', fingerprint: 'f', result: { taskId: first.record.id } } });
+      const over = newTask();
+      await expect(store.createTask({ ...over, quotas: [quota] })).rejects.toBeInstanceOf(QuotaExceeded);
+      expect(await store.getTask(over.record.id, { includeArtifacts: false })).toBeUndefined();
+      const replayed = newTask();
+      await expect(store.createTask({ ...replayed, receipt: { scope: 's', key: 'k', fingerprint: 'g', result: {} } })).rejects.toMatchObject({ what: 'receipt' });
+      expect(await store.getTask(replayed.record.id, { includeArtifacts: false })).toBeUndefined();
+      expect(await store.getReceipt('s', 'k')).toEqual({ scope: 's', key: 'k', fingerprint: 'f', result: { taskId: first.record.id } });
+      // a refused write in the same batch as a good one leaves the good one intact
+      const good = newTask();
+      const results = await Promise.allSettled([store.createTask(good), store.createTask({ ...newTask(), quotas: [quota] })]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      expect(await store.getTask(good.record.id, { includeArtifacts: false })).toBeDefined();
+      await store.close();
+    });
+
+    it('lists by scope with keyset pages, newest update first, and counts the total', async () => {
+      const { store } = await open();
+      const writes = [newTask({ sender: 'p', target: 'q' }), newTask({ sender: 'q', target: 'p' }), newTask({ sender: 'p', target: 'r' }), newTask({ sender: 'r', target: 'q', state: 'TASK_STATE_COMPLETED' })];
+      for (const w of writes) await store.createTask(w);
+      const ids = (page: { tasks: { record: TaskRecord }[] }) => page.tasks.map((t) => t.record.id);
+      const [pq, qp, pr, rq] = writes.map((w) => w.record.id);
+      const between = await store.listTasks({ scope: { kind: 'between', agent: 'p', other: 'q' }, limit: 10, includeArtifacts: false });
+      expect(ids(between)).toEqual([qp, pq]);
+      const party = await store.listTasks({ scope: { kind: 'party', agent: 'p' }, limit: 2, includeArtifacts: false });
+      expect(ids(party)).toEqual([pr, qp]);
+      expect(party.total).toBe(3);
+      expect(party.hasMore).toBe(true);
+      const rest = await store.listTasks({ scope: { kind: 'party', agent: 'p' }, limit: 2, includeArtifacts: false, after: party.tasks[1]!.record });
+      expect(ids(rest)).toEqual([pq]);
+      expect(rest.hasMore).toBe(false);
+      const done = await store.listTasks({ scope: { kind: 'inbox', target: 'q' }, states: ['TASK_STATE_COMPLETED'], limit: 5, includeArtifacts: false });
+      expect(ids(done)).toEqual([rq]);
+      await store.close();
+    });
+
+    it('keeps everything across close and reopen (migrations run once)', async () => {
+      const { store, reopen } = await open();
+      const w = newTask();
+      await store.createTask(w);
+      await store.close();
+      const again = await reopen();
+      expect((await again.getTask(w.record.id, { includeArtifacts: false }))?.record).toEqual(w.record);
+      await again.close();
+    });
+  });
+}
