@@ -15,6 +15,8 @@ const mailboxQuery = z
   })
   .strict();
 
+const taskQuery = z.object({ historyLength: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').optional() }).strict();
+
 const cancelBody = z.object({ reason: z.string().max(2000).optional() }).strict();
 
 const idempotencyKey = (request: FastifyRequest): string | undefined => {
@@ -35,7 +37,10 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
     });
   }
 
-  app.get('/api/tasks/:id', { config }, async (request) => hub.tasks.get(await actor(request), id(request)));
+  app.get('/api/tasks/:id', { config }, async (request) => {
+    const { historyLength } = parseWith(taskQuery, request.query);
+    return hub.tasks.get(await actor(request), id(request), historyLength);
+  });
 
   app.post('/api/tasks/:id/respond', { config }, async (request) =>
     hub.tasks.act(await actor(request), id(request), 'respond', request.body ?? {}, idempotencyKey(request)),
