@@ -4,13 +4,13 @@ import type { Part, TaskState } from './types.js';
 
 const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
 
-const metadata = z.record(z.unknown(), { invalid_type_error: 'must be a JSON object' });
+const metadata = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 
 export const partSchema = z
   .object({
     text: z.string().optional(),
-    raw: z.string().base64({ message: 'must be base64' }).optional(),
-    url: z.string().url({ message: 'must be an absolute URL' }).optional(),
+    raw: z.base64({ error: 'must be base64' }).optional(),
+    url: z.url({ error: 'must be an absolute URL' }).optional(),
     data: z.unknown().optional(),
     metadata: metadata.optional(),
     filename: z.string().optional(),
@@ -21,7 +21,7 @@ export const partSchema = z
     const present = CONTENT_KEYS.filter((k) => part[k] !== undefined);
     if (present.length !== 1) {
       ctx.addIssue({
-        code: z.ZodIssueCode.custom,
+        code: 'custom',
         message:
           present.length === 0
             ? 'unknown part kind: a part holds exactly one of text, raw (base64 bytes), url or data'
@@ -36,11 +36,11 @@ export const partSchema = z
 
 export const messageSchema = z
   .object({
-    messageId: z.string({ required_error: 'is required: a unique id for this message' }).min(1, 'must not be empty').max(200),
+    messageId: z.string({ error: (i) => (i.input === undefined ? 'is required: a unique id for this message' : 'must be a string') }).min(1, 'must not be empty').max(200),
     contextId: z.string().min(1).max(200).optional(),
     taskId: z.string().min(1).max(200).optional(),
-    role: z.enum(['ROLE_USER', 'ROLE_AGENT'], { errorMap: () => ({ message: "must be 'ROLE_USER' or 'ROLE_AGENT'" }) }),
-    parts: z.array(partSchema, { required_error: 'is required' }).min(1, 'must hold at least one part'),
+    role: z.enum(['ROLE_USER', 'ROLE_AGENT'], { error: "must be 'ROLE_USER' or 'ROLE_AGENT'" }),
+    parts: z.array(partSchema, { error: (i) => (i.input === undefined ? 'is required' : 'must be an array of parts') }).min(1, 'must hold at least one part'),
     metadata: metadata.optional(),
     extensions: z.array(z.string()).optional(),
     referenceTaskIds: z.array(z.string()).optional(),
@@ -68,19 +68,19 @@ export const sendMessageParamsSchema = z
   .passthrough();
 
 export const taskIdParamsSchema = z
-  .object({ id: z.string({ required_error: 'is required: the task id' }).min(1), historyLength: historyLength.optional(), metadata: metadata.optional() })
+  .object({ id: z.string({ error: (i) => (i.input === undefined ? 'is required: the task id' : 'must be a string') }).min(1), historyLength: historyLength.optional(), metadata: metadata.optional() })
   .passthrough();
 
 const stateName = z.string().transform((name, ctx): TaskState => {
   const state = parseState(name);
   if (!state) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `unknown state '${name}': use a TASK_STATE_* name such as TASK_STATE_WORKING, or its 0.3 spelling such as input-required` });
+    ctx.addIssue({ code: 'custom', message: `unknown state '${name}': use a TASK_STATE_* name such as TASK_STATE_WORKING, or its 0.3 spelling such as input-required` });
     return z.NEVER;
   }
   return state;
 });
 
-const isoTimestamp = z.string().datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2026-01-01T00:00:00Z' });
+const isoTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp such as 2026-01-01T00:00:00Z' });
 
 export const listTasksParamsSchema = z
   .object({

@@ -22,11 +22,11 @@ export function camelKeys(value: unknown): unknown {
   return out;
 }
 
-const fieldPath = (root: string, path: readonly (string | number)[]): string =>
-  path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), root);
+const fieldPath = (root: string, path: readonly PropertyKey[]): string =>
+  path.reduce<string>((acc, seg) => (typeof seg === "number" ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), root);
 
 /** Validates `value` against `schema`; a failure becomes INVALID_PARAMS naming each bad field. */
-export function parseWith<T extends z.ZodTypeAny>(schema: T, value: unknown, root = ''): z.infer<T> {
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown, root = ''): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields: FieldViolation[] = result.error.issues.map((issue) => ({

@@ -9,12 +9,12 @@ export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
 const registration = z
   .object({
-    handle: z.string({ required_error: 'is required' }).regex(HANDLE_PATTERN, '2 to 40 characters: lowercase letters, digits and -'),
+    handle: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).regex(HANDLE_PATTERN, '2 to 40 characters: lowercase letters, digits and -'),
     name: z.string().min(1).max(100).optional(),
     description: z.string().max(2000).optional(),
     endpoint: z
       .string()
-      .url('must be an absolute URL')
+      .url({ error: 'must be an absolute URL' })
       .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL: the base URL of your own A2A endpoint')
       .optional(),
   })

@@ -14,6 +14,7 @@ export function openDatabase(file: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -65536'); // 64 MiB of page cache: list pages and hot index pages stay in memory
   migrate(db);
   return db;
 }

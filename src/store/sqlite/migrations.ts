@@ -36,12 +36,14 @@ CREATE TABLE tasks (
   artifact_count INTEGER NOT NULL,
   version INTEGER NOT NULL,
   last_seq INTEGER NOT NULL
-);
+) WITHOUT ROWID;
+-- One index per list shape, each in list order (newest update first), so a page is an index walk.
 CREATE INDEX tasks_by_target ON tasks(target, updated_at DESC, id DESC);
-CREATE INDEX tasks_by_sender ON tasks(sender, target, updated_at DESC, id DESC);
-CREATE INDEX tasks_by_sender_only ON tasks(sender, updated_at DESC, id DESC);
+CREATE INDEX tasks_by_pair ON tasks(target, sender, updated_at DESC, id DESC);
+CREATE INDEX tasks_by_sender ON tasks(sender, updated_at DESC, id DESC);
 CREATE INDEX tasks_by_context ON tasks(context_id, updated_at DESC, id DESC);
-CREATE INDEX tasks_by_visibility ON tasks(visibility, updated_at DESC, id DESC);
+-- Partial: costs nothing for the private tasks that make up most of the table.
+CREATE INDEX tasks_public ON tasks(updated_at DESC, id DESC) WHERE visibility = 'public';
 CREATE TABLE messages (
   task_id TEXT NOT NULL,
   seq INTEGER NOT NULL,

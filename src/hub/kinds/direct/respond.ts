@@ -16,7 +16,7 @@ const respondBody = z
       message: `must be one of ${RESPOND_STATES.join(', ')}`,
     }),
     message: z
-      .object({ messageId: z.string().min(1).max(200).optional(), parts: z.array(partSchema).min(1), metadata: z.record(z.unknown()).optional() })
+      .object({ messageId: z.string().min(1).max(200).optional(), parts: z.array(partSchema).min(1), metadata: z.record(z.string(), z.unknown()).optional() })
       .strict()
       .optional(),
     artifacts: z
@@ -27,7 +27,7 @@ const respondBody = z
             name: z.string().max(200).optional(),
             description: z.string().max(2000).optional(),
             parts: z.array(partSchema).min(1),
-            metadata: z.record(z.unknown()).optional(),
+            metadata: z.record(z.string(), z.unknown()).optional(),
           })
           .strict(),
       )
