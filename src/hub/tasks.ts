@@ -53,13 +53,18 @@ export class TaskService {
       throw new HubError('UNAUTHENTICATED', 'SendMessage needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>; register with POST /api/agents' });
     }
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
-    const task = await this.idempotent(actor, idem, () =>
-      message.taskId === undefined ? this.open(actor, params, idem) : this.change(actor, message.taskId, (kind, ctx, t) => {
-        if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
-          throw invalidParams('message.contextId', `does not match the task's contextId ${t.record.contextId}`, 'Omit contextId or send the task\'s own');
-        }
-        return kind.followUp(ctx, t, message);
-      }, idem),
+    const opens = message.taskId === undefined;
+    const task = await this.idempotent(
+      actor,
+      idem,
+      () =>
+        opens ? this.open(actor, params, idem) : this.change(actor, message.taskId!, (kind, ctx, t) => {
+          if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
+            throw invalidParams('message.contextId', `does not match the task's contextId ${t.record.contextId}`, 'Omit contextId or send the task\'s own');
+          }
+          return kind.followUp(ctx, t, message);
+        }, idem),
+      !opens,
     );
     return trimHistory(task, params.configuration?.historyLength);
   }
@@ -222,7 +227,7 @@ export class TaskService {
    * wrote (as it stands now) and changes nothing; the same key with another request is refused.
    * The receipt is written in the write's own transaction.
    */
-  private async idempotent(actor: Actor, idem: Idempotency, run: () => Promise<Task>): Promise<Task> {
+  private async idempotent(actor: Actor, idem: Idempotency, run: () => Promise<Task>, precheck = true): Promise<Task> {
     const replay = (r: Receipt): Promise<Task> => {
       if (r.fingerprint !== idem.fingerprint) {
         throw new HubError('IDEMPOTENCY_KEY_REUSED', `The key '${idem.key}' was already used for a different request`, {
@@ -232,8 +237,12 @@ export class TaskService {
       }
       return this.get(actor, (r.result as { taskId: string }).taskId);
     };
-    const earlier = await this.store.getReceipt(idem.scope, idem.key);
-    if (earlier) return replay(earlier);
+    // An opening write carries its receipt, so a retry shows up as a receipt conflict; a change
+    // must look first, because its kind could refuse the retry before the receipt is reached.
+    if (precheck) {
+      const earlier = await this.store.getReceipt(idem.scope, idem.key);
+      if (earlier) return replay(earlier);
+    }
     try {
       return await run();
     } catch (e) {

@@ -44,6 +44,9 @@ export function agentStatements(db: Db) {
     insertTokenRow.run(token.id, handle, token.hash, now);
   });
 
+  // Live tokens by hash; every token write clears it, so a revoked token is refused at once.
+  const liveTokens = new Map<string, TokenRecord>();
+
   return {
     insertAgent: (agent: AgentRecord, token: { id: string; hash: string }) => insertAgent.immediate(agent, token),
     getAgent: (handle: string) => {
@@ -51,12 +54,22 @@ export function agentStatements(db: Db) {
       return row && agentFromRow(row);
     },
     findToken: (hash: string) => {
+      const cached = liveTokens.get(hash);
+      if (cached) return cached;
       const row = findTokenRow.get(hash) as TokenRow | undefined;
-      return row && tokenFromRow(row);
+      if (!row) return undefined;
+      if (liveTokens.size >= 10_000) liveTokens.clear();
+      liveTokens.set(hash, tokenFromRow(row));
+      return liveTokens.get(hash);
     },
     listTokens: (handle: string) => (listTokenRows.all(handle) as TokenRow[]).map(tokenFromRow),
-    insertToken: (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) =>
-      insertToken.immediate(handle, token, now, replace),
-    revokeToken: (handle: string, tokenId: string, now: number) => revokeRow.run(now, handle, tokenId).changes === 1,
+    insertToken: (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) => {
+      liveTokens.clear();
+      insertToken.immediate(handle, token, now, replace);
+    },
+    revokeToken: (handle: string, tokenId: string, now: number) => {
+      liveTokens.clear();
+      return revokeRow.run(now, handle, tokenId).changes === 1;
+    },
   };
 }

@@ -12,7 +12,7 @@ interface Pending<T> {
  * own savepoint, so a refused write (a conflict, a quota) rolls back alone. A write's
  * promise settles only after the commit that holds it, so an answer never runs ahead of the disk.
  */
-export function groupCommit<T>(db: Db, apply: (op: T) => void): (op: T) => Promise<void> {
+export function groupCommit<T>(db: Db, apply: (op: T) => void, committed: (op: T) => void = () => {}): (op: T) => Promise<void> {
   const one = db.transaction(apply); // nested in `all`, better-sqlite3 runs it as a SAVEPOINT
   const all = db.transaction((ops: T[]) =>
     ops.map((op) => {
@@ -36,7 +36,11 @@ export function groupCommit<T>(db: Db, apply: (op: T) => void): (op: T) => Promi
       for (const p of batch) p.reject(e);
       return;
     }
-    batch.forEach((p, i) => (outcomes[i] === undefined ? p.resolve() : p.reject(outcomes[i])));
+    batch.forEach((p, i) => {
+      if (outcomes[i] !== undefined) return p.reject(outcomes[i]);
+      committed(p.op);
+      p.resolve();
+    });
   };
 
   return (op) =>

@@ -2,14 +2,19 @@ import { openDatabase } from './database.js';
 import { agentStatements } from './agents.js';
 import { taskReader } from './task-reads.js';
 import { taskWriter } from './task-writes.js';
+import { TaskCache } from './task-cache.js';
 import type { Receipt, Store } from '../store.js';
 
-/** The embedded store: one SQLite file in WAL mode. Calls are synchronous underneath. */
+/**
+ * The embedded store: one SQLite file in WAL mode, owned by one hub process (its caches rely
+ * on that). Calls are synchronous underneath.
+ */
 export function openSqliteStore(file: string): Store {
   const db = openDatabase(file);
   const agents = agentStatements(db);
-  const reads = taskReader(db);
-  const writes = taskWriter(db);
+  const cache = new TaskCache();
+  const reads = taskReader(db, cache);
+  const writes = taskWriter(db, cache);
   const getReceiptRow = db.prepare('SELECT scope, key, fingerprint, result FROM receipts WHERE scope = ? AND key = ?');
 
   return {

@@ -1,5 +1,6 @@
 import type { Artifact, Message } from '../../a2a/types.js';
 import type { Db } from './database.js';
+import type { TaskCache } from './task-cache.js';
 import { recordFromRow, type TaskRow } from './rows.js';
 import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskScope } from '../store.js';
 
@@ -45,11 +46,11 @@ function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-export function taskReader(db: Db) {
-  const cache = new Map<string, ReturnType<Db['prepare']>>();
+export function taskReader(db: Db, cache: TaskCache) {
+  const statements = new Map<string, ReturnType<Db['prepare']>>();
   const prepare = (sql: string) => {
-    let stmt = cache.get(sql);
-    if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+    let stmt = statements.get(sql);
+    if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
     return stmt;
   };
   const getRow = db.prepare('SELECT * FROM tasks WHERE id = ?');
@@ -69,8 +70,13 @@ export function taskReader(db: Db) {
   };
 
   const get = (id: string, options: GetOptions): StoredTask | undefined => {
+    const cached = cache.get(id, options);
+    if (cached) return cached;
     const row = getRow.get(id) as TaskRow | undefined;
-    return row && hydrate(row, options);
+    if (!row) return undefined;
+    const full = hydrate(row, { includeArtifacts: true });
+    cache.remember(full);
+    return cache.get(id, options);
   };
 
   const list = (q: TaskQuery): TaskPage => {

@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
 import { groupCommit } from './group-commit.js';
+import type { TaskCache } from './task-cache.js';
 import { TASK_COLUMNS, rowParams } from './rows.js';
 import { QuotaExceeded, StoreConflict, type TaskWrite } from '../store.js';
 
@@ -7,7 +8,7 @@ const isUniqueViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
 /** Prepared statements for task writes; one transaction applies a whole TaskWrite. */
-export function taskWriter(db: Db) {
+export function taskWriter(db: Db, cache: TaskCache) {
   const insertTask = db.prepare(
     `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => '@' + c).join(', ')})`,
   );
@@ -17,7 +18,8 @@ export function taskWriter(db: Db) {
   );
   const insertMessage = db.prepare('INSERT INTO messages (task_id, seq, body) VALUES (?, ?, ?)');
   const upsertArtifact = db.prepare(
-    `INSERT INTO artifacts (task_id, artifact_id, position, body) VALUES (?, ?, ?, ?)
+    `INSERT INTO artifacts (task_id, artifact_id, position, body)
+     VALUES (@task, @id, (SELECT COALESCE(MAX(position) + 1, 0) FROM artifacts WHERE task_id = @task), @body)
      ON CONFLICT (task_id, artifact_id) DO UPDATE SET body = excluded.body`,
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
@@ -31,14 +33,9 @@ export function taskWriter(db: Db) {
     const { record } = w;
     const firstMessage = record.messageCount - w.newMessages.length;
     w.newMessages.forEach((m, i) => insertMessage.run(record.id, firstMessage + i + 1, JSON.stringify(m)));
-    const firstArtifact = record.artifactCount - w.newArtifacts.length;
-    w.newArtifacts.forEach((a, i) => upsertArtifact.run(record.id, a.artifactId, firstArtifact + i, JSON.stringify(a)));
+    for (const a of w.newArtifacts) upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
     const firstEvent = record.lastSeq - w.events.length;
     w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
-    for (const q of w.quotas ?? []) {
-      const { used } = chargeQuota.get(q.key, q.windowStart) as { used: number };
-      if (used > q.limit) throw new QuotaExceeded(q.key, q.limit);
-    }
     if (w.receipt) {
       const r = w.receipt;
       try {
@@ -46,6 +43,10 @@ export function taskWriter(db: Db) {
       } catch (e) {
         throw isUniqueViolation(e) ? new StoreConflict('receipt', 'idempotency receipt exists') : e;
       }
+    }
+    for (const q of w.quotas ?? []) {
+      const { used } = chargeQuota.get(q.key, q.windowStart) as { used: number };
+      if (used > q.limit) throw new QuotaExceeded(q.key, q.limit);
     }
   };
 
@@ -64,7 +65,11 @@ export function taskWriter(db: Db) {
     children(w);
   };
 
-  const batch = groupCommit(db, (op: WriteOp) => (op.kind === 'create' ? create(op.write) : update(op.write)));
+  const batch = groupCommit(
+    db,
+    (op: WriteOp) => (op.kind === 'create' ? create(op.write) : update(op.write)),
+    (op) => cache.committed(op.kind, op.write),
+  );
   return {
     create: (write: TaskWrite) => batch({ kind: 'create', write }),
     update: (write: TaskWrite) => batch({ kind: 'update', write }),
