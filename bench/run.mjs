@@ -1,8 +1,13 @@
 // Muster benchmark driver: SendMessage and GetTask throughput / latency on Muster
-// and on the SDK reference server (bench/reference-server.mjs), one server at a time.
+// and on the SDK reference server (bench/reference-server.mjs), never both loaded at once.
 //
 //   node bench/run.mjs [--only muster|reference]
-//   env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3)
+//   env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_ROUNDS (default 3)
+//
+// Both servers are started once and kept alive. Each round runs every scenario on
+// both servers back to back (Muster first in odd rounds, the reference first in even
+// ones); the ratio reported is the median of the per-round ratios, so slow drift of
+// the machine's speed between rounds does not skew it.
 //
 // Exit code is non-zero only when something failed (server did not start, a
 // request was answered with an error, ...), never because the target was missed.
@@ -19,6 +24,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET_RATIO = 2;
 const ADMIN_TOKEN = 'bench-admin';
 const A2A_HEADERS = { 'Content-Type': 'application/json', 'A2A-Version': '1.0' };
@@ -184,9 +190,10 @@ function load(server, request, duration) {
   });
 }
 
-async function runScenario(server, name) {
+/** One measured run; `warmup` seconds of load first (0: none). */
+async function runScenario(server, name, warmup) {
   const request = await SCENARIOS[name].prepare(server);
-  if (WARMUP > 0) await load(server, request, WARMUP);
+  if (warmup > 0) await load(server, request, warmup);
   const r = await load(server, request, DURATION);
   return {
     reqPerSec: r.requests.average,
@@ -194,6 +201,27 @@ async function runScenario(server, name) {
     latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: r.latency.mean },
     errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, mismatches: r.mismatches,
     failures: r.errors + r.timeouts + r.non2xx + r.mismatches,
+  };
+}
+
+function median(values) {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+/** Medians over rounds of one server/scenario's runs, plus the runs themselves. */
+function summarize(runs) {
+  const sum = (key) => runs.reduce((n, r) => n + r[key], 0);
+  const reqPerSec = runs.map((r) => r.reqPerSec);
+  return {
+    reqPerSec: median(reqPerSec),
+    reqPerSecMin: Math.min(...reqPerSec),
+    reqPerSecMax: Math.max(...reqPerSec),
+    latencyMs: { p50: median(runs.map((r) => r.latencyMs.p50)), p99: median(runs.map((r) => r.latencyMs.p99)) },
+    errors: sum('errors'), timeouts: sum('timeouts'), non2xx: sum('non2xx'), mismatches: sum('mismatches'),
+    failures: sum('failures'),
+    rounds: runs,
   };
 }
 
@@ -207,10 +235,11 @@ function parseOnly(argv) {
 }
 
 function printTable(results) {
-  const rows = [['server', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors']];
+  const rows = [['server', 'scenario', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'errors']];
   for (const [server, byScenario] of Object.entries(results)) {
     for (const [scenario, r] of Object.entries(byScenario)) {
-      rows.push([server, scenario, r.reqPerSec.toFixed(0), String(r.latencyMs.p50), String(r.latencyMs.p99), String(r.failures)]);
+      rows.push([server, scenario, r.reqPerSec.toFixed(0), `${r.reqPerSecMin.toFixed(0)}-${r.reqPerSecMax.toFixed(0)}`,
+        String(r.latencyMs.p50), String(r.latencyMs.p99), String(r.failures)]);
     }
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
@@ -219,41 +248,70 @@ function printTable(results) {
 
 async function main() {
   const serverNames = parseOnly(process.argv.slice(2));
-  console.log(`bench: ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP} s warm-up, ` +
+  if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS must be a positive integer, got "${process.env.BENCH_ROUNDS}"`);
+  console.log(`bench: ${CONNECTIONS} connections, ${ROUNDS} round(s) of ${DURATION} s per run ` +
+    `(${WARMUP > 0 ? `${WARMUP} s warm-up before each server/scenario's first run only` : 'no warm-up'}), ` +
     `node ${process.version}, ${os.cpus().length} cores, load generator in this process`);
   if (serverNames.includes('muster')) console.log('note: Muster runs with MUSTER_RATE_LIMITS=off (per-pair/inbox rate limits disabled)');
 
-  const results = {};
+  // Both servers are started once, up front, and stay up (idle while the other is loaded).
+  const servers = {};
+  const runs = {}; // runs[server][scenario] = [one result per round]
+  const roundRatios = {}; // roundRatios[scenario] = [Muster/reference per round]
+  const roundOrders = [];
   let failed = false;
-  for (const name of serverNames) {
-    console.log(`\n${SERVERS[name].label}`);
-    const server = await SERVERS[name].start();
-    try {
-      results[name] = {};
-      for (const scenario of Object.keys(SCENARIOS)) {
-        process.stdout.write(`  ${scenario} ... `);
-        const r = await runScenario(server, scenario);
-        results[name][scenario] = r;
-        console.log(`${r.reqPerSec.toFixed(0)} req/s, p99 ${r.latencyMs.p99} ms` +
-          (r.failures ? `  FAILED: errors=${r.errors} timeouts=${r.timeouts} non2xx=${r.non2xx} non-result bodies=${r.mismatches}` : ''));
-        if (r.failures) failed = true;
-      }
-    } finally {
-      await server.stop();
+  try {
+    for (const name of serverNames) {
+      console.log(`starting ${SERVERS[name].label}`);
+      servers[name] = await SERVERS[name].start();
+      runs[name] = Object.fromEntries(Object.keys(SCENARIOS).map((scenario) => [scenario, []]));
     }
+
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Muster first in odd rounds, the reference first in even rounds.
+      const order = round % 2 ? serverNames : [...serverNames].reverse();
+      roundOrders.push(order);
+      console.log(`
+round ${round}/${ROUNDS} (${order.join(' first, then ')})`);
+      for (const scenario of Object.keys(SCENARIOS)) {
+        for (const name of order) {
+          process.stdout.write(`  ${scenario} on ${name} ... `);
+          const r = await runScenario(servers[name], scenario, round === 1 ? WARMUP : 0);
+          runs[name][scenario].push(r);
+          console.log(`${r.reqPerSec.toFixed(0)} req/s, p99 ${r.latencyMs.p99} ms` +
+            (r.failures ? `  FAILED: errors=${r.errors} timeouts=${r.timeouts} non2xx=${r.non2xx} non-result bodies=${r.mismatches}` : ''));
+          if (r.failures) failed = true;
+        }
+        if (runs.muster && runs.reference) {
+          const ratio = runs.muster[scenario].at(-1).reqPerSec / runs.reference[scenario].at(-1).reqPerSec;
+          (roundRatios[scenario] ??= []).push(ratio);
+        }
+      }
+      console.log(`round ${round}: ` + Object.keys(SCENARIOS).map((scenario) =>
+        `${scenario} ` + serverNames.map((name) => `${name} ${runs[name][scenario].at(-1).reqPerSec.toFixed(0)}`).join(' / ') +
+        (roundRatios[scenario] ? ` req/s = ${roundRatios[scenario].at(-1).toFixed(2)}x` : ' req/s')).join('; '));
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => s.stop()));
   }
 
-  console.log('');
+  const results = {};
+  for (const name of serverNames) {
+    results[name] = Object.fromEntries(Object.entries(runs[name]).map(([scenario, r]) => [scenario, summarize(r)]));
+  }
+  console.log(`
+medians over ${ROUNDS} round(s) (min-max: range of req/s over rounds; errors: total)`);
   printTable(results);
 
   const ratios = {};
   if (results.muster && results.reference) {
     console.log('');
     for (const scenario of Object.keys(SCENARIOS)) {
-      const ratio = results.muster[scenario].reqPerSec / results.reference[scenario].reqPerSec;
+      const ratio = median(roundRatios[scenario]);
       ratios[scenario] = ratio;
       console.log(`${scenario}: Muster/reference = ${ratio.toFixed(2)}x  ` +
-        `(target >= ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? 'target met' : 'target NOT met'})`);
+        `(median of per-round ${roundRatios[scenario].map((x) => `${x.toFixed(2)}x`).join(', ')}; ` +
+        `target >= ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? 'target met' : 'target NOT met'})`);
     }
   }
 
@@ -266,10 +324,13 @@ async function main() {
     connections: CONNECTIONS,
     durationSec: DURATION,
     warmupSec: WARMUP,
+    rounds: ROUNDS,
+    roundOrders,
     servers: serverNames,
     musterEnv: { MUSTER_RATE_LIMITS: 'off' },
-    results,
-    ratios,
+    results, // per server/scenario: medians over rounds, and `rounds`: every run
+    ratios, // per scenario: median of roundRatios
+    roundRatios,
     targetRatio: TARGET_RATIO,
   }, null, 2) + '\n');
   console.log(`\nraw figures: bench/results/latest.json`);

@@ -43,6 +43,7 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be a number from 0 to 65535, not '${portText}'`);
   const db = parseDb(flags.db ?? env['MUSTER_DB'] ?? 'sqlite:./.muster/muster.db');
+  if (db.kind === 'postgres') throw new ConfigError('the PostgreSQL store is not available in this version yet; use --db sqlite:<file>');
   const publicText = flags.publicUrl ?? env['MUSTER_PUBLIC_URL'];
   let publicUrl: URL | undefined;
   if (publicText) {

@@ -17,14 +17,22 @@ export interface RunningHub {
 const reason = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 
 function openStore(config: Config): Store {
-  if (config.db.kind === 'postgres') {
-    throw new ConfigError('the PostgreSQL store is not available in this version yet; use --db sqlite:<file>');
-  }
+  if (config.db.kind === 'postgres') throw new ConfigError('the PostgreSQL store is not available in this version yet');
   try {
     return openSqliteStore(config.db.file);
   } catch (e) {
     throw new ConfigError(`cannot open the database ${config.db.file}: ${reason(e)}`);
   }
+}
+
+/** Idempotency receipts are kept a day; quota windows only until they are over. */
+const RECEIPT_TTL_MS = 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+function startPruning(store: Store): NodeJS.Timeout {
+  const prune = () => store.prune(Date.now() - RECEIPT_TTL_MS).catch(() => {});
+  void prune();
+  return setInterval(prune, PRUNE_EVERY_MS).unref();
 }
 
 export async function startHub(config: Config, logError: (message: string) => void = console.error): Promise<RunningHub> {
@@ -45,6 +53,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     if (code === 'EACCES') throw new ConfigError(`no permission to listen on ${config.host}:${config.port}`);
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${reason(e)}`);
   }
+  const pruner = startPruning(store);
   const { port } = app.server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.publicUrl?.href ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`;
@@ -52,6 +61,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     url,
     port,
     close: async () => {
+      clearInterval(pruner);
       await app.close();
       await store.close();
     },

@@ -13,9 +13,12 @@ export interface ErrorSpec {
   readonly rpcHttp: number;
   /** Default message. */
   readonly message: string;
+  /** The ErrorInfo domain: the A2A specification's own errors, or Muster's. */
+  readonly domain: 'a2a-protocol.org' | 'muster.hub';
 }
 
-const spec = (rpc: number, http: number, message: string, rpcHttp = 200): ErrorSpec => ({ rpc, http, rpcHttp, message });
+const spec = (rpc: number, http: number, message: string, rpcHttp = 200): ErrorSpec => ({ rpc, http, rpcHttp, message, domain: 'a2a-protocol.org' });
+const own = (rpc: number, http: number, message: string, rpcHttp = 200): ErrorSpec => ({ ...spec(rpc, http, message, rpcHttp), domain: 'muster.hub' });
 
 export const CATALOGUE = {
   // JSON-RPC envelope (JSON-RPC 2.0)
@@ -25,9 +28,9 @@ export const CATALOGUE = {
   INVALID_PARAMS: spec(-32602, 400, 'Invalid parameters'),
   INTERNAL: spec(-32603, 500, 'Internal error', 500),
   // HTTP-level refusals (answered on every door with a JSON body)
-  PAYLOAD_TOO_LARGE: spec(-32600, 413, 'Request body is larger than 1 MiB', 413),
-  UNSUPPORTED_MEDIA_TYPE: spec(-32600, 415, 'Content-Type must be application/json', 415),
-  ROUTE_NOT_FOUND: spec(-32601, 404, 'No such route', 404),
+  PAYLOAD_TOO_LARGE: own(-32600, 413, 'Request body is larger than 1 MiB', 413),
+  UNSUPPORTED_MEDIA_TYPE: own(-32600, 415, 'Content-Type must be application/json', 415),
+  ROUTE_NOT_FOUND: own(-32601, 404, 'No such route', 404),
   // A2A 1.0 errors
   TASK_NOT_FOUND: spec(-32001, 404, 'Task not found'),
   TASK_NOT_CANCELABLE: spec(-32002, 409, 'Task cannot be canceled'),
@@ -39,20 +42,16 @@ export const CATALOGUE = {
   EXTENSION_SUPPORT_REQUIRED: spec(-32008, 400, 'A required extension was not declared'),
   VERSION_NOT_SUPPORTED: spec(-32009, 400, 'A2A protocol version not supported'),
   // Muster's own codes (implementation-defined range)
-  UNAUTHENTICATED: spec(-32010, 401, 'Authentication required', 401),
-  FORBIDDEN: spec(-32011, 403, 'Forbidden', 403),
-  AGENT_NOT_FOUND: spec(-32012, 404, 'Agent not found', 404),
-  NOT_FOUND: spec(-32012, 404, 'Not found', 404),
-  CONFLICT: spec(-32013, 409, 'The resource has changed; nothing was done'),
-  HANDLE_TAKEN: spec(-32013, 409, 'That handle is taken'),
-  IDEMPOTENCY_KEY_REUSED: spec(-32602, 409, 'That idempotency key was used for a different request'),
-  RATE_LIMITED: spec(-32029, 429, 'Rate limit or quota exceeded', 429),
+  UNAUTHENTICATED: own(-32010, 401, 'Authentication required', 401),
+  FORBIDDEN: own(-32011, 403, 'Forbidden', 403),
+  AGENT_NOT_FOUND: own(-32012, 404, 'Agent not found', 404),
+  NOT_FOUND: own(-32012, 404, 'Not found', 404),
+  CONFLICT: own(-32013, 409, 'The resource has changed; nothing was done'),
+  HANDLE_TAKEN: own(-32013, 409, 'That handle is taken'),
+  IDEMPOTENCY_KEY_REUSED: own(-32602, 409, 'That idempotency key was used for a different request'),
+  RATE_LIMITED: own(-32029, 429, 'Rate limit or quota exceeded', 429),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof CATALOGUE;
 
-/** The A2A specification's own codes carry ErrorInfo in its domain; Muster's carry ours. */
-export function errorDomain(code: ErrorCode): string {
-  const rpc = CATALOGUE[code].rpc;
-  return rpc <= -32600 || (rpc <= -32001 && rpc >= -32009) ? 'a2a-protocol.org' : 'muster.hub';
-}
+export const errorDomain = (code: ErrorCode): string => CATALOGUE[code].domain;

@@ -78,11 +78,11 @@ export class TaskService {
     const idem = key === undefined ? undefined : this.restKey(actor, key, ['cancel', id, reason]);
     const run = () =>
       this.change(actor, id, (kind, ctx, t) => {
+        const change = kind.cancel(ctx, t, reason); // the kind refuses callers who may not cancel, whatever the state
         if (t.record.state === 'TASK_STATE_CANCELED') return undefined; // canceling twice answers the task as it is
         if (isTerminal(t.record.state)) {
           throw new HubError('TASK_NOT_CANCELABLE', `Task ${id} is ${t.record.state} and cannot be canceled`, { meta: { currentState: t.record.state } });
         }
-        const change = kind.cancel(ctx, t, reason);
         return reason ? { ...change, metadata: { ...change.metadata, muster: { ...muster(t), cancelReason: reason } } } : change;
       }, idem);
     return idem ? this.idempotent(actor, idem, run) : run();
@@ -127,10 +127,9 @@ export class TaskService {
 
   /** REST inbox/sent pages: one agent's received or sent direct tasks with counterparty and last message. */
   async mailbox(caller: Caller, box: 'inbox' | 'sent', query: { state?: string; cursor?: string; limit?: number }) {
-    if (caller.kind !== 'agent') throw new HubError('UNAUTHENTICATED', `The ${box} belongs to an agent`, { hint: 'Send Authorization: Bearer <agent token>' });
+    const scope = this.view.mailboxScope(caller, box);
     const limit = query.limit ?? 20;
     const states = mailboxStates(query.state ?? 'open');
-    const scope = box === 'inbox' ? ({ kind: 'inbox', target: caller.handle } as const) : ({ kind: 'sent', sender: caller.handle } as const);
     const filters = [scope, query.state ?? 'open'];
     const page = await this.store.listTasks({ scope, states, limit, historyLength: 1, includeArtifacts: false, ...optionalCursor(decodePageToken(query.cursor, filters, 'cursor')) });
     const names = new Map<string, string | undefined>();
@@ -157,12 +156,7 @@ export class TaskService {
   }
 
   private visible(actor: Actor, task: StoredTask | undefined, id: string): StoredTask {
-    const seen = this.view.visible(actor.caller, task, id);
-    const { door } = actor;
-    if (door.kind === 'agent' && seen.record.target !== door.handle && seen.record.sender !== door.handle) {
-      return this.view.visible({ kind: 'anonymous' }, undefined, id);
-    }
-    return seen;
+    return this.view.visible(actor.caller, actor.door, task, id);
   }
 
   private async open(actor: Actor, params: SendMessageParams, idem: Idempotency): Promise<Task> {
@@ -170,7 +164,8 @@ export class TaskService {
     for (const kind of this.kinds.values()) {
       const opening = await kind.open(ctx, params.message);
       if (!opening) continue;
-      const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, FULL));
+      // The opening event carries the task without its history: the messages are stored once, in the history.
+      const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
       write.receipt = { ...idem, result: { taskId: task.record.id } };
       await this.write(() => this.store.createTask(write), ctx.now);
       return this.view.render(task, FULL);

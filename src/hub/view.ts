@@ -22,10 +22,21 @@ export class View {
     return this.kinds.get(record.kind)?.canSee(caller, record) ?? false;
   }
 
-  /** The task if the caller may see it; otherwise "not found", exactly as if it did not exist. */
-  visible<T extends StoredTask>(caller: Caller, task: T | undefined, id: string): T {
-    if (task && this.canSee(caller, task.record)) return task;
+  /**
+   * The task if this caller may see it at this door; otherwise "not found", exactly as if it
+   * did not exist. An agent's base shows only tasks that agent sent or received.
+   */
+  visible<T extends StoredTask>(caller: Caller, door: Door, task: T | undefined, id: string): T {
+    const atDoor = (r: TaskRecord) => door.kind === 'hub' || r.target === door.handle || r.sender === door.handle;
+    if (task && this.canSee(caller, task.record) && atDoor(task.record)) return task;
     throw new HubError('TASK_NOT_FOUND', `Task ${id} not found`, { hint: 'Check the id; you only see tasks you sent or received' });
+  }
+
+  /** An agent's own inbox or sent list (REST). Only an agent has them. */
+  mailboxScope(caller: Caller, box: 'inbox' | 'sent'): TaskScope {
+    if (caller.kind === 'anonymous') throw new HubError('UNAUTHENTICATED', `The ${box} belongs to an agent`, { hint: 'Send Authorization: Bearer <agent token>' });
+    if (caller.kind !== 'agent') throw new HubError('FORBIDDEN', `The admin has no ${box}`, { hint: 'Read an agent\'s tasks with ListTasks at its base' });
+    return box === 'inbox' ? { kind: 'inbox', target: caller.handle } : { kind: 'sent', sender: caller.handle };
   }
 
   /** Which tasks a list at this door shows this caller; undefined when it shows none. */

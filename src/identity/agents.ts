@@ -78,9 +78,7 @@ export class Identity {
   /** A new token for the agent; every older one stops working at once. */
   async rotate(caller: Caller, handle: string): Promise<string> {
     await this.agent(handle);
-    if (caller.kind !== 'admin' && !(caller.kind === 'agent' && caller.handle === handle)) {
-      throw new HubError('FORBIDDEN', 'Only the agent itself or the admin can rotate its token');
-    }
+    this.requireSelfOrAdmin(caller, handle);
     const token = newToken();
     await this.store.insertToken(handle, { id: newTokenId(), hash: hashToken(token) }, this.clock(), true);
     return token;

@@ -119,6 +119,16 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       await store.close();
     });
 
+    it('prunes old receipts and ended quota windows, and nothing else', async () => {
+      const { store } = await open();
+      const w = newTask();
+      await store.createTask({ ...w, receipt: { scope: 'p', key: 'old', fingerprint: 'f', result: {} } });
+      await store.prune(w.record.updatedAt + 1);
+      expect(await store.getReceipt('p', 'old')).toBeUndefined();
+      expect(await store.getTask(w.record.id, { includeArtifacts: false })).toBeDefined();
+      await store.close();
+    });
+
     it('keeps everything across close and reopen (migrations run once)', async () => {
       const { store, reopen } = await open();
       const w = newTask();

@@ -133,6 +133,8 @@ export interface Store {
   listTasks(query: TaskQuery): Promise<TaskPage>;
 
   getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
+  /** Forgets receipts written before `before` and quota windows that ended before it. */
+  prune(before: number): Promise<void>;
 
   close(): Promise<void>;
 }

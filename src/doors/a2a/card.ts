@@ -12,7 +12,7 @@ export interface Capabilities {
 
 const CAPABILITIES: Capabilities = { streaming: false, pushNotifications: false };
 
-function common(base: string, name: string, description: string, skills: object[]) {
+function common(hubBase: string, base: string, name: string, description: string, skills: object[]) {
   return {
     name,
     description,
@@ -20,7 +20,7 @@ function common(base: string, name: string, description: string, skills: object[
       { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: base, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
-    provider: { organization: 'Muster hub', url: base },
+    provider: { organization: 'Muster hub', url: hubBase },
     version: VERSION,
     capabilities: { ...CAPABILITIES, extendedAgentCard: false },
     securitySchemes: {
@@ -34,7 +34,7 @@ function common(base: string, name: string, description: string, skills: object[
 }
 
 export function hubCard(base: string) {
-  return common(base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/.', [
+  return common(base, base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/.', [
     {
       id: 'tasks',
       name: 'Your tasks',
@@ -44,9 +44,10 @@ export function hubCard(base: string) {
   ]);
 }
 
-export function agentCard(base: string, agent: AgentRecord) {
+export function agentCard(hubBase: string, agent: AgentRecord) {
   const name = agent.name ?? agent.handle;
-  return common(base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [
+  const base = `${hubBase}agents/${agent.handle}/`;
+  return common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [
     {
       id: 'direct-task',
       name: 'Direct task',

@@ -17,6 +17,8 @@ export interface Answer {
   error?: HubError;
 }
 
+const NO_ANSWER: Answer = { status: 204, body: undefined };
+
 /** Versions this hub speaks; the A2A-Version value is Major.Minor (a patch part is tolerated). */
 const SUPPORTED_VERSIONS = new Set(['0.3', '1.0']);
 
@@ -55,6 +57,7 @@ export function checkVersion(header: string | undefined): void {
  * sound, so an envelope error is reported as such, and a bad token as 401 even on a read.
  */
 export async function answer(hub: Hub, body: unknown, version: string | undefined, actor: () => Promise<Actor>): Promise<Answer> {
+  let notification = false;
   let id: JsonRpcId = isObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
   try {
     const request = checkEnvelope(body);
@@ -62,9 +65,11 @@ export async function answer(hub: Hub, body: unknown, version: string | undefine
     checkVersion(version);
     const method = METHODS.get(request.method);
     if (!method) throw new HubError('METHOD_NOT_FOUND', `Method '${request.method}' not found`, { hint: 'A2A 1.0 names such as SendMessage, or 0.3 names such as message/send' });
+    notification = request.notification;
     const result = await method.handler(hub, await actor(), request.params ?? {});
-    return request.notification ? { status: 204, body: undefined } : { status: 200, body: { jsonrpc: '2.0', id, result } };
+    return notification ? NO_ANSWER : { status: 200, body: { jsonrpc: '2.0', id, result } };
   } catch (error) {
-    return errorAnswer(id, error);
+    // JSON-RPC 2.0: a notification (a sound request without an id) is never answered, not even with an error.
+    return notification ? NO_ANSWER : errorAnswer(id, error);
   }
 }

@@ -33,18 +33,28 @@ const extendedCard: Handler = async () => {
   throw new HubError('UNSUPPORTED_OPERATION', 'This hub has no extended agent card', { hint: 'Read the public card at .well-known/agent-card.json' });
 };
 
+/** A write needs a caller before its params are even read: no token is a 401, not a validation error. */
+const write =
+  (handler: Handler): Handler =>
+  async (hub, actor, params) => {
+    if (actor.caller.kind === 'anonymous') {
+      throw new HubError('UNAUTHENTICATED', 'This method changes tasks and needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>; register with POST /api/agents' });
+    }
+    return handler(hub, actor, params);
+  };
+
 const v1: Record<string, Handler> = {
-  SendMessage: async (hub, actor, params) => ({ task: await hub.tasks.send(actor, parseSend(params)) }),
+  SendMessage: write(async (hub, actor, params) => ({ task: await hub.tasks.send(actor, parseSend(params)) })),
   SendStreamingMessage: streaming,
   GetTask: async (hub, actor, params) => {
     const p = parseTaskId(params);
     return hub.tasks.get(actor, p.id, p.historyLength);
   },
   ListTasks: async (hub, actor, params) => hub.tasks.list(actor, parseWith(listTasksParamsSchema, camelKeys(params ?? {}))),
-  CancelTask: async (hub, actor, params) => {
+  CancelTask: write(async (hub, actor, params) => {
     const p = parseTaskId(params);
     return hub.tasks.cancel(actor, p.id, cancelReason(p.metadata));
-  },
+  }),
   SubscribeToTask: streaming,
   CreateTaskPushNotificationConfig: push,
   GetTaskPushNotificationConfig: push,
@@ -54,16 +64,16 @@ const v1: Record<string, Handler> = {
 };
 
 const v03: Record<string, Handler> = {
-  'message/send': async (hub, actor, params) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params)))),
+  'message/send': write(async (hub, actor, params) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params))))),
   'message/stream': streaming,
   'tasks/get': async (hub, actor, params) => {
     const p = parseTaskId(params);
     return taskOut(await hub.tasks.get(actor, p.id, p.historyLength));
   },
-  'tasks/cancel': async (hub, actor, params) => {
+  'tasks/cancel': write(async (hub, actor, params) => {
     const p = parseTaskId(params);
     return taskOut(await hub.tasks.cancel(actor, p.id, cancelReason(p.metadata)));
-  },
+  }),
   'tasks/resubscribe': streaming,
   'tasks/pushNotificationConfig/set': push,
   'tasks/pushNotificationConfig/get': push,

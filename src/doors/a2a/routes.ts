@@ -39,7 +39,7 @@ export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undef
   app.get(`/agents/:handle/${CARD}`, { config: { door: 'rest' } }, async (request, reply) => {
     const { handle } = request.params as { handle: string };
     const agent = await hub.identity.agent(handle);
-    return sendCard(request, reply, agentCard(`${baseUrl(publicUrl, request)}agents/${handle}/`, agent));
+    return sendCard(request, reply, agentCard(baseUrl(publicUrl, request), agent));
   });
   app.post('/agents/:handle/', { config }, rpc(agentDoor));
   app.post('/agents/:handle', { config }, rpc(agentDoor));

@@ -9,6 +9,7 @@ import { agentRoutes } from '../rest/agents.js';
 import { healthRoutes } from '../rest/health.js';
 import { taskRoutes } from '../rest/tasks.js';
 import { asHubError, errorHeaders, restErrorBody, restStatus } from './errors.js';
+import { callerOf } from './context.js';
 import { requestGuard } from './guard.js';
 
 export interface AppOptions {
@@ -41,7 +42,11 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   });
 
   const guard = requestGuard(options.publicUrl);
-  app.addHook('onRequest', async (request) => guard(request));
+  app.addHook('onRequest', async (request) => {
+    guard(request);
+    // A request that carries a token must carry a live one, on every route, reads included.
+    if (request.headers.authorization !== undefined) await callerOf(hub, request);
+  });
 
   app.setErrorHandler(async (error, request, reply) => {
     const hubError = asHubError(error);

@@ -1,4 +1,7 @@
-/** Numbered migrations, only ever appended. Each runs once, in order, in its own transaction. */
+/**
+ * Numbered migrations, only ever appended once released. Pending ones run in order, once,
+ * together in one IMMEDIATE transaction (see database.ts).
+ */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {
     version: 1,
@@ -37,13 +40,14 @@ CREATE TABLE tasks (
   version INTEGER NOT NULL,
   last_seq INTEGER NOT NULL
 ) WITHOUT ROWID;
--- One index per list shape, each in list order (newest update first), so a page is an index walk.
-CREATE INDEX tasks_by_target ON tasks(target, updated_at DESC, id DESC);
-CREATE INDEX tasks_by_pair ON tasks(target, sender, updated_at DESC, id DESC);
-CREATE INDEX tasks_by_sender ON tasks(sender, updated_at DESC, id DESC);
-CREATE INDEX tasks_by_context ON tasks(context_id, updated_at DESC, id DESC);
+-- One index per list shape, in update order, so a page is an index walk (read backwards: newest first).
+-- Ascending, because new rows then land at the right edge of each index, where SQLite appends cheaply.
+CREATE INDEX tasks_by_target ON tasks(target, updated_at, id);
+CREATE INDEX tasks_by_pair ON tasks(target, sender, updated_at, id);
+CREATE INDEX tasks_by_sender ON tasks(sender, updated_at, id);
+CREATE INDEX tasks_by_context ON tasks(context_id, updated_at, id);
 -- Partial: costs nothing for the private tasks that make up most of the table.
-CREATE INDEX tasks_public ON tasks(updated_at DESC, id DESC) WHERE visibility = 'public';
+CREATE INDEX tasks_public ON tasks(updated_at, id) WHERE visibility = 'public';
 CREATE TABLE messages (
   task_id TEXT NOT NULL,
   seq INTEGER NOT NULL,

@@ -16,6 +16,8 @@ export function openSqliteStore(file: string): Store {
   const reads = taskReader(db, cache);
   const writes = taskWriter(db, cache);
   const getReceiptRow = db.prepare('SELECT scope, key, fingerprint, result FROM receipts WHERE scope = ? AND key = ?');
+  const pruneReceipts = db.prepare('DELETE FROM receipts WHERE created_at < ?');
+  const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ?');
 
   return {
     name: 'sqlite',
@@ -32,6 +34,10 @@ export function openSqliteStore(file: string): Store {
     getReceipt: async (scope, key) => {
       const row = getReceiptRow.get(scope, key) as (Omit<Receipt, 'result'> & { result: string }) | undefined;
       return row && { ...row, result: JSON.parse(row.result) };
+    },
+    prune: async (before) => {
+      pruneReceipts.run(before);
+      pruneQuotas.run(before - 86_400_000); // the longest window is a day
     },
     close: async () => {
       db.close();
