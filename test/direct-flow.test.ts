@@ -83,6 +83,8 @@ describe('direct tasks through the official SDK client', () => {
     const late = await rest(hub, 'POST', `api/tasks/${task.id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } });
     expect(late.status).toBe(409);
     expect(late.body.error.currentState).toBe('TASK_STATE_CANCELED');
+    const targetOnCanceled = await rpc(bobBase(), 'CancelTask', { id: task.id }, { token: bob.token });
+    expect(targetOnCanceled.status).toBe(403); // permission is decided before the state
   });
 
   it('refuses to cancel a terminal task with -32002 naming its state', async () => {

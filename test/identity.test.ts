@@ -112,6 +112,19 @@ describe('health and request guards', () => {
       req.end();
     });
 
+  it('a bad token is a 401 on every route, even health and cards', async () => {
+    for (const path of ['health', '.well-known/agent-card.json', 'api/agents/taken']) {
+      const res = await rest(hub, 'GET', path, { token: 'mst_not-a-token' });
+      expect([path, res.status]).toEqual([path, 401]);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+  });
+
+  it('the admin has no inbox (403); an anonymous caller is asked for a token (401)', async () => {
+    expect((await rest(hub, 'GET', 'api/inbox', { headers: admin })).status).toBe(403);
+    expect((await rest(hub, 'GET', 'api/sent')).status).toBe(401);
+  });
+
   it('refuses a DNS-rebinding Host header, accepts loopback names', async () => {
     const evil = await withHost('evil.example.com');
     expect(evil.status).toBe(403);

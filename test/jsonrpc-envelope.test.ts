@@ -108,6 +108,22 @@ describe('JSON-RPC envelope errors', () => {
     expect(malformed.status).toBe(401);
   });
 
+  it('authenticates a write before reading its params: no token is a 401, not a validation error', async () => {
+    const res = await rpc(base, 'SendMessage', { message: { parts: 'not even parts' } });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe(-32010);
+  });
+
+  it('never answers a notification (a request without an id), not even with an error', async () => {
+    const res = await fetch(base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'GetTask', params: { id: 'no-such-task' } }),
+    });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
   it('a JSON-RPC call to an unknown agent is a JSON 404', async () => {
     const res = await rpc(`${hub.url}agents/ghost/`, 'GetTask', { id: 'x' });
     expect(res.status).toBe(404);
