@@ -48,7 +48,7 @@ export class View {
         ? { kind: 'inbox', target: door.handle }
         : { kind: 'between', agent: caller.handle, other: door.handle };
     }
-    if (caller.kind === 'admin') return { kind: 'all' };
+    // The admin reads an agent's tasks at that agent's base; at the hub's base it sees the public list.
     if (caller.kind === 'agent') return { kind: 'party', agent: caller.handle };
     return { kind: 'public' };
   }

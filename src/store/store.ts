@@ -85,8 +85,7 @@ export type TaskScope =
   | { kind: 'sent'; sender: string }
   | { kind: 'between'; agent: string; other: string }
   | { kind: 'party'; agent: string }
-  | { kind: 'public' }
-  | { kind: 'all' };
+  | { kind: 'public' };
 
 export interface TaskCursor {
   updatedAt: number;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
+import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
 import { callerOf } from '../http/context.js';
@@ -47,7 +48,9 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
   );
 
   app.post('/api/tasks/:id/cancel', { config }, async (request) => {
+    const who = await actor(request);
+    if (who.caller.kind === 'anonymous') throw new HubError('UNAUTHENTICATED', 'Canceling a task needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>' });
     const body = parseWith(cancelBody, request.body ?? {});
-    return hub.tasks.cancel(await actor(request), id(request), body.reason, idempotencyKey(request));
+    return hub.tasks.cancel(who, id(request), body.reason, idempotencyKey(request));
   });
 }

@@ -23,8 +23,6 @@ function branches(scope: TaskScope): { where: string; params: Record<string, unk
       ];
     case 'public':
       return [{ where: "visibility = 'public'", params: {} }];
-    case 'all':
-      return [{ where: '1 = 1', params: {} }];
   }
 }
 
