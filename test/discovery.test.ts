@@ -21,7 +21,7 @@ describe('agent card discovery', () => {
     ]);
     const bearer = card.securitySchemes['bearer'];
     expect(bearer?.scheme?.$case).toBe('httpAuthSecurityScheme');
-    expect(card.capabilities?.streaming).toBe(false);
+    expect(card.capabilities?.streaming).toBe(true);
     expect(card.capabilities?.pushNotifications).toBe(false);
   });
 

@@ -72,15 +72,11 @@ describe('JSON-RPC envelope errors', () => {
 
   it('answers capabilities the card does not declare with their standard errors', async () => {
     const cases: [string, unknown, number][] = [
-      ['SendStreamingMessage', send('s1'), -32004],
-      ['SubscribeToTask', { id: 'x' }, -32004],
       ['GetExtendedAgentCard', {}, -32004],
       ['CreateTaskPushNotificationConfig', { taskId: 'x', url: 'https://example.com/hook' }, -32003],
       ['GetTaskPushNotificationConfig', { taskId: 'x', id: 'c' }, -32003],
       ['ListTaskPushNotificationConfigs', { taskId: 'x' }, -32003],
       ['DeleteTaskPushNotificationConfig', { taskId: 'x', id: 'c' }, -32003],
-      ['message/stream', send('s2'), -32004],
-      ['tasks/resubscribe', { id: 'x' }, -32004],
       ['tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 'https://example.com' } }, -32003],
       ['tasks/pushNotificationConfig/get', { id: 'x' }, -32003],
       ['tasks/pushNotificationConfig/list', { id: 'x' }, -32003],

@@ -4,8 +4,8 @@
  * 1.0 values are rewritten into 0.3 shapes (`kind`, lower-case states, file parts).
  */
 import { dropUndefined } from './schemas.js';
-import { LEGACY_STATE } from './states.js';
-import type { Artifact, JsonObject, Message, Part, Task, TaskStatus } from './types.js';
+import { LEGACY_STATE, TERMINAL_STATES } from './states.js';
+import type { Artifact, JsonObject, Message, Part, StreamResponse, Task, TaskStatus } from './types.js';
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -71,6 +71,18 @@ export function statusOut(status: TaskStatus): JsonObject {
     message: status.message ? messageOut(status.message) : undefined,
     timestamp: status.timestamp,
   });
+}
+
+/** A stream event in 0.3 shape: `kind`, and `final` on the status update that ends the stream. */
+export function streamEventOut(event: StreamResponse): JsonObject {
+  if ('task' in event) return taskOut(event.task);
+  if ('message' in event) return messageOut(event.message);
+  if ('statusUpdate' in event) {
+    const { status, ...rest } = event.statusUpdate;
+    return { ...rest, kind: 'status-update', status: statusOut(status), final: TERMINAL_STATES.has(status.state) };
+  }
+  const { artifact, ...rest } = event.artifactUpdate;
+  return { ...rest, kind: 'artifact-update', artifact: artifactOut(artifact) };
 }
 
 export function taskOut(task: Task): JsonObject {

@@ -1,3 +1,4 @@
+import { Wakeups } from '../events/wakeups.js';
 import { Identity } from '../identity/agents.js';
 import { DAY, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js';
 import type { Store } from '../store/store.js';
@@ -25,6 +26,7 @@ export interface Hub {
   readonly store: Pick<Store, 'name' | 'close'>;
   readonly identity: Identity;
   readonly tasks: TaskService;
+  readonly wakeups: Wakeups;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -32,9 +34,11 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const quotas = new Quotas(QUOTA_RULES, options.rateLimits);
   const kinds = new Map<string, Kind>([['direct', directKind(quotas)]]);
   const view = new View(kinds);
+  const wakeups = new Wakeups();
   return {
     store,
+    wakeups,
     identity: new Identity(store, options.adminToken, clock),
-    tasks: new TaskService(store, view, kinds, quotas, clock),
+    tasks: new TaskService(store, view, kinds, quotas, wakeups, clock),
   };
 }

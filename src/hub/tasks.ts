@@ -5,7 +5,9 @@ import type { ListTasksParams, ListTasksResult, SendMessageParams, Task, TaskSta
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type Receipt, type Store, type StoredTask } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type LoggedEvent, type Receipt, type Store, type StoredTask } from '../store/store.js';
+import { follow } from '../events/follow.js';
+import type { Wakeups } from '../events/wakeups.js';
 import { changeWrite, openingWrite } from './changes.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
 import { checkParts } from './limits.js';
@@ -14,6 +16,14 @@ import type { View } from './view.js';
 
 const FULL = { includeArtifacts: true } as const;
 const WRITE_ATTEMPTS = 3;
+
+export interface Subscription {
+  /** The task as it stands when the subscription starts. */
+  snapshot: Task;
+  /** Sequence number of the last event the snapshot reflects. */
+  snapshotSeq: number;
+  events: AsyncIterable<LoggedEvent>;
+}
 
 export interface Actor {
   caller: Caller;
@@ -43,6 +53,7 @@ export class TaskService {
     private readonly view: View,
     private readonly kinds: ReadonlyMap<string, Kind>,
     private readonly quotas: Quotas,
+    private readonly wakeups: Wakeups,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -67,6 +78,34 @@ export class TaskService {
       !opens,
     );
     return trimHistory(task, params.configuration?.historyLength);
+  }
+
+  /**
+   * Follows a task: its snapshot (and the seq of the last event it reflects), then every later
+   * event the caller may see, live, until a terminal state. With `lastEventId`, a reconnecting
+   * subscriber gets every event above it. A terminal task with nothing left to replay is refused.
+   */
+  async subscribe(actor: Actor, id: string, options: { lastEventId?: number; signal: AbortSignal; refuseTerminal: boolean }): Promise<Subscription> {
+    const current = this.visible(actor, await this.store.getTask(id, FULL), id);
+    const { record } = current;
+    const from = Math.min(options.lastEventId ?? record.lastSeq, record.lastSeq);
+    const nothingLeft = isTerminal(record.state) && from >= record.lastSeq;
+    if (nothingLeft && options.refuseTerminal) {
+      throw new HubError('UNSUPPORTED_OPERATION', `Task ${id} is ${record.state}; there is nothing more to follow`, {
+        hint: 'Read it with GetTask',
+        meta: { currentState: record.state },
+      });
+    }
+    const view = this.view;
+    const caller = actor.caller;
+    const logged = follow(this.store, this.wakeups, id, from, options.signal);
+    async function* visibleEvents() {
+      for await (const { seq, event } of logged) {
+        const shown = view.streamEvent(caller, record, event);
+        if (shown) yield { seq, event: shown };
+      }
+    }
+    return { snapshot: this.view.render(current, FULL), snapshotSeq: record.lastSeq, events: nothingLeft ? none() : visibleEvents() };
   }
 
   async get(actor: Actor, id: string, historyLength?: number): Promise<Task> {
@@ -168,6 +207,7 @@ export class TaskService {
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
       write.receipt = { ...idem, result: { taskId: task.record.id } };
       await this.write(() => this.store.createTask(write), ctx.now);
+      this.wakeups.wake(task.record.id, task.record.lastSeq);
       return this.view.render(task, FULL);
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {
@@ -198,6 +238,7 @@ export class TaskService {
       if (idem) write.receipt = { ...idem, result: { taskId: id } };
       try {
         await this.write(() => this.store.updateTask(write), ctx.now);
+        this.wakeups.wake(id, task.record.lastSeq);
         return this.view.render(task, FULL);
       } catch (e) {
         if (!(e instanceof StoreConflict && e.what === 'version') || attempt >= WRITE_ATTEMPTS) throw e;
@@ -254,6 +295,8 @@ export class TaskService {
     return { caller: actor.caller, door: actor.door, now: this.clock() };
   }
 }
+
+async function* none(): AsyncGenerator<LoggedEvent> {}
 
 const muster = (t: StoredTask) => (t.record.metadata?.['muster'] as object | undefined) ?? {};
 

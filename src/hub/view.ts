@@ -4,7 +4,7 @@
  * reads tasks through this module.
  */
 import { dropUndefined } from '../a2a/schemas.js';
-import type { Task } from '../a2a/types.js';
+import type { StreamResponse, Task } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
 import type { Caller } from '../identity/caller.js';
 import type { StoredTask, TaskRecord, TaskScope } from '../store/store.js';
@@ -51,6 +51,15 @@ export class View {
     // The admin reads an agent's tasks at that agent's base; at the hub's base it sees the public list.
     if (caller.kind === 'agent') return { kind: 'party', agent: caller.handle };
     return { kind: 'public' };
+  }
+
+  /**
+   * One logged event as the caller may see it on a stream, or undefined when it is not for them
+   * (or not a stream event: the opening Task and history-only messages are carried by the snapshot).
+   */
+  streamEvent(caller: Caller, record: TaskRecord, event: StreamResponse): StreamResponse | undefined {
+    if (!('statusUpdate' in event || 'artifactUpdate' in event)) return undefined;
+    return this.canSee(caller, record) ? event : undefined;
   }
 
   /** The A2A Task as the caller sees it. */

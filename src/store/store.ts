@@ -61,6 +61,11 @@ export interface Receipt {
   result: unknown;
 }
 
+export interface LoggedEvent {
+  seq: number;
+  event: StreamResponse;
+}
+
 export interface QuotaCharge {
   key: string;
   windowStart: number;
@@ -132,6 +137,8 @@ export interface Store {
   listTasks(query: TaskQuery): Promise<TaskPage>;
 
   getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
+  /** The task's stored events with a sequence number above `afterSeq`, in order, at most `limit`. */
+  eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
   /** Forgets receipts written before `before` and quota windows that ended before it. */
   prune(before: number): Promise<void>;
 

@@ -3,7 +3,7 @@ import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
 import { asHubError, jsonRpcError, jsonRpcStatus, type JsonRpcErrorObject } from '../http/errors.js';
-import { METHODS } from './methods.js';
+import { EventStream, METHODS, type CallContext } from './methods.js';
 
 export type JsonRpcId = string | number | null;
 
@@ -15,6 +15,8 @@ export interface Answer {
   status: number;
   body: JsonRpcResponse | undefined;
   error?: HubError;
+  /** Set when the method answers with a stream of events (SSE) instead of one body. */
+  stream?: { id: JsonRpcId; events: EventStream };
 }
 
 const NO_ANSWER: Answer = { status: 204, body: undefined };
@@ -56,7 +58,7 @@ export function checkVersion(header: string | undefined): void {
  * Answers one HTTP body. `actor` authenticates lazily, after the envelope is known to be
  * sound, so an envelope error is reported as such, and a bad token as 401 even on a read.
  */
-export async function answer(hub: Hub, body: unknown, version: string | undefined, actor: () => Promise<Actor>): Promise<Answer> {
+export async function answer(hub: Hub, body: unknown, version: string | undefined, actor: () => Promise<Actor>, call: CallContext): Promise<Answer> {
   let notification = false;
   let id: JsonRpcId = isObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
   try {
@@ -66,7 +68,8 @@ export async function answer(hub: Hub, body: unknown, version: string | undefine
     const method = METHODS.get(request.method);
     if (!method) throw new HubError('METHOD_NOT_FOUND', `Method '${request.method}' not found`, { hint: 'A2A 1.0 names such as SendMessage, or 0.3 names such as message/send' });
     notification = request.notification;
-    const result = await method.handler(hub, await actor(), request.params ?? {});
+    const result = await method.handler(hub, await actor(), request.params ?? {}, call);
+    if (result instanceof EventStream) return { status: 200, body: undefined, stream: { id, events: result } };
     return notification ? NO_ANSWER : { status: 200, body: { jsonrpc: '2.0', id, result } };
   } catch (error) {
     // JSON-RPC 2.0: a notification (a sound request without an id) is never answered, not even with an error.

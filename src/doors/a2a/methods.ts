@@ -3,15 +3,33 @@
  * name chooses the shapes: 1.0 names answer ProtoJSON, 0.3 names answer 0.3 objects.
  */
 import { listTasksParamsSchema, sendMessageParamsSchema, taskIdParamsSchema } from '../../a2a/schemas.js';
-import { sendParamsIn, taskOut } from '../../a2a/legacy.js';
-import type { SendMessageParams } from '../../a2a/types.js';
+import { sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
+import type { SendMessageParams, StreamResponse } from '../../a2a/types.js';
 import { camelKeys, parseWith } from '../../a2a/validate.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
-import type { Actor } from '../../hub/tasks.js';
+import type { Actor, Subscription } from '../../hub/tasks.js';
 
 export type ProtocolVersion = '1.0' | '0.3';
-type Handler = (hub: Hub, actor: Actor, params: unknown) => Promise<unknown>;
+
+/** What the HTTP request adds to a call: its end (client gone) and SSE's Last-Event-ID. */
+export interface CallContext {
+  signal: AbortSignal;
+  lastEventId?: number;
+}
+
+type Handler = (hub: Hub, actor: Actor, params: unknown, call: CallContext) => Promise<unknown>;
+
+/** A method's answer that is a stream of events rather than one result. */
+export class EventStream {
+  constructor(
+    readonly subscription: Subscription,
+    /** The wire shape of each StreamResponse for this method's protocol version. */
+    readonly shape: (event: StreamResponse) => unknown,
+  ) {}
+}
+
+const v1Shape = (event: StreamResponse): unknown => event;
 
 export interface Method {
   version: ProtocolVersion;
@@ -27,7 +45,6 @@ const cancelReason = (metadata: Record<string, unknown> | undefined) =>
 const notYet = (code: 'UNSUPPORTED_OPERATION' | 'PUSH_NOTIFICATION_NOT_SUPPORTED', what: string): Handler => async () => {
   throw new HubError(code, `${what} is not supported by this hub yet`, { hint: 'Poll with GetTask or ListTasks' });
 };
-const streaming = notYet('UNSUPPORTED_OPERATION', 'Streaming');
 const push = notYet('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notification');
 const extendedCard: Handler = async () => {
   throw new HubError('UNSUPPORTED_OPERATION', 'This hub has no extended agent card', { hint: 'Read the public card at .well-known/agent-card.json' });
@@ -36,16 +53,30 @@ const extendedCard: Handler = async () => {
 /** A write needs a caller before its params are even read: no token is a 401, not a validation error. */
 const write =
   (handler: Handler): Handler =>
-  async (hub, actor, params) => {
+  async (hub, actor, params, call) => {
     if (actor.caller.kind === 'anonymous') {
       throw new HubError('UNAUTHENTICATED', 'This method changes tasks and needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>; register with POST /api/agents' });
     }
-    return handler(hub, actor, params);
+    return handler(hub, actor, params, call);
   };
+
+/** SendStreamingMessage: the same send, then the task's events until it ends. */
+const sendStreaming = (parse: (params: unknown) => SendMessageParams, shape: EventStream['shape']): Handler =>
+  write(async (hub, actor, params, call) => {
+    const task = await hub.tasks.send(actor, parse(params));
+    return new EventStream(await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false }), shape);
+  });
+
+/** SubscribeToTask: the task as it stands, then its events; a finished task is refused. */
+const subscribe = (shape: EventStream['shape']): Handler => async (hub, actor, params, call) => {
+  const p = parseTaskId(params);
+  const options = { signal: call.signal, refuseTerminal: true, ...(call.lastEventId === undefined ? {} : { lastEventId: call.lastEventId }) };
+  return new EventStream(await hub.tasks.subscribe(actor, p.id, options), shape);
+};
 
 const v1: Record<string, Handler> = {
   SendMessage: write(async (hub, actor, params) => ({ task: await hub.tasks.send(actor, parseSend(params)) })),
-  SendStreamingMessage: streaming,
+  SendStreamingMessage: sendStreaming(parseSend, v1Shape),
   GetTask: async (hub, actor, params) => {
     const p = parseTaskId(params);
     return hub.tasks.get(actor, p.id, p.historyLength);
@@ -55,7 +86,7 @@ const v1: Record<string, Handler> = {
     const p = parseTaskId(params);
     return hub.tasks.cancel(actor, p.id, cancelReason(p.metadata));
   }),
-  SubscribeToTask: streaming,
+  SubscribeToTask: subscribe(v1Shape),
   CreateTaskPushNotificationConfig: push,
   GetTaskPushNotificationConfig: push,
   ListTaskPushNotificationConfigs: push,
@@ -65,7 +96,7 @@ const v1: Record<string, Handler> = {
 
 const v03: Record<string, Handler> = {
   'message/send': write(async (hub, actor, params) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params))))),
-  'message/stream': streaming,
+  'message/stream': sendStreaming((params) => parseSend(sendParamsIn(params)), streamEventOut),
   'tasks/get': async (hub, actor, params) => {
     const p = parseTaskId(params);
     return taskOut(await hub.tasks.get(actor, p.id, p.historyLength));
@@ -74,7 +105,7 @@ const v03: Record<string, Handler> = {
     const p = parseTaskId(params);
     return taskOut(await hub.tasks.cancel(actor, p.id, cancelReason(p.metadata)));
   }),
-  'tasks/resubscribe': streaming,
+  'tasks/resubscribe': subscribe(streamEventOut),
   'tasks/pushNotificationConfig/set': push,
   'tasks/pushNotificationConfig/get': push,
   'tasks/pushNotificationConfig/list': push,

@@ -6,8 +6,15 @@ import { actorOf, baseUrl } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
 import { agentCard, hubCard } from './card.js';
 import { answer } from './jsonrpc.js';
+import { writeEventStream } from './sse.js';
 
 const CARD = '.well-known/agent-card.json';
+
+/** SSE's Last-Event-ID travels as a header, on the JSON-RPC POST as on any SSE request. */
+function lastEventId(request: FastifyRequest): { lastEventId?: number } {
+  const value = Number(request.headers['last-event-id']);
+  return Number.isInteger(value) && value >= 0 ? { lastEventId: value } : {};
+}
 
 function sendCard(request: FastifyRequest, reply: FastifyReply, card: object) {
   const body = JSON.stringify(card);
@@ -19,9 +26,21 @@ function sendCard(request: FastifyRequest, reply: FastifyReply, card: object) {
 
 /** The A2A door: the hub's base and each agent's base, with their cards and JSON-RPC endpoints. */
 export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undefined): void {
+  // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
+  const streams = new Set<AbortController>();
+  app.addHook('preClose', async () => streams.forEach((s) => s.abort()));
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
-    const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)));
+    const abort = new AbortController();
+    const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)), {
+      signal: abort.signal,
+      ...lastEventId(request),
+    });
+    if (result.stream) {
+      reply.hijack();
+      streams.add(abort);
+      return writeEventStream(reply.raw, result.stream.id, result.stream.events, abort).finally(() => streams.delete(abort));
+    }
     if (result.error) reply.headers(errorHeaders(result.error));
     if (result.body === undefined) return reply.code(result.status).send();
     return reply.code(result.status).type('application/json').send(result.body);

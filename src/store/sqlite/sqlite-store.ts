@@ -16,6 +16,7 @@ export function openSqliteStore(file: string): Store {
   const reads = taskReader(db, cache);
   const writes = taskWriter(db, cache);
   const getReceiptRow = db.prepare('SELECT scope, key, fingerprint, result FROM receipts WHERE scope = ? AND key = ?');
+  const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const pruneReceipts = db.prepare('DELETE FROM receipts WHERE created_at < ?');
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ?');
 
@@ -35,6 +36,8 @@ export function openSqliteStore(file: string): Store {
       const row = getReceiptRow.get(scope, key) as (Omit<Receipt, 'result'> & { result: string }) | undefined;
       return row && { ...row, result: JSON.parse(row.result) };
     },
+    eventsAfter: async (taskId, afterSeq, limit) =>
+      (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
     prune: async (before) => {
       pruneReceipts.run(before);
       pruneQuotas.run(before - 86_400_000); // the longest window is a day

@@ -1,0 +1,46 @@
+import type { ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
+import type { EventStream } from './methods.js';
+
+/** A comment line this often keeps idle streams open through proxies. */
+const HEARTBEAT_MS = Number(process.env['MUSTER_SSE_HEARTBEAT_MS'] ?? 15_000);
+/** A subscriber whose socket has not drained for this long has fallen too far behind. */
+const DRAIN_TIMEOUT_MS = Number(process.env['MUSTER_SSE_DRAIN_TIMEOUT_MS'] ?? 10_000);
+
+class TooFarBehind extends Error {}
+
+/**
+ * Writes a JSON-RPC event stream as SSE: each event is one `data:` line holding a JSON-RPC
+ * response, with the task's event sequence number as its `id`. Events are pulled from the log
+ * one at a time and only after the socket has taken the previous one, so a slow subscriber
+ * holds no growing buffer; one that stops draining is closed and can resume with Last-Event-ID.
+ */
+export async function writeEventStream(res: ServerResponse, id: JsonRpcId, stream: EventStream, abort: AbortController): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.flushHeaders();
+  res.on('close', () => abort.abort());
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const send = async (seq: number, payload: object) => {
+    if (res.write(`id: ${seq}\ndata: ${JSON.stringify(payload)}\n\n`)) return;
+    const drained = await Promise.race([once(res, 'drain').then(() => true), sleep(DRAIN_TIMEOUT_MS, abort.signal).then(() => false)]);
+    if (!drained) throw new TooFarBehind();
+  };
+  const { subscription, shape } = stream;
+  try {
+    await send(subscription.snapshotSeq, { jsonrpc: '2.0', id, result: shape({ task: subscription.snapshot }) });
+    for await (const { seq, event } of subscription.events) await send(seq, { jsonrpc: '2.0', id, result: shape(event) });
+  } catch (error) {
+    if (!(error instanceof TooFarBehind) && !abort.signal.aborted) res.write(`data: ${JSON.stringify(errorAnswer(id, error).body)}\n\n`);
+  } finally {
+    clearInterval(heartbeat);
+    abort.abort(); // stops the log reader if the stream ended on our side
+    res.end();
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
