@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { parseRetries } from './delivery/outbox.js';
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -14,6 +15,10 @@ export interface Config {
   /** Where the generated admin token lives, when it was not given in the environment. */
   adminTokenFile?: string;
   rateLimits: boolean;
+  /** MUSTER_ALLOW_PRIVATE_TARGETS=1: http and private addresses for push and forwarding (development, tests). */
+  allowPrivateTargets: boolean;
+  /** Seconds before each delivery retry (MUSTER_DELIVERY_RETRIES). */
+  deliveryRetries: number[];
 }
 
 export interface ServeFlags {
@@ -68,7 +73,17 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
     registration,
     ...admin,
     rateLimits: env['MUSTER_RATE_LIMITS'] !== 'off',
+    allowPrivateTargets: env['MUSTER_ALLOW_PRIVATE_TARGETS'] === '1',
+    deliveryRetries: retriesFrom(env['MUSTER_DELIVERY_RETRIES']),
   };
+}
+
+function retriesFrom(value: string | undefined): number[] {
+  try {
+    return parseRetries(value);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 /** Reuses the token beside the data, or writes a new one there with mode 0600. */

@@ -2,6 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config } from './config.js';
 import { buildApp } from './doors/http/app.js';
 import { createHub } from './hub/hub.js';
+import { checkTarget } from './delivery/safe-client.js';
+import { Outbox } from './delivery/outbox.js';
+import { Signer, type StoredKey } from './delivery/signing.js';
 import { fingerprint } from './identity/tokens.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
@@ -37,8 +40,17 @@ function startPruning(store: Store): NodeJS.Timeout {
 
 export async function startHub(config: Config, logError: (message: string) => void = console.error): Promise<RunningHub> {
   const store = openStore(config);
-  const hub = createHub(store, { adminToken: config.adminToken, rateLimits: config.rateLimits });
+  const policy = { allowPrivate: config.allowPrivateTargets };
+  const signer = await Signer.open({ load: () => store.loadSigningKeys() as Promise<StoredKey[]>, save: (key) => store.saveSigningKey(key) });
+  const outbox = new Outbox(store, signer, { retries: config.deliveryRetries, policy });
+  const hub = createHub(store, {
+    adminToken: config.adminToken,
+    rateLimits: config.rateLimits,
+    checkTarget: async (url) => void (await checkTarget(url, policy)),
+    deliveriesQueued: () => outbox.poke(),
+  });
   const app = buildApp(hub, {
+    signer,
     publicUrl: config.publicUrl,
     registration: config.registration,
     adminTokenFingerprint: fingerprint(config.adminToken),
@@ -54,6 +66,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${reason(e)}`);
   }
   const pruner = startPruning(store);
+  outbox.start();
   const { port } = app.server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.publicUrl?.href ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`;
@@ -63,6 +76,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     close: async () => {
       clearInterval(pruner);
       await app.close();
+      await outbox.stop();
       await store.close();
     },
   };

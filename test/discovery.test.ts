@@ -22,7 +22,7 @@ describe('agent card discovery', () => {
     const bearer = card.securitySchemes['bearer'];
     expect(bearer?.scheme?.$case).toBe('httpAuthSecurityScheme');
     expect(card.capabilities?.streaming).toBe(true);
-    expect(card.capabilities?.pushNotifications).toBe(false);
+    expect(card.capabilities?.pushNotifications).toBe(true);
   });
 
   it("the SDK finds an agent's base, and its card names the agent", async () => {

@@ -70,17 +70,9 @@ describe('JSON-RPC envelope errors', () => {
     }
   });
 
-  it('answers capabilities the card does not declare with their standard errors', async () => {
+  it('answers the extended card, which this hub does not have, with -32004', async () => {
     const cases: [string, unknown, number][] = [
       ['GetExtendedAgentCard', {}, -32004],
-      ['CreateTaskPushNotificationConfig', { taskId: 'x', url: 'https://example.com/hook' }, -32003],
-      ['GetTaskPushNotificationConfig', { taskId: 'x', id: 'c' }, -32003],
-      ['ListTaskPushNotificationConfigs', { taskId: 'x' }, -32003],
-      ['DeleteTaskPushNotificationConfig', { taskId: 'x', id: 'c' }, -32003],
-      ['tasks/pushNotificationConfig/set', { taskId: 'x', pushNotificationConfig: { url: 'https://example.com' } }, -32003],
-      ['tasks/pushNotificationConfig/get', { id: 'x' }, -32003],
-      ['tasks/pushNotificationConfig/list', { id: 'x' }, -32003],
-      ['tasks/pushNotificationConfig/delete', { id: 'x', pushNotificationConfigId: 'c' }, -32003],
       ['agent/getAuthenticatedExtendedCard', {}, -32004],
     ];
     for (const [method, params, code] of cases) {

@@ -44,9 +44,25 @@ export function sendParamsIn(params: unknown): unknown {
         acceptedOutputModes: configuration['acceptedOutputModes'],
         historyLength: configuration['historyLength'],
         returnImmediately: configuration['blocking'] === false ? true : undefined,
+        taskPushNotificationConfig: isObject(configuration['pushNotificationConfig']) ? pushConfigIn(configuration['pushNotificationConfig']) : undefined,
       })
     : configuration;
   return dropUndefined({ ...rest, message: messageIn(message), configuration: config });
+}
+
+/** A 0.3 PushNotificationConfig (`authentication.schemes[]`) as the 1.0 fields. */
+export function pushConfigIn(config: JsonObject): JsonObject {
+  const { authentication, ...rest } = config;
+  if (!isObject(authentication)) return rest;
+  const schemes = authentication['schemes'];
+  const scheme = Array.isArray(schemes) ? schemes[0] : authentication['scheme'];
+  return { ...rest, authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }) };
+}
+
+/** A 1.0 push config as 0.3's TaskPushNotificationConfig. */
+export function pushConfigOut(config: { taskId: string; id: string; url: string; token?: string; authentication?: { scheme: string } }): JsonObject {
+  const { taskId, authentication, ...rest } = config;
+  return { taskId, pushNotificationConfig: { ...rest, ...(authentication ? { authentication: { schemes: [authentication.scheme] } } : {}) } };
 }
 
 function partOut(part: Part): JsonObject {

@@ -60,6 +60,7 @@ export const sendMessageParamsSchema = z
         acceptedOutputModes: z.array(z.string()).optional(),
         historyLength: historyLength.optional(),
         returnImmediately: z.boolean().optional(),
+        taskPushNotificationConfig: z.object({ url: z.string() }).loose().optional(),
       })
       .passthrough()
       .optional(),

@@ -90,6 +90,8 @@ export interface SendMessageConfiguration {
   acceptedOutputModes?: string[];
   historyLength?: number;
   returnImmediately?: boolean;
+  /** A push config for the new task (validated by the push-config schema). */
+  taskPushNotificationConfig?: { url: string; [key: string]: unknown };
 }
 
 export interface SendMessageParams {

@@ -4,6 +4,7 @@ import { DAY, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js';
 import type { Store } from '../store/store.js';
 import type { Kind } from './kind.js';
 import { directKind } from './kinds/direct/direct.js';
+import { PushConfigs, type TargetCheck } from './push.js';
 import { TaskService } from './tasks.js';
 import { View } from './view.js';
 
@@ -11,6 +12,10 @@ export interface HubOptions {
   adminToken: string;
   /** false turns rate limits off (benchmarks, trusted single-user hubs). */
   rateLimits: boolean;
+  /** Refuses push and forwarding URLs the hub may not reach (see delivery/safe-client). */
+  checkTarget: TargetCheck;
+  /** Called when a write queued deliveries (the outbox's poke). */
+  deliveriesQueued: () => void;
   clock?: () => number;
 }
 
@@ -39,6 +44,6 @@ export function createHub(store: Store, options: HubOptions): Hub {
     store,
     wakeups,
     identity: new Identity(store, options.adminToken, clock),
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, clock),
+    tasks: new TaskService(store, view, kinds, quotas, wakeups, new PushConfigs(store, view, options.checkTarget, clock), options.deliveriesQueued, clock),
   };
 }

@@ -5,7 +5,9 @@ import type { ListTasksParams, ListTasksResult, SendMessageParams, Task, TaskSta
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type LoggedEvent, type Receipt, type Store, type StoredTask } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask } from '../store/store.js';
+import { configSchema, type PushConfigs } from './push.js';
+import { camelKeys, parseWith } from '../a2a/validate.js';
 import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { changeWrite, openingWrite } from './changes.js';
@@ -15,6 +17,7 @@ import { decodePageToken, encodePageToken } from './page-token.js';
 import type { View } from './view.js';
 
 const FULL = { includeArtifacts: true } as const;
+const SUMMARY = { includeArtifacts: false, historyLength: 0 } as const;
 const WRITE_ATTEMPTS = 3;
 
 export interface Subscription {
@@ -54,8 +57,38 @@ export class TaskService {
     private readonly kinds: ReadonlyMap<string, Kind>,
     private readonly quotas: Quotas,
     private readonly wakeups: Wakeups,
+    private readonly push: PushConfigs,
+    /** Called after a write that queued deliveries, so the outbox sends them without waiting. */
+    private readonly deliveriesQueued: () => void,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  async setPushConfig(actor: Actor, raw: unknown): Promise<PushConfig> {
+    const input = parseWith(configSchema, camelKeys(raw));
+    this.visible(actor, await this.store.getTask(input.taskId, SUMMARY), input.taskId);
+    return this.push.create(actor.caller, input.taskId, input);
+  }
+
+  async pushConfigs(actor: Actor, taskId: string): Promise<PushConfig[]> {
+    this.visible(actor, await this.store.getTask(taskId, SUMMARY), taskId);
+    return this.push.list(actor.caller, taskId);
+  }
+
+  async pushConfig(actor: Actor, taskId: string, id: string): Promise<PushConfig> {
+    this.visible(actor, await this.store.getTask(taskId, SUMMARY), taskId);
+    return this.push.get(actor.caller, taskId, id);
+  }
+
+  async deletePushConfig(actor: Actor, taskId: string, id: string): Promise<void> {
+    this.visible(actor, await this.store.getTask(taskId, SUMMARY), taskId);
+    await this.push.delete(actor.caller, taskId, id);
+  }
+
+  /** The outbox of a task: each delivery's state and the outcome of its last attempt. */
+  async deliveries(actor: Actor, taskId: string): Promise<Delivery[]> {
+    this.visible(actor, await this.store.getTask(taskId, SUMMARY), taskId);
+    return this.store.listDeliveries(taskId);
+  }
 
   async send(actor: Actor, params: SendMessageParams): Promise<Task> {
     const { message } = params;
@@ -63,6 +96,10 @@ export class TaskService {
     if (actor.caller.kind === 'anonymous') {
       throw new HubError('UNAUTHENTICATED', 'SendMessage needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>; register with POST /api/agents' });
     }
+    const pushField = 'configuration.taskPushNotificationConfig';
+    const pushInput = params.configuration?.taskPushNotificationConfig;
+    const push = pushInput && parseWith(configSchema, { ...pushInput, taskId: message.taskId ?? '(new)' }, pushField);
+    if (push) await this.push.check(push.url, `${pushField}.url`);
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
     const opens = message.taskId === undefined;
     const task = await this.idempotent(
@@ -77,6 +114,7 @@ export class TaskService {
         }, idem),
       !opens,
     );
+    if (push) await this.push.create(actor.caller, task.id, push, true);
     return trimHistory(task, params.configuration?.historyLength);
   }
 
@@ -236,9 +274,12 @@ export class TaskService {
       if (!change) return this.view.render(current, FULL);
       const { write, task } = changeWrite(current, change, ctx.now);
       if (idem) write.receipt = { ...idem, result: { taskId: id } };
+      const drafts = await this.push.drafts(write.record, write.events);
+      if (drafts.length > 0) write.deliveries = drafts;
       try {
         await this.write(() => this.store.updateTask(write), ctx.now);
         this.wakeups.wake(id, task.record.lastSeq);
+        if (drafts.length > 0) this.deliveriesQueued();
         return this.view.render(task, FULL);
       } catch (e) {
         if (!(e instanceof StoreConflict && e.what === 'version') || attempt >= WRITE_ATTEMPTS) throw e;

@@ -72,6 +72,58 @@ export interface QuotaCharge {
   limit: number;
 }
 
+export interface PushConfig {
+  taskId: string;
+  id: string;
+  /** Handle of the agent (or `(admin)`) that registered it; only they read or delete it. */
+  owner: string;
+  url: string;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
+  createdAt: number;
+}
+
+/** One event on its way to one destination; `channel` names the destination within the task. */
+export interface DeliveryDraft {
+  /** Also the Idempotency-Key of every attempt. */
+  id: string;
+  taskId: string;
+  channel: string;
+  seq: number;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'canceled';
+
+export interface Delivery extends DeliveryDraft {
+  state: DeliveryState;
+  attempts: number;
+  nextAt: number;
+  lastStatus?: number;
+  lastError?: string;
+  lastAttemptAt?: number;
+  createdAt: number;
+}
+
+/** What one attempt changed; written only by the lease holder. */
+export interface DeliveryOutcome {
+  state: DeliveryState;
+  attempts: number;
+  nextAt: number;
+  lastAttemptAt: number;
+  lastStatus?: number;
+  lastError?: string;
+}
+
+export interface StoredSigningKey {
+  kid: string;
+  privateJwk: object;
+  publicJwk: object;
+  createdAt: number;
+}
+
 export interface TaskWrite {
   /** The row as it is after the write (version already bumped). */
   record: TaskRecord;
@@ -82,6 +134,8 @@ export interface TaskWrite {
   events: StreamResponse[];
   receipt?: Receipt;
   quotas?: QuotaCharge[];
+  /** Outbox rows for this write's events, stored in the same transaction. */
+  deliveries?: DeliveryDraft[];
 }
 
 /** Which tasks a list may show; decided by the hub's view, executed by the store. */
@@ -139,11 +193,32 @@ export interface Store {
   getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
   /** The task's stored events with a sequence number above `afterSeq`, in order, at most `limit`. */
   eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
+  putPushConfig(config: PushConfig): Promise<void>;
+  listPushConfigs(taskId: string): Promise<PushConfig[]>;
+  /** Deletes a config and cancels its pending deliveries; false if there was none. */
+  deletePushConfig(taskId: string, id: string): Promise<boolean>;
+
+  /**
+   * Leases up to `limit` due deliveries to `owner` until `leaseUntil`. A delivery is due only
+   * when no earlier event of its channel is still pending, so each channel goes out in order.
+   */
+  claimDeliveries(owner: string, now: number, leaseUntil: number, limit: number): Promise<Delivery[]>;
+  /** Records an attempt, only if `owner` still holds the lease; false otherwise. */
+  finishDelivery(id: string, owner: string, outcome: DeliveryOutcome): Promise<boolean>;
+  listDeliveries(taskId: string): Promise<Delivery[]>;
+
+  loadSigningKeys(): Promise<StoredSigningKey[]>;
+  /** Stores a key unless one exists already (first writer wins across nodes). */
+  saveSigningKey(key: StoredSigningKey): Promise<void>;
+
   /** Forgets receipts written before `before` and quota windows that ended before it. */
   prune(before: number): Promise<void>;
 
   close(): Promise<void>;
 }
+
+/** The outbox channel of one push config within its task: its deliveries go out in event order. */
+export const pushChannel = (configId: string): string => `push:${configId}`;
 
 /** Thrown by the store; the hub turns each into a HubError. */
 export class StoreConflict extends Error {

@@ -10,7 +10,7 @@ export interface Capabilities {
   pushNotifications: boolean;
 }
 
-const CAPABILITIES: Capabilities = { streaming: true, pushNotifications: false };
+const CAPABILITIES: Capabilities = { streaming: true, pushNotifications: true };
 
 function common(hubBase: string, base: string, name: string, description: string, skills: object[]) {
   return {

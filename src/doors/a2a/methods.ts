@@ -3,7 +3,9 @@
  * name chooses the shapes: 1.0 names answer ProtoJSON, 0.3 names answer 0.3 objects.
  */
 import { listTasksParamsSchema, sendMessageParamsSchema, taskIdParamsSchema } from '../../a2a/schemas.js';
-import { sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
+import { pushConfigIn, pushConfigOut, sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
+import { configOut } from '../../hub/push.js';
+import { z } from 'zod';
 import type { SendMessageParams, StreamResponse } from '../../a2a/types.js';
 import { camelKeys, parseWith } from '../../a2a/validate.js';
 import { HubError } from '../../errors/hub-error.js';
@@ -41,11 +43,6 @@ const parseTaskId = (params: unknown) => parseWith(taskIdParamsSchema, camelKeys
 const cancelReason = (metadata: Record<string, unknown> | undefined) =>
   typeof metadata?.['reason'] === 'string' ? (metadata['reason'] as string) : undefined;
 
-// Capabilities the card does not declare yet answer their standard errors.
-const notYet = (code: 'UNSUPPORTED_OPERATION' | 'PUSH_NOTIFICATION_NOT_SUPPORTED', what: string): Handler => async () => {
-  throw new HubError(code, `${what} is not supported by this hub yet`, { hint: 'Poll with GetTask or ListTasks' });
-};
-const push = notYet('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notification');
 const extendedCard: Handler = async () => {
   throw new HubError('UNSUPPORTED_OPERATION', 'This hub has no extended agent card', { hint: 'Read the public card at .well-known/agent-card.json' });
 };
@@ -60,6 +57,50 @@ const write =
     return handler(hub, actor, params, call);
   };
 
+const configRef = z.object({ taskId: z.string().min(1), id: z.string().min(1) }).loose();
+const configRef03 = z.object({ id: z.string().min(1), pushNotificationConfigId: z.string().min(1).optional() }).loose();
+const taskRef = z.object({ taskId: z.string().min(1) }).loose();
+
+const push = {
+  create: async (hub: Hub, actor: Actor, params: unknown) => configOut(await hub.tasks.setPushConfig(actor, params)),
+  get: async (hub: Hub, actor: Actor, params: unknown) => {
+    const p = parseWith(configRef, camelKeys(params));
+    return configOut(await hub.tasks.pushConfig(actor, p.taskId, p.id));
+  },
+  list: async (hub: Hub, actor: Actor, params: unknown) => {
+    const p = parseWith(taskRef, camelKeys(params));
+    return { configs: (await hub.tasks.pushConfigs(actor, p.taskId)).map(configOut), nextPageToken: '' };
+  },
+  delete: async (hub: Hub, actor: Actor, params: unknown) => {
+    const p = parseWith(configRef, camelKeys(params));
+    await hub.tasks.deletePushConfig(actor, p.taskId, p.id);
+    return {};
+  },
+};
+
+const push03: Record<string, Handler> = {
+  'tasks/pushNotificationConfig/set': write(async (hub, actor, params) => {
+    const p = camelKeys(params) as { taskId?: unknown; pushNotificationConfig?: unknown };
+    const config = typeof p.pushNotificationConfig === 'object' && p.pushNotificationConfig !== null ? pushConfigIn(p.pushNotificationConfig as Record<string, unknown>) : {};
+    return pushConfigOut(configOut(await hub.tasks.setPushConfig(actor, { ...config, taskId: p.taskId })));
+  }),
+  'tasks/pushNotificationConfig/get': async (hub, actor, params) => {
+    const p = parseWith(configRef03, camelKeys(params));
+    const configs = await hub.tasks.pushConfigs(actor, p.id);
+    const config = p.pushNotificationConfigId === undefined ? configs[0] : configs.find((c) => c.id === p.pushNotificationConfigId);
+    if (!config) throw new HubError('NOT_FOUND', `No push config of yours on task ${p.id}`, { hint: 'Set one with tasks/pushNotificationConfig/set' });
+    return pushConfigOut(configOut(config));
+  },
+  'tasks/pushNotificationConfig/list': async (hub, actor, params) => {
+    const p = parseWith(configRef03, camelKeys(params));
+    return (await hub.tasks.pushConfigs(actor, p.id)).map((c) => pushConfigOut(configOut(c)));
+  },
+  'tasks/pushNotificationConfig/delete': async (hub, actor, params) => {
+    const p = parseWith(configRef03, camelKeys(params));
+    if (p.pushNotificationConfigId !== undefined) await hub.tasks.deletePushConfig(actor, p.id, p.pushNotificationConfigId);
+    return null;
+  },
+};
 /** SendStreamingMessage: the same send, then the task's events until it ends. */
 const sendStreaming = (parse: (params: unknown) => SendMessageParams, shape: EventStream['shape']): Handler =>
   write(async (hub, actor, params, call) => {
@@ -87,10 +128,10 @@ const v1: Record<string, Handler> = {
     return hub.tasks.cancel(actor, p.id, cancelReason(p.metadata));
   }),
   SubscribeToTask: subscribe(v1Shape),
-  CreateTaskPushNotificationConfig: push,
-  GetTaskPushNotificationConfig: push,
-  ListTaskPushNotificationConfigs: push,
-  DeleteTaskPushNotificationConfig: push,
+  CreateTaskPushNotificationConfig: write(push.create),
+  GetTaskPushNotificationConfig: push.get,
+  ListTaskPushNotificationConfigs: push.list,
+  DeleteTaskPushNotificationConfig: write(push.delete),
   GetExtendedAgentCard: extendedCard,
 };
 
@@ -106,10 +147,7 @@ const v03: Record<string, Handler> = {
     return taskOut(await hub.tasks.cancel(actor, p.id, cancelReason(p.metadata)));
   }),
   'tasks/resubscribe': subscribe(streamEventOut),
-  'tasks/pushNotificationConfig/set': push,
-  'tasks/pushNotificationConfig/get': push,
-  'tasks/pushNotificationConfig/list': push,
-  'tasks/pushNotificationConfig/delete': push,
+  ...push03,
   'agent/getAuthenticatedExtendedCard': extendedCard,
 };
 

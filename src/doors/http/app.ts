@@ -7,12 +7,16 @@ import { a2aRoutes } from '../a2a/routes.js';
 import { errorAnswer } from '../a2a/jsonrpc.js';
 import { agentRoutes } from '../rest/agents.js';
 import { healthRoutes } from '../rest/health.js';
+import { jwksRoutes } from '../rest/jwks.js';
+import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
 import { asHubError, errorHeaders, restErrorBody, restStatus } from './errors.js';
 import { callerOf } from './context.js';
 import { requestGuard } from './guard.js';
 
 export interface AppOptions {
+  /** The hub's signing keys, published as a JWKS. */
+  signer: Signer;
   publicUrl: URL | undefined;
   registration: 'open' | 'admin';
   adminTokenFingerprint: string;
@@ -71,6 +75,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   agentRoutes(app, hub, options);
   taskRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
+  jwksRoutes(app, options.signer);
   return app;
 }
 

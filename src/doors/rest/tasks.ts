@@ -43,6 +43,25 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
     return hub.tasks.get(await actor(request), id(request), historyLength);
   });
 
+  // The outbox of a task, for those who may see it: state and last outcome, never headers or bodies.
+  app.get('/api/tasks/:id/deliveries', { config }, async (request) => {
+    const deliveries = await hub.tasks.deliveries(await actor(request), id(request));
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return {
+      deliveries: deliveries.map((d) => ({
+        id: d.id,
+        channel: d.channel,
+        seq: d.seq,
+        state: d.state,
+        attempts: d.attempts,
+        ...(d.lastStatus !== undefined ? { lastStatus: d.lastStatus } : {}),
+        ...(d.lastError !== undefined ? { lastError: d.lastError } : {}),
+        ...(d.lastAttemptAt !== undefined ? { lastAttemptAt: iso(d.lastAttemptAt) } : {}),
+        ...(d.state === 'pending' ? { nextAttemptAt: iso(d.nextAt) } : {}),
+      })),
+    };
+  });
+
   app.post('/api/tasks/:id/respond', { config }, async (request) =>
     hub.tasks.act(await actor(request), id(request), 'respond', request.body ?? {}, idempotencyKey(request)),
   );

@@ -84,4 +84,48 @@ CREATE TABLE quota_counters (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 2,
+    name: 'push and delivery',
+    sql: `
+CREATE TABLE push_configs (
+  task_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  url TEXT NOT NULL,
+  token TEXT,
+  auth_scheme TEXT,
+  auth_credentials TEXT,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (task_id, id)
+) WITHOUT ROWID;
+-- The outbox: one row per delivery of one event to one target, kept until it is delivered or given up.
+CREATE TABLE deliveries (
+  id TEXT PRIMARY KEY,
+  task_id TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  headers TEXT NOT NULL,
+  body TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_at INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_until INTEGER,
+  last_status INTEGER,
+  last_error TEXT,
+  last_attempt_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX deliveries_due ON deliveries(next_at) WHERE state = 'pending';
+CREATE INDEX deliveries_by_channel ON deliveries(task_id, channel, seq);
+CREATE TABLE signing_keys (
+  kid TEXT PRIMARY KEY,
+  private_jwk TEXT NOT NULL,
+  public_jwk TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+`,
+  },
 ];

@@ -3,6 +3,7 @@ import { agentStatements } from './agents.js';
 import { taskReader } from './task-reads.js';
 import { taskWriter } from './task-writes.js';
 import { TaskCache } from './task-cache.js';
+import { deliveryStatements } from './deliveries.js';
 import type { Receipt, Store } from '../store.js';
 
 /**
@@ -12,9 +13,10 @@ import type { Receipt, Store } from '../store.js';
 export function openSqliteStore(file: string): Store {
   const db = openDatabase(file);
   const agents = agentStatements(db);
+  const outbox = deliveryStatements(db);
   const cache = new TaskCache();
   const reads = taskReader(db, cache);
-  const writes = taskWriter(db, cache);
+  const writes = taskWriter(db, cache, outbox.enqueue);
   const getReceiptRow = db.prepare('SELECT scope, key, fingerprint, result FROM receipts WHERE scope = ? AND key = ?');
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const pruneReceipts = db.prepare('DELETE FROM receipts WHERE created_at < ?');
@@ -36,6 +38,14 @@ export function openSqliteStore(file: string): Store {
       const row = getReceiptRow.get(scope, key) as (Omit<Receipt, 'result'> & { result: string }) | undefined;
       return row && { ...row, result: JSON.parse(row.result) };
     },
+    putPushConfig: async (config) => void outbox.putConfig(config),
+    listPushConfigs: async (taskId) => outbox.configs(taskId),
+    deletePushConfig: async (taskId, id) => outbox.deleteConfig(taskId, id),
+    claimDeliveries: async (owner, now, leaseUntil, limit) => outbox.claim(owner, now, leaseUntil, limit),
+    finishDelivery: async (id, owner, outcome) => outbox.finish(id, owner, outcome),
+    listDeliveries: async (taskId) => outbox.list(taskId),
+    loadSigningKeys: async () => outbox.keys(),
+    saveSigningKey: async (key) => void outbox.saveKey(key),
     eventsAfter: async (taskId, afterSeq, limit) =>
       (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
     prune: async (before) => {

@@ -2,13 +2,13 @@ import type { Db } from './database.js';
 import { groupCommit } from './group-commit.js';
 import type { TaskCache } from './task-cache.js';
 import { TASK_COLUMNS, rowParams } from './rows.js';
-import { QuotaExceeded, StoreConflict, type TaskWrite } from '../store.js';
+import { QuotaExceeded, StoreConflict, type DeliveryDraft, type TaskWrite } from '../store.js';
 
 const isUniqueViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
 /** Prepared statements for task writes; one transaction applies a whole TaskWrite. */
-export function taskWriter(db: Db, cache: TaskCache) {
+export function taskWriter(db: Db, cache: TaskCache, enqueue: (drafts: readonly DeliveryDraft[], now: number) => void) {
   const insertTask = db.prepare(
     `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => '@' + c).join(', ')})`,
   );
@@ -44,6 +44,7 @@ export function taskWriter(db: Db, cache: TaskCache) {
         throw isUniqueViolation(e) ? new StoreConflict('receipt', 'idempotency receipt exists') : e;
       }
     }
+    if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
     for (const q of w.quotas ?? []) {
       const { used } = chargeQuota.get(q.key, q.windowStart) as { used: number };
       if (used > q.limit) throw new QuotaExceeded(q.key, q.limit);

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { Delivery, DeliveryOutcome, Store } from '../store/store.js';
+import { safeSend, type TargetPolicy } from './safe-client.js';
+import type { Signer } from './signing.js';
+
+export interface OutboxOptions {
+  /** Seconds to wait before each retry; one attempt plus one retry per entry. */
+  retries: readonly number[];
+  policy: TargetPolicy;
+  /** How long a claimed delivery stays ours: longer than one attempt can take. */
+  leaseMs?: number;
+  batch?: number;
+  /** How often due retries are looked for when nothing pokes the outbox. */
+  pollMs?: number;
+}
+
+/** 1 min, 5 min, 30 min, 2 h, 6 h. */
+export const DEFAULT_RETRIES = [60, 300, 1800, 7200, 21600] as const;
+
+/**
+ * Sends what task writes queued: each delivery is leased from the store, POSTed through the
+ * SSRF-safe client, signed, with the same Idempotency-Key on every attempt, and its outcome
+ * written back by the lease holder only. Failures wait on a capped schedule with jitter; a
+ * restart loses nothing, because the queue is the store.
+ */
+export class Outbox {
+  private readonly owner = `outbox-${randomUUID()}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly signer: Signer,
+    private readonly options: OutboxOptions,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.poke(), this.options.pollMs ?? 500);
+    this.timer.unref();
+    this.poke();
+  }
+
+  /** Looks for due deliveries now (after a write queued some). */
+  poke(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.poke();
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.again = false;
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    const lease = this.options.leaseMs ?? 30_000;
+    for (;;) {
+      const now = this.clock();
+      const due = await this.store.claimDeliveries(this.owner, now, now + lease, this.options.batch ?? 32);
+      if (due.length === 0) return;
+      await Promise.all(due.map((d) => this.attempt(d)));
+    }
+  }
+
+  private async attempt(delivery: Delivery): Promise<void> {
+    let status: number | undefined;
+    let error: string | undefined;
+    try {
+      const signature = await this.signer.signDetached(delivery.body);
+      const headers = { ...delivery.headers, 'idempotency-key': delivery.id, 'muster-signature': signature };
+      status = (await safeSend({ url: delivery.url, method: 'POST', headers, body: delivery.body }, this.options.policy)).status;
+      if (status < 200 || status >= 300) error = `HTTP ${status}`;
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    await this.store.finishDelivery(delivery.id, this.owner, this.outcome(delivery, status, error));
+  }
+
+  private outcome(delivery: Delivery, status: number | undefined, error: string | undefined): DeliveryOutcome {
+    const now = this.clock();
+    const attempts = delivery.attempts + 1;
+    const base = { attempts, lastAttemptAt: now, ...(status !== undefined ? { lastStatus: status } : {}), ...(error ? { lastError: error.slice(0, 500) } : {}) };
+    if (!error) return { ...base, state: 'delivered', nextAt: now };
+    const wait = this.options.retries[attempts - 1];
+    if (wait === undefined) return { ...base, state: 'failed', nextAt: now };
+    const jitter = 0.9 + Math.random() * 0.2; // spread retries so a recovering receiver is not hit all at once
+    return { ...base, state: 'pending', nextAt: now + Math.round(wait * 1000 * jitter) };
+  }
+}
+
+/** Reads MUSTER_DELIVERY_RETRIES: a comma list of seconds before each retry. */
+export function parseRetries(value: string | undefined): number[] {
+  if (value === undefined || value.trim() === '') return [...DEFAULT_RETRIES];
+  const delays = value.split(',').map((s) => Number(s.trim()));
+  if (delays.some((d) => !Number.isFinite(d) || d < 0)) throw new Error(`MUSTER_DELIVERY_RETRIES must be a comma list of seconds, such as 60,300,1800; not '${value}'`);
+  return delays;
+}

@@ -1,0 +1,115 @@
+/**
+ * Push-notification configs (the A2A push-config methods) and the outbox rows a task write
+ * produces for them. A config belongs to the caller who set it, on a task they may see; each
+ * event is rendered for that owner by the view before it is queued, so push shows nobody more
+ * than a stream would.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+import type { StreamResponse } from '../a2a/types.js';
+import { HubError, invalidParams } from '../errors/hub-error.js';
+import { callerName, type Caller } from '../identity/caller.js';
+import { pushChannel, type DeliveryDraft, type PushConfig, type Store, type TaskRecord } from '../store/store.js';
+import type { View } from './view.js';
+
+export const configSchema = z
+  .object({
+    taskId: z.string().min(1),
+    id: z.string().min(1).max(200).optional(),
+    url: z.string({ error: (i) => (i.input === undefined ? 'is required: the https URL to POST events to' : 'must be a string') }),
+    token: z.string().max(1000).optional(),
+    authentication: z.object({ scheme: z.string().min(1).max(100), credentials: z.string().max(4000).optional() }).loose().optional(),
+  })
+  .loose();
+
+export type ConfigInput = z.output<typeof configSchema>;
+
+/** Checks a destination URL (scheme, resolved addresses); throws with a reason a person can act on. */
+export type TargetCheck = (url: string) => Promise<void>;
+
+const ownerCaller = (owner: string): Caller => (owner === '(admin)' ? { kind: 'admin' } : { kind: 'agent', handle: owner });
+
+export class PushConfigs {
+  constructor(
+    private readonly store: Store,
+    private readonly view: View,
+    private readonly checkTarget: TargetCheck,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Refuses a URL the hub may not POST to, naming the field it came in. */
+  async check(url: string, field = 'url'): Promise<void> {
+    try {
+      await this.checkTarget(url);
+    } catch (e) {
+      throw invalidParams(field, (e as Error).message, 'Send a public https URL that this hub may POST to');
+    }
+  }
+
+  async create(caller: Caller, taskId: string, input: ConfigInput, checked = false): Promise<PushConfig> {
+    if (caller.kind === 'anonymous') throw new HubError('UNAUTHENTICATED', 'Push notifications need a bearer token');
+    if (!checked) await this.check(input.url);
+    const config: PushConfig = {
+      taskId,
+      id: input.id ?? uuidv7(),
+      owner: callerName(caller),
+      url: input.url,
+      createdAt: this.clock(),
+      ...(input.token !== undefined ? { token: input.token } : {}),
+      ...(input.authentication ? { authentication: { scheme: input.authentication.scheme, ...(input.authentication.credentials !== undefined ? { credentials: input.authentication.credentials } : {}) } } : {}),
+    };
+    const existing = (await this.store.listPushConfigs(config.taskId)).find((c) => c.id === config.id);
+    if (existing && existing.owner !== config.owner) throw new HubError('CONFLICT', `A push config '${config.id}' exists on this task`, { hint: 'Choose another id, or omit it' });
+    await this.store.putPushConfig(config);
+    return config;
+  }
+
+  /** The caller's own configs on a task. */
+  async list(caller: Caller, taskId: string): Promise<PushConfig[]> {
+    return (await this.store.listPushConfigs(taskId)).filter((c) => c.owner === callerName(caller));
+  }
+
+  async get(caller: Caller, taskId: string, id: string): Promise<PushConfig> {
+    const config = (await this.list(caller, taskId)).find((c) => c.id === id);
+    if (!config) throw new HubError('NOT_FOUND', `No push config '${id}' of yours on task ${taskId}`, { hint: 'List them with ListTaskPushNotificationConfigs' });
+    return config;
+  }
+
+  /** Deleting is idempotent: a config that is not there is already deleted. */
+  async delete(caller: Caller, taskId: string, id: string): Promise<void> {
+    if ((await this.list(caller, taskId)).some((c) => c.id === id)) await this.store.deletePushConfig(taskId, id);
+  }
+
+  /** The outbox rows for a write's events, one per (config, event the config's owner may see). */
+  async drafts(record: TaskRecord, events: readonly StreamResponse[]): Promise<DeliveryDraft[]> {
+    const configs = await this.store.listPushConfigs(record.id);
+    const firstSeq = record.lastSeq - events.length + 1;
+    const drafts: DeliveryDraft[] = [];
+    for (const config of configs) {
+      events.forEach((event, i) => {
+        const shown = this.view.streamEvent(ownerCaller(config.owner), record, event);
+        if (!shown) return;
+        drafts.push({ id: uuidv7(), taskId: record.id, channel: pushChannel(config.id), seq: firstSeq + i, url: config.url, headers: pushHeaders(config), body: JSON.stringify(shown) });
+      });
+    }
+    return drafts;
+  }
+}
+
+function pushHeaders(config: PushConfig): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/a2a+json' };
+  if (config.authentication) headers['authorization'] = `${config.authentication.scheme} ${config.authentication.credentials ?? ''}`.trim();
+  if (config.token !== undefined) headers['x-a2a-notification-token'] = config.token;
+  return headers;
+}
+
+/** A config as the A2A methods show it: never its credentials. */
+export function configOut(config: PushConfig) {
+  return {
+    taskId: config.taskId,
+    id: config.id,
+    url: config.url,
+    ...(config.token !== undefined ? { token: config.token } : {}),
+    ...(config.authentication ? { authentication: { scheme: config.authentication.scheme } } : {}),
+  };
+}

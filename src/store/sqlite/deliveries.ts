@@ -1,0 +1,84 @@
+import type { Db } from './database.js';
+import { pushChannel, type Delivery, type DeliveryDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
+
+interface DeliveryRow {
+  id: string; task_id: string; channel: string; seq: number; url: string; headers: string; body: string; state: Delivery['state'];
+  attempts: number; next_at: number; last_status: number | null; last_error: string | null; last_attempt_at: number | null; created_at: number;
+}
+interface ConfigRow { task_id: string; id: string; owner: string; url: string; token: string | null; auth_scheme: string | null; auth_credentials: string | null; created_at: number }
+
+const deliveryFromRow = (r: DeliveryRow): Delivery => ({
+  id: r.id, taskId: r.task_id, channel: r.channel, seq: r.seq, url: r.url, headers: JSON.parse(r.headers), body: r.body,
+  state: r.state, attempts: r.attempts, nextAt: r.next_at, createdAt: r.created_at,
+  ...(r.last_status !== null ? { lastStatus: r.last_status } : {}),
+  ...(r.last_error !== null ? { lastError: r.last_error } : {}),
+  ...(r.last_attempt_at !== null ? { lastAttemptAt: r.last_attempt_at } : {}),
+});
+
+const configFromRow = (r: ConfigRow): PushConfig => ({
+  taskId: r.task_id, id: r.id, owner: r.owner, url: r.url, createdAt: r.created_at,
+  ...(r.token !== null ? { token: r.token } : {}),
+  ...(r.auth_scheme !== null ? { authentication: { scheme: r.auth_scheme, ...(r.auth_credentials !== null ? { credentials: r.auth_credentials } : {}) } } : {}),
+});
+
+/** Push configs, the delivery outbox and signing keys. */
+export function deliveryStatements(db: Db) {
+  const insertDelivery = db.prepare(
+    `INSERT INTO deliveries (id, task_id, channel, seq, url, headers, body, state, attempts, next_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+  );
+  const due = db.prepare(
+    `SELECT * FROM deliveries d
+     WHERE d.state = 'pending' AND d.next_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
+       AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.task_id = d.task_id AND e.channel = d.channel AND e.seq < d.seq AND e.state = 'pending')
+     ORDER BY d.next_at LIMIT @limit`,
+  );
+  const lease = db.prepare('UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id = ?');
+  const finish = db.prepare(
+    `UPDATE deliveries SET state = @state, attempts = @attempts, next_at = @nextAt, last_status = @lastStatus, last_error = @lastError,
+       last_attempt_at = @lastAttemptAt, lease_owner = NULL, lease_until = NULL
+     WHERE id = @id AND lease_owner = @owner`,
+  );
+  const byTask = db.prepare('SELECT * FROM deliveries WHERE task_id = ? ORDER BY channel, seq');
+  const upsertConfig = db.prepare(
+    `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, created_at)
+     VALUES (@taskId, @id, @owner, @url, @token, @scheme, @credentials, @createdAt)
+     ON CONFLICT (task_id, id) DO UPDATE SET url = excluded.url, token = excluded.token, auth_scheme = excluded.auth_scheme,
+       auth_credentials = excluded.auth_credentials`,
+  );
+  const configs = db.prepare('SELECT * FROM push_configs WHERE task_id = ? ORDER BY created_at, id');
+  const deleteConfig = db.prepare('DELETE FROM push_configs WHERE task_id = ? AND id = ?');
+  const cancelChannel = db.prepare("UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE task_id = ? AND channel = ? AND state = 'pending'");
+  const keys = db.prepare('SELECT * FROM signing_keys ORDER BY created_at');
+  const insertKey = db.prepare('INSERT INTO signing_keys (kid, private_jwk, public_jwk, created_at) SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM signing_keys)');
+
+  const claim = db.transaction((owner: string, now: number, leaseUntil: number, limit: number) => {
+    const rows = due.all({ now, limit }) as DeliveryRow[];
+    for (const r of rows) lease.run(owner, leaseUntil, r.id);
+    return rows.map(deliveryFromRow);
+  });
+  const removeConfig = db.transaction((taskId: string, id: string) => {
+    const gone = deleteConfig.run(taskId, id).changes === 1;
+    if (gone) cancelChannel.run(taskId, pushChannel(id));
+    return gone;
+  });
+
+  return {
+    enqueue: (drafts: readonly DeliveryDraft[], now: number) => {
+      for (const d of drafts) insertDelivery.run(d.id, d.taskId, d.channel, d.seq, d.url, JSON.stringify(d.headers), d.body, now, now);
+    },
+    claim: (owner: string, now: number, leaseUntil: number, limit: number) => claim.immediate(owner, now, leaseUntil, limit),
+    finish: (id: string, owner: string, o: DeliveryOutcome) =>
+      finish.run({ id, owner, lastStatus: null, lastError: null, ...o }).changes === 1,
+    list: (taskId: string) => (byTask.all(taskId) as DeliveryRow[]).map(deliveryFromRow),
+    putConfig: (c: PushConfig) =>
+      upsertConfig.run({ ...c, token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null }),
+    configs: (taskId: string) => (configs.all(taskId) as ConfigRow[]).map(configFromRow),
+    deleteConfig: (taskId: string, id: string) => removeConfig.immediate(taskId, id),
+    keys: () =>
+      (keys.all() as { kid: string; private_jwk: string; public_jwk: string; created_at: number }[]).map((k) => ({
+        kid: k.kid, privateJwk: JSON.parse(k.private_jwk), publicJwk: JSON.parse(k.public_jwk), createdAt: k.created_at,
+      })),
+    saveKey: (k: StoredSigningKey) => insertKey.run(k.kid, JSON.stringify(k.privateJwk), JSON.stringify(k.publicJwk), k.createdAt),
+  };
+}
