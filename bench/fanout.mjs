@@ -11,6 +11,8 @@
 //        FANOUT_COST_CONCURRENCY (default 50)
 //        FANOUT_COST_ROUNDS (default 3)      rounds of the cost part (order alternates: ABC, CBA, ...)
 //        FANOUT_SKIP_COST=1                  only the fan-out part
+//        FANOUT_MUSTER_NODE_ARGS             extra node flags for the Muster process only,
+//                                            e.g. "--cpu-prof --cpu-prof-dir=/tmp/muster-prof"
 //
 // Needs dist/ (npm run build). Writes bench/results/fanout.json. Exit code non-zero when
 // something failed (a subscriber missed, reordered or duplicated an event, a request failed).
@@ -60,10 +62,10 @@ function openFilesLimit() {
   const limit = openFilesLimit();
   const needed = N + Math.max(COST_CONCURRENCY * 2, 100) + 100;
   if (limit && limit.soft < needed) {
-    console.error(`fanout: ${N} subscribers need about ${needed} open files per process, but "ulimit -n" is ${limit.soft} (hard limit ${limit.hard}).`);
-    console.error(limit.hard >= needed
-      ? `Raise it in this shell first:  ulimit -n ${Math.min(limit.hard, Math.max(needed, 4096))}  (then run again), or lower FANOUT_SUBSCRIBERS.`
-      : `The hard limit is too low as well: raise it (e.g. "ulimit -Hn ${needed}" as root, or LimitNOFILE/limits.conf), or lower FANOUT_SUBSCRIBERS to at most ${limit.soft - (needed - N)}.`);
+    // Node raises its own soft limit to the hard limit at start-up, so what is read here is
+    // already as high as this process can go: only the hard limit (ulimit -Hn) matters.
+    console.error(`fanout: ${N} subscribers need about ${needed} open files per process, but this process may open only ${limit.soft} (hard limit ${limit.hard}; node raises its soft limit to the hard one by itself).`);
+    console.error(`Raise the hard limit before starting node (e.g. "ulimit -Hn ${Math.max(needed, 4096)} && ulimit -n ${Math.max(needed, 4096)}" as root, or LimitNOFILE= / limits.conf for a service), or lower FANOUT_SUBSCRIBERS to at most ${Math.max(0, limit.soft - (needed - N))}.`);
     process.exit(2);
   }
 }
@@ -94,7 +96,8 @@ async function startMuster() {
   const port = await freePort();
   const log = path.join(tmp, 'muster.log');
   const fd = openSync(log, 'w');
-  child = spawn(process.execPath, [main, 'serve', '--port', String(port), '--db', `sqlite:${path.join(tmp, 'x.db')}`], {
+  const nodeArgs = (process.env.FANOUT_MUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  child = spawn(process.execPath, [...nodeArgs, main, 'serve', '--port', String(port), '--db', `sqlite:${path.join(tmp, 'x.db')}`], {
     cwd: ROOT,
     env: { ...process.env, MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off' },
     stdio: ['ignore', fd, fd],
@@ -229,8 +232,8 @@ function openStream(agent, port, urlPath, token, body, onEvent, onEnd) {
         if (first) { first = false; resolve({ req, res }); }
       });
       res.on('data', parse);
-      res.on('end', () => onEnd?.('end'));
-      res.on('close', () => onEnd?.('close'));
+      res.on('end', () => { onEnd?.('end'); if (first) reject(new Error('stream ended before its first event')); });
+      res.on('close', () => { onEnd?.('close'); if (first) reject(new Error('stream closed before its first event')); });
       res.on('error', (e) => { onEnd?.(`error ${e.message}`); if (first) reject(e); });
     });
     req.on('error', (e) => { onEnd?.(`error ${e.message}`); if (first) reject(e); });

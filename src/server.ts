@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config } from './config.js';
 import { buildApp } from './doors/http/app.js';
-import { createHub } from './hub/hub.js';
-import { checkTarget } from './delivery/safe-client.js';
+import { createHub, type Hub } from './hub/hub.js';
+import { FORWARD_CHANNEL } from './delivery/forward.js';
 import { Outbox } from './delivery/outbox.js';
 import { Signer, type StoredKey } from './delivery/signing.js';
 import { fingerprint } from './identity/tokens.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
-import type { Store } from './store/store.js';
+import type { Delivery, Store } from './store/store.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
@@ -42,11 +42,16 @@ export async function startHub(config: Config, logError: (message: string) => vo
   const store = openStore(config);
   const policy = { allowPrivate: config.allowPrivateTargets };
   const signer = await Signer.open({ load: () => store.loadSigningKeys() as Promise<StoredKey[]>, save: (key) => store.saveSigningKey(key) });
-  const outbox = new Outbox(store, signer, { retries: config.deliveryRetries, policy });
-  const hub = createHub(store, {
+  // The outbox tells the hub what a forwarded task's endpoint answered; the hub pokes the outbox.
+  let hub: Hub | undefined;
+  const onAttempt = async (delivery: Delivery, response: Buffer | undefined) => {
+    if (delivery.channel === FORWARD_CHANNEL) await hub?.tasks.recordForwarding(delivery, response);
+  };
+  const outbox = new Outbox(store, signer, { retries: config.deliveryRetries, policy, onAttempt });
+  hub = createHub(store, {
     adminToken: config.adminToken,
     rateLimits: config.rateLimits,
-    checkTarget: async (url) => void (await checkTarget(url, policy)),
+    targets: policy,
     deliveriesQueued: () => outbox.poke(),
   });
   const app = buildApp(hub, {

@@ -12,6 +12,8 @@ export interface OutboxOptions {
   batch?: number;
   /** How often due retries are looked for when nothing pokes the outbox. */
   pollMs?: number;
+  /** Told of every finished attempt, with what the destination answered. */
+  onAttempt?: (delivery: Delivery, response: Buffer | undefined) => Promise<void>;
 }
 
 /** 1 min, 5 min, 30 min, 2 h, 6 h. */
@@ -76,15 +78,20 @@ export class Outbox {
   private async attempt(delivery: Delivery): Promise<void> {
     let status: number | undefined;
     let error: string | undefined;
+    let response: Buffer | undefined;
     try {
       const signature = await this.signer.signDetached(delivery.body);
       const headers = { ...delivery.headers, 'idempotency-key': delivery.id, 'muster-signature': signature };
-      status = (await safeSend({ url: delivery.url, method: 'POST', headers, body: delivery.body }, this.options.policy)).status;
+      const answer = await safeSend({ url: delivery.url, method: 'POST', headers, body: delivery.body }, this.options.policy);
+      status = answer.status;
+      response = answer.body;
       if (status < 200 || status >= 300) error = `HTTP ${status}`;
     } catch (e) {
       error = (e as Error).message;
     }
-    await this.store.finishDelivery(delivery.id, this.owner, this.outcome(delivery, status, error));
+    const outcome = this.outcome(delivery, status, error);
+    if (!(await this.store.finishDelivery(delivery.id, this.owner, outcome))) return; // our lease was lost: someone else owns it now
+    await this.options.onAttempt?.({ ...delivery, ...outcome }, response).catch(() => {});
   }
 
   private outcome(delivery: Delivery, status: number | undefined, error: string | undefined): DeliveryOutcome {

@@ -1,10 +1,12 @@
 import { Wakeups } from '../events/wakeups.js';
 import { Identity } from '../identity/agents.js';
-import { DAY, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js';
+import { DAY, HOUR, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js';
 import type { Store } from '../store/store.js';
 import type { Kind } from './kind.js';
 import { directKind } from './kinds/direct/direct.js';
-import { PushConfigs, type TargetCheck } from './push.js';
+import { PushConfigs } from './push.js';
+import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
+import { EndpointControl } from '../identity/endpoint.js';
 import { TaskService } from './tasks.js';
 import { View } from './view.js';
 
@@ -12,8 +14,8 @@ export interface HubOptions {
   adminToken: string;
   /** false turns rate limits off (benchmarks, trusted single-user hubs). */
   rateLimits: boolean;
-  /** Refuses push and forwarding URLs the hub may not reach (see delivery/safe-client). */
-  checkTarget: TargetCheck;
+  /** Which push and forwarding URLs the hub may reach (see delivery/safe-client). */
+  targets: TargetPolicy;
   /** Called when a write queued deliveries (the outbox's poke). */
   deliveriesQueued: () => void;
   clock?: () => number;
@@ -24,6 +26,7 @@ export const QUOTA_RULES: Readonly<Record<string, QuotaRule>> = {
   'direct.pair': { limit: 30, windowMs: MINUTE, what: 'tasks a minute from one agent to another' },
   'direct.inbox': { limit: 300, windowMs: MINUTE, what: 'tasks a minute into one inbox' },
   'direct.daily': { limit: 5000, windowMs: DAY, what: 'tasks a day from one agent' },
+  'forwarding.change': { limit: 30, windowMs: HOUR, what: 'forwarding changes an hour for one agent' },
 };
 
 /** The hub's services, wired once; every door is handed this and nothing else. */
@@ -32,6 +35,7 @@ export interface Hub {
   readonly identity: Identity;
   readonly tasks: TaskService;
   readonly wakeups: Wakeups;
+  readonly endpoints: EndpointControl;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -40,10 +44,13 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const kinds = new Map<string, Kind>([['direct', directKind(quotas)]]);
   const view = new View(kinds);
   const wakeups = new Wakeups();
+  const identity = new Identity(store, options.adminToken, clock);
+  const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   return {
     store,
     wakeups,
-    identity: new Identity(store, options.adminToken, clock),
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, new PushConfigs(store, view, options.checkTarget, clock), options.deliveriesQueued, clock),
+    identity,
+    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, options.deliveriesQueued, (handle) => identity.agent(handle), clock),
+    endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
   };
 }

@@ -5,8 +5,9 @@ import type { ListTasksParams, ListTasksResult, SendMessageParams, Task, TaskSta
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask } from '../store/store.js';
 import { configSchema, type PushConfigs } from './push.js';
+import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
 import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
@@ -60,8 +61,27 @@ export class TaskService {
     private readonly push: PushConfigs,
     /** Called after a write that queued deliveries, so the outbox sends them without waiting. */
     private readonly deliveriesQueued: () => void,
+    /** An agent's record (cached by identity), for forwarding new tasks to its endpoint. */
+    private readonly agent: (handle: string) => Promise<AgentRecord>,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /** Records on the task what its target's endpoint answered to the forwarded copy. */
+  async recordForwarding(delivery: Delivery, response: Buffer | undefined): Promise<void> {
+    const forwarding = forwardingRecord(delivery, response);
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const current = await this.store.getTask(delivery.taskId, FULL);
+      if (!current) return;
+      const change = { messages: [], artifacts: [], metadata: { muster: { ...muster(current), forwarding } } };
+      const { write } = changeWrite(current, change, this.clock());
+      try {
+        await this.store.updateTask(write);
+        return;
+      } catch (e) {
+        if (!(e instanceof StoreConflict && e.what === 'version')) throw e;
+      }
+    }
+  }
 
   async setPushConfig(actor: Actor, raw: unknown): Promise<PushConfig> {
     const input = parseWith(configSchema, camelKeys(raw));
@@ -243,9 +263,12 @@ export class TaskService {
       if (!opening) continue;
       // The opening event carries the task without its history: the messages are stored once, in the history.
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
+      const forward = opening.target === undefined ? undefined : forwardDraft(task, await this.agent(opening.target));
+      if (forward) write.deliveries = [forward];
       write.receipt = { ...idem, result: { taskId: task.record.id } };
       await this.write(() => this.store.createTask(write), ctx.now);
       this.wakeups.wake(task.record.id, task.record.lastSeq);
+      if (forward) this.deliveriesQueued();
       return this.view.render(task, FULL);
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {

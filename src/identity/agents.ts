@@ -75,6 +75,11 @@ export class Identity {
     return agent;
   }
 
+  /** Drops a cached agent after its record changed. */
+  forget(handle: string): void {
+    this.known.delete(handle);
+  }
+
   /** A new token for the agent; every older one stops working at once. */
   async rotate(caller: Caller, handle: string): Promise<string> {
     await this.agent(handle);

@@ -9,6 +9,7 @@ export interface QuotaRule {
 }
 
 export const MINUTE = 60_000;
+export const HOUR = 3_600_000;
 export const DAY = 86_400_000;
 
 /**

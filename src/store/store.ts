@@ -10,8 +10,20 @@ export interface AgentRecord {
   handle: string;
   name?: string;
   description?: string;
+  /** The agent's own A2A base URL, if it has one. */
   endpoint?: string;
+  /** The 1.0 JSON-RPC URL found in the endpoint's card when the agent proved it controls it. */
+  endpointRpcUrl?: string;
+  endpointVerifiedAt?: number;
+  /** New direct tasks are also sent to the verified endpoint. */
+  forwarding?: boolean;
   createdAt: number;
+}
+
+export interface EndpointChallenge {
+  challenge: string;
+  endpoint: string;
+  expiresAt: number;
 }
 
 export interface TokenRecord {
@@ -184,6 +196,13 @@ export interface Store {
   /** Adds a token; with `replace`, revokes every other live token of the agent in the same transaction. */
   insertToken(handle: string, token: { id: string; hash: string }, now: number, replace: boolean): Promise<void>;
   revokeToken(handle: string, tokenId: string, now: number): Promise<boolean>;
+  /** One outstanding challenge per agent; a new one replaces the old. */
+  saveChallenge(handle: string, challenge: EndpointChallenge): Promise<void>;
+  /** Returns and forgets the agent's challenge. */
+  takeChallenge(handle: string): Promise<EndpointChallenge | undefined>;
+  markEndpointVerified(handle: string, endpoint: string, rpcUrl: string, now: number): Promise<AgentRecord>;
+  /** Switches forwarding, charging `quotas`; switching off cancels the agent's pending forwards. */
+  setForwarding(handle: string, enabled: boolean, quotas: QuotaCharge[]): Promise<AgentRecord>;
 
   createTask(write: TaskWrite): Promise<void>;
   updateTask(write: TaskWrite): Promise<void>;

@@ -54,6 +54,17 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
     return reply.code(204).send();
   });
 
+  // Proving control of the agent's own endpoint, and forwarding new tasks to it.
+  const handleOf = (request: { params: unknown }) => (request.params as { handle: string }).handle;
+  app.post('/api/agents/:handle/endpoint/challenge', { config }, async (request) =>
+    hub.endpoints.challenge(await callerOf(hub, request), handleOf(request)),
+  );
+  app.post('/api/agents/:handle/endpoint/verify', { config }, async (request) => hub.endpoints.verify(await callerOf(hub, request), handleOf(request)));
+  app.get('/api/agents/:handle/forwarding', { config }, async (request) => hub.endpoints.forwarding(await callerOf(hub, request), handleOf(request)));
+  app.put('/api/agents/:handle/forwarding', { config }, async (request) =>
+    hub.endpoints.setForwarding(await callerOf(hub, request), handleOf(request), request.body ?? {}),
+  );
+
   app.get('/api/me', { config }, async (request) => {
     const caller = await callerOf(hub, request);
     if (caller.kind !== 'agent') return { kind: caller.kind };

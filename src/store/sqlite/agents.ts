@@ -1,7 +1,11 @@
 import type { Db } from './database.js';
-import { StoreConflict, type AgentRecord, type TokenRecord } from '../store.js';
+import { StoreConflict, type AgentRecord, type EndpointChallenge, type QuotaCharge, type TokenRecord } from '../store.js';
+import { quotaCharger } from './quota-charges.js';
 
-interface AgentRow { handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number }
+interface AgentRow {
+  handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
+  endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: number;
+}
 interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
 
 const agentFromRow = (r: AgentRow): AgentRecord => {
@@ -9,6 +13,9 @@ const agentFromRow = (r: AgentRow): AgentRecord => {
   if (r.name !== null) a.name = r.name;
   if (r.description !== null) a.description = r.description;
   if (r.endpoint !== null) a.endpoint = r.endpoint;
+  if (r.endpoint_rpc_url !== null) a.endpointRpcUrl = r.endpoint_rpc_url;
+  if (r.endpoint_verified_at !== null) a.endpointVerifiedAt = r.endpoint_verified_at;
+  if (r.forwarding === 1) a.forwarding = true;
   return a;
 };
 
@@ -47,7 +54,37 @@ export function agentStatements(db: Db) {
   // Live tokens by hash; every token write clears it, so a revoked token is refused at once.
   const liveTokens = new Map<string, TokenRecord>();
 
+  const chargeQuotas = quotaCharger(db);
+  const saveChallenge = db.prepare('INSERT INTO endpoint_challenges (handle, challenge, endpoint, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET challenge = excluded.challenge, endpoint = excluded.endpoint, expires_at = excluded.expires_at');
+  const getChallenge = db.prepare('SELECT challenge, endpoint, expires_at FROM endpoint_challenges WHERE handle = ?');
+  const dropChallenge = db.prepare('DELETE FROM endpoint_challenges WHERE handle = ?');
+  const verify = db.prepare('UPDATE agents SET endpoint = ?, endpoint_rpc_url = ?, endpoint_verified_at = ? WHERE handle = ?');
+  const forwarding = db.prepare('UPDATE agents SET forwarding = ? WHERE handle = ?');
+  const cancelForwards = db.prepare(
+    "UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE state = 'pending' AND channel = 'forward' AND task_id IN (SELECT id FROM tasks WHERE target = ?)",
+  );
+  const readAgent = (handle: string) => agentFromRow(getAgentRow.get(handle) as AgentRow);
+  const takeChallenge = db.transaction((handle: string) => {
+    const row = getChallenge.get(handle) as { challenge: string; endpoint: string; expires_at: number } | undefined;
+    dropChallenge.run(handle);
+    return row && { challenge: row.challenge, endpoint: row.endpoint, expiresAt: row.expires_at };
+  });
+  const markVerified = db.transaction((handle: string, endpoint: string, rpcUrl: string, now: number) => {
+    verify.run(endpoint, rpcUrl, now, handle);
+    return readAgent(handle);
+  });
+  const setForwarding = db.transaction((handle: string, enabled: boolean, quotas: QuotaCharge[]) => {
+    chargeQuotas(quotas);
+    forwarding.run(enabled ? 1 : 0, handle);
+    if (!enabled) cancelForwards.run(handle);
+    return readAgent(handle);
+  });
+
   return {
+    saveChallenge: (handle: string, c: EndpointChallenge) => void saveChallenge.run(handle, c.challenge, c.endpoint, c.expiresAt),
+    takeChallenge: (handle: string) => takeChallenge.immediate(handle),
+    markEndpointVerified: (handle: string, endpoint: string, rpcUrl: string, now: number) => markVerified.immediate(handle, endpoint, rpcUrl, now),
+    setForwarding: (handle: string, enabled: boolean, quotas: QuotaCharge[]) => setForwarding.immediate(handle, enabled, quotas),
     insertAgent: (agent: AgentRecord, token: { id: string; hash: string }) => insertAgent.immediate(agent, token),
     getAgent: (handle: string) => {
       const row = getAgentRow.get(handle) as AgentRow | undefined;

@@ -128,4 +128,19 @@ CREATE TABLE signing_keys (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'endpoint control and forwarding',
+    sql: `
+ALTER TABLE agents ADD COLUMN endpoint_rpc_url TEXT;
+ALTER TABLE agents ADD COLUMN endpoint_verified_at INTEGER;
+ALTER TABLE agents ADD COLUMN forwarding INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE endpoint_challenges (
+  handle TEXT PRIMARY KEY,
+  challenge TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+`,
+  },
 ];

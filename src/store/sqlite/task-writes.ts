@@ -2,7 +2,8 @@ import type { Db } from './database.js';
 import { groupCommit } from './group-commit.js';
 import type { TaskCache } from './task-cache.js';
 import { TASK_COLUMNS, rowParams } from './rows.js';
-import { QuotaExceeded, StoreConflict, type DeliveryDraft, type TaskWrite } from '../store.js';
+import { StoreConflict, type DeliveryDraft, type TaskWrite } from '../store.js';
+import { quotaCharger } from './quota-charges.js';
 
 const isUniqueViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
@@ -24,10 +25,7 @@ export function taskWriter(db: Db, cache: TaskCache, enqueue: (drafts: readonly 
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
   const insertReceipt = db.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
-  const chargeQuota = db.prepare(
-    `INSERT INTO quota_counters (key, window_start, used) VALUES (?, ?, 1)
-     ON CONFLICT (key, window_start) DO UPDATE SET used = used + 1 RETURNING used`,
-  );
+  const chargeQuotas = quotaCharger(db);
 
   const children = (w: TaskWrite) => {
     const { record } = w;
@@ -45,10 +43,7 @@ export function taskWriter(db: Db, cache: TaskCache, enqueue: (drafts: readonly 
       }
     }
     if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
-    for (const q of w.quotas ?? []) {
-      const { used } = chargeQuota.get(q.key, q.windowStart) as { used: number };
-      if (used > q.limit) throw new QuotaExceeded(q.key, q.limit);
-    }
+    chargeQuotas(w.quotas);
   };
 
   const create = (w: TaskWrite) => {

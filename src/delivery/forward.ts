@@ -1,0 +1,58 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { AgentRecord, Delivery, DeliveryDraft, StoredTask } from '../store/store.js';
+
+export const FORWARD_CHANNEL = 'forward';
+
+/**
+ * A new direct task as an A2A SendMessage to the target's own endpoint. The delivery id is the
+ * JSON-RPC id, the messageId and the Idempotency-Key of every attempt, so the endpoint can drop
+ * repeats; the task's Muster ids travel in the message metadata.
+ */
+export function forwardDraft(task: StoredTask, agent: AgentRecord): DeliveryDraft | undefined {
+  const first = task.history[0];
+  if (!agent.forwarding || !agent.endpointRpcUrl || !first) return undefined;
+  const id = uuidv7();
+  const { record } = task;
+  const message = {
+    messageId: id,
+    role: 'ROLE_USER',
+    parts: first.parts,
+    metadata: { ...first.metadata, muster: { taskId: record.id, contextId: record.contextId, from: record.sender, to: record.target } },
+  };
+  return {
+    id,
+    taskId: record.id,
+    channel: FORWARD_CHANNEL,
+    seq: 1,
+    url: agent.endpointRpcUrl,
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'SendMessage', params: { message } }),
+  };
+}
+
+/** What the endpoint answered, as recorded on the task in metadata.muster.forwarding. */
+export interface ForwardingRecord {
+  state: Delivery['state'];
+  attempts: number;
+  lastAttemptAt: string;
+  httpStatus?: number;
+  remoteTaskId?: string;
+}
+
+export function forwardingRecord(delivery: Delivery, responseBody: Buffer | undefined): ForwardingRecord {
+  let remoteTaskId: string | undefined;
+  try {
+    const answer = responseBody && JSON.parse(responseBody.toString('utf8'));
+    const id = answer?.result?.task?.id ?? answer?.result?.id;
+    if (typeof id === 'string') remoteTaskId = id;
+  } catch {
+    /* an answer that is not JSON is recorded by its status alone */
+  }
+  return {
+    state: delivery.state,
+    attempts: delivery.attempts,
+    lastAttemptAt: new Date(delivery.lastAttemptAt ?? Date.now()).toISOString(),
+    ...(delivery.lastStatus !== undefined ? { httpStatus: delivery.lastStatus } : {}),
+    ...(remoteTaskId ? { remoteTaskId } : {}),
+  };
+}

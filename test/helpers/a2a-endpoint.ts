@@ -1,0 +1,61 @@
+/**
+ * An agent's own A2A endpoint, built on the official SDK's server (DefaultRequestHandler behind
+ * its express handlers), on 127.0.0.1: it records what it receives and can refuse the first calls.
+ */
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { AGENT_CARD_PATH, TaskState, type AgentCard, type Message } from '@a2a-js/sdk';
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+
+export async function startA2AEndpoint(options: { failFirst?: number } = {}) {
+  const received: { headers: IncomingHttpHeaders; body: any; message: Message }[] = [];
+  let challenge = '';
+  let calls = 0;
+  const card: AgentCard = {
+    name: 'Own endpoint',
+    description: 'An agent that runs its own A2A server',
+    version: '1.0.0',
+    supportedInterfaces: [{ url: '', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
+    provider: undefined,
+    capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    signatures: [],
+  };
+  const pending: { headers: IncomingHttpHeaders; body: any }[] = [];
+  const executor: AgentExecutor = {
+    async execute(ctx, bus) {
+      const request = pending.shift()!;
+      received.push({ ...request, message: ctx.userMessage });
+      bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+    },
+    async cancelTask() {},
+  };
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const app = express();
+  app.get('/.well-known/muster-challenge', (_req, res) => void res.type('text/plain').send(challenge));
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: { getAgentCard: async () => card } as never }));
+  app.use('/a2a', express.json(), (req, res, next) => {
+    calls += 1;
+    if (calls <= (options.failFirst ?? 0)) return void res.status(503).json({ error: 'not yet' });
+    pending.push({ headers: req.headers, body: req.body });
+    next();
+  });
+  app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  const server = await new Promise<import('node:http').Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  card.supportedInterfaces[0]!.url = `http://127.0.0.1:${port}/a2a`;
+  return {
+    base: `http://127.0.0.1:${port}/`,
+    received,
+    serveChallenge: (value: string) => void (challenge = value),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
