@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Short intervals so the test sees heartbeats and a slow subscriber being let go.
 process.env['MUSTER_SSE_HEARTBEAT_MS'] = '200';
 process.env['MUSTER_SSE_DRAIN_TIMEOUT_MS'] = '500';
+process.env['MUSTER_MAX_STREAMS_PER_CALLER'] = '3';
 const { register, rest, rpc, startTestHub } = await import('./helpers/hub.js');
 
 let hub: Awaited<ReturnType<typeof startTestHub>>;
@@ -30,6 +31,24 @@ function openStream(id: string) {
 }
 
 describe('stream upkeep', () => {
+  it('holds each caller to a number of open streams, refused as -32029 before any work is done', async () => {
+    const id = await newTask('slots-1');
+    const open = await Promise.all([openStream(id), openStream(id), openStream(id)]);
+    const refused = await rpc(`${hub.url}agents/bob/`, 'SubscribeToTask', { id }, { token: alice.token });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe(-32029);
+    const before = (await rpc(`${hub.url}agents/bob/`, 'ListTasks', {}, { token: alice.token })).body.result.totalSize;
+    const streamSend = await rpc(`${hub.url}agents/bob/`, 'SendStreamingMessage', { message: { messageId: 'slots-2', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token });
+    expect(streamSend.body.error.code).toBe(-32029);
+    expect((await rpc(`${hub.url}agents/bob/`, 'ListTasks', {}, { token: alice.token })).body.result.totalSize).toBe(before);
+    open[0]!.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await openStream(id);
+    expect(again.statusCode).toBe(200);
+    for (const s of [...open, again]) s.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+  });
+
   it('sends a comment line on idle streams', async () => {
     const res = await openStream(await newTask('beat-1'));
     let text = '';

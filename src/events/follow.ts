@@ -4,34 +4,59 @@ import type { LoggedEvent, Store } from '../store/store.js';
 import type { Wakeups } from './wakeups.js';
 
 const PAGE = 100;
+/** Events a subscriber may hold from wake-ups before it falls back to reading the log. */
+const LIVE_LIMIT = 1_000;
 
 /** True for the event that ends a task's stream: a status update into a terminal state. */
 export const endsStream = (event: StreamResponse): boolean => 'statusUpdate' in event && isTerminal(event.statusUpdate.status.state);
 
 /**
  * A task's events after `afterSeq`, stored ones first and then live ones, in order, with no gap
- * and no duplicate: it reads the log, and when it has read everything it sleeps until a wake-up
- * says the log has grown. It stops after a terminal status update, or when `signal` aborts.
+ * and no duplicate. It reads the log to catch up; once caught up it takes the events that
+ * wake-ups carry (shared by every subscriber of the task), and reads the log again only when it
+ * finds a gap. It stops after a terminal status update, or when `signal` aborts.
  */
 export async function* follow(store: Store, wakeups: Wakeups, taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<LoggedEvent> {
   let cursor = afterSeq;
   let known = afterSeq; // the highest seq a wake-up has announced
+  let behind = true; // read the log until a short page says we are caught up
+  let live: LoggedEvent[] = [];
   let wake: (() => void) | undefined;
-  const unwatch = wakeups.watch(taskId, (lastSeq) => {
+  const unwatch = wakeups.watch(taskId, (lastSeq, events) => {
     known = Math.max(known, lastSeq);
+    if (live.length + events.length > LIVE_LIMIT) {
+      live = [];
+      behind = true;
+    } else live.push(...events);
     wake?.();
   });
   const onAbort = () => wake?.();
   signal.addEventListener('abort', onAbort);
   try {
     while (!signal.aborted) {
-      const page = await store.eventsAfter(taskId, cursor, PAGE);
-      for (const logged of page) {
-        cursor = logged.seq;
-        yield logged;
-        if (endsStream(logged.event)) return;
+      if (behind) {
+        const page = await store.eventsAfter(taskId, cursor, PAGE);
+        for (const logged of page) {
+          cursor = logged.seq;
+          yield logged;
+          if (endsStream(logged.event)) return;
+        }
+        behind = page.length === PAGE;
+        continue;
       }
-      if (page.length === PAGE || known > cursor) continue;
+      while (live[0] && live[0].seq <= cursor) live.shift();
+      const next = live[0];
+      if (next && next.seq === cursor + 1) {
+        live.shift();
+        cursor = next.seq;
+        yield next;
+        if (endsStream(next.event)) return;
+        continue;
+      }
+      if (known > cursor) {
+        behind = true; // a gap: something was announced that we do not hold
+        continue;
+      }
       await new Promise<void>((resolve) => {
         wake = resolve;
         if (known > cursor || signal.aborted) resolve();

@@ -5,7 +5,7 @@ import type { ListTasksParams, ListTasksResult, SendMessageParams, Task, TaskSta
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type TaskWrite, type PushConfig, type Receipt, type Store, type StoredTask } from '../store/store.js';
 import { configSchema, type PushConfigs } from './push.js';
 import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
@@ -267,7 +267,7 @@ export class TaskService {
       if (forward) write.deliveries = [forward];
       write.receipt = { ...idem, result: { taskId: task.record.id } };
       await this.write(() => this.store.createTask(write), ctx.now);
-      this.wakeups.wake(task.record.id, task.record.lastSeq);
+      this.wakeups.wake(task.record.id, task.record.lastSeq, logged(write));
       if (forward) this.deliveriesQueued();
       return this.view.render(task, FULL);
     }
@@ -301,7 +301,7 @@ export class TaskService {
       if (drafts.length > 0) write.deliveries = drafts;
       try {
         await this.write(() => this.store.updateTask(write), ctx.now);
-        this.wakeups.wake(id, task.record.lastSeq);
+        this.wakeups.wake(id, task.record.lastSeq, logged(write));
         if (drafts.length > 0) this.deliveriesQueued();
         return this.view.render(task, FULL);
       } catch (e) {
@@ -361,6 +361,12 @@ export class TaskService {
 }
 
 async function* none(): AsyncGenerator<LoggedEvent> {}
+
+/** A write's events with the sequence numbers the store gave them. */
+const logged = (write: TaskWrite): LoggedEvent[] => {
+  const first = write.record.lastSeq - write.events.length + 1;
+  return write.events.map((event, i) => ({ seq: first + i, event }));
+};
 
 const muster = (t: StoredTask) => (t.record.metadata?.['muster'] as object | undefined) ?? {};
 

@@ -18,6 +18,8 @@ export type ProtocolVersion = '1.0' | '0.3';
 export interface CallContext {
   signal: AbortSignal;
   lastEventId?: number;
+  /** Takes one of the caller's stream slots (refusing when none is left); returns its release. */
+  reserveStream: () => () => void;
 }
 
 type Handler = (hub: Hub, actor: Actor, params: unknown, call: CallContext) => Promise<unknown>;
@@ -28,7 +30,20 @@ export class EventStream {
     readonly subscription: Subscription,
     /** The wire shape of each StreamResponse for this method's protocol version. */
     readonly shape: (event: StreamResponse) => unknown,
+    /** Gives the caller's stream slot back when the stream ends. */
+    readonly release: () => void,
   ) {}
+}
+
+/** Opens a stream within the caller's slots: the slot is taken before any work is done. */
+async function streamed(call: CallContext, shape: EventStream['shape'], open: () => Promise<Subscription>): Promise<EventStream> {
+  const release = call.reserveStream();
+  try {
+    return new EventStream(await open(), shape, release);
+  } catch (e) {
+    release();
+    throw e;
+  }
 }
 
 const v1Shape = (event: StreamResponse): unknown => event;
@@ -103,16 +118,18 @@ const push03: Record<string, Handler> = {
 };
 /** SendStreamingMessage: the same send, then the task's events until it ends. */
 const sendStreaming = (parse: (params: unknown) => SendMessageParams, shape: EventStream['shape']): Handler =>
-  write(async (hub, actor, params, call) => {
-    const task = await hub.tasks.send(actor, parse(params));
-    return new EventStream(await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false }), shape);
-  });
+  write(async (hub, actor, params, call) =>
+    streamed(call, shape, async () => {
+      const task = await hub.tasks.send(actor, parse(params));
+      return hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false });
+    }),
+  );
 
 /** SubscribeToTask: the task as it stands, then its events; a finished task is refused. */
 const subscribe = (shape: EventStream['shape']): Handler => async (hub, actor, params, call) => {
   const p = parseTaskId(params);
   const options = { signal: call.signal, refuseTerminal: true, ...(call.lastEventId === undefined ? {} : { lastEventId: call.lastEventId }) };
-  return new EventStream(await hub.tasks.subscribe(actor, p.id, options), shape);
+  return streamed(call, shape, () => hub.tasks.subscribe(actor, p.id, options));
 };
 
 const v1: Record<string, Handler> = {

@@ -2,13 +2,39 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
-import { actorOf, baseUrl } from '../http/context.js';
+import { actorOf, baseUrl, callerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
 import { agentCard, hubCard } from './card.js';
 import { answer } from './jsonrpc.js';
+import { HubError } from '../../errors/hub-error.js';
+import { callerName } from '../../identity/caller.js';
 import { writeEventStream } from './sse.js';
 
 const CARD = '.well-known/agent-card.json';
+/** Open event streams one caller may hold on this process (each costs memory and work per event). */
+const MAX_STREAMS_PER_CALLER = Number(process.env['MUSTER_MAX_STREAMS_PER_CALLER'] ?? 100);
+
+/** Counts each caller's open streams on this process. */
+class StreamSlots {
+  private readonly open = new Map<string, number>();
+  constructor(private readonly limit: number) {}
+
+  take(who: string): () => void {
+    const held = this.open.get(who) ?? 0;
+    if (held >= this.limit) {
+      throw new HubError('RATE_LIMITED', `At most ${this.limit} open streams per caller`, { hint: 'Close a stream first, or poll with ListTasks' });
+    }
+    this.open.set(who, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.open.get(who) ?? 1) - 1;
+      if (left > 0) this.open.set(who, left);
+      else this.open.delete(who);
+    };
+  }
+}
 
 /** SSE's Last-Event-ID travels as a header, on the JSON-RPC POST as on any SSE request. */
 function lastEventId(request: FastifyRequest): { lastEventId?: number } {
@@ -28,18 +54,25 @@ function sendCard(request: FastifyRequest, reply: FastifyReply, card: object) {
 export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undefined): void {
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   const streams = new Set<AbortController>();
+  const slots = new StreamSlots(MAX_STREAMS_PER_CALLER);
   app.addHook('preClose', async () => streams.forEach((s) => s.abort()));
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
     const abort = new AbortController();
+    const who = callerName(await callerOf(hub, request));
     const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)), {
       signal: abort.signal,
       ...lastEventId(request),
+      reserveStream: () => slots.take(who),
     });
     if (result.stream) {
+      const { events } = result.stream;
       reply.hijack();
       streams.add(abort);
-      return writeEventStream(reply.raw, result.stream.id, result.stream.events, abort).finally(() => streams.delete(abort));
+      return writeEventStream(reply.raw, result.stream.id, events, abort).finally(() => {
+        streams.delete(abort);
+        events.release();
+      });
     }
     if (result.error) reply.headers(errorHeaders(result.error));
     if (result.body === undefined) return reply.code(result.status).send();

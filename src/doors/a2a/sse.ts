@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
+import type { StreamResponse } from '../../a2a/types.js';
 import type { EventStream } from './methods.js';
 
 /** A comment line this often keeps idle streams open through proxies. */
@@ -21,15 +22,16 @@ export async function writeEventStream(res: ServerResponse, id: JsonRpcId, strea
   res.flushHeaders();
   res.on('close', () => abort.abort());
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const send = async (seq: number, payload: object) => {
-    if (res.write(`id: ${seq}\ndata: ${JSON.stringify(payload)}\n\n`)) return;
+  const send = async (seq: number, data: string) => {
+    if (res.write(`id: ${seq}\ndata: ${data}\n\n`)) return;
     const drained = await Promise.race([once(res, 'drain').then(() => true), sleep(DRAIN_TIMEOUT_MS, abort.signal).then(() => false)]);
     if (!drained) throw new TooFarBehind();
   };
   const { subscription, shape } = stream;
+  const envelope = (result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
   try {
-    await send(subscription.snapshotSeq, { jsonrpc: '2.0', id, result: shape({ task: subscription.snapshot }) });
-    for await (const { seq, event } of subscription.events) await send(seq, { jsonrpc: '2.0', id, result: shape(event) });
+    await send(subscription.snapshotSeq, envelope(JSON.stringify(shape({ task: subscription.snapshot }))));
+    for await (const { seq, event } of subscription.events) await send(seq, envelope(serialized(event, shape)));
   } catch (error) {
     if (!(error instanceof TooFarBehind) && !abort.signal.aborted) res.write(`data: ${JSON.stringify(errorAnswer(id, error).body)}\n\n`);
   } finally {
@@ -37,6 +39,19 @@ export async function writeEventStream(res: ServerResponse, id: JsonRpcId, strea
     abort.abort(); // stops the log reader if the stream ended on our side
     res.end();
   }
+}
+
+/**
+ * Live events reach every subscriber of a task as the same object, so each is serialised once
+ * per wire shape, not once per subscriber.
+ */
+const cache = new WeakMap<object, Map<EventStream['shape'], string>>();
+function serialized(event: StreamResponse, shape: EventStream['shape']): string {
+  let byShape = cache.get(event);
+  if (!byShape) cache.set(event, (byShape = new Map()));
+  let text = byShape.get(shape);
+  if (text === undefined) byShape.set(shape, (text = JSON.stringify(shape(event))));
+  return text;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
