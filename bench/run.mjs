@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './lib.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,16 +42,6 @@ process.on('exit', () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `node <args>` with output going to a log file; resolves once `readyUrl` answers 200. */
 async function startChild(name, args, env, readyUrl) {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkTarget, DeliveryFailed, safeSend, TargetRefused } from './safe-client.js';
+import { rejection, refusal, failure } from '../../test/helpers/rejections.js';
 
 /** A real server on 127.0.0.1, counting the connections it accepts. */
 interface TestServer {
@@ -56,30 +57,6 @@ afterEach(async () => {
   vi.restoreAllMocks();
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-/** The error a promise rejects with, failing the test if it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection, but the promise resolved');
-}
-
-async function refusal(promise: Promise<unknown>, reason: TargetRefused['reason']): Promise<TargetRefused> {
-  const error = await rejection(promise);
-  expect(error).toBeInstanceOf(TargetRefused);
-  expect((error as TargetRefused).reason).toBe(reason);
-  return error as TargetRefused;
-}
-
-async function failure(promise: Promise<unknown>, reason: DeliveryFailed['reason']): Promise<DeliveryFailed> {
-  const error = await rejection(promise);
-  expect(error).toBeInstanceOf(DeliveryFailed);
-  expect((error as DeliveryFailed).reason).toBe(reason);
-  return error as DeliveryFailed;
-}
 
 describe('safeSend', () => {
   it('refuses http with private targets disallowed before connecting', async () => {

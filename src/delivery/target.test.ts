@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkTarget, TargetRefused } from './safe-client.js';
+import { rejection, refusal } from '../../test/helpers/rejections.js';
 
 const STRICT = { allowPrivate: false };
 const PRIVATE_OK = { allowPrivate: true };
@@ -8,23 +9,6 @@ const PRIVATE_OK = { allowPrivate: true };
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** The error a promise rejects with, failing the test if it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection, but the promise resolved');
-}
-
-async function refusal(promise: Promise<unknown>, reason: TargetRefused['reason']): Promise<TargetRefused> {
-  const error = await rejection(promise);
-  expect(error).toBeInstanceOf(TargetRefused);
-  expect((error as TargetRefused).reason).toBe(reason);
-  return error as TargetRefused;
-}
 
 describe('checkTarget', () => {
   it('refuses what is not an absolute URL', async () => {
