@@ -97,6 +97,21 @@ describe('push notifications', () => {
     expect(outbox.body.deliveries.some((d: any) => d.state === 'pending')).toBe(false);
   });
 
+  it('a retried SendMessage sets its inline push config once', async () => {
+    const hook = await startWebhook();
+    const params = { message: { messageId: 'push-retry', role: 'ROLE_USER', parts: [{ text: 'x' }] }, configuration: { taskPushNotificationConfig: { url: hook.url } } };
+    const first = await rpc(bobBase(), 'SendMessage', params, { token: alice.token });
+    const again = await rpc(bobBase(), 'SendMessage', params, { token: alice.token });
+    expect(again.body.result.task.id).toBe(first.body.result.task.id);
+    const list = await rpc(bobBase(), 'ListTaskPushNotificationConfigs', { taskId: first.body.result.task.id }, { token: alice.token });
+    expect(list.body.result.configs.map((c: any) => c.id)).toEqual(['message-push-retry']);
+    const anonymousDelete = await rpc(bobBase(), 'tasks/pushNotificationConfig/delete', { id: first.body.result.task.id, pushNotificationConfigId: 'message-push-retry' });
+    expect(anonymousDelete.status).toBe(401);
+    const noConfigId = await rpc(bobBase(), 'tasks/pushNotificationConfig/delete', { id: first.body.result.task.id }, { token: alice.token });
+    expect(noConfigId.body.error.code).toBe(-32602);
+    await hook.close();
+  });
+
   it('takes a push config in SendMessage, and speaks the 0.3 push methods', async () => {
     const hook = await startWebhook();
     const sent = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'push-inline', role: 'ROLE_USER', parts: [{ text: 'x' }] }, configuration: { taskPushNotificationConfig: { url: hook.url, id: 'inline' } } }, { token: alice.token });

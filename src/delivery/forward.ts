@@ -37,14 +37,18 @@ export interface ForwardingRecord {
   lastAttemptAt: string;
   httpStatus?: number;
   remoteTaskId?: string;
+  /** The endpoint answered the SendMessage with a JSON-RPC error. */
+  remoteError?: { code: number; message: string };
 }
 
 export function forwardingRecord(delivery: Delivery, responseBody: Buffer | undefined): ForwardingRecord {
   let remoteTaskId: string | undefined;
+  let remoteError: ForwardingRecord['remoteError'];
   try {
     const answer = responseBody && JSON.parse(responseBody.toString('utf8'));
     const id = answer?.result?.task?.id ?? answer?.result?.id;
     if (typeof id === 'string') remoteTaskId = id;
+    if (typeof answer?.error?.code === 'number') remoteError = { code: answer.error.code, message: String(answer.error.message ?? '') };
   } catch {
     /* an answer that is not JSON is recorded by its status alone */
   }
@@ -54,5 +58,6 @@ export function forwardingRecord(delivery: Delivery, responseBody: Buffer | unde
     lastAttemptAt: new Date(delivery.lastAttemptAt ?? Date.now()).toISOString(),
     ...(delivery.lastStatus !== undefined ? { httpStatus: delivery.lastStatus } : {}),
     ...(remoteTaskId ? { remoteTaskId } : {}),
+    ...(remoteError ? { remoteError } : {}),
   };
 }

@@ -118,7 +118,8 @@ export class TaskService {
     }
     const pushField = 'configuration.taskPushNotificationConfig';
     const pushInput = params.configuration?.taskPushNotificationConfig;
-    const push = pushInput && parseWith(configSchema, { ...pushInput, taskId: message.taskId ?? '(new)' }, pushField);
+    // Without an id of its own, the config is named after the message, so a retried send sets it again rather than twice.
+    const push = pushInput && parseWith(configSchema, { id: `message-${message.messageId}`, ...pushInput, taskId: message.taskId ?? '(new)' }, pushField);
     if (push) await this.push.check(push.url, `${pushField}.url`);
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
     const opens = message.taskId === undefined;

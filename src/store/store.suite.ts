@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../a2a/types.js';
-import { QuotaExceeded, StoreConflict, type Store, type TaskRecord, type TaskWrite } from './store.js';
+import { pushChannel, QuotaExceeded, StoreConflict, type DeliveryDraft, type Store, type TaskRecord, type TaskWrite } from './store.js';
 
 const message = (id: string, text = id): Message => ({ messageId: id, role: 'ROLE_USER', parts: [{ text }] });
 
@@ -42,6 +42,16 @@ function bump(w: TaskWrite, over: Partial<TaskRecord> = {}, extra: Partial<TaskW
     ...extra,
   };
 }
+
+const draft = (taskId: string, channel: string, seq: number): DeliveryDraft => ({
+  id: `${taskId}-${channel}-${seq}`,
+  taskId,
+  channel,
+  seq,
+  url: 'https://x.example/hook',
+  headers: { 'content-type': 'application/json' },
+  body: '{}',
+});
 
 export function storeSuite(name: string, open: () => Promise<{ store: Store; reopen: () => Promise<Store> }>): void {
   describe(`store contract: ${name}`, () => {
@@ -116,6 +126,48 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       expect(rest.hasMore).toBe(false);
       const done = await store.listTasks({ scope: { kind: 'inbox', target: 'q' }, states: ['TASK_STATE_COMPLETED'], limit: 5, includeArtifacts: false });
       expect(ids(done)).toEqual([rq]);
+      await store.close();
+    });
+
+    it('keeps push configs per task and cancels their pending deliveries when one is deleted', async () => {
+      const { store } = await open();
+      const w = newTask();
+      await store.createTask(w);
+      await store.putPushConfig({ taskId: w.record.id, id: 'c1', owner: 'a', url: 'https://x.example/hook', token: 't', authentication: { scheme: 'Bearer', credentials: 'k' }, createdAt: 1 });
+      await store.putPushConfig({ taskId: w.record.id, id: 'c1', owner: 'a', url: 'https://y.example/hook', createdAt: 2 });
+      expect((await store.listPushConfigs(w.record.id)).map((c) => [c.id, c.url, c.token])).toEqual([['c1', 'https://y.example/hook', undefined]]);
+      const next = bump(w, {}, { deliveries: [draft(w.record.id, pushChannel('c1'), 2)] });
+      await store.updateTask(next);
+      expect(await store.deletePushConfig(w.record.id, 'c1')).toBe(true);
+      expect(await store.deletePushConfig(w.record.id, 'c1')).toBe(false);
+      expect((await store.listDeliveries(w.record.id)).map((d) => d.state)).toEqual(['canceled']);
+      await store.close();
+    });
+
+    it('leases due deliveries one per channel at a time, in event order; only the lease holder records an outcome', async () => {
+      const { store } = await open();
+      const w = newTask();
+      await store.createTask({ ...w, deliveries: [draft(w.record.id, 'ch', 1), draft(w.record.id, 'ch', 2), draft(w.record.id, 'other', 1)] });
+      const now = w.record.updatedAt;
+      const first = await store.claimDeliveries('me', now, now + 1000, 10);
+      expect(first.map((d) => [d.channel, d.seq])).toEqual([['ch', 1], ['other', 1]]);
+      expect(await store.claimDeliveries('you', now, now + 1000, 10)).toEqual([]); // leased, and seq 2 waits for seq 1
+      const ch1 = first[0]!;
+      expect(await store.finishDelivery(ch1.id, 'you', { state: 'delivered', attempts: 1, nextAt: now, lastAttemptAt: now })).toBe(false);
+      expect(await store.finishDelivery(ch1.id, 'me', { state: 'pending', attempts: 1, nextAt: now + 50, lastAttemptAt: now, lastError: 'HTTP 503' })).toBe(true);
+      expect(await store.claimDeliveries('me', now + 10, now + 1000, 10)).toEqual([]); // not due yet, and still holds up seq 2
+      const retried = await store.claimDeliveries('me', now + 60, now + 1000, 10);
+      expect(retried.map((d) => [d.seq, d.attempts, d.lastError])).toEqual([[1, 1, 'HTTP 503']]);
+      await store.finishDelivery(retried[0]!.id, 'me', { state: 'delivered', attempts: 2, nextAt: now + 60, lastAttemptAt: now + 60, lastStatus: 200 });
+      expect((await store.claimDeliveries('me', now + 61, now + 1000, 10)).map((d) => d.seq)).toEqual([2]);
+      await store.close();
+    });
+
+    it('keeps the first signing key saved', async () => {
+      const { store } = await open();
+      await store.saveSigningKey({ kid: 'k1', privateJwk: { d: 'x' }, publicJwk: { x: 'y' }, createdAt: 1 });
+      await store.saveSigningKey({ kid: 'k2', privateJwk: { d: 'z' }, publicJwk: { x: 'w' }, createdAt: 2 });
+      expect((await store.loadSigningKeys()).map((k) => k.kid)).toEqual(['k1']);
       await store.close();
     });
 

@@ -230,7 +230,10 @@ export interface Store {
   /** Stores a key unless one exists already (first writer wins across nodes). */
   saveSigningKey(key: StoredSigningKey): Promise<void>;
 
-  /** Forgets receipts written before `before` and quota windows that ended before it. */
+  /**
+   * Forgets receipts written before `before`, quota windows that ended before it, and finished
+   * deliveries older than a week before it.
+   */
   prune(before: number): Promise<void>;
 
   close(): Promise<void>;

@@ -110,11 +110,11 @@ const push03: Record<string, Handler> = {
     const p = parseWith(configRef03, camelKeys(params));
     return (await hub.tasks.pushConfigs(actor, p.id)).map((c) => pushConfigOut(configOut(c)));
   },
-  'tasks/pushNotificationConfig/delete': async (hub, actor, params) => {
-    const p = parseWith(configRef03, camelKeys(params));
-    if (p.pushNotificationConfigId !== undefined) await hub.tasks.deletePushConfig(actor, p.id, p.pushNotificationConfigId);
+  'tasks/pushNotificationConfig/delete': write(async (hub, actor, params) => {
+    const p = parseWith(configRef03.required({ pushNotificationConfigId: true }), camelKeys(params));
+    await hub.tasks.deletePushConfig(actor, p.id, p.pushNotificationConfigId);
     return null;
-  },
+  }),
 };
 /** SendStreamingMessage: the same send, then the task's events until it ends. */
 const sendStreaming = (parse: (params: unknown) => SendMessageParams, shape: EventStream['shape']): Handler =>

@@ -45,6 +45,7 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
 
   // The outbox of a task, for those who may see it: state and last outcome, never headers or bodies.
   app.get('/api/tasks/:id/deliveries', { config }, async (request) => {
+    parseWith(z.object({}).strict(), request.query);
     const deliveries = await hub.tasks.deliveries(await actor(request), id(request));
     const iso = (ms: number) => new Date(ms).toISOString();
     return {

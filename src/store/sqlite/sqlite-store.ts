@@ -21,6 +21,7 @@ export function openSqliteStore(file: string): Store {
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const pruneReceipts = db.prepare('DELETE FROM receipts WHERE created_at < ?');
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ?');
+  const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
 
   return {
     name: 'sqlite',
@@ -55,6 +56,7 @@ export function openSqliteStore(file: string): Store {
     prune: async (before) => {
       pruneReceipts.run(before);
       pruneQuotas.run(before - 86_400_000); // the longest window is a day
+      pruneDeliveries.run(before - 6 * 86_400_000); // finished deliveries stay visible for a week
     },
     close: async () => {
       db.close();
