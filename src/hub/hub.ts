@@ -4,6 +4,7 @@ import { DAY, HOUR, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js
 import type { Store } from '../store/store.js';
 import type { Kind } from './kind.js';
 import { directKind } from './kinds/direct/direct.js';
+import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
 import { EndpointControl } from '../identity/endpoint.js';
@@ -36,6 +37,7 @@ export interface Hub {
   readonly tasks: TaskService;
   readonly wakeups: Wakeups;
   readonly endpoints: EndpointControl;
+  readonly mailboxes: Mailboxes;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -51,6 +53,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     wakeups,
     identity,
     tasks: new TaskService(store, view, kinds, quotas, wakeups, push, options.deliveriesQueued, (handle) => identity.agent(handle), clock),
+    mailboxes: new Mailboxes(store, view),
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
   };
 }

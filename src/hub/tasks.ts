@@ -1,20 +1,19 @@
 import { createHash } from 'node:crypto';
-import { isTerminal, parseState, TERMINAL_STATES } from '../a2a/states.js';
-import { TASK_STATES } from '../a2a/types.js';
-import type { ListTasksParams, ListTasksResult, SendMessageParams, Task, TaskState } from '../a2a/types.js';
-import { HubError, invalidParams } from '../errors/hub-error.js';
-import { callerName, type Caller } from '../identity/caller.js';
-import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type TaskWrite, type PushConfig, type Receipt, type Store, type StoredTask } from '../store/store.js';
-import { configSchema, type PushConfigs } from './push.js';
-import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
+import { isTerminal } from '../a2a/states.js';
+import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
+import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
+import { HubError, invalidParams } from '../errors/hub-error.js';
 import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
+import { callerName, type Caller } from '../identity/caller.js';
+import type { Quotas } from '../identity/quotas.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, openingWrite } from './changes.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
 import { checkParts } from './limits.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
+import { configSchema, type PushConfigs } from './push.js';
 import type { View } from './view.js';
 
 const FULL = { includeArtifacts: true } as const;
@@ -223,36 +222,6 @@ export class TaskService {
     };
   }
 
-  /** REST inbox/sent pages: one agent's received or sent direct tasks with counterparty and last message. */
-  async mailbox(caller: Caller, box: 'inbox' | 'sent', query: { state?: string; cursor?: string; limit?: number }) {
-    const scope = this.view.mailboxScope(caller, box);
-    const limit = query.limit ?? 20;
-    const states = mailboxStates(query.state ?? 'open');
-    const filters = [scope, query.state ?? 'open'];
-    const page = await this.store.listTasks({ scope, states, limit, historyLength: 1, includeArtifacts: false, ...optionalCursor(decodePageToken(query.cursor, filters, 'cursor')) });
-    const names = new Map<string, string | undefined>();
-    const data = [];
-    for (const { record, history } of page.tasks) {
-      const other = (box === 'inbox' ? record.sender : record.target) ?? '';
-      if (!names.has(other)) names.set(other, (await this.store.getAgent(other))?.name);
-      const name = names.get(other);
-      data.push({
-        id: record.id,
-        contextId: record.contextId,
-        state: record.state,
-        from: record.sender,
-        to: record.target,
-        createdAt: new Date(record.createdAt).toISOString(),
-        updatedAt: new Date(record.updatedAt).toISOString(),
-        artifactCount: record.artifactCount,
-        counterparty: name === undefined ? { handle: other } : { handle: other, name },
-        ...(history[0] ? { lastMessage: history[0] } : {}),
-      });
-    }
-    const last = page.tasks[page.tasks.length - 1];
-    return { data, hasMore: page.hasMore, ...(page.hasMore && last ? { cursor: encodePageToken(last.record, filters) } : {}) };
-  }
-
   private visible(actor: Actor, task: StoredTask | undefined, id: string): StoredTask {
     return this.view.visible(actor.caller, actor.door, task, id);
   }
@@ -373,11 +342,4 @@ const muster = (t: StoredTask) => (t.record.metadata?.['muster'] as object | und
 
 const optionalCursor = (cursor: ReturnType<typeof decodePageToken>) => (cursor ? { after: cursor } : {});
 
-function mailboxStates(state: string): TaskState[] | undefined {
-  if (state === 'all') return undefined;
-  if (state === 'open') return TASK_STATES.filter((s) => !TERMINAL_STATES.has(s));
-  const parsed = parseState(state);
-  if (!parsed) throw invalidParams('state', `unknown state '${state}'`, 'Use open, all, or a state such as working or TASK_STATE_WORKING');
-  return [parsed];
-}
 

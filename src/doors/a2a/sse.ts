@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { once } from 'node:events';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
 import type { StreamResponse } from '../../a2a/types.js';
 import type { EventStream } from './methods.js';
@@ -24,8 +23,7 @@ export async function writeEventStream(res: ServerResponse, id: JsonRpcId, strea
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   const send = async (seq: number, data: string) => {
     if (res.write(`id: ${seq}\ndata: ${data}\n\n`)) return;
-    const drained = await Promise.race([once(res, 'drain').then(() => true), sleep(DRAIN_TIMEOUT_MS, abort.signal).then(() => false)]);
-    if (!drained) throw new TooFarBehind();
+    if (!(await drained(res, DRAIN_TIMEOUT_MS, abort.signal))) throw new TooFarBehind();
   };
   const { subscription, shape } = stream;
   const envelope = (result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
@@ -54,8 +52,19 @@ function serialized(event: StreamResponse, shape: EventStream['shape']): string 
   return text;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+/** Resolves true when the socket drains, false after `ms` or on abort; leaves no listener or timer behind. */
+function drained(res: ServerResponse, ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      signal.removeEventListener('abort', onAbort);
+      resolve(ok);
+    };
+    const onDrain = () => finish(true);
+    const onAbort = () => finish(false);
+    const timer = setTimeout(() => finish(false), ms);
+    res.once('drain', onDrain);
+    signal.addEventListener('abort', onAbort);
   });
+}

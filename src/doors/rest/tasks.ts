@@ -34,7 +34,7 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
   for (const box of ['inbox', 'sent'] as const) {
     app.get(`/api/${box}`, { config }, async (request) => {
       const query = parseWith(mailboxQuery, request.query);
-      return hub.tasks.mailbox(await callerOf(hub, request), box, query);
+      return hub.mailboxes.page(await callerOf(hub, request), box, query);
     });
   }
 

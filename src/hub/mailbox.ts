@@ -1,0 +1,55 @@
+import { parseState, TERMINAL_STATES } from '../a2a/states.js';
+import { TASK_STATES, type TaskState } from '../a2a/types.js';
+import { invalidParams } from '../errors/hub-error.js';
+import type { Caller } from '../identity/caller.js';
+import type { Store } from '../store/store.js';
+import { decodePageToken, encodePageToken } from './page-token.js';
+import type { View } from './view.js';
+
+/** An agent's REST inbox and sent lists: its direct tasks with the counterparty and the last message. */
+export class Mailboxes {
+  constructor(
+    private readonly store: Store,
+    private readonly view: View,
+  ) {}
+
+  /** REST inbox/sent pages: one agent's received or sent direct tasks with counterparty and last message. */
+  async page(caller: Caller, box: 'inbox' | 'sent', query: { state?: string; cursor?: string; limit?: number }) {
+    const scope = this.view.mailboxScope(caller, box);
+    const limit = query.limit ?? 20;
+    const states = mailboxStates(query.state ?? 'open');
+    const filters = [scope, query.state ?? 'open'];
+    const page = await this.store.listTasks({ scope, states, limit, historyLength: 1, includeArtifacts: false, ...cursorOf(decodePageToken(query.cursor, filters, 'cursor')) });
+    const names = new Map<string, string | undefined>();
+    const data = [];
+    for (const { record, history } of page.tasks) {
+      const other = (box === 'inbox' ? record.sender : record.target) ?? '';
+      if (!names.has(other)) names.set(other, (await this.store.getAgent(other))?.name);
+      const name = names.get(other);
+      data.push({
+        id: record.id,
+        contextId: record.contextId,
+        state: record.state,
+        from: record.sender,
+        to: record.target,
+        createdAt: new Date(record.createdAt).toISOString(),
+        updatedAt: new Date(record.updatedAt).toISOString(),
+        artifactCount: record.artifactCount,
+        counterparty: name === undefined ? { handle: other } : { handle: other, name },
+        ...(history[0] ? { lastMessage: history[0] } : {}),
+      });
+    }
+    const last = page.tasks[page.tasks.length - 1];
+    return { data, hasMore: page.hasMore, ...(page.hasMore && last ? { cursor: encodePageToken(last.record, filters) } : {}) };
+  }
+}
+
+function mailboxStates(state: string): TaskState[] | undefined {
+  if (state === 'all') return undefined;
+  if (state === 'open') return TASK_STATES.filter((s) => !TERMINAL_STATES.has(s));
+  const parsed = parseState(state);
+  if (!parsed) throw invalidParams('state', `unknown state '${state}'`, 'Use open, all, or a state such as working or TASK_STATE_WORKING');
+  return [parsed];
+}
+
+const cursorOf = (cursor: ReturnType<typeof decodePageToken>) => (cursor ? { after: cursor } : {});
