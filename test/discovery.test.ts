@@ -57,6 +57,14 @@ describe('agent card discovery', () => {
     await expect(new ClientFactory().createFromUrl(`${hub.url}agents/nobody-here/`)).rejects.toThrow();
   });
 
+  it('serves a 0.3-shaped card to a client that asks with A2A-Version: 0.3', async () => {
+    const res = await fetch(`${hub.url}agents/card-agent/.well-known/agent-card.json`, { headers: { 'a2a-version': '0.3' } });
+    const card = (await res.json()) as any;
+    expect(card).toMatchObject({ protocolVersion: '0.3.0', url: `${hub.url}agents/card-agent/`, preferredTransport: 'JSONRPC', securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{ bearer: [] }] });
+    expect(card.supportedInterfaces).toBeUndefined();
+    expect(res.headers.get('vary')).toContain('A2A-Version');
+  });
+
   it('answers 304 to a matching If-None-Match', async () => {
     const first = await fetch(`${hub.url}.well-known/agent-card.json`);
     const etag = first.headers.get('etag')!;

@@ -33,6 +33,7 @@ describe('JSON-RPC envelope errors', () => {
     ['a missing method', '{"jsonrpc":"2.0","id":1,"params":{}}'],
     ['a non-object body', '"GetTask"'],
     ['an id of the wrong type', '{"jsonrpc":"2.0","id":{"a":1},"method":"GetTask"}'],
+    ['params that are not structured', '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":"x"}'],
   ])('-32600 for %s', async (_what, body) => {
     const res = await post(base, body);
     expect(res.body.error.code).toBe(-32600);
@@ -116,6 +117,16 @@ describe('JSON-RPC envelope errors', () => {
     const res = await rpc(`${hub.url}agents/ghost/`, 'GetTask', { id: 'x' });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe(-32012);
+  });
+
+  it('reads ProtoJSON leniently: null and empty strings as unset, integers as strings, unpadded base64', async () => {
+    const res = await rpc(base, 'SendMessage', { message: { messageId: 'lenient-1', role: 'ROLE_USER', contextId: '', taskId: null, parts: [{ raw: 'aGVsbG8', mediaType: 'text/plain' }] }, configuration: { historyLength: '1' } }, { token: alice.token });
+    expect(res.body.result.task.history).toHaveLength(1);
+    const list = await rpc(base, 'ListTasks', { contextId: '', status: '', pageSize: '2' }, { token: alice.token });
+    expect(list.body.result.pageSize).toBe(2);
+    expect(list.body.result.totalSize).toBeGreaterThan(0);
+    const arrayParams = await rpc(base, 'GetTask', [1, 2] as unknown as object, { token: alice.token });
+    expect(arrayParams.body.error.code).toBe(-32602);
   });
 
   it('accepts snake_case request fields and never emits null', async () => {

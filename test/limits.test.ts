@@ -73,7 +73,7 @@ describe('limits: each refusal is a clear error and stores nothing', () => {
     const res = await fetch(base, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${alice.token}` }, body: 'hello' });
     expect(res.status).toBe(415);
     const json = (await res.json()) as any;
-    expect(json.error.code).toBe(-32600);
+    expect(json.error.code).toBe(-32005);
     expect(json.error.data[0].metadata.hint).toContain('application/json');
   });
 

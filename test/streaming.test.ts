@@ -137,7 +137,7 @@ describe('SSE details', () => {
     await respond(id, { state: 'TASK_STATE_WORKING', artifacts: [{ artifactId: 'a', parts: [{ text: 'x' }] }] }); // seq 4, 5
     await respond(id, { state: 'TASK_STATE_COMPLETED' }); // seq 6
     const resumed = await sse(bobBase(), 'SubscribeToTask', { id }, { token: alice.token, lastEventId: 3 });
-    expect(resumed.events.map((e) => e.id)).toEqual([6, 4, 5, 6]);
+    expect(resumed.events.map((e) => e.id)).toEqual([undefined, 4, 5, 6]); // the snapshot carries no id, so ids only rise
     expect(Object.keys(resumed.events[0]!.data.result)).toEqual(['task']);
     expect(resumed.events.slice(1).map((e) => Object.keys(e.data.result)[0])).toEqual(['artifactUpdate', 'statusUpdate', 'statusUpdate']);
     expect(resumed.events[3]!.data.result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
@@ -167,6 +167,15 @@ describe('SSE details', () => {
       ['task', 'submitted', undefined],
       ['status-update', 'working', false],
       ['status-update', 'completed', true],
+    ]);
+    const waiting = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'legacy-ir', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token });
+    const irStream = sse(bobBase(), 'tasks/resubscribe', { id: waiting.body.result.task.id }, { token: alice.token });
+    await new Promise((r) => setTimeout(r, 100));
+    await respond(waiting.body.result.task.id, { state: 'TASK_STATE_INPUT_REQUIRED' });
+    const ir = await irStream; // a 0.3 stream ends when the task waits on its client
+    expect(ir.events.map((e) => [e.data.result.kind, e.data.result.status?.state, e.data.result.final])).toEqual([
+      ['task', 'submitted', undefined],
+      ['status-update', 'input-required', true],
     ]);
     const streamed = await sse(bobBase(), 'message/stream', { message: { kind: 'message', messageId: 'legacy-s2', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } }, { token: alice.token, stopAfter: 1 });
     expect(streamed.events[0]!.data.result).toMatchObject({ kind: 'task', status: { state: 'submitted' } });

@@ -5,7 +5,7 @@
  */
 import { dropUndefined } from './schemas.js';
 import { LEGACY_STATE, TERMINAL_STATES } from './states.js';
-import type { Artifact, JsonObject, Message, Part, StreamResponse, Task, TaskStatus } from './types.js';
+import type { Artifact, JsonObject, Message, Part, StreamResponse, Task, TaskState, TaskStatus } from './types.js';
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -89,13 +89,16 @@ export function statusOut(status: TaskStatus): JsonObject {
   });
 }
 
+/** 0.3 streams end at a terminal state and also when the task waits on its client (input or auth required). */
+export const legacyFinal = (state: TaskState): boolean => TERMINAL_STATES.has(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
+
 /** A stream event in 0.3 shape: `kind`, and `final` on the status update that ends the stream. */
 export function streamEventOut(event: StreamResponse): JsonObject {
   if ('task' in event) return taskOut(event.task);
   if ('message' in event) return messageOut(event.message);
   if ('statusUpdate' in event) {
     const { status, ...rest } = event.statusUpdate;
-    return { ...rest, kind: 'status-update', status: statusOut(status), final: TERMINAL_STATES.has(status.state) };
+    return { ...rest, kind: 'status-update', status: statusOut(status), final: legacyFinal(status.state) };
   }
   const { artifact, ...rest } = event.artifactUpdate;
   return { ...rest, kind: 'artifact-update', artifact: artifactOut(artifact) };

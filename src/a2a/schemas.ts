@@ -4,12 +4,18 @@ import type { Part, TaskState } from './types.js';
 
 const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
 
+// ProtoJSON readers take a default value as "not set", and 64-bit-safe integers written as strings.
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
+const integer = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), schema);
+/** Standard or URL-safe base64, padded or not, as ProtoJSON bytes allow. */
+const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64');
+
 const metadata = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 
 export const partSchema = z
   .object({
     text: z.string().optional(),
-    raw: z.base64({ error: 'must be base64' }).optional(),
+    raw: base64.optional(),
     url: z.url({ error: 'must be an absolute URL' }).optional(),
     data: z.unknown().optional(),
     metadata: metadata.optional(),
@@ -37,8 +43,8 @@ export const partSchema = z
 export const messageSchema = z
   .object({
     messageId: z.string({ error: (i) => (i.input === undefined ? 'is required: a unique id for this message' : 'must be a string') }).min(1, 'must not be empty').max(200),
-    contextId: z.string().min(1).max(200).optional(),
-    taskId: z.string().min(1).max(200).optional(),
+    contextId: unsetIfEmpty(z.string().max(200).optional()),
+    taskId: unsetIfEmpty(z.string().max(200).optional()),
     role: z.enum(['ROLE_USER', 'ROLE_AGENT'], { error: "must be 'ROLE_USER' or 'ROLE_AGENT'" }),
     parts: z.array(partSchema, { error: (i) => (i.input === undefined ? 'is required' : 'must be an array of parts') }).min(1, 'must hold at least one part'),
     metadata: metadata.optional(),
@@ -50,7 +56,7 @@ export const messageSchema = z
     dropUndefined({ messageId, contextId, taskId, role, parts, metadata: meta, extensions, referenceTaskIds }),
   );
 
-const historyLength = z.number().int('must be an integer').min(0, 'must be 0 or more');
+const historyLength = integer(z.number().int('must be an integer').min(0, 'must be 0 or more'));
 
 export const sendMessageParamsSchema = z
   .object({
@@ -85,9 +91,9 @@ const isoTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 
 
 export const listTasksParamsSchema = z
   .object({
-    contextId: z.string().optional(),
-    status: z.union([stateName, z.literal('TASK_STATE_UNSPECIFIED').transform(() => undefined)]).optional(),
-    pageSize: z.number().int('must be an integer').min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').optional(),
+    contextId: unsetIfEmpty(z.string().optional()),
+    status: unsetIfEmpty(z.union([stateName, z.literal('TASK_STATE_UNSPECIFIED').transform(() => undefined)]).optional()),
+    pageSize: integer(z.number().int('must be an integer').min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100')).optional(),
     pageToken: z.string().optional(),
     historyLength: historyLength.optional(),
     statusTimestampAfter: isoTimestamp.optional(),

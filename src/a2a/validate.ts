@@ -15,6 +15,7 @@ export function camelKeys(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
+    if (inner === null) continue; // ProtoJSON: null means the field is not set
     const name = key.includes('_') ? camel(key) : key;
     if (name in out && name !== key) continue; // the camelCase spelling wins when both are sent
     out[name] = OPAQUE_KEYS.has(name) ? inner : camelKeys(inner);

@@ -30,6 +30,7 @@ describe('the error catalogue', () => {
       [-32029, 429, 429],
     ]);
     expect(CATALOGUE.TASK_NOT_FOUND.domain).toBe('a2a-protocol.org');
+    expect(CATALOGUE.INVALID_PARAMS.domain).toBe('muster.hub');
     expect(CATALOGUE.RATE_LIMITED.domain).toBe('muster.hub');
   });
 });

@@ -22,21 +22,21 @@ const own = (rpc: number, http: number, message: string, rpcHttp = 200): ErrorSp
 
 export const CATALOGUE = {
   // JSON-RPC envelope (JSON-RPC 2.0)
-  PARSE_ERROR: spec(-32700, 400, 'Invalid JSON payload'),
-  INVALID_REQUEST: spec(-32600, 400, 'Request payload validation error'),
-  METHOD_NOT_FOUND: spec(-32601, 404, 'Method not found'),
-  INVALID_PARAMS: spec(-32602, 400, 'Invalid parameters'),
-  INTERNAL: spec(-32603, 500, 'Internal error', 500),
+  // (JSON-RPC's own codes: their ErrorInfo reasons are Muster's, so is their domain)
+  PARSE_ERROR: own(-32700, 400, 'Invalid JSON payload'),
+  INVALID_REQUEST: own(-32600, 400, 'Request payload validation error'),
+  METHOD_NOT_FOUND: own(-32601, 404, 'Method not found'),
+  INVALID_PARAMS: own(-32602, 400, 'Invalid parameters'),
+  INTERNAL: own(-32603, 500, 'Internal error', 500),
   // HTTP-level refusals (answered on every door with a JSON body)
   PAYLOAD_TOO_LARGE: own(-32600, 413, 'Request body is larger than 1 MiB', 413),
-  UNSUPPORTED_MEDIA_TYPE: own(-32600, 415, 'Content-Type must be application/json', 415),
   ROUTE_NOT_FOUND: own(-32601, 404, 'No such route', 404),
   // A2A 1.0 errors
   TASK_NOT_FOUND: spec(-32001, 404, 'Task not found'),
   TASK_NOT_CANCELABLE: spec(-32002, 409, 'Task cannot be canceled'),
   PUSH_NOTIFICATION_NOT_SUPPORTED: spec(-32003, 400, 'Push notifications are not supported'),
   UNSUPPORTED_OPERATION: spec(-32004, 400, 'This operation is not supported'),
-  CONTENT_TYPE_NOT_SUPPORTED: spec(-32005, 415, 'Content type not supported'),
+  CONTENT_TYPE_NOT_SUPPORTED: spec(-32005, 415, 'Content type not supported', 415),
   INVALID_AGENT_RESPONSE: spec(-32006, 502, 'Invalid agent response'),
   EXTENDED_AGENT_CARD_NOT_CONFIGURED: spec(-32007, 400, 'Extended agent card not configured'),
   EXTENSION_SUPPORT_REQUIRED: spec(-32008, 400, 'A required extension was not declared'),
@@ -45,7 +45,7 @@ export const CATALOGUE = {
   UNAUTHENTICATED: own(-32010, 401, 'Authentication required', 401),
   FORBIDDEN: own(-32011, 403, 'Forbidden', 403),
   AGENT_NOT_FOUND: own(-32012, 404, 'Agent not found', 404),
-  NOT_FOUND: own(-32012, 404, 'Not found', 404),
+  NOT_FOUND: own(-32012, 404, 'Not found'),
   CONFLICT: own(-32013, 409, 'The resource has changed; nothing was done'),
   HANDLE_TAKEN: own(-32013, 409, 'That handle is taken'),
   IDEMPOTENCY_KEY_REUSED: own(-32602, 409, 'That idempotency key was used for a different request'),

@@ -25,6 +25,8 @@ export interface Subscription {
   snapshot: Task;
   /** Sequence number of the last event the snapshot reflects. */
   snapshotSeq: number;
+  /** Events older than the snapshot follow it (a resume with Last-Event-ID below the snapshot). */
+  resuming: boolean;
   events: AsyncIterable<LoggedEvent>;
 }
 
@@ -163,7 +165,12 @@ export class TaskService {
         if (shown) yield { seq, event: shown };
       }
     }
-    return { snapshot: this.view.render(current, FULL), snapshotSeq: record.lastSeq, events: nothingLeft ? none() : visibleEvents() };
+    return {
+      snapshot: this.view.render(current, FULL),
+      snapshotSeq: record.lastSeq,
+      resuming: from < record.lastSeq,
+      events: nothingLeft ? none() : visibleEvents(),
+    };
   }
 
   async get(actor: Actor, id: string, historyLength?: number): Promise<Task> {

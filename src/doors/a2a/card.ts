@@ -33,6 +33,26 @@ function common(hubBase: string, base: string, name: string, description: string
   };
 }
 
+type Card = ReturnType<typeof common>;
+
+/**
+ * The same card in 0.3 shape, for clients that ask with `A2A-Version: 0.3`: one `url`, the
+ * transport named, and security schemes with a `type` instead of the 1.0 oneof.
+ */
+export function legacyCard(card: Card) {
+  const { supportedInterfaces, capabilities, securitySchemes: _schemes, securityRequirements: _requirements, ...rest } = card;
+  const url = supportedInterfaces.find((i) => i.protocolVersion === '0.3')?.url ?? supportedInterfaces[0]!.url;
+  return {
+    ...rest,
+    protocolVersion: '0.3.0',
+    url,
+    preferredTransport: 'JSONRPC',
+    capabilities: { streaming: capabilities.streaming, pushNotifications: capabilities.pushNotifications },
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: card.securitySchemes.bearer.httpAuthSecurityScheme.description } },
+    security: [{ bearer: [] }],
+  };
+}
+
 export function hubCard(base: string) {
   return common(base, base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/.', [
     {

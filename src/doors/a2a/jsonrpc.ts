@@ -40,7 +40,9 @@ function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: 
     throw new HubError('INVALID_REQUEST', "The 'id' member must be a string, a number or null");
   }
   if (typeof method !== 'string' || method === '') throw new HubError('INVALID_REQUEST', "The 'method' member is required", { hint: 'For example "method": "SendMessage"' });
-  if (params !== undefined && !isObject(params)) throw new HubError('INVALID_PARAMS', "The 'params' member must be an object");
+  // A params member that is not structured makes the request itself invalid; an array is structured, but not what A2A takes.
+  if (params !== undefined && (params === null || typeof params !== 'object')) throw new HubError('INVALID_REQUEST', "The 'params' member must be an object");
+  if (Array.isArray(params)) throw new HubError('INVALID_PARAMS', "The 'params' member must be an object, not an array");
   return { id: (id as JsonRpcId | undefined) ?? null, method, params, notification: id === undefined };
 }
 

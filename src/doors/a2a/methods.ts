@@ -3,14 +3,15 @@
  * name chooses the shapes: 1.0 names answer ProtoJSON, 0.3 names answer 0.3 objects.
  */
 import { listTasksParamsSchema, sendMessageParamsSchema, taskIdParamsSchema } from '../../a2a/schemas.js';
-import { pushConfigIn, pushConfigOut, sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
+import { legacyFinal, pushConfigIn, pushConfigOut, sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
+import { endsStream } from '../../events/follow.js';
 import { configOut } from '../../hub/push.js';
 import { z } from 'zod';
 import type { SendMessageParams, StreamResponse } from '../../a2a/types.js';
 import { camelKeys, parseWith } from '../../a2a/validate.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
-import type { Actor, Subscription } from '../../hub/tasks.js';
+import { trimHistory, type Actor, type Subscription } from '../../hub/tasks.js';
 
 export type ProtocolVersion = '1.0' | '0.3';
 
@@ -25,28 +26,35 @@ export interface CallContext {
 type Handler = (hub: Hub, actor: Actor, params: unknown, call: CallContext) => Promise<unknown>;
 
 /** A method's answer that is a stream of events rather than one result. */
+/** How one protocol version writes stream events, and which event ends its streams. */
+export interface WireFormat {
+  shape: (event: StreamResponse) => unknown;
+  ends: (event: StreamResponse) => boolean;
+}
+
 export class EventStream {
   constructor(
     readonly subscription: Subscription,
-    /** The wire shape of each StreamResponse for this method's protocol version. */
-    readonly shape: (event: StreamResponse) => unknown,
+    readonly wire: WireFormat,
     /** Gives the caller's stream slot back when the stream ends. */
     readonly release: () => void,
   ) {}
 }
 
+const v1Wire: WireFormat = { shape: (event) => event, ends: endsStream };
+const legacyWire: WireFormat = { shape: streamEventOut, ends: (event) => 'statusUpdate' in event && legacyFinal(event.statusUpdate.status.state) };
+
 /** Opens a stream within the caller's slots: the slot is taken before any work is done. */
-async function streamed(call: CallContext, shape: EventStream['shape'], open: () => Promise<Subscription>): Promise<EventStream> {
+async function streamed(call: CallContext, wire: WireFormat, open: () => Promise<Subscription>): Promise<EventStream> {
   const release = call.reserveStream();
   try {
-    return new EventStream(await open(), shape, release);
+    return new EventStream(await open(), wire, release);
   } catch (e) {
     release();
     throw e;
   }
 }
 
-const v1Shape = (event: StreamResponse): unknown => event;
 
 export interface Method {
   version: ProtocolVersion;
@@ -117,24 +125,26 @@ const push03: Record<string, Handler> = {
   }),
 };
 /** SendStreamingMessage: the same send, then the task's events until it ends. */
-const sendStreaming = (parse: (params: unknown) => SendMessageParams, shape: EventStream['shape']): Handler =>
+const sendStreaming = (parse: (params: unknown) => SendMessageParams, wire: WireFormat): Handler =>
   write(async (hub, actor, params, call) =>
-    streamed(call, shape, async () => {
-      const task = await hub.tasks.send(actor, parse(params));
-      return hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false });
+    streamed(call, wire, async () => {
+      const request = parse(params);
+      const task = await hub.tasks.send(actor, request);
+      const subscription = await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false });
+      return { ...subscription, snapshot: trimHistory(subscription.snapshot, request.configuration?.historyLength) };
     }),
   );
 
 /** SubscribeToTask: the task as it stands, then its events; a finished task is refused. */
-const subscribe = (shape: EventStream['shape']): Handler => async (hub, actor, params, call) => {
+const subscribe = (wire: WireFormat): Handler => async (hub, actor, params, call) => {
   const p = parseTaskId(params);
   const options = { signal: call.signal, refuseTerminal: true, ...(call.lastEventId === undefined ? {} : { lastEventId: call.lastEventId }) };
-  return streamed(call, shape, () => hub.tasks.subscribe(actor, p.id, options));
+  return streamed(call, wire, () => hub.tasks.subscribe(actor, p.id, options));
 };
 
 const v1: Record<string, Handler> = {
   SendMessage: write(async (hub, actor, params) => ({ task: await hub.tasks.send(actor, parseSend(params)) })),
-  SendStreamingMessage: sendStreaming(parseSend, v1Shape),
+  SendStreamingMessage: sendStreaming(parseSend, v1Wire),
   GetTask: async (hub, actor, params) => {
     const p = parseTaskId(params);
     return hub.tasks.get(actor, p.id, p.historyLength);
@@ -144,7 +154,7 @@ const v1: Record<string, Handler> = {
     const p = parseTaskId(params);
     return hub.tasks.cancel(actor, p.id, cancelReason(p.metadata));
   }),
-  SubscribeToTask: subscribe(v1Shape),
+  SubscribeToTask: subscribe(v1Wire),
   CreateTaskPushNotificationConfig: write(push.create),
   GetTaskPushNotificationConfig: push.get,
   ListTaskPushNotificationConfigs: push.list,
@@ -154,7 +164,7 @@ const v1: Record<string, Handler> = {
 
 const v03: Record<string, Handler> = {
   'message/send': write(async (hub, actor, params) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params))))),
-  'message/stream': sendStreaming((params) => parseSend(sendParamsIn(params)), streamEventOut),
+  'message/stream': sendStreaming((params) => parseSend(sendParamsIn(params)), legacyWire),
   'tasks/get': async (hub, actor, params) => {
     const p = parseTaskId(params);
     return taskOut(await hub.tasks.get(actor, p.id, p.historyLength));
@@ -163,7 +173,7 @@ const v03: Record<string, Handler> = {
     const p = parseTaskId(params);
     return taskOut(await hub.tasks.cancel(actor, p.id, cancelReason(p.metadata)));
   }),
-  'tasks/resubscribe': subscribe(streamEventOut),
+  'tasks/resubscribe': subscribe(legacyWire),
   ...push03,
   'agent/getAuthenticatedExtendedCard': extendedCard,
 };

@@ -4,7 +4,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { actorOf, baseUrl, callerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
-import { agentCard, hubCard } from './card.js';
+import { agentCard, hubCard, legacyCard } from './card.js';
 import { answer } from './jsonrpc.js';
 import { HubError } from '../../errors/hub-error.js';
 import { callerName } from '../../identity/caller.js';
@@ -42,8 +42,11 @@ function lastEventId(request: FastifyRequest): { lastEventId?: number } {
   return Number.isInteger(value) && value >= 0 ? { lastEventId: value } : {};
 }
 
-function sendCard(request: FastifyRequest, reply: FastifyReply, card: object) {
-  const body = JSON.stringify(card);
+function sendCard(request: FastifyRequest, reply: FastifyReply, card: ReturnType<typeof hubCard>) {
+  // The card is 1.0 unless the client asks for 0.3 (a header-less fetch gets 1.0).
+  const legacy = String(request.headers['a2a-version'] ?? '').startsWith('0.3');
+  const body = JSON.stringify(legacy ? legacyCard(card) : card);
+  reply.header('vary', 'A2A-Version');
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   reply.header('cache-control', 'public, max-age=60').header('etag', etag).type('application/json');
   if (request.headers['if-none-match'] === etag) return reply.code(304).send();

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
 import type { StreamResponse } from '../../a2a/types.js';
-import type { EventStream } from './methods.js';
+import type { EventStream, WireFormat } from './methods.js';
 
 /** A comment line this often keeps idle streams open through proxies. */
 const HEARTBEAT_MS = Number(process.env['MUSTER_SSE_HEARTBEAT_MS'] ?? 15_000);
@@ -21,15 +21,19 @@ export async function writeEventStream(res: ServerResponse, id: JsonRpcId, strea
   res.flushHeaders();
   res.on('close', () => abort.abort());
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const send = async (seq: number, data: string) => {
-    if (res.write(`id: ${seq}\ndata: ${data}\n\n`)) return;
+  const send = async (seq: number | undefined, data: string) => {
+    if (res.write(`${seq === undefined ? '' : `id: ${seq}\n`}data: ${data}\n\n`)) return;
     if (!(await drained(res, DRAIN_TIMEOUT_MS, abort.signal))) throw new TooFarBehind();
   };
-  const { subscription, shape } = stream;
+  const { subscription, wire } = stream;
   const envelope = (result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
   try {
-    await send(subscription.snapshotSeq, envelope(JSON.stringify(shape({ task: subscription.snapshot }))));
-    for await (const { seq, event } of subscription.events) await send(seq, envelope(serialized(event, shape)));
+    // A resumed stream replays events older than its snapshot: the snapshot then carries no id, so ids only ever rise.
+    await send(subscription.resuming ? undefined : subscription.snapshotSeq, envelope(JSON.stringify(wire.shape({ task: subscription.snapshot }))));
+    for await (const { seq, event } of subscription.events) {
+      await send(seq, envelope(serialized(event, wire.shape)));
+      if (wire.ends(event)) break;
+    }
   } catch (error) {
     if (!(error instanceof TooFarBehind) && !abort.signal.aborted) res.write(`data: ${JSON.stringify(errorAnswer(id, error).body)}\n\n`);
   } finally {
@@ -43,8 +47,8 @@ export async function writeEventStream(res: ServerResponse, id: JsonRpcId, strea
  * Live events reach every subscriber of a task as the same object, so each is serialised once
  * per wire shape, not once per subscriber.
  */
-const cache = new WeakMap<object, Map<EventStream['shape'], string>>();
-function serialized(event: StreamResponse, shape: EventStream['shape']): string {
+const cache = new WeakMap<object, Map<WireFormat['shape'], string>>();
+function serialized(event: StreamResponse, shape: WireFormat['shape']): string {
   let byShape = cache.get(event);
   if (!byShape) cache.set(event, (byShape = new Map()));
   let text = byShape.get(shape);

@@ -13,7 +13,7 @@ export interface JsonRpcErrorObject {
 
 const FASTIFY_CODES: Record<string, () => HubError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new HubError('PAYLOAD_TOO_LARGE', undefined, { hint: 'Send at most 1 MiB; put large content behind a url part' }),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new HubError('UNSUPPORTED_MEDIA_TYPE', undefined, { hint: 'Send Content-Type: application/json' }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new HubError('CONTENT_TYPE_NOT_SUPPORTED', 'The body must be JSON', { hint: 'Send Content-Type: application/json' }),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new HubError('INVALID_REQUEST', 'Content-Length does not match the body'),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new HubError('PARSE_ERROR', 'The JSON body is empty'),
 };
