@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { parseRetries } from './delivery/outbox.js';
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -32,8 +33,12 @@ export interface ServeFlags {
 /** A start-up problem the operator can fix; printed as one line. */
 export class ConfigError extends Error {}
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
-export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\./.test(host) || host.toLowerCase().endsWith('.localhost');
+const LOOPBACK_HOSTS = new Set(['::1', 'localhost', '[::1]']);
+/** Loopback names and literals only: `127.x.evil.example` is a DNS name, not an address, and is not loopback. */
+export const isLoopbackHost = (host: string): boolean => {
+  const name = host.toLowerCase();
+  return LOOPBACK_HOSTS.has(name) || (isIP(name) === 4 && name.startsWith('127.')) || name.endsWith('.localhost');
+};
 
 export function parseDb(value: string): DbConfig {
   if (value.startsWith('postgres://') || value.startsWith('postgresql://')) return { kind: 'postgres', url: value };

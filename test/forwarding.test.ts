@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDetached } from '../src/delivery/signing.js';
 import { startA2AEndpoint } from './helpers/a2a-endpoint.js';
-import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, awayFromWindowEdge, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 
 let hub: TestHub;
 let alice: Registered;
@@ -89,19 +89,22 @@ describe('forwarding to an agent\'s own A2A endpoint', () => {
     const own = await verifiedAgent('fwd-off', endpoint);
     await rest(hub, 'PUT', 'api/agents/fwd-off/forwarding', { token: own.token, body: { enabled: true } });
     const task = (await send('fwd-off', 'off-1')).body.result.task;
-    await until(async () => (await rest(hub, 'GET', `api/tasks/${task.id}/deliveries`, { token: alice.token })).body.deliveries, (d) => d[0]?.attempts >= 1);
+    await until(async () => (await rest(hub, 'GET', `api/tasks/${task.id}/deliveries`, { token: own.token })).body.deliveries, (d) => d[0]?.attempts >= 1);
     const off = await rest(hub, 'PUT', 'api/agents/fwd-off/forwarding', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: { enabled: false } });
     expect(off.body.enabled).toBe(false);
-    const outbox = await rest(hub, 'GET', `api/tasks/${task.id}/deliveries`, { token: alice.token });
+    const outbox = await rest(hub, 'GET', `api/tasks/${task.id}/deliveries`, { token: own.token });
     expect(outbox.body.deliveries.map((d: any) => [d.channel, d.state])).toEqual([['forward', 'canceled']]);
+    // the sender sees none of the target's forwarding deliveries
+    expect((await rest(hub, 'GET', `api/tasks/${task.id}/deliveries`, { token: alice.token })).body.deliveries).toEqual([]);
     const later = (await send('fwd-off', 'off-2')).body.result.task;
-    expect((await rest(hub, 'GET', `api/tasks/${later.id}/deliveries`, { token: alice.token })).body.deliveries).toEqual([]);
+    expect((await rest(hub, 'GET', `api/tasks/${later.id}/deliveries`, { token: own.token })).body.deliveries).toEqual([]);
     await endpoint.close();
   });
 
   it('allows at most 30 forwarding changes an hour', async () => {
     const endpoint = await startA2AEndpoint();
     const own = await verifiedAgent('fwd-flip', endpoint);
+    await awayFromWindowEdge(3_600_000);
     for (let i = 0; i < 30; i++) {
       const res = await rest(hub, 'PUT', 'api/agents/fwd-flip/forwarding', { token: own.token, body: { enabled: i % 2 === 0 } });
       expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { awayFromWindowEdge, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 
 let hub: TestHub;
 let alice: Registered;
@@ -72,6 +72,7 @@ describe('rate limits', () => {
     const carol = await register(hub, 'carol');
     await register(hub, 'dave');
     const daveBase = `${hub.url}agents/dave/`;
+    await awayFromWindowEdge(60_000);
     for (let i = 0; i < 30; i++) {
       const ok = await rpc(daveBase, 'SendMessage', send(`rl-${i}`), { token: carol.token });
       expect(ok.status).toBe(200);

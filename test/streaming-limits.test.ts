@@ -65,9 +65,9 @@ describe('stream upkeep', () => {
     const fast = await openStream(id);
     let fastText = '';
     fast.on('data', (c) => (fastText += c));
-    const big = 'y'.repeat(19_000);
-    for (let i = 0; i < 250; i++) {
-      const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_WORKING', message: { parts: [{ text: big }] } } });
+    const big = Array.from({ length: 5 }, () => ({ data: { blob: 'y'.repeat(60_000) } })); // 300 KB a message
+    for (let i = 0; i < 30; i++) {
+      const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_WORKING', message: { parts: big } } });
       expect(res.status).toBe(200);
     }
     await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } });
@@ -82,7 +82,7 @@ describe('stream upkeep', () => {
     const slowText = await ended;
     expect(slowText).not.toContain('TASK_STATE_COMPLETED'); // it was closed before the end
     const lastId = Math.max(...[...slowText.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])));
-    expect(lastId).toBeLessThan(252);
+    expect(lastId).toBeLessThan(32);
     expect(fastText).toContain('TASK_STATE_COMPLETED');
     // it can resume where it stopped, with Last-Event-ID
     const resumed = await fetch(`${hub.url}agents/bob/`, {
@@ -92,7 +92,7 @@ describe('stream upkeep', () => {
     });
     const rest2 = await resumed.text();
     const ids = [...rest2.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-    expect(ids.slice(1)[0]).toBe(lastId + 1);
+    expect(ids[0]).toBe(lastId + 1); // the snapshot of a resumed stream carries no id
     expect(rest2).toContain('TASK_STATE_COMPLETED');
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Delivery, DeliveryOutcome, Store } from '../store/store.js';
-import { safeSend, type TargetPolicy } from './safe-client.js';
+import { safeSend, TargetRefused, type TargetPolicy } from './safe-client.js';
 import type { Signer } from './signing.js';
 
 export interface OutboxOptions {
@@ -78,6 +78,7 @@ export class Outbox {
   private async attempt(delivery: Delivery): Promise<void> {
     let status: number | undefined;
     let error: string | undefined;
+    let refused = false;
     let response: Buffer | undefined;
     try {
       const signature = await this.signer.signDetached(delivery.body);
@@ -88,18 +89,19 @@ export class Outbox {
       if (status < 200 || status >= 300) error = `HTTP ${status}`;
     } catch (e) {
       error = (e as Error).message;
+      refused = e instanceof TargetRefused; // a URL the rules refuse stays refused: no retry
     }
-    const outcome = this.outcome(delivery, status, error);
+    const outcome = this.outcome(delivery, status, error, refused);
     if (!(await this.store.finishDelivery(delivery.id, this.owner, outcome))) return; // our lease was lost: someone else owns it now
     await this.options.onAttempt?.({ ...delivery, ...outcome }, response).catch(() => {});
   }
 
-  private outcome(delivery: Delivery, status: number | undefined, error: string | undefined): DeliveryOutcome {
+  private outcome(delivery: Delivery, status: number | undefined, error: string | undefined, final: boolean): DeliveryOutcome {
     const now = this.clock();
     const attempts = delivery.attempts + 1;
     const base = { attempts, lastAttemptAt: now, ...(status !== undefined ? { lastStatus: status } : {}), ...(error ? { lastError: error.slice(0, 500) } : {}) };
     if (!error) return { ...base, state: 'delivered', nextAt: now };
-    const wait = this.options.retries[attempts - 1];
+    const wait = final ? undefined : this.options.retries[attempts - 1];
     if (wait === undefined) return { ...base, state: 'failed', nextAt: now };
     const jitter = 0.9 + Math.random() * 0.2; // spread retries so a recovering receiver is not hit all at once
     return { ...base, state: 'pending', nextAt: now + Math.round(wait * 1000 * jitter) };

@@ -27,6 +27,7 @@ export const QUOTA_RULES: Readonly<Record<string, QuotaRule>> = {
   'direct.pair': { limit: 30, windowMs: MINUTE, what: 'tasks a minute from one agent to another' },
   'direct.inbox': { limit: 300, windowMs: MINUTE, what: 'tasks a minute into one inbox' },
   'direct.daily': { limit: 5000, windowMs: DAY, what: 'tasks a day from one agent' },
+  'direct.followup': { limit: 60, windowMs: MINUTE, what: 'follow-up messages a minute from one agent to another' },
   'forwarding.change': { limit: 30, windowMs: HOUR, what: 'forwarding changes an hour for one agent' },
 };
 

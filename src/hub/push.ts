@@ -27,6 +27,17 @@ export type ConfigInput = z.output<typeof configSchema>;
 /** Checks a destination URL (scheme, resolved addresses); throws with a reason a person can act on. */
 export type TargetCheck = (url: string) => Promise<void>;
 
+/** Push configs one caller may hold on one task: each event is sent once per config. */
+const MAX_CONFIGS = 10;
+
+const REFUSALS: Record<string, string> = {
+  'invalid-url': 'is not an absolute URL',
+  scheme: 'must be an https URL',
+  credentials: 'must not carry a user name or password',
+  'private-address': 'does not resolve to a public address',
+  unresolvable: 'does not resolve',
+};
+
 const ownerCaller = (owner: string): Caller => (owner === '(admin)' ? { kind: 'admin' } : { kind: 'agent', handle: owner });
 
 export class PushConfigs {
@@ -37,12 +48,25 @@ export class PushConfigs {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Refuses a URL the hub may not POST to, naming the field it came in. */
+  /** Refuses a URL the hub may not POST to, naming the field it came in (but not what its host resolves to). */
   async check(url: string, field = 'url'): Promise<void> {
     try {
       await this.checkTarget(url);
     } catch (e) {
-      throw invalidParams(field, (e as Error).message, 'Send a public https URL that this hub may POST to');
+      const reason = (e as { reason?: string }).reason ?? 'invalid-url';
+      throw invalidParams(field, REFUSALS[reason] ?? 'is not a URL this hub may call', 'Send a public https URL that this hub may POST to');
+    }
+  }
+
+  /** Refuses, before anything is written, a config the caller could not set on this task. */
+  async assertSettable(caller: Caller, taskId: string, id: string | undefined): Promise<void> {
+    const configs = await this.store.listPushConfigs(taskId);
+    const mine = configs.filter((c) => c.owner === callerName(caller));
+    if (id !== undefined && configs.some((c) => c.id === id && c.owner !== callerName(caller))) {
+      throw new HubError('CONFLICT', `A push config '${id}' exists on this task`, { hint: 'Choose another id, or omit it' });
+    }
+    if (mine.length >= MAX_CONFIGS && !mine.some((c) => c.id === id)) {
+      throw new HubError('RATE_LIMITED', `At most ${MAX_CONFIGS} push configs per task for one caller`, { hint: 'Delete one first, or reuse an id' });
     }
   }
 
@@ -58,9 +82,8 @@ export class PushConfigs {
       ...(input.token !== undefined ? { token: input.token } : {}),
       ...(input.authentication ? { authentication: { scheme: input.authentication.scheme, ...(input.authentication.credentials !== undefined ? { credentials: input.authentication.credentials } : {}) } } : {}),
     };
-    const existing = (await this.store.listPushConfigs(config.taskId)).find((c) => c.id === config.id);
-    if (existing && existing.owner !== config.owner) throw new HubError('CONFLICT', `A push config '${config.id}' exists on this task`, { hint: 'Choose another id, or omit it' });
-    await this.store.putPushConfig(config);
+    await this.assertSettable(caller, taskId, config.id);
+    if (!(await this.store.putPushConfig(config))) throw new HubError('CONFLICT', `A push config '${config.id}' exists on this task`, { hint: 'Choose another id, or omit it' });
     return config;
   }
 

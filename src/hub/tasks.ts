@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { isTerminal } from '../a2a/states.js';
 import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
-import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
+import { FORWARD_CHANNEL, forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, pushChannel, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, openingWrite } from './changes.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
 import { checkParts } from './limits.js';
@@ -19,6 +19,10 @@ import type { View } from './view.js';
 const FULL = { includeArtifacts: true } as const;
 const SUMMARY = { includeArtifacts: false, historyLength: 0 } as const;
 const WRITE_ATTEMPTS = 3;
+/** Messages one task may hold: every change reads the task whole, so a task must stay bounded. */
+export const MAX_MESSAGES = 200;
+/** History in a SendMessage answer when the caller does not say (GetTask gives it all). */
+const ANSWER_HISTORY = 20;
 
 export interface Subscription {
   /** The task as it stands when the subscription starts. */
@@ -105,10 +109,17 @@ export class TaskService {
     await this.push.delete(actor.caller, taskId, id);
   }
 
-  /** The outbox of a task: each delivery's state and the outcome of its last attempt. */
+  /**
+   * The outbox of a task as far as it is the caller's: deliveries to their own push configs, and
+   * to the target's endpoint for the target itself (the admin sees all).
+   */
   async deliveries(actor: Actor, taskId: string): Promise<Delivery[]> {
-    this.visible(actor, await this.store.getTask(taskId, SUMMARY), taskId);
-    return this.store.listDeliveries(taskId);
+    const { record } = this.visible(actor, await this.store.getTask(taskId, SUMMARY), taskId);
+    const all = await this.store.listDeliveries(taskId);
+    if (actor.caller.kind === 'admin') return all;
+    const mine = new Set((await this.push.list(actor.caller, taskId)).map((c) => pushChannel(c.id)));
+    const isTarget = actor.caller.kind === 'agent' && actor.caller.handle === record.target;
+    return all.filter((d) => mine.has(d.channel) || (isTarget && d.channel === FORWARD_CHANNEL));
   }
 
   async send(actor: Actor, params: SendMessageParams): Promise<Task> {
@@ -122,6 +133,7 @@ export class TaskService {
     // Without an id of its own, the config is named after the message, so a retried send sets it again rather than twice.
     const push = pushInput && parseWith(configSchema, { id: `message-${message.messageId}`, ...pushInput, taskId: message.taskId ?? '(new)' }, pushField);
     if (push) await this.push.check(push.url, `${pushField}.url`);
+    if (push && message.taskId !== undefined) await this.push.assertSettable(actor.caller, message.taskId, push.id);
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
     const opens = message.taskId === undefined;
     const task = await this.idempotent(
@@ -137,7 +149,7 @@ export class TaskService {
       !opens,
     );
     if (push) await this.push.create(actor.caller, task.id, push, true);
-    return trimHistory(task, params.configuration?.historyLength);
+    return trimHistory(task, params.configuration?.historyLength ?? ANSWER_HISTORY);
   }
 
   /**
@@ -272,6 +284,11 @@ export class TaskService {
       const ctx = this.context(actor);
       const change = decide(kind, ctx, current);
       if (!change) return this.view.render(current, FULL);
+      if (current.record.messageCount + change.messages.length > MAX_MESSAGES) {
+        throw new HubError('RATE_LIMITED', `Task ${id} holds ${current.record.messageCount} messages; at most ${MAX_MESSAGES} are kept per task`, {
+          hint: 'Start a new task (it may share the contextId)',
+        });
+      }
       const { write, task } = changeWrite(current, change, ctx.now);
       if (idem) write.receipt = { ...idem, result: { taskId: id } };
       const drafts = await this.push.drafts(write.record, write.events);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
-import { TargetRefused, DeliveryFailed, safeSend, type TargetPolicy } from '../delivery/safe-client.js';
+import { checkTarget, DeliveryFailed, safeSend, TargetRefused, type TargetPolicy } from '../delivery/safe-client.js';
 import { HubError } from '../errors/hub-error.js';
 import { QuotaExceeded, type AgentRecord, type Store } from '../store/store.js';
 import type { Identity } from './agents.js';
@@ -98,7 +98,22 @@ export class EndpointControl {
     if (typeof rpc?.url !== 'string') {
       throw new HubError('CONFLICT', 'The endpoint\'s agent card names no A2A 1.0 JSON-RPC interface', { hint: 'List a JSONRPC interface with protocolVersion 1.0 in supportedInterfaces' });
     }
-    return rpc.url;
+    // Control was proven for the endpoint's origin only: the interface must live there too.
+    let url: URL;
+    try {
+      url = new URL(rpc.url, endpoint);
+    } catch {
+      url = new URL('invalid:');
+    }
+    if (url.origin !== new URL(endpoint).origin) {
+      throw new HubError('CONFLICT', `The card's JSON-RPC URL ${rpc.url} is not on the endpoint's origin ${new URL(endpoint).origin}`, { hint: 'Serve the JSON-RPC interface on the same scheme, host and port as the endpoint' });
+    }
+    try {
+      await checkTarget(url.href, this.policy);
+    } catch (e) {
+      throw new HubError('CONFLICT', `The card's JSON-RPC URL is not one this hub may call: ${(e as Error).message}`, { hint: 'Use a public https URL' });
+    }
+    return url.href;
   }
 
   private async fetch(url: string): Promise<Buffer> {

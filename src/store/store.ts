@@ -212,7 +212,8 @@ export interface Store {
   getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
   /** The task's stored events with a sequence number above `afterSeq`, in order, at most `limit`. */
   eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
-  putPushConfig(config: PushConfig): Promise<void>;
+  /** Inserts or updates a config; false when the id belongs to another owner (nothing written). */
+  putPushConfig(config: PushConfig): Promise<boolean>;
   listPushConfigs(taskId: string): Promise<PushConfig[]>;
   /** Deletes a config and cancels its pending deliveries; false if there was none. */
   deletePushConfig(taskId: string, id: string): Promise<boolean>;

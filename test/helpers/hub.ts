@@ -48,6 +48,15 @@ export async function startTestHub(env: Record<string, string> = {}, dir = mkdte
   return hub;
 }
 
+/**
+ * Quotas count in fixed windows (a minute, an hour): a test that fills one waits until it is not
+ * within a few seconds of the window's end, so the whole run lands in one window.
+ */
+export async function awayFromWindowEdge(windowMs: number, marginMs = 5_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
+}
+
 export interface Registered {
   handle: string;
   token: string;

@@ -15,6 +15,8 @@ export interface Answer {
   status: number;
   body: JsonRpcResponse | undefined;
   error?: HubError;
+  /** What was thrown, when it was not a HubError (for the log, never for the caller). */
+  cause?: unknown;
   /** Set when the method answers with a stream of events (SSE) instead of one body. */
   stream?: { id: JsonRpcId; events: EventStream };
 }
@@ -28,7 +30,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 export function errorAnswer(id: JsonRpcId, error: unknown): Answer {
   const hubError = asHubError(error);
-  return { status: jsonRpcStatus(hubError), body: { jsonrpc: '2.0', id, error: jsonRpcError(hubError) }, error: hubError };
+  return { status: jsonRpcStatus(hubError), body: { jsonrpc: '2.0', id, error: jsonRpcError(hubError) }, error: hubError, cause: error };
 }
 
 function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: unknown; notification: boolean } {

@@ -54,7 +54,7 @@ function sendCard(request: FastifyRequest, reply: FastifyReply, card: ReturnType
 }
 
 /** The A2A door: the hub's base and each agent's base, with their cards and JSON-RPC endpoints. */
-export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undefined): void {
+export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undefined, logError: (error: unknown, request: FastifyRequest) => void): void {
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   const streams = new Set<AbortController>();
   const slots = new StreamSlots(MAX_STREAMS_PER_CALLER);
@@ -78,6 +78,7 @@ export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undef
       });
     }
     if (result.error) reply.headers(errorHeaders(result.error));
+    if (result.error?.code === 'INTERNAL') logError(result.cause, request);
     if (result.body === undefined) return reply.code(result.status).send();
     return reply.code(result.status).type('application/json').send(result.body);
   };

@@ -26,6 +26,21 @@ export interface AppOptions {
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
 
+const REQUEST_TIMEOUT_MS = 30_000;
+/** JSON deeper than this is refused before anything walks it recursively. */
+const MAX_DEPTH = 64;
+
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > MAX_DEPTH) return true;
+    for (const inner of Object.values(item)) stack.push([inner, depth + 1]);
+  }
+  return false;
+}
+
 /** How long an oversize body may keep arriving after its 413 before the connection is cut. */
 const DRAIN_MS = 2_000;
 
@@ -34,15 +49,29 @@ const DRAIN_MS = 2_000;
  * parsing, the host/origin guard, and turning any error into a JSON answer for its door.
  */
 export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
-  const app = Fastify({ bodyLimit: LIMITS.bodyBytes, logger: false, return503OnClosing: true, forceCloseConnections: 'idle' });
+  const app = Fastify({
+    bodyLimit: LIMITS.bodyBytes,
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    requestTimeout: REQUEST_TIMEOUT_MS, // a body that trickles in is cut off (streams are answers, not requests)
+    // A URL that cannot be decoded gets the hub's error shape, like every other refusal.
+    frameworkErrors: (error, _request, reply) => {
+      const body = restErrorBody(new HubError('INVALID_REQUEST', `The request URL is malformed: ${error.message}`));
+      (reply as FastifyReply).code(400).type('application/json').send(body);
+    },
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_request, body, done) => {
+    let parsed: unknown;
     try {
-      done(null, body === '' ? undefined : JSON.parse(body as string));
+      parsed = body === '' ? undefined : JSON.parse(body as string);
     } catch {
-      done(new HubError('PARSE_ERROR', 'The body is not valid JSON', { hint: 'Send a JSON-RPC 2.0 request object' }), undefined);
+      return done(new HubError('PARSE_ERROR', 'The body is not valid JSON', { hint: 'Send a JSON-RPC 2.0 request object' }), undefined);
     }
+    if (tooDeep(parsed)) return done(new HubError('INVALID_REQUEST', `The body nests deeper than ${MAX_DEPTH} levels`, { hint: 'Flatten the data' }), undefined);
+    done(null, parsed);
   });
 
   const guard = requestGuard(options.publicUrl);
@@ -71,7 +100,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     return reply.code(404).type('application/json').send(restErrorBody(error));
   });
 
-  a2aRoutes(app, hub, options.publicUrl);
+  a2aRoutes(app, hub, options.publicUrl, options.logError);
   agentRoutes(app, hub, options);
   taskRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);

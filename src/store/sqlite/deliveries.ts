@@ -44,7 +44,8 @@ export function deliveryStatements(db: Db) {
     `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, created_at)
      VALUES (@taskId, @id, @owner, @url, @token, @scheme, @credentials, @createdAt)
      ON CONFLICT (task_id, id) DO UPDATE SET url = excluded.url, token = excluded.token, auth_scheme = excluded.auth_scheme,
-       auth_credentials = excluded.auth_credentials`,
+       auth_credentials = excluded.auth_credentials
+     WHERE push_configs.owner = excluded.owner`,
   );
   const configs = db.prepare('SELECT * FROM push_configs WHERE task_id = ? ORDER BY created_at, id');
   const deleteConfig = db.prepare('DELETE FROM push_configs WHERE task_id = ? AND id = ?');
@@ -72,7 +73,7 @@ export function deliveryStatements(db: Db) {
       finish.run({ id, owner, lastStatus: null, lastError: null, ...o }).changes === 1,
     list: (taskId: string) => (byTask.all(taskId) as DeliveryRow[]).map(deliveryFromRow),
     putConfig: (c: PushConfig) =>
-      upsertConfig.run({ ...c, token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null }),
+      upsertConfig.run({ ...c, token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null }).changes === 1,
     configs: (taskId: string) => (configs.all(taskId) as ConfigRow[]).map(configFromRow),
     deleteConfig: (taskId: string, id: string) => removeConfig.immediate(taskId, id),
     keys: () =>

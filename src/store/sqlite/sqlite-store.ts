@@ -43,7 +43,7 @@ export function openSqliteStore(file: string): Store {
       const row = getReceiptRow.get(scope, key) as (Omit<Receipt, 'result'> & { result: string }) | undefined;
       return row && { ...row, result: JSON.parse(row.result) };
     },
-    putPushConfig: async (config) => void outbox.putConfig(config),
+    putPushConfig: async (config) => outbox.putConfig(config),
     listPushConfigs: async (taskId) => outbox.configs(taskId),
     deletePushConfig: async (taskId, id) => outbox.deleteConfig(taskId, id),
     claimDeliveries: async (owner, now, leaseUntil, limit) => outbox.claim(owner, now, leaseUntil, limit),

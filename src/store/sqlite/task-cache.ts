@@ -6,6 +6,9 @@ import type { GetOptions, StoredTask, TaskWrite } from '../store.js';
  * process owns its SQLite file (documented): nothing else writes behind its back. Bounded;
  * the least recently used task leaves first.
  */
+/** Tasks with more messages than this are not cached. */
+const LONG_HISTORY = 50;
+
 export class TaskCache {
   private readonly tasks = new Map<string, StoredTask>();
 
@@ -27,6 +30,7 @@ export class TaskCache {
 
   /** Remembers a task read in full from the database. */
   remember(task: StoredTask): void {
+    if (task.history.length > LONG_HISTORY) return; // long tasks are read from the file; the cache stays small
     this.tasks.set(task.record.id, task);
     if (this.tasks.size > this.capacity) this.tasks.delete(this.tasks.keys().next().value!);
   }
@@ -43,7 +47,9 @@ export class TaskCache {
       this.tasks.delete(id);
       return;
     }
-    this.tasks.set(id, { record: write.record, history: [...task.history, ...write.newMessages], artifacts: mergeArtifacts(task.artifacts, write.newArtifacts) });
+    const history = [...task.history, ...write.newMessages];
+    if (history.length > LONG_HISTORY) this.tasks.delete(id);
+    else this.tasks.set(id, { record: write.record, history, artifacts: mergeArtifacts(task.artifacts, write.newArtifacts) });
   }
 }
 

@@ -74,7 +74,7 @@ export function taskReader(db: Db, cache: TaskCache) {
     if (!row) return undefined;
     const full = hydrate(row, { includeArtifacts: true });
     cache.remember(full);
-    return cache.get(id, options);
+    return cache.get(id, options) ?? hydrate(row, options); // a long task is not cached: shape it from the row
   };
 
   const list = (q: TaskQuery): TaskPage => {

@@ -51,7 +51,8 @@ export function directKind(quotas: Quotas): Kind {
         throw new HubError('UNSUPPORTED_OPERATION', `Task ${record.id} is ${record.state}; it takes no more messages`, { hint: 'Start a new task', meta: { currentState: record.state } });
       }
       const resumes = record.state === 'TASK_STATE_INPUT_REQUIRED';
-      return { ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}), messages: [message], artifacts: [] };
+      const charges = quotas.charge('direct.followup', `${ctx.caller.handle}>${record.target}`, ctx.now);
+      return { ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}), messages: [message], artifacts: [], quotas: charges };
     },
 
     cancel(ctx: KindContext, task: StoredTask, _reason: string | undefined): Change {
