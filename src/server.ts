@@ -47,7 +47,8 @@ export async function startHub(config: Config, logError: (message: string) => vo
   const onAttempt = async (delivery: Delivery, response: Buffer | undefined) => {
     if (delivery.channel === FORWARD_CHANNEL) await hub?.tasks.recordForwarding(delivery, response);
   };
-  const outbox = new Outbox(store, signer, { retries: config.deliveryRetries, policy, onAttempt });
+  const headersFor = async (delivery: Delivery) => (hub ? hub.push.credentials(delivery) : {});
+  const outbox = new Outbox(store, signer, { retries: config.deliveryRetries, policy, onAttempt, headersFor });
   hub = createHub(store, {
     adminToken: config.adminToken,
     rateLimits: config.rateLimits,

@@ -55,6 +55,11 @@ describe('push notifications', () => {
       [4, 'delivered', 1, 200],
     ]);
     expect(JSON.stringify(outbox.body)).not.toContain('secret-cred');
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(hub.dbFile, { readonly: true });
+    const rows = JSON.stringify(db.prepare('SELECT headers, body FROM deliveries').all());
+    db.close();
+    expect(rows).not.toContain('secret-cred'); // credentials live with the config only, read when sending
     await hook.close();
   });
 

@@ -181,6 +181,17 @@ describe('SSE details', () => {
     expect(streamed.events[0]!.data.result).toMatchObject({ kind: 'task', status: { state: 'submitted' } });
   });
 
+  it('ends a stream when the token that opened it is rotated', async () => {
+    const dan = await register(hub, 'dan-rotates');
+    const created = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'rot-1', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: dan.token });
+    const stream = sse(bobBase(), 'SubscribeToTask', { id: created.body.result.task.id }, { token: dan.token });
+    await new Promise((r) => setTimeout(r, 100));
+    await rest(hub, 'POST', 'api/agents/dan-rotates/token', { token: dan.token });
+    await respond(created.body.result.task.id, { state: 'TASK_STATE_WORKING', message: { parts: [{ text: 'after rotation' }] } });
+    const { events } = await stream; // ends without hanging
+    expect(JSON.stringify(events)).not.toContain('after rotation');
+  });
+
   it('the cards declare streaming', async () => {
     for (const path of ['.well-known/agent-card.json', 'agents/bob/.well-known/agent-card.json']) {
       const card = (await rest(hub, 'GET', path)).body;

@@ -12,6 +12,8 @@ export interface OutboxOptions {
   batch?: number;
   /** How often due retries are looked for when nothing pokes the outbox. */
   pollMs?: number;
+  /** Headers read at send time (credentials kept with their config, not in the outbox). */
+  headersFor?: (delivery: Delivery) => Promise<Record<string, string>>;
   /** Told of every finished attempt, with what the destination answered. */
   onAttempt?: (delivery: Delivery, response: Buffer | undefined) => Promise<void>;
 }
@@ -82,7 +84,8 @@ export class Outbox {
     let response: Buffer | undefined;
     try {
       const signature = await this.signer.signDetached(delivery.body);
-      const headers = { ...delivery.headers, 'idempotency-key': delivery.id, 'muster-signature': signature };
+      const live = (await this.options.headersFor?.(delivery)) ?? {};
+      const headers = { ...delivery.headers, ...live, 'idempotency-key': delivery.id, 'muster-signature': signature };
       const answer = await safeSend({ url: delivery.url, method: 'POST', headers, body: delivery.body }, this.options.policy);
       status = answer.status;
       response = answer.body;

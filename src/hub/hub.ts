@@ -39,6 +39,7 @@ export interface Hub {
   readonly wakeups: Wakeups;
   readonly endpoints: EndpointControl;
   readonly mailboxes: Mailboxes;
+  readonly push: PushConfigs;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -55,6 +56,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     identity,
     tasks: new TaskService(store, view, kinds, quotas, wakeups, push, options.deliveriesQueued, (handle) => identity.agent(handle), clock),
     mailboxes: new Mailboxes(store, view),
+    push,
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
   };
 }

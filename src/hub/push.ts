@@ -112,15 +112,24 @@ export class PushConfigs {
       events.forEach((event, i) => {
         const shown = this.view.streamEvent(ownerCaller(config.owner), record, event);
         if (!shown) return;
-        drafts.push({ id: uuidv7(), taskId: record.id, channel: pushChannel(config.id), seq: firstSeq + i, url: config.url, headers: pushHeaders(config), body: JSON.stringify(shown) });
+        drafts.push({ id: uuidv7(), taskId: record.id, channel: pushChannel(config.id), seq: firstSeq + i, url: config.url, headers: { 'content-type': 'application/a2a+json' }, body: JSON.stringify(shown) });
       });
     }
     return drafts;
   }
+
+  /**
+   * The credentials a push delivery carries, read from its config when it is sent: they are
+   * stored once, with the config, and a changed config's new credentials apply to its retries.
+   */
+  async credentials(delivery: Pick<DeliveryDraft, 'taskId' | 'channel'>): Promise<Record<string, string>> {
+    const config = (await this.store.listPushConfigs(delivery.taskId)).find((c) => pushChannel(c.id) === delivery.channel);
+    return config ? credentialHeaders(config) : {};
+  }
 }
 
-function pushHeaders(config: PushConfig): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/a2a+json' };
+function credentialHeaders(config: PushConfig): Record<string, string> {
+  const headers: Record<string, string> = {};
   if (config.authentication) headers['authorization'] = `${config.authentication.scheme} ${config.authentication.credentials ?? ''}`.trim();
   if (config.token !== undefined) headers['x-a2a-notification-token'] = config.token;
   return headers;

@@ -75,6 +75,17 @@ export class Identity {
     return agent;
   }
 
+  private readonly tokenWatchers = new Set<(handle: string) => void>();
+
+  /** Tells `watch` whenever an agent's tokens are rotated or revoked (open streams close then). */
+  onTokensChanged(watch: (handle: string) => void): void {
+    this.tokenWatchers.add(watch);
+  }
+
+  private tokensChanged(handle: string): void {
+    for (const watch of this.tokenWatchers) watch(handle);
+  }
+
   /** Drops a cached agent after its record changed. */
   forget(handle: string): void {
     this.known.delete(handle);
@@ -86,6 +97,7 @@ export class Identity {
     this.requireSelfOrAdmin(caller, handle);
     const token = newToken();
     await this.store.insertToken(handle, { id: newTokenId(), hash: hashToken(token) }, this.clock(), true);
+    this.tokensChanged(handle);
     return token;
   }
 
@@ -98,7 +110,9 @@ export class Identity {
   async revoke(caller: Caller, handle: string, tokenId: string): Promise<void> {
     await this.agent(handle);
     this.requireSelfOrAdmin(caller, handle);
-    if (!(await this.store.revokeToken(handle, tokenId, this.clock()))) {
+    const revoked = await this.store.revokeToken(handle, tokenId, this.clock());
+    if (revoked) this.tokensChanged(handle);
+    if (!revoked) {
       throw new HubError('NOT_FOUND', `No live token '${tokenId}' for '${handle}'`, { hint: `List tokens with GET /api/agents/${handle}/tokens` });
     }
   }

@@ -57,6 +57,9 @@ function sendCard(request: FastifyRequest, reply: FastifyReply, card: ReturnType
 export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undefined, logError: (error: unknown, request: FastifyRequest) => void): void {
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   const streams = new Set<AbortController>();
+  // A stream lives no longer than the token that opened it: rotation or revocation ends the agent's streams.
+  const streamsOf = new Map<string, Set<AbortController>>();
+  hub.identity.onTokensChanged((handle) => streamsOf.get(handle)?.forEach((s) => s.abort()));
   const slots = new StreamSlots(MAX_STREAMS_PER_CALLER);
   app.addHook('preClose', async () => streams.forEach((s) => s.abort()));
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -72,8 +75,12 @@ export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undef
       const { events } = result.stream;
       reply.hijack();
       streams.add(abort);
+      const own = streamsOf.get(who) ?? new Set<AbortController>();
+      streamsOf.set(who, own.add(abort));
       return writeEventStream(reply.raw, result.stream.id, events, abort).finally(() => {
         streams.delete(abort);
+        own.delete(abort);
+        if (own.size === 0) streamsOf.delete(who);
         events.release();
       });
     }
