@@ -61,8 +61,8 @@ export class PushConfigs {
   /** Refuses, before anything is written, a config the caller could not set on this task. */
   async assertSettable(caller: Caller, taskId: string, id: string | undefined): Promise<void> {
     const configs = await this.store.listPushConfigs(taskId);
-    const mine = configs.filter((c) => c.owner === callerName(caller));
-    if (id !== undefined && configs.some((c) => c.id === id && c.owner !== callerName(caller))) {
+    const mine = configs.filter((c) => this.view.ownsConfig(caller, c));
+    if (id !== undefined && configs.some((c) => c.id === id && !this.view.ownsConfig(caller, c))) {
       throw new HubError('CONFLICT', `A push config '${id}' exists on this task`, { hint: 'Choose another id, or omit it' });
     }
     if (mine.length >= MAX_CONFIGS && !mine.some((c) => c.id === id)) {
@@ -89,7 +89,7 @@ export class PushConfigs {
 
   /** The caller's own configs on a task. */
   async list(caller: Caller, taskId: string): Promise<PushConfig[]> {
-    return (await this.store.listPushConfigs(taskId)).filter((c) => c.owner === callerName(caller));
+    return (await this.store.listPushConfigs(taskId)).filter((c) => this.view.ownsConfig(caller, c));
   }
 
   async get(caller: Caller, taskId: string, id: string): Promise<PushConfig> {

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { isTerminal } from '../a2a/states.js';
 import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
-import { FORWARD_CHANNEL, forwardDraft, forwardingRecord } from '../delivery/forward.js';
+import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, pushChannel, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, openingWrite } from './changes.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
 import { checkParts } from './limits.js';
@@ -115,11 +115,8 @@ export class TaskService {
    */
   async deliveries(actor: Actor, taskId: string): Promise<Delivery[]> {
     const { record } = this.visible(actor, await this.store.getTask(taskId, SUMMARY), taskId);
-    const all = await this.store.listDeliveries(taskId);
-    if (actor.caller.kind === 'admin') return all;
-    const mine = new Set((await this.push.list(actor.caller, taskId)).map((c) => pushChannel(c.id)));
-    const isTarget = actor.caller.kind === 'agent' && actor.caller.handle === record.target;
-    return all.filter((d) => mine.has(d.channel) || (isTarget && d.channel === FORWARD_CHANNEL));
+    const [deliveries, configs] = await Promise.all([this.store.listDeliveries(taskId), this.store.listPushConfigs(taskId)]);
+    return this.view.deliveries(actor.caller, record, deliveries, configs);
   }
 
   async send(actor: Actor, params: SendMessageParams): Promise<Task> {

@@ -6,8 +6,9 @@
 import { dropUndefined } from '../a2a/schemas.js';
 import type { StreamResponse, Task } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
-import type { Caller } from '../identity/caller.js';
-import type { StoredTask, TaskRecord, TaskScope } from '../store/store.js';
+import { callerName, type Caller } from '../identity/caller.js';
+import { FORWARD_CHANNEL } from '../delivery/forward.js';
+import { pushChannel, type Delivery, type PushConfig, type StoredTask, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door, Kind } from './kind.js';
 
 export interface RenderOptions {
@@ -30,6 +31,22 @@ export class View {
     const atDoor = (r: TaskRecord) => door.kind === 'hub' || r.target === door.handle || r.sender === door.handle;
     if (task && this.canSee(caller, task.record) && atDoor(task.record)) return task;
     throw new HubError('TASK_NOT_FOUND', `Task ${id} not found`, { hint: 'Check the id; you only see tasks you sent or received' });
+  }
+
+  /** A push config is seen (listed, read, deleted) by the caller who set it, and by nobody else. */
+  ownsConfig(caller: Caller, config: PushConfig): boolean {
+    return config.owner === callerName(caller);
+  }
+
+  /**
+   * The deliveries of a task a caller may see: those to their own push configs, and forwards to
+   * the task's target for the target itself; the admin sees all.
+   */
+  deliveries(caller: Caller, record: TaskRecord, deliveries: readonly Delivery[], configs: readonly PushConfig[]): Delivery[] {
+    if (caller.kind === 'admin') return [...deliveries];
+    const own = new Set(configs.filter((c) => this.ownsConfig(caller, c)).map((c) => pushChannel(c.id)));
+    const isTarget = caller.kind === 'agent' && caller.handle === record.target;
+    return deliveries.filter((d) => own.has(d.channel) || (isTarget && d.channel === FORWARD_CHANNEL));
   }
 
   /** An agent's own inbox or sent list (REST). Only an agent has them. */
