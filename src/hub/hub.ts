@@ -28,6 +28,7 @@ export const QUOTA_RULES: Readonly<Record<string, QuotaRule>> = {
   'direct.inbox': { limit: 300, windowMs: MINUTE, what: 'tasks a minute into one inbox' },
   'direct.daily': { limit: 5000, windowMs: DAY, what: 'tasks a day from one agent' },
   'direct.followup': { limit: 60, windowMs: MINUTE, what: 'follow-up messages a minute from one agent to another' },
+  'register.address': { limit: 60, windowMs: HOUR, what: 'agents registered an hour from one address' },
   'forwarding.change': { limit: 30, windowMs: HOUR, what: 'forwarding changes an hour for one agent' },
 };
 
@@ -48,7 +49,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const kinds = new Map<string, Kind>([['direct', directKind(quotas)]]);
   const view = new View(kinds);
   const wakeups = new Wakeups();
-  const identity = new Identity(store, options.adminToken, clock);
+  const identity = new Identity(store, options.adminToken, quotas, clock);
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   return {
     store,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
 import { HubError } from '../errors/hub-error.js';
-import { StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
+import type { Quotas } from './quotas.js';
 import { ANONYMOUS, type Caller } from './caller.js';
 import { hashToken, newToken, newTokenId, sameHash } from './tokens.js';
 
@@ -31,19 +32,24 @@ export class Identity {
   constructor(
     private readonly store: Store,
     adminToken: string,
+    private readonly quotas: Quotas,
     private readonly clock: () => number = Date.now,
   ) {
     this.adminTokenHash = hashToken(adminToken);
   }
 
-  async register(body: unknown): Promise<{ agent: AgentRecord; token: string }> {
+  /** Registers an agent; `address` (the caller's IP) is rate-limited unless the admin registers. */
+  async register(caller: Caller, body: unknown, address: string): Promise<{ agent: AgentRecord; token: string }> {
     const input = parseWith(registration, body);
     const token = newToken();
-    const agent: AgentRecord = { ...input, createdAt: this.clock() };
+    const now = this.clock();
+    const agent: AgentRecord = { ...input, createdAt: now };
+    const charges = caller.kind === 'admin' ? [] : this.quotas.charge('register.address', address, now);
     try {
-      await this.store.insertAgent(agent, { id: newTokenId(), hash: hashToken(token) });
+      await this.store.insertAgent(agent, { id: newTokenId(), hash: hashToken(token) }, charges);
     } catch (e) {
       if (e instanceof StoreConflict) throw new HubError('HANDLE_TAKEN', `The handle '${input.handle}' is taken`, { hint: 'Choose another handle' });
+      if (e instanceof QuotaExceeded) throw this.quotas.refusal(e, now);
       throw e;
     }
     return { agent, token };

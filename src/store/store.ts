@@ -188,7 +188,8 @@ export interface GetOptions {
 export interface Store {
   readonly name: 'sqlite' | 'postgres';
 
-  insertAgent(agent: AgentRecord, token: { id: string; hash: string }): Promise<void>;
+  /** Registers an agent with its first token, charging `quotas` in the same transaction. */
+  insertAgent(agent: AgentRecord, token: { id: string; hash: string }, quotas?: QuotaCharge[]): Promise<void>;
   getAgent(handle: string): Promise<AgentRecord | undefined>;
   /** The live (not revoked) token with this hash, if any. */
   findToken(hash: string): Promise<TokenRecord | undefined>;

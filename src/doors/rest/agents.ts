@@ -29,7 +29,7 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
         hint: 'Ask the hub operator to register the agent, or send Authorization: Bearer <admin token>',
       });
     }
-    const { agent, token } = await hub.identity.register(request.body ?? {});
+    const { agent, token } = await hub.identity.register(caller, request.body ?? {}, request.ip);
     return reply.code(201).header('cache-control', 'no-store').send({ ...profile(agent, base(request)), token });
   });
 

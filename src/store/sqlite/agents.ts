@@ -36,7 +36,9 @@ export function agentStatements(db: Db) {
   const listTokenRows = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE handle = ? ORDER BY created_at');
   const revokeRow = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND id = ? AND revoked_at IS NULL');
 
-  const insertAgent = db.transaction((agent: AgentRecord, token: { id: string; hash: string }) => {
+  const chargeQuotas = quotaCharger(db);
+  const insertAgent = db.transaction((agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
+    chargeQuotas(quotas);
     try {
       insertAgentRow.run({ name: null, description: null, endpoint: null, ...agent });
     } catch (e) {
@@ -54,7 +56,6 @@ export function agentStatements(db: Db) {
   // Live tokens by hash; every token write clears it, so a revoked token is refused at once.
   const liveTokens = new Map<string, TokenRecord>();
 
-  const chargeQuotas = quotaCharger(db);
   const saveChallenge = db.prepare('INSERT INTO endpoint_challenges (handle, challenge, endpoint, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET challenge = excluded.challenge, endpoint = excluded.endpoint, expires_at = excluded.expires_at');
   const getChallenge = db.prepare('SELECT challenge, endpoint, expires_at FROM endpoint_challenges WHERE handle = ?');
   const dropChallenge = db.prepare('DELETE FROM endpoint_challenges WHERE handle = ?');
@@ -85,7 +86,7 @@ export function agentStatements(db: Db) {
     takeChallenge: (handle: string) => takeChallenge.immediate(handle),
     markEndpointVerified: (handle: string, endpoint: string, rpcUrl: string, now: number) => markVerified.immediate(handle, endpoint, rpcUrl, now),
     setForwarding: (handle: string, enabled: boolean, quotas: QuotaCharge[]) => setForwarding.immediate(handle, enabled, quotas),
-    insertAgent: (agent: AgentRecord, token: { id: string; hash: string }) => insertAgent.immediate(agent, token),
+    insertAgent: (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []) => insertAgent.immediate(agent, token, quotas),
     getAgent: (handle: string) => {
       const row = getAgentRow.get(handle) as AgentRow | undefined;
       return row && agentFromRow(row);

@@ -25,7 +25,7 @@ export function openSqliteStore(file: string): Store {
 
   return {
     name: 'sqlite',
-    insertAgent: async (agent, token) => agents.insertAgent(agent, token),
+    insertAgent: async (agent, token, quotas) => agents.insertAgent(agent, token, quotas),
     getAgent: async (handle) => agents.getAgent(handle),
     findToken: async (hash) => agents.findToken(hash),
     listTokens: async (handle) => agents.listTokens(handle),
