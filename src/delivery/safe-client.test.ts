@@ -2,8 +2,8 @@ import dns from 'node:dns';
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkTarget, DeliveryFailed, safeSend, TargetRefused } from './safe-client.js';
-import { rejection, refusal, failure } from '../../test/helpers/rejections.js';
+import { checkTarget, safeSend } from './safe-client.js';
+import { refusal, failure } from '../../test/helpers/rejections.js';
 
 /** A real server on 127.0.0.1, counting the connections it accepts. */
 interface TestServer {

@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkTarget, TargetRefused } from './safe-client.js';
-import { rejection, refusal } from '../../test/helpers/rejections.js';
+import { checkTarget } from './safe-client.js';
+import { refusal } from '../../test/helpers/rejections.js';
 
 const STRICT = { allowPrivate: false };
 const PRIVATE_OK = { allowPrivate: true };
