@@ -20,6 +20,16 @@ export interface Config {
   allowPrivateTargets: boolean;
   /** Seconds before each delivery retry (MUSTER_DELIVERY_RETRIES). */
   deliveryRetries: number[];
+  streams: StreamSettings;
+}
+
+export interface StreamSettings {
+  /** A comment line this often keeps idle streams open through proxies (MUSTER_SSE_HEARTBEAT_MS). */
+  heartbeatMs: number;
+  /** A subscriber whose socket has not drained for this long is closed (MUSTER_SSE_DRAIN_TIMEOUT_MS). */
+  drainTimeoutMs: number;
+  /** Open streams one caller may hold on this process (MUSTER_MAX_STREAMS_PER_CALLER). */
+  maxPerCaller: number;
 }
 
 export interface ServeFlags {
@@ -80,7 +90,20 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
     rateLimits: env['MUSTER_RATE_LIMITS'] !== 'off',
     allowPrivateTargets: env['MUSTER_ALLOW_PRIVATE_TARGETS'] === '1',
     deliveryRetries: retriesFrom(env['MUSTER_DELIVERY_RETRIES']),
+    streams: {
+      heartbeatMs: positiveInt(env, 'MUSTER_SSE_HEARTBEAT_MS', 15_000),
+      drainTimeoutMs: positiveInt(env, 'MUSTER_SSE_DRAIN_TIMEOUT_MS', 10_000),
+      maxPerCaller: positiveInt(env, 'MUSTER_MAX_STREAMS_PER_CALLER', 100),
+    },
   };
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a whole number of at least 1, not '${text}'`);
+  return value;
 }
 
 function retriesFrom(value: string | undefined): number[] {

@@ -56,6 +56,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     deliveriesQueued: () => outbox.poke(),
   });
   const app = buildApp(hub, {
+    streams: config.streams,
     signer,
     publicUrl: config.publicUrl,
     registration: config.registration,

@@ -99,6 +99,8 @@ describe('muster serve', () => {
     expect(open.stderr.trim()).toMatch(/^muster: binding to 0\.0\.0\.0 .* needs --public-url/);
     const bad = serveOnce(['--registration', 'maybe'], { MUSTER_ADMIN_TOKEN: 'x' });
     expect(bad.stderr.trim()).toBe("muster: --registration must be open or admin, not 'maybe'");
+    const badEnv = serveOnce([], { MUSTER_ADMIN_TOKEN: 'x', MUSTER_SSE_HEARTBEAT_MS: 'often' });
+    expect(badEnv.stderr.trim()).toBe("muster: MUSTER_SSE_HEARTBEAT_MS must be a whole number of at least 1, not 'often'");
   });
 
   it('a database URL it cannot use: one clear line, non-zero exit', () => {

@@ -1,18 +1,15 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Short intervals so the test sees heartbeats and a slow subscriber being let go.
-process.env['MUSTER_SSE_HEARTBEAT_MS'] = '200';
-process.env['MUSTER_SSE_DRAIN_TIMEOUT_MS'] = '500';
-process.env['MUSTER_MAX_STREAMS_PER_CALLER'] = '3';
-const { register, rest, rpc, startTestHub } = await import('./helpers/hub.js');
+import { register, rest, rpc, startTestHub } from './helpers/hub.js';
 
 let hub: Awaited<ReturnType<typeof startTestHub>>;
 let alice: { token: string };
 let bob: { token: string };
 
 beforeAll(async () => {
-  hub = await startTestHub();
+  // Short intervals so the test sees heartbeats and a slow subscriber being let go.
+  hub = await startTestHub({ MUSTER_SSE_HEARTBEAT_MS: '200', MUSTER_SSE_DRAIN_TIMEOUT_MS: '500', MUSTER_MAX_STREAMS_PER_CALLER: '3' });
   [alice, bob] = await Promise.all([register(hub, 'alice'), register(hub, 'bob')]);
 });
 afterAll(() => hub.destroy());

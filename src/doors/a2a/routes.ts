@@ -9,10 +9,9 @@ import { answer } from './jsonrpc.js';
 import { HubError } from '../../errors/hub-error.js';
 import { callerName } from '../../identity/caller.js';
 import { writeEventStream } from './sse.js';
+import type { StreamSettings } from '../../config.js';
 
 const CARD = '.well-known/agent-card.json';
-/** Open event streams one caller may hold on this process (each costs memory and work per event). */
-const MAX_STREAMS_PER_CALLER = Number(process.env['MUSTER_MAX_STREAMS_PER_CALLER'] ?? 100);
 
 /** Counts each caller's open streams on this process. */
 class StreamSlots {
@@ -54,13 +53,18 @@ function sendCard(request: FastifyRequest, reply: FastifyReply, card: ReturnType
 }
 
 /** The A2A door: the hub's base and each agent's base, with their cards and JSON-RPC endpoints. */
-export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undefined, logError: (error: unknown, request: FastifyRequest) => void): void {
+export function a2aRoutes(
+  app: FastifyInstance,
+  hub: Hub,
+  options: { publicUrl: URL | undefined; streams: StreamSettings; logError: (error: unknown, request: FastifyRequest) => void },
+): void {
+  const { publicUrl, logError } = options;
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   const streams = new Set<AbortController>();
   // A stream lives no longer than the token that opened it: rotation or revocation ends the agent's streams.
   const streamsOf = new Map<string, Set<AbortController>>();
   hub.identity.onTokensChanged((handle) => streamsOf.get(handle)?.forEach((s) => s.abort()));
-  const slots = new StreamSlots(MAX_STREAMS_PER_CALLER);
+  const slots = new StreamSlots(options.streams.maxPerCaller);
   app.addHook('preClose', async () => streams.forEach((s) => s.abort()));
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
@@ -77,7 +81,7 @@ export function a2aRoutes(app: FastifyInstance, hub: Hub, publicUrl: URL | undef
       streams.add(abort);
       const own = streamsOf.get(who) ?? new Set<AbortController>();
       streamsOf.set(who, own.add(abort));
-      return writeEventStream(reply.raw, result.stream.id, events, abort).finally(() => {
+      return writeEventStream(reply.raw, result.stream.id, events, abort, options.streams).finally(() => {
         streams.delete(abort);
         own.delete(abort);
         if (own.size === 0) streamsOf.delete(who);

@@ -1,12 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
 import type { StreamResponse } from '../../a2a/types.js';
+import type { StreamSettings } from '../../config.js';
 import type { EventStream, WireFormat } from './methods.js';
 
-/** A comment line this often keeps idle streams open through proxies. */
-const HEARTBEAT_MS = Number(process.env['MUSTER_SSE_HEARTBEAT_MS'] ?? 15_000);
-/** A subscriber whose socket has not drained for this long has fallen too far behind. */
-const DRAIN_TIMEOUT_MS = Number(process.env['MUSTER_SSE_DRAIN_TIMEOUT_MS'] ?? 10_000);
 
 class TooFarBehind extends Error {}
 
@@ -16,14 +13,14 @@ class TooFarBehind extends Error {}
  * one at a time and only after the socket has taken the previous one, so a slow subscriber
  * holds no growing buffer; one that stops draining is closed and can resume with Last-Event-ID.
  */
-export async function writeEventStream(res: ServerResponse, id: JsonRpcId, stream: EventStream, abort: AbortController): Promise<void> {
+export async function writeEventStream(res: ServerResponse, id: JsonRpcId, stream: EventStream, abort: AbortController, settings: StreamSettings): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   res.flushHeaders();
   res.on('close', () => abort.abort());
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), settings.heartbeatMs);
   const send = async (seq: number | undefined, data: string) => {
     if (res.write(`${seq === undefined ? '' : `id: ${seq}\n`}data: ${data}\n\n`)) return;
-    if (!(await drained(res, DRAIN_TIMEOUT_MS, abort.signal))) throw new TooFarBehind();
+    if (!(await drained(res, settings.drainTimeoutMs, abort.signal))) throw new TooFarBehind();
   };
   const { subscription, wire } = stream;
   const envelope = (result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;

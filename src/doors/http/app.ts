@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { once } from 'node:events';
 import { HubError } from '../../errors/hub-error.js';
+import type { StreamSettings } from '../../config.js';
 import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../hub/limits.js';
 import { a2aRoutes } from '../a2a/routes.js';
@@ -15,6 +16,7 @@ import { callerOf } from './context.js';
 import { requestGuard } from './guard.js';
 
 export interface AppOptions {
+  streams: StreamSettings;
   /** The hub's signing keys, published as a JWKS. */
   signer: Signer;
   publicUrl: URL | undefined;
@@ -100,7 +102,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     return reply.code(404).type('application/json').send(restErrorBody(error));
   });
 
-  a2aRoutes(app, hub, options.publicUrl, options.logError);
+  a2aRoutes(app, hub, options);
   agentRoutes(app, hub, options);
   taskRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
