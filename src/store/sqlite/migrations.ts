@@ -143,4 +143,12 @@ CREATE TABLE endpoint_challenges (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 4,
+    name: 'inbox by state',
+    sql: `
+-- An inbox filtered by state (its open tasks, or one state) walks this index, one state at a time.
+CREATE INDEX tasks_by_target_state ON tasks(target, state, updated_at, id);
+`,
+  },
 ];

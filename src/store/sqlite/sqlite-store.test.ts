@@ -17,6 +17,7 @@ describe('sqlite query plans', () => {
   // Keyset pages stay fast at a million tasks only if every list walks an index in order.
   const lists: [string, string][] = [
     ['inbox', "SELECT * FROM tasks WHERE target = 'b' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    ['inbox by state', "SELECT * FROM tasks WHERE target = 'b' AND state = 'TASK_STATE_WORKING' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['sent', "SELECT * FROM tasks WHERE sender = 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['between', "SELECT * FROM tasks WHERE sender = 'a' AND target = 'b' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['context', "SELECT * FROM tasks WHERE context_id = 'c' ORDER BY updated_at DESC, id DESC LIMIT 21"],

@@ -4,8 +4,20 @@ import type { TaskCache } from './task-cache.js';
 import { recordFromRow, type TaskRow } from './rows.js';
 import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskScope } from '../store.js';
 
-/** Each scope is one or two index-friendly branches; a list reads each branch in order and merges. */
-function branches(scope: TaskScope): { where: string; params: Record<string, unknown> }[] {
+type Branch = { where: string; params: Record<string, unknown> };
+
+/**
+ * A list is read as index-friendly branches, each walked in order and merged: one or two per
+ * scope, and one per state when states are asked for (so an inbox filtered to its open tasks
+ * walks the (target, state, …) index once per state instead of filtering the whole inbox).
+ */
+function branches(q: TaskQuery): Branch[] {
+  const scoped = scopeBranches(q.scope);
+  if (!q.states?.length) return scoped;
+  return scoped.flatMap((b) => q.states!.map((state, i) => ({ where: `${b.where} AND state = @s${i}`, params: { ...b.params, [`s${i}`]: state } })));
+}
+
+function scopeBranches(scope: TaskScope): Branch[] {
   switch (scope.kind) {
     case 'inbox':
       return [{ where: 'target = @a', params: { a: scope.target } }];
@@ -29,10 +41,6 @@ function branches(scope: TaskScope): { where: string; params: Record<string, unk
 function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> } {
   const parts: string[] = [];
   const params: Record<string, unknown> = {};
-  if (q.states?.length) {
-    parts.push(`state IN (${q.states.map((_, i) => `@s${i}`).join(', ')})`);
-    q.states.forEach((s, i) => (params[`s${i}`] = s));
-  }
   if (q.contextId !== undefined) {
     parts.push('context_id = @ctx');
     params['ctx'] = q.contextId;
@@ -82,7 +90,7 @@ export function taskReader(db: Db, cache: TaskCache) {
     const cursor = q.after ? ' AND (updated_at, id) < (@cur_at, @cur_id)' : '';
     const cursorParams = q.after ? { cur_at: q.after.updatedAt, cur_id: q.after.id } : {};
     const order = ' ORDER BY updated_at DESC, id DESC';
-    const parts = branches(q.scope);
+    const parts = branches(q);
     const select = (where: string) => `SELECT * FROM tasks WHERE ${where}${f.sql}${cursor}${order} LIMIT @lim`;
     const sql =
       parts.length === 1
