@@ -8,7 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { StreamResponse } from '../a2a/types.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
-import { callerName, type Caller } from '../identity/caller.js';
+import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { pushChannel, type DeliveryDraft, type PushConfig, type Store, type TaskRecord } from '../store/store.js';
 import type { View } from './view.js';
 
@@ -71,7 +71,7 @@ export class PushConfigs {
   }
 
   async create(caller: Caller, taskId: string, input: ConfigInput, checked = false): Promise<PushConfig> {
-    if (caller.kind === 'anonymous') throw new HubError('UNAUTHENTICATED', 'Push notifications need a bearer token');
+    requireToken(caller, 'A push config');
     if (!checked) await this.check(input.url);
     const config: PushConfig = {
       taskId,

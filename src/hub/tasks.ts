@@ -6,7 +6,7 @@ import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
-import { callerName, type Caller } from '../identity/caller.js';
+import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
 import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, openingWrite } from './changes.js';
@@ -122,9 +122,7 @@ export class TaskService {
   async send(actor: Actor, params: SendMessageParams): Promise<Task> {
     const { message } = params;
     checkParts(message.parts, 'message.parts');
-    if (actor.caller.kind === 'anonymous') {
-      throw new HubError('UNAUTHENTICATED', 'SendMessage needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>; register with POST /api/agents' });
-    }
+    requireToken(actor.caller, 'SendMessage');
     const pushField = 'configuration.taskPushNotificationConfig';
     const pushInput = params.configuration?.taskPushNotificationConfig;
     // Without an id of its own, the config is named after the message, so a retried send sets it again rather than twice.
@@ -272,9 +270,7 @@ export class TaskService {
     decide: (kind: Kind, ctx: KindContext, task: StoredTask) => Change | undefined,
     idem?: Idempotency,
   ): Promise<Task> {
-    if (actor.caller.kind === 'anonymous') {
-      throw new HubError('UNAUTHENTICATED', 'Changing a task needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>' });
-    }
+    requireToken(actor.caller, 'Changing a task');
     for (let attempt = 1; ; attempt++) {
       const current = this.visible(actor, await this.store.getTask(id, FULL), id);
       const kind = this.kinds.get(current.record.kind)!;

@@ -6,7 +6,7 @@
 import { dropUndefined } from '../a2a/schemas.js';
 import type { StreamResponse, Task } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
-import { callerName, type Caller } from '../identity/caller.js';
+import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
 import { pushChannel, type Delivery, type PushConfig, type StoredTask, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door, Kind } from './kind.js';
@@ -51,7 +51,7 @@ export class View {
 
   /** An agent's own inbox or sent list (REST). Only an agent has them. */
   mailboxScope(caller: Caller, box: 'inbox' | 'sent'): TaskScope {
-    if (caller.kind === 'anonymous') throw new HubError('UNAUTHENTICATED', `The ${box} belongs to an agent`, { hint: 'Send Authorization: Bearer <agent token>' });
+    requireToken(caller, `The ${box}`);
     if (caller.kind !== 'agent') throw new HubError('FORBIDDEN', `The admin has no ${box}`, { hint: 'Read an agent\'s tasks with ListTasks at its base' });
     return box === 'inbox' ? { kind: 'inbox', target: caller.handle } : { kind: 'sent', sender: caller.handle };
   }

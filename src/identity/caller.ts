@@ -1,3 +1,5 @@
+import { HubError } from '../errors/hub-error.js';
+
 /** Who is making a request. Only a request with no token at all is anonymous. */
 export type Caller = { kind: 'anonymous' } | { kind: 'agent'; handle: string } | { kind: 'admin' };
 
@@ -5,3 +7,10 @@ export const ANONYMOUS: Caller = { kind: 'anonymous' };
 
 export const callerName = (caller: Caller): string =>
   caller.kind === 'agent' ? caller.handle : caller.kind === 'admin' ? '(admin)' : '(anonymous)';
+
+/** Refuses an anonymous caller: `what` (e.g. "SendMessage") needs a bearer token. */
+export function requireToken(caller: Caller, what: string): void {
+  if (caller.kind === 'anonymous') {
+    throw new HubError('UNAUTHENTICATED', `${what} needs a bearer token`, { hint: 'Send Authorization: Bearer <token>; an agent gets one from POST /api/agents' });
+  }
+}

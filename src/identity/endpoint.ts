@@ -10,7 +10,7 @@ import { checkTarget, DeliveryFailed, safeSend, TargetRefused, type TargetPolicy
 import { HubError } from '../errors/hub-error.js';
 import { QuotaExceeded, type AgentRecord, type Store } from '../store/store.js';
 import type { Identity } from './agents.js';
-import type { Caller } from './caller.js';
+import { requireToken, type Caller } from './caller.js';
 import type { Quotas } from './quotas.js';
 
 const CHALLENGE_TTL_MS = 15 * 60_000;
@@ -80,7 +80,7 @@ export class EndpointControl {
 
   private async own(caller: Caller, handle: string): Promise<AgentRecord> {
     const agent = await this.identity.agent(handle);
-    if (caller.kind === 'anonymous') throw new HubError('UNAUTHENTICATED', 'This needs the agent\'s bearer token');
+    requireToken(caller, 'Endpoint control');
     if (!(caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === handle))) throw new HubError('FORBIDDEN', `Only '${handle}' or the admin may do this`);
     return agent;
   }

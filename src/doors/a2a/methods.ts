@@ -12,6 +12,7 @@ import { camelKeys, parseWith } from '../../a2a/validate.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import { trimHistory, type Actor, type Subscription } from '../../hub/tasks.js';
+import { requireToken } from '../../identity/caller.js';
 
 export type ProtocolVersion = '1.0' | '0.3';
 
@@ -74,9 +75,7 @@ const extendedCard: Handler = async () => {
 const write =
   (handler: Handler): Handler =>
   async (hub, actor, params, call) => {
-    if (actor.caller.kind === 'anonymous') {
-      throw new HubError('UNAUTHENTICATED', 'This method changes tasks and needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>; register with POST /api/agents' });
-    }
+    requireToken(actor.caller, 'This method');
     return handler(hub, actor, params, call);
   };
 

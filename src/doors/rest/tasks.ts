@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
-import { HubError } from '../../errors/hub-error.js';
+import { requireToken } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
 import { callerOf } from '../http/context.js';
@@ -69,7 +69,7 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
 
   app.post('/api/tasks/:id/cancel', { config }, async (request) => {
     const who = await actor(request);
-    if (who.caller.kind === 'anonymous') throw new HubError('UNAUTHENTICATED', 'Canceling a task needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>' });
+    requireToken(who.caller, 'Canceling a task'); // before the body is read: no token is a 401, not a validation error
     const body = parseWith(cancelBody, request.body ?? {});
     return hub.tasks.cancel(who, id(request), body.reason, idempotencyKey(request));
   });
