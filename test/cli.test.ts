@@ -254,7 +254,7 @@ describe('muster client commands', () => {
   it('no token at all on the inbox says how to pass one', async () => {
     const r = await muster(['inbox']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('muster: The inbox belongs to an agent');
+    expect(r.stderr).toContain('muster: The inbox needs a bearer token');
     expect(r.stderr).toContain('pass --token or set MUSTER_TOKEN');
   });
 
