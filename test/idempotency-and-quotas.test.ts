@@ -49,6 +49,15 @@ describe('idempotent writes', () => {
     expect(task.body.result.history.map((m: any) => m.messageId)).toEqual(['fu-0', 'fu-1']);
   });
 
+  it('concurrent follow-ups to one task all land: a lost compare-and-set is retried, not refused', async () => {
+    const created = await rpc(base, 'SendMessage', send('race-0'), { token: alice.token });
+    const id = created.body.result.task.id;
+    const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => rpc(base, 'SendMessage', send(`race-${i}`, `more ${i}`, { taskId: id }), { token: alice.token })));
+    expect(answers.map((a) => a.body.error?.code ?? 'ok')).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    const task = await rpc(base, 'GetTask', { id }, { token: alice.token });
+    expect(task.body.result.history.map((m: any) => m.messageId).sort()).toEqual(['race-0', 'race-1', 'race-2', 'race-3', 'race-4', 'race-5']);
+  });
+
   it('REST respond with an Idempotency-Key applies once; the key with another body is refused', async () => {
     const created = await rpc(base, 'SendMessage', send('rest-1'), { token: alice.token });
     const id = created.body.result.task.id;

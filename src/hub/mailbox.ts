@@ -3,7 +3,7 @@ import { TASK_STATES, type TaskState } from '../a2a/types.js';
 import { invalidParams } from '../errors/hub-error.js';
 import type { Caller } from '../identity/caller.js';
 import type { Store } from '../store/store.js';
-import { decodePageToken, encodePageToken } from './page-token.js';
+import { cursorFrom, encodePageToken } from './page-token.js';
 import type { View } from './view.js';
 
 /** An agent's REST inbox and sent lists: its direct tasks with the counterparty and the last message. */
@@ -19,7 +19,7 @@ export class Mailboxes {
     const limit = query.limit ?? 20;
     const states = mailboxStates(query.state ?? 'open');
     const filters = [scope, query.state ?? 'open'];
-    const page = await this.store.listTasks({ scope, states, limit, historyLength: 1, includeArtifacts: false, ...cursorOf(decodePageToken(query.cursor, filters, 'cursor')) });
+    const page = await this.store.listTasks({ scope, states, limit, historyLength: 1, includeArtifacts: false, ...cursorFrom(query.cursor, filters, 'cursor') });
     const names = new Map<string, string | undefined>();
     const data = [];
     for (const { record, history } of page.tasks) {
@@ -51,5 +51,3 @@ function mailboxStates(state: string): TaskState[] | undefined {
   if (!parsed) throw invalidParams('state', `unknown state '${state}'`, 'Use open, all, or a state such as working or TASK_STATE_WORKING');
   return [parsed];
 }
-
-const cursorOf = (cursor: ReturnType<typeof decodePageToken>) => (cursor ? { after: cursor } : {});

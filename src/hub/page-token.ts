@@ -9,6 +9,12 @@ export function encodePageToken(cursor: TaskCursor, filters: unknown): string {
   return Buffer.from(JSON.stringify([cursor.updatedAt, cursor.id, filterHash(filters)])).toString('base64url');
 }
 
+/** The keyset cursor of a page token as list-query fields: `{ after }`, or nothing for a first page. */
+export const cursorFrom = (token: string | undefined, filters: unknown, field: string): { after?: TaskCursor } => {
+  const after = decodePageToken(token, filters, field);
+  return after ? { after } : {};
+};
+
 export function decodePageToken(token: string | undefined, filters: unknown, field: string): TaskCursor | undefined {
   if (token === undefined || token === '') return undefined;
   let parsed: unknown;

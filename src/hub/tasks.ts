@@ -12,7 +12,7 @@ import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type Log
 import { changeWrite, openingWrite } from './changes.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
 import { checkParts } from './limits.js';
-import { decodePageToken, encodePageToken } from './page-token.js';
+import { cursorFrom, encodePageToken } from './page-token.js';
 import { configSchema, type PushConfigs } from './push.js';
 import type { View } from './view.js';
 
@@ -74,18 +74,12 @@ export class TaskService {
   /** Records on the task what its target's endpoint answered to the forwarded copy. */
   async recordForwarding(delivery: Delivery, response: Buffer | undefined): Promise<void> {
     const forwarding = forwardingRecord(delivery, response);
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    await this.settled(async () => {
       const current = await this.store.getTask(delivery.taskId, FULL);
       if (!current) return;
       const change = { messages: [], artifacts: [], metadata: { muster: { ...muster(current), forwarding } } };
-      const { write } = changeWrite(current, change, this.clock());
-      try {
-        await this.store.updateTask(write);
-        return;
-      } catch (e) {
-        if (!(e instanceof StoreConflict && e.what === 'version')) throw e;
-      }
-    }
+      await this.store.updateTask(changeWrite(current, change, this.clock()).write);
+    });
   }
 
   async setPushConfig(actor: Actor, raw: unknown): Promise<PushConfig> {
@@ -221,7 +215,7 @@ export class TaskService {
       ...(params.status ? { states: [params.status] } : {}),
       ...(params.contextId !== undefined ? { contextId: params.contextId } : {}),
       ...(params.statusTimestampAfter ? { statusAtOrAfter: Date.parse(params.statusTimestampAfter) } : {}),
-      ...optionalCursor(decodePageToken(params.pageToken, filters, 'pageToken')),
+      ...cursorFrom(params.pageToken, filters, 'pageToken'),
       limit: pageSize,
       ...(params.historyLength !== undefined ? { historyLength: params.historyLength } : {}),
       includeArtifacts: params.includeArtifacts ?? false,
@@ -250,7 +244,9 @@ export class TaskService {
       const forward = opening.target === undefined ? undefined : forwardDraft(task, await this.agent(opening.target));
       if (forward) write.deliveries = [forward];
       write.receipt = { ...idem, result: { taskId: task.record.id } };
-      await this.write(() => this.store.createTask(write), ctx.now);
+      await this.store.createTask(write).catch((e: unknown) => {
+        throw this.refusal(e);
+      });
       this.wakeups.wake(task.record.id, task.record.lastSeq, logged(write));
       if (forward) this.deliveriesQueued();
       return this.view.render(task, FULL);
@@ -271,7 +267,7 @@ export class TaskService {
     idem?: Idempotency,
   ): Promise<Task> {
     requireToken(actor.caller, 'Changing a task');
-    for (let attempt = 1; ; attempt++) {
+    return this.settled(async () => {
       const current = this.visible(actor, await this.store.getTask(id, FULL), id);
       const kind = this.kinds.get(current.record.kind)!;
       const ctx = this.context(actor);
@@ -286,27 +282,35 @@ export class TaskService {
       if (idem) write.receipt = { ...idem, result: { taskId: id } };
       const drafts = await this.push.drafts(write.record, write.events);
       if (drafts.length > 0) write.deliveries = drafts;
+      await this.store.updateTask(write);
+      this.wakeups.wake(id, task.record.lastSeq, logged(write));
+      if (drafts.length > 0) this.deliveriesQueued();
+      return this.view.render(task, FULL);
+    });
+  }
+
+  /**
+   * Runs a read-decide-write until its compare-and-set holds: a write that lost a race reads the
+   * task again, a few times, rather than fail. What the store still refuses becomes a hub error.
+   */
+  private async settled<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let n = 1; ; n++) {
       try {
-        await this.write(() => this.store.updateTask(write), ctx.now);
-        this.wakeups.wake(id, task.record.lastSeq, logged(write));
-        if (drafts.length > 0) this.deliveriesQueued();
-        return this.view.render(task, FULL);
+        return await attempt();
       } catch (e) {
-        if (!(e instanceof StoreConflict && e.what === 'version') || attempt >= WRITE_ATTEMPTS) throw e;
+        if (e instanceof StoreConflict && e.what === 'version' && n < WRITE_ATTEMPTS) continue;
+        throw this.refusal(e);
       }
     }
   }
 
-  private async write(run: () => Promise<void>, now: number): Promise<void> {
-    try {
-      await run();
-    } catch (e) {
-      if (e instanceof QuotaExceeded) throw this.quotas.refusal(e, now);
-      if (e instanceof StoreConflict && e.what === 'version') {
-        throw new HubError('CONFLICT', 'The task changed while this request was applied; nothing was done', { hint: 'Retry the request' });
-      }
-      throw e;
+  /** A store refusal as the hub's error (quota, lost race); anything else passes unchanged. */
+  private refusal(e: unknown): unknown {
+    if (e instanceof QuotaExceeded) return this.quotas.refusal(e, this.clock());
+    if (e instanceof StoreConflict && e.what === 'version') {
+      return new HubError('CONFLICT', 'The task kept changing while this request was applied; nothing was done', { hint: 'Retry the request' });
     }
+    return e;
   }
 
   /**
@@ -357,6 +361,5 @@ const logged = (write: TaskWrite): LoggedEvent[] => {
 
 const muster = (t: StoredTask) => (t.record.metadata?.['muster'] as object | undefined) ?? {};
 
-const optionalCursor = (cursor: ReturnType<typeof decodePageToken>) => (cursor ? { after: cursor } : {});
 
 
