@@ -65,8 +65,9 @@ export class View {
         ? { kind: 'inbox', target: door.handle }
         : { kind: 'between', agent: caller.handle, other: door.handle };
     }
-    // The admin reads an agent's tasks at that agent's base; at the hub's base it sees the public list.
-    if (caller.kind === 'agent') return { kind: 'party', agent: caller.handle };
+    // At the hub's base: every public task, and an agent's own private ones. The admin reads an
+    // agent's tasks at that agent's base.
+    if (caller.kind === 'agent') return { kind: 'visible', agent: caller.handle };
     return { kind: 'public' };
   }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../a2a/types.js';
-import { pushChannel, QuotaExceeded, StoreConflict, type DeliveryDraft, type Store, type TaskRecord, type TaskWrite } from './store.js';
+import { HOLD_WINDOW, pushChannel, QuotaExceeded, StoreConflict, type DeliveryDraft, type Store, type TaskRecord, type TaskWrite } from './store.js';
 
 const message = (id: string, text = id): Message => ({ messageId: id, role: 'ROLE_USER', parts: [{ text }] });
 
@@ -111,21 +111,93 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
 
     it('lists by scope with keyset pages, newest update first, and counts the total', async () => {
       const { store } = await open();
-      const writes = [newTask({ sender: 'p', target: 'q' }), newTask({ sender: 'q', target: 'p' }), newTask({ sender: 'p', target: 'r' }), newTask({ sender: 'r', target: 'q', state: 'TASK_STATE_COMPLETED' })];
+      const writes = [
+        newTask({ sender: 'p', target: 'q' }),
+        newTask({ sender: 'q', target: 'p' }),
+        newTask({ sender: 'p', target: 'r' }),
+        newTask({ sender: 'r', target: 'q', state: 'TASK_STATE_COMPLETED' }),
+        newTask({ kind: 'review', sender: 'r', target: undefined, visibility: 'public', state: 'TASK_STATE_WORKING' }),
+      ];
       for (const w of writes) await store.createTask(w);
       const ids = (page: { tasks: { record: TaskRecord }[] }) => page.tasks.map((t) => t.record.id);
-      const [pq, qp, pr, rq] = writes.map((w) => w.record.id);
+      const [pq, qp, pr, rq, pub] = writes.map((w) => w.record.id);
       const between = await store.listTasks({ scope: { kind: 'between', agent: 'p', other: 'q' }, limit: 10, includeArtifacts: false });
       expect(ids(between)).toEqual([qp, pq]);
-      const party = await store.listTasks({ scope: { kind: 'party', agent: 'p' }, limit: 2, includeArtifacts: false });
-      expect(ids(party)).toEqual([pr, qp]);
-      expect(party.total).toBe(3);
-      expect(party.hasMore).toBe(true);
-      const rest = await store.listTasks({ scope: { kind: 'party', agent: 'p' }, limit: 2, includeArtifacts: false, after: party.tasks[1]!.record });
-      expect(ids(rest)).toEqual([pq]);
+      // what p sees at the hub: the public task and its own private ones, never r's private task to q
+      const visible = await store.listTasks({ scope: { kind: 'visible', agent: 'p' }, limit: 2, includeArtifacts: false });
+      expect(ids(visible)).toEqual([pub, pr]);
+      expect(visible.total).toBe(4);
+      expect(visible.hasMore).toBe(true);
+      const rest = await store.listTasks({ scope: { kind: 'visible', agent: 'p' }, limit: 2, includeArtifacts: false, after: visible.tasks[1]!.record });
+      expect(ids(rest)).toEqual([qp, pq]);
       expect(rest.hasMore).toBe(false);
+      const open_ = await store.listTasks({ scope: { kind: 'public' }, states: ['TASK_STATE_WORKING'], limit: 5, includeArtifacts: false });
+      expect(ids(open_)).toEqual([pub]);
       const done = await store.listTasks({ scope: { kind: 'inbox', target: 'q' }, states: ['TASK_STATE_COMPLETED'], limit: 5, includeArtifacts: false });
       expect(ids(done)).toEqual([rq]);
+      await store.close();
+    });
+
+    it('writes one sealed entry per author under its rule, leaving the task row untouched', async () => {
+      const { store } = await open();
+      const w = newTask({ state: 'TASK_STATE_WORKING' });
+      await store.createTask(w);
+      const taskId = w.record.id;
+      const entry = (author: string) => ({ entry: { taskId, author, id: `e-${author}`, body: { verdict: author }, createdAt: 5 }, whileState: 'TASK_STATE_WORKING' as const, max: 2 });
+      await store.addEntry({ ...entry('a'), receipt: { scope: 's', key: 'a', fingerprint: 'f', result: { taskId } }, quotas: [{ key: 'q', windowStart: 1, limit: 5 }] });
+      await expect(store.addEntry(entry('a'))).rejects.toMatchObject({ what: 'entry-exists' });
+      await store.addEntry(entry('b'));
+      await expect(store.addEntry(entry('c'))).rejects.toMatchObject({ what: 'entry-full' });
+      expect((await store.entries(taskId)).map((e) => [e.author, e.body])).toEqual([['a', { verdict: 'a' }], ['b', { verdict: 'b' }]]);
+      expect((await store.entryOf(taskId, 'b'))?.id).toBe('e-b');
+      expect(await store.entryOf(taskId, 'c')).toBeUndefined();
+      expect((await store.getTask(taskId, { includeArtifacts: false }))?.record).toEqual(w.record);
+      expect(await store.eventsAfter(taskId, 0, 10)).toHaveLength(1);
+      // a quota over its limit rolls the entry back; a task that moved on takes no entry
+      const other = newTask({ state: 'TASK_STATE_WORKING' });
+      await store.createTask(other);
+      const mine = { entry: { taskId: other.record.id, author: 'a', id: 'x', body: {}, createdAt: 6 }, whileState: 'TASK_STATE_WORKING' as const, max: 5 };
+      await expect(store.addEntry({ ...mine, quotas: [{ key: 'q', windowStart: 1, limit: 1 }] })).rejects.toBeInstanceOf(QuotaExceeded);
+      expect(await store.entries(other.record.id)).toEqual([]);
+      await store.updateTask(bump(other, { state: 'TASK_STATE_COMPLETED' }));
+      await expect(store.addEntry(mine)).rejects.toMatchObject({ what: 'entry-closed' });
+      // an evaluation that read n entries does not hold once there are more
+      const third = newTask({ state: 'TASK_STATE_WORKING' });
+      await store.createTask(third);
+      await store.addEntry({ ...mine, entry: { ...mine.entry, taskId: third.record.id } });
+      await expect(store.updateTask(bump(third, {}, { entriesSeen: 0 }))).rejects.toMatchObject({ what: 'version' });
+      await store.updateTask(bump(third, {}, { entriesSeen: 1 }));
+      await store.close();
+    });
+
+    it('leases due work once, and forgets it with the write that does it', async () => {
+      const { store } = await open();
+      const a = newTask();
+      const b = newTask();
+      await store.createTask({ ...a, dueAt: 100 });
+      await store.createTask({ ...b, dueAt: 200 });
+      expect(await store.claimDue('me', 50, 1_000, 10)).toEqual([]);
+      expect(await store.claimDue('me', 150, 1_000, 10)).toEqual([{ taskId: a.record.id, dueAt: 100 }]);
+      expect(await store.claimDue('you', 250, 1_000, 10)).toEqual([{ taskId: b.record.id, dueAt: 200 }]); // a is leased
+      await store.updateTask(bump(a, {}, { dueDone: true }));
+      await store.finishDue(b.record.id, 'me'); // not the holder: nothing happens
+      expect(await store.claimDue('me', 2_000, 3_000, 10)).toEqual([{ taskId: b.record.id, dueAt: 200 }]); // b's lease ran out
+      await store.finishDue(b.record.id, 'me');
+      expect(await store.claimDue('me', 5_000, 6_000, 10)).toEqual([]);
+      await store.close();
+    });
+
+    it('counts holds (things held at once) until they are given back, and keeps them through pruning', async () => {
+      const { store } = await open();
+      const hold = { key: 'open|p', windowStart: HOLD_WINDOW, limit: 1 };
+      await store.createTask({ ...newTask(), quotas: [hold] });
+      await expect(store.createTask({ ...newTask(), quotas: [hold] })).rejects.toBeInstanceOf(QuotaExceeded);
+      await store.prune(Date.now() + 10 * 86_400_000);
+      await expect(store.createTask({ ...newTask(), quotas: [hold] })).rejects.toBeInstanceOf(QuotaExceeded);
+      const w = newTask();
+      await store.createTask({ ...w, quotas: [{ ...hold, amount: -1 }, { ...hold, amount: -1 }] }); // never below zero
+      await store.createTask({ ...newTask(), quotas: [hold] });
+      await expect(store.createTask({ ...newTask(), quotas: [hold] })).rejects.toBeInstanceOf(QuotaExceeded);
       await store.close();
     });
 

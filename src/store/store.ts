@@ -80,8 +80,48 @@ export interface LoggedEvent {
 
 export interface QuotaCharge {
   key: string;
+  /** Start of the counting window; HOLD_WINDOW for a count of things held at once (open tasks). */
   windowStart: number;
   limit: number;
+  /** 1 by default; -1 gives a hold back (never below zero). */
+  amount?: number;
+}
+
+/** The window of quotas that count what is held at once rather than uses per period; never pruned. */
+export const HOLD_WINDOW = 0;
+
+/**
+ * One agent's entry in a task that takes at most one per agent: a sealed contribution to a
+ * review, an answer to an open call. Kept apart from the task's history, so a sealed entry
+ * changes nothing anyone else can read of the task.
+ */
+export interface TaskEntry {
+  taskId: string;
+  author: string;
+  id: string;
+  body: JsonObject;
+  createdAt: number;
+}
+
+/** An entry and the rule it is written under, checked in the write's own transaction. */
+export interface EntryWrite {
+  entry: TaskEntry;
+  /** The task must be in this state... */
+  whileState: TaskState;
+  /** ...and hold fewer than this many entries, or nothing is written. */
+  max: number;
+}
+
+/** A sealed entry on its own: the task row, history and events stay exactly as they are. */
+export interface SealedWrite extends EntryWrite {
+  receipt?: Receipt;
+  quotas?: QuotaCharge[];
+}
+
+/** Work due on a task (a deadline), claimed with a lease by one scheduler at a time. */
+export interface DueWork {
+  taskId: string;
+  dueAt: number;
 }
 
 export interface PushConfig {
@@ -148,6 +188,14 @@ export interface TaskWrite {
   quotas?: QuotaCharge[];
   /** Outbox rows for this write's events, stored in the same transaction. */
   deliveries?: DeliveryDraft[];
+  /** An entry written with the change (an open call's answer), under its rule. */
+  entry?: EntryWrite;
+  /** The write holds only while the task has exactly this many entries (an evaluation read them all). */
+  entriesSeen?: number;
+  /** Schedules work on the task at this time (replacing any earlier schedule). */
+  dueAt?: number;
+  /** The task's scheduled work is done: its row goes with this write. */
+  dueDone?: boolean;
 }
 
 /** Which tasks a list may show; decided by the hub's view, executed by the store. */
@@ -155,8 +203,9 @@ export type TaskScope =
   | { kind: 'inbox'; target: string }
   | { kind: 'sent'; sender: string }
   | { kind: 'between'; agent: string; other: string }
-  | { kind: 'party'; agent: string }
-  | { kind: 'public' };
+  | { kind: 'public' }
+  /** Every public task, and the agent's own private ones. */
+  | { kind: 'visible'; agent: string };
 
 export interface TaskCursor {
   updatedAt: number;
@@ -210,6 +259,20 @@ export interface Store {
   getTask(id: string, options: GetOptions): Promise<StoredTask | undefined>;
   listTasks(query: TaskQuery): Promise<TaskPage>;
 
+  /**
+   * Writes a sealed entry alone: StoreConflict 'entry-exists' when the author has one,
+   * 'entry-closed' when the task left `whileState`, 'entry-full' at `max`.
+   */
+  addEntry(write: SealedWrite): Promise<void>;
+  /** A task's entries in the order they were written. */
+  entries(taskId: string): Promise<TaskEntry[]>;
+  entryOf(taskId: string, author: string): Promise<TaskEntry | undefined>;
+
+  /** Leases up to `limit` items of work due at `now` to `owner` until `leaseUntil`. */
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<DueWork[]>;
+  /** Forgets a task's due work when `owner` holds its lease (the work needed no write). */
+  finishDue(taskId: string, owner: string): Promise<void>;
+
   getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
   /** The task's stored events with a sequence number above `afterSeq`, in order, at most `limit`. */
   eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
@@ -247,7 +310,7 @@ export const pushChannel = (configId: string): string => `push:${configId}`;
 /** Thrown by the store; the hub turns each into a HubError. */
 export class StoreConflict extends Error {
   constructor(
-    readonly what: 'version' | 'receipt' | 'handle' | 'task-id',
+    readonly what: 'version' | 'receipt' | 'handle' | 'task-id' | 'entry-exists' | 'entry-closed' | 'entry-full',
     message: string,
   ) {
     super(message);

@@ -151,4 +151,31 @@ CREATE TABLE endpoint_challenges (
 CREATE INDEX tasks_by_target_state ON tasks(target, state, updated_at, id);
 `,
   },
+  {
+    version: 5,
+    name: 'entries, due work, public lists by state',
+    sql: `
+-- One entry per agent per task (sealed review contributions, open-call answers), apart from the task row.
+CREATE TABLE task_entries (
+  task_id TEXT NOT NULL,
+  author TEXT NOT NULL,
+  id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (task_id, author)
+) WITHOUT ROWID;
+CREATE INDEX task_entries_in_order ON task_entries(task_id, position);
+-- Deadlines: claimed with a lease, deleted in the transaction that does the work.
+CREATE TABLE due_work (
+  task_id TEXT PRIMARY KEY,
+  due_at INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_until INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX due_work_by_time ON due_work(due_at);
+-- Public lists filtered by state (open reviews, closed calls) walk one state at a time.
+CREATE INDEX tasks_public_by_state ON tasks(state, updated_at, id) WHERE visibility = 'public';
+`,
+  },
 ];

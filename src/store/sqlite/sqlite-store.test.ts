@@ -22,6 +22,8 @@ describe('sqlite query plans', () => {
     ['between', "SELECT * FROM tasks WHERE sender = 'a' AND target = 'b' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['context', "SELECT * FROM tasks WHERE context_id = 'c' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public', "SELECT * FROM tasks WHERE visibility = 'public' ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    ['public by state', "SELECT * FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING' ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    ['own private', "SELECT * FROM tasks WHERE sender = 'a' AND visibility = 'participants' ORDER BY updated_at DESC, id DESC LIMIT 21"],
   ];
   it.each(lists)('the %s list uses an index and no sort', (_name, sql) => {
     const file = freshFile();

@@ -4,7 +4,9 @@ import { taskReader } from './task-reads.js';
 import { taskWriter } from './task-writes.js';
 import { TaskCache } from './task-cache.js';
 import { deliveryStatements } from './deliveries.js';
-import type { Receipt, Store } from '../store.js';
+import { entryStatements } from './entries.js';
+import { dueWorkStatements } from './due-work.js';
+import { HOLD_WINDOW, type Receipt, type Store } from '../store.js';
 
 /**
  * The embedded store: one SQLite file in WAL mode, owned by one hub process (its caches rely
@@ -16,11 +18,13 @@ export function openSqliteStore(file: string): Store {
   const outbox = deliveryStatements(db);
   const cache = new TaskCache();
   const reads = taskReader(db, cache);
-  const writes = taskWriter(db, cache, outbox.enqueue);
+  const entries = entryStatements(db);
+  const due = dueWorkStatements(db);
+  const writes = taskWriter(db, cache, outbox.enqueue, entries, due);
   const getReceiptRow = db.prepare('SELECT scope, key, fingerprint, result FROM receipts WHERE scope = ? AND key = ?');
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const pruneReceipts = db.prepare('DELETE FROM receipts WHERE created_at < ?');
-  const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ?');
+  const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
 
   return {
@@ -39,6 +43,11 @@ export function openSqliteStore(file: string): Store {
     updateTask: async (write) => writes.update(write),
     getTask: async (id, options) => reads.get(id, options),
     listTasks: async (query) => reads.list(query),
+    addEntry: async (write) => writes.seal(write),
+    entries: async (taskId) => entries.list(taskId),
+    entryOf: async (taskId, author) => entries.of(taskId, author),
+    claimDue: async (owner, now, leaseUntil, limit) => due.claim(owner, now, leaseUntil, limit),
+    finishDue: async (taskId, owner) => due.finish(taskId, owner),
     getReceipt: async (scope, key) => {
       const row = getReceiptRow.get(scope, key) as (Omit<Receipt, 'result'> & { result: string }) | undefined;
       return row && { ...row, result: JSON.parse(row.result) };
@@ -55,7 +64,7 @@ export function openSqliteStore(file: string): Store {
       (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
     prune: async (before) => {
       pruneReceipts.run(before);
-      pruneQuotas.run(before - 86_400_000); // the longest window is a day
+      pruneQuotas.run(before - 86_400_000, HOLD_WINDOW); // the longest window is a day; holds are kept
       pruneDeliveries.run(before - 6 * 86_400_000); // finished deliveries stay visible for a week
     },
     close: async () => {

@@ -17,6 +17,8 @@ function branches(q: TaskQuery): Branch[] {
   return scoped.flatMap((b) => q.states!.map((state, i) => ({ where: `${b.where} AND state = @s${i}`, params: { ...b.params, [`s${i}`]: state } })));
 }
 
+const PUBLIC: Branch = { where: "visibility = 'public'", params: {} };
+
 function scopeBranches(scope: TaskScope): Branch[] {
   switch (scope.kind) {
     case 'inbox':
@@ -28,13 +30,14 @@ function scopeBranches(scope: TaskScope): Branch[] {
         { where: 'sender = @a AND target = @b', params: { a: scope.agent, b: scope.other } },
         { where: 'sender = @b AND target = @a', params: { a: scope.agent, b: scope.other } },
       ];
-    case 'party':
-      return [
-        { where: 'sender = @a', params: { a: scope.agent } },
-        { where: 'target = @a AND sender IS NOT @a', params: { a: scope.agent } },
-      ];
     case 'public':
-      return [{ where: "visibility = 'public'", params: {} }];
+      return [PUBLIC];
+    case 'visible':
+      return [
+        PUBLIC,
+        { where: "sender = @a AND visibility = 'participants'", params: { a: scope.agent } },
+        { where: "target = @a AND sender IS NOT @a AND visibility = 'participants'", params: { a: scope.agent } },
+      ];
   }
 }
 

@@ -2,14 +2,22 @@ import type { Db } from './database.js';
 import { groupCommit } from './group-commit.js';
 import type { TaskCache } from './task-cache.js';
 import { TASK_COLUMNS, rowParams } from './rows.js';
-import { StoreConflict, type DeliveryDraft, type TaskWrite } from '../store.js';
+import { StoreConflict, type DeliveryDraft, type SealedWrite, type TaskWrite } from '../store.js';
 import { quotaCharger } from './quota-charges.js';
+import type { entryStatements } from './entries.js';
+import type { dueWorkStatements } from './due-work.js';
 
 const isUniqueViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
 /** Prepared statements for task writes; one transaction applies a whole TaskWrite. */
-export function taskWriter(db: Db, cache: TaskCache, enqueue: (drafts: readonly DeliveryDraft[], now: number) => void) {
+export function taskWriter(
+  db: Db,
+  cache: TaskCache,
+  enqueue: (drafts: readonly DeliveryDraft[], now: number) => void,
+  entries: ReturnType<typeof entryStatements>,
+  due: ReturnType<typeof dueWorkStatements>,
+) {
   const insertTask = db.prepare(
     `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => '@' + c).join(', ')})`,
   );
@@ -27,22 +35,36 @@ export function taskWriter(db: Db, cache: TaskCache, enqueue: (drafts: readonly 
   const insertReceipt = db.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
   const chargeQuotas = quotaCharger(db);
 
+  const receipt = (r: TaskWrite['receipt'], at: number) => {
+    if (!r) return;
+    try {
+      insertReceipt.run(r.scope, r.key, r.fingerprint, JSON.stringify(r.result), at);
+    } catch (e) {
+      throw isUniqueViolation(e) ? new StoreConflict('receipt', 'idempotency receipt exists') : e;
+    }
+  };
+
   const children = (w: TaskWrite) => {
     const { record } = w;
+    if (w.entriesSeen !== undefined && entries.count(record.id) !== w.entriesSeen) {
+      throw new StoreConflict('version', `task ${record.id} has new entries since it was read`);
+    }
+    if (w.entry) entries.insert(w.entry);
     const firstMessage = record.messageCount - w.newMessages.length;
     w.newMessages.forEach((m, i) => insertMessage.run(record.id, firstMessage + i + 1, JSON.stringify(m)));
     for (const a of w.newArtifacts) upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
     const firstEvent = record.lastSeq - w.events.length;
     w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
-    if (w.receipt) {
-      const r = w.receipt;
-      try {
-        insertReceipt.run(r.scope, r.key, r.fingerprint, JSON.stringify(r.result), record.updatedAt);
-      } catch (e) {
-        throw isUniqueViolation(e) ? new StoreConflict('receipt', 'idempotency receipt exists') : e;
-      }
-    }
+    receipt(w.receipt, record.updatedAt);
     if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
+    if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
+    if (w.dueDone) due.done(record.id);
+    chargeQuotas(w.quotas);
+  };
+
+  const seal = (w: SealedWrite) => {
+    entries.insert(w);
+    receipt(w.receipt, w.entry.createdAt);
     chargeQuotas(w.quotas);
   };
 
@@ -61,15 +83,18 @@ export function taskWriter(db: Db, cache: TaskCache, enqueue: (drafts: readonly 
     children(w);
   };
 
-  const batch = groupCommit(
-    db,
-    (op: WriteOp) => (op.kind === 'create' ? create(op.write) : update(op.write)),
-    (op) => cache.committed(op.kind, op.write),
-  );
+  const apply = (op: WriteOp) => {
+    if (op.kind === 'sealed') seal(op.write);
+    else if (op.kind === 'create') create(op.write);
+    else update(op.write);
+  };
+  // A sealed entry leaves the task row as it was, so the cache has nothing to learn from it.
+  const batch = groupCommit(db, apply, (op) => op.kind !== 'sealed' && cache.committed(op.kind, op.write));
   return {
     create: (write: TaskWrite) => batch({ kind: 'create', write }),
     update: (write: TaskWrite) => batch({ kind: 'update', write }),
+    seal: (write: SealedWrite) => batch({ kind: 'sealed', write }),
   };
 }
 
-type WriteOp = { kind: 'create' | 'update'; write: TaskWrite };
+type WriteOp = { kind: 'create' | 'update'; write: TaskWrite } | { kind: 'sealed'; write: SealedWrite };

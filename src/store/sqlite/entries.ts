@@ -1,0 +1,41 @@
+import type { Db } from './database.js';
+import { StoreConflict, type EntryWrite, type TaskEntry } from '../store.js';
+
+interface EntryRow {
+  task_id: string;
+  author: string;
+  id: string;
+  body: string;
+  created_at: number;
+}
+
+const entryFromRow = (r: EntryRow): TaskEntry => ({ taskId: r.task_id, author: r.author, id: r.id, body: JSON.parse(r.body), createdAt: r.created_at });
+
+/** One-per-agent task entries; `insert` runs inside the caller's transaction and checks the entry's rule there. */
+export function entryStatements(db: Db) {
+  const taskState = db.prepare('SELECT state FROM tasks WHERE id = ?').pluck();
+  const count = db.prepare('SELECT COUNT(*) FROM task_entries WHERE task_id = ?').pluck();
+  const one = db.prepare('SELECT * FROM task_entries WHERE task_id = ? AND author = ?');
+  const all = db.prepare('SELECT * FROM task_entries WHERE task_id = ? ORDER BY position');
+  const insertRow = db.prepare(
+    'INSERT INTO task_entries (task_id, author, id, position, body, created_at) VALUES (@task, @author, @id, @position, @body, @at)',
+  );
+
+  const insert = ({ entry, whileState, max }: EntryWrite): void => {
+    if (taskState.get(entry.taskId) !== whileState) throw new StoreConflict('entry-closed', `task ${entry.taskId} is no longer ${whileState}`);
+    if (one.get(entry.taskId, entry.author)) throw new StoreConflict('entry-exists', `${entry.author} has an entry on task ${entry.taskId}`);
+    const held = count.get(entry.taskId) as number;
+    if (held >= max) throw new StoreConflict('entry-full', `task ${entry.taskId} holds ${held} entries`);
+    insertRow.run({ task: entry.taskId, author: entry.author, id: entry.id, position: held, body: JSON.stringify(entry.body), at: entry.createdAt });
+  };
+
+  return {
+    insert,
+    count: (taskId: string) => count.get(taskId) as number,
+    list: (taskId: string) => (all.all(taskId) as EntryRow[]).map(entryFromRow),
+    of: (taskId: string, author: string) => {
+      const row = one.get(taskId, author) as EntryRow | undefined;
+      return row && entryFromRow(row);
+    },
+  };
+}
