@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { parseRetries } from './delivery/outbox.js';
+import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from './hub/kinds/review/request.js';
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -21,6 +22,8 @@ export interface Config {
   /** Seconds before each delivery retry (MUSTER_DELIVERY_RETRIES). */
   deliveryRetries: number[];
   streams: StreamSettings;
+  /** Review task rules (MUSTER_REVIEW_MIN_DEADLINE_S, MUSTER_REVIEW_MAX_DEADLINE_S, MUSTER_REVIEW_SOURCE_HOSTS). */
+  review: ReviewSettings;
 }
 
 export interface StreamSettings {
@@ -95,7 +98,17 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
       drainTimeoutMs: positiveInt(env, 'MUSTER_SSE_DRAIN_TIMEOUT_MS', 10_000),
       maxPerCaller: positiveInt(env, 'MUSTER_MAX_STREAMS_PER_CALLER', 100),
     },
+    review: reviewSettings(env),
   };
+}
+
+function reviewSettings(env: NodeJS.ProcessEnv): ReviewSettings {
+  const d = DEFAULT_REVIEW_SETTINGS;
+  const minDeadlineS = positiveInt(env, 'MUSTER_REVIEW_MIN_DEADLINE_S', d.minDeadlineS);
+  const maxDeadlineS = positiveInt(env, 'MUSTER_REVIEW_MAX_DEADLINE_S', d.maxDeadlineS);
+  if (maxDeadlineS < minDeadlineS) throw new ConfigError('MUSTER_REVIEW_MAX_DEADLINE_S must not be less than MUSTER_REVIEW_MIN_DEADLINE_S');
+  const hosts = env['MUSTER_REVIEW_SOURCE_HOSTS']?.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  return { minDeadlineS, maxDeadlineS, sourceHosts: hosts?.length ? hosts : d.sourceHosts };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

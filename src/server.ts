@@ -4,10 +4,11 @@ import { buildApp } from './doors/http/app.js';
 import { createHub, type Hub } from './hub/hub.js';
 import { FORWARD_CHANNEL } from './delivery/forward.js';
 import { Outbox } from './delivery/outbox.js';
+import { LeasedWork } from './scheduler/leased-work.js';
 import { Signer, type StoredKey } from './delivery/signing.js';
 import { fingerprint } from './identity/tokens.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
-import type { Delivery, Store } from './store/store.js';
+import type { Delivery, DueWork, Store } from './store/store.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
@@ -54,6 +55,16 @@ export async function startHub(config: Config, logError: (message: string) => vo
     rateLimits: config.rateLimits,
     targets: policy,
     deliveriesQueued: () => outbox.poke(),
+    review: config.review,
+  });
+  // Deadlines: every process runs one; the lease and the task's compare-and-set make each run once.
+  const deadlines = new LeasedWork<DueWork>({
+    name: 'deadlines',
+    claim: (owner, now, until, limit) => store.claimDue(owner, now, until, limit),
+    run: (work, owner) => hub!.tasks.runDue(work, owner),
+    batch: 500,
+    pollMs: 250,
+    onError: (e) => logError(`muster: scheduled work failed (retried when its lease ends): ${(e as Error).message}`),
   });
   const app = buildApp(hub, {
     streams: config.streams,
@@ -74,6 +85,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
   }
   const pruner = startPruning(store);
   outbox.start();
+  deadlines.start();
   const { port } = app.server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.publicUrl?.href ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`;
@@ -83,6 +95,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     close: async () => {
       clearInterval(pruner);
       await app.close();
+      await deadlines.stop();
       await outbox.stop();
       await store.close();
     },

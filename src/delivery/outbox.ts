@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Delivery, DeliveryOutcome, Store } from '../store/store.js';
+import { LeasedWork } from '../scheduler/leased-work.js';
 import { safeSend, TargetRefused, type TargetPolicy } from './safe-client.js';
 import type { Signer } from './signing.js';
 
@@ -28,56 +28,39 @@ export const DEFAULT_RETRIES = [60, 300, 1800, 7200, 21600] as const;
  * restart loses nothing, because the queue is the store.
  */
 export class Outbox {
-  private readonly owner = `outbox-${randomUUID()}`;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly work: LeasedWork<Delivery>;
 
   constructor(
     private readonly store: Store,
     private readonly signer: Signer,
     private readonly options: OutboxOptions,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.work = new LeasedWork({
+      name: 'outbox',
+      claim: (owner, now, until, limit) => store.claimDeliveries(owner, now, until, limit),
+      run: (delivery, owner) => this.attempt(delivery, owner),
+      leaseMs: options.leaseMs ?? 30_000,
+      batch: options.batch ?? 32,
+      pollMs: options.pollMs ?? 500,
+      clock,
+    });
+  }
 
   start(): void {
-    this.timer = setInterval(() => this.poke(), this.options.pollMs ?? 500);
-    this.timer.unref();
-    this.poke();
+    this.work.start();
   }
 
   /** Looks for due deliveries now (after a write queued some). */
   poke(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.poke();
-      }
-    });
+    this.work.poke();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.again = false;
-    await this.running;
+  stop(): Promise<void> {
+    return this.work.stop();
   }
 
-  private async drain(): Promise<void> {
-    const lease = this.options.leaseMs ?? 30_000;
-    for (;;) {
-      const now = this.clock();
-      const due = await this.store.claimDeliveries(this.owner, now, now + lease, this.options.batch ?? 32);
-      if (due.length === 0) return;
-      await Promise.all(due.map((d) => this.attempt(d)));
-    }
-  }
-
-  private async attempt(delivery: Delivery): Promise<void> {
+  private async attempt(delivery: Delivery, owner: string): Promise<void> {
     let status: number | undefined;
     let error: string | undefined;
     let refused = false;
@@ -95,7 +78,7 @@ export class Outbox {
       refused = e instanceof TargetRefused; // a URL the rules refuse stays refused: no retry
     }
     const outcome = this.outcome(delivery, status, error, refused);
-    if (!(await this.store.finishDelivery(delivery.id, this.owner, outcome))) return; // our lease was lost: someone else owns it now
+    if (!(await this.store.finishDelivery(delivery.id, owner, outcome))) return; // our lease was lost: someone else owns it now
     await this.options.onAttempt?.({ ...delivery, ...outcome }, response).catch(() => {});
   }
 

@@ -50,6 +50,11 @@ export const CATALOGUE = {
   HANDLE_TAKEN: own(-32013, 409, 'That handle is taken'),
   IDEMPOTENCY_KEY_REUSED: own(-32602, 409, 'That idempotency key was used for a different request'),
   RATE_LIMITED: own(-32029, 429, 'Rate limit or quota exceeded', 429),
+  // Refusals of one kind's rules (review tasks, open calls): each says what to send instead
+  ALREADY_CONTRIBUTED: own(-32013, 409, 'This agent already has its one entry on this task'),
+  TASK_FULL: own(-32013, 409, 'This task takes no more entries'),
+  APPROVAL_MISMATCH: own(-32602, 400, 'The request is not the one that was approved'),
+  PRIVATE_CONTENT: own(-32602, 400, 'The content looks like it carries private information'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof CATALOGUE;

@@ -8,10 +8,10 @@ const stamp = (m: Message, record: TaskRecord): Message => ({ ...m, taskId: reco
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, ...rest } = opening;
+  const { messages, quotas, dueAt, id, ...rest } = opening;
   const record: TaskRecord = {
     ...rest,
-    id: uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
+    id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
     statusAt: now,
     createdAt: now,
     updatedAt: now,
@@ -23,7 +23,8 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   const history = messages.map((m) => stamp(m, record));
   const task: StoredTask = { record, history, artifacts: [] };
   const events: StreamResponse[] = [{ task: snapshot(task) }];
-  return { task, write: { record, newMessages: history, newArtifacts: [], events, ...(quotas ? { quotas } : {}) } };
+  const write: TaskWrite = { record, newMessages: history, newArtifacts: [], events, ...(quotas ? { quotas } : {}), ...(dueAt !== undefined ? { dueAt } : {}) };
+  return { task, write };
 }
 
 /** Applies a kind's Change to a task read at some version: the new task and the write that stores it. */
@@ -65,6 +66,7 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     newArtifacts: change.artifacts,
     events,
     ...(change.quotas ? { quotas: change.quotas } : {}),
+    ...(change.entry ? { entry: change.entry } : {}),
   };
   return { write, task: { record, history, artifacts } };
 }

@@ -1,9 +1,12 @@
 import { Wakeups } from '../events/wakeups.js';
 import { Identity } from '../identity/agents.js';
-import { DAY, HOUR, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js';
+import { DAY, HELD, HOUR, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js';
 import type { Store } from '../store/store.js';
 import type { Kind } from './kind.js';
 import { directKind } from './kinds/direct/direct.js';
+import { reviewKind } from './kinds/review/review.js';
+import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from './kinds/review/request.js';
+import { callKind } from './kinds/call/call.js';
 import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
@@ -19,6 +22,7 @@ export interface HubOptions {
   targets: TargetPolicy;
   /** Called when a write queued deliveries (the outbox's poke). */
   deliveriesQueued: () => void;
+  review?: ReviewSettings;
   clock?: () => number;
 }
 
@@ -30,6 +34,10 @@ export const QUOTA_RULES: Readonly<Record<string, QuotaRule>> = {
   'direct.followup': { limit: 60, windowMs: MINUTE, what: 'follow-up messages a minute from one agent to another' },
   'register.address': { limit: 60, windowMs: HOUR, what: 'agents registered an hour from one address' },
   'forwarding.change': { limit: 30, windowMs: HOUR, what: 'forwarding changes an hour for one agent' },
+  'review.post': { limit: 2, windowMs: DAY, what: 'review tasks posted a day by one agent' },
+  'review.open': { limit: 2, windowMs: HELD, what: 'review tasks open at once for one agent' },
+  'review.contribute': { limit: 3, windowMs: DAY, what: 'review contributions a day by one agent' },
+  'call.answer': { limit: 10, windowMs: DAY, what: 'answers to open calls a day by one agent' },
 };
 
 /** The hub's services, wired once; every door is handed this and nothing else. */
@@ -46,7 +54,9 @@ export interface Hub {
 export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(QUOTA_RULES, options.rateLimits);
-  const kinds = new Map<string, Kind>([['direct', directKind(quotas)]]);
+  const kinds = new Map<string, Kind>(
+    [directKind(quotas), reviewKind(quotas, options.review ?? DEFAULT_REVIEW_SETTINGS), callKind(quotas)].map((k) => [k.name, k]),
+  );
   const view = new View(kinds);
   const wakeups = new Wakeups();
   const identity = new Identity(store, options.adminToken, quotas, clock);

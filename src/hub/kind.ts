@@ -5,7 +5,7 @@
  */
 import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
 import type { Caller } from '../identity/caller.js';
-import type { QuotaCharge, StoredTask, TaskRecord, Visibility } from '../store/store.js';
+import type { EntryWrite, QuotaCharge, StoredTask, TaskEntry, TaskRecord, Visibility } from '../store/store.js';
 
 /** Where a request came in: the hub's own base, or one agent's base. */
 export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string };
@@ -19,6 +19,8 @@ export interface KindContext {
 /** What a new task starts as. */
 export interface Opening {
   kind: string;
+  /** A kind whose tasks are their own context sets the id (Task.id = Task.contextId); else one is made. */
+  id?: string;
   contextId: string;
   sender?: string;
   target?: string;
@@ -27,6 +29,8 @@ export interface Opening {
   metadata?: JsonObject;
   messages: Message[];
   quotas?: QuotaCharge[];
+  /** When the kind's `due` runs for this task (a deadline). */
+  dueAt?: number;
 }
 
 /** What a request does to an existing task. Empty arrays and no state: history only. */
@@ -37,6 +41,13 @@ export interface Change {
   artifacts: Artifact[];
   metadata?: JsonObject;
   quotas?: QuotaCharge[];
+  /** The caller's one entry on the task (an answer, a contribution), written under its rule with the change. */
+  entry?: EntryWrite;
+  /**
+   * Only the entry is written: the task stays exactly as it was, so nobody else can tell
+   * (a sealed contribution). The rest of the Change must be empty.
+   */
+  sealed?: boolean;
 }
 
 export interface Kind {
@@ -49,6 +60,12 @@ export interface Kind {
   followUp(ctx: KindContext, task: StoredTask, message: Message): Change;
   /** CancelTask on a non-terminal task. */
   cancel(ctx: KindContext, task: StoredTask, reason: string | undefined): Change;
+  /** Work the kind scheduled on a task (`Opening.dueAt`) is due; undefined when nothing is left to do. */
+  due?(task: StoredTask, entries: readonly TaskEntry[], now: number): Change | undefined;
+  /** What the author of an entry reads of it on the task (a receipt); without it, entries are not shown back. */
+  receipt?(entry: TaskEntry): JsonObject;
+  /** Messages one task may hold (default MAX_MESSAGES). */
+  readonly maxMessages?: number;
   /** Kind-specific actions over REST (e.g. `respond`), keyed by action name. */
   readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Change>>;
 }

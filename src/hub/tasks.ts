@@ -8,13 +8,13 @@ import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, openingWrite } from './changes.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
 import { checkParts } from './limits.js';
 import { cursorFrom, encodePageToken } from './page-token.js';
 import { configSchema, type PushConfigs } from './push.js';
-import type { View } from './view.js';
+import type { RenderOptions, View } from './view.js';
 
 const FULL = { includeArtifacts: true } as const;
 const SUMMARY = { includeArtifacts: false, historyLength: 0 } as const;
@@ -176,7 +176,7 @@ export class TaskService {
 
   async get(actor: Actor, id: string, historyLength?: number): Promise<Task> {
     const task = this.visible(actor, await this.store.getTask(id, { ...FULL, ...(historyLength === undefined ? {} : { historyLength }) }), id);
-    return this.view.render(task, { includeArtifacts: true, ...(historyLength === undefined ? {} : { historyLength }) });
+    return this.present(actor, task, { includeArtifacts: true, ...(historyLength === undefined ? {} : { historyLength }) });
   }
 
   async cancel(actor: Actor, id: string, reason: string | undefined, key?: string): Promise<Task> {
@@ -252,7 +252,7 @@ export class TaskService {
       return this.view.render(task, FULL);
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {
-      hint: "Send a direct task to an agent's base, http://HOST:PORT/agents/{handle}/",
+      hint: "Send a direct task to an agent's base, http://HOST:PORT/agents/{handle}/; at the hub's base, a data part {\"skill\": \"review.open\", ...} posts a review",
     });
   }
 
@@ -272,21 +272,57 @@ export class TaskService {
       const kind = this.kinds.get(current.record.kind)!;
       const ctx = this.context(actor);
       const change = decide(kind, ctx, current);
-      if (!change) return this.view.render(current, FULL);
-      if (current.record.messageCount + change.messages.length > MAX_MESSAGES) {
-        throw new HubError('RATE_LIMITED', `Task ${id} holds ${current.record.messageCount} messages; at most ${MAX_MESSAGES} are kept per task`, {
-          hint: 'Start a new task (it may share the contextId)',
-        });
+      const receipt = idem && { ...idem, result: { taskId: id } };
+      if (!change) return this.present(actor, current);
+      if (change.sealed && change.entry) {
+        await this.store.addEntry({ ...change.entry, ...(receipt ? { receipt } : {}), ...(change.quotas ? { quotas: change.quotas } : {}) });
+        return this.present(actor, current);
       }
-      const { write, task } = changeWrite(current, change, ctx.now);
-      if (idem) write.receipt = { ...idem, result: { taskId: id } };
-      const drafts = await this.push.drafts(write.record, write.events);
-      if (drafts.length > 0) write.deliveries = drafts;
-      await this.store.updateTask(write);
-      this.wakeups.wake(id, task.record.lastSeq, logged(write));
-      if (drafts.length > 0) this.deliveriesQueued();
-      return this.view.render(task, FULL);
+      return this.present(actor, await this.commit(current, change, ctx.now, receipt ? { receipt } : {}));
     });
+  }
+
+  /**
+   * Runs work a kind scheduled on a task, once: the kind's change is written with the removal of
+   * the work, compare-and-set on the task and on the entries the kind was shown. A scheduler
+   * that lost the race finds nothing left to do.
+   */
+  async runDue(work: DueWork, owner: string): Promise<void> {
+    await this.settled(async () => {
+      const current = await this.store.getTask(work.taskId, FULL);
+      const kind = current && this.kinds.get(current.record.kind);
+      const entries = current && kind?.due ? await this.store.entries(work.taskId) : [];
+      const change = current && kind?.due?.(current, entries, this.clock());
+      if (!current || !change) return this.store.finishDue(work.taskId, owner);
+      await this.commit(current, change, this.clock(), { entriesSeen: entries.length, dueDone: true });
+    });
+  }
+
+  /** Writes a kind's change to a task read at some version, with its events, deliveries and wake-ups. */
+  private async commit(current: StoredTask, change: Change, now: number, extra: Partial<TaskWrite>): Promise<StoredTask> {
+    const { record } = current;
+    const kind = this.kinds.get(record.kind);
+    const most = kind?.maxMessages ?? MAX_MESSAGES;
+    if (record.messageCount + change.messages.length > most) {
+      throw new HubError('RATE_LIMITED', `Task ${record.id} holds ${record.messageCount} messages; at most ${most} are kept per task`, {
+        hint: 'Start a new task (it may share the contextId)',
+      });
+    }
+    const { write, task } = changeWrite(current, change, now);
+    Object.assign(write, extra);
+    const drafts = await this.push.drafts(write.record, write.events);
+    if (drafts.length > 0) write.deliveries = drafts;
+    await this.store.updateTask(write);
+    this.wakeups.wake(record.id, task.record.lastSeq, logged(write));
+    if (drafts.length > 0) this.deliveriesQueued();
+    return task;
+  }
+
+  /** The task as this caller reads it whole: with their own entry's receipt, when the kind shows one back. */
+  private async present(actor: Actor, task: StoredTask, options: RenderOptions = FULL): Promise<Task> {
+    const author = this.view.entryReader(actor.caller, task.record);
+    const own = author === undefined ? undefined : await this.store.entryOf(task.record.id, author);
+    return this.view.render(task, options, own);
   }
 
   /**
@@ -304,9 +340,10 @@ export class TaskService {
     }
   }
 
-  /** A store refusal as the hub's error (quota, lost race); anything else passes unchanged. */
+  /** A store refusal as the hub's error (quota, lost race, an entry's rule); anything else passes unchanged. */
   private refusal(e: unknown): unknown {
     if (e instanceof QuotaExceeded) return this.quotas.refusal(e, this.clock());
+    if (e instanceof StoreConflict && e.what.startsWith('entry-')) return entryRefusal(e.what);
     if (e instanceof StoreConflict && e.what === 'version') {
       return new HubError('CONFLICT', 'The task kept changing while this request was applied; nothing was done', { hint: 'Retry the request' });
     }
@@ -358,6 +395,13 @@ const logged = (write: TaskWrite): LoggedEvent[] => {
   const first = write.record.lastSeq - write.events.length + 1;
   return write.events.map((event, i) => ({ seq: first + i, event }));
 };
+
+/** The store refused an entry under its rule (see Store.addEntry). */
+function entryRefusal(what: StoreConflict['what']): HubError {
+  if (what === 'entry-exists') return new HubError('ALREADY_CONTRIBUTED', undefined, { hint: 'Read your receipt with GetTask; an entry cannot be changed or sent twice' });
+  if (what === 'entry-full') return new HubError('TASK_FULL', undefined, { hint: 'Look for another open task' });
+  return new HubError('UNSUPPORTED_OPERATION', 'The task has closed; it takes no more entries', { hint: 'Read the outcome with GetTask' });
+}
 
 const muster = (t: StoredTask) => (t.record.metadata?.['muster'] as object | undefined) ?? {};
 

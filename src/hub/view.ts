@@ -8,7 +8,7 @@ import type { StreamResponse, Task } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
-import { pushChannel, type Delivery, type PushConfig, type StoredTask, type TaskRecord, type TaskScope } from '../store/store.js';
+import { pushChannel, type Delivery, type PushConfig, type StoredTask, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door, Kind } from './kind.js';
 
 export interface RenderOptions {
@@ -80,11 +80,20 @@ export class View {
     return this.canSee(caller, record) ? event : undefined;
   }
 
-  /** The A2A Task as the caller sees it. */
-  render(task: StoredTask, options: RenderOptions): Task {
+  /**
+   * Whose entry on this task the caller may read back: their own, and only when the task's kind
+   * shows entries back to their authors (a sealed contribution's receipt). Nobody reads another's.
+   */
+  entryReader(caller: Caller, record: TaskRecord): string | undefined {
+    return caller.kind === 'agent' && this.kinds.get(record.kind)?.receipt ? caller.handle : undefined;
+  }
+
+  /** The A2A Task as the caller sees it; `own` is the caller's entry (see entryReader), shown as its receipt. */
+  render(task: StoredTask, options: RenderOptions, own?: TaskEntry): Task {
     const { record } = task;
     const history = options.historyLength === undefined ? task.history : task.history.slice(Math.max(0, task.history.length - options.historyLength));
-    const muster = dropUndefined({ kind: record.kind, from: record.sender, to: record.target });
+    const receipt = own && this.kinds.get(record.kind)?.receipt?.(own);
+    const muster = dropUndefined({ kind: record.kind, from: record.sender, to: record.target, receipt });
     return dropUndefined({
       id: record.id,
       contextId: record.contextId,

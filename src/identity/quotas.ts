@@ -1,8 +1,9 @@
 import { HubError } from '../errors/hub-error.js';
-import type { QuotaCharge, QuotaExceeded } from '../store/store.js';
+import { HOLD_WINDOW, type QuotaCharge, type QuotaExceeded } from '../store/store.js';
 
 export interface QuotaRule {
   readonly limit: number;
+  /** HELD for a count of things held at once (open tasks), given back with `release`. */
   readonly windowMs: number;
   /** What the limit is, for people: "tasks a minute from one agent to another". */
   readonly what: string;
@@ -11,6 +12,8 @@ export interface QuotaRule {
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
 export const DAY = 86_400_000;
+/** A rule that counts what is held at once, not uses per window. */
+export const HELD = 0;
 
 /**
  * Quotas and rate limits as fixed windows counted in the store, so they hold across nodes.
@@ -27,13 +30,22 @@ export class Quotas {
   charge(rule: string, subject: string, now: number): QuotaCharge[] {
     const r = this.rules[rule];
     if (!this.enabled || !r) return [];
-    return [{ key: `${rule}|${subject}`, windowStart: Math.floor(now / r.windowMs) * r.windowMs, limit: r.limit }];
+    const windowStart = r.windowMs === HELD ? HOLD_WINDOW : Math.floor(now / r.windowMs) * r.windowMs;
+    return [{ key: `${rule}|${subject}`, windowStart, limit: r.limit }];
+  }
+
+  /** Gives back one hold of a HELD rule (the open task closed). */
+  release(rule: string, subject: string): QuotaCharge[] {
+    return this.charge(rule, subject, 0).map((c) => ({ ...c, amount: -1 }));
   }
 
   /** Turns the store's refusal into the hub's RATE_LIMITED error, saying when to retry. */
   refusal(e: QuotaExceeded, now: number): HubError {
     const rule = e.key.split('|')[0] ?? '';
     const r = this.rules[rule];
+    if (r?.windowMs === HELD) {
+      return new HubError('RATE_LIMITED', `Over the limit of ${r.limit} ${r.what}`, { hint: 'Wait until one of them closes', meta: { quota: rule } });
+    }
     const retryAt = r ? Math.floor(now / r.windowMs) * r.windowMs + r.windowMs : now + MINUTE;
     const what = r ? `${r.limit} ${r.what}` : 'this quota';
     return new HubError('RATE_LIMITED', `Over the limit of ${what}`, {

@@ -63,9 +63,12 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
     };
   });
 
-  app.post('/api/tasks/:id/respond', { config }, async (request) =>
-    hub.tasks.act(await actor(request), id(request), 'respond', request.body ?? {}, idempotencyKey(request)),
-  );
+  // A kind's actions: `respond` (direct tasks), `close` (open calls).
+  for (const action of ['respond', 'close']) {
+    app.post(`/api/tasks/:id/${action}`, { config }, async (request) =>
+      hub.tasks.act(await actor(request), id(request), action, request.body ?? {}, idempotencyKey(request)),
+    );
+  }
 
   app.post('/api/tasks/:id/cancel', { config }, async (request) => {
     const who = await actor(request);

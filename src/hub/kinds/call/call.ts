@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+import type { JsonObject, Message } from '../../../a2a/types.js';
+import { parseWith } from '../../../a2a/validate.js';
+import { HubError } from '../../../errors/hub-error.js';
+import type { Quotas } from '../../../identity/quotas.js';
+import type { StoredTask } from '../../../store/store.js';
+import type { Change, Kind, KindContext, Opening } from '../../kind.js';
+import { privateContent, screen } from '../../screening.js';
+import { onlyData, skillOf } from '../skill-call.js';
+
+/** Answers one call takes. */
+export const MAX_ANSWERS = 300;
+
+export const CALL_OPEN = 'call.open';
+export const CALL_CLOSE = 'call.close';
+
+const openArgs = z
+  .object({
+    title: z.string().trim().min(1).max(200, 'must be at most 200 characters'),
+    question: z.string().trim().min(1).max(4000, 'must be at most 4000 characters'),
+  })
+  .strict();
+
+const answerSchema = z
+  .object({
+    stance: z.enum(['support', 'oppose', 'mixed', 'neutral'], 'must be support, oppose, mixed or neutral').optional(),
+    body: z.string().trim().min(20, 'must be 20 to 4000 characters').max(4000, 'must be 20 to 4000 characters'),
+  })
+  .strict();
+
+/**
+ * Open calls (the keeper's questions): the admin asks a question with no deadline; each agent
+ * answers once, publicly at once, with an optional stance; the admin closes the call. Anyone
+ * reads it. An answer is a message in the history, and an entry that holds the one-per-agent rule.
+ */
+export function callKind(quotas: Quotas): Kind {
+  const close = (ctx: KindContext, task: StoredTask): Change => {
+    if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin closes an open call');
+    if (task.record.state !== 'TASK_STATE_WORKING') return { messages: [], artifacts: [] }; // closed already: nothing to do
+    const message: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', parts: [{ text: 'This call is closed; it takes no more answers.' }] };
+    return { state: 'TASK_STATE_COMPLETED', statusMessage: message, messages: [], artifacts: [] };
+  };
+
+  return {
+    name: 'call',
+    canSee: () => true, // public: the question and every answer
+    maxMessages: MAX_ANSWERS + 1,
+
+    async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
+      if (ctx.door.kind !== 'hub' || skillOf(message) !== CALL_OPEN) return undefined;
+      if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin posts open calls', { hint: 'Agents answer calls: SendMessage with the call\'s taskId' });
+      const args = parseWith(openArgs, (onlyData(message, 'An open call') as { args?: unknown }).args, 'message.parts[0].data.args');
+      const id = uuidv7();
+      return {
+        kind: 'call',
+        id,
+        contextId: id,
+        visibility: 'public',
+        state: 'TASK_STATE_WORKING',
+        metadata: { muster: { call: args } },
+        messages: [message],
+      };
+    },
+
+    followUp(ctx: KindContext, task: StoredTask, message: Message): Change {
+      if (skillOf(message) === CALL_CLOSE) return close(ctx, task);
+      const { record } = task;
+      if (record.state !== 'TASK_STATE_WORKING') {
+        throw new HubError('UNSUPPORTED_OPERATION', `Call ${record.id} is closed; it takes no more answers`, { meta: { currentState: record.state } });
+      }
+      if (ctx.caller.kind !== 'agent') throw new HubError('FORBIDDEN', 'Agents answer open calls', { hint: `The admin closes a call with {"skill": "${CALL_CLOSE}"}` });
+      const author = ctx.caller.handle;
+      const root = 'message.parts[0].data';
+      const answer = parseWith(answerSchema, onlyData(message, 'An answer'), root);
+      const issues = screen(answer, root);
+      if (issues.length > 0) throw privateContent(issues);
+      const id = uuidv7();
+      // Public at once, without the author's handle (public views name no agents).
+      const published: Message = { messageId: message.messageId, role: 'ROLE_USER', parts: [{ data: answer }], metadata: { muster: { answer: id } } };
+      return {
+        messages: [published],
+        artifacts: [],
+        entry: { entry: { taskId: record.id, author, id, body: answer as JsonObject, createdAt: ctx.now }, whileState: 'TASK_STATE_WORKING', max: MAX_ANSWERS },
+        quotas: quotas.charge('call.answer', author, ctx.now),
+      };
+    },
+
+    cancel(_ctx: KindContext, task: StoredTask): Change {
+      throw new HubError('TASK_NOT_CANCELABLE', `Call ${task.record.id} is public; it cannot be canceled or removed`, {
+        hint: `The admin closes it with {"skill": "${CALL_CLOSE}"} or POST /api/tasks/${task.record.id}/close`,
+        meta: { currentState: task.record.state },
+      });
+    },
+
+    actions: { close: (ctx, task) => close(ctx, task) },
+  };
+}

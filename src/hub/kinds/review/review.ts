@@ -1,0 +1,112 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { JsonObject, Message } from '../../../a2a/types.js';
+import { parseWith } from '../../../a2a/validate.js';
+import { HubError } from '../../../errors/hub-error.js';
+import type { Caller } from '../../../identity/caller.js';
+import type { Quotas } from '../../../identity/quotas.js';
+import type { StoredTask, TaskEntry } from '../../../store/store.js';
+import type { Change, Kind, KindContext, Opening } from '../../kind.js';
+import { onlyData, skillOf } from '../skill-call.js';
+import { checkContribution, type Contribution } from './contribution.js';
+import { evaluate, type SealedContribution } from './evaluation.js';
+import { checkApproval, checkRequest, openArgsSchema, REVIEW_OPEN, type ReviewRequest, type ReviewSettings } from './request.js';
+
+/** What a review task keeps about itself, in `metadata.muster.review`. */
+interface ReviewFacts {
+  request: ReviewRequest;
+  digest: string;
+  outcome?: string;
+}
+
+const facts = (task: StoredTask): ReviewFacts => (task.record.metadata?.['muster'] as { review: ReviewFacts }).review;
+
+/**
+ * Review tasks (the Cairn way of working): a public, checkable question about public sources;
+ * agents contribute sealed verdicts; at the deadline the hub evaluates once by fixed rules.
+ * Contributions are entries written alone (`sealed`), so until the deadline nothing anyone
+ * else reads of the task changes; their author reads back a receipt.
+ */
+export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
+  return {
+    name: 'review',
+    canSee: () => true, // public: anyone reads the question and, after the deadline, the outcome
+
+    async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
+      if (ctx.door.kind !== 'hub' || skillOf(message) !== REVIEW_OPEN) return undefined;
+      const poster = agentOnly(ctx.caller, 'post a review task');
+      const args = parseWith(openArgsSchema, (onlyData(message, 'A review post') as { args?: unknown }).args, 'message.parts[0].data.args');
+      const request = checkRequest(args.request, settings, ctx.now, 'message.parts[0].data.args.request');
+      const digest = checkApproval(args.approval, args.request, 'message.parts[0].data.args.approval');
+      const id = uuidv7();
+      const review: ReviewFacts = { request, digest };
+      return {
+        kind: 'review',
+        id,
+        contextId: id,
+        sender: poster,
+        visibility: 'public',
+        state: 'TASK_STATE_WORKING',
+        metadata: { muster: { review } } as unknown as JsonObject,
+        messages: [message],
+        dueAt: Date.parse(request.deadline),
+        quotas: [...quotas.charge('review.post', poster, ctx.now), ...quotas.charge('review.open', poster, ctx.now)],
+      };
+    },
+
+    followUp(ctx: KindContext, task: StoredTask, message: Message): Change {
+      const { record } = task;
+      const { request } = facts(task);
+      if (record.state !== 'TASK_STATE_WORKING') {
+        throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} was evaluated; it takes no more messages`, { hint: 'Read the Evaluation artifact with GetTask', meta: { currentState: record.state } });
+      }
+      const author = agentOnly(ctx.caller, 'contribute');
+      if (author === record.sender) throw new HubError('FORBIDDEN', 'The poster of a review does not contribute to it', { hint: 'Other agents contribute; read the outcome after the deadline' });
+      if (ctx.now >= Date.parse(request.deadline)) {
+        throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} passed its deadline and is being evaluated`, { hint: 'Read the Evaluation artifact with GetTask in a moment' });
+      }
+      const contribution = checkContribution(onlyData(message, 'A contribution'), request, 'message.parts[0].data');
+      const body: SealedContribution = { id: uuidv7(), submitted_at: new Date(ctx.now).toISOString(), ...contribution };
+      return {
+        sealed: true,
+        entry: {
+          entry: { taskId: record.id, author, id: body.id, body: body as unknown as JsonObject, createdAt: ctx.now },
+          whileState: 'TASK_STATE_WORKING',
+          max: request.max_contributors,
+        },
+        messages: [],
+        artifacts: [],
+        quotas: quotas.charge('review.contribute', author, ctx.now),
+      };
+    },
+
+    cancel(_ctx: KindContext, task: StoredTask): Change {
+      throw new HubError('TASK_NOT_CANCELABLE', `Review ${task.record.id} is public; it cannot be canceled or removed`, { meta: { currentState: task.record.state } });
+    },
+
+    due(task: StoredTask, entries: readonly TaskEntry[], now: number): Change | undefined {
+      if (task.record.state !== 'TASK_STATE_WORKING') return undefined; // evaluated already: once only
+      const review = facts(task);
+      const result = evaluate(entries, review.request.min_independent, now);
+      return {
+        state: result.state,
+        statusMessage: result.message,
+        messages: [],
+        artifacts: [result.artifact],
+        metadata: { muster: { ...(task.record.metadata?.['muster'] as object), review: { ...review, outcome: result.outcome } } },
+        quotas: task.record.sender ? quotas.release('review.open', task.record.sender) : [],
+      };
+    },
+
+    receipt(entry: TaskEntry): JsonObject {
+      const c = entry.body as unknown as SealedContribution & Contribution;
+      return { contribution: { id: c.id, verdict: c.verdict, submitted_at: c.submitted_at, sealed_until_deadline: true } };
+    },
+
+    actions: {},
+  };
+}
+
+function agentOnly(caller: Caller, what: string): string {
+  if (caller.kind === 'agent') return caller.handle;
+  throw new HubError('FORBIDDEN', `Only an agent may ${what}`, { hint: 'Use an agent token (POST /api/agents)' });
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+
+export interface LeasedWorkOptions<T> {
+  /** A name for the owner ids this worker leases under ("outbox", "deadlines"). */
+  name: string;
+  /** Leases up to `limit` items due at `now` to `owner` until `leaseUntil` (a store call). */
+  claim: (owner: string, now: number, leaseUntil: number, limit: number) => Promise<T[]>;
+  /** Does one item; a failure leaves it leased until the lease runs out, then it is claimed again. */
+  run: (item: T, owner: string) => Promise<void>;
+  /** How long a claimed item stays ours: longer than one run can take. */
+  leaseMs?: number;
+  batch?: number;
+  /** How often due work is looked for when nothing pokes the worker. */
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+  clock?: () => number;
+}
+
+/**
+ * Drains work kept in the store: claims what is due with a lease, runs a batch at once, and
+ * claims again until nothing is due; then waits for a poke or the next poll. Every process
+ * may run one: the lease keeps two from taking the same item, and a restart loses nothing,
+ * because the queue is the store. Serves the outbox and the deadline scheduler.
+ */
+export class LeasedWork<T> {
+  readonly owner: string;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly options: LeasedWorkOptions<T>) {
+    this.owner = `${options.name}-${randomUUID()}`;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.poke(), this.options.pollMs ?? 500);
+    this.timer.unref();
+    this.poke();
+  }
+
+  /** Looks for due work now (after a write queued some). */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((e: unknown) => this.options.onError?.(e))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.again = false;
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    const { claim, run, onError } = this.options;
+    const lease = this.options.leaseMs ?? 30_000;
+    const clock = this.options.clock ?? Date.now;
+    while (!this.stopped) {
+      const now = clock();
+      const due = await claim(this.owner, now, now + lease, this.options.batch ?? 32);
+      if (due.length === 0) return;
+      await Promise.all(due.map((item) => run(item, this.owner).catch((e: unknown) => onError?.(e))));
+    }
+  }
+}
