@@ -57,7 +57,7 @@ export const openArgsSchema = z.object({ request: z.unknown(), approval: z.unkno
 /** SHA-256 of the request in RFC 8785 canonical JSON, as `sha256:<hex>`. */
 export function requestDigest(request: unknown): string {
   const canonical = canonicalize(request);
-  if (canonical === undefined) throw invalidParams('request', 'is not JSON');
+  if (canonical === undefined) throw invalidParams('request', 'is not JSON', 'Send the request as a JSON object');
   return `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
 }
 
@@ -65,7 +65,7 @@ export function requestDigest(request: unknown): string {
 export function checkRequest(raw: unknown, settings: ReviewSettings, now: number, root = 'request'): ReviewRequest {
   const request = parseWith(reviewRequestSchema, raw, root);
   request.sources.forEach((source, i) => checkSource(source, settings, `${root}.sources[${i}]`));
-  if (new Set(request.sources).size !== request.sources.length) throw invalidParams(`${root}.sources`, 'lists a source twice');
+  if (new Set(request.sources).size !== request.sources.length) throw invalidParams(`${root}.sources`, 'lists a source twice', 'List each source once');
   checkDeadline(request.deadline, settings, now, `${root}.deadline`);
   const issues = screen({ title: request.title, question: request.question, acceptance: request.acceptance }, root);
   if (issues.length > 0) throw privateContent(issues);
@@ -92,9 +92,9 @@ function checkSource(source: string, settings: ReviewSettings, field: string): v
   } catch {
     throw invalidParams(field, 'is not a URL', 'Send an https URL such as https://github.com/org/repo');
   }
-  if (url.protocol !== 'https:') throw invalidParams(field, 'must be an https URL');
-  if (source.includes('?') || source.includes('#')) throw invalidParams(field, 'must have no query string or fragment');
-  if (url.username || url.password) throw invalidParams(field, 'must not carry credentials');
+  if (url.protocol !== 'https:') throw invalidParams(field, 'must be an https URL', `Send https://${url.host}${url.pathname}`);
+  if (source.includes('?') || source.includes('#')) throw invalidParams(field, 'must have no query string or fragment', `Send ${url.origin}${url.pathname}`);
+  if (url.username || url.password) throw invalidParams(field, 'must not carry credentials', `Send ${url.origin}${url.pathname}`);
   if (!settings.sourceHosts.includes(url.hostname)) {
     throw invalidParams(field, `is on ${url.hostname}, which is not an allowed source host`, `Use a source on ${settings.sourceHosts.join(', ')}`);
   }
