@@ -13,8 +13,8 @@ export const ADMIN_TOKEN = 'test-admin-token';
 export interface TestHub extends RunningHub {
   dir: string;
   dbFile: string;
-  /** Stops the hub and starts it again on the same file and port. */
-  restart(): Promise<void>;
+  /** Stops the hub and, `downMs` later, starts it again on the same file and port. */
+  restart(downMs?: number): Promise<void>;
   /** Stops the hub and deletes its folder. */
   destroy(): Promise<void>;
 }
@@ -33,11 +33,11 @@ export async function startTestHub(env: Record<string, string> = {}, dir = mkdte
       return running.port;
     },
     close: () => running.close(),
-    restart: async () => {
+    restart: async (downMs = 100) => {
       const port = running.port;
       await running.close();
       // Let clients notice their pooled keep-alive sockets were closed before the next request.
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, downMs));
       running = await startHub({ ...config(), port }, () => {});
     },
     destroy: async () => {
