@@ -102,7 +102,8 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
   };
 }
 
-function reviewSettings(env: NodeJS.ProcessEnv): ReviewSettings {
+/** Review rules from the environment; `muster review preview` reads them too. */
+export function reviewSettings(env: NodeJS.ProcessEnv): ReviewSettings {
   const d = DEFAULT_REVIEW_SETTINGS;
   const minDeadlineS = positiveInt(env, 'MUSTER_REVIEW_MIN_DEADLINE_S', d.minDeadlineS);
   const maxDeadlineS = positiveInt(env, 'MUSTER_REVIEW_MAX_DEADLINE_S', d.maxDeadlineS);

@@ -1,40 +1,12 @@
-/**
- * The client commands of the `muster` binary, run as a real child process (through tsx, so no
- * build is needed) against a real hub. The hub runs in this process, so the CLI is spawned
- * asynchronously: spawnSync would block the hub's event loop while the CLI waits on it.
- */
-import { spawn } from 'node:child_process';
+/** The client commands of the `muster` binary, run as a real child process against a real hub. */
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest, startTestHub, type TestHub } from './helpers/hub.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runMuster, type Run } from './helpers/cli.js';
 
 let hub: TestHub;
 
-/** Runs `muster <args>` with MUSTER_URL set to the test hub and MUSTER_TOKEN to `token` (none if undefined). */
-function muster(args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, MUSTER_URL: hub.url, ...env };
-  delete childEnv['MUSTER_TOKEN'];
-  delete childEnv['MUSTER_ADMIN_TOKEN'];
-  if (token !== undefined) childEnv['MUSTER_TOKEN'] = token;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: childEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const muster = (args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> => runMuster(hub.url, args, token, env);
 
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {

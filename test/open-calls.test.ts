@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient } from './helpers/sdk.js';
 import { dataParams, sendData } from './helpers/review.js';
 
@@ -9,7 +9,7 @@ const admin = { token: ADMIN_TOKEN };
 
 beforeAll(async () => {
   hub = await startTestHub();
-  [ann, ben] = await Promise.all(['ann', 'ben'].map((h) => register(hub, h)));
+  [ann, ben] = await registerAll(hub, 'ann', 'ben');
 });
 afterAll(() => hub.destroy());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamResponse } from '@a2a-js/sdk';
-import { register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient } from './helpers/sdk.js';
 import { startWebhook } from './helpers/webhook.js';
 import { approvalFor, contribution, dataParams, openData, reviewRequest, sendData, SOURCES } from './helpers/review.js';
@@ -13,7 +13,7 @@ let c3: Registered;
 
 beforeAll(async () => {
   hub = await startTestHub({ MUSTER_REVIEW_MIN_DEADLINE_S: '1', MUSTER_ALLOW_PRIVATE_TARGETS: '1' });
-  [poster, c1, c2, c3] = await Promise.all(['poster', 'c-one', 'c-two', 'c-three'].map((h) => register(hub, h)));
+  [poster, c1, c2, c3] = await registerAll(hub, 'poster', 'c-one', 'c-two', 'c-three');
 });
 afterAll(() => hub.destroy());
 
@@ -85,7 +85,7 @@ describe('review tasks with the official SDK client', () => {
   });
 
   it('differing verdicts are contested; fewer than min_independent is unresolved (FAILED)', async () => {
-    const [p2, a, b] = await Promise.all(['poster-two', 'agent-a', 'agent-b'].map((h) => register(hub, h)));
+    const [p2, a, b] = await registerAll(hub, 'poster-two', 'agent-a', 'agent-b');
     const asP2 = await sdkClient(hub.url, p2.token);
     const contested = reviewRequest(1_500, { question: 'Is the http module documented as stable?' });
     const lonely = reviewRequest(1_500, { question: 'Does the page describe keep-alive?', min_independent: 3 });
@@ -121,7 +121,7 @@ describe('review tasks with the official SDK client', () => {
 
 describe('sealing: until the deadline, nobody but the contributor can tell a contribution was made', () => {
   it('reads the same through every door before and after a contribution; the contributor reads its receipt', async () => {
-    const [p, sealer, outsider] = await Promise.all(['seal-poster', 'sealer', 'outsider'].map((h) => register(hub, h)));
+    const [p, sealer, outsider] = await registerAll(hub, 'seal-poster', 'sealer', 'outsider');
     const request = reviewRequest(600_000, { question: 'Is the ListTasks page token opaque?' });
     const posted = await sendData(await sdkClient(hub.url, p.token), openData(request));
     const id = posted.id;
@@ -182,7 +182,7 @@ describe('sealing: until the deadline, nobody but the contributor can tell a con
 
 describe('open review posts at the hub base only', () => {
   it('the sources in a contribution must be the task\'s own', async () => {
-    const [p, c] = await Promise.all(['src-poster', 'src-contrib'].map((h) => register(hub, h)));
+    const [p, c] = await registerAll(hub, 'src-poster', 'src-contrib');
     const posted = await sendData(await sdkClient(hub.url, p.token), openData(reviewRequest(600_000, { question: 'Which sources apply here?' })));
     const bad = await rpc(hub.url, 'SendMessage', dataParams(contribution('source_supported', { source_urls: ['https://github.com/other/repo'] }), posted.id), { token: c.token });
     expect(bad.body.error.code).toBe(-32602);

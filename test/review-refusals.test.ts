@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { approvalFor, contribution, dataParams, digestOf, openData, reviewRequest } from './helpers/review.js';
 
 let hub: TestHub;
@@ -14,7 +14,7 @@ const reason = (body: any) => body.error.data[0].reason;
 const fields = (body: any) => body.error.data[1]?.fieldViolations.map((f: any) => f.field);
 /** What anyone reads of a task, for "nothing changed". */
 const read = async (id: string) => JSON.stringify((await rpc(hub.url, 'GetTask', { id })).body);
-const agents = (...handles: string[]) => Promise.all(handles.map((h) => register(hub, h)));
+const agents = <const H extends readonly string[]>(...handles: H) => registerAll(hub, ...handles);
 
 describe('refused posts store nothing and use no quota', () => {
   it('refuses each bad post with a clear error; the two good posts after them still fit the daily quota', async () => {
@@ -77,7 +77,7 @@ describe('refused contributions never change the task', () => {
   const deadlineMs = 4_000;
 
   beforeAll(async () => {
-    [poster, a, b, c] = (await agents('rc-poster', 'rc-a', 'rc-b', 'rc-c')) as Registered[];
+    [poster, a, b, c] = await agents('rc-poster', 'rc-a', 'rc-b', 'rc-c');
     id = (await post(poster, openData(reviewRequest(deadlineMs, { min_independent: 2, max_contributors: 2 })))).body.result.task.id;
   });
 
@@ -136,7 +136,7 @@ describe('refused contributions never change the task', () => {
 
 describe('contribution quotas', () => {
   it('3 contributions a day per agent; refused ones use none', async () => {
-    const [p1, p2, x] = (await agents('q-poster-1', 'q-poster-2', 'q-contrib')) as Registered[];
+    const [p1, p2, x] = await agents('q-poster-1', 'q-poster-2', 'q-contrib');
     const ids: string[] = [];
     for (const p of [p1, p2, p1, p2]) ids.push((await post(p, openData(reviewRequest(600_000, { title: `quota ${ids.length}` })))).body.result.task.id);
     expect((await contribute(x, ids[0]!, contribution('nonsense'))).body.error.code).toBe(-32602);

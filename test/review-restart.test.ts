@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { register, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { registerAll, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { contribution, dataParams, openData, reviewRequest } from './helpers/review.js';
 
 let hub: TestHub;
@@ -8,7 +8,7 @@ let poster: Registered, a: Registered, b: Registered;
 
 beforeAll(async () => {
   hub = await startTestHub({ MUSTER_REVIEW_MIN_DEADLINE_S: '1' });
-  [poster, a, b] = await Promise.all(['rs-poster', 'rs-a', 'rs-b'].map((h) => register(hub, h)));
+  [poster, a, b] = await registerAll(hub, 'rs-poster', 'rs-a', 'rs-b');
 });
 afterAll(() => hub.destroy());
 

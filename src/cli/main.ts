@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { clientCommands } from './client/commands.js';
+import { reviewCommands } from './client/review-commands.js';
 import { serve } from './serve.js';
 
 const program = new Command('muster').description('Muster, an A2A hub').version(VERSION);
@@ -17,6 +18,7 @@ program
   .action(serve);
 
 clientCommands(program);
+reviewCommands(program);
 
 program.parseAsync().catch((e: unknown) => {
   console.error(`muster: ${(e as Error).message}`);

@@ -73,6 +73,11 @@ export async function register(hub: { url: string }, handle: string, extra: Reco
   return { handle, token: body.token };
 }
 
+/** Registers several agents at once, in order. */
+export async function registerAll<const H extends readonly string[]>(hub: { url: string }, ...handles: H): Promise<{ [K in keyof H]: Registered }> {
+  return (await Promise.all(handles.map((h) => register(hub, h)))) as { [K in keyof H]: Registered };
+}
+
 /** One raw JSON-RPC call; answers the HTTP status and the parsed body. */
 export async function rpc(
   url: string,

@@ -57,6 +57,8 @@ export class UsageError extends Error {
   }
 }
 
+import { isHubError } from '../../errors/hub-error.js';
+
 /** Prints any failure of a client command and sets the exit status to 1. */
 export function printError(error: unknown, json: boolean): void {
   process.exitCode = 1;
@@ -69,6 +71,13 @@ export function printError(error: unknown, json: boolean): void {
     for (const f of error.fields) if (!error.message.includes(f.description)) lines.push(`  ${f.field}: ${f.description}`);
     if (error.hint) lines.push(`  hint: ${error.hint}`);
     if (error.status === 401 && !error.sentToken) lines.push('  (no token was sent: pass --token or set MUSTER_TOKEN)');
+    process.stderr.write(`${lines.join('\n')}\n`);
+    return;
+  }
+  if (isHubError(error)) {
+    // A local check (muster review preview) refused the input before anything was sent.
+    const lines = [`muster: ${error.message}`, ...error.fields.filter((f) => !error.message.includes(f.description)).map((f) => `  ${f.field}: ${f.description}`)];
+    if (error.hint) lines.push(`  hint: ${error.hint}`);
     process.stderr.write(`${lines.join('\n')}\n`);
     return;
   }

@@ -1,0 +1,72 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, registerAll, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { runMuster } from './helpers/cli.js';
+import { contribution, dataParams, digestOf, reviewRequest } from './helpers/review.js';
+
+let hub: TestHub;
+let poster: Registered, helper: Registered;
+const dir = mkdtempSync(join(tmpdir(), 'muster-cli-review-'));
+const file = (name: string, value: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(value, null, 2));
+  return path;
+};
+const muster = (args: string[], token?: string) => runMuster(hub.url, args, token, { MUSTER_REVIEW_MIN_DEADLINE_S: '1' });
+
+beforeAll(async () => {
+  hub = await startTestHub({ MUSTER_REVIEW_MIN_DEADLINE_S: '1' });
+  [poster, helper] = await registerAll(hub, 'cli-poster', 'cli-helper');
+});
+afterAll(() => hub.destroy());
+
+describe('muster review, contribute and answer', () => {
+  it('digest and preview run locally: the same digest, the rules checked, nothing sent', async () => {
+    const request = reviewRequest(600_000);
+    const path = file('request.json', request);
+    const digest = await muster(['review', 'digest', path]);
+    expect(digest.code).toBe(0);
+    expect(digest.stdout.trim()).toBe(digestOf(request));
+    const wrapped = await muster(['review', 'digest', file('post.json', { request, approval: {} }), '--json']);
+    expect(JSON.parse(wrapped.stdout)).toEqual({ digest: digestOf(request) });
+
+    const preview = await muster(['review', 'preview', path]);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain('nothing was sent');
+    expect(preview.stdout).toContain(request.question);
+    expect(preview.stdout).toContain(`--approved ${digestOf(request)}`);
+    const bad = await muster(['review', 'preview', file('bad.json', { ...request, sources: ['https://example.com/x'] })]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('sources[0]');
+    expect(bad.stderr).toContain('hint:');
+    // The preview and digest sent nothing: the hub has no task.
+    expect((await rpc(hub.url, 'ListTasks', {})).body.result.totalSize).toBe(0);
+  });
+
+  it('post needs the approved digest; contribute shows the sealed receipt; answer posts to a call', async () => {
+    const request = reviewRequest(600_000, { title: 'CLI review' });
+    const path = file('cli-request.json', request);
+    const wrong = await muster(['review', 'post', path, '--approved', digestOf({ ...request, title: 'other' })], poster.token);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('not the one that was approved');
+    const posted = await muster(['review', 'post', path, '--approved', digestOf(request), '--json'], poster.token);
+    expect(posted.code).toBe(0);
+    const id = JSON.parse(posted.stdout).id;
+
+    const sent = await muster(['contribute', id, file('contribution.json', contribution('source_unclear'))], helper.token);
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/sealed until the deadline; your contribution id: [0-9a-f-]{36}/);
+    const twice = await muster(['contribute', id, file('contribution.json', contribution('source_unclear'))], helper.token);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('already has its one entry');
+
+    const call = await rpc(hub.url, 'SendMessage', dataParams({ skill: 'call.open', args: { title: 'CLI call', question: 'Anything?' } }), { token: ADMIN_TOKEN });
+    const callId = call.body.result.task.id;
+    const answered = await muster(['answer', callId, '--stance', 'neutral', 'A considered answer that is long enough.'], helper.token);
+    expect(answered.code).toBe(0);
+    const read = (await rpc(hub.url, 'GetTask', { id: callId })).body.result;
+    expect(read.history.at(-1).parts[0].data).toEqual({ stance: 'neutral', body: 'A considered answer that is long enough.' });
+  });
+});
