@@ -62,7 +62,8 @@ export async function startHub(config: Config, logError: (message: string) => vo
     name: 'deadlines',
     claim: (owner, now, until, limit) => store.claimDue(owner, now, until, limit),
     run: (work, owner) => hub!.tasks.runDue(work, owner),
-    batch: 500,
+    next: () => store.nextDue(),
+    batch: 2000,
     pollMs: 250,
     onError: (e) => logError(`muster: scheduled work failed (retried when its lease ends): ${(e as Error).message}`),
   });

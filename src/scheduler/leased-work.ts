@@ -12,6 +12,8 @@ export interface LeasedWorkOptions<T> {
   batch?: number;
   /** How often due work is looked for when nothing pokes the worker. */
   pollMs?: number;
+  /** When the next item falls due, if the store knows: the worker wakes then rather than at the next poll. */
+  next?: () => Promise<number | undefined>;
   onError?: (error: unknown) => void;
   clock?: () => number;
 }
@@ -25,6 +27,7 @@ export interface LeasedWorkOptions<T> {
 export class LeasedWork<T> {
   readonly owner: string;
   private timer: NodeJS.Timeout | undefined;
+  private wake: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -61,8 +64,19 @@ export class LeasedWork<T> {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.wake);
     this.again = false;
     await this.running;
+  }
+
+  /** Sets a timer for the next item when it falls due before the next poll would find it. */
+  private async wakeForNext(clock: () => number): Promise<void> {
+    const next = await this.options.next?.();
+    const wait = next === undefined ? Infinity : next - clock();
+    if (wait <= 0 || wait >= (this.options.pollMs ?? 500) || this.stopped) return; // due now means leased elsewhere: the poll retries
+    clearTimeout(this.wake);
+    this.wake = setTimeout(() => this.poke(), wait);
+    this.wake.unref();
   }
 
   private async drain(): Promise<void> {
@@ -72,7 +86,7 @@ export class LeasedWork<T> {
     while (!this.stopped) {
       const now = clock();
       const due = await claim(this.owner, now, now + lease, this.options.batch ?? 32);
-      if (due.length === 0) return;
+      if (due.length === 0) return this.wakeForNext(clock);
       await Promise.all(due.map((item) => run(item, this.owner).catch((e: unknown) => onError?.(e))));
     }
   }

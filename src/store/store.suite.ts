@@ -174,8 +174,11 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       const { store } = await open();
       const a = newTask();
       const b = newTask();
-      await store.createTask({ ...a, dueAt: 100 });
+      expect(await store.nextDue()).toBeUndefined();
       await store.createTask({ ...b, dueAt: 200 });
+      expect(await store.nextDue()).toBe(200);
+      await store.createTask({ ...a, dueAt: 100 });
+      expect(await store.nextDue()).toBe(100);
       expect(await store.claimDue('me', 50, 1_000, 10)).toEqual([]);
       expect(await store.claimDue('me', 150, 1_000, 10)).toEqual([{ taskId: a.record.id, dueAt: 100 }]);
       expect(await store.claimDue('you', 250, 1_000, 10)).toEqual([{ taskId: b.record.id, dueAt: 200 }]); // a is leased

@@ -270,6 +270,8 @@ export interface Store {
 
   /** Leases up to `limit` items of work due at `now` to `owner` until `leaseUntil`. */
   claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<DueWork[]>;
+  /** When the earliest scheduled work falls due, if there is any. */
+  nextDue(): Promise<number | undefined>;
   /** Forgets a task's due work when `owner` holds its lease (the work needed no write). */
   finishDue(taskId: string, owner: string): Promise<void>;
 

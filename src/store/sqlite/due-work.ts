@@ -14,7 +14,9 @@ export function dueWorkStatements(db: Db) {
      WHERE task_id IN (SELECT task_id FROM due_work WHERE due_at <= @now AND lease_until <= @now ORDER BY due_at LIMIT @limit)
      RETURNING task_id AS taskId, due_at AS dueAt`,
   );
+  const earliest = db.prepare('SELECT MIN(due_at) FROM due_work').pluck();
   return {
+    next: () => (earliest.get() as number | null) ?? undefined,
     schedule: (taskId: string, at: number) => void upsert.run(taskId, at),
     done: (taskId: string) => void remove.run(taskId),
     claim: (owner: string, now: number, until: number, limit: number) => claim.all({ owner, now, until, limit }) as DueWork[],

@@ -48,6 +48,7 @@ export function openSqliteStore(file: string): Store {
     entryOf: async (taskId, author) => entries.of(taskId, author),
     claimDue: async (owner, now, leaseUntil, limit) => due.claim(owner, now, leaseUntil, limit),
     finishDue: async (taskId, owner) => due.finish(taskId, owner),
+    nextDue: async () => due.next(),
     getReceipt: async (scope, key) => {
       const row = getReceiptRow.get(scope, key) as (Omit<Receipt, 'result'> & { result: string }) | undefined;
       return row && { ...row, result: JSON.parse(row.result) };

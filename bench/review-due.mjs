@@ -1,0 +1,124 @@
+// 10,000 review tasks falling due in the same second: are they all evaluated, once each, and
+// how long does it take? Runs the real hub (dist/) on a fresh SQLite file, posts the reviews
+// and their sealed contributions over HTTP, waits for the deadline, and times the evaluations.
+//
+//   npm run build && node bench/review-due.mjs
+//   REVIEW_TASKS=10000 REVIEW_CONTRIBUTIONS=2 REVIEW_LEAD_S=45 node bench/review-due.mjs
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import canonicalize from 'canonicalize';
+import { resolveConfig } from '../dist/config.js';
+import { startHub } from '../dist/server.js';
+import { freePort } from './lib.mjs';
+
+const TASKS = Number(process.env.REVIEW_TASKS ?? 10_000);
+const CONTRIBUTIONS = Number(process.env.REVIEW_CONTRIBUTIONS ?? 2);
+const LEAD_S = Number(process.env.REVIEW_LEAD_S ?? 45);
+const CONCURRENCY = 64;
+const POSTERS = 100;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'muster-review-due-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const dbFile = path.join(dir, 'due.db');
+const env = { MUSTER_ADMIN_TOKEN: 'bench-admin', MUSTER_RATE_LIMITS: 'off', MUSTER_REVIEW_MIN_DEADLINE_S: '1' };
+const hub = await startHub(resolveConfig({ host: '127.0.0.1', port: String(await freePort()), db: `sqlite:${dbFile}` }, env), () => {});
+const base = hub.url;
+
+async function call(method, params, token) {
+  const res = await fetch(base, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = await res.json();
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+async function register(handle) {
+  const res = await fetch(`${base}api/agents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handle }) });
+  return (await res.json()).token;
+}
+
+/** Runs `count` jobs, `CONCURRENCY` at a time. */
+async function pool(count, job) {
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) await job(next++);
+  }));
+}
+
+const send = (data, token, taskId) => call('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) } }, token);
+
+const posters = await Promise.all(Array.from({ length: POSTERS }, (_, i) => register(`poster-${i}`)));
+const contributors = await Promise.all(Array.from({ length: CONTRIBUTIONS }, (_, i) => register(`contributor-${i}`)));
+
+const deadlineAt = Math.ceil((Date.now() + LEAD_S * 1000) / 1000) * 1000; // a whole second: every task falls due in it
+const deadline = new Date(deadlineAt).toISOString();
+const ids = new Array(TASKS);
+const filling = Date.now();
+await pool(TASKS, async (i) => {
+  const request = {
+    question: `Does source ${i} say what the acceptance criterion asks?`,
+    sources: ['https://github.com/a2aproject/A2A'],
+    acceptance: ['The page states it'],
+    deadline,
+    min_independent: 2,
+    max_contributors: 5,
+  };
+  const digest = `sha256:${createHash('sha256').update(canonicalize(request)).digest('hex')}`;
+  const task = await send({ skill: 'review.open', args: { request, approval: { public_input_digest: digest, public_output: true, scope: 'this_task' } } }, posters[i % POSTERS]);
+  ids[i] = task.task.id;
+});
+const verdicts = ['source_supported', 'source_contradicted', 'source_unclear'];
+await pool(TASKS * CONTRIBUTIONS, async (k) => {
+  const i = Math.floor(k / CONTRIBUTIONS);
+  const c = k % CONTRIBUTIONS;
+  const verdict = verdicts[(i + c * (i % 3)) % 3]; // a mix of resolved and contested outcomes
+  await send({ verdict, summary: `Checked item ${i}.`, source_urls: ['https://github.com/a2aproject/A2A'] }, contributors[c], ids[i]);
+});
+const filled = Date.now();
+console.log(`posted ${TASKS} reviews and ${TASKS * CONTRIBUTIONS} contributions in ${((filled - filling) / 1000).toFixed(1)} s; all due at ${deadline}`);
+if (filled >= deadlineAt) {
+  console.error(`filling took past the deadline; raise REVIEW_LEAD_S (now ${LEAD_S})`);
+  process.exit(1);
+}
+
+const open = async () => (await call('ListTasks', { status: 'TASK_STATE_WORKING', pageSize: 1 })).totalSize;
+let firstDone;
+let left = await open();
+while (left > 0) {
+  await new Promise((r) => setTimeout(r, 50));
+  left = await open();
+  if (firstDone === undefined && left < TASKS && Date.now() >= deadlineAt) firstDone = Date.now();
+}
+const allDone = Date.now();
+await hub.close();
+
+// Once each: read the file the hub wrote.
+const db = new Database(dbFile, { readonly: true });
+const perTask = db.prepare(`SELECT COUNT(*) AS n FROM events WHERE body LIKE '{"statusUpdate"%' GROUP BY task_id`).pluck().all();
+const artifacts = db.prepare('SELECT COUNT(*) FROM artifacts').pluck().get();
+const outcomes = db.prepare(`SELECT json_extract(metadata, '$.muster.review.outcome') AS outcome, COUNT(*) AS n FROM tasks WHERE kind = 'review' GROUP BY outcome`).all();
+const dueLeft = db.prepare('SELECT COUNT(*) FROM due_work').pluck().get();
+db.close();
+const once = perTask.length === TASKS && perTask.every((n) => n === 1) && artifacts === TASKS && dueLeft === 0;
+
+const result = {
+  tasks: TASKS,
+  contributionsPerTask: CONTRIBUTIONS,
+  firstEvaluatedAfterDeadlineMs: firstDone === undefined ? null : firstDone - deadlineAt,
+  allEvaluatedAfterDeadlineMs: allDone - deadlineAt,
+  evaluationsPerSecond: Math.round(TASKS / Math.max(0.001, (allDone - deadlineAt) / 1000)),
+  onceEach: once,
+  outcomes: Object.fromEntries(outcomes.map((o) => [o.outcome, o.n])),
+  machine: { cpus: os.cpus().length, node: process.version },
+  at: new Date().toISOString(),
+};
+console.log(`all ${TASKS} evaluated ${result.allEvaluatedAfterDeadlineMs} ms after the deadline (${result.evaluationsPerSecond}/s); once each: ${once}; outcomes ${JSON.stringify(result.outcomes)}`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/review-due.json', `${JSON.stringify(result, null, 2)}\n`);
+if (!once) process.exit(1);
