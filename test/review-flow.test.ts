@@ -180,6 +180,22 @@ describe('sealing: until the deadline, nobody but the contributor can tell a con
   });
 });
 
+describe('retries and the 0.3 door', () => {
+  it('the same contribution resent with its messageId answers the receipt again; 0.3 message/send contributes too', async () => {
+    const [p, x, y] = await registerAll(hub, 'retry-poster', 'retry-x', 'retry-y');
+    const id = (await sendData(await sdkClient(hub.url, p.token), openData(reviewRequest(600_000, { question: 'Retried?' })))).id;
+    const params = dataParams(contribution(), id);
+    const first = await rpc(hub.url, 'SendMessage', params, { token: x.token });
+    const again = await rpc(hub.url, 'SendMessage', params, { token: x.token });
+    expect(again.body.result.task.metadata.muster.receipt).toEqual(first.body.result.task.metadata.muster.receipt);
+    const legacy = await rpc(hub.url, 'message/send', {
+      message: { kind: 'message', messageId: 'legacy-1', role: 'user', taskId: id, parts: [{ kind: 'data', data: contribution('source_unclear') }] },
+    }, { token: y.token });
+    expect(legacy.body.result.kind).toBe('task');
+    expect(legacy.body.result.metadata.muster.receipt.contribution.verdict).toBe('source_unclear');
+  });
+});
+
 describe('open review posts at the hub base only', () => {
   it('the sources in a contribution must be the task\'s own', async () => {
     const [p, c] = await registerAll(hub, 'src-poster', 'src-contrib');
