@@ -1,32 +1,19 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createHub } from '../hub/hub.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { LeasedWork } from './leased-work.js';
 import type { DueWork } from '../store/store.js';
 import { approvalFor, openData, reviewRequest } from '../../test/helpers/review.js';
+import { inProcessHub } from '../../test/helpers/in-process.js';
 
 const HUB = { kind: 'hub' } as const;
 
 describe('scheduled work runs once', () => {
   it('schedulers racing for one deadline (a lease that ran out, a second node) evaluate it once', async () => {
-    const store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'muster-due-')), 'due.db'));
-    let now = Date.now();
-    const hub = createHub(store, {
-      adminToken: 'x',
-      rateLimits: true,
-      targets: { allowPrivate: true },
-      deliveriesQueued: () => {},
-      review: { minDeadlineS: 1, maxDeadlineS: 3600, sourceHosts: ['github.com', 'nodejs.org'] },
-      clock: () => now,
-    });
+    const { hub, store, clock } = inProcessHub();
     const request = reviewRequest(5_000);
     const message = { messageId: randomUUID(), role: 'ROLE_USER' as const, parts: [{ data: openData(request, approvalFor(request)) }] };
     const task = await hub.tasks.send({ caller: { kind: 'agent', handle: 'poster' }, door: HUB }, { message });
-    now += 6_000;
+    clock.now += 6_000;
 
     // Three claims of the same work: the first by a node whose lease ran out, then two more.
     const work: DueWork = { taskId: task.id, dueAt: Date.parse(request.deadline) };
@@ -36,7 +23,7 @@ describe('scheduled work runs once', () => {
 
     // The work is gone with the write that did it: nothing is left to claim.
     const runs: DueWork[] = [];
-    const worker = new LeasedWork<DueWork>({ name: 't', claim: (o, n, u, l) => store.claimDue(o, n, u, l), run: async (w) => void runs.push(w), clock: () => now + 60_000 });
+    const worker = new LeasedWork<DueWork>({ name: 't', claim: (o, n, u, l) => store.claimDue(o, n, u, l), run: async (w) => void runs.push(w), clock: () => clock.now + 60_000 });
     worker.start();
     await worker.stop();
     expect(runs).toEqual([]);
