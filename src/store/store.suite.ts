@@ -133,6 +133,8 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       expect(rest.hasMore).toBe(false);
       const open_ = await store.listTasks({ scope: { kind: 'public' }, states: ['TASK_STATE_WORKING'], limit: 5, includeArtifacts: false });
       expect(ids(open_)).toEqual([pub]);
+      // r's sent list holds the task r sent to q, not the public task r posted (it has no target)
+      expect(ids(await store.listTasks({ scope: { kind: 'sent', sender: 'r' }, limit: 5, includeArtifacts: false }))).toEqual([rq]);
       const done = await store.listTasks({ scope: { kind: 'inbox', target: 'q' }, states: ['TASK_STATE_COMPLETED'], limit: 5, includeArtifacts: false });
       expect(ids(done)).toEqual([rq]);
       await store.close();

@@ -18,7 +18,7 @@ describe('sqlite query plans', () => {
   const lists: [string, string][] = [
     ['inbox', "SELECT * FROM tasks WHERE target = 'b' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['inbox by state', "SELECT * FROM tasks WHERE target = 'b' AND state = 'TASK_STATE_WORKING' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['sent', "SELECT * FROM tasks WHERE sender = 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    ['sent', "SELECT * FROM tasks WHERE sender = 'a' AND target IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['between', "SELECT * FROM tasks WHERE sender = 'a' AND target = 'b' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['context', "SELECT * FROM tasks WHERE context_id = 'c' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public', "SELECT * FROM tasks WHERE visibility = 'public' ORDER BY updated_at DESC, id DESC LIMIT 21"],

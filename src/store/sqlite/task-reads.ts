@@ -24,7 +24,8 @@ function scopeBranches(scope: TaskScope): Branch[] {
     case 'inbox':
       return [{ where: 'target = @a', params: { a: scope.target } }];
     case 'sent':
-      return [{ where: 'sender = @a', params: { a: scope.sender } }];
+      // Tasks sent to an agent: a review the agent posted has no target, and is listed at the hub base instead.
+      return [{ where: 'sender = @a AND target IS NOT NULL', params: { a: scope.sender } }];
     case 'between':
       return [
         { where: 'sender = @a AND target = @b', params: { a: scope.agent, b: scope.other } },
