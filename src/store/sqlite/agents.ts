@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import { StoreConflict, type AgentRecord, type EndpointChallenge, type QuotaCharge, type TokenRecord } from '../store.js';
-import { quotaCharger } from './quota-charges.js';
+import { quotaStatements } from './quota-charges.js';
 
 interface AgentRow {
   handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
@@ -36,7 +36,7 @@ export function agentStatements(db: Db) {
   const listTokenRows = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE handle = ? ORDER BY created_at');
   const revokeRow = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND id = ? AND revoked_at IS NULL');
 
-  const chargeQuotas = quotaCharger(db);
+  const chargeQuotas = quotaStatements(db).charge;
   const insertAgent = db.transaction((agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
     chargeQuotas(quotas);
     try {

@@ -11,7 +11,7 @@ interface EntryRow {
 
 const entryFromRow = (r: EntryRow): TaskEntry => ({ taskId: r.task_id, author: r.author, id: r.id, body: JSON.parse(r.body), createdAt: r.created_at });
 
-/** One-per-agent task entries; `insert` runs inside the caller's transaction and checks the entry's rule there. */
+/** One-per-agent task entries, inside the caller's transaction: `check` the entry's rule, then `add` it. */
 export function entryStatements(db: Db) {
   const taskState = db.prepare('SELECT state FROM tasks WHERE id = ?').pluck();
   const count = db.prepare('SELECT COUNT(*) FROM task_entries WHERE task_id = ?').pluck();
@@ -21,16 +21,23 @@ export function entryStatements(db: Db) {
     'INSERT INTO task_entries (task_id, author, id, position, body, created_at) VALUES (@task, @author, @id, @position, @body, @at)',
   );
 
-  const insert = ({ entry, whileState, max }: EntryWrite): void => {
+  /** Refuses an entry its rule does not allow; writes nothing. */
+  const check = ({ entry, whileState, max }: EntryWrite): void => {
     if (taskState.get(entry.taskId) !== whileState) throw new StoreConflict('entry-closed', `task ${entry.taskId} is no longer ${whileState}`);
     if (one.get(entry.taskId, entry.author)) throw new StoreConflict('entry-exists', `${entry.author} has an entry on task ${entry.taskId}`);
     const held = count.get(entry.taskId) as number;
     if (held >= max) throw new StoreConflict('entry-full', `task ${entry.taskId} holds ${held} entries`);
-    insertRow.run({ task: entry.taskId, author: entry.author, id: entry.id, position: held, body: JSON.stringify(entry.body), at: entry.createdAt });
+  };
+
+  /** Writes an entry `check` allowed. */
+  const add = ({ entry }: EntryWrite): void => {
+    const position = count.get(entry.taskId) as number;
+    insertRow.run({ task: entry.taskId, author: entry.author, id: entry.id, position, body: JSON.stringify(entry.body), at: entry.createdAt });
   };
 
   return {
-    insert,
+    check,
+    add,
     count: (taskId: string) => count.get(taskId) as number,
     list: (taskId: string) => (all.all(taskId) as EntryRow[]).map(entryFromRow),
     of: (taskId: string, author: string) => {

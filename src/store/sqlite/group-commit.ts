@@ -7,19 +7,31 @@ interface Pending<T> {
 }
 
 /**
+ * A write that failed after it had written part of itself: nothing of the batch it was in may
+ * stand, so the whole transaction rolls back and every write in it fails.
+ */
+export class HalfWritten extends Error {
+  constructor(readonly failure: unknown) {
+    super('a write failed part-way');
+  }
+}
+
+/**
  * Group commit: the writes that arrive within one turn of the event loop share one
- * transaction, so a burst pays for one commit instead of one each. Each write runs in its
- * own savepoint, so a refused write (a conflict, a quota) rolls back alone. A write's
- * promise settles only after the commit that holds it, so an answer never runs ahead of the disk.
+ * transaction, so a burst pays for one commit instead of one each. A write checks everything
+ * that could refuse it before it writes anything, so a refused write (a conflict, a quota)
+ * leaves nothing behind and the others stand, with no savepoint per write; a write that fails
+ * half-way (HalfWritten) takes the batch down with it. A write's promise settles only after the
+ * commit that holds it, so an answer never runs ahead of the disk.
  */
 export function groupCommit<T>(db: Db, apply: (op: T) => void, committed: (op: T) => void = () => {}): (op: T) => Promise<void> {
-  const one = db.transaction(apply); // nested in `all`, better-sqlite3 runs it as a SAVEPOINT
   const all = db.transaction((ops: T[]) =>
     ops.map((op) => {
       try {
-        one(op);
+        apply(op);
         return undefined;
       } catch (e) {
+        if (e instanceof HalfWritten) throw e.failure;
         return e ?? new Error('write failed');
       }
     }),

@@ -1,17 +1,24 @@
 import type { Db } from './database.js';
 import { QuotaExceeded, type QuotaCharge } from '../store.js';
 
-/** Counts quota uses (and gives holds back) inside the caller's transaction; over the limit throws, rolling the write back. */
-export function quotaCharger(db: Db): (charges: readonly QuotaCharge[] | undefined) => void {
-  const charge = db.prepare(
+/**
+ * Quota uses inside the caller's transaction, in two steps: `check` reads and refuses a charge
+ * over its limit (writing nothing), `apply` counts the uses and gives holds back.
+ */
+export function quotaStatements(db: Db) {
+  const used = db.prepare('SELECT used FROM quota_counters WHERE key = ? AND window_start = ?').pluck();
+  const count = db.prepare(
     `INSERT INTO quota_counters (key, window_start, used) VALUES (@key, @window, MAX(@amount, 0))
-     ON CONFLICT (key, window_start) DO UPDATE SET used = MAX(used + @amount, 0) RETURNING used`,
+     ON CONFLICT (key, window_start) DO UPDATE SET used = MAX(used + @amount, 0)`,
   );
-  return (charges) => {
+  const check = (charges: readonly QuotaCharge[] | undefined): void => {
     for (const q of charges ?? []) {
       const amount = q.amount ?? 1;
-      const { used } = charge.get({ key: q.key, window: q.windowStart, amount }) as { used: number };
-      if (amount > 0 && used > q.limit) throw new QuotaExceeded(q.key, q.limit);
+      if (amount > 0 && (((used.get(q.key, q.windowStart) as number | undefined) ?? 0) + amount > q.limit)) throw new QuotaExceeded(q.key, q.limit);
     }
   };
+  const apply = (charges: readonly QuotaCharge[] | undefined): void => {
+    for (const q of charges ?? []) count.run({ key: q.key, window: q.windowStart, amount: q.amount ?? 1 });
+  };
+  return { check, apply, charge: (charges: readonly QuotaCharge[] | undefined) => (check(charges), apply(charges)) };
 }

@@ -1,16 +1,16 @@
 import type { Db } from './database.js';
-import { groupCommit } from './group-commit.js';
+import { groupCommit, HalfWritten } from './group-commit.js';
 import type { TaskCache } from './task-cache.js';
 import { TASK_COLUMNS, rowParams } from './rows.js';
 import { StoreConflict, type DeliveryDraft, type SealedWrite, type TaskWrite } from '../store.js';
-import { quotaCharger } from './quota-charges.js';
+import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './due-work.js';
 
 const isUniqueViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
-/** Prepared statements for task writes; one transaction applies a whole TaskWrite. */
+/** Prepared statements for task writes; a whole TaskWrite is applied within one transaction, or none of it. */
 export function taskWriter(
   db: Db,
   cache: TaskCache,
@@ -33,54 +33,67 @@ export function taskWriter(
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
   const insertReceipt = db.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
-  const chargeQuotas = quotaCharger(db);
+  const receiptExists = db.prepare('SELECT 1 FROM receipts WHERE scope = ? AND key = ?').pluck();
+  const quotas = quotaStatements(db);
 
-  const receipt = (r: TaskWrite['receipt'], at: number) => {
-    if (!r) return;
+  /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
+  const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas'] }) => {
+    if (w.receipt && receiptExists.get(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
+    quotas.check(w.quotas);
+  };
+
+  /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. */
+  const rest = (w: TaskWrite) => {
     try {
-      insertReceipt.run(r.scope, r.key, r.fingerprint, JSON.stringify(r.result), at);
+      const { record } = w;
+      if (w.entry) entries.add(w.entry);
+      const firstMessage = record.messageCount - w.newMessages.length;
+      w.newMessages.forEach((m, i) => insertMessage.run(record.id, firstMessage + i + 1, JSON.stringify(m)));
+      for (const a of w.newArtifacts) upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
+      const firstEvent = record.lastSeq - w.events.length;
+      w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
+      if (w.receipt) insertReceipt.run(w.receipt.scope, w.receipt.key, w.receipt.fingerprint, JSON.stringify(w.receipt.result), record.updatedAt);
+      if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
+      if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
+      if (w.dueDone) due.done(record.id);
+      quotas.apply(w.quotas);
     } catch (e) {
-      throw isUniqueViolation(e) ? new StoreConflict('receipt', 'idempotency receipt exists') : e;
+      throw new HalfWritten(e);
     }
   };
 
-  const children = (w: TaskWrite) => {
+  const create = (w: TaskWrite) => {
+    check(w);
+    try {
+      insertTask.run(rowParams(w.record)); // the first write: a refusal here leaves nothing behind
+    } catch (e) {
+      throw isUniqueViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
+    }
+    rest(w);
+  };
+
+  const update = (w: TaskWrite) => {
     const { record } = w;
     if (w.entriesSeen !== undefined && entries.count(record.id) !== w.entriesSeen) {
       throw new StoreConflict('version', `task ${record.id} has new entries since it was read`);
     }
-    if (w.entry) entries.insert(w.entry);
-    const firstMessage = record.messageCount - w.newMessages.length;
-    w.newMessages.forEach((m, i) => insertMessage.run(record.id, firstMessage + i + 1, JSON.stringify(m)));
-    for (const a of w.newArtifacts) upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
-    const firstEvent = record.lastSeq - w.events.length;
-    w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
-    receipt(w.receipt, record.updatedAt);
-    if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
-    if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
-    if (w.dueDone) due.done(record.id);
-    chargeQuotas(w.quotas);
+    if (w.entry) entries.check(w.entry);
+    check(w);
+    const result = updateTask.run({ ...rowParams(record), expected_version: w.expectedVersion }); // the first write
+    if (result.changes !== 1) throw new StoreConflict('version', `task ${record.id} changed since it was read`);
+    rest(w);
   };
 
   const seal = (w: SealedWrite) => {
-    entries.insert(w);
-    receipt(w.receipt, w.entry.createdAt);
-    chargeQuotas(w.quotas);
-  };
-
-  const create = (w: TaskWrite) => {
+    entries.check(w);
+    check(w);
     try {
-      insertTask.run(rowParams(w.record));
+      entries.add(w);
+      if (w.receipt) insertReceipt.run(w.receipt.scope, w.receipt.key, w.receipt.fingerprint, JSON.stringify(w.receipt.result), w.entry.createdAt);
+      quotas.apply(w.quotas);
     } catch (e) {
-      throw isUniqueViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
+      throw new HalfWritten(e);
     }
-    children(w);
-  };
-
-  const update = (w: TaskWrite) => {
-    const result = updateTask.run({ ...rowParams(w.record), expected_version: w.expectedVersion });
-    if (result.changes !== 1) throw new StoreConflict('version', `task ${w.record.id} changed since it was read`);
-    children(w);
   };
 
   const apply = (op: WriteOp) => {
