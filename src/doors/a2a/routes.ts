@@ -68,15 +68,20 @@ export function a2aRoutes(
   app.addHook('preClose', async () => streams.forEach((s) => s.abort()));
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
-    const abort = new AbortController();
+    // Only a stream needs an end signal: made on first use, so plain calls do not pay for one.
+    let controller: AbortController | undefined;
+    const ending = () => (controller ??= new AbortController());
     const who = callerName(await callerOf(hub, request));
     const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)), {
-      signal: abort.signal,
+      get signal() {
+        return ending().signal;
+      },
       ...lastEventId(request),
       reserveStream: () => slots.take(who),
     });
     if (result.stream) {
       const { events } = result.stream;
+      const abort = ending();
       reply.hijack();
       streams.add(abort);
       const own = streamsOf.get(who) ?? new Set<AbortController>();
