@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, awayFromWindowEdge, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient } from './helpers/sdk.js';
 import { dataParams, sendData } from './helpers/review.js';
 
@@ -8,6 +8,7 @@ let ann: Registered, ben: Registered;
 const admin = { token: ADMIN_TOKEN };
 
 beforeAll(async () => {
+  await awayFromWindowEdge(86_400_000, 15_000); // the daily quotas under test must not reset mid-file
   hub = await startTestHub();
   [ann, ben] = await registerAll(hub, 'ann', 'ben');
 });

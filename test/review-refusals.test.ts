@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, awayFromWindowEdge, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { approvalFor, contribution, dataParams, digestOf, openData, reviewRequest } from './helpers/review.js';
 
 let hub: TestHub;
 beforeAll(async () => {
+  await awayFromWindowEdge(86_400_000, 15_000); // the daily quotas under test must not reset mid-file
   hub = await startTestHub({ MUSTER_REVIEW_MIN_DEADLINE_S: '1' });
 });
 afterAll(() => hub.destroy());
