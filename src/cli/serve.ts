@@ -1,9 +1,19 @@
 import { ConfigError, resolveConfig, type ServeFlags } from '../config.js';
-import { startHub } from '../server.js';
+import { startHub, type RunningHub } from '../server.js';
 
 /** `muster serve`: start the hub, print where it is, stop cleanly on SIGINT/SIGTERM. */
 export async function serve(flags: ServeFlags): Promise<void> {
-  let hub;
+  // The handlers come first: until a listener exists, a signal kills the process outright, and a
+  // supervisor may signal as soon as it reads the start-up lines.
+  let hub: RunningHub | undefined;
+  let stopping: string | undefined;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = signal;
+    if (hub) shutdown(hub, signal);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   try {
     const config = resolveConfig(flags, process.env);
     hub = await startHub(config);
@@ -17,20 +27,16 @@ export async function serve(flags: ServeFlags): Promise<void> {
     }
     throw e;
   }
-  const running = hub;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`Muster: ${signal}, stopping`);
-    running.close().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        console.error(`muster: error while stopping: ${(e as Error).message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  if (stopping) shutdown(hub, stopping); // a signal that came while the hub was starting
+}
+
+function shutdown(hub: RunningHub, signal: string): void {
+  console.log(`Muster: ${signal}, stopping`);
+  hub.close().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error(`muster: error while stopping: ${(e as Error).message}`);
+      process.exit(1);
+    },
+  );
 }
