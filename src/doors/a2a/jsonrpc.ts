@@ -49,7 +49,7 @@ function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: 
 }
 
 export function checkVersion(header: string | undefined): void {
-  if (header === undefined || header === '') return;
+  if (header === undefined || header === '' || SUPPORTED_VERSIONS.has(header)) return;
   const majorMinor = header.trim().split('.').slice(0, 2).join('.');
   if (!SUPPORTED_VERSIONS.has(majorMinor)) {
     throw new HubError('VERSION_NOT_SUPPORTED', `A2A-Version '${header}' is not supported; this hub speaks 1.0 and 0.3`, {

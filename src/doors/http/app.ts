@@ -77,10 +77,16 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   });
 
   const guard = requestGuard(options.publicUrl);
-  app.addHook('onRequest', async (request) => {
-    guard(request);
+  // Callback style: most requests finish this hook without waiting on anything.
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      guard(request);
+    } catch (e) {
+      return done(e as Error);
+    }
     // A request that carries a token must carry a live one, on every route, reads included.
-    if (request.headers.authorization !== undefined) await callerOf(hub, request);
+    if (request.headers.authorization === undefined) return done();
+    callerOf(hub, request).then(() => done(), done);
   });
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -18,9 +18,17 @@ const hostName = (hostHeader: string): string => {
  */
 export function requestGuard(publicUrl: URL | undefined) {
   const allowedHost = (name: string) => isLoopbackHost(name) || (publicUrl !== undefined && name === publicUrl.hostname);
+  // Clients send the same few Host values over and over: remember the ones already allowed.
+  const allowed = new Set<string>();
+  const hostAllowed = (host: string): boolean => {
+    if (allowed.has(host)) return true;
+    if (!allowedHost(hostName(host))) return false;
+    if (allowed.size < 64) allowed.add(host);
+    return true;
+  };
   return (request: FastifyRequest): void => {
     const host = request.headers.host ?? '';
-    if (!allowedHost(hostName(host))) {
+    if (!hostAllowed(host)) {
       throw new HubError('FORBIDDEN', `Requests for host '${host}' are refused`, {
         hint: publicUrl ? `Use ${publicUrl.origin}` : 'Use http://127.0.0.1 or http://localhost; a public host needs --public-url',
       });
