@@ -103,6 +103,14 @@ describe('review tasks with the official SDK client', () => {
     expect(d2.status.message.parts[0].text).toMatch(/^Unresolved/);
   });
 
+  it('answers a post at once with the WORKING task, even when asked to block', async () => {
+    const [p] = await registerAll(hub, 'blocking-poster');
+    const started = Date.now();
+    const { body } = await rpc(hub.url, 'SendMessage', { ...dataParams(openData(reviewRequest(600_000, { question: 'Answered at once?' }))), configuration: { returnImmediately: false } }, { token: p.token });
+    expect(body.result.task.status.state).toBe('TASK_STATE_WORKING');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('ListTasks at the hub base lists review tasks to anyone, with the core filters', async () => {
     const anyone = await rpc(hub.url, 'ListTasks', { pageSize: 100 });
     expect(anyone.status).toBe(200);
