@@ -192,4 +192,14 @@ CREATE INDEX tasks_by_pair ON tasks(target, sender, updated_at, id) WHERE target
 CREATE INDEX tasks_by_target_state ON tasks(target, state, updated_at, id) WHERE target IS NOT NULL;
 `,
   },
+  {
+    version: 7,
+    name: 'sender index only for tasks with a target',
+    sql: `
+-- Sent lists and an agent's own tasks at the hub base hold tasks with a target (private ones);
+-- a posted review is listed with the public tasks. The index holds target too, so a count reads no rows.
+DROP INDEX tasks_by_sender;
+CREATE INDEX tasks_by_sender ON tasks(sender, updated_at, id, target) WHERE target IS NOT NULL;
+`,
+  },
 ];

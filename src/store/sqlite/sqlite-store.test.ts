@@ -23,7 +23,7 @@ describe('sqlite query plans', () => {
     ['context', "SELECT * FROM tasks WHERE context_id = 'c' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public', "SELECT * FROM tasks WHERE visibility = 'public' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public by state', "SELECT * FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING' ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['own private', "SELECT * FROM tasks WHERE sender = 'a' AND visibility = 'participants' ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    ['received at the hub base', "SELECT * FROM tasks WHERE target = 'a' AND sender IS NOT 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],
   ];
   it.each(lists)('the %s list uses an index and no sort', (_name, sql) => {
     const file = freshFile();
@@ -33,5 +33,21 @@ describe('sqlite query plans', () => {
     db.close();
     expect(plan).toMatch(/USING (COVERING )?INDEX/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  // totalSize counts a whole scope: it must not read a row per task.
+  const counts: [string, string][] = [
+    ['inbox', "SELECT COUNT(*) FROM tasks WHERE target = 'b'"],
+    ['sent', "SELECT COUNT(*) FROM tasks WHERE sender = 'a' AND target IS NOT NULL"],
+    ['received at the hub base', "SELECT COUNT(*) FROM tasks WHERE target = 'a' AND sender IS NOT 'a'"],
+    ['public by state', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING'"],
+  ];
+  it.each(counts)('the %s count reads only an index', (_name, sql) => {
+    const file = freshFile();
+    openSqliteStore(file).close();
+    const db = new Database(file, { readonly: true });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
+    db.close();
+    expect(plan).toMatch(/USING COVERING INDEX/);
   });
 });

@@ -34,10 +34,11 @@ function scopeBranches(scope: TaskScope): Branch[] {
     case 'public':
       return [PUBLIC];
     case 'visible':
+      // Private tasks are the ones with a target (direct tasks); public ones (reviews, calls) have none.
       return [
         PUBLIC,
-        { where: "sender = @a AND visibility = 'participants'", params: { a: scope.agent } },
-        { where: "target = @a AND sender IS NOT @a AND visibility = 'participants'", params: { a: scope.agent } },
+        { where: 'sender = @a AND target IS NOT NULL', params: { a: scope.agent } },
+        { where: 'target = @a AND sender IS NOT @a', params: { a: scope.agent } },
       ];
   }
 }
