@@ -13,7 +13,7 @@ import { onlyData, skillOf } from '../skill-call.js';
 /** Answers one call takes. */
 export const MAX_ANSWERS = 300;
 
-export const CALL_OPEN = 'call.open';
+const CALL_OPEN = 'call.open';
 export const CALL_CLOSE = 'call.close';
 
 const openArgs = z

@@ -10,7 +10,7 @@ export type Verdict = (typeof VERDICTS)[number];
 const short = z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters');
 const list = z.array(short).max(10, 'takes at most 10 items').default([]);
 
-export const contributionSchema = z
+const contributionSchema = z
   .object({
     verdict: z.enum(VERDICTS, `must be one of ${VERDICTS.join(', ')}`),
     summary: z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters'),

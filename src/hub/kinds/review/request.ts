@@ -26,7 +26,7 @@ export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
 
 const line = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
-export const reviewRequestSchema = z
+const reviewRequestSchema = z
   .object({
     title: line(200).optional(),
     question: line(4000),
