@@ -3,20 +3,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from './errors.js';
 import { renderMailbox, renderMe, renderRegistration, renderTask, renderTaskSummary } from './format.js';
 import { request, rpc } from './http.js';
-import { action, type Context } from './run.js';
-import type { MailboxPage, Me, Part, Registration, SendResult, Task } from './wire.js';
-
-const DEFAULT_URL = 'http://127.0.0.1:7420/';
-
-/** Adds the options every client command takes. */
-function client(program: Command, spec: string, description: string): Command {
-  return program
-    .command(spec)
-    .description(description)
-    .addOption(new Option('--url <base>', 'the hub base URL').env('MUSTER_URL').default(DEFAULT_URL))
-    .addOption(new Option('--token <token>', 'your agent token').env('MUSTER_TOKEN'))
-    .option('--json', 'print the raw JSON answer');
-}
+import { action, client, type Context } from './run.js';
+import { taskOf, type MailboxPage, type Me, type Part, type Registration, type SendResult, type Task } from './wire.js';
 
 const wholeNumber = (min: number) => (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number, ${min} or more`);
@@ -40,8 +28,6 @@ function keepHistory(task: Task, n: number | undefined): Task {
   const kept = n === 0 ? [] : history.slice(-n);
   return kept.length > 0 ? { ...rest, history: kept } : rest;
 }
-
-const taskOf = (result: SendResult): Task | undefined => ('task' in result ? result.task : undefined);
 
 interface MailboxOptions {
   state?: string;

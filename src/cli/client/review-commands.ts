@@ -4,28 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { checkRequest, requestDigest, type ReviewRequest } from '../../hub/kinds/review/request.js';
 import { reviewSettings } from '../../config.js';
 import { UsageError } from './errors.js';
 import { renderTaskSummary } from './format.js';
 import { rpc } from './http.js';
-import { action, type Context } from './run.js';
-import type { SendResult, Task } from './wire.js';
-
-const DEFAULT_URL = 'http://127.0.0.1:7420/';
-
-/** A JSON file: a request on its own, or `{request, approval}` as posted. */
-function readRequest(file: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`cannot read ${file} as JSON: ${(e as Error).message}`, 'Put the review request (a JSON object) in the file');
-  }
-  const wrapped = typeof value === 'object' && value !== null && 'request' in value;
-  return wrapped ? (value as { request: unknown }).request : value;
-}
+import { action, client, type Context } from './run.js';
+import { taskOf, type SendResult, type Task } from './wire.js';
 
 function readJson(file: string): unknown {
   try {
@@ -33,6 +19,13 @@ function readJson(file: string): unknown {
   } catch (e) {
     throw new UsageError(`cannot read ${file} as JSON: ${(e as Error).message}`);
   }
+}
+
+/** A request file: the request on its own, or `{request, approval}` as posted. */
+function readRequest(file: string): unknown {
+  const value = readJson(file);
+  const wrapped = typeof value === 'object' && value !== null && 'request' in value;
+  return wrapped ? (value as { request: unknown }).request : value;
 }
 
 function renderPreview(p: { request: ReviewRequest; digest: string }): string {
@@ -53,32 +46,25 @@ function renderPreview(p: { request: ReviewRequest; digest: string }): string {
   ].join('\n');
 }
 
-/** What a sent message answered: the task. */
-const taskOf = (result: SendResult): Task => ('task' in result ? result.task : (result as unknown as Task));
-
-function withClient(command: Command): Command {
-  return command
-    .addOption(new Option('--url <base>', 'the hub base URL').env('MUSTER_URL').default(DEFAULT_URL))
-    .addOption(new Option('--token <token>', 'your agent token').env('MUSTER_TOKEN'))
-    .option('--json', 'print the raw JSON answer');
-}
-
+/** Sends one data part at the hub's base; these kinds always answer with the task. */
 async function sendData(ctx: Context<unknown>, data: unknown, taskId?: string): Promise<Task> {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) };
-  return taskOf((await rpc(ctx.target, '', 'SendMessage', { message }, message.messageId)) as SendResult);
+  const task = taskOf((await rpc(ctx.target, '', 'SendMessage', { message }, message.messageId)) as SendResult);
+  if (!task) throw new Error('the hub answered with a message, not a task');
+  return task;
 }
 
 export function reviewCommands(program: Command): void {
   const review = program.command('review').description('public review tasks: digest and preview locally, post');
 
-  withClient(review.command('digest <file>').description('print the SHA-256 (RFC 8785 canonical JSON) of a review request; nothing is sent')).action(
+  client(review, 'digest <file>', 'print the SHA-256 (RFC 8785 canonical JSON) of a review request; nothing is sent').action(
     action(async (ctx: Context, file: string) => {
       const digest = requestDigest(readRequest(file));
       ctx.show({ digest }, (d) => d.digest);
     }),
   );
 
-  withClient(review.command('preview <file>').description('check a review request as the hub would and show what it publishes; nothing is sent')).action(
+  client(review, 'preview <file>', 'check a review request as the hub would and show what it publishes; nothing is sent').action(
     action(async (ctx: Context, file: string) => {
       const raw = readRequest(file);
       const request = checkRequest(raw, reviewSettings(process.env), Date.now());
@@ -86,7 +72,7 @@ export function reviewCommands(program: Command): void {
     }),
   );
 
-  withClient(review.command('post <file>').description('post a review request your user approved'))
+  client(review, 'post <file>', 'post a review request your user approved')
     .requiredOption('--approved <digest>', 'the digest your user approved (from muster review preview)')
     .action(
       action(async (ctx: Context<{ approved: string }>, file: string) => {
@@ -95,7 +81,7 @@ export function reviewCommands(program: Command): void {
       }),
     );
 
-  withClient(program.command('contribute <taskId> <file>').description('send your sealed contribution (a JSON file) to a review task')).action(
+  client(program, 'contribute <taskId> <file>', 'send your sealed contribution (a JSON file) to a review task').action(
     action(async (ctx: Context, id: string, file: string) => {
       ctx.show(await sendData(ctx, readJson(file), id), (task) => {
         const receipt = (task.metadata?.['muster'] as { receipt?: { contribution?: { id: string } } } | undefined)?.receipt?.contribution;
@@ -104,7 +90,7 @@ export function reviewCommands(program: Command): void {
     }),
   );
 
-  withClient(program.command('answer <callId> <text...>').description('answer an open call (public at once, once per call)'))
+  client(program, 'answer <callId> <text...>', 'answer an open call (public at once, once per call)')
     .option('--stance <stance>', 'support, oppose, mixed or neutral')
     .action(
       action(async (ctx: Context<{ stance?: string }>, id: string, text: string[]) => {

@@ -1,7 +1,19 @@
 /** Runs one client command: reads the shared options, prints the answer, and prints any failure. */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { printError } from './errors.js';
 import { normalizeBase, type Target } from './http.js';
+
+const DEFAULT_URL = 'http://127.0.0.1:7420/';
+
+/** A client sub-command of `parent`, with the options every client command takes. */
+export function client(parent: Command, spec: string, description: string): Command {
+  return parent
+    .command(spec)
+    .description(description)
+    .addOption(new Option('--url <base>', 'the hub base URL').env('MUSTER_URL').default(DEFAULT_URL))
+    .addOption(new Option('--token <token>', 'your agent token').env('MUSTER_TOKEN'))
+    .option('--json', 'print the raw JSON answer');
+}
 
 interface SharedOptions {
   url: string;

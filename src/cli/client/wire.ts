@@ -44,6 +44,9 @@ export interface MailboxPage {
 /** The `result` of SendMessage: a task (the hub always answers one) or, in A2A generally, a message. */
 export type SendResult = { task: Task } | { message: Message };
 
+/** The task a SendMessage answered with, if it answered with one. */
+export const taskOf = (result: SendResult): Task | undefined => ('task' in result ? result.task : undefined);
+
 /** task.metadata.muster as the hub renders it. */
 export interface MusterMetadata {
   kind?: string;
