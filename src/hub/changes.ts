@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { dropUndefined } from '../a2a/schemas.js';
-import type { Message, StreamResponse, Task } from '../a2a/types.js';
+import type { JsonObject, Message, StreamResponse, Task } from '../a2a/types.js';
 import type { StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
 import type { Change, Opening } from './kind.js';
 
@@ -54,7 +54,7 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     const status = dropUndefined({ state: record.state, message: statusMessage, timestamp: new Date(record.statusAt).toISOString() });
     events.push({ statusUpdate: { taskId: record.id, contextId: record.contextId, status } });
   }
-  if (change.metadata) record.metadata = { ...before.metadata, ...change.metadata };
+  if (change.metadata) record.metadata = mergeMetadata(before.metadata, change.metadata);
   record.messageCount = before.messageCount + messages.length;
   record.artifactCount = known.size;
   record.lastSeq = before.lastSeq + events.length;
@@ -69,4 +69,10 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     ...(change.entry ? { entry: change.entry } : {}),
   };
   return { write, task: { record, history, artifacts } };
+}
+
+/** A change's metadata over the task's: the hub's own `muster` object merges key by key, so a change names only what it sets there. */
+function mergeMetadata(before: JsonObject | undefined, change: JsonObject): JsonObject {
+  const muster = { ...(before?.['muster'] as object | undefined), ...(change['muster'] as object | undefined) };
+  return { ...before, ...change, ...(Object.keys(muster).length > 0 ? { muster } : {}) };
 }

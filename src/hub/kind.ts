@@ -39,6 +39,7 @@ export interface Change {
   statusMessage?: Message;
   messages: Message[];
   artifacts: Artifact[];
+  /** Merged into the task's metadata; under `muster`, key by key. */
   metadata?: JsonObject;
   quotas?: QuotaCharge[];
   /** The caller's one entry on the task (an answer, a contribution), written under its rule with the change. */

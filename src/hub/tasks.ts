@@ -77,7 +77,7 @@ export class TaskService {
     await this.settled(async () => {
       const current = await this.store.getTask(delivery.taskId, FULL);
       if (!current) return;
-      const change = { messages: [], artifacts: [], metadata: { muster: { ...muster(current), forwarding } } };
+      const change = { messages: [], artifacts: [], metadata: { muster: { forwarding } } };
       await this.store.updateTask(changeWrite(current, change, this.clock()).write);
     });
   }
@@ -188,7 +188,7 @@ export class TaskService {
         if (isTerminal(t.record.state)) {
           throw new HubError('TASK_NOT_CANCELABLE', `Task ${id} is ${t.record.state} and cannot be canceled`, { meta: { currentState: t.record.state } });
         }
-        return reason ? { ...change, metadata: { ...change.metadata, muster: { ...muster(t), cancelReason: reason } } } : change;
+        return reason ? { ...change, metadata: { ...change.metadata, muster: { ...(change.metadata?.['muster'] as object | undefined), cancelReason: reason } } } : change;
       }, idem);
     return idem ? this.idempotent(actor, idem, run) : run();
   }
@@ -402,8 +402,3 @@ function entryRefusal(what: StoreConflict['what']): HubError {
   if (what === 'entry-full') return new HubError('TASK_FULL', undefined, { hint: 'Look for another open task' });
   return new HubError('UNSUPPORTED_OPERATION', 'The task has closed; it takes no more entries', { hint: 'Read the outcome with GetTask' });
 }
-
-const muster = (t: StoredTask) => (t.record.metadata?.['muster'] as object | undefined) ?? {};
-
-
-

@@ -92,7 +92,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
         statusMessage: result.message,
         messages: [],
         artifacts: [result.artifact],
-        metadata: { muster: { ...(task.record.metadata?.['muster'] as object), review: { ...review, outcome: result.outcome } } },
+        metadata: { muster: { review: { ...review, outcome: result.outcome } } },
         quotas: task.record.sender ? quotas.release('review.open', task.record.sender) : [],
       };
     },
