@@ -65,6 +65,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     next: () => store.nextDue(),
     batch: 2000,
     pollMs: 250,
+    leaseMs: 30_000,
     onError: (e) => logError(`muster: scheduled work failed (retried when its lease ends): ${(e as Error).message}`),
   });
   const app = buildApp(hub, {

@@ -8,10 +8,10 @@ export interface LeasedWorkOptions<T> {
   /** Does one item; a failure leaves it leased until the lease runs out, then it is claimed again. */
   run: (item: T, owner: string) => Promise<void>;
   /** How long a claimed item stays ours: longer than one run can take. */
-  leaseMs?: number;
-  batch?: number;
+  leaseMs: number;
+  batch: number;
   /** How often due work is looked for when nothing pokes the worker. */
-  pollMs?: number;
+  pollMs: number;
   /** When the next item falls due, if the store knows: the worker wakes then rather than at the next poll. */
   next?: () => Promise<number | undefined>;
   onError?: (error: unknown) => void;
@@ -38,7 +38,7 @@ export class LeasedWork<T> {
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.poke(), this.options.pollMs ?? 500);
+    this.timer = setInterval(() => this.poke(), this.options.pollMs);
     this.timer.unref();
     this.poke();
   }
@@ -73,7 +73,7 @@ export class LeasedWork<T> {
   private async wakeForNext(clock: () => number): Promise<void> {
     const next = await this.options.next?.();
     const wait = next === undefined ? Infinity : next - clock();
-    if (wait <= 0 || wait >= (this.options.pollMs ?? 500) || this.stopped) return; // due now means leased elsewhere: the poll retries
+    if (wait <= 0 || wait >= this.options.pollMs || this.stopped) return; // due now means leased elsewhere: the poll retries
     clearTimeout(this.wake);
     this.wake = setTimeout(() => this.poke(), wait);
     this.wake.unref();
@@ -81,11 +81,10 @@ export class LeasedWork<T> {
 
   private async drain(): Promise<void> {
     const { claim, run, onError } = this.options;
-    const lease = this.options.leaseMs ?? 30_000;
     const clock = this.options.clock ?? Date.now;
     while (!this.stopped) {
       const now = clock();
-      const due = await claim(this.owner, now, now + lease, this.options.batch ?? 32);
+      const due = await claim(this.owner, now, now + this.options.leaseMs, this.options.batch);
       if (due.length === 0) return this.wakeForNext(clock);
       await Promise.all(due.map((item) => run(item, this.owner).catch((e: unknown) => onError?.(e))));
     }
