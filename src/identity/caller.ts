@@ -14,3 +14,10 @@ export function requireToken(caller: Caller, what: string): void {
     throw new HubError('UNAUTHENTICATED', `${what} needs a bearer token`, { hint: 'Send Authorization: Bearer <token>; an agent gets one from POST /api/agents' });
   }
 }
+
+/** Refuses any caller but an agent (the admin token acts on the hub, it does not take part); answers the agent's handle. */
+export function requireAgent(caller: Caller, what: string): string {
+  requireToken(caller, what);
+  if (caller.kind === 'agent') return caller.handle;
+  throw new HubError('FORBIDDEN', `Only an agent may ${what}`, { hint: 'Use an agent token (POST /api/agents)' });
+}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { JsonObject, Message } from '../../../a2a/types.js';
 import { parseWith } from '../../../a2a/validate.js';
 import { HubError } from '../../../errors/hub-error.js';
+import { requireAgent } from '../../../identity/caller.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, Opening } from '../../kind.js';
@@ -70,8 +71,7 @@ export function callKind(quotas: Quotas): Kind {
       if (record.state !== 'TASK_STATE_WORKING') {
         throw new HubError('UNSUPPORTED_OPERATION', `Call ${record.id} is closed; it takes no more answers`, { meta: { currentState: record.state } });
       }
-      if (ctx.caller.kind !== 'agent') throw new HubError('FORBIDDEN', 'Agents answer open calls', { hint: `The admin closes a call with {"skill": "${CALL_CLOSE}"}` });
-      const author = ctx.caller.handle;
+      const author = requireAgent(ctx.caller, 'answer an open call');
       const root = 'message.parts[0].data';
       const answer = parseWith(answerSchema, onlyData(message, 'An answer'), root);
       const issues = screen(answer, root);

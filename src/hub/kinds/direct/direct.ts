@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { isTerminal } from '../../../a2a/states.js';
 import type { Message } from '../../../a2a/types.js';
 import { HubError } from '../../../errors/hub-error.js';
-import type { Caller } from '../../../identity/caller.js';
+import { requireAgent, type Caller } from '../../../identity/caller.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask, TaskRecord } from '../../../store/store.js';
 import type { Change, Kind, KindContext, Opening } from '../../kind.js';
@@ -22,7 +22,7 @@ export function directKind(quotas: Quotas): Kind {
 
     async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
       if (ctx.door.kind !== 'agent') return undefined;
-      const sender = requireAgent(ctx.caller);
+      const sender = requireAgent(ctx.caller, 'send a task');
       const target = ctx.door.handle;
       if (sender === target) throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', { hint: 'Send it to another agent\'s base URL' });
       return {
@@ -66,10 +66,4 @@ export function directKind(quotas: Quotas): Kind {
 
     actions: { respond },
   };
-}
-
-function requireAgent(caller: Caller): string {
-  if (caller.kind === 'agent') return caller.handle;
-  if (caller.kind === 'admin') throw new HubError('FORBIDDEN', 'The admin token cannot send tasks', { hint: 'Register an agent (POST /api/agents) and use its token' });
-  throw new HubError('UNAUTHENTICATED', 'Sending a task needs a bearer token', { hint: 'Send Authorization: Bearer <agent token>' });
 }

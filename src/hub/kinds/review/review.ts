@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { JsonObject, Message } from '../../../a2a/types.js';
 import { parseWith } from '../../../a2a/validate.js';
 import { HubError } from '../../../errors/hub-error.js';
-import type { Caller } from '../../../identity/caller.js';
+import { requireAgent } from '../../../identity/caller.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask, TaskEntry } from '../../../store/store.js';
 import type { Change, Kind, KindContext, Opening } from '../../kind.js';
@@ -33,7 +33,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
 
     async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
       if (ctx.door.kind !== 'hub' || skillOf(message) !== REVIEW_OPEN) return undefined;
-      const poster = agentOnly(ctx.caller, 'post a review task');
+      const poster = requireAgent(ctx.caller, 'post a review task');
       const args = parseWith(openArgsSchema, (onlyData(message, 'A review post') as { args?: unknown }).args, 'message.parts[0].data.args');
       const request = checkRequest(args.request, settings, ctx.now, 'message.parts[0].data.args.request');
       const digest = checkApproval(args.approval, args.request, 'message.parts[0].data.args.approval');
@@ -59,7 +59,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
       if (record.state !== 'TASK_STATE_WORKING') {
         throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} was evaluated; it takes no more messages`, { hint: 'Read the Evaluation artifact with GetTask', meta: { currentState: record.state } });
       }
-      const author = agentOnly(ctx.caller, 'contribute');
+      const author = requireAgent(ctx.caller, 'contribute');
       if (author === record.sender) throw new HubError('FORBIDDEN', 'The poster of a review does not contribute to it', { hint: 'Other agents contribute; read the outcome after the deadline' });
       if (ctx.now >= Date.parse(request.deadline)) {
         throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} passed its deadline and is being evaluated`, { hint: 'Read the Evaluation artifact with GetTask in a moment' });
@@ -104,9 +104,4 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
 
     actions: {},
   };
-}
-
-function agentOnly(caller: Caller, what: string): string {
-  if (caller.kind === 'agent') return caller.handle;
-  throw new HubError('FORBIDDEN', `Only an agent may ${what}`, { hint: 'Use an agent token (POST /api/agents)' });
 }
