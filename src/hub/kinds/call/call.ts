@@ -9,7 +9,7 @@ import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, Opening } from '../../kind.js';
 import { privateContent, screen } from '../../screening.js';
-import { onlyData, skillOf } from '../skill-call.js';
+import { DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
 
 /** Answers one call takes. */
 export const MAX_ANSWERS = 300;
@@ -52,7 +52,7 @@ export function callKind(quotas: Quotas): Kind {
     async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
       if (ctx.door.kind !== 'hub' || skillOf(message) !== CALL_OPEN) return undefined;
       if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin posts open calls', { hint: 'Agents answer calls: SendMessage with the call\'s taskId' });
-      const args = parseWith(openArgs, (onlyData(message, 'An open call') as { args?: unknown }).args, 'message.parts[0].data.args');
+      const args = skillArgs(message, openArgs, 'An open call');
       const id = uuidv7();
       return {
         kind: 'call',
@@ -72,9 +72,8 @@ export function callKind(quotas: Quotas): Kind {
         throw new HubError('UNSUPPORTED_OPERATION', `Call ${record.id} is closed; it takes no more answers`, { meta: { currentState: record.state } });
       }
       const author = requireAgent(ctx.caller, 'answer an open call');
-      const root = 'message.parts[0].data';
-      const answer = parseWith(answerSchema, onlyData(message, 'An answer'), root);
-      const issues = screen(answer, root);
+      const answer = parseWith(answerSchema, onlyData(message, 'An answer'), DATA);
+      const issues = screen(answer, DATA);
       if (issues.length > 0) throw privateContent(issues);
       const id = uuidv7();
       // Public at once, without the author's handle (public views name no agents).

@@ -1,12 +1,11 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { JsonObject, Message } from '../../../a2a/types.js';
-import { parseWith } from '../../../a2a/validate.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent } from '../../../identity/caller.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask, TaskEntry } from '../../../store/store.js';
 import type { Change, Kind, KindContext, Opening } from '../../kind.js';
-import { onlyData, skillOf } from '../skill-call.js';
+import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
 import { checkContribution, type Contribution } from './contribution.js';
 import { evaluate, type SealedContribution } from './evaluation.js';
 import { checkApproval, checkRequest, openArgsSchema, REVIEW_OPEN, type ReviewRequest, type ReviewSettings } from './request.js';
@@ -34,9 +33,9 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
     async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
       if (ctx.door.kind !== 'hub' || skillOf(message) !== REVIEW_OPEN) return undefined;
       const poster = requireAgent(ctx.caller, 'post a review task');
-      const args = parseWith(openArgsSchema, (onlyData(message, 'A review post') as { args?: unknown }).args, 'message.parts[0].data.args');
-      const request = checkRequest(args.request, settings, ctx.now, 'message.parts[0].data.args.request');
-      const digest = checkApproval(args.approval, args.request, 'message.parts[0].data.args.approval');
+      const args = skillArgs(message, openArgsSchema, 'A review post');
+      const request = checkRequest(args.request, settings, ctx.now, `${ARGS}.request`);
+      const digest = checkApproval(args.approval, args.request, `${ARGS}.approval`);
       const id = uuidv7();
       const review: ReviewFacts = { request, digest };
       return {
@@ -64,7 +63,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
       if (ctx.now >= Date.parse(request.deadline)) {
         throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} passed its deadline and is being evaluated`, { hint: 'Read the Evaluation artifact with GetTask in a moment' });
       }
-      const contribution = checkContribution(onlyData(message, 'A contribution'), request, 'message.parts[0].data');
+      const contribution = checkContribution(onlyData(message, 'A contribution'), request, DATA);
       const body: SealedContribution = { id: uuidv7(), submitted_at: new Date(ctx.now).toISOString(), ...contribution };
       return {
         sealed: true,
