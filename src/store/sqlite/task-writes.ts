@@ -42,6 +42,10 @@ export function taskWriter(
     quotas.check(w.quotas);
   };
 
+  const writeReceipt = (r: TaskWrite['receipt'], at: number) => {
+    if (r) insertReceipt.run(r.scope, r.key, r.fingerprint, JSON.stringify(r.result), at);
+  };
+
   /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. */
   const rest = (w: TaskWrite) => {
     try {
@@ -52,7 +56,7 @@ export function taskWriter(
       for (const a of w.newArtifacts) upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
       const firstEvent = record.lastSeq - w.events.length;
       w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
-      if (w.receipt) insertReceipt.run(w.receipt.scope, w.receipt.key, w.receipt.fingerprint, JSON.stringify(w.receipt.result), record.updatedAt);
+      writeReceipt(w.receipt, record.updatedAt);
       if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
       if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
       if (w.dueDone) due.done(record.id);
@@ -89,7 +93,7 @@ export function taskWriter(
     check(w);
     try {
       entries.add(w);
-      if (w.receipt) insertReceipt.run(w.receipt.scope, w.receipt.key, w.receipt.fingerprint, JSON.stringify(w.receipt.result), w.entry.createdAt);
+      writeReceipt(w.receipt, w.entry.createdAt);
       quotas.apply(w.quotas);
     } catch (e) {
       throw new HalfWritten(e);
