@@ -13,6 +13,18 @@ storeSuite('sqlite', async () => {
   return { store: openSqliteStore(file), reopen: async () => openSqliteStore(file) };
 });
 
+/** SQLite's plan for `sql` on the migrated schema. */
+function planOf(sql: string): string {
+  const file = freshFile();
+  openSqliteStore(file).close();
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
+  } finally {
+    db.close();
+  }
+}
+
 describe('sqlite query plans', () => {
   // Keyset pages stay fast at a million tasks only if every list walks an index in order.
   const lists: [string, string][] = [
@@ -26,11 +38,7 @@ describe('sqlite query plans', () => {
     ['received at the hub base', "SELECT * FROM tasks WHERE target = 'a' AND sender IS NOT 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],
   ];
   it.each(lists)('the %s list uses an index and no sort', (_name, sql) => {
-    const file = freshFile();
-    openSqliteStore(file).close();
-    const db = new Database(file, { readonly: true });
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
-    db.close();
+    const plan = planOf(sql);
     expect(plan).toMatch(/USING (COVERING )?INDEX/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
@@ -43,11 +51,7 @@ describe('sqlite query plans', () => {
     ['public by state', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING'"],
   ];
   it.each(counts)('the %s count reads only an index', (_name, sql) => {
-    const file = freshFile();
-    openSqliteStore(file).close();
-    const db = new Database(file, { readonly: true });
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
-    db.close();
+    const plan = planOf(sql);
     expect(plan).toMatch(/USING COVERING INDEX/);
   });
 });
