@@ -33,5 +33,4 @@ describe('TaskCache', () => {
     cache.committed('update', write('t', 4, [4], 3));
     expect(cache.get('t', all)).toBeUndefined();
   });
-
 });
