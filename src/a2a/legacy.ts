@@ -15,24 +15,23 @@ function partIn(part: unknown): unknown {
   if (!isObject(part)) return part;
   const { kind, file, text, data, metadata } = part;
   const common = dropUndefined({ metadata });
-  if (kind === 'text') return { ...common, text };
-  if (kind === 'data') return { ...common, data };
+  if (kind === 'text') return Object.assign(common, { text });
+  if (kind === 'data') return Object.assign(common, { data });
   if (kind === 'file' && isObject(file)) {
     const meta = dropUndefined({ filename: file['name'], mediaType: file['mimeType'] });
-    if (file['bytes'] !== undefined) return { ...common, ...meta, raw: file['bytes'] };
-    return { ...common, ...meta, url: file['uri'] };
+    if (file['bytes'] !== undefined) return Object.assign(common, meta, { raw: file['bytes'] });
+    return Object.assign(common, meta, { url: file['uri'] });
   }
-  return { ...common }; // unknown kind: validation names the part
+  return common; // unknown kind: validation names the part
 }
 
 function messageIn(message: unknown): unknown {
   if (!isObject(message)) return message;
   const { kind: _kind, role, parts, ...rest } = message;
-  return {
-    ...rest,
+  return Object.assign(rest, {
     role: typeof role === 'string' ? (ROLE_IN[role] ?? role) : role,
     parts: Array.isArray(parts) ? parts.map(partIn) : parts,
-  };
+  });
 }
 
 /** 0.3 MessageSendParams → 1.0 SendMessageRequest JSON (still unvalidated). */
@@ -47,7 +46,7 @@ export function sendParamsIn(params: unknown): unknown {
         taskPushNotificationConfig: isObject(configuration['pushNotificationConfig']) ? pushConfigIn(configuration['pushNotificationConfig']) : undefined,
       })
     : configuration;
-  return dropUndefined({ ...rest, message: messageIn(message), configuration: config });
+  return dropUndefined(Object.assign(rest, { message: messageIn(message), configuration: config }));
 }
 
 /** A 0.3 PushNotificationConfig (`authentication.schemes[]`) as the 1.0 fields. */
@@ -56,13 +55,13 @@ export function pushConfigIn(config: JsonObject): JsonObject {
   if (!isObject(authentication)) return rest;
   const schemes = authentication['schemes'];
   const scheme = Array.isArray(schemes) ? schemes[0] : authentication['scheme'];
-  return { ...rest, authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }) };
+  return Object.assign(rest, { authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }) });
 }
 
 /** A 1.0 push config as 0.3's TaskPushNotificationConfig. */
 export function pushConfigOut(config: { taskId: string; id: string; url: string; token?: string; authentication?: { scheme: string } }): JsonObject {
   const { taskId, authentication, ...rest } = config;
-  return { taskId, pushNotificationConfig: { ...rest, ...(authentication ? { authentication: { schemes: [authentication.scheme] } } : {}) } };
+  return { taskId, pushNotificationConfig: Object.assign(rest, authentication ? { authentication: { schemes: [authentication.scheme] } } : {}) };
 }
 
 function partOut(part: Part): JsonObject {
@@ -70,16 +69,16 @@ function partOut(part: Part): JsonObject {
   if (part.text !== undefined) return { kind: 'text', text: part.text, ...meta };
   if (part.data !== undefined) return { kind: 'data', data: isObject(part.data) ? part.data : { value: part.data }, ...meta };
   const file = dropUndefined({ name: part.filename, mimeType: part.mediaType });
-  if (part.raw !== undefined) return { kind: 'file', file: { ...file, bytes: part.raw }, ...meta };
-  return { kind: 'file', file: { ...file, uri: part.url }, ...meta };
+  if (part.raw !== undefined) return { kind: 'file', file: Object.assign(file, { bytes: part.raw }), ...meta };
+  return { kind: 'file', file: Object.assign(file, { uri: part.url }), ...meta };
 }
 
 export function messageOut(message: Message): JsonObject {
   const { role, parts, ...rest } = message;
-  return { ...rest, kind: 'message', role: role === 'ROLE_AGENT' ? 'agent' : 'user', parts: parts.map(partOut) };
+  return Object.assign(rest, { kind: 'message', role: role === 'ROLE_AGENT' ? 'agent' : 'user', parts: parts.map(partOut) });
 }
 
-const artifactOut = (artifact: Artifact): JsonObject => ({ ...artifact, parts: artifact.parts.map(partOut) });
+const artifactOut = (artifact: Artifact): JsonObject => Object.assign({} as JsonObject, artifact, { parts: artifact.parts.map(partOut) });
 
 export function statusOut(status: TaskStatus): JsonObject {
   return dropUndefined({
@@ -98,10 +97,10 @@ export function streamEventOut(event: StreamResponse): JsonObject {
   if ('message' in event) return messageOut(event.message);
   if ('statusUpdate' in event) {
     const { status, ...rest } = event.statusUpdate;
-    return { ...rest, kind: 'status-update', status: statusOut(status), final: legacyFinal(status.state) };
+    return Object.assign(rest, { kind: 'status-update', status: statusOut(status), final: legacyFinal(status.state) });
   }
   const { artifact, ...rest } = event.artifactUpdate;
-  return { ...rest, kind: 'artifact-update', artifact: artifactOut(artifact) };
+  return Object.assign(rest, { kind: 'artifact-update', artifact: artifactOut(artifact) });
 }
 
 export function taskOut(task: Task): JsonObject {

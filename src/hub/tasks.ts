@@ -52,7 +52,7 @@ export const trimHistory = (task: Task, historyLength: number | undefined): Task
   if (historyLength === undefined || !task.history) return task;
   const { history, ...rest } = task;
   const kept = historyLength === 0 ? [] : history.slice(-historyLength);
-  return kept.length > 0 ? { ...rest, history: kept } : rest;
+  return kept.length > 0 ? Object.assign(rest, { history: kept }) : rest;
 };
 
 /** The tasks service: every door creates, reads, changes and lists tasks through it. */
@@ -175,8 +175,9 @@ export class TaskService {
   }
 
   async get(actor: Actor, id: string, historyLength?: number): Promise<Task> {
-    const task = this.visible(actor, await this.store.getTask(id, { ...FULL, ...(historyLength === undefined ? {} : { historyLength }) }), id);
-    return this.present(actor, task, { includeArtifacts: true, ...(historyLength === undefined ? {} : { historyLength }) });
+    const options = historyLength === undefined ? FULL : { includeArtifacts: true, historyLength };
+    const task = this.visible(actor, await this.store.getTask(id, options), id);
+    return this.present(actor, task, options);
   }
 
   async cancel(actor: Actor, id: string, reason: string | undefined, key?: string): Promise<Task> {
@@ -243,7 +244,7 @@ export class TaskService {
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
       const forward = opening.target === undefined ? undefined : forwardDraft(task, await this.agent(opening.target));
       if (forward) write.deliveries = [forward];
-      write.receipt = { ...idem, result: { taskId: task.record.id } };
+      write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });
       await this.store.createTask(write).catch((e: unknown) => {
         throw this.refusal(e);
       });
@@ -272,7 +273,7 @@ export class TaskService {
       const kind = this.kinds.get(current.record.kind)!;
       const ctx = this.context(actor);
       const change = decide(kind, ctx, current);
-      const receipt = idem && { ...idem, result: { taskId: id } };
+      const receipt = idem && Object.assign({}, idem, { result: { taskId: id } });
       if (!change) return this.present(actor, current);
       if (change.sealed && change.entry) {
         await this.store.addEntry({ ...change.entry, ...(receipt ? { receipt } : {}), ...(change.quotas ? { quotas: change.quotas } : {}) });

@@ -100,7 +100,7 @@ export class View {
       status: dropUndefined({ state: record.state, message: record.statusMessage, timestamp: new Date(record.statusAt).toISOString() }),
       artifacts: options.includeArtifacts && task.artifacts.length > 0 ? task.artifacts : undefined,
       history: history.length > 0 && options.historyLength !== 0 ? history : undefined,
-      metadata: { ...record.metadata, muster: { ...((record.metadata?.['muster'] as object | undefined) ?? {}), ...muster } },
+      metadata: Object.assign({}, record.metadata, { muster: Object.assign({}, record.metadata?.['muster'], muster) }),
     });
   }
 }

@@ -36,7 +36,7 @@ export class Quotas {
 
   /** Gives back one hold of a HELD rule (the open task closed). */
   release(rule: string, subject: string): QuotaCharge[] {
-    return this.charge(rule, subject, 0).map((c) => ({ ...c, amount: -1 }));
+    return this.charge(rule, subject, 0).map((c) => Object.assign({}, c, { amount: -1 }));
   }
 
   /** Turns the store's refusal into the hub's RATE_LIMITED error, saying when to retry. */

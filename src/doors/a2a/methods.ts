@@ -130,7 +130,7 @@ const sendStreaming = (parse: (params: unknown) => SendMessageParams, wire: Wire
       const request = parse(params);
       const task = await hub.tasks.send(actor, request);
       const subscription = await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false });
-      return { ...subscription, snapshot: trimHistory(subscription.snapshot, request.configuration?.historyLength) };
+      return Object.assign({}, subscription, { snapshot: trimHistory(subscription.snapshot, request.configuration?.historyLength) });
     }),
   );
 

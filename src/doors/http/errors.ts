@@ -29,7 +29,7 @@ export function asHubError(error: unknown): HubError {
 
 export function jsonRpcError(error: HubError): JsonRpcErrorObject {
   const spec = CATALOGUE[error.code];
-  const metadata: Record<string, string> = { ...error.meta, ...(error.hint ? { hint: error.hint } : {}) };
+  const metadata: Record<string, string> = Object.assign({}, error.meta, error.hint ? { hint: error.hint } : {});
   const data: Record<string, unknown>[] = [
     { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: error.code, domain: errorDomain(error.code), metadata },
   ];

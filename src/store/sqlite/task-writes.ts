@@ -83,7 +83,7 @@ export function taskWriter(
     }
     if (w.entry) entries.check(w.entry);
     check(w);
-    const result = updateTask.run({ ...rowParams(record), expected_version: w.expectedVersion }); // the first write
+    const result = updateTask.run(Object.assign(rowParams(record), { expected_version: w.expectedVersion })); // the first write
     if (result.changes !== 1) throw new StoreConflict('version', `task ${record.id} changed since it was read`);
     rest(w);
   };

@@ -52,7 +52,7 @@ export function directKind(quotas: Quotas): Kind {
       }
       const resumes = record.state === 'TASK_STATE_INPUT_REQUIRED';
       const charges = quotas.charge('direct.followup', `${ctx.caller.handle}>${record.target}`, ctx.now);
-      return { ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}), messages: [message], artifacts: [], quotas: charges };
+      return { messages: [message], artifacts: [], quotas: charges, ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}) };
     },
 
     cancel(ctx: KindContext, task: StoredTask, _reason: string | undefined): Change {

@@ -61,7 +61,7 @@ export function respond(ctx: KindContext, task: StoredTask, body: unknown): Chan
   if (message) checkParts(message.parts, 'message.parts');
   const artifacts: Artifact[] = (input.artifacts ?? []).map((a, i) => {
     checkParts(a.parts, `artifacts[${i}].parts`);
-    return { ...a, artifactId: a.artifactId ?? randomUUID() };
+    return Object.assign({}, a, { artifactId: a.artifactId ?? randomUUID() });
   });
   return { state: input.state, ...(message ? { statusMessage: message } : {}), messages: message ? [message] : [], artifacts };
 }
