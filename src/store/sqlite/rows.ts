@@ -46,29 +46,19 @@ export function recordFromRow(row: TaskRow): TaskRecord {
   return record;
 }
 
-/** Named parameters for an insert or update of a `tasks` row. */
-export function rowParams(r: TaskRecord): Record<string, unknown> {
-  return {
-    id: r.id,
-    kind: r.kind,
-    context_id: r.contextId,
-    sender: r.sender ?? null,
-    target: r.target ?? null,
-    visibility: r.visibility,
-    state: r.state,
-    status_message: text(r.statusMessage),
-    status_at: r.statusAt,
-    created_at: r.createdAt,
-    updated_at: r.updatedAt,
-    metadata: text(r.metadata),
-    message_count: r.messageCount,
-    artifact_count: r.artifactCount,
-    version: r.version,
-    last_seq: r.lastSeq,
-  };
-}
-
+/** The `tasks` columns, in the order rowValues gives their values. */
 export const TASK_COLUMNS = [
   'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
   'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq',
 ] as const;
+
+/**
+ * A `tasks` row's values in TASK_COLUMNS order, `id` first. Positional parameters: binding 16
+ * named ones costs better-sqlite3 about twice as long.
+ */
+export function rowValues(r: TaskRecord): unknown[] {
+  return [
+    r.id, r.kind, r.contextId, r.sender ?? null, r.target ?? null, r.visibility, r.state, text(r.statusMessage), r.statusAt,
+    r.createdAt, r.updatedAt, text(r.metadata), r.messageCount, r.artifactCount, r.version, r.lastSeq,
+  ];
+}

@@ -1,7 +1,7 @@
 import type { Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import type { TaskCache } from './task-cache.js';
-import { TASK_COLUMNS, rowParams } from './rows.js';
+import { TASK_COLUMNS, rowValues } from './rows.js';
 import { StoreConflict, type DeliveryDraft, type SealedWrite, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
@@ -19,11 +19,10 @@ export function taskWriter(
   due: ReturnType<typeof dueWorkStatements>,
 ) {
   const insertTask = db.prepare(
-    `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => '@' + c).join(', ')})`,
+    `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`,
   );
   const updateTask = db.prepare(
-    `UPDATE tasks SET ${TASK_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = @${c}`).join(', ')}
-     WHERE id = @id AND version = @expected_version`,
+    `UPDATE tasks SET ${TASK_COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND version = ?`,
   );
   const insertMessage = db.prepare('INSERT INTO messages (task_id, seq, body) VALUES (?, ?, ?)');
   const upsertArtifact = db.prepare(
@@ -69,7 +68,7 @@ export function taskWriter(
   const create = (w: TaskWrite) => {
     check(w);
     try {
-      insertTask.run(rowParams(w.record)); // the first write: a refusal here leaves nothing behind
+      insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
       throw isUniqueViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
     }
@@ -83,7 +82,8 @@ export function taskWriter(
     }
     if (w.entry) entries.check(w.entry);
     check(w);
-    const result = updateTask.run(Object.assign(rowParams(record), { expected_version: w.expectedVersion })); // the first write
+    const [id, ...columns] = rowValues(record);
+    const result = updateTask.run(...columns, id, w.expectedVersion); // the first write
     if (result.changes !== 1) throw new StoreConflict('version', `task ${record.id} changed since it was read`);
     rest(w);
   };
