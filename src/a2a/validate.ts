@@ -11,14 +11,30 @@ const camel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string
  * camelCase everywhere except inside caller-owned values (data parts, metadata).
  */
 export function camelKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelKeys);
+  return needsRenaming(value) ? renamed(value) : value;
+}
+
+/** Whether any key outside caller-owned values is snake_case or holds null (most requests: no, and nothing is copied). */
+function needsRenaming(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(needsRenaming);
+  for (const key in value) {
+    const inner = (value as Record<string, unknown>)[key];
+    if (inner === null || key.includes('_')) return true;
+    if (!OPAQUE_KEYS.has(key) && needsRenaming(inner)) return true;
+  }
+  return false;
+}
+
+function renamed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(renamed);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     if (inner === null) continue; // ProtoJSON: null means the field is not set
     const name = key.includes('_') ? camel(key) : key;
     if (name in out && name !== key) continue; // the camelCase spelling wins when both are sent
-    out[name] = OPAQUE_KEYS.has(name) ? inner : camelKeys(inner);
+    out[name] = OPAQUE_KEYS.has(name) ? inner : renamed(inner);
   }
   return out;
 }

@@ -32,14 +32,12 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** JSON deeper than this is refused before anything walks it recursively. */
 const MAX_DEPTH = 64;
 
-function tooDeep(value: unknown): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > MAX_DEPTH) return true;
-    for (const inner of Object.values(item)) stack.push([inner, depth + 1]);
-  }
+/** Recursion stops at MAX_DEPTH + 1 frames, so no body can exhaust the stack here. */
+function tooDeep(value: unknown, depth = 1): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > MAX_DEPTH) return true;
+  if (Array.isArray(value)) return value.some((item) => tooDeep(item, depth + 1));
+  for (const key in value) if (tooDeep((value as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
 }
 
