@@ -3,8 +3,7 @@
  * looks like to them. Every door (A2A, REST, CLI through REST, later streams, MCP and web)
  * reads tasks through this module.
  */
-import { dropUndefined } from '../a2a/schemas.js';
-import type { StreamResponse, Task } from '../a2a/types.js';
+import type { JsonObject, StreamResponse, Task, TaskStatus } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
@@ -88,19 +87,25 @@ export class View {
     return caller.kind === 'agent' && this.kinds.get(record.kind)?.receipt ? caller.handle : undefined;
   }
 
-  /** The A2A Task as the caller sees it; `own` is the caller's entry (see entryReader), shown as its receipt. */
+  /**
+   * The A2A Task as the caller sees it; `own` is the caller's entry (see entryReader), shown as its
+   * receipt. Built field by field (no spread, no dropUndefined): every read and write answers through here.
+   */
   render(task: StoredTask, options: RenderOptions, own?: TaskEntry): Task {
     const { record } = task;
+    const status: TaskStatus = { state: record.state } as TaskStatus;
+    if (record.statusMessage) status.message = record.statusMessage;
+    status.timestamp = new Date(record.statusAt).toISOString();
+    const out: Task = { id: record.id, contextId: record.contextId, status };
+    if (options.includeArtifacts && task.artifacts.length > 0) out.artifacts = task.artifacts;
     const history = options.historyLength === undefined ? task.history : task.history.slice(Math.max(0, task.history.length - options.historyLength));
+    if (history.length > 0 && options.historyLength !== 0) out.history = history;
+    const muster: JsonObject = Object.assign({}, record.metadata?.['muster'] as JsonObject | undefined, { kind: record.kind });
+    if (record.sender !== undefined) muster['from'] = record.sender;
+    if (record.target !== undefined) muster['to'] = record.target;
     const receipt = own && this.kinds.get(record.kind)?.receipt?.(own);
-    const muster = dropUndefined({ kind: record.kind, from: record.sender, to: record.target, receipt });
-    return dropUndefined({
-      id: record.id,
-      contextId: record.contextId,
-      status: dropUndefined({ state: record.state, message: record.statusMessage, timestamp: new Date(record.statusAt).toISOString() }),
-      artifacts: options.includeArtifacts && task.artifacts.length > 0 ? task.artifacts : undefined,
-      history: history.length > 0 && options.historyLength !== 0 ? history : undefined,
-      metadata: Object.assign({}, record.metadata, { muster: Object.assign({}, record.metadata?.['muster'], muster) }),
-    });
+    if (receipt !== undefined) muster['receipt'] = receipt;
+    out.metadata = Object.assign({}, record.metadata, { muster });
+    return out;
   }
 }
