@@ -21,7 +21,7 @@ export interface Bounds {
 export function exchange({ url, method, headers, body }: Exchange, policy: TargetPolicy, bounds: Bounds): Promise<SendResult> {
   return new Promise((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
-    const outgoing = body === undefined ? headers : { ...headers, 'content-length': String(body.length) };
+    const outgoing = body === undefined ? headers : Object.assign({}, headers, { 'content-length': String(body.length) });
     const request = transport.request({
       protocol: url.protocol,
       hostname: hostOf(url),

@@ -17,7 +17,7 @@ export function forwardDraft(task: StoredTask, agent: AgentRecord): DeliveryDraf
     messageId: id,
     role: 'ROLE_USER',
     parts: first.parts,
-    metadata: { ...first.metadata, muster: { taskId: record.id, contextId: record.contextId, from: record.sender, to: record.target } },
+    metadata: Object.assign({}, first.metadata, { muster: { taskId: record.id, contextId: record.contextId, from: record.sender, to: record.target } }),
   };
   return {
     id,

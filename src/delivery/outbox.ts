@@ -68,7 +68,7 @@ export class Outbox {
     try {
       const signature = await this.signer.signDetached(delivery.body);
       const live = (await this.options.headersFor?.(delivery)) ?? {};
-      const headers = { ...delivery.headers, ...live, 'idempotency-key': delivery.id, 'muster-signature': signature };
+      const headers = Object.assign({}, delivery.headers, live, { 'idempotency-key': delivery.id, 'muster-signature': signature });
       const answer = await safeSend({ url: delivery.url, method: 'POST', headers, body: delivery.body }, this.options.policy);
       status = answer.status;
       response = answer.body;
@@ -79,18 +79,18 @@ export class Outbox {
     }
     const outcome = this.outcome(delivery, status, error, refused);
     if (!(await this.store.finishDelivery(delivery.id, owner, outcome))) return; // our lease was lost: someone else owns it now
-    await this.options.onAttempt?.({ ...delivery, ...outcome }, response).catch(() => {});
+    await this.options.onAttempt?.(Object.assign({}, delivery, outcome), response).catch(() => {});
   }
 
   private outcome(delivery: Delivery, status: number | undefined, error: string | undefined, final: boolean): DeliveryOutcome {
     const now = this.clock();
     const attempts = delivery.attempts + 1;
     const base = { attempts, lastAttemptAt: now, ...(status !== undefined ? { lastStatus: status } : {}), ...(error ? { lastError: error.slice(0, 500) } : {}) };
-    if (!error) return { ...base, state: 'delivered', nextAt: now };
+    if (!error) return Object.assign(base, { state: 'delivered' as const, nextAt: now });
     const wait = final ? undefined : this.options.retries[attempts - 1];
-    if (wait === undefined) return { ...base, state: 'failed', nextAt: now };
+    if (wait === undefined) return Object.assign(base, { state: 'failed' as const, nextAt: now });
     const jitter = 0.9 + Math.random() * 0.2; // spread retries so a recovering receiver is not hit all at once
-    return { ...base, state: 'pending', nextAt: now + Math.round(wait * 1000 * jitter) };
+    return Object.assign(base, { state: 'pending' as const, nextAt: now + Math.round(wait * 1000 * jitter) });
   }
 }
 

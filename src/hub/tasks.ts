@@ -189,7 +189,7 @@ export class TaskService {
         if (isTerminal(t.record.state)) {
           throw new HubError('TASK_NOT_CANCELABLE', `Task ${id} is ${t.record.state} and cannot be canceled`, { meta: { currentState: t.record.state } });
         }
-        return reason ? { ...change, metadata: { ...change.metadata, muster: { ...(change.metadata?.['muster'] as object | undefined), cancelReason: reason } } } : change;
+        return reason ? Object.assign({}, change, { metadata: Object.assign({}, change.metadata, { muster: Object.assign({}, change.metadata?.['muster'], { cancelReason: reason }) }) }) : change;
       }, idem);
     return idem ? this.idempotent(actor, idem, run) : run();
   }
@@ -276,7 +276,7 @@ export class TaskService {
       const receipt = idem && Object.assign({}, idem, { result: { taskId: id } });
       if (!change) return this.present(actor, current);
       if (change.sealed && change.entry) {
-        await this.store.addEntry({ ...change.entry, ...(receipt ? { receipt } : {}), ...(change.quotas ? { quotas: change.quotas } : {}) });
+        await this.store.addEntry(Object.assign({}, change.entry, receipt ? { receipt } : {}, change.quotas ? { quotas: change.quotas } : {}));
         return this.present(actor, current);
       }
       return this.present(actor, await this.commit(current, change, ctx.now, receipt ? { receipt } : {}));

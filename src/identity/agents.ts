@@ -43,7 +43,7 @@ export class Identity {
     const input = parseWith(registration, body);
     const token = newToken();
     const now = this.clock();
-    const agent: AgentRecord = { ...input, createdAt: now };
+    const agent: AgentRecord = Object.assign({}, input, { createdAt: now });
     const charges = caller.kind === 'admin' ? [] : this.quotas.charge('register.address', address, now);
     try {
       await this.store.insertAgent(agent, { id: newTokenId(), hash: hashToken(token) }, charges);

@@ -22,7 +22,7 @@ function common(hubBase: string, base: string, name: string, description: string
     ],
     provider: { organization: 'Muster hub', url: hubBase },
     version: VERSION,
-    capabilities: { ...CAPABILITIES, extendedAgentCard: false },
+    capabilities: Object.assign({}, CAPABILITIES, { extendedAgentCard: false }),
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An agent token from POST /api/agents; reads of public things need none' } },
     },
@@ -42,15 +42,14 @@ type Card = ReturnType<typeof common>;
 export function legacyCard(card: Card) {
   const { supportedInterfaces, capabilities, securitySchemes: _schemes, securityRequirements: _requirements, ...rest } = card;
   const url = supportedInterfaces.find((i) => i.protocolVersion === '0.3')?.url ?? supportedInterfaces[0]!.url;
-  return {
-    ...rest,
+  return Object.assign(rest, {
     protocolVersion: '0.3.0',
     url,
     preferredTransport: 'JSONRPC',
     capabilities: { streaming: capabilities.streaming, pushNotifications: capabilities.pushNotifications },
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: card.securitySchemes.bearer.httpAuthSecurityScheme.description } },
     security: [{ bearer: [] }],
-  };
+  });
 }
 
 export function hubCard(base: string) {

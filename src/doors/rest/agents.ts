@@ -30,7 +30,7 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
       });
     }
     const { agent, token } = await hub.identity.register(caller, request.body ?? {}, request.ip);
-    return reply.code(201).header('cache-control', 'no-store').send({ ...profile(agent, base(request)), token });
+    return reply.code(201).header('cache-control', 'no-store').send(Object.assign(profile(agent, base(request)), { token }));
   });
 
   app.get('/api/agents/:handle', { config }, async (request) => {

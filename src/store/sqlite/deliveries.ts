@@ -73,7 +73,7 @@ export function deliveryStatements(db: Db) {
       finish.run({ id, owner, lastStatus: null, lastError: null, ...o }).changes === 1,
     list: (taskId: string) => (byTask.all(taskId) as DeliveryRow[]).map(deliveryFromRow),
     putConfig: (c: PushConfig) =>
-      upsertConfig.run({ ...c, token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null }).changes === 1,
+      upsertConfig.run(Object.assign({}, c, { token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null })).changes === 1,
     configs: (taskId: string) => (configs.all(taskId) as ConfigRow[]).map(configFromRow),
     deleteConfig: (taskId: string, id: string) => removeConfig.immediate(taskId, id),
     keys: () =>

@@ -14,7 +14,7 @@ type Branch = { where: string; params: Record<string, unknown> };
 function branches(q: TaskQuery): Branch[] {
   const scoped = scopeBranches(q.scope);
   if (!q.states?.length) return scoped;
-  return scoped.flatMap((b) => q.states!.map((state, i) => ({ where: `${b.where} AND state = @s${i}`, params: { ...b.params, [`s${i}`]: state } })));
+  return scoped.flatMap((b) => q.states!.map((state, i) => ({ where: `${b.where} AND state = @s${i}`, params: Object.assign({}, b.params, { [`s${i}`]: state }) })));
 }
 
 const PUBLIC: Branch = { where: "visibility = 'public'", params: {} };
@@ -104,7 +104,7 @@ export function taskReader(db: Db, cache: TaskCache) {
     const params = Object.assign({}, ...parts.map((p) => p.params), f.params, cursorParams, { lim: q.limit + 1 });
     const rows = prepare(sql).all(params) as TaskRow[];
     const total = parts.reduce((sum, p) => {
-      const { n } = prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${p.where}${f.sql}`).get({ ...p.params, ...f.params }) as { n: number };
+      const { n } = prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${p.where}${f.sql}`).get(Object.assign({}, p.params, f.params)) as { n: number };
       return sum + n;
     }, 0);
     const options = { historyLength: q.historyLength, includeArtifacts: q.includeArtifacts };

@@ -91,7 +91,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
         statusMessage: result.message,
         messages: [],
         artifacts: [result.artifact],
-        metadata: { muster: { review: { ...review, outcome: result.outcome } } },
+        metadata: { muster: { review: Object.assign({}, review, { outcome: result.outcome }) } },
         quotas: task.record.sender ? quotas.release('review.open', task.record.sender) : [],
       };
     },
