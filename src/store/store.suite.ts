@@ -89,6 +89,28 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       await store.close();
     });
 
+    it('keeps one write per receipt key: within one batch, and after the store is reopened', async () => {
+      const { store, reopen } = await open();
+      const receipt = (key: string, taskId: string) => ({ scope: 'r', key, fingerprint: 'f', result: { taskId } });
+      const [a, b] = [newTask(), newTask()];
+      const results = await Promise.allSettled([
+        store.createTask({ ...a, receipt: receipt('same', a.record.id) }),
+        store.createTask({ ...b, receipt: receipt('same', b.record.id) }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ what: 'receipt' });
+      expect(await store.getTask(b.record.id, { includeArtifacts: false })).toBeUndefined();
+      await store.close();
+
+      const again = await reopen();
+      expect(await again.getReceipt('r', 'same')).toEqual(receipt('same', a.record.id));
+      const c = newTask();
+      await expect(again.createTask({ ...c, receipt: receipt('same', c.record.id) })).rejects.toMatchObject({ what: 'receipt' });
+      await again.createTask({ ...c, receipt: { ...receipt('same', c.record.id), scope: 'another caller' } });
+      expect(await again.getReceipt('another caller', 'same')).toMatchObject({ result: { taskId: c.record.id } });
+      await again.close();
+    });
+
     it('rolls the whole write back when a quota is over or a receipt exists', async () => {
       const { store } = await open();
       const quota = { key: 'q|a', windowStart: 0, limit: 1 };

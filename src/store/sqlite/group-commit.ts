@@ -22,9 +22,15 @@ export class HalfWritten extends Error {
  * that could refuse it before it writes anything, so a refused write (a conflict, a quota)
  * leaves nothing behind and the others stand, with no savepoint per write; a write that fails
  * half-way (HalfWritten) takes the batch down with it. A write's promise settles only after the
- * commit that holds it, so an answer never runs ahead of the disk.
+ * commit that holds it, so an answer never runs ahead of the disk. `committed` hears of each write
+ * that stood, `ended` of each transaction's end (true: committed; false: rolled back).
  */
-export function groupCommit<T>(db: Db, apply: (op: T) => void, committed: (op: T) => void = () => {}): (op: T) => Promise<void> {
+export function groupCommit<T>(
+  db: Db,
+  apply: (op: T) => void,
+  hooks: { committed?: (op: T) => void; ended?: (committed: boolean) => void } = {},
+): (op: T) => Promise<void> {
+  const { committed = () => {}, ended = () => {} } = hooks;
   const all = db.transaction((ops: T[]) =>
     ops.map((op) => {
       try {
@@ -45,9 +51,11 @@ export function groupCommit<T>(db: Db, apply: (op: T) => void, committed: (op: T
     try {
       outcomes = all.immediate(batch.map((p) => p.op));
     } catch (e) {
+      ended(false);
       for (const p of batch) p.reject(e);
       return;
     }
+    ended(true);
     batch.forEach((p, i) => {
       if (outcomes[i] !== undefined) return p.reject(outcomes[i]);
       committed(p.op);

@@ -202,4 +202,26 @@ DROP INDEX tasks_by_sender;
 CREATE INDEX tasks_by_sender ON tasks(sender, updated_at, id, target) WHERE target IS NOT NULL;
 `,
   },
+  {
+    version: 8,
+    name: 'receipts appended in time order',
+    sql: `
+-- Receipt keys are the callers' own (random UUIDs as a rule): keyed by them, every receipt
+-- landed on a random page and each commit rewrote one page per receipt. Rows now append in
+-- time order and are found through the store's in-memory index of their keys (receipts.ts).
+CREATE TABLE receipts_in_order (
+  seq INTEGER PRIMARY KEY,
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  result TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+INSERT INTO receipts_in_order (scope, key, fingerprint, result, created_at)
+  SELECT scope, key, fingerprint, result, created_at FROM receipts ORDER BY created_at;
+DROP TABLE receipts;
+ALTER TABLE receipts_in_order RENAME TO receipts;
+CREATE INDEX receipts_by_time ON receipts(created_at);
+`,
+  },
 ];

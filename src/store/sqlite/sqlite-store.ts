@@ -6,7 +6,8 @@ import { TaskCache } from './task-cache.js';
 import { deliveryStatements } from './deliveries.js';
 import { entryStatements } from './entries.js';
 import { dueWorkStatements } from './due-work.js';
-import { HOLD_WINDOW, type Receipt, type Store } from '../store.js';
+import { receiptStatements } from './receipts.js';
+import { HOLD_WINDOW, type Store } from '../store.js';
 
 /**
  * The embedded store: one SQLite file in WAL mode, owned by one hub process (its caches rely
@@ -20,10 +21,9 @@ export function openSqliteStore(file: string): Store {
   const reads = taskReader(db, cache);
   const entries = entryStatements(db);
   const due = dueWorkStatements(db);
-  const writes = taskWriter(db, cache, outbox.enqueue, entries, due);
-  const getReceiptRow = db.prepare('SELECT scope, key, fingerprint, result FROM receipts WHERE scope = ? AND key = ?');
+  const receipts = receiptStatements(db);
+  const writes = taskWriter(db, cache, outbox.enqueue, entries, due, receipts);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
-  const pruneReceipts = db.prepare('DELETE FROM receipts WHERE created_at < ?');
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
 
@@ -49,10 +49,7 @@ export function openSqliteStore(file: string): Store {
     claimDue: async (owner, now, leaseUntil, limit) => due.claim(owner, now, leaseUntil, limit),
     finishDue: async (taskId, owner) => due.finish(taskId, owner),
     nextDue: async () => due.next(),
-    getReceipt: async (scope, key) => {
-      const row = getReceiptRow.get(scope, key) as (Omit<Receipt, 'result'> & { result: string }) | undefined;
-      return row && { ...row, result: JSON.parse(row.result) };
-    },
+    getReceipt: async (scope, key) => receipts.get(scope, key),
     putPushConfig: async (config) => outbox.putConfig(config),
     listPushConfigs: async (taskId) => outbox.configs(taskId),
     deletePushConfig: async (taskId, id) => outbox.deleteConfig(taskId, id),
@@ -64,7 +61,7 @@ export function openSqliteStore(file: string): Store {
     eventsAfter: async (taskId, afterSeq, limit) =>
       (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
     prune: async (before) => {
-      pruneReceipts.run(before);
+      receipts.prune(before);
       pruneQuotas.run(before - 86_400_000, HOLD_WINDOW); // the longest window is a day; holds are kept
       pruneDeliveries.run(before - 6 * 86_400_000); // finished deliveries stay visible for a week
     },

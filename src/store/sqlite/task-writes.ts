@@ -6,6 +6,7 @@ import { StoreConflict, type DeliveryDraft, type SealedWrite, type TaskWrite } f
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './due-work.js';
+import type { receiptStatements } from './receipts.js';
 
 const isUniqueViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
@@ -17,6 +18,7 @@ export function taskWriter(
   enqueue: (drafts: readonly DeliveryDraft[], now: number) => void,
   entries: ReturnType<typeof entryStatements>,
   due: ReturnType<typeof dueWorkStatements>,
+  receipts: ReturnType<typeof receiptStatements>,
 ) {
   const insertTask = db.prepare(
     `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`,
@@ -31,18 +33,16 @@ export function taskWriter(
      ON CONFLICT (task_id, artifact_id) DO UPDATE SET body = excluded.body`,
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
-  const insertReceipt = db.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
-  const receiptExists = db.prepare('SELECT 1 FROM receipts WHERE scope = ? AND key = ?').pluck();
   const quotas = quotaStatements(db);
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
   const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas'] }) => {
-    if (w.receipt && receiptExists.get(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
+    if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
     quotas.check(w.quotas);
   };
 
   const writeReceipt = (r: TaskWrite['receipt'], at: number) => {
-    if (r) insertReceipt.run(r.scope, r.key, r.fingerprint, JSON.stringify(r.result), at);
+    if (r) receipts.write(r, at);
   };
 
   /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. */
@@ -106,7 +106,10 @@ export function taskWriter(
     else update(op.write);
   };
   // A sealed entry leaves the task row as it was, so the cache has nothing to learn from it.
-  const batch = groupCommit(db, apply, (op) => op.kind !== 'sealed' && cache.committed(op.kind, op.write));
+  const batch = groupCommit(db, apply, {
+    committed: (op) => op.kind !== 'sealed' && cache.committed(op.kind, op.write),
+    ended: (committed) => receipts.settle(committed),
+  });
   return {
     create: (write: TaskWrite) => batch({ kind: 'create', write }),
     update: (write: TaskWrite) => batch({ kind: 'update', write }),

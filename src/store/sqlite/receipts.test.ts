@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from './database.js';
+import { receiptStatements } from './receipts.js';
+
+const receipt = (key: string) => ({ scope: 's', key, fingerprint: 'f', result: { taskId: key } });
+
+describe('receipts', () => {
+  it('forgets the keys of a transaction that rolled back, and keeps those of one that committed', () => {
+    const db = openDatabase(':memory:');
+    const receipts = receiptStatements(db);
+    const failing = db.transaction(() => {
+      receipts.write(receipt('lost'), 1);
+      expect(receipts.exists('s', 'lost')).toBe(true); // a second write in the same transaction is refused
+      throw new Error('rolled back');
+    });
+    expect(() => failing()).toThrow('rolled back');
+    receipts.settle(false);
+    expect(receipts.exists('s', 'lost')).toBe(false);
+    expect(receipts.get('s', 'lost')).toBeUndefined();
+
+    db.transaction(() => receipts.write(receipt('kept'), 1))();
+    receipts.settle(true);
+    expect(receipts.get('s', 'kept')).toEqual(receipt('kept'));
+  });
+
+  it('prunes by age from the table and from the index alike', () => {
+    const db = openDatabase(':memory:');
+    const receipts = receiptStatements(db);
+    receipts.write(receipt('old'), 100);
+    receipts.write(receipt('new'), 200);
+    receipts.settle(true);
+    receipts.prune(150);
+    expect(receipts.exists('s', 'old')).toBe(false);
+    expect(receipts.get('s', 'new')).toEqual(receipt('new'));
+    expect(db.prepare('SELECT key FROM receipts').pluck().all()).toEqual(['new']);
+    expect(receiptStatements(db).exists('s', 'old')).toBe(false); // a rebuilt index agrees
+  });
+});
