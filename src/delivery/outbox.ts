@@ -85,12 +85,17 @@ export class Outbox {
   private outcome(delivery: Delivery, status: number | undefined, error: string | undefined, final: boolean): DeliveryOutcome {
     const now = this.clock();
     const attempts = delivery.attempts + 1;
-    const base = { attempts, lastAttemptAt: now, ...(status !== undefined ? { lastStatus: status } : {}), ...(error ? { lastError: error.slice(0, 500) } : {}) };
-    if (!error) return Object.assign(base, { state: 'delivered' as const, nextAt: now });
+    const next = (state: DeliveryOutcome['state'], nextAt: number): DeliveryOutcome => {
+      const outcome: DeliveryOutcome = { state, attempts, nextAt, lastAttemptAt: now };
+      if (status !== undefined) outcome.lastStatus = status;
+      if (error) outcome.lastError = error.slice(0, 500);
+      return outcome;
+    };
+    if (!error) return next('delivered', now);
     const wait = final ? undefined : this.options.retries[attempts - 1];
-    if (wait === undefined) return Object.assign(base, { state: 'failed' as const, nextAt: now });
+    if (wait === undefined) return next('failed', now);
     const jitter = 0.9 + Math.random() * 0.2; // spread retries so a recovering receiver is not hit all at once
-    return Object.assign(base, { state: 'pending' as const, nextAt: now + Math.round(wait * 1000 * jitter) });
+    return next('pending', now + Math.round(wait * 1000 * jitter));
   }
 }
 

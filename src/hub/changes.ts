@@ -10,13 +10,14 @@ const stamp = (m: Message, record: TaskRecord): Message => Object.assign({}, m, 
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, dueAt } = opening;
+  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, sender, target, metadata, ...unplaced } = opening;
+  unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
-    id: opening.id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
-    kind: opening.kind,
-    contextId: opening.contextId,
-    visibility: opening.visibility,
-    state: opening.state,
+    id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
+    kind,
+    contextId,
+    visibility,
+    state,
     statusAt: now,
     createdAt: now,
     updatedAt: now,
@@ -25,9 +26,9 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
     version: 1,
     lastSeq: 1,
   };
-  if (opening.sender !== undefined) record.sender = opening.sender;
-  if (opening.target !== undefined) record.target = opening.target;
-  if (opening.metadata !== undefined) record.metadata = opening.metadata;
+  if (sender !== undefined) record.sender = sender;
+  if (target !== undefined) record.target = target;
+  if (metadata !== undefined) record.metadata = metadata;
   const history = messages.map((m) => stamp(m, record));
   const task: StoredTask = { record, history, artifacts: [] };
   const events: StreamResponse[] = [{ task: snapshot(task) }];

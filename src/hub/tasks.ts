@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isTerminal } from '../a2a/states.js';
-import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
+import type { JsonObject, ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
 import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
@@ -189,7 +189,7 @@ export class TaskService {
         if (isTerminal(t.record.state)) {
           throw new HubError('TASK_NOT_CANCELABLE', `Task ${id} is ${t.record.state} and cannot be canceled`, { meta: { currentState: t.record.state } });
         }
-        return reason ? Object.assign({}, change, { metadata: Object.assign({}, change.metadata, { muster: Object.assign({}, change.metadata?.['muster'], { cancelReason: reason }) }) }) : change;
+        return reason ? withCancelReason(change, reason) : change;
       }, idem);
     return idem ? this.idempotent(actor, idem, run) : run();
   }
@@ -390,6 +390,12 @@ export class TaskService {
 }
 
 async function* none(): AsyncGenerator<LoggedEvent> {}
+
+/** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */
+const withCancelReason = (change: Change, reason: string): Change => {
+  const muster = Object.assign({}, change.metadata?.['muster'] as JsonObject | undefined, { cancelReason: reason });
+  return Object.assign({}, change, { metadata: Object.assign({}, change.metadata, { muster }) });
+};
 
 /** A write's events with the sequence numbers the store gave them. */
 const logged = (write: TaskWrite): LoggedEvent[] => {

@@ -93,9 +93,8 @@ export class View {
    */
   render(task: StoredTask, options: RenderOptions, own?: TaskEntry): Task {
     const { record } = task;
-    const status: TaskStatus = { state: record.state } as TaskStatus;
-    if (record.statusMessage) status.message = record.statusMessage;
-    status.timestamp = new Date(record.statusAt).toISOString();
+    const timestamp = new Date(record.statusAt).toISOString();
+    const status: TaskStatus = record.statusMessage ? { state: record.state, message: record.statusMessage, timestamp } : { state: record.state, timestamp };
     const out: Task = { id: record.id, contextId: record.contextId, status };
     if (options.includeArtifacts && task.artifacts.length > 0) out.artifacts = task.artifacts;
     const history = options.historyLength === undefined ? task.history : task.history.slice(Math.max(0, task.history.length - options.historyLength));

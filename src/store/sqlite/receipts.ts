@@ -12,7 +12,7 @@ import type { Receipt } from '../store.js';
  * transaction is refused; `settle` keeps those keys when the transaction commits and forgets them
  * when it rolls back.
  */
-export function receiptStatements(db: Db) {
+export function receiptIndex(db: Db) {
   // scope -> key -> seq. Nested rather than one map of joined strings: a lookup builds no string,
   // and each entry holds the caller's own key string (about 100 bytes in all, against 180 joined).
   const seqOf = new Map<string, Map<string, number>>();
@@ -30,9 +30,11 @@ export function receiptStatements(db: Db) {
   const bySeq = db.prepare<[number], { scope: string; key: string; fingerprint: string; result: string }>(
     'SELECT scope, key, fingerprint, result FROM receipts WHERE seq = ?',
   );
-  const expire = db.prepare<[number], { scope: string; key: string }>('DELETE FROM receipts WHERE created_at < ? RETURNING scope, key');
-  const all = db.prepare<[], { seq: number; scope: string; key: string }>('SELECT seq, scope, key FROM receipts ORDER BY seq');
-  for (const row of all.iterate()) remember(row.scope, row.key, row.seq);
+  const expire = db.prepare<[number, number], { scope: string; key: string }>(
+    'DELETE FROM receipts WHERE seq IN (SELECT seq FROM receipts WHERE created_at < ? LIMIT ?) RETURNING scope, key',
+  );
+  const indexRows = db.prepare<[], { seq: number; scope: string; key: string }>('SELECT seq, scope, key FROM receipts ORDER BY seq');
+  for (const row of indexRows.iterate()) remember(row.scope, row.key, row.seq);
 
   return {
     exists: (scope: string, key: string): boolean => seqOf.get(scope)?.has(key) ?? false,
@@ -52,11 +54,16 @@ export function receiptStatements(db: Db) {
     get(scope: string, key: string): Receipt | undefined {
       const seq = seqOf.get(scope)?.get(key);
       const row = seq === undefined ? undefined : bySeq.get(seq);
-      return row && { scope: row.scope, key: row.key, fingerprint: row.fingerprint, result: JSON.parse(row.result) };
+      // The row must be the one the index names: a check that costs nothing and catches an index out of step.
+      if (!row || row.scope !== scope || row.key !== key) return undefined;
+      return { scope, key, fingerprint: row.fingerprint, result: JSON.parse(row.result) };
     },
 
-    prune(before: number): void {
-      for (const row of expire.all(before)) forget(row.scope, row.key);
+    /** Forgets up to `limit` receipts written before `before`; answers how many it forgot. */
+    prune(before: number, limit: number): number {
+      const expired = expire.all(before, limit);
+      for (const row of expired) forget(row.scope, row.key);
+      return expired.length;
     },
   };
 }

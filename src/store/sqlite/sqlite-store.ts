@@ -6,13 +6,16 @@ import { TaskCache } from './task-cache.js';
 import { deliveryStatements } from './deliveries.js';
 import { entryStatements } from './entries.js';
 import { dueWorkStatements } from './due-work.js';
-import { receiptStatements } from './receipts.js';
+import { receiptIndex } from './receipts.js';
 import { HOLD_WINDOW, type Store } from '../store.js';
 
 /**
  * The embedded store: one SQLite file in WAL mode, owned by one hub process (its caches rely
  * on that). Calls are synchronous underneath.
  */
+/** Receipts pruned per turn of the event loop (about 30 ms of work). */
+const PRUNE_SLICE = 10_000;
+
 export function openSqliteStore(file: string): Store {
   const db = openDatabase(file);
   const agents = agentStatements(db);
@@ -21,7 +24,7 @@ export function openSqliteStore(file: string): Store {
   const reads = taskReader(db, cache);
   const entries = entryStatements(db);
   const due = dueWorkStatements(db);
-  const receipts = receiptStatements(db);
+  const receipts = receiptIndex(db);
   const writes = taskWriter(db, cache, outbox.enqueue, entries, due, receipts);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
@@ -61,7 +64,8 @@ export function openSqliteStore(file: string): Store {
     eventsAfter: async (taskId, afterSeq, limit) =>
       (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
     prune: async (before) => {
-      receipts.prune(before);
+      // In slices, so a day of receipts (after an outage, say) never holds the event loop for long.
+      while (receipts.prune(before, PRUNE_SLICE) === PRUNE_SLICE) await new Promise((r) => setImmediate(r));
       pruneQuotas.run(before - 86_400_000, HOLD_WINDOW); // the longest window is a day; holds are kept
       pruneDeliveries.run(before - 6 * 86_400_000); // finished deliveries stay visible for a week
     },

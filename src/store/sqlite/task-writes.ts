@@ -6,7 +6,7 @@ import { StoreConflict, type DeliveryDraft, type SealedWrite, type TaskWrite } f
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './due-work.js';
-import type { receiptStatements } from './receipts.js';
+import type { receiptIndex } from './receipts.js';
 
 const isUniqueViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
@@ -18,7 +18,7 @@ export function taskWriter(
   enqueue: (drafts: readonly DeliveryDraft[], now: number) => void,
   entries: ReturnType<typeof entryStatements>,
   due: ReturnType<typeof dueWorkStatements>,
-  receipts: ReturnType<typeof receiptStatements>,
+  receipts: ReturnType<typeof receiptIndex>,
 ) {
   const insertTask = db.prepare(
     `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`,
@@ -41,9 +41,6 @@ export function taskWriter(
     quotas.check(w.quotas);
   };
 
-  const writeReceipt = (r: TaskWrite['receipt'], at: number) => {
-    if (r) receipts.write(r, at);
-  };
 
   /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. */
   const rest = (w: TaskWrite) => {
@@ -55,7 +52,7 @@ export function taskWriter(
       for (const a of w.newArtifacts) upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
       const firstEvent = record.lastSeq - w.events.length;
       w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
-      writeReceipt(w.receipt, record.updatedAt);
+      if (w.receipt) receipts.write(w.receipt, record.updatedAt);
       if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
       if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
       if (w.dueDone) due.done(record.id);
@@ -93,7 +90,7 @@ export function taskWriter(
     check(w);
     try {
       entries.add(w);
-      writeReceipt(w.receipt, w.entry.createdAt);
+      if (w.receipt) receipts.write(w.receipt, w.entry.createdAt);
       quotas.apply(w.quotas);
     } catch (e) {
       throw new HalfWritten(e);
