@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, awayFromWindowEdge, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, awayFromWindowEdge, register, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient } from './helpers/sdk.js';
 import { dataParams, sendData } from './helpers/review.js';
 
@@ -70,5 +70,21 @@ describe('open calls', () => {
     expect(eleventh.status).toBe(429);
     expect(eleventh.body.error.data[0].metadata.quota).toBe('call.answer');
     expect((await rpc(hub.url, 'GetTask', { id: calls[10] })).body.result.history).toHaveLength(1);
+  });
+
+  it('a call takes 300 answers; the 301st is refused as TASK_FULL and changes nothing', async () => {
+    const call = (await rpc(hub.url, 'SendMessage', dataParams(openCall('Crowded')), admin)).body.result.task;
+    const agents = await Promise.all(Array.from({ length: 301 }, (_, i) => register(hub, `crowd-${i}`, {}, ADMIN_TOKEN)));
+    for (let i = 0; i < 300; i += 50) {
+      const answers = await Promise.all(agents.slice(i, i + 50).map((a, k) => rpc(hub.url, 'SendMessage', dataParams(answer(`${LONG} Answer ${i + k}.`), call.id), { token: a.token })));
+      expect(answers.filter((r) => r.body.result === undefined).map((r) => r.body.error)).toEqual([]);
+    }
+    const full = await rpc(hub.url, 'SendMessage', dataParams(answer(`${LONG} One too many.`), call.id), { token: agents[300]!.token });
+    expect(full.body.error.code).toBe(-32013);
+    expect(reason(full.body)).toBe('TASK_FULL');
+    const after = (await rpc(hub.url, 'GetTask', { id: call.id })).body.result;
+    expect(after.status.state).toBe('TASK_STATE_WORKING');
+    expect(after.history).toHaveLength(301); // the question and 300 answers
+    expect(JSON.stringify(after)).not.toContain('One too many');
   });
 });

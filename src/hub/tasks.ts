@@ -10,6 +10,7 @@ import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
 import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, openingWrite } from './changes.js';
+import { PerKeyQueue } from './per-key-queue.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
 import { checkParts } from './limits.js';
 import { cursorFrom, encodePageToken } from './page-token.js';
@@ -57,6 +58,9 @@ export const trimHistory = (task: Task, historyLength: number | undefined): Task
 
 /** The tasks service: every door creates, reads, changes and lists tasks through it. */
 export class TaskService {
+  /** Each task's changes in this process, one after another. */
+  private readonly changing = new PerKeyQueue();
+
   constructor(
     private readonly store: Store,
     private readonly view: View,
@@ -74,7 +78,7 @@ export class TaskService {
   /** Records on the task what its target's endpoint answered to the forwarded copy. */
   async recordForwarding(delivery: Delivery, response: Buffer | undefined): Promise<void> {
     const forwarding = forwardingRecord(delivery, response);
-    await this.settled(async () => {
+    await this.settled(delivery.taskId, async () => {
       const current = await this.store.getTask(delivery.taskId, FULL);
       if (!current) return;
       const change = { messages: [], artifacts: [], metadata: { muster: { forwarding } } };
@@ -268,7 +272,7 @@ export class TaskService {
     idem?: Idempotency,
   ): Promise<Task> {
     requireToken(actor.caller, 'Changing a task');
-    return this.settled(async () => {
+    return this.settled(id, async () => {
       const current = this.visible(actor, await this.store.getTask(id, FULL), id);
       const kind = this.kinds.get(current.record.kind)!;
       const ctx = this.context(actor);
@@ -289,7 +293,7 @@ export class TaskService {
    * that lost the race finds nothing left to do.
    */
   async runDue(work: DueWork, owner: string): Promise<void> {
-    await this.settled(async () => {
+    await this.settled(work.taskId, async () => {
       const current = await this.store.getTask(work.taskId, FULL);
       const kind = current && this.kinds.get(current.record.kind);
       const entries = current && kind?.due ? await this.store.entries(work.taskId) : [];
@@ -327,18 +331,21 @@ export class TaskService {
   }
 
   /**
-   * Runs a read-decide-write until its compare-and-set holds: a write that lost a race reads the
-   * task again, a few times, rather than fail. What the store still refuses becomes a hub error.
+   * Runs a read-decide-write on a task after the task's earlier ones in this process (see
+   * PerKeyQueue), until its compare-and-set holds: a write that lost a race (to another process)
+   * reads the task again, a few times, rather than fail. What the store still refuses becomes a hub error.
    */
-  private async settled<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let n = 1; ; n++) {
-      try {
-        return await attempt();
-      } catch (e) {
-        if (e instanceof StoreConflict && e.what === 'version' && n < WRITE_ATTEMPTS) continue;
-        throw this.refusal(e);
+  private settled<T>(taskId: string, attempt: () => Promise<T>): Promise<T> {
+    return this.changing.run(taskId, async () => {
+      for (let n = 1; ; n++) {
+        try {
+          return await attempt();
+        } catch (e) {
+          if (e instanceof StoreConflict && e.what === 'version' && n < WRITE_ATTEMPTS) continue;
+          throw this.refusal(e);
+        }
       }
-    }
+    });
   }
 
   /** A store refusal as the hub's error (quota, lost race, an entry's rule); anything else passes unchanged. */

@@ -71,6 +71,10 @@ export function callKind(quotas: Quotas): Kind {
       if (record.state !== 'TASK_STATE_WORKING') {
         throw new HubError('UNSUPPORTED_OPERATION', `Call ${record.id} is closed; it takes no more answers`, { meta: { currentState: record.state } });
       }
+      // The question and one message per answer: a full call says so here, before the task's message cap would.
+      if (record.messageCount > MAX_ANSWERS) {
+        throw new HubError('TASK_FULL', `Call ${record.id} has its ${MAX_ANSWERS} answers and takes no more`, { hint: 'Read the answers with GetTask' });
+      }
       const author = requireAgent(ctx.caller, 'answer an open call');
       const answer = parseWith(answerSchema, onlyData(message, 'An answer'), DATA);
       const issues = screen(answer, DATA);
