@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
 import { resolveConfig } from '../dist/config.js';
@@ -88,6 +89,10 @@ if (filled >= deadlineAt) {
 }
 
 const open = async () => (await call('ListTasks', { status: 'TASK_STATE_WORKING', pageSize: 1 })).totalSize;
+// The hub runs in this process: the event loop's delays while it evaluates are the hub's, i.e.
+// how long a request arriving then would wait before the hub even read it.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 let firstDone;
 let left = await open();
 while (left > 0) {
@@ -96,6 +101,7 @@ while (left > 0) {
   if (firstDone === undefined && left < TASKS && Date.now() >= deadlineAt) firstDone = Date.now();
 }
 const allDone = Date.now();
+loopDelay.disable();
 await hub.close();
 
 // Once each: read the file the hub wrote.
@@ -113,12 +119,15 @@ const result = {
   firstEvaluatedAfterDeadlineMs: firstDone === undefined ? null : firstDone - deadlineAt,
   allEvaluatedAfterDeadlineMs: allDone - deadlineAt,
   evaluationsPerSecond: Math.round(TASKS / Math.max(0.001, (allDone - deadlineAt) / 1000)),
+  eventLoopDelayMs: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
   onceEach: once,
   outcomes: Object.fromEntries(outcomes.map((o) => [o.outcome, o.n])),
   machine: { cpus: os.cpus().length, node: process.version },
   at: new Date().toISOString(),
 };
 console.log(`all ${TASKS} evaluated ${result.allEvaluatedAfterDeadlineMs} ms after the deadline (${result.evaluationsPerSecond}/s); once each: ${once}; outcomes ${JSON.stringify(result.outcomes)}`);
+const { p50, p99, max } = result.eventLoopDelayMs;
+console.log(`event loop delay meanwhile: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/review-due.json', `${JSON.stringify(result, null, 2)}\n`);
 if (!once) process.exit(1);

@@ -63,7 +63,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     claim: (owner, now, until, limit) => store.claimDue(owner, now, until, limit),
     run: (work, owner) => hub!.tasks.runDue(work, owner),
     next: () => store.nextDue(),
-    batch: 2000,
+    batch: 500,
     pollMs: 250,
     leaseMs: 30_000,
     onError: (e) => logError(`muster: scheduled work failed (retried when its lease ends): ${(e as Error).message}`),

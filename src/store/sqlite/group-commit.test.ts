@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { groupCommit, HalfWritten } from './group-commit.js';
+import { groupCommit, HalfWritten, MAX_BATCH } from './group-commit.js';
 
 type Op = { id: number; fail?: 'before' | 'half' };
 
@@ -36,5 +36,19 @@ describe('group commit', () => {
     await write({ id: 4 }); // the next batch is fine
     expect(ids()).toEqual([4]);
     expect(ends).toEqual([false, true]);
+  });
+
+  it('a burst larger than one batch commits in several transactions, with other work let in between', async () => {
+    const { write, ids, ends } = setup();
+    const count = MAX_BATCH * 2 + 10;
+    const order: string[] = [];
+    const writes = Array.from({ length: count }, (_, i) => write({ id: i + 1 }).then(() => {
+      if (i === 0 || i === count - 1) order.push(i === 0 ? 'first batch' : 'last batch');
+    }));
+    setImmediate(() => setImmediate(() => order.push('other work')));
+    await Promise.all(writes);
+    expect(ids()).toHaveLength(count);
+    expect(ends).toEqual([true, true, true]);
+    expect(order).toEqual(['first batch', 'other work', 'last batch']);
   });
 });
