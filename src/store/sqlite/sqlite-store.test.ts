@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { storeSuite } from '../store.suite.js';
+import { MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'muster-store-')), 'store.db');
@@ -53,5 +54,31 @@ describe('sqlite query plans', () => {
   it.each(counts)('the %s count reads only an index', (_name, sql) => {
     const plan = planOf(sql);
     expect(plan).toMatch(/USING COVERING INDEX/);
+  });
+});
+
+describe('sqlite migrations', () => {
+  it('migration 8 keeps the receipts of a file written before it, findable and still refusing their keys', async () => {
+    const file = freshFile();
+    const old = new Database(file);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    for (const m of MIGRATIONS.filter((m) => m.version <= 7)) {
+      old.exec(m.sql);
+      old.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, 0);
+    }
+    const insert = old.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
+    insert.run('message:ann', 'later', 'f2', JSON.stringify({ taskId: 't2' }), 2);
+    insert.run('message:ann', 'earlier', 'f1', JSON.stringify({ taskId: 't1' }), 1);
+    old.close();
+
+    const store = openSqliteStore(file);
+    expect(await store.getReceipt('message:ann', 'earlier')).toEqual({ scope: 'message:ann', key: 'earlier', fingerprint: 'f1', result: { taskId: 't1' } });
+    expect(await store.getReceipt('message:ann', 'later')).toMatchObject({ result: { taskId: 't2' } });
+    const retry = { record: { id: 'x', kind: 'direct', contextId: 'c', visibility: 'participants' as const, state: 'TASK_STATE_SUBMITTED' as const, statusAt: 3, createdAt: 3, updatedAt: 3, messageCount: 0, artifactCount: 0, version: 1, lastSeq: 0 }, newMessages: [], newArtifacts: [], events: [] };
+    await expect(store.createTask({ ...retry, receipt: { scope: 'message:ann', key: 'earlier', fingerprint: 'f1', result: {} } })).rejects.toMatchObject({ what: 'receipt' });
+    await store.prune(2); // the older one goes, in time order
+    expect(await store.getReceipt('message:ann', 'earlier')).toBeUndefined();
+    expect(await store.getReceipt('message:ann', 'later')).toBeDefined();
+    await store.close();
   });
 });
