@@ -17,6 +17,13 @@ export class HalfWritten extends Error {
 }
 
 /**
+ * The most writes one transaction takes. A burst beyond it (review deadlines falling due together)
+ * commits in several transactions, with a turn of the event loop between them, so requests are
+ * not held behind one long transaction (2,000 evaluations held the event loop 445 ms in one).
+ */
+export const MAX_BATCH = 256;
+
+/**
  * Group commit: the writes that arrive within one turn of the event loop share one
  * transaction, so a burst pays for one commit instead of one each. A write checks everything
  * that could refuse it before it writes anything, so a refused write (a conflict, a quota)
@@ -25,13 +32,6 @@ export class HalfWritten extends Error {
  * commit that holds it, so an answer never runs ahead of the disk. `committed` hears of each write
  * that stood, `ended` of each transaction's end (true: committed; false: rolled back).
  */
-/**
- * The most writes one transaction takes. A burst beyond it (review deadlines falling due together)
- * commits in several transactions, with a turn of the event loop between them, so requests are
- * not held behind one long transaction (2,000 evaluations held the event loop 445 ms in one).
- */
-export const MAX_BATCH = 256;
-
 export function groupCommit<T>(
   db: Db,
   apply: (op: T) => void,

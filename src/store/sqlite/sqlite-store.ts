@@ -9,13 +9,13 @@ import { dueWorkStatements } from './due-work.js';
 import { receiptIndex } from './receipts.js';
 import { HOLD_WINDOW, type Store } from '../store.js';
 
+/** Receipts pruned per turn of the event loop (about 30 ms of work). */
+const PRUNE_SLICE = 10_000;
+
 /**
  * The embedded store: one SQLite file in WAL mode, owned by one hub process (its caches rely
  * on that). Calls are synchronous underneath.
  */
-/** Receipts pruned per turn of the event loop (about 30 ms of work). */
-const PRUNE_SLICE = 10_000;
-
 export function openSqliteStore(file: string): Store {
   const db = openDatabase(file);
   const agents = agentStatements(db);
