@@ -81,7 +81,7 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
 }
 
 /** A change's metadata over the task's: the hub's own `muster` object merges key by key, so a change names only what it sets there. */
-function mergeMetadata(before: JsonObject | undefined, change: JsonObject): JsonObject {
+export function mergeMetadata(before: JsonObject | undefined, change: JsonObject): JsonObject {
   const muster = Object.assign({}, before?.['muster'], change['muster']);
   return Object.assign({}, before, change, Object.keys(muster).length > 0 ? { muster } : {});
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isTerminal } from '../a2a/states.js';
-import type { JsonObject, ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
+import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
 import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
@@ -9,7 +9,7 @@ import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
 import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
-import { changeWrite, openingWrite } from './changes.js';
+import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { PerKeyQueue } from './per-key-queue.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
 import { checkParts } from './limits.js';
@@ -399,10 +399,8 @@ export class TaskService {
 async function* none(): AsyncGenerator<LoggedEvent> {}
 
 /** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */
-const withCancelReason = (change: Change, reason: string): Change => {
-  const muster = Object.assign({}, change.metadata?.['muster'] as JsonObject | undefined, { cancelReason: reason });
-  return Object.assign({}, change, { metadata: Object.assign({}, change.metadata, { muster }) });
-};
+const withCancelReason = (change: Change, reason: string): Change =>
+  Object.assign({}, change, { metadata: mergeMetadata(change.metadata, { muster: { cancelReason: reason } }) });
 
 /** A write's events with the sequence numbers the store gave them. */
 const logged = (write: TaskWrite): LoggedEvent[] => {
