@@ -85,3 +85,27 @@ describe('limits: each refusal is a clear error and stores nothing', () => {
     expect(text).not.toMatch(/<html|at .*\.js:\d+/i);
   });
 });
+
+describe('limits: the message cap', () => {
+  it('a task keeps 200 messages; the 201st is refused as RATE_LIMITED and changes nothing', async () => {
+    const open = await startTestHub({ MUSTER_RATE_LIMITS: 'off' }); // the follow-up rate limit would speak first
+    try {
+      const [ann] = [await register(open, 'ann'), await register(open, 'ben')];
+      const at = `${open.url}agents/ben/`;
+      const task = (await rpc(at, 'SendMessage', send('cap-0', [{ text: 'first' }]), { token: ann.token })).body.result.task;
+      const followUp = (n: number) => rpc(at, 'SendMessage', { message: { messageId: `cap-${n}`, taskId: task.id, role: 'ROLE_USER', parts: [{ text: `more ${n}` }] } }, { token: ann.token });
+      for (let n = 1; n < 200; n += 50) {
+        const answers = await Promise.all(Array.from({ length: Math.min(50, 200 - n) }, (_, k) => followUp(n + k)));
+        expect(answers.filter((r) => r.body.result === undefined).map((r) => r.body.error)).toEqual([]);
+      }
+      const over = await followUp(200);
+      expect(over.body.error.code).toBe(-32029);
+      expect(over.body.error.message).toContain('at most 200');
+      const after = (await rpc(at, 'GetTask', { id: task.id }, { token: ann.token })).body.result;
+      expect(after.history).toHaveLength(200);
+      expect(JSON.stringify(after)).not.toContain('more 200');
+    } finally {
+      await open.destroy();
+    }
+  });
+});

@@ -65,8 +65,6 @@ export interface Kind {
   due?(task: StoredTask, entries: readonly TaskEntry[], now: number): Change | undefined;
   /** What the author of an entry reads of it on the task (a receipt); without it, entries are not shown back. */
   receipt?(entry: TaskEntry): JsonObject;
-  /** Messages one task may hold (default MAX_MESSAGES). */
-  readonly maxMessages?: number;
   /** Kind-specific actions over REST (e.g. `respond`), keyed by action name. */
   readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Change>>;
 }

@@ -306,10 +306,10 @@ export class TaskService {
   /** Writes a kind's change to a task read at some version, with its events, deliveries and wake-ups. */
   private async commit(current: StoredTask, change: Change, now: number, extra: Partial<TaskWrite>): Promise<StoredTask> {
     const { record } = current;
-    const kind = this.kinds.get(record.kind);
-    const most = kind?.maxMessages ?? MAX_MESSAGES;
-    if (record.messageCount + change.messages.length > most) {
-      throw new HubError('RATE_LIMITED', `Task ${record.id} holds ${record.messageCount} messages; at most ${most} are kept per task`, {
+    // A change that writes an entry is bounded by the entry's own cap (an open call's 300
+    // answers), which refuses as TASK_FULL; the message cap holds open-ended histories.
+    if (!change.entry && record.messageCount + change.messages.length > MAX_MESSAGES) {
+      throw new HubError('RATE_LIMITED', `Task ${record.id} holds ${record.messageCount} messages; at most ${MAX_MESSAGES} are kept per task`, {
         hint: 'Start a new task (it may share the contextId)',
       });
     }

@@ -47,7 +47,6 @@ export function callKind(quotas: Quotas): Kind {
   return {
     name: 'call',
     canSee: () => true, // public: the question and every answer
-    maxMessages: MAX_ANSWERS + 1,
 
     async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
       if (ctx.door.kind !== 'hub' || skillOf(message) !== CALL_OPEN) return undefined;
@@ -70,10 +69,6 @@ export function callKind(quotas: Quotas): Kind {
       const { record } = task;
       if (record.state !== 'TASK_STATE_WORKING') {
         throw new HubError('UNSUPPORTED_OPERATION', `Call ${record.id} is closed; it takes no more answers`, { meta: { currentState: record.state } });
-      }
-      // The question and one message per answer: a full call says so here, before the task's message cap would.
-      if (record.messageCount > MAX_ANSWERS) {
-        throw new HubError('TASK_FULL', `Call ${record.id} has its ${MAX_ANSWERS} answers and takes no more`, { hint: 'Read the answers with GetTask' });
       }
       const author = requireAgent(ctx.caller, 'answer an open call');
       const answer = parseWith(answerSchema, onlyData(message, 'An answer'), DATA);
