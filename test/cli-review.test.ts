@@ -41,6 +41,9 @@ describe('muster review, contribute and answer', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('sources[0]');
     expect(bad.stderr).toContain('hint:');
+    const badJson = await muster(['review', 'preview', file('bad.json', { ...request, sources: ['https://example.com/x'] }), '--json']);
+    expect(badJson.code).toBe(1);
+    expect(JSON.parse(badJson.stdout).error).toMatchObject({ code: 'INVALID_PARAMS', status: 400 });
     // The preview and digest sent nothing: the hub has no task.
     expect((await rpc(hub.url, 'ListTasks', {})).body.result.totalSize).toBe(0);
   });

@@ -1,3 +1,6 @@
+import { isHubError } from '../../errors/hub-error.js';
+import { restErrorBody, restStatus } from '../../doors/http/errors.js';
+
 /**
  * What can go wrong in a client command, and the one place it is printed: `muster: <message>`
  * plus the hint on stderr, or the hub's error JSON on stdout with --json. Exit status 1.
@@ -57,11 +60,12 @@ export class UsageError extends Error {
   }
 }
 
-import { isHubError } from '../../errors/hub-error.js';
-
 /** Prints any failure of a client command and sets the exit status to 1. */
-export function printError(error: unknown, json: boolean): void {
+export function printError(failure: unknown, json: boolean): void {
   process.exitCode = 1;
+  // A local check (muster review preview) refused the input before anything was sent: it is
+  // shown exactly as the hub would have answered it, in the hub's own REST error shape.
+  const error = isHubError(failure) ? new HubAnswerError(restStatus(failure), restErrorBody(failure), true) : failure;
   if (error instanceof HubAnswerError) {
     if (json && error.body !== undefined) {
       process.stdout.write(`${JSON.stringify(error.body, null, 2)}\n`);
@@ -71,13 +75,6 @@ export function printError(error: unknown, json: boolean): void {
     for (const f of error.fields) if (!error.message.includes(f.description)) lines.push(`  ${f.field}: ${f.description}`);
     if (error.hint) lines.push(`  hint: ${error.hint}`);
     if (error.status === 401 && !error.sentToken) lines.push('  (no token was sent: pass --token or set MUSTER_TOKEN)');
-    process.stderr.write(`${lines.join('\n')}\n`);
-    return;
-  }
-  if (isHubError(error)) {
-    // A local check (muster review preview) refused the input before anything was sent.
-    const lines = [`muster: ${error.message}`, ...error.fields.filter((f) => !error.message.includes(f.description)).map((f) => `  ${f.field}: ${f.description}`)];
-    if (error.hint) lines.push(`  hint: ${error.hint}`);
     process.stderr.write(`${lines.join('\n')}\n`);
     return;
   }
