@@ -49,7 +49,13 @@ export async function startHub(config: Config, logError: (message: string) => vo
     if (delivery.channel === FORWARD_CHANNEL) await hub?.tasks.recordForwarding(delivery, response);
   };
   const headersFor = async (delivery: Delivery) => (hub ? hub.push.credentials(delivery) : {});
-  const outbox = new Outbox(store, signer, { retries: config.deliveryRetries, policy, onAttempt, headersFor });
+  const outbox = new Outbox(store, signer, {
+    retries: config.deliveryRetries,
+    policy,
+    onAttempt,
+    headersFor,
+    onError: (e) => logError(`muster: a delivery attempt failed (retried when its lease ends): ${(e as Error).message}`),
+  });
   hub = createHub(store, {
     adminToken: config.adminToken,
     rateLimits: config.rateLimits,

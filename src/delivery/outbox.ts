@@ -16,6 +16,8 @@ export interface OutboxOptions {
   headersFor?: (delivery: Delivery) => Promise<Record<string, string>>;
   /** Told of every finished attempt, with what the destination answered. */
   onAttempt?: (delivery: Delivery, response: Buffer | undefined) => Promise<void>;
+  /** Told of an attempt that failed outside the delivery itself (the store, say); it is retried when its lease ends. */
+  onError?: (error: unknown) => void;
 }
 
 /** 1 min, 5 min, 30 min, 2 h, 6 h. */
@@ -43,6 +45,7 @@ export class Outbox {
       leaseMs: options.leaseMs ?? 30_000,
       batch: options.batch ?? 32,
       pollMs: options.pollMs ?? 500,
+      ...(options.onError ? { onError: options.onError } : {}),
       clock,
     });
   }

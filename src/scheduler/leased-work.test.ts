@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { LeasedWork } from './leased-work.js';
+
+describe('LeasedWork', () => {
+  it('hands a failed run to onError and carries on with the rest of the batch', async () => {
+    const queue = ['a', 'b', 'c'];
+    const done: string[] = [];
+    const errors: unknown[] = [];
+    const work = new LeasedWork<string>({
+      name: 'test',
+      claim: async (_owner, _now, _until, limit) => queue.splice(0, limit),
+      run: async (item) => {
+        if (item === 'b') throw new Error('b broke');
+        done.push(item);
+      },
+      leaseMs: 1000,
+      batch: 10,
+      pollMs: 10_000,
+      onError: (e) => errors.push(e),
+    });
+    work.start();
+    await work.stop();
+    expect(done).toEqual(['a', 'c']);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['b broke']);
+    expect(queue).toEqual([]);
+  });
+});
