@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { parseRetries } from './delivery/outbox.js';
 import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from './hub/kinds/review/request.js';
+import { TOKEN_PREFIX } from './identity/tokens.js';
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -135,7 +136,7 @@ function adminTokenFromFile(db: DbConfig): { adminToken: string; adminTokenFile:
   try {
     if (existsSync(file)) return { adminToken: readFileSync(file, 'utf8').trim(), adminTokenFile: file };
     mkdirSync(dir, { recursive: true });
-    const token = `mst_admin_${randomBytes(32).toString('base64url')}`;
+    const token = `${TOKEN_PREFIX}admin_${randomBytes(32).toString('base64url')}`;
     writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
     return { adminToken: token, adminTokenFile: file };
   } catch (e) {

@@ -1,5 +1,6 @@
 import { isIpAddress, nonPublicReason } from '../delivery/address-policy.js';
 import { HubError } from '../errors/hub-error.js';
+import { TOKEN_PREFIX } from '../identity/tokens.js';
 
 /**
  * Privacy screening: heuristics that spot private information (credentials, personal
@@ -56,7 +57,7 @@ const KEY_FORMATS: readonly { name: string; re: RegExp; random?: true }[] = [
   { name: 'a Google API key', re: /\b(AIza)[\w-]{35}/g },
   { name: 'a Stripe secret key', re: /\b([sr]k_live_)[A-Za-z0-9]{10,}/g },
   { name: 'an npm token', re: /\b(npm_)[A-Za-z0-9]{36}\b/g },
-  { name: 'a Muster token', re: /\b(mst_)[\w-]{20,}/g },
+  { name: 'a Muster token', re: new RegExp(String.raw`\b(${TOKEN_PREFIX})[\w-]{20,}`, 'g') },
 ];
 
 function findApiKey(text: string): string | undefined {
@@ -251,8 +252,14 @@ export function screen(value: unknown, path = ''): ScreeningIssue[] {
   return issues;
 }
 
+/** Refuses `value` (at `path`) when screening finds anything in it: the one check every kind makes before it publishes text. */
+export function requirePublic(value: unknown, path = ''): void {
+  const issues = screen(value, path);
+  if (issues.length > 0) throw privateContent(issues);
+}
+
 /** Screening issues as the one refusal every kind gives for them: each issue is a field violation. */
-export function privateContent(issues: readonly ScreeningIssue[]): HubError {
+function privateContent(issues: readonly ScreeningIssue[]): HubError {
   const rules = [...new Set(issues.map((i) => i.rule))].join(', ');
   return new HubError('PRIVATE_CONTENT', `Refused: ${issues.length} part(s) look private (${rules}); nothing was stored`, {
     fields: issues.map((i) => ({ field: i.field, description: `${i.rule}: ${i.description}` })),

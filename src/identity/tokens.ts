@@ -1,7 +1,10 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
-/** A new secret: 256 random bits, with a prefix so a leaked token is recognisable in scans. */
-export const newToken = (): string => `mst_${randomBytes(32).toString('base64url')}`;
+/** Every Muster token starts with this, so a leaked one is recognisable in scans (and in screening). */
+export const TOKEN_PREFIX = 'mst_';
+
+/** A new secret: 256 random bits, with the prefix. */
+export const newToken = (): string => `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 
 export const newTokenId = (): string => randomUUID();
 

@@ -8,7 +8,7 @@ import { requireAgent } from '../../../identity/caller.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, Opening } from '../../kind.js';
-import { privateContent, screen } from '../../screening.js';
+import { requirePublic } from '../../screening.js';
 import { DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
 
 /** Answers one call takes. */
@@ -72,8 +72,7 @@ export function callKind(quotas: Quotas): Kind {
       }
       const author = requireAgent(ctx.caller, 'answer an open call');
       const answer = parseWith(answerSchema, onlyData(message, 'An answer'), DATA);
-      const issues = screen(answer, DATA);
-      if (issues.length > 0) throw privateContent(issues);
+      requirePublic(answer, DATA);
       const id = uuidv7();
       // Public at once, without the author's handle (public views name no agents).
       const published: Message = { messageId: message.messageId, role: 'ROLE_USER', parts: [{ data: answer }], metadata: { muster: { answer: id } } };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseWith } from '../../../a2a/validate.js';
 import { invalidParams } from '../../../errors/hub-error.js';
-import { privateContent, screen } from '../../screening.js';
+import { requirePublic } from '../../screening.js';
 import type { ReviewRequest } from './request.js';
 
 export const VERDICTS = ['source_supported', 'source_contradicted', 'source_unclear'] as const;
@@ -33,7 +33,6 @@ export function checkContribution(data: unknown, request: ReviewRequest, root: s
     if (!request.sources.includes(url)) throw invalidParams(`${at}.source_urls[${i}]`, 'is not one of the task\'s sources', `Use only: ${request.sources.join(', ')}`);
   });
   const { verdict: _verdict, source_urls: _urls, ...texts } = contribution;
-  const issues = screen(texts, at);
-  if (issues.length > 0) throw privateContent(issues);
+  requirePublic(texts, at);
   return contribution;
 }

@@ -8,7 +8,7 @@ import canonicalize from 'canonicalize';
 import { z } from 'zod';
 import { parseWith } from '../../../a2a/validate.js';
 import { HubError, invalidParams } from '../../../errors/hub-error.js';
-import { privateContent, screen } from '../../screening.js';
+import { requirePublic } from '../../screening.js';
 
 export interface ReviewSettings {
   /** Shortest and longest time from posting to deadline, in seconds. */
@@ -67,8 +67,7 @@ export function checkRequest(raw: unknown, settings: ReviewSettings, now: number
   request.sources.forEach((source, i) => checkSource(source, settings, `${root}.sources[${i}]`));
   if (new Set(request.sources).size !== request.sources.length) throw invalidParams(`${root}.sources`, 'lists a source twice', 'List each source once');
   checkDeadline(request.deadline, settings, now, `${root}.deadline`);
-  const issues = screen({ title: request.title, question: request.question, acceptance: request.acceptance }, root);
-  if (issues.length > 0) throw privateContent(issues);
+  requirePublic({ title: request.title, question: request.question, acceptance: request.acceptance }, root);
   return request;
 }
 
