@@ -18,7 +18,8 @@ export function entryStatements(db: Db) {
   const one = db.prepare('SELECT * FROM task_entries WHERE task_id = ? AND author = ?');
   const all = db.prepare('SELECT * FROM task_entries WHERE task_id = ? ORDER BY position');
   const insertRow = db.prepare(
-    'INSERT INTO task_entries (task_id, author, id, position, body, created_at) VALUES (@task, @author, @id, @position, @body, @at)',
+    `INSERT INTO task_entries (task_id, author, id, position, body, created_at)
+     VALUES (@task, @author, @id, (SELECT COUNT(*) FROM task_entries WHERE task_id = @task), @body, @at)`,
   );
 
   /** Refuses an entry its rule does not allow; writes nothing. */
@@ -31,8 +32,7 @@ export function entryStatements(db: Db) {
 
   /** Writes an entry `check` allowed. */
   const add = ({ entry }: EntryWrite): void => {
-    const position = count.get(entry.taskId) as number;
-    insertRow.run({ task: entry.taskId, author: entry.author, id: entry.id, position, body: JSON.stringify(entry.body), at: entry.createdAt });
+    insertRow.run({ task: entry.taskId, author: entry.author, id: entry.id, body: JSON.stringify(entry.body), at: entry.createdAt });
   };
 
   return {

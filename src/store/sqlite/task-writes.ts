@@ -2,7 +2,7 @@ import type { Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import type { TaskCache } from './task-cache.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { StoreConflict, type DeliveryDraft, type SealedWrite, type TaskWrite } from '../store.js';
+import { StoreConflict, type DeliveryDraft, type EntryWrite, type SealedWrite, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './due-work.js';
@@ -36,11 +36,11 @@ export function taskWriter(
   const quotas = quotaStatements(db);
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
-  const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas'] }) => {
+  const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas'] }, entry: EntryWrite | undefined) => {
+    if (entry) entries.check(entry);
     if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
     quotas.check(w.quotas);
   };
-
 
   /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. */
   const rest = (w: TaskWrite) => {
@@ -63,7 +63,7 @@ export function taskWriter(
   };
 
   const create = (w: TaskWrite) => {
-    check(w);
+    check(w, w.entry);
     try {
       insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
@@ -77,8 +77,7 @@ export function taskWriter(
     if (w.entriesSeen !== undefined && entries.count(record.id) !== w.entriesSeen) {
       throw new StoreConflict('version', `task ${record.id} has new entries since it was read`);
     }
-    if (w.entry) entries.check(w.entry);
-    check(w);
+    check(w, w.entry);
     const [id, ...columns] = rowValues(record);
     const result = updateTask.run(...columns, id, w.expectedVersion); // the first write
     if (result.changes !== 1) throw new StoreConflict('version', `task ${record.id} changed since it was read`);
@@ -86,8 +85,7 @@ export function taskWriter(
   };
 
   const seal = (w: SealedWrite) => {
-    entries.check(w);
-    check(w);
+    check(w, w);
     try {
       entries.add(w);
       if (w.receipt) receipts.write(w.receipt, w.entry.createdAt);
