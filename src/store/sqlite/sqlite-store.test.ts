@@ -50,6 +50,8 @@ describe('sqlite query plans', () => {
     ['sent', "SELECT COUNT(*) FROM tasks WHERE sender = 'a' AND target IS NOT NULL"],
     ['received at the hub base', "SELECT COUNT(*) FROM tasks WHERE target = 'a' AND sender IS NOT 'a'"],
     ['public by state', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING'"],
+    ['inbox in some states', "SELECT COUNT(*) FROM tasks WHERE target = 'b' AND state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')"],
+    ['public in some states', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state IN ('TASK_STATE_WORKING', 'TASK_STATE_COMPLETED')"],
   ];
   it.each(counts)('the %s count reads only an index', (_name, sql) => {
     const plan = planOf(sql);

@@ -103,8 +103,11 @@ export function taskReader(db: Db, cache: TaskCache) {
         : `SELECT * FROM (${parts.map((p) => `SELECT * FROM (${select(p.where)})`).join(' UNION ALL ')})${order} LIMIT @lim`;
     const params = Object.assign({}, ...parts.map((p) => p.params), f.params, cursorParams, { lim: q.limit + 1 });
     const rows = prepare(sql).all(params) as TaskRow[];
-    const total = parts.reduce((sum, p) => {
-      const { n } = prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${p.where}${f.sql}`).get(Object.assign({}, p.params, f.params)) as { n: number };
+    // A count needs no order, so it takes each scope branch once, with every asked state in it.
+    const states = q.states?.length ? ` AND state IN (${q.states.map((_, i) => `@s${i}`).join(', ')})` : '';
+    const stateParams = Object.fromEntries((q.states ?? []).map((state, i) => [`s${i}`, state]));
+    const total = scopeBranches(q.scope).reduce((sum, b) => {
+      const { n } = prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${b.where}${states}${f.sql}`).get(Object.assign({}, b.params, stateParams, f.params)) as { n: number };
       return sum + n;
     }, 0);
     const options = { historyLength: q.historyLength, includeArtifacts: q.includeArtifacts };
