@@ -97,6 +97,19 @@ describe('direct tasks through the official SDK client', () => {
     expect(res.body.error.data[0]).toMatchObject({ reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org' });
   });
 
+  it('an action the task\'s kind does not have is refused and changes nothing, whatever its name', async () => {
+    const task = wire(await (await sdkClient(bobBase(), alice.token)).sendMessage(sendRequest('no such action')));
+    for (const action of ['close', 'constructor', 'toString', 'nothing']) {
+      const res = await rest(hub, 'POST', `api/tasks/${task.id}/${action}`, { token: bob.token, body: {} });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('UNSUPPORTED_OPERATION');
+    }
+    expect((await rest(hub, 'POST', `api/tasks/${task.id}/close`, { token: carol.token, body: {} })).status).toBe(404); // not theirs to see
+    const after = (await rest(hub, 'GET', `api/tasks/${task.id}`, { token: alice.token })).body;
+    expect(after.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(after.history).toHaveLength(1);
+  });
+
   it('respond: only the target; the sender gets 403, anyone else 404; expectedState is compare-and-set', async () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
     const task = wire(await asAlice.sendMessage(sendRequest('who may respond?')));

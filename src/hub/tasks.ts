@@ -203,7 +203,7 @@ export class TaskService {
     const idem = key === undefined ? undefined : this.restKey(actor, key, [action, id, body]);
     const run = () =>
       this.change(actor, id, (kind, ctx, t) => {
-        const handler = kind.actions[action];
+        const handler = Object.hasOwn(kind.actions, action) ? kind.actions[action] : undefined; // not `constructor` & co.
         if (!handler) throw new HubError('UNSUPPORTED_OPERATION', `${kind.name} tasks have no '${action}' action`);
         return handler(ctx, t, body);
       }, idem);

@@ -63,12 +63,12 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
     };
   });
 
-  // A kind's actions: `respond` (direct tasks), `close` (open calls).
-  for (const action of ['respond', 'close']) {
-    app.post(`/api/tasks/:id/${action}`, { config }, async (request) =>
-      hub.tasks.act(await actor(request), id(request), action, request.body ?? {}, idempotencyKey(request)),
-    );
-  }
+  // A kind's actions (`respond` on direct tasks, `close` on open calls): the kind names them, the
+  // hub refuses one the task's kind lacks. `/cancel` is its own route, which Fastify prefers.
+  app.post('/api/tasks/:id/:action', { config }, async (request) => {
+    const { action } = request.params as { action: string };
+    return hub.tasks.act(await actor(request), id(request), action, request.body ?? {}, idempotencyKey(request));
+  });
 
   app.post('/api/tasks/:id/cancel', { config }, async (request) => {
     const who = await actor(request);
