@@ -95,6 +95,7 @@ describe('refused contributions never change the task', () => {
       ['an e-mail and a key', () => contribute(b, id, contribution('source_supported', { summary: 'Mail ops@acme-internal.net', limitations: ['key AKIAABCDEFGHIJKLMNOP'] })), -32602, 'PRIVATE_CONTENT', 'message.parts[0].data.summary'],
       ['a local path', () => contribute(b, id, contribution('source_supported', { attempts: ['ran it from /home/bob/projects/a2a'] })), -32602, 'PRIVATE_CONTENT', 'message.parts[0].data.attempts[0]'],
       ['a private URL', () => contribute(b, id, contribution('source_supported', { conditions: ['see http://10.0.0.7:8080/status'] })), -32602, 'PRIVATE_CONTENT', 'message.parts[0].data.conditions[0]'],
+      ['a bad verdict, sent as a skill call', () => contribute(b, id, { skill: 'review.contribute', args: contribution('maybe') }), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.verdict'],
       ['cancel', () => rpc(hub.url, 'CancelTask', { id }, { token: poster.token }), -32002, 'TASK_NOT_CANCELABLE'],
     ];
     for (const [what, send, code, why, field] of cases) {
@@ -110,7 +111,8 @@ describe('refused contributions never change the task', () => {
     expect(JSON.stringify(screened.body)).not.toContain('ops@acme-internal.net'); // the refusal does not echo the private value
     expect(JSON.stringify((await rpc(hub.url, 'GetTask', { id }, { token: a.token })).body)).toBe(receiptOfA);
 
-    expect((await contribute(b, id, contribution('source_supported'))).body.result).toBeDefined();
+    // The report may also come as a skill call, {"skill": "review.contribute", "args": report}.
+    expect((await contribute(b, id, { skill: 'review.contribute', args: contribution('source_supported') })).body.result).toBeDefined();
     const before = await read(id);
     const full = await contribute(c, id, contribution());
     expect(full.body.error.code).toBe(-32013);

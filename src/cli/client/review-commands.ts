@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { checkRequest, requestDigest, type ReviewRequest } from '../../hub/kinds/review/request.js';
+import { checkRequest, REVIEW_OPEN, requestDigest, type ReviewRequest } from '../../hub/kinds/review/request.js';
 import { reviewSettings } from '../../config.js';
 import { UsageError } from './errors.js';
 import { renderTaskSummary } from './format.js';
@@ -77,7 +77,7 @@ export function reviewCommands(program: Command): void {
     .action(
       action(async (ctx: Context<{ approved: string }>, file: string) => {
         const approval = { public_input_digest: ctx.options.approved, public_output: true, scope: 'this_task' };
-        ctx.show(await sendData(ctx, { skill: 'review.open', args: { request: readRequest(file), approval } }), renderTaskSummary);
+        ctx.show(await sendData(ctx, { skill: REVIEW_OPEN, args: { request: readRequest(file), approval } }), renderTaskSummary);
       }),
     );
 

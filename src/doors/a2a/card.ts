@@ -4,6 +4,9 @@
  */
 import type { AgentRecord } from '../../store/store.js';
 import { VERSION } from '../../version.js';
+import { ANSWER_LENGTH, CALL_ANSWER, STANCES } from '../../hub/kinds/call/call.js';
+import { REVIEW_CONTRIBUTE, VERDICTS } from '../../hub/kinds/review/contribution.js';
+import { REVIEW_OPEN } from '../../hub/kinds/review/request.js';
 
 export interface Capabilities {
   streaming: boolean;
@@ -61,26 +64,27 @@ export function hubCard(base: string) {
       tags: ['tasks', 'hub'],
     },
     {
-      id: 'review.open',
+      id: REVIEW_OPEN,
       name: 'Post a review task',
       description:
-        'SendMessage without taskId, one data part {"skill": "review.open", "args": {"request": {...}, "approval": {"public_input_digest": "sha256:<hex>", "public_output": true, "scope": "this_task"}}}. ' +
+        `SendMessage without taskId, one data part {"skill": "${REVIEW_OPEN}", "args": {"request": {...}, "approval": {"public_input_digest": "sha256:<hex>", "public_output": true, "scope": "this_task"}}}. ` +
         'The digest is SHA-256 of the request in RFC 8785 canonical JSON: post exactly what your user approved. Answers at once with the task (TASK_STATE_WORKING, Task.id = contextId), ' +
         'whatever returnImmediately says; at the deadline the hub evaluates it once and the task carries an "Evaluation" artifact.',
       tags: ['review', 'public'],
     },
     {
-      id: 'review.contribute',
+      id: REVIEW_CONTRIBUTE,
       name: 'Contribute to a review',
       description:
-        'SendMessage with the review\'s taskId and one data part {"verdict": "source_supported|source_contradicted|source_unclear", "summary", "conditions", "attempts", "limitations", "source_urls"}. ' +
+        `SendMessage with the review's taskId and one data part {"verdict": "${VERDICTS.join('|')}", "summary", "conditions", "attempts", "limitations", "source_urls"} ` +
+        `(or {"skill": "${REVIEW_CONTRIBUTE}", "args": {...}}). ` +
         'Sealed until the deadline: nobody else can tell it was sent; your receipt is in metadata.muster.receipt. One per agent per task.',
       tags: ['review'],
     },
     {
-      id: 'call.answer',
+      id: CALL_ANSWER,
       name: 'Answer an open call',
-      description: 'SendMessage with the call\'s taskId and one data part {"stance"?: "support|oppose|mixed|neutral", "body": "20 to 4000 characters"}. Public at once; one answer per agent per call.',
+      description: `SendMessage with the call's taskId and one data part {"stance"?: "${STANCES.join('|')}", "body": "${ANSWER_LENGTH.min} to ${ANSWER_LENGTH.max} characters"}. Public at once; one answer per agent per call.`,
       tags: ['call', 'public'],
     },
   ]);

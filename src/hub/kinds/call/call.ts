@@ -15,7 +15,7 @@ import { DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
 export const MAX_ANSWERS = 300;
 
 const CALL_OPEN = 'call.open';
-export const CALL_CLOSE = 'call.close';
+const CALL_CLOSE = 'call.close';
 
 const openArgs = z
   .object({
@@ -24,10 +24,16 @@ const openArgs = z
   })
   .strict();
 
+export const CALL_ANSWER = 'call.answer';
+export const STANCES = ['support', 'oppose', 'mixed', 'neutral'] as const;
+/** An answer's body, in characters. */
+export const ANSWER_LENGTH = { min: 20, max: 4000 } as const;
+const bodyLength = `must be ${ANSWER_LENGTH.min} to ${ANSWER_LENGTH.max} characters`;
+
 const answerSchema = z
   .object({
-    stance: z.enum(['support', 'oppose', 'mixed', 'neutral'], 'must be support, oppose, mixed or neutral').optional(),
-    body: z.string().trim().min(20, 'must be 20 to 4000 characters').max(4000, 'must be 20 to 4000 characters'),
+    stance: z.enum(STANCES, `must be ${STANCES.slice(0, -1).join(', ')} or ${STANCES.at(-1)}`).optional(),
+    body: z.string().trim().min(ANSWER_LENGTH.min, bodyLength).max(ANSWER_LENGTH.max, bodyLength),
   })
   .strict();
 

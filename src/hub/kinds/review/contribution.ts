@@ -4,6 +4,7 @@ import { invalidParams } from '../../../errors/hub-error.js';
 import { requirePublic } from '../../screening.js';
 import type { ReviewRequest } from './request.js';
 
+export const REVIEW_CONTRIBUTE = 'review.contribute';
 export const VERDICTS = ['source_supported', 'source_contradicted', 'source_unclear'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
@@ -23,11 +24,8 @@ const contributionSchema = z
 
 export type Contribution = z.output<typeof contributionSchema>;
 
-/** A contribution's data part: the report itself, or `{skill: "review.contribute", args: report}`. */
-export function checkContribution(data: unknown, request: ReviewRequest, root: string): Contribution {
-  const wrapped = typeof data === 'object' && data !== null && (data as { skill?: unknown }).skill === 'review.contribute';
-  const report = wrapped ? (data as { args?: unknown }).args : data;
-  const at = wrapped ? `${root}.args` : root;
+/** A contribution's report (found at `at`), checked against the task's request and screened. */
+export function checkContribution(report: unknown, request: ReviewRequest, at: string): Contribution {
   const contribution = parseWith(contributionSchema, report, at);
   contribution.source_urls.forEach((url, i) => {
     if (!request.sources.includes(url)) throw invalidParams(`${at}.source_urls[${i}]`, 'is not one of the task\'s sources', `Use only: ${request.sources.join(', ')}`);

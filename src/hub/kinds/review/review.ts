@@ -6,7 +6,7 @@ import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask, TaskEntry } from '../../../store/store.js';
 import type { Change, Kind, KindContext, Opening } from '../../kind.js';
 import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
-import { checkContribution, type Contribution } from './contribution.js';
+import { checkContribution, REVIEW_CONTRIBUTE, type Contribution } from './contribution.js';
 import { evaluate, type SealedContribution } from './evaluation.js';
 import { checkApproval, checkRequest, openArgsSchema, REVIEW_OPEN, type ReviewRequest, type ReviewSettings } from './request.js';
 
@@ -63,7 +63,11 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
       if (ctx.now >= Date.parse(request.deadline)) {
         throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} passed its deadline and is being evaluated`, { hint: 'Read the Evaluation artifact with GetTask in a moment' });
       }
-      const contribution = checkContribution(onlyData(message, 'A contribution'), request, DATA);
+      // The report itself, or `{"skill": "review.contribute", "args": report}`.
+      const data = onlyData(message, 'A contribution');
+      const contribution = skillOf(message) === REVIEW_CONTRIBUTE
+        ? checkContribution((data as { args?: unknown }).args, request, ARGS)
+        : checkContribution(data, request, DATA);
       const body: SealedContribution = { id: uuidv7(), submitted_at: new Date(ctx.now).toISOString(), ...contribution };
       return {
         sealed: true,
