@@ -201,10 +201,11 @@ export interface TaskWrite {
 /** Which tasks a list may show; decided by the hub's view, executed by the store. */
 export type TaskScope =
   | { kind: 'inbox'; target: string }
+  /** The tasks the agent sent to another agent (direct tasks): a review it posted has no target and is not "sent". */
   | { kind: 'sent'; sender: string }
   | { kind: 'between'; agent: string; other: string }
   | { kind: 'public' }
-  /** Every public task, and the agent's own private ones. */
+  /** Every public task, and the agent's own private ones (those with a target: direct tasks). */
   | { kind: 'visible'; agent: string };
 
 export interface TaskCursor {

@@ -27,7 +27,7 @@ export function evaluate(entries: readonly TaskEntry[], minIndependent: number, 
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, contributions.filter((c) => c.verdict === v).length])) as Record<Verdict, number>;
   const verdicts = VERDICTS.filter((v) => counts[v] > 0);
   const outcome: Outcome = contributions.length < minIndependent ? 'unresolved' : verdicts.length > 1 ? 'contested' : 'resolved';
-  const summary = describe(outcome, contributions.length, minIndependent, counts);
+  const summary = describe(outcome, contributions.length, minIndependent, verdicts.map((v) => `${counts[v]} ${v}`).join(', '));
   const data = {
     outcome,
     ...(outcome === 'resolved' ? { verdict: verdicts[0] } : {}),
@@ -50,8 +50,8 @@ export function evaluate(entries: readonly TaskEntry[], minIndependent: number, 
   };
 }
 
-function describe(outcome: Outcome, n: number, min: number, counts: Record<Verdict, number>): string {
-  const tally = VERDICTS.filter((v) => counts[v] > 0).map((v) => `${counts[v]} ${v}`).join(', ');
+/** The summary line; `tally` is the count of each verdict given, "2 source_supported, 1 source_unclear". */
+function describe(outcome: Outcome, n: number, min: number, tally: string): string {
   if (outcome === 'unresolved') return `Unresolved: ${n} contribution(s), fewer than the ${min} needed.${tally ? ` (${tally})` : ''}`;
   if (outcome === 'contested') return `Contested: the ${n} contributions differ (${tally}).`;
   return `Resolved: all ${n} contributions agree (${tally}).`;
