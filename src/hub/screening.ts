@@ -124,7 +124,7 @@ function findEmail(text: string): string | undefined {
   return m ? 'an e-mail address' : undefined;
 }
 
-// --- local-path and private-url share the URL scan -----------------------------------------
+// --- local-path and private-url share the URL pattern --------------------------------------
 
 /** A web URL in text; group 1 is its authority (userinfo, host, port). */
 const WEB_URL = /\b(?:https?|wss?|ftp):\/\/([^\s/?#"'<>`]*)[^\s"'<>`]*/gi;
