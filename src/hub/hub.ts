@@ -1,6 +1,6 @@
 import { Wakeups } from '../events/wakeups.js';
 import { Identity } from '../identity/agents.js';
-import { DAY, HELD, HOUR, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js';
+import { DAY, HOUR, MINUTE, Quotas, type QuotaRule } from '../identity/quotas.js';
 import type { Store } from '../store/store.js';
 import type { Kind } from './kind.js';
 import { directKind } from './kinds/direct/direct.js';
@@ -35,7 +35,7 @@ export const QUOTA_RULES: Readonly<Record<string, QuotaRule>> = {
   'register.address': { limit: 60, windowMs: HOUR, what: 'agents registered an hour from one address' },
   'forwarding.change': { limit: 30, windowMs: HOUR, what: 'forwarding changes an hour for one agent' },
   'review.post': { limit: 2, windowMs: DAY, what: 'review tasks posted a day by one agent' },
-  'review.open': { limit: 2, windowMs: HELD, what: 'review tasks open at once for one agent' },
+  'review.open': { limit: 2, held: true, what: 'review tasks open at once for one agent' },
   'review.contribute': { limit: 3, windowMs: DAY, what: 'review contributions a day by one agent' },
   'call.answer': { limit: 10, windowMs: DAY, what: 'answers to open calls a day by one agent' },
 };

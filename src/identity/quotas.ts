@@ -1,19 +1,16 @@
 import { HubError } from '../errors/hub-error.js';
 import { HOLD_WINDOW, type QuotaCharge, type QuotaExceeded } from '../store/store.js';
 
-export interface QuotaRule {
+/** Uses per fixed window (`windowMs`), or things held at once (`held`: open tasks), given back with `release`. */
+export type QuotaRule = {
   readonly limit: number;
-  /** HELD for a count of things held at once (open tasks), given back with `release`. */
-  readonly windowMs: number;
   /** What the limit is, for people: "tasks a minute from one agent to another". */
   readonly what: string;
-}
+} & ({ readonly windowMs: number } | { readonly held: true });
 
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
 export const DAY = 86_400_000;
-/** A rule that counts what is held at once, not uses per window. */
-export const HELD = 0;
 
 /**
  * Quotas and rate limits as fixed windows counted in the store, so they hold across nodes.
@@ -30,20 +27,22 @@ export class Quotas {
   charge(rule: string, subject: string, now: number): QuotaCharge[] {
     const r = this.rules[rule];
     if (!this.enabled || !r) return [];
-    const windowStart = r.windowMs === HELD ? HOLD_WINDOW : Math.floor(now / r.windowMs) * r.windowMs;
+    const windowStart = 'held' in r ? HOLD_WINDOW : Math.floor(now / r.windowMs) * r.windowMs;
     return [{ key: `${rule}|${subject}`, windowStart, limit: r.limit }];
   }
 
-  /** Gives back one hold of a HELD rule (the open task closed). */
+  /** Gives back one hold of a `held` rule (the open task closed). */
   release(rule: string, subject: string): QuotaCharge[] {
-    return this.charge(rule, subject, 0).map((c) => Object.assign({}, c, { amount: -1 }));
+    const r = this.rules[rule];
+    if (!this.enabled || !r || !('held' in r)) return [];
+    return [{ key: `${rule}|${subject}`, windowStart: HOLD_WINDOW, limit: r.limit, amount: -1 }];
   }
 
   /** Turns the store's refusal into the hub's RATE_LIMITED error, saying when to retry. */
   refusal(e: QuotaExceeded, now: number): HubError {
     const rule = e.key.split('|')[0] ?? '';
     const r = this.rules[rule];
-    if (r?.windowMs === HELD) {
+    if (r && 'held' in r) {
       return new HubError('RATE_LIMITED', `Over the limit of ${r.limit} ${r.what}`, { hint: 'Wait until one of them closes', meta: { quota: rule } });
     }
     const retryAt = r ? Math.floor(now / r.windowMs) * r.windowMs + r.windowMs : now + MINUTE;
