@@ -45,10 +45,10 @@ export interface Change {
   /** The caller's one entry on the task (an answer, a contribution), written under its rule with the change. */
   entry?: EntryWrite;
   /**
-   * Only the entry is written: the task stays exactly as it was, so nobody else can tell
-   * (a sealed contribution). The rest of the Change must be empty.
+   * An entry written alone: the task stays exactly as it was, so nobody else can tell (a sealed
+   * contribution). The rest of the Change must be empty.
    */
-  sealed?: boolean;
+  sealed?: EntryWrite;
 }
 
 export interface Kind {

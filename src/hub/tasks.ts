@@ -279,8 +279,8 @@ export class TaskService {
       const change = decide(kind, ctx, current);
       const receipt = idem && Object.assign({}, idem, { result: { taskId: id } });
       if (!change) return this.present(actor, current);
-      if (change.sealed && change.entry) {
-        await this.store.addEntry(Object.assign({}, change.entry, receipt ? { receipt } : {}, change.quotas ? { quotas: change.quotas } : {}));
+      if (change.sealed) {
+        await this.store.addEntry(Object.assign({}, change.sealed, receipt ? { receipt } : {}, change.quotas ? { quotas: change.quotas } : {}));
         return this.present(actor, current);
       }
       return this.present(actor, await this.commit(current, change, ctx.now, receipt ? { receipt } : {}));

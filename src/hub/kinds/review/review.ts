@@ -70,8 +70,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
         : checkContribution(data, request, DATA);
       const body: SealedContribution = { id: uuidv7(), submitted_at: new Date(ctx.now).toISOString(), ...contribution };
       return {
-        sealed: true,
-        entry: {
+        sealed: {
           entry: { taskId: record.id, author, id: body.id, body: body as unknown as JsonObject, createdAt: ctx.now },
           whileState: 'TASK_STATE_WORKING',
           max: request.max_contributors,
