@@ -1,0 +1,32 @@
+/**
+ * The store's refusals, the same from every dialect: each dialect turns its own driver's errors
+ * (a unique violation, a serialization failure, a lost connection) into these, and the hub turns
+ * these into its own errors. Anything else a store throws is a bug or an outage.
+ */
+
+/** A write lost to what is already stored; nothing of it was written. */
+export class StoreConflict extends Error {
+  constructor(
+    readonly what: 'version' | 'receipt' | 'handle' | 'task-id' | 'entry-exists' | 'entry-closed' | 'entry-full',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StoreConflict';
+  }
+}
+
+/** A quota charge would go over its limit; the whole write was rolled back. */
+export class QuotaExceeded extends Error {
+  constructor(readonly key: string, readonly limit: number) {
+    super(`quota ${key} is used up (${limit} per window)`);
+    this.name = 'QuotaExceeded';
+  }
+}
+
+/** The database could not be reached or dropped the connection; the write may be retried. */
+export class StoreUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailable';
+  }
+}

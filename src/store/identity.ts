@@ -1,0 +1,57 @@
+/**
+ * Agents, their tokens and the hub's admin token. A store promises: a token revoked or replaced
+ * is refused by `findToken` at once, on every process; a handle is taken once; the admin token's
+ * hash, once stored, is the one every process uses. Changes to tokens and to agent records are
+ * announced on the store's events (see events.ts), so every process hears of them.
+ */
+import type { QuotaCharge } from './receipts.js';
+
+export interface AgentRecord {
+  handle: string;
+  name?: string;
+  description?: string;
+  /** The agent's own A2A base URL, if it has one. */
+  endpoint?: string;
+  /** The 1.0 JSON-RPC URL found in the endpoint's card when the agent proved it controls it. */
+  endpointRpcUrl?: string;
+  endpointVerifiedAt?: number;
+  /** New direct tasks are also sent to the verified endpoint. */
+  forwarding?: boolean;
+  createdAt: number;
+}
+
+export interface EndpointChallenge {
+  challenge: string;
+  endpoint: string;
+  expiresAt: number;
+}
+
+export interface TokenRecord {
+  id: string;
+  handle: string;
+  createdAt: number;
+  revokedAt?: number;
+}
+
+export interface IdentityStore {
+  /** Registers an agent with its first token, charging `quotas` in the same transaction. */
+  insertAgent(agent: AgentRecord, token: { id: string; hash: string }, quotas?: QuotaCharge[]): Promise<void>;
+  getAgent(handle: string): Promise<AgentRecord | undefined>;
+  /** The live (not revoked) token with this hash, if any. */
+  findToken(hash: string): Promise<TokenRecord | undefined>;
+  listTokens(handle: string): Promise<TokenRecord[]>;
+  /** Adds a token; with `replace`, revokes every other live token of the agent in the same transaction. */
+  insertToken(handle: string, token: { id: string; hash: string }, now: number, replace: boolean): Promise<void>;
+  revokeToken(handle: string, tokenId: string, now: number): Promise<boolean>;
+  /** One outstanding challenge per agent; a new one replaces the old. */
+  saveChallenge(handle: string, challenge: EndpointChallenge): Promise<void>;
+  /** Returns and forgets the agent's challenge. */
+  takeChallenge(handle: string): Promise<EndpointChallenge | undefined>;
+  markEndpointVerified(handle: string, endpoint: string, rpcUrl: string, now: number): Promise<AgentRecord>;
+  /** Switches forwarding, charging `quotas`; switching off cancels the agent's pending forwards. */
+  setForwarding(handle: string, enabled: boolean, quotas: QuotaCharge[]): Promise<AgentRecord>;
+  /** The admin token's hash, if one was stored. */
+  adminTokenHash(): Promise<string | undefined>;
+  /** Stores `hash` as the admin token's unless one is stored already; answers the one that stands. */
+  keepAdminTokenHash(hash: string): Promise<string>;
+}

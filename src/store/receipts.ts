@@ -1,0 +1,31 @@
+/**
+ * What a write proves and pays for. A receipt keeps the answer to a keyed request for a day, so
+ * a retry (through any node) gets the first answer; a quota charge counts a use in a fixed window.
+ * Both are written in the transaction of the write they belong to: a refused write leaves no
+ * receipt and uses no quota. A store promises that two writes with the same receipt key never
+ * both stand, and that a window's count never passes its limit, whichever process writes.
+ */
+
+export interface Receipt {
+  scope: string;
+  key: string;
+  /** Hash of the request, so a reused key with another request is told apart from a retry. */
+  fingerprint: string;
+  result: unknown;
+}
+
+export interface QuotaCharge {
+  key: string;
+  /** Start of the counting window; HOLD_WINDOW for a count of things held at once (open tasks). */
+  windowStart: number;
+  limit: number;
+  /** 1 by default; -1 gives a hold back (never below zero). */
+  amount?: number;
+}
+
+/** The window of quotas that count what is held at once rather than uses per period; never pruned. */
+export const HOLD_WINDOW = 0;
+
+export interface ReceiptStore {
+  getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
+}

@@ -1,0 +1,159 @@
+/**
+ * Tasks: their rows, histories, artifacts, one-per-agent entries and event logs. A store
+ * promises that a task write (its row, messages, artifacts, events, receipt, quota charges,
+ * deliveries, entry and schedule) stands whole or not at all; that an update stands only on the
+ * version it read (compare-and-set), whichever process wrote last; that an entry's rule is checked
+ * in the transaction that writes it; and that each committed write is announced on the store's
+ * events with the task's new last sequence number. The event log is the source of truth: a task's
+ * events are numbered 1, 2, 3… without gaps, and `eventsAfter` reads them back in order.
+ */
+import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
+import type { DeliveryDraft } from './outbox.js';
+import type { QuotaCharge, Receipt } from './receipts.js';
+
+export type Visibility = 'participants' | 'public';
+
+/** A task's own row: everything but its history, artifacts and events. */
+export interface TaskRecord {
+  id: string;
+  kind: string;
+  contextId: string;
+  /** Handle of the agent that opened the task. */
+  sender?: string;
+  /** Handle of the agent the task is addressed to (direct tasks). */
+  target?: string;
+  visibility: Visibility;
+  state: TaskState;
+  statusMessage?: Message;
+  statusAt: number;
+  createdAt: number;
+  updatedAt: number;
+  metadata?: JsonObject;
+  messageCount: number;
+  artifactCount: number;
+  /** Bumped by every write; writes are compare-and-set on it. */
+  version: number;
+  /** Sequence number of the task's last event. */
+  lastSeq: number;
+}
+
+export interface StoredTask {
+  record: TaskRecord;
+  history: Message[];
+  artifacts: Artifact[];
+}
+
+export interface LoggedEvent {
+  seq: number;
+  event: StreamResponse;
+}
+
+/**
+ * One agent's entry in a task that takes at most one per agent: a sealed contribution to a
+ * review, an answer to an open call. Kept apart from the task's history, so a sealed entry
+ * changes nothing anyone else can read of the task.
+ */
+export interface TaskEntry {
+  taskId: string;
+  author: string;
+  id: string;
+  body: JsonObject;
+  createdAt: number;
+}
+
+/** An entry and the rule it is written under, checked in the write's own transaction. */
+export interface EntryWrite {
+  entry: TaskEntry;
+  /** The task must be in this state... */
+  whileState: TaskState;
+  /** ...and hold fewer than this many entries, or nothing is written. */
+  max: number;
+}
+
+/** A sealed entry on its own: the task row, history and events stay exactly as they are. */
+export interface SealedWrite extends EntryWrite {
+  receipt?: Receipt;
+  quotas?: QuotaCharge[];
+}
+
+export interface TaskWrite {
+  /** The row as it is after the write (version already bumped). */
+  record: TaskRecord;
+  /** For updates: the version the writer read. */
+  expectedVersion?: number;
+  newMessages: Message[];
+  newArtifacts: Artifact[];
+  events: StreamResponse[];
+  receipt?: Receipt;
+  quotas?: QuotaCharge[];
+  /** Outbox rows for this write's events, stored in the same transaction. */
+  deliveries?: DeliveryDraft[];
+  /** An entry written with the change (an open call's answer), under its rule. */
+  entry?: EntryWrite;
+  /** The write holds only while the task has exactly this many entries (an evaluation read them all). */
+  entriesSeen?: number;
+  /** Schedules work on the task at this time (replacing any earlier schedule). */
+  dueAt?: number;
+  /** The task's scheduled work is done: its row goes with this write. */
+  dueDone?: boolean;
+}
+
+/** Which tasks a list may show; decided by the hub's view, executed by the store. */
+export type TaskScope =
+  | { kind: 'inbox'; target: string }
+  /** The tasks the agent sent to another agent (direct tasks): a review it posted has no target and is not "sent". */
+  | { kind: 'sent'; sender: string }
+  | { kind: 'between'; agent: string; other: string }
+  | { kind: 'public' }
+  /** Every public task, and the agent's own private ones (those with a target: direct tasks). */
+  | { kind: 'visible'; agent: string };
+
+export interface TaskCursor {
+  updatedAt: number;
+  id: string;
+}
+
+export interface TaskQuery {
+  scope: TaskScope;
+  states?: readonly TaskState[];
+  contextId?: string;
+  statusAtOrAfter?: number;
+  after?: TaskCursor;
+  limit: number;
+  historyLength?: number;
+  includeArtifacts: boolean;
+}
+
+export interface TaskPage {
+  tasks: StoredTask[];
+  total: number;
+  hasMore: boolean;
+}
+
+export interface GetOptions {
+  historyLength?: number;
+  includeArtifacts: boolean;
+}
+
+export interface TaskStore {
+  createTask(write: TaskWrite): Promise<void>;
+  updateTask(write: TaskWrite): Promise<void>;
+  getTask(id: string, options: GetOptions): Promise<StoredTask | undefined>;
+  listTasks(query: TaskQuery): Promise<TaskPage>;
+  /**
+   * Writes a sealed entry alone: StoreConflict 'entry-exists' when the author has one,
+   * 'entry-closed' when the task left `whileState`, 'entry-full' at `max`.
+   */
+  addEntry(write: SealedWrite): Promise<void>;
+  /** A task's entries in the order they were written. */
+  entries(taskId: string): Promise<TaskEntry[]>;
+  entryOf(taskId: string, author: string): Promise<TaskEntry | undefined>;
+  /** The task's stored events with a sequence number above `afterSeq`, in order, at most `limit`. */
+  eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
+}
+
+/** A write's events with the sequence numbers the store gives them. */
+export const loggedEvents = (write: TaskWrite): LoggedEvent[] => {
+  const first = write.record.lastSeq - write.events.length + 1;
+  return write.events.map((event, i) => ({ seq: first + i, event }));
+};
