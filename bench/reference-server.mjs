@@ -2,16 +2,22 @@
 // InMemoryTaskStore behind its express handlers, with an executor that does the
 // same work Muster does for SendMessage: store a SUBMITTED task and answer.
 //
-//   node bench/reference-server.mjs [port]      (or PORT=...; 0 picks a free port)
+//   node bench/reference-server.mjs [port] [--pg <url>]   (or PORT=..., REFERENCE_PG_URL=...;
+//                                                           port 0 picks a free port)
 //
+// With --pg (or REFERENCE_PG_URL) the task store is the SDK's DatabaseTaskStore on Kysely +
+// pg (pool of 10) instead: the tables must exist (node_modules/.bin/a2a-db upgrade --url <url>).
 // Prints "ready <port>" on stdout once listening on 127.0.0.1.
 // JSON-RPC endpoint: POST /a2a/jsonrpc (needs header "A2A-Version: 1.0").
+import { parseArgs } from 'node:util';
 import express from 'express';
 import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
-const port = Number(process.argv[2] ?? process.env.PORT ?? 0);
+const args = parseArgs({ allowPositionals: true, options: { pg: { type: 'string' } } });
+const port = Number(args.positionals[0] ?? process.env.PORT ?? 0);
+const pgUrl = args.values.pg ?? process.env.REFERENCE_PG_URL;
 const JSONRPC_PATH = '/a2a/jsonrpc';
 
 // Internal (ts-proto) shape: every field present, numeric enums.
@@ -49,7 +55,18 @@ const executor = {
   async cancelTask() {},
 };
 
-const requestHandler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), executor);
+/** The task store, and what closes it. */
+async function openTaskStore() {
+  if (!pgUrl) return { taskStore: new InMemoryTaskStore(), close: async () => {} };
+  const [{ Kysely, PostgresDialect }, { default: pg }, { DatabaseTaskStore }] = await Promise.all([
+    import('kysely'), import('pg'), import('@a2a-js/sdk/server/database'),
+  ]);
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl, max: 10 }) }) });
+  return { taskStore: new DatabaseTaskStore(db), close: () => db.destroy() };
+}
+
+const { taskStore, close } = await openTaskStore();
+const requestHandler = new DefaultRequestHandler(agentCard, taskStore, executor);
 const app = express();
 app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
 app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
@@ -63,4 +80,6 @@ server.on('error', (err) => {
   console.error(err.message);
   process.exit(1);
 });
-for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => server.close(() => process.exit(0)));
+for (const sig of ['SIGTERM', 'SIGINT']) {
+  process.on(sig, () => server.close(() => close().finally(() => process.exit(0))));
+}

@@ -14,8 +14,12 @@ export interface Config {
   db: DbConfig;
   publicUrl?: URL;
   registration: 'open' | 'admin';
-  adminToken: string;
-  /** Where the generated admin token lives, when it was not given in the environment. */
+  /**
+   * The admin token, when this process knows it at start: from MUSTER_ADMIN_TOKEN, or (SQLite) the
+   * file beside the data. On PostgreSQL without the variable, the database settles it (identity/admin-token.ts).
+   */
+  adminToken?: string;
+  /** Where the generated admin token lives (or will), when it was not given in the environment. */
   adminTokenFile?: string;
   rateLimits: boolean;
   /** MUSTER_ALLOW_PRIVATE_TARGETS=1: http and private addresses for push and forwarding (development, tests). */
@@ -67,7 +71,6 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be a number from 0 to 65535, not '${portText}'`);
   const db = parseDb(flags.db ?? env['MUSTER_DB'] ?? 'sqlite:./.muster/muster.db');
-  if (db.kind === 'postgres') throw new ConfigError('the PostgreSQL store is not available in this version yet; use --db sqlite:<file>');
   const publicText = flags.publicUrl ?? env['MUSTER_PUBLIC_URL'];
   let publicUrl: URL | undefined;
   if (publicText) {
@@ -83,7 +86,7 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
   const registration = flags.registration ?? env['MUSTER_REGISTRATION'] ?? 'open';
   if (registration !== 'open' && registration !== 'admin') throw new ConfigError(`--registration must be open or admin, not '${registration}'`);
   const given = env['MUSTER_ADMIN_TOKEN'];
-  const admin = given ? { adminToken: given } : adminTokenFromFile(db);
+  const admin = given ? { adminToken: given } : db.kind === 'sqlite' ? adminTokenFromFile(db.file) : { adminTokenFile: resolve('.muster', 'admin-token') };
   return {
     host,
     port,
@@ -129,14 +132,17 @@ function retriesFrom(value: string | undefined): number[] {
   }
 }
 
-/** Reuses the token beside the data, or writes a new one there with mode 0600. */
-function adminTokenFromFile(db: DbConfig): { adminToken: string; adminTokenFile: string } {
-  const dir = db.kind === 'sqlite' ? dirname(db.file) : resolve('.muster');
+/** A new admin token: 256 random bits. */
+export const newAdminToken = (): string => `${TOKEN_PREFIX}admin_${randomBytes(32).toString('base64url')}`;
+
+/** Reuses the token beside the SQLite file, or writes a new one there with mode 0600. */
+function adminTokenFromFile(dbFile: string): { adminToken: string; adminTokenFile: string } {
+  const dir = dirname(dbFile);
   const file = resolve(dir, 'admin-token');
   try {
     if (existsSync(file)) return { adminToken: readFileSync(file, 'utf8').trim(), adminTokenFile: file };
     mkdirSync(dir, { recursive: true });
-    const token = `${TOKEN_PREFIX}admin_${randomBytes(32).toString('base64url')}`;
+    const token = newAdminToken();
     writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
     return { adminToken: token, adminTokenFile: file };
   } catch (e) {

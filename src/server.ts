@@ -6,26 +6,34 @@ import { FORWARD_CHANNEL } from './delivery/forward.js';
 import { Outbox } from './delivery/outbox.js';
 import { LeasedWork } from './scheduler/leased-work.js';
 import { Signer, type StoredKey } from './delivery/signing.js';
-import { fingerprint } from './identity/tokens.js';
-import { openSqliteStore } from './store/sqlite/sqlite-store.js';
-import type { Delivery, DueWork, Store } from './store/store.js';
+import { settleAdminToken } from './identity/admin-token.js';
+import { describeDb, openStore } from './store/open.js';
+import { DatabaseInUse } from './store/sqlite/ownership.js';
+import { StoreUnavailable, type Delivery, type DueWork, type Store } from './store/store.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
   url: string;
   port: number;
+  /** Where an operator finds the admin token, and its fingerprint (as /health shows it). */
+  adminToken: { where: string; fingerprint: string };
   /** Stops taking requests, lets in-flight ones finish, then closes the store. */
   close(): Promise<void>;
 }
 
-const reason = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+/** What went wrong, in a few words: the system's code, or the message (of the cause, for a wrapped error). */
+export const reason = (e: unknown): string => {
+  const inner = e instanceof StoreUnavailable && e.cause !== undefined ? e.cause : e;
+  return (inner as NodeJS.ErrnoException).code ?? (inner as Error).message;
+};
 
-function openStore(config: Config): Store {
-  if (config.db.kind === 'postgres') throw new ConfigError('the PostgreSQL store is not available in this version yet');
+/** The configured store; a database that is in use or cannot be reached is the operator's to fix. */
+async function openConfiguredStore(config: Config, logError: (message: string) => void): Promise<Store> {
   try {
-    return openSqliteStore(config.db.file);
+    return await openStore(config.db, logError);
   } catch (e) {
-    throw new ConfigError(`cannot open the database ${config.db.file}: ${reason(e)}`);
+    if (e instanceof DatabaseInUse) throw new ConfigError(e.message);
+    throw new ConfigError(`cannot open the database ${describeDb(config.db)}: ${reason(e)}`);
   }
 }
 
@@ -40,7 +48,11 @@ function startPruning(store: Store): NodeJS.Timeout {
 }
 
 export async function startHub(config: Config, logError: (message: string) => void = console.error): Promise<RunningHub> {
-  const store = openStore(config);
+  const store = await openConfiguredStore(config, logError);
+  const admin = await settleAdminToken(config, store).catch(async (e: unknown) => {
+    await store.close();
+    throw e;
+  });
   const policy = { allowPrivate: config.allowPrivateTargets };
   const signer = await Signer.open({ load: () => store.loadSigningKeys() as Promise<StoredKey[]>, save: (key) => store.saveSigningKey(key) });
   // The outbox tells the hub what a forwarded task's endpoint answered; the hub pokes the outbox.
@@ -57,7 +69,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     onError: (e) => logError(`muster: a delivery attempt failed (retried when its lease ends): ${(e as Error).message}`),
   });
   hub = createHub(store, {
-    adminToken: config.adminToken,
+    adminTokenHash: admin.hash,
     rateLimits: config.rateLimits,
     targets: policy,
     deliveriesQueued: () => outbox.poke(),
@@ -79,7 +91,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     signer,
     publicUrl: config.publicUrl,
     registration: config.registration,
-    adminTokenFingerprint: fingerprint(config.adminToken),
+    adminTokenFingerprint: admin.hash.slice(0, 16),
     logError: (error, request) => logError(`muster: ${request.method} ${request.url.split('?')[0]} failed: ${(error as Error).stack ?? String(error)}`),
   });
   try {
@@ -100,6 +112,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
   return {
     url,
     port,
+    adminToken: { where: admin.where, fingerprint: admin.hash.slice(0, 16) },
     close: async () => {
       clearInterval(pruner);
       await app.close();

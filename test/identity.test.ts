@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialect } from './helpers/database.js';
 import { ADMIN_TOKEN, awayFromWindowEdge, register, rest, rpc, startTestHub, type TestHub } from './helpers/hub.js';
 
 let hub: TestHub;
@@ -20,10 +21,7 @@ describe('registration and tokens', () => {
     expect(res.body.token).toMatch(/^mst_[A-Za-z0-9_-]{43}$/);
     const profile = await rest(hub, 'GET', 'api/agents/reg-one');
     expect(JSON.stringify(profile.body)).not.toContain(res.body.token);
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(hub.dbFile, { readonly: true });
-    const dump = JSON.stringify(db.prepare('SELECT * FROM tokens').all());
-    db.close();
+    const dump = JSON.stringify(await hub.db.rows('SELECT * FROM tokens'));
     expect(dump).not.toContain(res.body.token);
     expect(dump).toContain(createHash('sha256').update(res.body.token).digest('hex'));
   });
@@ -114,7 +112,7 @@ describe('registration limits', () => {
 describe('health and request guards', () => {
   it('health shows the store and the admin token fingerprint', async () => {
     const res = await rest(hub, 'GET', 'health');
-    expect(res.body).toMatchObject({ status: 'ok', store: 'sqlite' });
+    expect(res.body).toMatchObject({ status: 'ok', store: testDialect });
     expect(res.body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(res.body.adminTokenFingerprint).toBe(createHash('sha256').update(ADMIN_TOKEN).digest('hex').slice(0, 16));
   });

@@ -55,10 +55,7 @@ describe('push notifications', () => {
       [4, 'delivered', 1, 200],
     ]);
     expect(JSON.stringify(outbox.body)).not.toContain('secret-cred');
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(hub.dbFile, { readonly: true });
-    const rows = JSON.stringify(db.prepare('SELECT headers, body FROM deliveries').all());
-    db.close();
+    const rows = JSON.stringify(await hub.db.rows('SELECT headers, body FROM deliveries'));
     expect(rows).not.toContain('secret-cred'); // credentials live with the config only, read when sending
     await hook.close();
   });

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAll, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { contribution, dataParams, openData, reviewRequest } from './helpers/review.js';
@@ -12,15 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => hub.destroy());
 
-/** The task's events as stored, read beside the running hub (WAL lets a reader in). */
-function storedEvents(file: string, id: string): string[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    const rows = db.prepare('SELECT body FROM events WHERE task_id = ? ORDER BY seq').pluck().all(id) as string[];
-    return rows.map((body) => Object.keys(JSON.parse(body))[0]!);
-  } finally {
-    db.close();
-  }
+/** The task's events as stored, read beside the running hub. */
+async function storedEvents(id: string): Promise<string[]> {
+  const rows = await hub.db.rows('SELECT body FROM events WHERE task_id = ? ORDER BY seq', id);
+  return rows.map(({ body }) => Object.keys(typeof body === 'string' ? JSON.parse(body) : (body as object))[0]!);
 }
 
 describe('evaluation across a restart', () => {
@@ -34,7 +28,7 @@ describe('evaluation across a restart', () => {
     // Down across the deadline: nothing may be evaluated while no hub runs.
     const restarting = hub.restart(2_500);
     await new Promise((r) => setTimeout(r, 2_000));
-    expect(storedEvents(hub.dbFile, id)).toEqual(['task']);
+    expect(await storedEvents(id)).toEqual(['task']);
     await restarting;
     const startedAt = Date.now();
 
@@ -50,7 +44,7 @@ describe('evaluation across a restart', () => {
     // Once: a second restart finds nothing left to do.
     await hub.restart();
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(storedEvents(hub.dbFile, id)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
+    expect(await storedEvents(id)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
     expect((await rpc(hub.url, 'GetTask', { id })).body.result.artifacts).toHaveLength(1);
   });
 
@@ -66,6 +60,6 @@ describe('evaluation across a restart', () => {
     const task = (await rpc(hub.url, 'GetTask', { id })).body.result;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(Date.parse(task.status.timestamp) - Date.parse(request.deadline)).toBeLessThan(2_000);
-    expect(storedEvents(hub.dbFile, id)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
+    expect(await storedEvents(id)).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
   });
 });

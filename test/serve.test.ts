@@ -107,6 +107,33 @@ describe('muster serve', () => {
     const res = serveOnce(['--port', '0', '--db', 'postgres://127.0.0.1:1/none'], { MUSTER_ADMIN_TOKEN: 'x' });
     expect(res.status).not.toBe(0);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
-    expect(res.stderr).toMatch(/^muster: .*PostgreSQL/);
+    expect(res.stderr.trim()).toBe('muster: cannot open the database postgres://127.0.0.1:1/none: ECONNREFUSED');
+  });
+
+  it('a second hub on an SQLite file in use: one line naming the file and the process that holds it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'muster-serve-'));
+    const file = join(dir, 'hub.db');
+    const first = await startServe(['--port', '0', '--db', `sqlite:${file}`]);
+    const second = serveOnce(['--port', '0', '--db', `sqlite:${file}`]);
+    expect(second.status).not.toBe(0);
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect(second.stderr).toContain(`muster: the database ${file} is in use by process ${first.child.pid} `);
+    const health = (await (await fetch(first.output().match(/http:\/\/127\.0\.0\.1:\d+\//)![0] + 'health')).json()) as any;
+    expect(health.status).toBe('ok'); // the first hub is untouched
+    first.child.kill('SIGKILL'); // a lock left by a process that is gone is taken over
+    await new Promise((r) => first.child.on('exit', r));
+    const third = await startServe(['--port', '0', '--db', `sqlite:${file}`]);
+    expect(third.output()).toContain('Muster is listening on');
+  });
+
+  it('muster migrate applies the migrations once and says so', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'muster-serve-'));
+    const db = `sqlite:${join(dir, 'hub.db')}`;
+    const run = () => spawnSync(process.execPath, [...cli, 'migrate', '--db', db], { cwd: root, env: env(), encoding: 'utf8', timeout: 15_000 });
+    const first = run();
+    expect(first.status).toBe(0);
+    expect(first.stdout.trim()).toMatch(new RegExp(`^Migrated ${join(dir, 'hub.db')}: applied 1, 2, .*, 9$`));
+    const again = run();
+    expect(again.stdout.trim()).toBe(`${join(dir, 'hub.db')} is up to date`);
   });
 });

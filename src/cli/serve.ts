@@ -1,5 +1,7 @@
-import { ConfigError, resolveConfig, type ServeFlags } from '../config.js';
-import { startHub, type RunningHub } from '../server.js';
+import { ConfigError, parseDb, resolveConfig, type ServeFlags } from '../config.js';
+import { reason, startHub, type RunningHub } from '../server.js';
+import { describeDb, migrateStore } from '../store/open.js';
+import { DatabaseInUse } from '../store/sqlite/ownership.js';
 
 /** `muster serve`: start the hub, print where it is, stop cleanly on SIGINT/SIGTERM. */
 export async function serve(flags: ServeFlags): Promise<void> {
@@ -18,7 +20,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     const config = resolveConfig(flags, process.env);
     hub = await startHub(config);
     console.log(`Muster is listening on ${hub.url}`);
-    console.log(config.adminTokenFile ? `Admin token: ${config.adminTokenFile}` : 'Admin token: from MUSTER_ADMIN_TOKEN');
+    console.log(`Admin token: ${hub.adminToken.where}`);
     console.log(`Agents' bases: ${hub.url}agents/{handle}/  (register with POST ${hub.url}api/agents)`);
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -28,6 +30,21 @@ export async function serve(flags: ServeFlags): Promise<void> {
     throw e;
   }
   if (stopping) shutdown(hub, stopping); // a signal that came while the hub was starting
+}
+
+/** `muster migrate`: apply pending migrations to the database and exit; one line on success or failure. */
+export async function migrate(flags: { db?: string }): Promise<void> {
+  try {
+    const db = parseDb(flags.db ?? process.env['MUSTER_DB'] ?? 'sqlite:./.muster/muster.db');
+    const applied = await migrateStore(db).catch((e: unknown) => {
+      throw new ConfigError(e instanceof DatabaseInUse ? e.message : `cannot migrate ${describeDb(db)}: ${reason(e)}`);
+    });
+    console.log(applied.length ? `Migrated ${describeDb(db)}: applied ${applied.join(', ')}` : `${describeDb(db)} is up to date`);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(`muster: ${e.message}`);
+    process.exit(2);
+  }
 }
 
 function shutdown(hub: RunningHub, signal: string): void {

@@ -1,15 +1,20 @@
-import type { LoggedEvent } from '../store/store.js';
+import type { LoggedEvent, StoreEvents } from '../store/store.js';
 
 type Watcher = (lastSeq: number, events: readonly LoggedEvent[]) => void;
 
 /**
- * In-process wake-ups: after a write commits, the task service says "task X now ends at seq N"
- * and hands over the events it just stored, so subscribers that are caught up take them without
- * reading the log again; one that is behind reads the log itself. Nothing is announced here that
- * the store does not already hold. (With PostgreSQL, LISTEN/NOTIFY will feed the same call.)
+ * The subscribers of this process, by task. The store announces each commit, "task X now ends at
+ * seq N", from whichever process made it (see store/events.ts); a commit made here comes with its
+ * events, so subscribers that are caught up take them without reading the log again, and one
+ * that is behind (or heard of a commit made elsewhere) reads the log itself. Nothing is announced
+ * that the store does not already hold.
  */
 export class Wakeups {
   private readonly watchers = new Map<string, Set<Watcher>>();
+
+  constructor(events: StoreEvents) {
+    events.onTask((commit) => this.wake(commit.taskId, commit.lastSeq, commit.events));
+  }
 
   watch(taskId: string, wake: Watcher): () => void {
     let set = this.watchers.get(taskId);

@@ -15,7 +15,8 @@ import { TaskService } from './tasks.js';
 import { View } from './view.js';
 
 export interface HubOptions {
-  adminToken: string;
+  /** The admin token's hash (identity/tokens.ts hashToken). */
+  adminTokenHash: string;
   /** false turns rate limits off (benchmarks, trusted single-user hubs). */
   rateLimits: boolean;
   /** Which push and forwarding URLs the hub may reach (see delivery/safe-client). */
@@ -58,8 +59,8 @@ export function createHub(store: Store, options: HubOptions): Hub {
     [directKind(quotas), reviewKind(quotas, options.review ?? DEFAULT_REVIEW_SETTINGS), callKind(quotas)].map((k) => [k.name, k]),
   );
   const view = new View(kinds);
-  const wakeups = new Wakeups();
-  const identity = new Identity(store, options.adminToken, quotas, clock);
+  const wakeups = new Wakeups(store.events);
+  const identity = new Identity(store, options.adminTokenHash, quotas, clock);
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   return {
     store,

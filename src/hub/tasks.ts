@@ -252,7 +252,6 @@ export class TaskService {
       await this.store.createTask(write).catch((e: unknown) => {
         throw this.refusal(e);
       });
-      this.wakeups.wake(task.record.id, task.record.lastSeq, logged(write));
       if (forward) this.deliveriesQueued();
       return this.view.render(task, FULL);
     }
@@ -318,7 +317,6 @@ export class TaskService {
     const drafts = await this.push.drafts(write.record, write.events);
     if (drafts.length > 0) write.deliveries = drafts;
     await this.store.updateTask(write);
-    this.wakeups.wake(record.id, task.record.lastSeq, logged(write));
     if (drafts.length > 0) this.deliveriesQueued();
     return task;
   }
@@ -401,12 +399,6 @@ async function* none(): AsyncGenerator<LoggedEvent> {}
 /** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */
 const withCancelReason = (change: Change, reason: string): Change =>
   Object.assign({}, change, { metadata: mergeMetadata(change.metadata, { muster: { cancelReason: reason } }) });
-
-/** A write's events with the sequence numbers the store gave them. */
-const logged = (write: TaskWrite): LoggedEvent[] => {
-  const first = write.record.lastSeq - write.events.length + 1;
-  return write.events.map((event, i) => ({ seq: first + i, event }));
-};
 
 /** The store refused an entry under its rule (see Store.addEntry). */
 function entryRefusal(what: StoreConflict['what']): HubError {

@@ -25,18 +25,13 @@ export type Registration = z.infer<typeof registration>;
 
 /** Agents and their tokens; also decides who a bearer token belongs to. */
 export class Identity {
-  private readonly adminTokenHash: string;
-  /** Agents are never deleted, so a handle once found stays found; the cache spares a read per request. */
-  private readonly known = new Map<string, AgentRecord>();
-
   constructor(
     private readonly store: Store,
-    adminToken: string,
+    /** The admin token's hash: a node may know only the hash, when another node created the token. */
+    private readonly adminTokenHash: string,
     private readonly quotas: Quotas,
     private readonly clock: () => number = Date.now,
-  ) {
-    this.adminTokenHash = hashToken(adminToken);
-  }
+  ) {}
 
   /** Registers an agent; `address` (the caller's IP) is rate-limited unless the admin registers. */
   async register(caller: Caller, body: unknown, address: string): Promise<{ agent: AgentRecord; token: string }> {
@@ -72,29 +67,17 @@ export class Identity {
   }
 
   async agent(handle: string): Promise<AgentRecord> {
-    const cached = this.known.get(handle);
-    if (cached) return cached;
     const agent = HANDLE_PATTERN.test(handle) ? await this.store.getAgent(handle) : undefined;
     if (!agent) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
-    if (this.known.size >= 10_000) this.known.clear();
-    this.known.set(handle, agent);
     return agent;
   }
 
-  private readonly tokenWatchers = new Set<(handle: string) => void>();
-
-  /** Tells `watch` whenever an agent's tokens are rotated or revoked (open streams close then). */
+  /**
+   * Tells `watch` whenever an agent's tokens are rotated or revoked, through any process on the
+   * database (open streams close then).
+   */
   onTokensChanged(watch: (handle: string) => void): void {
-    this.tokenWatchers.add(watch);
-  }
-
-  private tokensChanged(handle: string): void {
-    for (const watch of this.tokenWatchers) watch(handle);
-  }
-
-  /** Drops a cached agent after its record changed. */
-  forget(handle: string): void {
-    this.known.delete(handle);
+    this.store.events.onAgent((handle, change) => change === 'tokens' && watch(handle));
   }
 
   /** A new token for the agent; every older one stops working at once. */
@@ -103,7 +86,6 @@ export class Identity {
     this.requireSelfOrAdmin(caller, handle);
     const token = newToken();
     await this.store.insertToken(handle, { id: newTokenId(), hash: hashToken(token) }, this.clock(), true);
-    this.tokensChanged(handle);
     return token;
   }
 
@@ -117,7 +99,6 @@ export class Identity {
     await this.agent(handle);
     this.requireSelfOrAdmin(caller, handle);
     const revoked = await this.store.revokeToken(handle, tokenId, this.clock());
-    if (revoked) this.tokensChanged(handle);
     if (!revoked) {
       throw new HubError('NOT_FOUND', `No live token '${tokenId}' for '${handle}'`, { hint: `List tokens with GET /api/agents/${handle}/tokens` });
     }

@@ -54,7 +54,6 @@ export class EndpointControl {
     }
     const rpcUrl = await this.jsonRpcUrl(pending.endpoint);
     const verified = await this.store.markEndpointVerified(handle, pending.endpoint, rpcUrl, this.clock());
-    this.identity.forget(handle);
     return view(verified);
   }
 
@@ -71,7 +70,6 @@ export class EndpointControl {
     const now = this.clock();
     try {
       const updated = await this.store.setForwarding(handle, enabled, this.quotas.charge('forwarding.change', handle, now));
-      this.identity.forget(handle);
       return view(updated);
     } catch (e) {
       throw e instanceof QuotaExceeded ? this.quotas.refusal(e, now) : e;

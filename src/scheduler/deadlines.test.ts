@@ -9,7 +9,7 @@ const HUB = { kind: 'hub' } as const;
 
 describe('scheduled work runs once', () => {
   it('schedulers racing for one deadline (a lease that ran out, a second node) evaluate it once', async () => {
-    const { hub, store, clock } = inProcessHub();
+    const { hub, store, clock, close } = await inProcessHub();
     const request = reviewRequest(5_000);
     const message = { messageId: randomUUID(), role: 'ROLE_USER' as const, parts: [{ data: openData(request, approvalFor(request)) }] };
     const task = await hub.tasks.send({ caller: { kind: 'agent', handle: 'poster' }, door: HUB }, { message });
@@ -27,6 +27,6 @@ describe('scheduled work runs once', () => {
     worker.start();
     await worker.stop();
     expect(runs).toEqual([]);
-    await store.close();
+    await close();
   });
 });

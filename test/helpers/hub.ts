@@ -1,36 +1,37 @@
 /**
- * Starts a real hub on 127.0.0.1 (a free port) on a real SQLite file in a fresh temp folder.
+ * Starts a real hub on 127.0.0.1 (a free port) on a fresh database: a real SQLite file in a temp
+ * folder, or a fresh PostgreSQL database when MUSTER_TEST_PG is set (see database.ts).
  * Tests drive it over HTTP only: the SDK client, fetch, or the CLI.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { resolveConfig } from '../../src/config.js';
 import { startHub, type RunningHub } from '../../src/server.js';
+import { testDatabase, type TestDatabase } from './database.js';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
 export interface TestHub extends RunningHub {
-  dir: string;
-  dbFile: string;
+  /** The hub's database, to read rows beside it. */
+  db: TestDatabase;
   /** Stops the hub and, `downMs` later, starts it again on the same file and port. */
   restart(downMs?: number): Promise<void>;
-  /** Stops the hub and deletes its folder. */
+  /** Stops the hub and drops its database. */
   destroy(): Promise<void>;
 }
 
-export async function startTestHub(env: Record<string, string> = {}, dir = mkdtempSync(join(tmpdir(), 'muster-test-'))): Promise<TestHub> {
-  const dbFile = join(dir, 'muster.db');
-  const config = () => resolveConfig({ port: '0', host: '127.0.0.1', db: `sqlite:${dbFile}` }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...env });
+export async function startTestHub(env: Record<string, string> = {}): Promise<TestHub> {
+  const db = await testDatabase('hub');
+  const config = () => resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...env });
   let running = await startHub(config(), () => {});
   const hub: TestHub = {
-    dir,
-    dbFile,
+    db,
     get url() {
       return running.url;
     },
     get port() {
       return running.port;
+    },
+    get adminToken() {
+      return running.adminToken;
     },
     close: () => running.close(),
     restart: async (downMs = 100) => {
@@ -42,7 +43,7 @@ export async function startTestHub(env: Record<string, string> = {}, dir = mkdte
     },
     destroy: async () => {
       await running.close().catch(() => {});
-      rmSync(dir, { recursive: true, force: true });
+      await db.drop();
     },
   };
   return hub;

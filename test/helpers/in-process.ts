@@ -1,23 +1,28 @@
 /**
- * The hub's services on a real SQLite file, without HTTP, on a clock the test moves: for
- * what needs days to pass (quotas, deadlines) or two schedulers racing.
+ * The hub's services on a fresh real database (SQLite, or PostgreSQL under MUSTER_TEST_PG),
+ * without HTTP, on a clock the test moves: for what needs days to pass (quotas, deadlines) or two
+ * schedulers racing. `close` closes the store and drops the database.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createHub } from '../../src/hub/hub.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { hashToken } from '../../src/identity/tokens.js';
+import { openStore } from '../../src/store/open.js';
+import { testDatabase } from './database.js';
 
-export function inProcessHub() {
-  const store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'muster-in-process-')), 'hub.db'));
+export async function inProcessHub() {
+  const db = await testDatabase('in-process');
+  const store = await openStore(db.config, () => {});
   const clock = { now: Date.now() };
   const hub = createHub(store, {
-    adminToken: 'in-process-admin',
+    adminTokenHash: hashToken('in-process-admin'),
     rateLimits: true,
     targets: { allowPrivate: true },
     deliveriesQueued: () => {},
     review: { minDeadlineS: 1, maxDeadlineS: 7 * 86_400, sourceHosts: ['github.com', 'nodejs.org'] },
     clock: () => clock.now,
   });
-  return { hub, store, clock };
+  const close = async () => {
+    await store.close();
+    await db.drop();
+  };
+  return { hub, store, clock, close };
 }

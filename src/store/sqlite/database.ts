@@ -5,8 +5,8 @@ import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
-/** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations. */
-export function openDatabase(file: string): Db {
+/** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations (`applied` hears which). */
+export function openDatabase(file: string, applied: (versions: number[]) => void = () => {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -15,19 +15,21 @@ export function openDatabase(file: string): Db {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -65536'); // 64 MiB of page cache: list pages and hot index pages stay in memory
-  migrate(db);
+  applied(migrate(db));
   return db;
 }
 
-function migrate(db: Db): void {
+function migrate(db: Db): number[] {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
   // IMMEDIATE takes the write lock first, so two processes starting at once migrate one after the other.
   const apply = db.transaction(() => {
     const row = db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number };
-    for (const m of MIGRATIONS.filter((m) => m.version > row.v)) {
+    const pending = MIGRATIONS.filter((m) => m.version > row.v);
+    for (const m of pending) {
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
     }
+    return pending.map((m) => m.version);
   });
-  apply.immediate();
+  return apply.immediate();
 }

@@ -224,4 +224,15 @@ ALTER TABLE receipts_in_order RENAME TO receipts;
 CREATE INDEX receipts_by_time ON receipts(created_at);
 `,
   },
+  {
+    version: 9,
+    name: 'hub settings',
+    sql: `
+-- Settings every process on the database shares: the admin token's hash.
+CREATE TABLE hub_settings (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+`,
+  },
 ];

@@ -1,47 +1,59 @@
 import { openDatabase } from './database.js';
-import { agentStatements } from './agents.js';
+import { identityStatements } from './identity.js';
 import { taskReader } from './task-reads.js';
 import { taskWriter } from './task-writes.js';
-import { TaskCache } from './task-cache.js';
-import { deliveryStatements } from './deliveries.js';
+import { deliveryStatements } from './outbox.js';
 import { entryStatements } from './entries.js';
-import { dueWorkStatements } from './due-work.js';
+import { dueWorkStatements } from './schedule.js';
 import { receiptIndex } from './receipts.js';
-import { HOLD_WINDOW, type Store } from '../store.js';
+import { holdExclusively } from './ownership.js';
+import { EventBus, HOLD_WINDOW, type Store } from '../store.js';
 
 /** Receipts pruned per turn of the event loop (about 30 ms of work). */
 const PRUNE_SLICE = 10_000;
 
 /**
- * The embedded store: one SQLite file in WAL mode, owned by one hub process (its caches rely
- * on that). Calls are synchronous underneath.
+ * The embedded store: one SQLite file in WAL mode, owned by one hub process, which it enforces
+ * (ownership.ts): so it is exclusive, keeps its receipt index in memory, and announces commits in
+ * process. Calls are synchronous underneath.
  */
-export function openSqliteStore(file: string): Store {
-  const db = openDatabase(file);
-  const agents = agentStatements(db);
+export function openSqliteStore(file: string, applied?: (versions: number[]) => void): Store {
+  const release = holdExclusively(file);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(file, applied);
+  } catch (e) {
+    release();
+    throw e;
+  }
+  const bus = new EventBus();
+  const identity = identityStatements(db, bus);
   const outbox = deliveryStatements(db);
-  const cache = new TaskCache();
-  const reads = taskReader(db, cache);
+  const reads = taskReader(db);
   const entries = entryStatements(db);
   const due = dueWorkStatements(db);
   const receipts = receiptIndex(db);
-  const writes = taskWriter(db, cache, outbox.enqueue, entries, due, receipts);
+  const writes = taskWriter(db, bus, outbox.enqueue, entries, due, receipts);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
 
   return {
     name: 'sqlite',
-    insertAgent: async (agent, token, quotas) => agents.insertAgent(agent, token, quotas),
-    getAgent: async (handle) => agents.getAgent(handle),
-    findToken: async (hash) => agents.findToken(hash),
-    listTokens: async (handle) => agents.listTokens(handle),
-    insertToken: async (handle, token, now, replace) => agents.insertToken(handle, token, now, replace),
-    revokeToken: async (handle, id, now) => agents.revokeToken(handle, id, now),
-    saveChallenge: async (handle, challenge) => agents.saveChallenge(handle, challenge),
-    takeChallenge: async (handle) => agents.takeChallenge(handle),
-    markEndpointVerified: async (handle, endpoint, rpcUrl, now) => agents.markEndpointVerified(handle, endpoint, rpcUrl, now),
-    setForwarding: async (handle, enabled, quotas) => agents.setForwarding(handle, enabled, quotas),
+    exclusive: true,
+    events: bus,
+    insertAgent: async (agent, token, quotas) => identity.insertAgent(agent, token, quotas),
+    getAgent: async (handle) => identity.getAgent(handle),
+    findToken: async (hash) => identity.findToken(hash),
+    listTokens: async (handle) => identity.listTokens(handle),
+    insertToken: async (handle, token, now, replace) => identity.insertToken(handle, token, now, replace),
+    revokeToken: async (handle, id, now) => identity.revokeToken(handle, id, now),
+    saveChallenge: async (handle, challenge) => identity.saveChallenge(handle, challenge),
+    takeChallenge: async (handle) => identity.takeChallenge(handle),
+    markEndpointVerified: async (handle, endpoint, rpcUrl, now) => identity.markEndpointVerified(handle, endpoint, rpcUrl, now),
+    setForwarding: async (handle, enabled, quotas) => identity.setForwarding(handle, enabled, quotas),
+    adminTokenHash: async () => identity.adminTokenHash(),
+    keepAdminTokenHash: async (hash) => identity.keepAdminTokenHash(hash),
     createTask: async (write) => writes.create(write),
     updateTask: async (write) => writes.update(write),
     getTask: async (id, options) => reads.get(id, options),
@@ -71,6 +83,7 @@ export function openSqliteStore(file: string): Store {
     },
     close: async () => {
       db.close();
+      release();
     },
   };
 }

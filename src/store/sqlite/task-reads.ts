@@ -1,6 +1,5 @@
 import type { Artifact, Message } from '../../a2a/types.js';
 import type { Db } from './database.js';
-import type { TaskCache } from './task-cache.js';
 import { recordFromRow, type TaskRow } from './rows.js';
 import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskScope } from '../store.js';
 
@@ -57,7 +56,7 @@ function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-export function taskReader(db: Db, cache: TaskCache) {
+export function taskReader(db: Db) {
   const statements = new Map<string, ReturnType<Db['prepare']>>();
   const prepare = (sql: string) => {
     let stmt = statements.get(sql);
@@ -81,13 +80,8 @@ export function taskReader(db: Db, cache: TaskCache) {
   };
 
   const get = (id: string, options: GetOptions): StoredTask | undefined => {
-    const cached = cache.get(id, options);
-    if (cached) return cached;
     const row = getRow.get(id) as TaskRow | undefined;
-    if (!row) return undefined;
-    const full = hydrate(row, { includeArtifacts: true });
-    cache.remember(full);
-    return cache.get(id, options) ?? hydrate(row, options); // a long task is not cached: shape it from the row
+    return row && hydrate(row, options);
   };
 
   const list = (q: TaskQuery): TaskPage => {

@@ -1,11 +1,10 @@
 import type { Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
-import type { TaskCache } from './task-cache.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { StoreConflict, type DeliveryDraft, type EntryWrite, type SealedWrite, type TaskWrite } from '../store.js';
+import { loggedEvents, StoreConflict, type DeliveryDraft, type EntryWrite, type EventBus, type SealedWrite, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
-import type { dueWorkStatements } from './due-work.js';
+import type { dueWorkStatements } from './schedule.js';
 import type { receiptIndex } from './receipts.js';
 
 const isUniqueViolation = (e: unknown): boolean =>
@@ -14,7 +13,7 @@ const isUniqueViolation = (e: unknown): boolean =>
 /** Prepared statements for task writes; a whole TaskWrite is applied within one transaction, or none of it. */
 export function taskWriter(
   db: Db,
-  cache: TaskCache,
+  bus: EventBus,
   enqueue: (drafts: readonly DeliveryDraft[], now: number) => void,
   entries: ReturnType<typeof entryStatements>,
   due: ReturnType<typeof dueWorkStatements>,
@@ -100,9 +99,9 @@ export function taskWriter(
     else if (op.kind === 'create') create(op.write);
     else update(op.write);
   };
-  // A sealed entry leaves the task row as it was, so the cache has nothing to learn from it.
+  // A sealed entry leaves the task row and its log as they were: nothing to announce.
   const batch = groupCommit(db, apply, {
-    committed: (op) => op.kind !== 'sealed' && cache.committed(op.kind, op.write),
+    committed: (op) => op.kind !== 'sealed' && bus.task({ taskId: op.write.record.id, lastSeq: op.write.record.lastSeq, events: loggedEvents(op.write) }),
     ended: (committed) => receipts.settle(committed),
   });
   return {

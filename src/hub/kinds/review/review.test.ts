@@ -9,7 +9,7 @@ const poster = { caller: { kind: 'agent' as const, handle: 'poster' }, door: { k
 
 describe('review quotas over days', () => {
   it('2 open at once: a third waits until one is evaluated, even on a new day', async () => {
-    const { hub, store, clock } = inProcessHub();
+    const { hub, clock, close } = await inProcessHub();
     // Deadlines are absolute: written against the hub's clock as it is at each post.
     const post = (deadlineInMs: number) => {
       const request = { ...reviewRequest(0), deadline: new Date(clock.now + deadlineInMs).toISOString(), title: randomUUID() };
@@ -26,6 +26,6 @@ describe('review quotas over days', () => {
     expect((await hub.tasks.get(poster, first.id)).status.state).toBe('TASK_STATE_FAILED');
     await post(3 * DAY);
     expect(await refusal(post(3 * DAY))).toBe('review.open');
-    await store.close();
+    await close();
   });
 });

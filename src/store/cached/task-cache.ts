@@ -6,8 +6,8 @@ import type { GetOptions, StoredTask, TaskWrite } from '../store.js';
 const LONG_HISTORY = 50;
 
 /**
- * Recently used tasks, kept in step with every committed write. It is valid because one hub
- * process owns its SQLite file (documented): nothing else writes behind its back. Bounded;
+ * Recently used tasks, kept in step with every committed write. It is valid only over an
+ * exclusive store (see cached-store.ts): nothing else writes behind its back. Bounded;
  * the least recently used task leaves first. (An LRU built on a Map's delete-and-set costs
  * ~24 us per hit once the Map is full: V8 rehashes the whole table on nearly every set.)
  */
@@ -21,7 +21,11 @@ export class TaskCache {
   /** A copy of the cached task shaped as `options` asks, or undefined on a miss. */
   get(id: string, options: GetOptions): StoredTask | undefined {
     const task = this.tasks.get(id);
-    if (!task) return undefined;
+    return task && TaskCache.shape(task, options);
+  }
+
+  /** A copy of a whole task, shaped as `options` asks. */
+  static shape(task: StoredTask, options: GetOptions): StoredTask {
     const keep = options.historyLength ?? task.history.length;
     return {
       record: task.record,

@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import { StoreConflict, type AgentRecord, type EndpointChallenge, type QuotaCharge, type TokenRecord } from '../store.js';
+import { StoreConflict, type AgentRecord, type EndpointChallenge, type EventBus, type QuotaCharge, type TokenRecord } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 
 interface AgentRow {
@@ -19,13 +19,16 @@ const agentFromRow = (r: AgentRow): AgentRecord => {
   return a;
 };
 
+const ADMIN_TOKEN_HASH = 'admin_token_hash';
+
 const tokenFromRow = (r: TokenRow): TokenRecord => {
   const t: TokenRecord = { id: r.id, handle: r.handle, createdAt: r.created_at };
   if (r.revoked_at !== null) t.revokedAt = r.revoked_at;
   return t;
 };
 
-export function agentStatements(db: Db) {
+/** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
+export function identityStatements(db: Db, bus: EventBus) {
   const insertAgentRow = db.prepare(
     'INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @createdAt)',
   );
@@ -53,9 +56,6 @@ export function agentStatements(db: Db) {
     insertTokenRow.run(token.id, handle, token.hash, now);
   });
 
-  // Live tokens by hash; every token write clears it, so a revoked token is refused at once.
-  const liveTokens = new Map<string, TokenRecord>();
-
   const saveChallenge = db.prepare('INSERT INTO endpoint_challenges (handle, challenge, endpoint, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET challenge = excluded.challenge, endpoint = excluded.endpoint, expires_at = excluded.expires_at');
   const getChallenge = db.prepare('SELECT challenge, endpoint, expires_at FROM endpoint_challenges WHERE handle = ?');
   const dropChallenge = db.prepare('DELETE FROM endpoint_challenges WHERE handle = ?');
@@ -70,6 +70,8 @@ export function agentStatements(db: Db) {
     dropChallenge.run(handle);
     return row && { challenge: row.challenge, endpoint: row.endpoint, expiresAt: row.expires_at };
   });
+  const getSetting = db.prepare('SELECT value FROM hub_settings WHERE name = ?').pluck();
+  const keepSetting = db.prepare('INSERT INTO hub_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING');
   const markVerified = db.transaction((handle: string, endpoint: string, rpcUrl: string, now: number) => {
     verify.run(endpoint, rpcUrl, now, handle);
     return readAgent(handle);
@@ -81,33 +83,39 @@ export function agentStatements(db: Db) {
     return readAgent(handle);
   });
 
+  /** Says what changed about `handle` once its write has committed, and passes the write's result on. */
+  const announced = <T>(handle: string, change: 'tokens' | 'record', result: T): T => {
+    bus.agent(handle, change);
+    return result;
+  };
+
   return {
     saveChallenge: (handle: string, c: EndpointChallenge) => void saveChallenge.run(handle, c.challenge, c.endpoint, c.expiresAt),
     takeChallenge: (handle: string) => takeChallenge.immediate(handle),
-    markEndpointVerified: (handle: string, endpoint: string, rpcUrl: string, now: number) => markVerified.immediate(handle, endpoint, rpcUrl, now),
-    setForwarding: (handle: string, enabled: boolean, quotas: QuotaCharge[]) => setForwarding.immediate(handle, enabled, quotas),
+    markEndpointVerified: (handle: string, endpoint: string, rpcUrl: string, now: number) =>
+      announced(handle, 'record', markVerified.immediate(handle, endpoint, rpcUrl, now)),
+    setForwarding: (handle: string, enabled: boolean, quotas: QuotaCharge[]) => announced(handle, 'record', setForwarding.immediate(handle, enabled, quotas)),
+    adminTokenHash: () => (getSetting.get(ADMIN_TOKEN_HASH) as string | undefined),
+    keepAdminTokenHash: (hash: string) => {
+      keepSetting.run(ADMIN_TOKEN_HASH, hash);
+      return getSetting.get(ADMIN_TOKEN_HASH) as string;
+    },
     insertAgent: (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []) => insertAgent.immediate(agent, token, quotas),
     getAgent: (handle: string) => {
       const row = getAgentRow.get(handle) as AgentRow | undefined;
       return row && agentFromRow(row);
     },
     findToken: (hash: string) => {
-      const cached = liveTokens.get(hash);
-      if (cached) return cached;
       const row = findTokenRow.get(hash) as TokenRow | undefined;
-      if (!row) return undefined;
-      if (liveTokens.size >= 10_000) liveTokens.clear();
-      liveTokens.set(hash, tokenFromRow(row));
-      return liveTokens.get(hash);
+      return row && tokenFromRow(row);
     },
     listTokens: (handle: string) => (listTokenRows.all(handle) as TokenRow[]).map(tokenFromRow),
-    insertToken: (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) => {
-      liveTokens.clear();
-      insertToken.immediate(handle, token, now, replace);
-    },
+    insertToken: (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) =>
+      announced(handle, 'tokens', insertToken.immediate(handle, token, now, replace)),
     revokeToken: (handle: string, tokenId: string, now: number) => {
-      liveTokens.clear();
-      return revokeRow.run(now, handle, tokenId).changes === 1;
+      const revoked = revokeRow.run(now, handle, tokenId).changes === 1;
+      if (revoked) bus.agent(handle, 'tokens');
+      return revoked;
     },
   };
 }

@@ -1,0 +1,68 @@
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError, newAdminToken, type Config } from '../config.js';
+import type { Store } from '../store/store.js';
+import { hashToken } from './tokens.js';
+
+/** The admin token as this process knows it: its hash always, and where an operator finds the token. */
+export interface AdminTokenInfo {
+  hash: string;
+  /** "from MUSTER_ADMIN_TOKEN", a file path, or how to find it when only the database has its hash. */
+  where: string;
+}
+
+const readToken = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Settles the admin token. On SQLite the token is known at start (the environment, or the file
+ * beside the data). On PostgreSQL every node must accept the same one, so its hash is kept in the
+ * database: the first node to store one wins, writes the token to its file as SQLite does, and
+ * every later node uses the stored hash (it need not know the token). A token given in the
+ * environment that differs from the stored one stops the node: two admins on one hub is a mistake.
+ */
+export async function settleAdminToken(config: Config, store: Store): Promise<AdminTokenInfo> {
+  const given = config.adminToken;
+  if (config.db.kind === 'sqlite') {
+    if (!given) throw new Error('an SQLite configuration always knows its admin token');
+    return { hash: hashToken(given), where: config.adminTokenFile ?? 'from MUSTER_ADMIN_TOKEN' };
+  }
+  if (given) {
+    const stored = await store.keepAdminTokenHash(hashToken(given));
+    if (stored !== hashToken(given)) {
+      throw new ConfigError(
+        `MUSTER_ADMIN_TOKEN is not this database's admin token (its fingerprint is ${stored.slice(0, 16)}); set it to that token, or unset it to use the stored one`,
+      );
+    }
+    return { hash: stored, where: 'from MUSTER_ADMIN_TOKEN' };
+  }
+  const file = config.adminTokenFile!;
+  const local = readToken(file);
+  const stored = await store.adminTokenHash();
+  if (stored) return { hash: stored, where: local && hashToken(local) === stored ? file : elsewhere(stored) };
+  // The file is written before the hash is offered, so a crash between leaves a token that the next start offers again.
+  const token = local ?? newAdminToken();
+  if (!local) writeTokenFile(file, token);
+  const kept = await store.keepAdminTokenHash(hashToken(token));
+  if (kept === hashToken(token)) return { hash: kept, where: file };
+  if (!local) unlinkSync(file); // another node stored its token first: ours was never valid
+  return { hash: kept, where: elsewhere(kept) };
+}
+
+const elsewhere = (hash: string) =>
+  `kept hashed in the database (fingerprint ${hash.slice(0, 16)}); it is in the admin-token file of the node that created it, or set MUSTER_ADMIN_TOKEN`;
+
+function writeTokenFile(file: string, token: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    throw new ConfigError(`cannot write the admin token to ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+

@@ -1,0 +1,66 @@
+import { LRUCache } from 'lru-cache';
+import type { AgentRecord, GetOptions, Store, TokenRecord } from '../store.js';
+import { TaskCache } from './task-cache.js';
+
+/** Live tokens and agent records kept at most; the least recently used go first. */
+const IDENTITY_CAPACITY = 10_000;
+
+/**
+ * The one caching layer: recently read tasks, live tokens and agent records, kept in step with
+ * every write made through it. It is correct only when nothing else writes to the database, so
+ * it is used only over a store that says it is exclusive (SQLite, which enforces it); any other
+ * store is returned as it is and every read goes to the database.
+ */
+export function cached(store: Store): Store {
+  if (!store.exclusive) return store;
+  const tasks = new TaskCache();
+  const tokens = new LRUCache<string, TokenRecord>({ max: IDENTITY_CAPACITY });
+  const agents = new LRUCache<string, AgentRecord>({ max: IDENTITY_CAPACITY });
+  // Bumped by every committed task write: a read that saw one land while it was out is not remembered.
+  let writes = 0;
+  const remembering = <T>(write: Promise<void>, apply: () => void): Promise<void> =>
+    write.then(() => {
+      writes++;
+      apply();
+    });
+  const rememberAgent = (agent: AgentRecord) => (agents.set(agent.handle, agent), agent);
+
+  return Object.assign(Object.create(store) as Store, {
+    getTask: async (id: string, options: GetOptions) => {
+      const hit = tasks.get(id, options);
+      if (hit) return hit;
+      const seen = writes;
+      const full = await store.getTask(id, { includeArtifacts: true });
+      if (!full) return undefined;
+      if (seen === writes) tasks.remember(full);
+      return TaskCache.shape(full, options);
+    },
+    // Attached before anyone awaits the write, so the cache learns of a commit before its writer answers.
+    createTask: (write: Parameters<Store['createTask']>[0]) => remembering(store.createTask(write), () => tasks.committed('create', write)),
+    updateTask: (write: Parameters<Store['updateTask']>[0]) => remembering(store.updateTask(write), () => tasks.committed('update', write)),
+    findToken: async (hash: string) => {
+      const hit = tokens.get(hash);
+      if (hit) return hit;
+      const found = await store.findToken(hash);
+      if (found) tokens.set(hash, found);
+      return found;
+    },
+    // Every token write clears the live tokens, so a revoked token is refused at once.
+    insertToken: (...args: Parameters<Store['insertToken']>) => {
+      tokens.clear();
+      return store.insertToken(...args);
+    },
+    revokeToken: (...args: Parameters<Store['revokeToken']>) => {
+      tokens.clear();
+      return store.revokeToken(...args);
+    },
+    getAgent: async (handle: string) => {
+      const hit = agents.get(handle);
+      if (hit) return hit;
+      const found = await store.getAgent(handle);
+      return found && rememberAgent(found);
+    },
+    markEndpointVerified: async (...args: Parameters<Store['markEndpointVerified']>) => rememberAgent(await store.markEndpointVerified(...args)),
+    setForwarding: async (...args: Parameters<Store['setForwarding']>) => rememberAgent(await store.setForwarding(...args)),
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * The pool, the one place driver errors become the store's errors, statements that retry what
+ * PostgreSQL asks to be retried, and the migration runner.
+ *
+ * Most writes here are one statement (data-modifying CTEs) run outside BEGIN/COMMIT: a single
+ * statement is its own transaction, so it stands whole or not at all and costs one round trip.
+ */
+import pg from 'pg';
+import { QuotaExceeded, StoreConflict, StoreUnavailable } from '../store.js';
+import { MIGRATIONS } from './migrations.js';
+
+/** What the store's modules query through: one statement in its own transaction, or several in one. */
+export interface Db {
+  /** Runs one statement (prepared by name on each connection) and answers its rows and row count. */
+  query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /** Runs `work` in one transaction on one connection; retried whole on a serialization failure or deadlock. */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  readonly pool: pg.Pool;
+}
+
+const INT8_OID = 20;
+
+/**
+ * BIGINT columns hold epoch ms and counts, all well inside 2^53: parse them as numbers, for this
+ * pool's connections only (the driver's global parser is left alone for anyone else in the process).
+ */
+export const numericInt8: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export function openPool(url: string, size: number, log: (line: string) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster' });
+  // An idle connection the server drops emits here; without a listener it would end the process.
+  pool.on('error', (e) => log(`muster: a PostgreSQL connection failed while idle (${e.message})`));
+  return pool;
+}
+
+/** Attempts of a statement PostgreSQL refused with a serialization failure or deadlock. */
+const ATTEMPTS = 4;
+
+export function database(pool: pg.Pool): Db {
+  return {
+    pool,
+    query: (text, values) =>
+      retried(async () => {
+        const result = await pool.query({ name: statementName(text), text, values: values as unknown[] });
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      }),
+    transaction: (work) => retried(() => inTransaction(pool, work)),
+  };
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: unknown;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch((rollback: unknown) => (broken = rollback));
+    throw e;
+  } finally {
+    // A connection that could not even roll back is not given to the next caller.
+    client.release(broken instanceof Error ? broken : undefined);
+  }
+}
+
+/** Runs `attempt`, again on a serialization failure or deadlock (it rolled back whole), and maps what it throws. */
+async function retried<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!isRetryable(e)) throw storeError(e);
+      if (i >= ATTEMPTS) throw new StoreConflict('version', 'the write kept losing to concurrent writes');
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * i)); // jitter, so the rivals do not meet again
+    }
+  }
+}
+
+const names = new Map<string, string>();
+/** Most distinct statement texts given a name; past it (never, in practice) statements go unnamed. */
+const MAX_NAMED = 1_000;
+
+/**
+ * A name per statement text, the same for the whole process, so each connection parses a statement
+ * once and then only binds it. (The driver refuses one name for two texts on a connection; one
+ * name per text can never collide.)
+ */
+function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `muster_${names.size}`));
+  return name;
+}
+
+const codeOf = (e: unknown): string | undefined =>
+  typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
+
+const isRetryable = (e: unknown): boolean => codeOf(e) === '40001' || codeOf(e) === '40P01';
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+
+export function isConnectionError(e: unknown): boolean {
+  const code = codeOf(e);
+  if (code !== undefined && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true;
+  return e instanceof Error && CONNECTION_MESSAGES.test(e.message);
+}
+
+/** Which refusal a unique violation is, by the constraint it broke. */
+const CONFLICT_OF: Record<string, StoreConflict['what']> = {
+  tasks_pkey: 'task-id',
+  receipts_pkey: 'receipt',
+  agents_pkey: 'handle',
+  task_entries_pkey: 'entry-exists',
+  // A task's messages and events are numbered from its row: a clash means another write got there first.
+  messages_pkey: 'version',
+  events_pkey: 'version',
+};
+
+/** The store's error for a driver error; anything it does not know is passed on as it is. */
+export function storeError(e: unknown): unknown {
+  const code = codeOf(e);
+  const error = e as pg.DatabaseError;
+  if (code === 'MU409') return new StoreConflict(error.message as StoreConflict['what'], error.detail ?? error.message);
+  if (code === 'MU429') return new QuotaExceeded(error.message, Number(error.detail));
+  if (code === '23505') {
+    const what = CONFLICT_OF[error.constraint ?? ''];
+    return what ? new StoreConflict(what, error.detail ?? error.message) : e;
+  }
+  if (isConnectionError(e)) return new StoreUnavailable(`PostgreSQL is unavailable: ${(e as Error).message}`, { cause: e });
+  return e;
+}
+
+/** Any fixed number: every process that migrates this schema takes the same lock. */
+const MIGRATION_LOCK = 0x6d757374; // "must"
+
+/**
+ * Applies pending migrations in one transaction under an advisory lock: a process that starts
+ * while another migrates waits, then finds nothing left to do. Answers the versions it applied.
+ */
+export async function migrate(client: pg.ClientBase): Promise<number[]> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // After the lock: each statement reads a fresh snapshot, so this sees what the last holder committed.
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+    const { rows } = await client.query<{ v: number }>('SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations');
+    const pending = MIGRATIONS.filter((m) => m.version > (rows[0]?.v ?? 0));
+    for (const m of pending) {
+      await client.query(m.sql);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+    }
+    await client.query('COMMIT');
+    return pending.map((m) => m.version);
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw storeError(e);
+  }
+}
+
+/** Connects a client of its own (not from a pool), mapping a failure to connect. */
+export async function connectClient(config: pg.ClientConfig): Promise<pg.Client> {
+  const client = new pg.Client({ types: numericInt8, ...config });
+  try {
+    await client.connect();
+  } catch (e) {
+    client.end().catch(() => {});
+    throw storeError(e);
+  }
+  return client;
+}
+
+/**
+ * Builds one statement of data-modifying CTEs: each part names the CTE it adds, `param` numbers
+ * the values in the order parts ask for them. The same shape of write gives the same text, so
+ * its prepared statement is reused.
+ */
+export class Statement {
+  readonly values: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  /** A placeholder for `value`, cast to `type` (parameters in SELECT lists have no type of their own). */
+  param(value: unknown, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+
+  with(name: string, sql: string): void {
+    this.parts.push(`${name} AS (${sql})`);
+  }
+
+  text(main: string): string {
+    return this.parts.length ? `WITH ${this.parts.join(',\n')}\n${main}` : main;
+  }
+}
