@@ -298,7 +298,10 @@ export class TaskService {
       const entries = current && kind?.due ? await this.store.entries(work.taskId) : [];
       const change = current && kind?.due?.(current, entries, this.clock());
       if (!current || !change) return this.store.finishDue(work.taskId, owner);
-      await this.commit(current, change, this.clock(), { entriesSeen: entries.length, dueDone: true });
+      await this.commit(current, change, this.clock(), { entriesSeen: entries.length, dueDone: owner });
+    }).catch((e: unknown) => {
+      // The lease ran out and another scheduler holds the work now: it is theirs to do.
+      if (!(e instanceof StoreConflict && e.what === 'lease')) throw e;
     });
   }
 

@@ -15,9 +15,11 @@ describe('scheduled work runs once', () => {
     const task = await hub.tasks.send({ caller: { kind: 'agent', handle: 'poster' }, door: HUB }, { message });
     clock.now += 6_000;
 
-    // Three claims of the same work: the first by a node whose lease ran out, then two more.
-    const work: DueWork = { taskId: task.id, dueAt: Date.parse(request.deadline) };
-    await Promise.all(['node-a', 'node-b', 'node-c'].map((owner) => hub.tasks.runDue(work, owner)));
+    // node-a's lease runs out and node-b claims the work; all three then run it (node-c never held it).
+    expect(await store.claimDue('node-a', clock.now, clock.now + 1, 10)).toHaveLength(1);
+    const [work] = await store.claimDue('node-b', clock.now + 2, clock.now + 60_000, 10);
+    expect(work).toEqual({ taskId: task.id, dueAt: Date.parse(request.deadline) });
+    await Promise.all(['node-a', 'node-b', 'node-c'].map((owner) => hub.tasks.runDue(work!, owner)));
     const events = await store.eventsAfter(task.id, 0, 10);
     expect(events.map((e) => Object.keys(e.event)[0])).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
 

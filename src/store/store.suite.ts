@@ -206,7 +206,9 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       expect(await store.claimDue('me', 50, 1_000, 10)).toEqual([]);
       expect(await store.claimDue('me', 150, 1_000, 10)).toEqual([{ taskId: a.record.id, dueAt: 100 }]);
       expect(await store.claimDue('you', 250, 1_000, 10)).toEqual([{ taskId: b.record.id, dueAt: 200 }]); // a is leased
-      await store.updateTask(bump(a, {}, { dueDone: true }));
+      await expect(store.updateTask(bump(a, {}, { dueDone: 'you' }))).rejects.toMatchObject({ what: 'lease' }); // not the holder
+      expect((await store.getTask(a.record.id, { includeArtifacts: false }))?.record.version).toBe(a.record.version); // nothing written
+      await store.updateTask(bump(a, {}, { dueDone: 'me' }));
       await store.finishDue(b.record.id, 'me'); // not the holder: nothing happens
       expect(await store.claimDue('me', 2_000, 3_000, 10)).toEqual([{ taskId: b.record.id, dueAt: 200 }]); // b's lease ran out
       await store.finishDue(b.record.id, 'me');

@@ -94,8 +94,11 @@ export interface TaskWrite {
   entriesSeen?: number;
   /** Schedules work on the task at this time (replacing any earlier schedule). */
   dueAt?: number;
-  /** The task's scheduled work is done: its row goes with this write. */
-  dueDone?: boolean;
+  /**
+   * The task's scheduled work is done by the holder of its lease, named here: its row goes with
+   * this write, which stands only while that holder still holds the lease (StoreConflict 'lease').
+   */
+  dueDone?: string;
 }
 
 /** Which tasks a list may show; decided by the hub's view, executed by the store. */

@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import type { DueWork } from '../store.js';
+import { StoreConflict, type DueWork } from '../store.js';
 
 /** Scheduled work per task: written and deleted inside task writes, claimed with a lease. */
 export function dueWorkStatements(db: Db) {
@@ -15,9 +15,14 @@ export function dueWorkStatements(db: Db) {
      RETURNING task_id AS taskId, due_at AS dueAt`,
   );
   const earliest = db.prepare('SELECT MIN(due_at) FROM due_work').pluck();
+  const holder = db.prepare('SELECT lease_owner FROM due_work WHERE task_id = ?').pluck();
   return {
     next: () => (earliest.get() as number | null) ?? undefined,
     schedule: (taskId: string, at: number) => void upsert.run(taskId, at),
+    /** Refuses, writing nothing, unless `owner` holds the task's lease. */
+    checkHeld: (taskId: string, owner: string) => {
+      if (holder.get(taskId) !== owner) throw new StoreConflict('lease', `the lease on ${taskId}'s due work is not held by ${owner}`);
+    },
     done: (taskId: string) => void remove.run(taskId),
     claim: (owner: string, now: number, until: number, limit: number) => claim.all({ owner, now, until, limit }) as DueWork[],
     finish: (taskId: string, owner: string) => void removeHeld.run(taskId, owner),

@@ -35,7 +35,8 @@ export function taskWriter(
   const quotas = quotaStatements(db);
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
-  const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas'] }, entry: EntryWrite | undefined) => {
+  const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; record?: { id: string } }, entry: EntryWrite | undefined) => {
+    if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);
     if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
     quotas.check(w.quotas);
@@ -54,7 +55,7 @@ export function taskWriter(
       if (w.receipt) receipts.write(w.receipt, record.updatedAt);
       if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
       if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
-      if (w.dueDone) due.done(record.id);
+      if (w.dueDone !== undefined) due.done(record.id);
       quotas.apply(w.quotas);
     } catch (e) {
       throw new HalfWritten(e);
