@@ -5,28 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv as env, freePort } from './helpers/nodes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = ['--import', 'tsx', 'src/cli/main.ts'];
-const env = (extra: Record<string, string> = {}) => {
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean)) if (key.startsWith('MUSTER_')) delete clean[key];
-  return { ...clean, ...extra };
-};
 
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
 
 function serveOnce(args: string[], extraEnv: Record<string, string> = {}) {
   return spawnSync(process.execPath, [...cli, 'serve', ...args], { cwd: root, env: env(extraEnv), encoding: 'utf8', timeout: 15_000 });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 function startServe(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {

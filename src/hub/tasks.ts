@@ -19,7 +19,10 @@ import type { RenderOptions, View } from './view.js';
 
 const FULL = { includeArtifacts: true } as const;
 const SUMMARY = { includeArtifacts: false, historyLength: 0 } as const;
-const WRITE_ATTEMPTS = 3;
+/** Reads-decide-writes tried on one task before CONFLICT: races come only from other processes (see settled). */
+const WRITE_ATTEMPTS = 8;
+/** The most a retry waits, times the attempt, so the processes that raced do not meet again in step. */
+const RETRY_JITTER_MS = 4;
 /** Messages one task may hold: every change reads the task whole, so a task must stay bounded. */
 export const MAX_MESSAGES = 200;
 /** History in a SendMessage answer when the caller does not say (GetTask gives it all). */
@@ -334,7 +337,7 @@ export class TaskService {
   /**
    * Runs a read-decide-write on a task after the task's earlier ones in this process (see
    * PerKeyQueue), until its compare-and-set holds: a write that lost a race (to another process)
-   * reads the task again, a few times, rather than fail. What the store still refuses becomes a hub error.
+   * reads the task again, after a short random wait, a few times, rather than fail. What the store still refuses becomes a hub error.
    */
   private settled<T>(taskId: string, attempt: () => Promise<T>): Promise<T> {
     return this.changing.run(taskId, async () => {
@@ -342,8 +345,8 @@ export class TaskService {
         try {
           return await attempt();
         } catch (e) {
-          if (e instanceof StoreConflict && e.what === 'version' && n < WRITE_ATTEMPTS) continue;
-          throw this.refusal(e);
+          if (!(e instanceof StoreConflict && e.what === 'version' && n < WRITE_ATTEMPTS)) throw this.refusal(e);
+          await new Promise((r) => setTimeout(r, Math.random() * RETRY_JITTER_MS * n));
         }
       }
     });
@@ -383,7 +386,10 @@ export class TaskService {
     try {
       return await run();
     } catch (e) {
-      if (e instanceof StoreConflict && e.what === 'receipt') return replay((await this.store.getReceipt(idem.scope, idem.key))!);
+      // A retry that raced the first request (through another node, say) may be refused by the
+      // kind for what the first one did; once the first's receipt is there, the retry gets its answer.
+      const earlier = await this.store.getReceipt(idem.scope, idem.key);
+      if (earlier) return replay(earlier);
       throw e;
     }
   }
