@@ -1,21 +1,22 @@
 /**
- * Fresh PostgreSQL databases for tests, on the server MUSTER_TEST_PG names
- * (e.g. postgres://postgres@127.0.0.1:5432). Each test file makes its own and drops them after.
+ * Fresh PostgreSQL databases for tests. MUSTER_TEST_PG names a server (a URL without a database,
+ * e.g. postgres://postgres@127.0.0.1:5432); without it, PostgreSQL tests are skipped.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The server to test against, or undefined: the PostgreSQL tests are skipped then. */
 export const testPostgres: string | undefined = process.env['MUSTER_TEST_PG'] || undefined;
 
-const serverUrl = (database: string): string => {
+/** The server's URL with `database` as its database. */
+function onDatabase(database: string): string {
   const url = new URL(testPostgres!);
   url.pathname = `/${database}`;
   return url.href;
-};
+}
 
+/** Runs `sql` on the server's maintenance database (CREATE and DROP DATABASE cannot run in the one they name). */
 async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl('postgres') });
+  const client = new pg.Client({ connectionString: onDatabase('postgres') });
   await client.connect();
   try {
     await client.query(sql);
@@ -24,9 +25,16 @@ async function onServer(sql: string): Promise<void> {
   }
 }
 
-/** A new, empty database; `drop` removes it, closing whatever connections are still open on it. */
+/** Creates a database of the test's own; `drop` ends whatever is still connected to it and removes it. */
 export async function freshPostgresDatabase(label: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `muster_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(5).toString('hex')}`;
-  await onServer(`CREATE DATABASE ${name}`);
-  return { url: serverUrl(name), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  if (!testPostgres) throw new Error('MUSTER_TEST_PG is not set');
+  const name = `muster_${label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30)}_${randomBytes(6).toString('hex')}`;
+  await onServer(`CREATE DATABASE "${name}"`);
+  return {
+    url: onDatabase(name),
+    drop: async () => {
+      await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+      await onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
 }

@@ -15,7 +15,6 @@ export interface Db {
   query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number }>;
   /** Runs `work` in one transaction on one connection; retried whole on a serialization failure or deadlock. */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
-  readonly pool: pg.Pool;
 }
 
 const INT8_OID = 20;
@@ -30,10 +29,26 @@ export const numericInt8: pg.CustomTypesConfig = {
 };
 
 export function openPool(url: string, size: number, log: (line: string) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster' });
+  // A database that does not answer is StoreUnavailable after a while, not a request held forever.
+  const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster', connectionTimeoutMillis: 10_000 });
   // An idle connection the server drops emits here; without a listener it would end the process.
   pool.on('error', (e) => log(`muster: a PostgreSQL connection failed while idle (${e.message})`));
   return pool;
+}
+
+/**
+ * Ends the pool and waits until every connection has closed (the driver's end() answers before
+ * they have), so a store that is closed leaves nothing connected behind it.
+ */
+export async function endPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let closed = 0;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => ++closed >= open && resolve());
+  });
+  await pool.end();
+  await allClosed;
 }
 
 /** Attempts of a statement PostgreSQL refused with a serialization failure or deadlock. */
@@ -41,7 +56,6 @@ const ATTEMPTS = 4;
 
 export function database(pool: pg.Pool): Db {
   return {
-    pool,
     query: (text, values) =>
       retried(async () => {
         const result = await pool.query({ name: statementName(text), text, values: values as unknown[] });

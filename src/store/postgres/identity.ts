@@ -1,0 +1,178 @@
+/**
+ * Agents, tokens, endpoint challenges and the admin token's hash. Nothing is cached: `findToken`
+ * reads the database every time, so a token revoked through any process is refused at once. Token
+ * and record changes send NOTIFY in their own statement and are announced here after it commits.
+ */
+import type { AgentRecord, EndpointChallenge, QuotaCharge, TokenRecord } from '../store.js';
+import { Statement, type Db } from './database.js';
+import type { Announcer } from './events.js';
+import { AGENTS } from './notices.js';
+import { chargeQuotas } from './receipts.js';
+
+interface AgentRow {
+  handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
+  endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: boolean;
+}
+interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
+
+const agentFromRow = (r: AgentRow): AgentRecord => {
+  const a: AgentRecord = { handle: r.handle, createdAt: r.created_at };
+  if (r.name !== null) a.name = r.name;
+  if (r.description !== null) a.description = r.description;
+  if (r.endpoint !== null) a.endpoint = r.endpoint;
+  if (r.endpoint_rpc_url !== null) a.endpointRpcUrl = r.endpoint_rpc_url;
+  if (r.endpoint_verified_at !== null) a.endpointVerifiedAt = r.endpoint_verified_at;
+  if (r.forwarding) a.forwarding = true;
+  return a;
+};
+
+const tokenFromRow = (r: TokenRow): TokenRecord => {
+  const t: TokenRecord = { id: r.id, handle: r.handle, createdAt: r.created_at };
+  if (r.revoked_at !== null) t.revokedAt = r.revoked_at;
+  return t;
+};
+
+const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_verified_at, forwarding';
+const TOKEN_COLUMNS = 'id, handle, created_at, revoked_at';
+const ADMIN_TOKEN_HASH = 'admin_token_hash';
+
+export function identityStatements(db: Db, announcer: Announcer) {
+  /** Runs a statement that changes one agent and sends `noted`; announces the change once it committed. */
+  const changeAgent = async (s: Statement, handle: string, change: 'tokens' | 'record', over?: string): Promise<AgentRow | undefined> => {
+    s.with('noted', `SELECT pg_notify('${AGENTS}', ${s.param(announcer.agentNotice(handle, change), 'text')}) FROM changed`);
+    const checks = over ? `, (SELECT over FROM ${over})::int AS over` : '';
+    const { rows } = await db.query<AgentRow>(s.text(`SELECT changed.*, (SELECT count(*) FROM noted)::int AS noted${checks} FROM changed`), s.values);
+    if (rows.length) announcer.agentChanged(handle, change);
+    return rows[0];
+  };
+
+  const agentOf = (row: AgentRow | undefined, handle: string): AgentRecord => {
+    if (!row) throw new Error(`no agent ${handle}`);
+    return agentFromRow(row);
+  };
+
+  return {
+    /** The agent, its first token and its quota charges in one statement; a taken handle is StoreConflict('handle'). */
+    insertAgent: async (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []): Promise<void> => {
+      const s = new Statement();
+      const at = s.param(agent.createdAt, 'int8');
+      s.with(
+        'agent',
+        `INSERT INTO agents (handle, name, description, endpoint, created_at)
+         VALUES (${s.param(agent.handle, 'text')}, ${s.param(agent.name ?? null, 'text')}, ${s.param(agent.description ?? null, 'text')},
+           ${s.param(agent.endpoint ?? null, 'text')}, ${at}) RETURNING handle`,
+      );
+      s.with('token', `INSERT INTO tokens (id, handle, hash, created_at) SELECT ${s.param(token.id, 'text')}, handle, ${s.param(token.hash, 'text')}, ${at} FROM agent`);
+      const quota = chargeQuotas(s, quotas, 'agent');
+      await db.query(s.text(`SELECT (SELECT count(*) FROM agent)::int AS added${quota ? `, (SELECT over FROM ${quota})::int AS over` : ''}`), s.values);
+    },
+
+    getAgent: async (handle: string) => {
+      const { rows } = await db.query<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents WHERE handle = $1`, [handle]);
+      return rows[0] && agentFromRow(rows[0]);
+    },
+
+    findToken: async (hash: string) => {
+      const { rows } = await db.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = $1 AND revoked_at IS NULL`, [hash]);
+      return rows[0] && tokenFromRow(rows[0]);
+    },
+
+    listTokens: async (handle: string) =>
+      (await db.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE handle = $1 ORDER BY created_at, id`, [handle])).rows.map(tokenFromRow),
+
+    /**
+     * Adds a token; with `replace`, revokes the agent's other live tokens in the same transaction.
+     * A rotation first locks the agent's row, so two at once (through two processes) run one after
+     * the other, and the second revokes the first one's new token: one live token stands, as after
+     * one rotation. (In one statement, the second would revoke only what its snapshot saw.)
+     */
+    insertToken: async (handle: string, token: { id: string; hash: string }, now: number, replace: boolean): Promise<void> => {
+      const add = 'INSERT INTO tokens (id, handle, hash, created_at) VALUES ($1, $2, $3, $4)';
+      const notify = `SELECT pg_notify('${AGENTS}', $1)`;
+      await db.transaction(async (client) => {
+        if (replace) {
+          await client.query('SELECT 1 FROM agents WHERE handle = $1 FOR UPDATE', [handle]);
+          await client.query('UPDATE tokens SET revoked_at = $2, changed_at = muster_now_ms() WHERE handle = $1 AND revoked_at IS NULL', [handle, now]);
+        }
+        await client.query(add, [token.id, handle, token.hash, now]);
+        await client.query(notify, [announcer.agentNotice(handle, 'tokens')]);
+      });
+      announcer.agentChanged(handle, 'tokens');
+    },
+
+    revokeToken: async (handle: string, tokenId: string, now: number): Promise<boolean> => {
+      const s = new Statement();
+      s.with(
+        'changed',
+        `UPDATE tokens SET revoked_at = ${s.param(now, 'int8')}, changed_at = muster_now_ms()
+         WHERE handle = ${s.param(handle, 'text')} AND id = ${s.param(tokenId, 'text')} AND revoked_at IS NULL RETURNING handle`,
+      );
+      return (await changeAgent(s, handle, 'tokens')) !== undefined;
+    },
+
+    saveChallenge: async (handle: string, c: EndpointChallenge): Promise<void> => {
+      await db.query(
+        `INSERT INTO endpoint_challenges (handle, challenge, endpoint, expires_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (handle) DO UPDATE SET challenge = EXCLUDED.challenge, endpoint = EXCLUDED.endpoint, expires_at = EXCLUDED.expires_at`,
+        [handle, c.challenge, c.endpoint, c.expiresAt],
+      );
+    },
+
+    /** Returns and forgets the challenge in one statement, so two processes cannot both take it. */
+    takeChallenge: async (handle: string): Promise<EndpointChallenge | undefined> => {
+      const { rows } = await db.query<{ challenge: string; endpoint: string; expires_at: number }>(
+        'DELETE FROM endpoint_challenges WHERE handle = $1 RETURNING challenge, endpoint, expires_at',
+        [handle],
+      );
+      const row = rows[0];
+      return row && { challenge: row.challenge, endpoint: row.endpoint, expiresAt: row.expires_at };
+    },
+
+    markEndpointVerified: async (handle: string, endpoint: string, rpcUrl: string, now: number): Promise<AgentRecord> => {
+      const s = new Statement();
+      s.with(
+        'changed',
+        `UPDATE agents SET endpoint = ${s.param(endpoint, 'text')}, endpoint_rpc_url = ${s.param(rpcUrl, 'text')},
+           endpoint_verified_at = ${s.param(now, 'int8')}, changed_at = muster_now_ms()
+         WHERE handle = ${s.param(handle, 'text')} RETURNING ${AGENT_COLUMNS}`,
+      );
+      return agentOf(await changeAgent(s, handle, 'record'), handle);
+    },
+
+    /** Switches forwarding and charges `quotas` in one statement; switching off cancels the agent's pending forwards. */
+    setForwarding: async (handle: string, enabled: boolean, quotas: QuotaCharge[]): Promise<AgentRecord> => {
+      const s = new Statement();
+      const [h, on] = [s.param(handle, 'text'), s.param(enabled, 'bool')];
+      s.with('changed', `UPDATE agents SET forwarding = ${on}, changed_at = muster_now_ms() WHERE handle = ${h} RETURNING ${AGENT_COLUMNS}`);
+      s.with(
+        'canceled',
+        `UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL
+         WHERE NOT ${on} AND state = 'pending' AND channel = 'forward' AND task_id IN (SELECT id FROM tasks WHERE target = ${h})
+           AND EXISTS (SELECT 1 FROM changed)`,
+      );
+      const over = chargeQuotas(s, quotas, 'changed');
+      return agentOf(await changeAgent(s, handle, 'record', over), handle);
+    },
+
+    adminTokenHash: async (): Promise<string | undefined> => {
+      const { rows } = await db.query<{ value: string }>('SELECT value FROM hub_settings WHERE name = $1', [ADMIN_TOKEN_HASH]);
+      return rows[0]?.value;
+    },
+
+    /**
+     * Stores `hash` unless a hash is stored, and answers the one that stands. A process that lost
+     * the race to one still committing waits for it (ON CONFLICT), but its statement's snapshot is
+     * older than that commit: it reads again, with a new snapshot.
+     */
+    keepAdminTokenHash: async (hash: string): Promise<string> => {
+      const kept = await db.query<{ value: string }>(
+        `WITH kept AS (INSERT INTO hub_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value)
+         SELECT value FROM kept UNION ALL SELECT value FROM hub_settings WHERE name = $1`,
+        [ADMIN_TOKEN_HASH, hash],
+      );
+      const stood = kept.rows[0] ?? (await db.query<{ value: string }>('SELECT value FROM hub_settings WHERE name = $1', [ADMIN_TOKEN_HASH])).rows[0];
+      if (!stood) throw new Error('the admin token hash was removed while it was being stored');
+      return stood.value;
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Push configs, the delivery outbox and signing keys. Deliveries are claimed with FOR UPDATE SKIP
+ * LOCKED and a lease naming its holder, so processes sharing the outbox never take one delivery
+ * twice; only the holder records an attempt.
+ */
+import { pushChannel, type Delivery, type DeliveryDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
+import type { Db, Statement } from './database.js';
+
+interface DeliveryRow {
+  id: string; task_id: string; channel: string; seq: number; url: string; headers: string; body: string; state: Delivery['state'];
+  attempts: number; next_at: number; last_status: number | null; last_error: string | null; last_attempt_at: number | null; created_at: number;
+}
+interface ConfigRow { task_id: string; id: string; owner: string; url: string; token: string | null; auth_scheme: string | null; auth_credentials: string | null; created_at: number }
+
+const deliveryFromRow = (r: DeliveryRow): Delivery => ({
+  id: r.id, taskId: r.task_id, channel: r.channel, seq: r.seq, url: r.url, headers: JSON.parse(r.headers), body: r.body,
+  state: r.state, attempts: r.attempts, nextAt: r.next_at, createdAt: r.created_at,
+  ...(r.last_status !== null ? { lastStatus: r.last_status } : {}),
+  ...(r.last_error !== null ? { lastError: r.last_error } : {}),
+  ...(r.last_attempt_at !== null ? { lastAttemptAt: r.last_attempt_at } : {}),
+});
+
+const configFromRow = (r: ConfigRow): PushConfig => ({
+  taskId: r.task_id, id: r.id, owner: r.owner, url: r.url, createdAt: r.created_at,
+  ...(r.token !== null ? { token: r.token } : {}),
+  ...(r.auth_scheme !== null ? { authentication: { scheme: r.auth_scheme, ...(r.auth_credentials !== null ? { credentials: r.auth_credentials } : {}) } } : {}),
+});
+
+const DELIVERY_COLUMNS = 'id, task_id, channel, seq, url, headers, body, state, attempts, next_at, last_status, last_error, last_attempt_at, created_at';
+
+/** Adds a task write's outbox rows (one multi-row insert), due at once, written once `anchor` has its row. */
+export function enqueueDeliveries(s: Statement, drafts: readonly DeliveryDraft[] | undefined, now: number, anchor: string): void {
+  if (!drafts?.length) return;
+  const column = <T>(pick: (d: DeliveryDraft) => T, type: string) => s.param(drafts.map(pick), type);
+  const at = s.param(now, 'int8');
+  s.with(
+    'deliveries',
+    `INSERT INTO deliveries (id, task_id, channel, seq, url, headers, body, state, attempts, next_at, created_at)
+     SELECT d.id, d.task_id, d.channel, d.seq, d.url, d.headers, d.body, 'pending', 0, ${at}, ${at}
+     FROM ${anchor}, unnest(${column((d) => d.id, 'text[]')}, ${column((d) => d.taskId, 'text[]')}, ${column((d) => d.channel, 'text[]')},
+       ${column((d) => d.seq, 'int[]')}, ${column((d) => d.url, 'text[]')}, ${column((d) => JSON.stringify(d.headers), 'text[]')},
+       ${column((d) => d.body, 'text[]')}) AS d(id, task_id, channel, seq, url, headers, body)`,
+  );
+}
+
+/**
+ * Leases due deliveries. A delivery is due only when no earlier event of its channel is pending
+ * (leased or not), so each channel goes out one at a time, in order, whoever claims. Rows another
+ * claimer holds locked are skipped; one whose lease a concurrent claimer just committed is
+ * re-checked under its lock (READ COMMITTED) and left out.
+ */
+const CLAIM = `
+WITH due AS (
+  SELECT d.id FROM deliveries d
+  WHERE d.state = 'pending' AND d.next_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+    AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.task_id = d.task_id AND e.channel = d.channel AND e.seq < d.seq AND e.state = 'pending')
+  ORDER BY d.next_at LIMIT $2
+  FOR UPDATE OF d SKIP LOCKED
+), leased AS (
+  UPDATE deliveries SET lease_owner = $3, lease_until = $4 FROM due WHERE deliveries.id = due.id
+  RETURNING ${DELIVERY_COLUMNS.split(', ').map((c) => `deliveries.${c}`).join(', ')}
+)
+SELECT * FROM leased ORDER BY next_at, task_id, channel, seq`;
+
+export function outboxStatements(db: Db) {
+  return {
+    claim: async (owner: string, now: number, leaseUntil: number, limit: number) =>
+      (await db.query<DeliveryRow>(CLAIM, [now, limit, owner, leaseUntil])).rows.map(deliveryFromRow),
+
+    finish: async (id: string, owner: string, o: DeliveryOutcome) => {
+      const { rowCount } = await db.query(
+        `UPDATE deliveries SET state = $3, attempts = $4, next_at = $5, last_status = $6, last_error = $7, last_attempt_at = $8,
+           lease_owner = NULL, lease_until = NULL
+         WHERE id = $1 AND lease_owner = $2`,
+        [id, owner, o.state, o.attempts, o.nextAt, o.lastStatus ?? null, o.lastError ?? null, o.lastAttemptAt],
+      );
+      return rowCount === 1;
+    },
+
+    list: async (taskId: string) =>
+      (await db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE task_id = $1 ORDER BY channel, seq`, [taskId])).rows.map(deliveryFromRow),
+
+    /** Inserts or updates a config; its owner alone may change it. */
+    putConfig: async (c: PushConfig) => {
+      const { rowCount } = await db.query(
+        `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (task_id, id) DO UPDATE SET url = EXCLUDED.url, token = EXCLUDED.token, auth_scheme = EXCLUDED.auth_scheme,
+           auth_credentials = EXCLUDED.auth_credentials
+         WHERE push_configs.owner = EXCLUDED.owner`,
+        [c.taskId, c.id, c.owner, c.url, c.token ?? null, c.authentication?.scheme ?? null, c.authentication?.credentials ?? null, c.createdAt],
+      );
+      return rowCount === 1;
+    },
+
+    configs: async (taskId: string) =>
+      (await db.query<ConfigRow>('SELECT * FROM push_configs WHERE task_id = $1 ORDER BY created_at, id', [taskId])).rows.map(configFromRow),
+
+    /** Deletes a config and, in the same statement, cancels its channel's pending deliveries. */
+    deleteConfig: async (taskId: string, id: string) => {
+      const { rows } = await db.query<{ gone: number }>(
+        `WITH gone AS (DELETE FROM push_configs WHERE task_id = $1 AND id = $2 RETURNING id),
+         canceled AS (
+           UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL
+           WHERE task_id = $1 AND channel = $3 AND state = 'pending' AND EXISTS (SELECT 1 FROM gone)
+         )
+         SELECT count(*)::int AS gone FROM gone`,
+        [taskId, id, pushChannel(id)],
+      );
+      return rows[0]!.gone === 1;
+    },
+
+    keys: async (): Promise<StoredSigningKey[]> =>
+      (await db.query<{ kid: string; private_jwk: string; public_jwk: string; created_at: number }>('SELECT * FROM signing_keys ORDER BY created_at')).rows.map((k) => ({
+        kid: k.kid, privateJwk: JSON.parse(k.private_jwk), publicJwk: JSON.parse(k.public_jwk), createdAt: k.created_at,
+      })),
+
+    /** The first key wins: the one-row index (migrations.ts) turns any later insert into nothing. */
+    saveKey: async (k: StoredSigningKey) => {
+      await db.query('INSERT INTO signing_keys (kid, private_jwk, public_jwk, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+        k.kid, JSON.stringify(k.privateJwk), JSON.stringify(k.publicJwk), k.createdAt,
+      ]);
+    },
+
+    /** Finished deliveries older than `before` go; pending ones stay whatever their age. */
+    prune: async (before: number) => {
+      await db.query("DELETE FROM deliveries WHERE state <> 'pending' AND created_at < $1", [before]);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The shared store: any number of hub processes on one PostgreSQL database. Nothing here is
+ * per-process state: receipts, quotas, leases and entry rules live in the database and are checked
+ * by the statements that write them, so the store is not exclusive (nothing above it may cache).
+ * Commits are announced across processes with LISTEN/NOTIFY (events.ts).
+ */
+import { EventBus, type Store } from '../store.js';
+import type pg from 'pg';
+import { connectClient, database, endPool, migrate, openPool, storeError } from './database.js';
+import { Listener, type ListenOptions } from './events.js';
+import { identityStatements } from './identity.js';
+import { outboxStatements } from './outbox.js';
+import { receiptStatements } from './receipts.js';
+import { scheduleStatements } from './schedule.js';
+import { taskReader } from './task-reads.js';
+import { entryReads, taskWriter } from './tasks.js';
+
+export interface PostgresOptions extends ListenOptions {
+  /** Where the store says what it cannot say in an error (a lost LISTEN connection). */
+  log?: (line: string) => void;
+  /** Connections in the pool (each in-flight statement holds one). */
+  poolSize?: number;
+}
+
+/** Finished deliveries stay visible this long before `before` (a week, with the day of receipts `before` already is). */
+const DELIVERIES_KEPT_MS = 6 * 86_400_000;
+
+export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<Store> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const pool = openPool(url, options.poolSize ?? 20, log);
+  const bus = new EventBus();
+  const db = database(pool);
+  const listener = new Listener(url, db, bus, log, options);
+  try {
+    await migrateWith(pool);
+    await listener.start();
+  } catch (e) {
+    await listener.close();
+    await endPool(pool).catch(() => {});
+    throw e;
+  }
+  const identity = identityStatements(db, listener);
+  const writes = taskWriter(db, listener);
+  const reads = taskReader(db);
+  const entries = entryReads(db);
+  const outbox = outboxStatements(db);
+  const due = scheduleStatements(db);
+  const receipts = receiptStatements(db);
+
+  return {
+    name: 'postgres',
+    exclusive: false,
+    events: bus,
+    ...identity,
+    createTask: writes.create,
+    updateTask: writes.update,
+    addEntry: writes.seal,
+    getTask: reads.get,
+    listTasks: reads.list,
+    entries: entries.list,
+    entryOf: entries.of,
+    eventsAfter: entries.eventsAfter,
+    claimDue: due.claim,
+    finishDue: due.finish,
+    nextDue: due.next,
+    getReceipt: receipts.get,
+    putPushConfig: outbox.putConfig,
+    listPushConfigs: outbox.configs,
+    deletePushConfig: outbox.deleteConfig,
+    claimDeliveries: outbox.claim,
+    finishDelivery: outbox.finish,
+    listDeliveries: outbox.list,
+    loadSigningKeys: outbox.keys,
+    saveSigningKey: outbox.saveKey,
+    prune: async (before) => {
+      await receipts.prune(before);
+      await outbox.prune(before - DELIVERIES_KEPT_MS);
+    },
+    close: async () => {
+      await listener.close();
+      await endPool(pool);
+    },
+  };
+}
+
+async function migrateWith(pool: pg.Pool): Promise<number[]> {
+  const client = await pool.connect().catch((e: unknown) => {
+    throw storeError(e);
+  });
+  try {
+    return await migrate(client);
+  } finally {
+    client.release();
+  }
+}
+
+/** Applies pending migrations and disconnects (`muster migrate`); answers the versions it applied. */
+export async function migratePostgres(url: string): Promise<{ applied: number[] }> {
+  const client = await connectClient({ connectionString: url, application_name: 'muster-migrate' });
+  try {
+    return { applied: await migrate(client) };
+  } finally {
+    await client.end();
+  }
+}

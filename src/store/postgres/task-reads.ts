@@ -1,0 +1,141 @@
+/**
+ * Task rows and task reads. A read is one round trip: the row (or a page of rows) with its last
+ * messages and its artifacts gathered by subqueries. Message and artifact bodies are JSON text, so
+ * the server joins them into one JSON array text (`[` body `,` body `]`) and the client parses
+ * once per task.
+ */
+import type { Artifact, Message, TaskState } from '../../a2a/types.js';
+import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
+import { Statement, type Db } from './database.js';
+
+/** The `tasks` columns, in the order taskValues gives their values. */
+export const TASK_COLUMNS = [
+  'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
+  'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq',
+] as const;
+
+const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+/** A record's column values in TASK_COLUMNS order, `id` first, each with its SQL type. */
+export function taskValues(r: TaskRecord): [unknown, string][] {
+  return [
+    [r.id, 'text'], [r.kind, 'text'], [r.contextId, 'text'], [r.sender ?? null, 'text'], [r.target ?? null, 'text'],
+    [r.visibility, 'text'], [r.state, 'text'], [text(r.statusMessage), 'text'], [r.statusAt, 'int8'], [r.createdAt, 'int8'],
+    [r.updatedAt, 'int8'], [text(r.metadata), 'text'], [r.messageCount, 'int'], [r.artifactCount, 'int'], [r.version, 'int'], [r.lastSeq, 'int'],
+  ];
+}
+
+interface TaskRow {
+  id: string; kind: string; context_id: string; sender: string | null; target: string | null; visibility: 'participants' | 'public';
+  state: string; status_message: string | null; status_at: number; created_at: number; updated_at: number; metadata: string | null;
+  message_count: number; artifact_count: number; version: number; last_seq: number;
+  history: string | null; artifacts?: string | null;
+}
+
+function recordFromRow(row: TaskRow): TaskRecord {
+  const record: TaskRecord = {
+    id: row.id, kind: row.kind, contextId: row.context_id, visibility: row.visibility, state: row.state as TaskState,
+    statusAt: row.status_at, createdAt: row.created_at, updatedAt: row.updated_at, messageCount: row.message_count,
+    artifactCount: row.artifact_count, version: row.version, lastSeq: row.last_seq,
+  };
+  if (row.sender !== null) record.sender = row.sender;
+  if (row.target !== null) record.target = row.target;
+  if (row.status_message !== null) record.statusMessage = JSON.parse(row.status_message);
+  if (row.metadata !== null) record.metadata = JSON.parse(row.metadata);
+  return record;
+}
+
+const taskFromRow = (row: TaskRow): StoredTask => ({
+  record: recordFromRow(row),
+  history: row.history ? (JSON.parse(row.history) as Message[]) : [],
+  artifacts: row.artifacts ? (JSON.parse(row.artifacts) as Artifact[]) : [],
+});
+
+/** How many of the last messages to read: NULL is all of them; a negative length keeps none (as in SQLite). */
+const keep = (historyLength: number | undefined) => (historyLength === undefined ? null : Math.max(0, historyLength));
+
+/**
+ * The select list of a task read from alias `t`: its columns, its last `limit` messages (NULL:
+ * all) and, when asked, its artifacts in the order they were first written.
+ */
+function hydrated(s: Statement, t: string, options: GetOptions): string {
+  const history = `(SELECT '[' || string_agg(m.body, ',' ORDER BY m.seq) || ']'
+    FROM (SELECT seq, body FROM messages WHERE task_id = ${t}.id ORDER BY seq DESC LIMIT ${s.param(keep(options.historyLength), 'int')}) m) AS history`;
+  const artifacts = `(SELECT '[' || string_agg(a.body, ',' ORDER BY a.position, a.artifact_id) || ']' FROM artifacts a WHERE a.task_id = ${t}.id) AS artifacts`;
+  return [...TASK_COLUMNS.map((c) => `${t}.${c}`), history, ...(options.includeArtifacts ? [artifacts] : [])].join(', ');
+}
+
+/** A scope as index-friendly conditions: one or more branches, each walked in order and merged. */
+function scopeBranches(s: Statement, scope: TaskScope): string[] {
+  const PUBLIC = "visibility = 'public'";
+  switch (scope.kind) {
+    case 'inbox':
+      return [`target = ${s.param(scope.target, 'text')}`];
+    case 'sent':
+      // Tasks sent to an agent: a review the agent posted has no target, and is listed at the hub base instead.
+      return [`sender = ${s.param(scope.sender, 'text')} AND target IS NOT NULL`];
+    case 'between': {
+      const [a, b] = [s.param(scope.agent, 'text'), s.param(scope.other, 'text')];
+      return [`sender = ${a} AND target = ${b}`, `sender = ${b} AND target = ${a}`];
+    }
+    case 'public':
+      return [PUBLIC];
+    case 'visible': {
+      // Private tasks are the ones with a target (direct tasks); public ones (reviews, calls) have none.
+      const a = s.param(scope.agent, 'text');
+      return [PUBLIC, `sender = ${a} AND target IS NOT NULL`, `target = ${a} AND sender IS DISTINCT FROM ${a}`];
+    }
+  }
+}
+
+function filters(s: Statement, q: TaskQuery): string {
+  let sql = '';
+  if (q.contextId !== undefined) sql += ` AND context_id = ${s.param(q.contextId, 'text')}`;
+  if (q.statusAtOrAfter !== undefined) sql += ` AND status_at >= ${s.param(q.statusAtOrAfter, 'int8')}`;
+  return sql;
+}
+
+const ORDER = 'ORDER BY updated_at DESC, id DESC';
+
+/**
+ * One query for a page and its total. The page walks one branch per scope part and per asked
+ * state (an inbox filtered to its open tasks walks the (target, state, …) index once per state),
+ * each in index order from the cursor, merged and cut to limit + 1 (the extra row says there is
+ * more). The total counts each scope part once, with every asked state in it, from indexes only.
+ */
+export function listStatement(q: TaskQuery): { s: Statement; sql: string } {
+  const s = new Statement();
+  const scoped = scopeBranches(s, q.scope);
+  const where = filters(s, q);
+  const states = q.states?.length ? q.states.map((state) => s.param(state, 'text')) : undefined;
+  const anyState = states ? ` AND state IN (${states.join(', ')})` : '';
+  const total = scoped.map((b) => `(SELECT count(*) FROM tasks WHERE ${b}${anyState}${where})`).join(' + ');
+  const cursor = q.after ? ` AND (updated_at, id) < (${s.param(q.after.updatedAt, 'int8')}, ${s.param(q.after.id, 'text')})` : '';
+  const limit = s.param(q.limit + 1, 'int');
+  const branches = states ? scoped.flatMap((b) => states.map((state) => `${b} AND state = ${state}`)) : scoped;
+  const walks = branches.map((b) => `(SELECT * FROM tasks WHERE ${b}${where}${cursor} ${ORDER} LIMIT ${limit})`);
+  const page = walks.length === 1 ? walks[0]! : `SELECT * FROM (${walks.join(' UNION ALL ')}) u ${ORDER} LIMIT ${limit}`;
+  const columns = hydrated(s, 'p', { historyLength: q.historyLength, includeArtifacts: q.includeArtifacts });
+  s.with('page', page);
+  s.with('counted', `SELECT ${total} AS total`);
+  // Joined to the count, so the total comes back even with an empty page.
+  return { s, sql: s.text(`SELECT counted.total, ${columns} FROM counted LEFT JOIN page p ON true ORDER BY p.updated_at DESC, p.id DESC`) };
+}
+
+export function taskReader(db: Db) {
+  const get = async (id: string, options: GetOptions): Promise<StoredTask | undefined> => {
+    const s = new Statement();
+    const sql = `SELECT ${hydrated(s, 't', options)} FROM tasks t WHERE t.id = ${s.param(id, 'text')}`;
+    const { rows } = await db.query<TaskRow>(sql, s.values);
+    return rows[0] && taskFromRow(rows[0]);
+  };
+
+  const list = async (q: TaskQuery): Promise<TaskPage> => {
+    const { s, sql } = listStatement(q);
+    const { rows } = await db.query<TaskRow & { total: number }>(sql, s.values);
+    const found = rows.filter((r) => r.id !== null);
+    return { tasks: found.slice(0, q.limit).map(taskFromRow), total: rows[0]?.total ?? 0, hasMore: found.length > q.limit };
+  };
+
+  return { get, list };
+}
