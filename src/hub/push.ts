@@ -40,6 +40,9 @@ const REFUSALS: Record<string, string> = {
 
 const ownerCaller = (owner: string): Caller => (owner === '(admin)' ? { kind: 'admin' } : { kind: 'agent', handle: owner });
 
+const taken = (id: string) => new HubError('CONFLICT', `A push config '${id}' exists on this task`, { hint: 'Choose another id, or omit it' });
+const full = () => new HubError('RATE_LIMITED', `At most ${MAX_CONFIGS} push configs per task for one caller`, { hint: 'Delete one first, or reuse an id' });
+
 export class PushConfigs {
   constructor(
     private readonly store: Store,
@@ -62,12 +65,8 @@ export class PushConfigs {
   async assertSettable(caller: Caller, taskId: string, id: string | undefined): Promise<void> {
     const configs = await this.store.listPushConfigs(taskId);
     const mine = configs.filter((c) => this.view.ownsConfig(caller, c));
-    if (id !== undefined && configs.some((c) => c.id === id && !this.view.ownsConfig(caller, c))) {
-      throw new HubError('CONFLICT', `A push config '${id}' exists on this task`, { hint: 'Choose another id, or omit it' });
-    }
-    if (mine.length >= MAX_CONFIGS && !mine.some((c) => c.id === id)) {
-      throw new HubError('RATE_LIMITED', `At most ${MAX_CONFIGS} push configs per task for one caller`, { hint: 'Delete one first, or reuse an id' });
-    }
+    if (id !== undefined && configs.some((c) => c.id === id && !this.view.ownsConfig(caller, c))) throw taken(id);
+    if (mine.length >= MAX_CONFIGS && !mine.some((c) => c.id === id)) throw full();
   }
 
   async create(caller: Caller, taskId: string, input: ConfigInput, checked = false): Promise<PushConfig> {
@@ -83,7 +82,10 @@ export class PushConfigs {
       ...(input.authentication ? { authentication: { scheme: input.authentication.scheme, ...(input.authentication.credentials !== undefined ? { credentials: input.authentication.credentials } : {}) } } : {}),
     };
     await this.assertSettable(caller, taskId, config.id);
-    if (!(await this.store.putPushConfig(config))) throw new HubError('CONFLICT', `A push config '${config.id}' exists on this task`, { hint: 'Choose another id, or omit it' });
+    // Checked again where it is written: puts racing through other processes passed the check above too.
+    const outcome = await this.store.putPushConfig(config, MAX_CONFIGS);
+    if (outcome === 'taken') throw taken(config.id);
+    if (outcome === 'full') throw full();
     return config;
   }
 

@@ -62,8 +62,12 @@ export interface StoredSigningKey {
 export const pushChannel = (configId: string): string => `push:${configId}`;
 
 export interface OutboxStore {
-  /** Inserts or updates a config; false when the id belongs to another owner (nothing written). */
-  putPushConfig(config: PushConfig): Promise<boolean>;
+  /**
+   * Inserts or updates a config, and nothing when it answers otherwise: 'taken' when the id
+   * belongs to another owner, 'full' when the owner holds `maxPerOwner` other configs on the task
+   * (counted under a lock, so concurrent puts through several processes cannot pass the cap).
+   */
+  putPushConfig(config: PushConfig, maxPerOwner: number): Promise<'stored' | 'taken' | 'full'>;
   listPushConfigs(taskId: string): Promise<PushConfig[]>;
   /** Deletes a config and cancels its pending deliveries; false if there was none. */
   deletePushConfig(taskId: string, id: string): Promise<boolean>;

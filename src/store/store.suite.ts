@@ -234,9 +234,20 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       const { store } = await open();
       const w = newTask();
       await store.createTask(w);
-      await store.putPushConfig({ taskId: w.record.id, id: 'c1', owner: 'a', url: 'https://x.example/hook', token: 't', authentication: { scheme: 'Bearer', credentials: 'k' }, createdAt: 1 });
-      await store.putPushConfig({ taskId: w.record.id, id: 'c1', owner: 'a', url: 'https://y.example/hook', createdAt: 2 });
-      expect((await store.listPushConfigs(w.record.id)).map((c) => [c.id, c.url, c.token])).toEqual([['c1', 'https://y.example/hook', undefined]]);
+      const config = { taskId: w.record.id, owner: 'a', url: 'https://x.example/hook', createdAt: 1 };
+      expect(await store.putPushConfig({ ...config, id: 'c1', token: 't', authentication: { scheme: 'Bearer', credentials: 'k' } }, 2)).toBe('stored');
+      expect(await store.putPushConfig({ ...config, id: 'c1', url: 'https://y.example/hook', createdAt: 2 }, 2)).toBe('stored'); // an update of one's own
+      expect(await store.putPushConfig({ ...config, id: 'c1', owner: 'b' }, 2)).toBe('taken');
+      expect(await store.putPushConfig({ ...config, id: 'c2' }, 2)).toBe('stored');
+      expect(await store.putPushConfig({ ...config, id: 'c3' }, 2)).toBe('full'); // 'a' holds two others
+      expect(await store.putPushConfig({ ...config, id: 'c3', owner: 'b' }, 2)).toBe('stored'); // the cap is per owner
+      expect((await store.listPushConfigs(w.record.id)).map((c) => [c.id, c.owner, c.url, c.token])).toEqual([
+        ['c1', 'a', 'https://y.example/hook', undefined],
+        ['c2', 'a', 'https://x.example/hook', undefined],
+        ['c3', 'b', 'https://x.example/hook', undefined],
+      ]);
+      expect(await store.deletePushConfig(w.record.id, 'c2')).toBe(true);
+      expect(await store.deletePushConfig(w.record.id, 'c3')).toBe(true);
       const next = bump(w, {}, { deliveries: [draft(w.record.id, pushChannel('c1'), 2)] });
       await store.updateTask(next);
       expect(await store.deletePushConfig(w.record.id, 'c1')).toBe(true);

@@ -80,18 +80,25 @@ export function outboxStatements(db: Db) {
     list: async (taskId: string) =>
       (await db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE task_id = $1 ORDER BY channel, seq`, [taskId])).rows.map(deliveryFromRow),
 
-    /** Inserts or updates a config; its owner alone may change it. */
-    putConfig: async (c: PushConfig) => {
-      const { rowCount } = await db.query(
-        `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (task_id, id) DO UPDATE SET url = EXCLUDED.url, token = EXCLUDED.token, auth_scheme = EXCLUDED.auth_scheme,
-           auth_credentials = EXCLUDED.auth_credentials
-         WHERE push_configs.owner = EXCLUDED.owner`,
-        [c.taskId, c.id, c.owner, c.url, c.token ?? null, c.authentication?.scheme ?? null, c.authentication?.credentials ?? null, c.createdAt],
-      );
-      return rowCount === 1;
-    },
+    /**
+     * Inserts or updates a config; its owner alone may change it. The task's row is locked first,
+     * so puts on one task through several processes count the owner's configs one after another.
+     */
+    putConfig: (c: PushConfig, maxPerOwner: number) =>
+      db.transaction(async (client): Promise<'stored' | 'taken' | 'full'> => {
+        await client.query('SELECT 1 FROM tasks WHERE id = $1 FOR UPDATE', [c.taskId]);
+        const others = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM push_configs WHERE task_id = $1 AND owner = $2 AND id <> $3', [c.taskId, c.owner, c.id]);
+        if (others.rows[0]!.n >= maxPerOwner) return 'full';
+        const { rowCount } = await client.query(
+          `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (task_id, id) DO UPDATE SET url = EXCLUDED.url, token = EXCLUDED.token, auth_scheme = EXCLUDED.auth_scheme,
+             auth_credentials = EXCLUDED.auth_credentials
+           WHERE push_configs.owner = EXCLUDED.owner`,
+          [c.taskId, c.id, c.owner, c.url, c.token ?? null, c.authentication?.scheme ?? null, c.authentication?.credentials ?? null, c.createdAt],
+        );
+        return rowCount === 1 ? 'stored' : 'taken';
+      }),
 
     configs: async (taskId: string) =>
       (await db.query<ConfigRow>('SELECT * FROM push_configs WHERE task_id = $1 ORDER BY created_at, id', [taskId])).rows.map(configFromRow),

@@ -48,6 +48,7 @@ export function deliveryStatements(db: Db) {
      WHERE push_configs.owner = excluded.owner`,
   );
   const configs = db.prepare('SELECT * FROM push_configs WHERE task_id = ? ORDER BY created_at, id');
+  const othersOfOwner = db.prepare('SELECT COUNT(*) FROM push_configs WHERE task_id = ? AND owner = ? AND id != ?').pluck();
   const deleteConfig = db.prepare('DELETE FROM push_configs WHERE task_id = ? AND id = ?');
   const cancelChannel = db.prepare("UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE task_id = ? AND channel = ? AND state = 'pending'");
   const keys = db.prepare('SELECT * FROM signing_keys ORDER BY created_at');
@@ -57,6 +58,11 @@ export function deliveryStatements(db: Db) {
     const rows = due.all({ now, limit }) as DeliveryRow[];
     for (const r of rows) lease.run(owner, leaseUntil, r.id);
     return rows.map(deliveryFromRow);
+  });
+  const putConfig = db.transaction((c: PushConfig, maxPerOwner: number): 'stored' | 'taken' | 'full' => {
+    if ((othersOfOwner.get(c.taskId, c.owner, c.id) as number) >= maxPerOwner) return 'full';
+    const params = Object.assign({}, c, { token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null });
+    return upsertConfig.run(params).changes === 1 ? 'stored' : 'taken';
   });
   const removeConfig = db.transaction((taskId: string, id: string) => {
     const gone = deleteConfig.run(taskId, id).changes === 1;
@@ -72,8 +78,7 @@ export function deliveryStatements(db: Db) {
     finish: (id: string, owner: string, o: DeliveryOutcome) =>
       finish.run({ id, owner, lastStatus: null, lastError: null, ...o }).changes === 1,
     list: (taskId: string) => (byTask.all(taskId) as DeliveryRow[]).map(deliveryFromRow),
-    putConfig: (c: PushConfig) =>
-      upsertConfig.run(Object.assign({}, c, { token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null })).changes === 1,
+    putConfig: (c: PushConfig, maxPerOwner: number) => putConfig.immediate(c, maxPerOwner),
     configs: (taskId: string) => (configs.all(taskId) as ConfigRow[]).map(configFromRow),
     deleteConfig: (taskId: string, id: string) => removeConfig.immediate(taskId, id),
     keys: () =>
