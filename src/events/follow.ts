@@ -6,6 +6,12 @@ import type { Wakeups } from './wakeups.js';
 const PAGE = 100;
 /** Events a subscriber may hold from wake-ups before it falls back to reading the log. */
 const LIVE_LIMIT = 1_000;
+/**
+ * On a store shared with other processes, how long an idle subscriber waits before it reads the
+ * log anyway: an announcement from another process can be lost (it died between its commit and
+ * its notice), and the log is the truth. An exclusive store announces every commit in process.
+ */
+const SHARED_RECHECK_MS = 5_000;
 
 /** True for the event that ends a task's stream: a status update into a terminal state. */
 export const endsStream = (event: StreamResponse): boolean => 'statusUpdate' in event && isTerminal(event.statusUpdate.status.state);
@@ -14,7 +20,8 @@ export const endsStream = (event: StreamResponse): boolean => 'statusUpdate' in 
  * A task's events after `afterSeq`, stored ones first and then live ones, in order, with no gap
  * and no duplicate. It reads the log to catch up; once caught up it takes the events that
  * wake-ups carry (shared by every subscriber of the task), and reads the log again only when it
- * finds a gap. It stops after a terminal status update, or when `signal` aborts.
+ * finds a gap, or (on a shared store) after a quiet while. It stops after a terminal status
+ * update, or when `signal` aborts.
  */
 export async function* follow(store: Store, wakeups: Wakeups, taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<LoggedEvent> {
   let cursor = afterSeq;
@@ -57,11 +64,16 @@ export async function* follow(store: Store, wakeups: Wakeups, taskId: string, af
         behind = true; // a gap: something was announced that we do not hold
         continue;
       }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        if (known > cursor || signal.aborted) resolve();
+      const recheck = await new Promise<boolean>((resolve) => {
+        const timer = store.exclusive ? undefined : setTimeout(() => resolve(true), SHARED_RECHECK_MS);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(false);
+        };
+        if (known > cursor || signal.aborted) wake();
       });
       wake = undefined;
+      if (recheck) behind = true;
     }
   } finally {
     unwatch();

@@ -1,9 +1,12 @@
 /**
  * Commits announce themselves. After each committed task write the store says which task reached
  * which sequence number; after a token or agent change it says whose. Every process that shares
- * the database hears it: SQLite has one process and tells it in process; PostgreSQL sends NOTIFY
- * in the writing transaction and LISTENs on a connection of its own. An announcement is a hint,
- * never the data: a subscriber that hears late, or not at all, catches up from the event log.
+ * the database hears it: SQLite has one process and tells it in process; PostgreSQL tells its own
+ * process after the commit, NOTIFYs the others (token and agent changes in the writing
+ * transaction; task commits batched right after them, since a NOTIFY in every write made commits
+ * queue one at a time) and LISTENs on a connection of its own. An announcement is a hint, never
+ * the data: a subscriber that hears late, or not at all, catches up from the event log (and on a
+ * shared store re-reads it after a quiet while: events/follow.ts).
  */
 import type { LoggedEvent } from './tasks.js';
 
