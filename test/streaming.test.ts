@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamResponse } from '@a2a-js/sdk';
 import { register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
+import { sseBlocks } from './helpers/sse.js';
 
 let hub: TestHub;
 let alice: Registered;
@@ -34,21 +35,9 @@ async function sse(url: string, method: string, params: unknown, options: { toke
   const comments: string[] = [];
   if (!res.headers.get("content-type")?.includes("text/event-stream")) return { status: res.status, json: (await res.json()) as any, events, comments };
   const reader = res.body!.getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += Buffer.from(value).toString('utf8');
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const lines = block.split('\n');
-      if (lines.every((l) => l.startsWith(':'))) comments.push(block);
-      const id = lines.find((l) => l.startsWith('id: '));
-      const data = lines.find((l) => l.startsWith('data: '));
-      if (data) events.push({ ...(id ? { id: Number(id.slice(4)) } : {}), data: JSON.parse(data.slice(6)) });
-    }
+  for await (const block of sseBlocks(reader)) {
+    if (block.comment !== undefined) comments.push(block.comment);
+    if (block.data !== undefined) events.push({ ...(block.id !== undefined ? { id: block.id } : {}), data: block.data });
     if (options.stopAfter !== undefined && events.length >= options.stopAfter) {
       await reader.cancel();
       break;

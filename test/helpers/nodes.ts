@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { sseBlocks } from './sse.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = ['--import', 'tsx', 'src/cli/main.ts'];
@@ -218,22 +219,8 @@ export async function openSse(
   }
   const reader = res.body!.getReader();
   const ended = (async () => {
-    let buffer = '';
     try {
-      for (;;) {
-        const { value, done: finished } = await reader.read();
-        if (finished) break;
-        buffer += Buffer.from(value).toString('utf8');
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const lines = block.split('\n');
-          const id = lines.find((l) => l.startsWith('id:'));
-          const data = lines.find((l) => l.startsWith('data:'));
-          if (data) events.push({ ...(id ? { id: Number(id.slice(3).trim()) } : {}), data: JSON.parse(data.slice(5).trim()) });
-        }
-      }
+      for await (const block of sseBlocks(reader)) if (block.data !== undefined) events.push({ ...(block.id !== undefined ? { id: block.id } : {}), data: block.data });
     } catch (e) {
       if (!abort.signal.aborted) error = e;
     } finally {

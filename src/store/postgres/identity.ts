@@ -3,34 +3,14 @@
  * reads the database every time, so a token revoked through any process is refused at once. Token
  * and record changes send NOTIFY in their own statement and are announced here after it commits.
  */
-import type { AgentRecord, EndpointChallenge, QuotaCharge, TokenRecord } from '../store.js';
+import type { AgentRecord, EndpointChallenge, QuotaCharge } from '../store.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
 import { AGENTS } from './notices.js';
 import { chargeQuotas } from './receipts.js';
+import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 
-interface AgentRow {
-  handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
-  endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: boolean;
-}
-interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
 
-const agentFromRow = (r: AgentRow): AgentRecord => {
-  const a: AgentRecord = { handle: r.handle, createdAt: r.created_at };
-  if (r.name !== null) a.name = r.name;
-  if (r.description !== null) a.description = r.description;
-  if (r.endpoint !== null) a.endpoint = r.endpoint;
-  if (r.endpoint_rpc_url !== null) a.endpointRpcUrl = r.endpoint_rpc_url;
-  if (r.endpoint_verified_at !== null) a.endpointVerifiedAt = r.endpoint_verified_at;
-  if (r.forwarding) a.forwarding = true;
-  return a;
-};
-
-const tokenFromRow = (r: TokenRow): TokenRecord => {
-  const t: TokenRecord = { id: r.id, handle: r.handle, createdAt: r.created_at };
-  if (r.revoked_at !== null) t.revokedAt = r.revoked_at;
-  return t;
-};
 
 const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_verified_at, forwarding';
 const TOKEN_COLUMNS = 'id, handle, created_at, revoked_at';

@@ -3,28 +3,10 @@
  * LOCKED and a lease naming its holder, so processes sharing the outbox never take one delivery
  * twice; only the holder records an attempt.
  */
-import { pushChannel, type Delivery, type DeliveryDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
+import { pushChannel, type DeliveryDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
 import type { Db, Statement } from './database.js';
+import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
-interface DeliveryRow {
-  id: string; task_id: string; channel: string; seq: number; url: string; headers: string; body: string; state: Delivery['state'];
-  attempts: number; next_at: number; last_status: number | null; last_error: string | null; last_attempt_at: number | null; created_at: number;
-}
-interface ConfigRow { task_id: string; id: string; owner: string; url: string; token: string | null; auth_scheme: string | null; auth_credentials: string | null; created_at: number }
-
-const deliveryFromRow = (r: DeliveryRow): Delivery => ({
-  id: r.id, taskId: r.task_id, channel: r.channel, seq: r.seq, url: r.url, headers: JSON.parse(r.headers), body: r.body,
-  state: r.state, attempts: r.attempts, nextAt: r.next_at, createdAt: r.created_at,
-  ...(r.last_status !== null ? { lastStatus: r.last_status } : {}),
-  ...(r.last_error !== null ? { lastError: r.last_error } : {}),
-  ...(r.last_attempt_at !== null ? { lastAttemptAt: r.last_attempt_at } : {}),
-});
-
-const configFromRow = (r: ConfigRow): PushConfig => ({
-  taskId: r.task_id, id: r.id, owner: r.owner, url: r.url, createdAt: r.created_at,
-  ...(r.token !== null ? { token: r.token } : {}),
-  ...(r.auth_scheme !== null ? { authentication: { scheme: r.auth_scheme, ...(r.auth_credentials !== null ? { credentials: r.auth_credentials } : {}) } } : {}),
-});
 
 const DELIVERY_COLUMNS = 'id, task_id, channel, seq, url, headers, body, state, attempts, next_at, last_status, last_error, last_attempt_at, created_at';
 

@@ -4,9 +4,10 @@
  * the server joins them into one JSON array text (`[` body `,` body `]`) and the client parses
  * once per task.
  */
-import type { Artifact, Message, TaskState } from '../../a2a/types.js';
+import type { Artifact, Message } from '../../a2a/types.js';
 import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
 import { Statement, type Db } from './database.js';
+import { recordFromRow, type TaskRow as StoredRow } from '../rows.js';
 
 /** The `tasks` columns, in the order taskValues gives their values. */
 export const TASK_COLUMNS = [
@@ -25,24 +26,9 @@ export function taskValues(r: TaskRecord): [unknown, string][] {
   ];
 }
 
-interface TaskRow {
-  id: string; kind: string; context_id: string; sender: string | null; target: string | null; visibility: 'participants' | 'public';
-  state: string; status_message: string | null; status_at: number; created_at: number; updated_at: number; metadata: string | null;
-  message_count: number; artifact_count: number; version: number; last_seq: number;
+/** A `tasks` row with its newest messages and (when asked for) its artifacts, as JSON arrays. */
+interface TaskRow extends StoredRow {
   history: string | null; artifacts?: string | null;
-}
-
-function recordFromRow(row: TaskRow): TaskRecord {
-  const record: TaskRecord = {
-    id: row.id, kind: row.kind, contextId: row.context_id, visibility: row.visibility, state: row.state as TaskState,
-    statusAt: row.status_at, createdAt: row.created_at, updatedAt: row.updated_at, messageCount: row.message_count,
-    artifactCount: row.artifact_count, version: row.version, lastSeq: row.last_seq,
-  };
-  if (row.sender !== null) record.sender = row.sender;
-  if (row.target !== null) record.target = row.target;
-  if (row.status_message !== null) record.statusMessage = JSON.parse(row.status_message);
-  if (row.metadata !== null) record.metadata = JSON.parse(row.metadata);
-  return record;
 }
 
 const taskFromRow = (row: TaskRow): StoredTask => ({

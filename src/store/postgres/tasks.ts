@@ -10,13 +10,14 @@
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
  * violation (task id, receipt) does the same. database.ts maps both to the store's errors.
  */
-import { loggedEvents, type EntryWrite, type SealedWrite, type TaskEntry, type TaskWrite } from '../store.js';
+import { loggedEvents, type EntryWrite, type SealedWrite, type TaskWrite } from '../store.js';
 import { Statement, type Db } from './database.js';
 import { chargeQuotas, writeReceipt } from './receipts.js';
 import type { Announcer } from './events.js';
 import { enqueueDeliveries } from './outbox.js';
 import { finishDueWith, scheduleDue } from './schedule.js';
 import { TASK_COLUMNS, taskValues } from './task-reads.js';
+import { entryFromRow, type EntryRow } from '../rows.js';
 
 export function taskWriter(db: Db, announcer: Announcer) {
   /** Runs a write's statement; `checks` name the CTEs that raise its refusals, which the main query must read. */
@@ -157,15 +158,6 @@ function writeHistory(s: Statement, id: string, w: TaskWrite): void {
   }
 }
 
-interface EntryRow {
-  task_id: string;
-  author: string;
-  id: string;
-  body: string;
-  created_at: number;
-}
-
-const entryFromRow = (r: EntryRow): TaskEntry => ({ taskId: r.task_id, author: r.author, id: r.id, body: JSON.parse(r.body), createdAt: r.created_at });
 
 /** Reads of a task's entries and its event log. */
 export function entryReads(db: Db) {

@@ -1,15 +1,6 @@
 import type { Db } from './database.js';
-import { StoreConflict, type EntryWrite, type TaskEntry } from '../store.js';
-
-interface EntryRow {
-  task_id: string;
-  author: string;
-  id: string;
-  body: string;
-  created_at: number;
-}
-
-const entryFromRow = (r: EntryRow): TaskEntry => ({ taskId: r.task_id, author: r.author, id: r.id, body: JSON.parse(r.body), createdAt: r.created_at });
+import { StoreConflict, type EntryWrite } from '../store.js';
+import { entryFromRow, type EntryRow } from '../rows.js';
 
 /** One-per-agent task entries, inside the caller's transaction: `check` the entry's rule, then `add` it. */
 export function entryStatements(db: Db) {

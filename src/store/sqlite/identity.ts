@@ -1,31 +1,11 @@
 import type { Db } from './database.js';
-import { StoreConflict, type AgentRecord, type EndpointChallenge, type EventBus, type QuotaCharge, type TokenRecord } from '../store.js';
+import { StoreConflict, type AgentRecord, type EndpointChallenge, type EventBus, type QuotaCharge } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
+import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 
-interface AgentRow {
-  handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
-  endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: number;
-}
-interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
-
-const agentFromRow = (r: AgentRow): AgentRecord => {
-  const a: AgentRecord = { handle: r.handle, createdAt: r.created_at };
-  if (r.name !== null) a.name = r.name;
-  if (r.description !== null) a.description = r.description;
-  if (r.endpoint !== null) a.endpoint = r.endpoint;
-  if (r.endpoint_rpc_url !== null) a.endpointRpcUrl = r.endpoint_rpc_url;
-  if (r.endpoint_verified_at !== null) a.endpointVerifiedAt = r.endpoint_verified_at;
-  if (r.forwarding === 1) a.forwarding = true;
-  return a;
-};
 
 const ADMIN_TOKEN_HASH = 'admin_token_hash';
 
-const tokenFromRow = (r: TokenRow): TokenRecord => {
-  const t: TokenRecord = { id: r.id, handle: r.handle, createdAt: r.created_at };
-  if (r.revoked_at !== null) t.revokedAt = r.revoked_at;
-  return t;
-};
 
 /** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
 export function identityStatements(db: Db, bus: EventBus) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../store.js';
-import { recordFromRow, rowValues, TASK_COLUMNS, type TaskRow } from './rows.js';
+import { recordFromRow, type TaskRow } from '../rows.js';
+import { rowValues, TASK_COLUMNS } from './rows.js';
 
 describe('task rows', () => {
   it('rowValues gives every column its own value, in TASK_COLUMNS order', () => {

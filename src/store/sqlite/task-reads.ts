@@ -1,6 +1,6 @@
 import type { Artifact, Message } from '../../a2a/types.js';
 import type { Db } from './database.js';
-import { recordFromRow, type TaskRow } from './rows.js';
+import { recordFromRow, type TaskRow } from '../rows.js';
 import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskScope } from '../store.js';
 
 type Branch = { where: string; params: Record<string, unknown> };

@@ -1,0 +1,106 @@
+/**
+ * Rows as both dialects return them (the same tables and column names in each), turned into the
+ * store's records. Values a dialect stores differently are normalised here: SQLite has no boolean.
+ */
+import type { TaskState } from '../a2a/types.js';
+import type { AgentRecord, Delivery, PushConfig, TaskEntry, TaskRecord, TokenRecord } from './store.js';
+
+/** A `tasks` row. */
+export interface TaskRow {
+  id: string;
+  kind: string;
+  context_id: string;
+  sender: string | null;
+  target: string | null;
+  visibility: 'participants' | 'public';
+  state: string;
+  status_message: string | null;
+  status_at: number;
+  created_at: number;
+  updated_at: number;
+  metadata: string | null;
+  message_count: number;
+  artifact_count: number;
+  version: number;
+  last_seq: number;
+}
+
+const json = (text: string | null) => (text === null ? undefined : JSON.parse(text));
+/** A JSON column's text, or null for a value that is not there. */
+export const jsonText = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+export function recordFromRow(row: TaskRow): TaskRecord {
+  const record: TaskRecord = {
+    id: row.id,
+    kind: row.kind,
+    contextId: row.context_id,
+    visibility: row.visibility,
+    state: row.state as TaskState,
+    statusAt: row.status_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count,
+    artifactCount: row.artifact_count,
+    version: row.version,
+    lastSeq: row.last_seq,
+  };
+  if (row.sender !== null) record.sender = row.sender;
+  if (row.target !== null) record.target = row.target;
+  if (row.status_message !== null) record.statusMessage = json(row.status_message);
+  if (row.metadata !== null) record.metadata = json(row.metadata);
+  return record;
+}
+
+
+export interface AgentRow {
+  handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
+  endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: number | boolean;
+}
+export interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
+
+export const agentFromRow = (r: AgentRow): AgentRecord => {
+  const a: AgentRecord = { handle: r.handle, createdAt: r.created_at };
+  if (r.name !== null) a.name = r.name;
+  if (r.description !== null) a.description = r.description;
+  if (r.endpoint !== null) a.endpoint = r.endpoint;
+  if (r.endpoint_rpc_url !== null) a.endpointRpcUrl = r.endpoint_rpc_url;
+  if (r.endpoint_verified_at !== null) a.endpointVerifiedAt = r.endpoint_verified_at;
+  if (r.forwarding === 1 || r.forwarding === true) a.forwarding = true; // SQLite has no boolean
+  return a;
+};
+
+export const tokenFromRow = (r: TokenRow): TokenRecord => {
+  const t: TokenRecord = { id: r.id, handle: r.handle, createdAt: r.created_at };
+  if (r.revoked_at !== null) t.revokedAt = r.revoked_at;
+  return t;
+};
+
+export interface DeliveryRow {
+  id: string; task_id: string; channel: string; seq: number; url: string; headers: string; body: string; state: Delivery['state'];
+  attempts: number; next_at: number; last_status: number | null; last_error: string | null; last_attempt_at: number | null; created_at: number;
+}
+export interface ConfigRow { task_id: string; id: string; owner: string; url: string; token: string | null; auth_scheme: string | null; auth_credentials: string | null; created_at: number }
+
+export const deliveryFromRow = (r: DeliveryRow): Delivery => ({
+  id: r.id, taskId: r.task_id, channel: r.channel, seq: r.seq, url: r.url, headers: JSON.parse(r.headers), body: r.body,
+  state: r.state, attempts: r.attempts, nextAt: r.next_at, createdAt: r.created_at,
+  ...(r.last_status !== null ? { lastStatus: r.last_status } : {}),
+  ...(r.last_error !== null ? { lastError: r.last_error } : {}),
+  ...(r.last_attempt_at !== null ? { lastAttemptAt: r.last_attempt_at } : {}),
+});
+
+export const configFromRow = (r: ConfigRow): PushConfig => ({
+  taskId: r.task_id, id: r.id, owner: r.owner, url: r.url, createdAt: r.created_at,
+  ...(r.token !== null ? { token: r.token } : {}),
+  ...(r.auth_scheme !== null ? { authentication: { scheme: r.auth_scheme, ...(r.auth_credentials !== null ? { credentials: r.auth_credentials } : {}) } } : {}),
+});
+
+export interface EntryRow {
+  task_id: string;
+  author: string;
+  id: string;
+  body: string;
+  created_at: number;
+}
+
+export const entryFromRow = (r: EntryRow): TaskEntry => ({ taskId: r.task_id, author: r.author, id: r.id, body: JSON.parse(r.body), createdAt: r.created_at });
