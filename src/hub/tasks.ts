@@ -73,7 +73,7 @@ export class TaskService {
     private readonly push: PushConfigs,
     /** Called after a write that queued deliveries, so the outbox sends them without waiting. */
     private readonly deliveriesQueued: () => void,
-    /** An agent's record (cached by identity), for forwarding new tasks to its endpoint. */
+    /** An agent's record, for forwarding new tasks to its endpoint. */
     private readonly agent: (handle: string) => Promise<AgentRecord>,
     private readonly clock: () => number = Date.now,
   ) {}

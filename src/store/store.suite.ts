@@ -275,6 +275,19 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       await store.close();
     });
 
+    it("keeps the first admin token hash offered, and answers it to every later offer", async () => {
+      const { store, reopen } = await open();
+      const first = await store.adminTokenHash();
+      const mine = `hash-${Math.random().toString(36).slice(2)}`;
+      const kept = await store.keepAdminTokenHash(mine);
+      expect(kept).toBe(first ?? mine); // a database that has one keeps it
+      expect(await store.keepAdminTokenHash('another')).toBe(kept);
+      await store.close();
+      const again = await reopen();
+      expect(await again.adminTokenHash()).toBe(kept);
+      await again.close();
+    });
+
     it('keeps the first signing key saved', async () => {
       const { store } = await open();
       await store.saveSigningKey({ kid: 'k1', privateJwk: { d: 'x' }, publicJwk: { x: 'y' }, createdAt: 1 });

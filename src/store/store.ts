@@ -23,7 +23,7 @@ export interface Store extends TaskStore, IdentityStore, OutboxStore, ScheduleSt
   readonly name: 'sqlite' | 'postgres';
   /**
    * True when this process is the only one on its database (the store enforces it). Only then may
-   * anything above the store keep what it read in memory (see cached.ts): no other process writes
+   * anything above the store keep what it read in memory (see cached/cached-store.ts): no other process writes
    * behind its back.
    */
   readonly exclusive: boolean;
