@@ -295,6 +295,8 @@ function summarize(runs) {
 }
 
 const ratioKey = ({ of, to }) => `${of}/${to}`;
+/** "a", "a first, then b", "a first, then b, then c". */
+const describeOrder = ([first, ...rest]) => [rest.length ? `${first} first` : first, ...rest].join(', then ');
 
 /**
  * Runs every scenario on every server, `rounds` times. `order` lists the servers as odd rounds
@@ -316,7 +318,7 @@ export async function runRounds({ servers, order, comparisons = [], settings, pr
     const roundOrder = round % 2 ? order : [...order].reverse();
     roundOrders.push(roundOrder);
     console.log(`
-round ${round}/${rounds} (${roundOrder[0]} first, then ${roundOrder.slice(1).join(', then ')})`);
+round ${round}/${rounds} (${describeOrder(roundOrder)})`);
     for (const scenario of scenarios) {
       for (const name of roundOrder) {
         process.stdout.write(`  ${scenario} on ${name} ... `);

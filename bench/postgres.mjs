@@ -12,9 +12,9 @@
 //        BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/test),
 //        BENCH_MUSTER_NODE_ARGS (extra node flags for the Muster processes, e.g. --cpu-prof)
 //
-// --dry-run-sqlite puts the Muster hubs on SQLite files instead (both muster-2 hubs on one
-// file), to check the harness before Muster runs on PostgreSQL; its figures mean nothing and
-// go to bench/results/postgres-dryrun.json instead of postgres-latest.json.
+// --dry-run-sqlite puts muster-1 on an SQLite file instead, to check the harness before Muster
+// runs on PostgreSQL (no muster-2: Muster allows one process per SQLite file); its figures mean
+// nothing and go to bench/results/postgres-dryrun.json instead of postgres-latest.json.
 //
 // Exit code is non-zero only when something failed, never because a target was missed.
 import { execFile, execFileSync } from 'node:child_process';
@@ -43,11 +43,15 @@ const DRY_RUN = argv.includes('--dry-run-sqlite');
 function parseOnly() {
   const i = argv.indexOf('--only');
   const only = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--only='))?.slice(7);
-  if (!only) return ORDER;
+  const available = DRY_RUN ? ORDER.filter((n) => n !== 'muster-2') : ORDER;
+  if (!only) return available;
   const names = only.split(',');
-  const unknown = names.filter((n) => !ORDER.includes(n));
-  if (unknown.length) throw new Error(`--only takes a comma-separated list of: ${ORDER.join(', ')} (not ${unknown.join(', ')})`);
-  return ORDER.filter((n) => names.includes(n));
+  const unknown = names.filter((n) => !available.includes(n));
+  if (unknown.length) {
+    throw new Error(`--only takes a comma-separated list of: ${available.join(', ')} (not ${unknown.join(', ')})` +
+      (DRY_RUN && unknown.includes('muster-2') ? '; muster-2 needs PostgreSQL, Muster allows one process per SQLite file' : ''));
+  }
+  return available.filter((n) => names.includes(n));
 }
 
 const execFileP = promisify(execFile);
@@ -114,16 +118,26 @@ async function dbCounters(admin, db) {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }
 
-function makeProbe(admin) {
+/** Client connections to this PostgreSQL server that are not this run's (other users of it). */
+async function otherClients(admin, ours) {
+  const { rows: [row] } = await admin.query(
+    `SELECT count(*) AS n FROM pg_stat_activity
+      WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND (datname IS NULL OR NOT datname = ANY($1))`, [ours]);
+  return Number(row.n);
+}
+
+function makeProbe(admin, ourDatabases) {
   return {
     async before(server) {
       await sleep(STATS_FLUSH_MS); // so the warm-up's and the samples' counters are in
-      return { db: await dbCounters(admin, server.db), cpu: cpuSnapshot(server) };
+      return { db: await dbCounters(admin, server.db), cpu: cpuSnapshot(server), others: await otherClients(admin, ourDatabases()) };
     },
     async after(server, before, result) {
       const cpu = cpuSnapshot(server);
       await sleep(STATS_FLUSH_MS);
       const db = await dbCounters(admin, server.db);
+      const others = Math.max(before.others, await otherClients(admin, ourDatabases()));
+      if (others > 0) process.stdout.write(`(${others} other client(s) on this PostgreSQL server) `);
       const wall = (cpu.at - before.cpu.at) / 1000;
       const cores = (seconds) => Number((seconds / wall).toFixed(3));
       let postgres = 0;
@@ -135,6 +149,7 @@ function makeProbe(admin) {
           server: cpu.server.map((s, i) => cores((s ?? 0) - (before.cpu.server[i] ?? 0))),
           postgres: cores(postgres),
         },
+        otherClients: others,
       };
       if (db) {
         const per = (key) => Number(((db[key] - before.db[key]) / result.requests.total).toFixed(3));
@@ -185,7 +200,7 @@ async function main() {
   const settings = benchSettings();
   console.log(describeSettings(settings));
   console.log('note: Muster runs with MUSTER_RATE_LIMITS=off (per-pair/inbox rate limits disabled)');
-  if (DRY_RUN) console.log('DRY RUN: the Muster hubs are on SQLite (both muster-2 hubs on one file); figures are for checking the harness only');
+  if (DRY_RUN) console.log('DRY RUN: muster-1 is on SQLite, no muster-2; figures are for checking the harness only');
 
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -208,17 +223,13 @@ async function main() {
         servers[name] = { ...(await startReference({ pgUrl: db.url })), db: db.name };
       } else {
         const processes = name === 'muster-2' ? 2 : 1;
-        let db;
-        if (DRY_RUN) {
-          db = { url: `sqlite:${path.join(benchTmp(), `${name}.db`)}` };
-        } else {
-          db = databases[name] = await freshDatabase(admin, name);
-        }
+        const db = DRY_RUN ? { url: `sqlite:${path.join(benchTmp(), `${name}.db`)}` } : (databases[name] = await freshDatabase(admin, name));
         console.log(`starting ${name}: ${processes} Muster process(es) on ${db.name ?? db.url}`);
         servers[name] = { ...(await startMuster({ name, db: db.url, processes, nodeArgs: MUSTER_NODE_ARGS })), db: db.name };
       }
     }
-    outcome = await runRounds({ servers, order: serverNames, comparisons: COMPARISONS, settings, probe: makeProbe(admin) });
+    const ours = () => Object.values(databases).map((d) => d.name);
+    outcome = await runRounds({ servers, order: serverNames, comparisons: COMPARISONS, settings, probe: makeProbe(admin, ours) });
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.stop()));
     await cleanUp(); // drops the databases, closes the admin connection
@@ -244,7 +255,7 @@ async function main() {
     setup: {
       reference: 'DefaultRequestHandler + DatabaseTaskStore (Kysely PostgresDialect, pg.Pool max 10) + express jsonRpcHandler; tables by a2a-db upgrade',
       'muster-1': DRY_RUN ? 'one hub on SQLite (dry run)' : 'one hub: dist/cli/main.js serve --db postgres://…',
-      'muster-2': DRY_RUN ? 'two hubs on one SQLite file (dry run)' : 'two hubs on one database; connection i goes to hub i % 2 (autocannon url list)',
+      'muster-2': 'two hubs on one database; connection i goes to hub i % 2 (autocannon url list)',
     },
     musterEnv: { MUSTER_RATE_LIMITS: 'off' },
     musterNodeArgs: MUSTER_NODE_ARGS,
