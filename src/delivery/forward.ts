@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { AgentRecord, Delivery, DeliveryDraft, StoredTask } from '../store/store.js';
+import type { Delivery, ForwardDraft, StoredTask } from '../store/store.js';
 
 export const FORWARD_CHANNEL = 'forward';
 
@@ -8,9 +8,9 @@ export const FORWARD_CHANNEL = 'forward';
  * JSON-RPC id, the messageId and the Idempotency-Key of every attempt, so the endpoint can drop
  * repeats; the task's Muster ids travel in the message metadata.
  */
-export function forwardDraft(task: StoredTask, agent: AgentRecord): DeliveryDraft | undefined {
+export function forwardDraft(task: StoredTask, to: string): ForwardDraft | undefined {
   const first = task.history[0];
-  if (!agent.forwarding || !agent.endpointRpcUrl || !first) return undefined;
+  if (!first) return undefined;
   const id = uuidv7();
   const { record } = task;
   const message = {
@@ -24,7 +24,7 @@ export function forwardDraft(task: StoredTask, agent: AgentRecord): DeliveryDraf
     taskId: record.id,
     channel: FORWARD_CHANNEL,
     seq: 1,
-    url: agent.endpointRpcUrl,
+    to,
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
     body: JSON.stringify({ jsonrpc: '2.0', id, method: 'SendMessage', params: { message } }),
   };

@@ -66,7 +66,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     store,
     wakeups,
     identity,
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, options.deliveriesQueued, (handle) => identity.agent(handle), clock),
+    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, options.deliveriesQueued, clock),
     mailboxes: new Mailboxes(store, view),
     push,
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),

@@ -8,7 +8,7 @@ import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { PerKeyQueue } from './per-key-queue.js';
 import type { Change, Door, Kind, KindContext } from './kind.js';
@@ -73,8 +73,6 @@ export class TaskService {
     private readonly push: PushConfigs,
     /** Called after a write that queued deliveries, so the outbox sends them without waiting. */
     private readonly deliveriesQueued: () => void,
-    /** An agent's record, for forwarding new tasks to its endpoint. */
-    private readonly agent: (handle: string) => Promise<AgentRecord>,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -249,13 +247,13 @@ export class TaskService {
       if (!opening) continue;
       // The opening event carries the task without its history: the messages are stored once, in the history.
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
-      const forward = opening.target === undefined ? undefined : forwardDraft(task, await this.agent(opening.target));
-      if (forward) write.deliveries = [forward];
+      const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target);
+      if (forward) write.forward = forward;
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });
-      await this.store.createTask(write).catch((e: unknown) => {
+      const { forwarded } = await this.store.createTask(write).catch((e: unknown) => {
         throw this.refusal(e);
       });
-      if (forward) this.deliveriesQueued();
+      if (forwarded) this.deliveriesQueued();
       return this.view.render(task, FULL);
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
 import { HubError } from '../errors/hub-error.js';
@@ -23,8 +24,18 @@ const registration = z
 
 export type Registration = z.infer<typeof registration>;
 
+/** Handles remembered as existing, at most; the least recently used go first. */
+const KNOWN_HANDLES = 10_000;
+
 /** Agents and their tokens; also decides who a bearer token belongs to. */
 export class Identity {
+  /**
+   * Handles known to exist. Agents are never deleted, so a handle once found exists for good, on
+   * every process: this is a fact, not a copy of a record that could change (records are read
+   * from the store, which caches them only when it is exclusive).
+   */
+  private readonly existing = new LRUCache<string, true>({ max: KNOWN_HANDLES });
+
   constructor(
     private readonly store: Store,
     /** The admin token's hash: a node may know only the hash, when another node created the token. */
@@ -69,7 +80,13 @@ export class Identity {
   async agent(handle: string): Promise<AgentRecord> {
     const agent = HANDLE_PATTERN.test(handle) ? await this.store.getAgent(handle) : undefined;
     if (!agent) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
+    this.existing.set(handle, true);
     return agent;
+  }
+
+  /** Refuses a handle no agent has, reading the store only for a handle not yet known to exist. */
+  async requireAgent(handle: string): Promise<void> {
+    if (!this.existing.has(handle)) await this.agent(handle);
   }
 
   /**

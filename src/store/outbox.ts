@@ -29,6 +29,16 @@ export interface DeliveryDraft {
   body: string;
 }
 
+/**
+ * A new task's copy for its target's own endpoint. The store writes it with the task only while
+ * the target forwards, to the endpoint URL the target's record holds at that moment: the decision
+ * is made in the write's own transaction, so it never races a switch of forwarding.
+ */
+export interface ForwardDraft extends Omit<DeliveryDraft, 'url'> {
+  /** The agent whose verified endpoint the copy goes to. */
+  to: string;
+}
+
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'canceled';
 
 export interface Delivery extends DeliveryDraft {

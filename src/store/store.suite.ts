@@ -256,6 +256,26 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       await store.close();
     });
 
+    it("queues a new task's forward only while its target forwards, to the endpoint its record holds", async () => {
+      const { store } = await open();
+      const handle = `fwd-${Math.random().toString(36).slice(2, 10)}`;
+      await store.insertAgent({ handle, createdAt: 1 }, { id: `t-${handle}`, hash: `h-${handle}` });
+      const forward = (w: TaskWrite) => ({ id: `f-${w.record.id}`, taskId: w.record.id, channel: 'forward', seq: 1, to: handle, headers: { 'content-type': 'application/json' }, body: '{}' });
+      const before = newTask({ target: handle });
+      expect(await store.createTask({ ...before, forward: forward(before) })).toEqual({ forwarded: false }); // no endpoint, no forwarding
+      expect(await store.listDeliveries(before.record.id)).toEqual([]);
+      await store.markEndpointVerified(handle, 'https://agent.example/', 'https://agent.example/rpc', 2);
+      await store.setForwarding(handle, true, []);
+      const during = newTask({ target: handle });
+      expect(await store.createTask({ ...during, forward: forward(during) })).toEqual({ forwarded: true });
+      expect((await store.listDeliveries(during.record.id)).map((d) => [d.channel, d.url, d.state])).toEqual([['forward', 'https://agent.example/rpc', 'pending']]);
+      await store.setForwarding(handle, false, []);
+      const after = newTask({ target: handle });
+      expect(await store.createTask({ ...after, forward: forward(after) })).toEqual({ forwarded: false });
+      expect((await store.listDeliveries(during.record.id)).map((d) => d.state)).toEqual(['canceled']); // switching off cancels what was pending
+      await store.close();
+    });
+
     it('leases due deliveries one per channel at a time, in event order; only the lease holder records an outcome', async () => {
       const { store } = await open();
       const w = newTask();

@@ -8,7 +8,7 @@
  * events are numbered 1, 2, 3… without gaps, and `eventsAfter` reads them back in order.
  */
 import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
-import type { DeliveryDraft } from './outbox.js';
+import type { DeliveryDraft, ForwardDraft } from './outbox.js';
 import type { QuotaCharge, Receipt } from './receipts.js';
 
 export type Visibility = 'participants' | 'public';
@@ -88,6 +88,8 @@ export interface TaskWrite {
   quotas?: QuotaCharge[];
   /** Outbox rows for this write's events, stored in the same transaction. */
   deliveries?: DeliveryDraft[];
+  /** A new task's copy for its target's endpoint, stored only if the target forwards (see ForwardDraft). */
+  forward?: ForwardDraft;
   /** An entry written with the change (an open call's answer), under its rule. */
   entry?: EntryWrite;
   /** The write holds only while the task has exactly this many entries (an evaluation read them all). */
@@ -138,8 +140,14 @@ export interface GetOptions {
   includeArtifacts: boolean;
 }
 
+/** What a create wrote beyond the write itself. */
+export interface TaskCreated {
+  /** The write's forward was queued: its target forwards. */
+  forwarded: boolean;
+}
+
 export interface TaskStore {
-  createTask(write: TaskWrite): Promise<void>;
+  createTask(write: TaskWrite): Promise<TaskCreated>;
   updateTask(write: TaskWrite): Promise<void>;
   getTask(id: string, options: GetOptions): Promise<StoredTask | undefined>;
   listTasks(query: TaskQuery): Promise<TaskPage>;

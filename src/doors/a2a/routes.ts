@@ -100,7 +100,7 @@ export function a2aRoutes(
   };
   const agentDoor = async (request: FastifyRequest): Promise<Door> => {
     const { handle } = request.params as { handle: string };
-    await hub.identity.agent(handle);
+    await hub.identity.requireAgent(handle);
     return { kind: 'agent', handle };
   };
   const config = { door: 'jsonrpc' as const };

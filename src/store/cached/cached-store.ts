@@ -18,10 +18,11 @@ export function cached(store: Store): Store {
   const agents = new LRUCache<string, AgentRecord>({ max: IDENTITY_CAPACITY });
   // Bumped by every committed task write: a read that saw one land while it was out is not remembered.
   let writes = 0;
-  const remembering = <T>(write: Promise<void>, apply: () => void): Promise<void> =>
-    write.then(() => {
+  const remembering = <T>(write: Promise<T>, apply: () => void): Promise<T> =>
+    write.then((result) => {
       writes++;
       apply();
+      return result;
     });
   const rememberAgent = (agent: AgentRecord) => (agents.set(agent.handle, agent), agent);
 

@@ -3,7 +3,7 @@
  * LOCKED and a lease naming its holder, so processes sharing the outbox never take one delivery
  * twice; only the holder records an attempt.
  */
-import { pushChannel, type DeliveryDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
+import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
 import type { Db, Statement } from './database.js';
 import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
@@ -23,6 +23,24 @@ export function enqueueDeliveries(s: Statement, drafts: readonly DeliveryDraft[]
        ${column((d) => d.seq, 'int[]')}, ${column((d) => d.url, 'text[]')}, ${column((d) => JSON.stringify(d.headers), 'text[]')},
        ${column((d) => d.body, 'text[]')}) AS d(id, task_id, channel, seq, url, headers, body)`,
   );
+}
+
+/**
+ * Adds `forward`: a new task's copy for its target's endpoint, inserted only if the target's row
+ * says it forwards, to the URL that row holds. Answers the CTE's name (its count says whether).
+ */
+export function enqueueForward(s: Statement, f: ForwardDraft | undefined, now: number, anchor: string): string | undefined {
+  if (!f) return undefined;
+  const at = s.param(now, 'int8');
+  s.with(
+    'forward',
+    `INSERT INTO deliveries (id, task_id, channel, seq, url, headers, body, state, attempts, next_at, created_at)
+     SELECT ${s.param(f.id, 'text')}, ${s.param(f.taskId, 'text')}, ${s.param(f.channel, 'text')}, ${s.param(f.seq, 'int')}, a.endpoint_rpc_url,
+       ${s.param(JSON.stringify(f.headers), 'text')}, ${s.param(f.body, 'text')}, 'pending', 0, ${at}, ${at}
+     FROM ${anchor}, agents a WHERE a.handle = ${s.param(f.to, 'text')} AND a.forwarding AND a.endpoint_rpc_url IS NOT NULL
+     RETURNING 1`,
+  );
+  return 'forward';
 }
 
 /**

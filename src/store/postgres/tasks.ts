@@ -10,23 +10,23 @@
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
  * violation (task id, receipt) does the same. database.ts maps both to the store's errors.
  */
-import { loggedEvents, type EntryWrite, type SealedWrite, type TaskWrite } from '../store.js';
+import { loggedEvents, type EntryWrite, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { Statement, type Db } from './database.js';
 import { chargeQuotas, writeReceipt } from './receipts.js';
 import type { Announcer } from './events.js';
-import { enqueueDeliveries } from './outbox.js';
+import { enqueueDeliveries, enqueueForward } from './outbox.js';
 import { finishDueWith, scheduleDue } from './schedule.js';
 import { TASK_COLUMNS, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
 
 export function taskWriter(db: Db, announcer: Announcer) {
   /** Runs a write's statement; `checks` name the CTEs that raise its refusals, which the main query must read. */
-  const run = async (s: Statement, checks: (string | undefined)[]): Promise<void> => {
+  const run = async (s: Statement, checks: (string | undefined)[]): Promise<Record<string, number>> => {
     const reads = checks.filter((c) => c !== undefined).map((c) => `(SELECT count(*) FROM ${c})::int AS ${c}`);
-    await db.query(s.text(`SELECT ${reads.join(', ')}`), s.values);
+    return (await db.query<Record<string, number>>(s.text(`SELECT ${reads.join(', ')}`), s.values)).rows[0]!;
   };
 
-  const write = async (kind: 'create' | 'update', w: TaskWrite): Promise<void> => {
+  const write = async (kind: 'create' | 'update', w: TaskWrite): Promise<TaskCreated> => {
     const s = new Statement();
     const id = s.param(w.record.id, 'text');
     const guard = guards(s, id, w);
@@ -35,12 +35,14 @@ export function taskWriter(db: Db, announcer: Announcer) {
     if (w.entry) insertEntry(s, w.entry, 'gate, task_row');
     writeHistory(s, id, w);
     enqueueDeliveries(s, w.deliveries, w.record.updatedAt, 'task_row');
+    const forward = enqueueForward(s, w.forward, w.record.updatedAt, 'task_row');
     if (w.dueDone === undefined) scheduleDue(s, w.dueAt, 'task_row'); // done wins, as in SQLite (scheduled, then removed)
     // Quotas come last: their counter rows are the hottest locks a write takes (one agent's
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
-    await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row')]);
+    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward]);
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ taskId: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
+    return { forwarded: counts['forward'] === 1 };
   };
 
   /** A sealed entry alone: the task row, its history and log stay as they are, so nothing is announced. */
@@ -52,7 +54,7 @@ export function taskWriter(db: Db, announcer: Announcer) {
     await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')]);
   };
 
-  return { create: (w: TaskWrite) => write('create', w), update: (w: TaskWrite) => write('update', w), seal };
+  return { create: (w: TaskWrite) => write('create', w), update: async (w: TaskWrite) => void (await write('update', w)), seal };
 }
 
 /**

@@ -1,10 +1,13 @@
 import type { Db } from './database.js';
 
-interface Pending<T> {
+interface Pending<T, R> {
   op: T;
-  resolve: () => void;
+  resolve: (result: R) => void;
   reject: (error: unknown) => void;
 }
+
+/** What one write in a batch came to: its result, or the error that refused it. */
+type Outcome<R> = { result: R } | { error: unknown };
 
 /**
  * A write that failed after it had written part of itself: nothing of the batch it was in may
@@ -32,30 +35,29 @@ export const MAX_BATCH = 256;
  * commit that holds it, so an answer never runs ahead of the disk. `committed` hears of each write
  * that stood, `ended` of each transaction's end (true: committed; false: rolled back).
  */
-export function groupCommit<T>(
+export function groupCommit<T, R = void>(
   db: Db,
-  apply: (op: T) => void,
+  apply: (op: T) => R,
   hooks: { committed?: (op: T) => void; ended?: (committed: boolean) => void } = {},
-): (op: T) => Promise<void> {
+): (op: T) => Promise<R> {
   const { committed = () => {}, ended = () => {} } = hooks;
   const all = db.transaction((ops: T[]) =>
-    ops.map((op) => {
+    ops.map((op): Outcome<R> => {
       try {
-        apply(op);
-        return undefined;
+        return { result: apply(op) };
       } catch (e) {
         if (e instanceof HalfWritten) throw e.failure;
-        return e ?? new Error('write failed');
+        return { error: e ?? new Error('write failed') };
       }
     }),
   );
-  let queue: Pending<T>[] = [];
+  let queue: Pending<T, R>[] = [];
 
   const flush = () => {
     const batch = queue.length > MAX_BATCH ? queue.splice(0, MAX_BATCH) : queue;
     if (batch === queue) queue = [];
     else setImmediate(flush); // the rest, after whatever else waits on the event loop
-    let outcomes: unknown[];
+    let outcomes: Outcome<R>[];
     try {
       outcomes = all.immediate(batch.map((p) => p.op));
     } catch (e) {
@@ -65,14 +67,15 @@ export function groupCommit<T>(
     }
     ended(true);
     batch.forEach((p, i) => {
-      if (outcomes[i] !== undefined) return p.reject(outcomes[i]);
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) return p.reject(outcome.error);
       committed(p.op);
-      p.resolve();
+      p.resolve(outcome.result);
     });
   };
 
   return (op) =>
-    new Promise<void>((resolve, reject) => {
+    new Promise<R>((resolve, reject) => {
       if (queue.push({ op, resolve, reject }) === 1) setImmediate(flush);
     });
 }

@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import { pushChannel, type DeliveryDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
+import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
 import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
 
@@ -14,6 +14,11 @@ export function deliveryStatements(db: Db) {
      WHERE d.state = 'pending' AND d.next_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
        AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.task_id = d.task_id AND e.channel = d.channel AND e.seq < d.seq AND e.state = 'pending')
      ORDER BY d.next_at LIMIT @limit`,
+  );
+  // The forward's URL is the target's verified endpoint as its row holds it now; no row, no forward.
+  const insertForward = db.prepare(
+    `INSERT INTO deliveries (id, task_id, channel, seq, url, headers, body, state, attempts, next_at, created_at)
+     SELECT ?, ?, ?, ?, endpoint_rpc_url, ?, ?, 'pending', 0, ?, ? FROM agents WHERE handle = ? AND forwarding = 1 AND endpoint_rpc_url IS NOT NULL`,
   );
   const lease = db.prepare('UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id = ?');
   const finish = db.prepare(
@@ -53,6 +58,9 @@ export function deliveryStatements(db: Db) {
   });
 
   return {
+    /** Queues a new task's forward if its target forwards; answers whether it did. */
+    enqueueForward: (f: ForwardDraft, now: number): boolean =>
+      insertForward.run(f.id, f.taskId, f.channel, f.seq, JSON.stringify(f.headers), f.body, now, now, f.to).changes === 1,
     enqueue: (drafts: readonly DeliveryDraft[], now: number) => {
       for (const d of drafts) insertDelivery.run(d.id, d.taskId, d.channel, d.seq, d.url, JSON.stringify(d.headers), d.body, now, now);
     },

@@ -33,7 +33,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const entries = entryStatements(db);
   const due = dueWorkStatements(db);
   const receipts = receiptIndex(db);
-  const writes = taskWriter(db, bus, outbox.enqueue, entries, due, receipts);
+  const writes = taskWriter(db, bus, outbox, entries, due, receipts);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");

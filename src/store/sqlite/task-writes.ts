@@ -1,11 +1,12 @@
 import type { Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { loggedEvents, StoreConflict, type DeliveryDraft, type EntryWrite, type EventBus, type SealedWrite, type TaskWrite } from '../store.js';
+import { loggedEvents, StoreConflict, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
 import type { receiptIndex } from './receipts.js';
+import type { deliveryStatements } from './outbox.js';
 
 const isUniqueViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
@@ -14,7 +15,7 @@ const isUniqueViolation = (e: unknown): boolean =>
 export function taskWriter(
   db: Db,
   bus: EventBus,
-  enqueue: (drafts: readonly DeliveryDraft[], now: number) => void,
+  outbox: Pick<ReturnType<typeof deliveryStatements>, 'enqueue' | 'enqueueForward'>,
   entries: ReturnType<typeof entryStatements>,
   due: ReturnType<typeof dueWorkStatements>,
   receipts: ReturnType<typeof receiptIndex>,
@@ -42,8 +43,8 @@ export function taskWriter(
     quotas.check(w.quotas);
   };
 
-  /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. */
-  const rest = (w: TaskWrite) => {
+  /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. Answers whether it queued a forward. */
+  const rest = (w: TaskWrite): boolean => {
     try {
       const { record } = w;
       if (w.entry) entries.add(w.entry);
@@ -53,26 +54,27 @@ export function taskWriter(
       const firstEvent = record.lastSeq - w.events.length;
       w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
       if (w.receipt) receipts.write(w.receipt, record.updatedAt);
-      if (w.deliveries) enqueue(w.deliveries, record.updatedAt);
+      if (w.deliveries) outbox.enqueue(w.deliveries, record.updatedAt);
       if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
       if (w.dueDone !== undefined) due.done(record.id);
       quotas.apply(w.quotas);
+      return w.forward !== undefined && outbox.enqueueForward(w.forward, record.updatedAt);
     } catch (e) {
       throw new HalfWritten(e);
     }
   };
 
-  const create = (w: TaskWrite) => {
+  const create = (w: TaskWrite): TaskCreated => {
     check(w, w.entry);
     try {
       insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
       throw isUniqueViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
     }
-    rest(w);
+    return { forwarded: rest(w) };
   };
 
-  const update = (w: TaskWrite) => {
+  const update = (w: TaskWrite): void => {
     const { record } = w;
     if (w.entriesSeen !== undefined && entries.count(record.id) !== w.entriesSeen) {
       throw new StoreConflict('version', `task ${record.id} has new entries since it was read`);
@@ -95,10 +97,11 @@ export function taskWriter(
     }
   };
 
-  const apply = (op: WriteOp) => {
+  const apply = (op: WriteOp): TaskCreated | undefined => {
+    if (op.kind === 'create') return create(op.write);
     if (op.kind === 'sealed') seal(op.write);
-    else if (op.kind === 'create') create(op.write);
     else update(op.write);
+    return undefined;
   };
   // A sealed entry leaves the task row and its log as they were: nothing to announce.
   const batch = groupCommit(db, apply, {
@@ -106,9 +109,9 @@ export function taskWriter(
     ended: (committed) => receipts.settle(committed),
   });
   return {
-    create: (write: TaskWrite) => batch({ kind: 'create', write }),
-    update: (write: TaskWrite) => batch({ kind: 'update', write }),
-    seal: (write: SealedWrite) => batch({ kind: 'sealed', write }),
+    create: async (write: TaskWrite) => (await batch({ kind: 'create', write }))!,
+    update: async (write: TaskWrite) => void (await batch({ kind: 'update', write })),
+    seal: async (write: SealedWrite) => void (await batch({ kind: 'sealed', write })),
   };
 }
 
