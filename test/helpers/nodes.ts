@@ -7,11 +7,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sseBlocks } from './sse.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = ['--import', 'tsx', 'src/cli/main.ts'];
+// Absolute, so a node can run in a working folder of its own (where it writes .muster/admin-token).
+const cli = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 
 /** The test runner's environment without any MUSTER_* variable (MUSTER_TEST_PG included), plus `extra`. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -61,6 +63,8 @@ export interface NodeOptions {
   /** How long to wait for the "Admin token" line. */
   startMs?: number;
   extraArgs?: string[];
+  /** The working folder (default: the repository's root). */
+  cwd?: string;
 }
 
 /** Starts one `muster serve`; resolves when it has printed its "Admin token" line, rejects if it exits first. */
@@ -70,7 +74,7 @@ export async function startNode(name: string, options: NodeOptions): Promise<Nod
   const args = ['serve', '--host', '127.0.0.1', '--port', String(port), ...(options.extraArgs ?? [])];
   if (options.dbVia === 'env') env['MUSTER_DB'] = options.db;
   else args.push('--db', options.db);
-  const child = spawn(process.execPath, [...cli, ...args], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cli, ...args], { cwd: options.cwd ?? root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let out = '';
   let alive = true;

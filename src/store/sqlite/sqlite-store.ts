@@ -1,7 +1,7 @@
 import { openDatabase } from './database.js';
 import { identityStatements } from './identity.js';
 import { taskReader } from './task-reads.js';
-import { taskWriter } from './task-writes.js';
+import { taskWriter } from './tasks.js';
 import { deliveryStatements } from './outbox.js';
 import { entryStatements } from './entries.js';
 import { dueWorkStatements } from './schedule.js';
