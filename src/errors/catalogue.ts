@@ -28,6 +28,7 @@ export const CATALOGUE = {
   METHOD_NOT_FOUND: own(-32601, 404, 'Method not found'),
   INVALID_PARAMS: own(-32602, 400, 'Invalid parameters'),
   INTERNAL: own(-32603, 500, 'Internal error', 500),
+  UNAVAILABLE: own(-32030, 503, 'The hub cannot reach its database right now', 503),
   // HTTP-level refusals (answered on every door with a JSON body)
   PAYLOAD_TOO_LARGE: own(-32600, 413, 'Request body is larger than 1 MiB', 413),
   ROUTE_NOT_FOUND: own(-32601, 404, 'No such route', 404),

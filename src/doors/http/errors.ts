@@ -4,6 +4,7 @@
  */
 import { CATALOGUE, errorDomain } from '../../errors/catalogue.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
+import { StoreUnavailable } from '../../store/errors.js';
 
 export interface JsonRpcErrorObject {
   code: number;
@@ -24,6 +25,8 @@ export function asHubError(error: unknown): HubError {
   const code = (error as { code?: string } | null)?.code;
   const known = code ? FASTIFY_CODES[code] : undefined;
   if (known) return known();
+  // The database is down or unreachable: nothing the caller did, and nothing was written.
+  if (error instanceof StoreUnavailable) return new HubError('UNAVAILABLE', undefined, { hint: 'Retry in a few seconds', meta: { retryAfterSeconds: '5' } });
   return new HubError('INTERNAL', 'Internal error; the hub logged the cause', { hint: 'Retry later; report it if it persists' });
 }
 
@@ -58,6 +61,6 @@ export const jsonRpcStatus = (error: HubError): number => CATALOGUE[error.code].
 /** Headers an error answer carries on any door. */
 export function errorHeaders(error: HubError): Record<string, string> {
   if (error.code === 'UNAUTHENTICATED') return { 'www-authenticate': 'Bearer realm="muster"' };
-  if (error.code === 'RATE_LIMITED' && error.meta['retryAfterSeconds']) return { 'retry-after': error.meta['retryAfterSeconds'] };
+  if ((error.code === 'RATE_LIMITED' || error.code === 'UNAVAILABLE') && error.meta['retryAfterSeconds']) return { 'retry-after': error.meta['retryAfterSeconds'] };
   return {};
 }

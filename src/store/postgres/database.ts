@@ -116,7 +116,7 @@ const codeOf = (e: unknown): string | undefined =>
 const isRetryable = (e: unknown): boolean => codeOf(e) === '40001' || codeOf(e) === '40P01';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
-const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|is not currently accepting connections/i;
 
 export function isConnectionError(e: unknown): boolean {
   const code = codeOf(e);
