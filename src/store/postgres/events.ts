@@ -142,16 +142,24 @@ export class Listener implements Announcer {
     return client;
   }
 
+  /**
+   * A notice from another process. Anyone who can connect to the database can NOTIFY on these
+   * channels, so a payload is taken only in the shape this store sends; anything else is dropped.
+   */
   private heard(n: pg.Notification): void {
-    let notice: { n: string; t?: [string, number][]; h?: string; c?: AgentChange };
+    let notice: unknown;
     try {
       notice = JSON.parse(n.payload ?? '');
     } catch {
       return; // not one of ours
     }
-    if (notice.n === this.node) return; // this process told its bus after its commit, with the events
-    if (n.channel === TASKS) for (const [taskId, lastSeq] of notice.t ?? []) this.tell(() => this.bus.task({ taskId, lastSeq, events: [] }));
-    else if (n.channel === AGENTS) this.tell(() => this.bus.agent(notice.h!, notice.c!));
+    if (typeof notice !== 'object' || notice === null || (notice as { n?: unknown }).n === this.node) return; // ours were told after the commit, with the events
+    const { t, h, c } = notice as { t?: unknown; h?: unknown; c?: unknown };
+    if (n.channel === TASKS && Array.isArray(t)) {
+      for (const pair of t) {
+        if (Array.isArray(pair) && typeof pair[0] === 'string' && Number.isInteger(pair[1])) this.tell(() => this.bus.task({ taskId: pair[0], lastSeq: pair[1], events: [] }));
+      }
+    } else if (n.channel === AGENTS && typeof h === 'string' && (c === 'tokens' || c === 'record')) this.tell(() => this.bus.agent(h, c));
   }
 
   private lost(client: pg.Client, error?: Error): void {

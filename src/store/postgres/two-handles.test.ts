@@ -235,6 +235,22 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     }
   });
 
+  it('drops notices not in its own shape (anyone connected may NOTIFY), and keeps hearing real ones', async () => {
+    const heard: TaskCommitted[] = [];
+    const off = b.events.onTask((c) => heard.push(c));
+    try {
+      for (const payload of ['null', '5', '"x"', '{"t":5}', '{"t":[[1,2],["a"],null]}', '{"h":7,"c":"tokens"}', '{"h":"x","c":"nonsense"}', 'not json']) {
+        await sql(database.url, "SELECT pg_notify('muster_tasks', $1), pg_notify('muster_agents', $1)", [payload]);
+      }
+      const w = newTask();
+      await a.createTask(w);
+      await eventually(() => expect(heard.map((c) => c.taskId)).toContain(w.record.id)); // still alive and listening
+      expect(heard.every((c) => typeof c.taskId === 'string' && Number.isInteger(c.lastSeq))).toBe(true);
+    } finally {
+      off();
+    }
+  });
+
   it('announces a token revoked through one store on the other, whose findToken refuses it at once', async () => {
     const handle = `agent-${randomUUID().slice(0, 8)}`;
     await a.insertAgent({ handle, createdAt: T0 }, { id: `tok-${handle}`, hash: `hash-${handle}` });
