@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 
 interface Holder {
@@ -9,67 +9,49 @@ interface Holder {
 
 /** Another process holds the database file; the store refuses to open it. */
 export class DatabaseInUse extends Error {
-  constructor(readonly file: string, readonly holder: Holder, lock: string) {
-    super(
-      `the database ${file} is in use by process ${holder.pid} on ${holder.host} (since ${holder.startedAt}); ` +
-        `stop that process first, or delete ${lock} if it is no longer running`,
-    );
+  constructor(readonly file: string, holder: Holder | undefined) {
+    const who = holder ? `process ${holder.pid} on ${holder.host} (since ${holder.startedAt})` : 'another process';
+    super(`the database ${file} is in use by ${who}; stop that process first`);
     this.name = 'DatabaseInUse';
   }
 }
 
-const readHolder = (lock: string): Holder | undefined => {
-  try {
-    const holder = JSON.parse(readFileSync(lock, 'utf8')) as Holder;
-    return Number.isInteger(holder.pid) ? holder : undefined;
-  } catch {
-    return undefined; // unreadable or half-written: treated as stale
-  }
-};
-
-/** A process on another host cannot be checked from here, so it counts as running. */
-const running = (holder: Holder): boolean => {
-  if (holder.host !== hostname()) return true;
-  if (holder.pid === process.pid) return false; // a lock left by an earlier life of this very pid
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
- * Makes this process the only one on the SQLite file, as PostgreSQL's postmaster.pid does: a
- * lock file beside it names the holder. A lock whose process is gone (a SIGKILL, a crash) is
- * stale and taken over. Answers the release, which deletes the lock if it is still ours.
+ * Makes this process the only one on the SQLite file. The operating system holds the lock: a
+ * small SQLite file beside the database (`<file>.lock`) kept in an open write transaction, which
+ * no other connection, in this process or another, can also begin, and which ends when the
+ * process does, however it ends (a crash, a SIGKILL, a container replaced). The lock file also
+ * names its holder, so a refused process can say who it is. Answers the release.
  */
 export function holdExclusively(file: string): () => void {
   if (file === ':memory:') return () => {};
-  const lock = `${file}.lock`;
-  const mine = JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString() } satisfies Holder);
-  for (;;) {
-    try {
-      writeFileSync(lock, mine, { flag: 'wx', mode: 0o600 });
-      return () => {
-        try {
-          if (readFileSync(lock, 'utf8') === mine) unlinkSync(lock);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const holder = readHolder(lock);
-    if (holder && running(holder)) throw new DatabaseInUse(file, holder, lock);
-    // Moved aside rather than deleted, so of two processes taking over one stale lock only one succeeds.
-    const aside = `${lock}.stale-${process.pid}`;
-    try {
-      renameSync(lock, aside);
-      unlinkSync(aside);
-    } catch {
-      // another process moved it first; try again
-    }
+  const lock = new Database(`${file}.lock`, { timeout: 0 }); // busy: refuse at once rather than wait
+  try {
+    lock.exec('BEGIN IMMEDIATE');
+    lock.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, host TEXT NOT NULL, started_at TEXT NOT NULL)');
+    // Say who holds it (committed, so a refused process can read it), then take the lock again for good.
+    lock.exec('DELETE FROM holder');
+    lock.prepare('INSERT INTO holder (pid, host, started_at) VALUES (?, ?, ?)').run(process.pid, hostname(), new Date().toISOString());
+    // A refused process reading the holder blocks the commit for a moment: wait for it, not for a holder.
+    lock.pragma('busy_timeout = 2000');
+    lock.exec('COMMIT');
+    lock.pragma('busy_timeout = 0');
+    lock.exec('BEGIN IMMEDIATE'); // another process that got in between holds it now, and this one is refused
+  } catch (e) {
+    const refusal = (e as { code?: string }).code === 'SQLITE_BUSY' ? new DatabaseInUse(file, holderOf(lock)) : e;
+    lock.close();
+    throw refusal;
+  }
+  return () => {
+    if (lock.open) lock.close(); // ends the transaction: the lock is free
+  };
+}
+
+function holderOf(lock: Database.Database): Holder | undefined {
+  try {
+    const row = lock.prepare('SELECT pid, host, started_at AS startedAt FROM holder').get() as Holder | undefined;
+    return row;
+  } catch {
+    return undefined; // the holder is between its two takes
   }
 }
