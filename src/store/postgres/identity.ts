@@ -119,19 +119,27 @@ export function identityStatements(db: Db, announcer: Announcer) {
       return agentOf(await changeAgent(s, handle, 'record'), handle);
     },
 
-    /** Switches forwarding and charges `quotas` in one statement; switching off cancels the agent's pending forwards. */
+    /**
+     * Switches forwarding and charges `quotas` in one statement; switching off then cancels the
+     * agent's pending forwards in a second one. The switch waits for the task writes that hold the
+     * agent's row to queue a forward (FOR SHARE, outbox.ts enqueueForward), and the cancel, with a
+     * snapshot taken after the switch committed, sees what they queued; a write that comes later
+     * reads forwarding off. (A process that dies between the two leaves those forwards pending.)
+     */
     setForwarding: async (handle: string, enabled: boolean, quotas: QuotaCharge[]): Promise<AgentRecord> => {
       const s = new Statement();
       const [h, on] = [s.param(handle, 'text'), s.param(enabled, 'bool')];
       s.with('changed', `UPDATE agents SET forwarding = ${on}, changed_at = muster_now_ms() WHERE handle = ${h} RETURNING ${AGENT_COLUMNS}`);
-      s.with(
-        'canceled',
-        `UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL
-         WHERE NOT ${on} AND state = 'pending' AND channel = 'forward' AND task_id IN (SELECT id FROM tasks WHERE target = ${h})
-           AND EXISTS (SELECT 1 FROM changed)`,
-      );
       const over = chargeQuotas(s, quotas, 'changed');
-      return agentOf(await changeAgent(s, handle, 'record', over), handle);
+      const agent = agentOf(await changeAgent(s, handle, 'record', over), handle);
+      if (!enabled) {
+        await db.query(
+          `UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL
+           WHERE state = 'pending' AND channel = 'forward' AND task_id IN (SELECT id FROM tasks WHERE target = $1)`,
+          [handle],
+        );
+      }
+      return agent;
     },
 
     adminTokenHash: async (): Promise<string | undefined> => {

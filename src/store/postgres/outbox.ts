@@ -27,7 +27,9 @@ export function enqueueDeliveries(s: Statement, drafts: readonly DeliveryDraft[]
 
 /**
  * Adds `forward`: a new task's copy for its target's endpoint, inserted only if the target's row
- * says it forwards, to the URL that row holds. Answers the CTE's name (its count says whether).
+ * says it forwards, to the URL that row holds. The row is read FOR SHARE: a switch of forwarding
+ * committed meanwhile is re-read (READ COMMITTED), and one in flight waits for this write (see
+ * identity.ts setForwarding). Answers the CTE's name (its count says whether).
  */
 export function enqueueForward(s: Statement, f: ForwardDraft | undefined, now: number, anchor: string): string | undefined {
   if (!f) return undefined;
@@ -38,6 +40,7 @@ export function enqueueForward(s: Statement, f: ForwardDraft | undefined, now: n
      SELECT ${s.param(f.id, 'text')}, ${s.param(f.taskId, 'text')}, ${s.param(f.channel, 'text')}, ${s.param(f.seq, 'int')}, a.endpoint_rpc_url,
        ${s.param(JSON.stringify(f.headers), 'text')}, ${s.param(f.body, 'text')}, 'pending', 0, ${at}, ${at}
      FROM ${anchor}, agents a WHERE a.handle = ${s.param(f.to, 'text')} AND a.forwarding AND a.endpoint_rpc_url IS NOT NULL
+     FOR SHARE OF a
      RETURNING 1`,
   );
   return 'forward';

@@ -235,6 +235,31 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     }
   });
 
+  it('leaves no forward pending for a target that switched forwarding off while a write to it was waiting', async () => {
+    const handle = `fw-${Math.random().toString(36).slice(2, 10)}`;
+    await a.insertAgent({ handle, createdAt: 1 }, { id: `t-${handle}`, hash: `h-${handle}` });
+    await a.markEndpointVerified(handle, 'https://b.example/', 'https://b.example/rpc', 1);
+    await a.setForwarding(handle, true, []);
+    const w = newTask({ target: handle });
+    const key = `hold-${handle}`;
+    // An uncommitted charge of the same quota row holds the create back part-way through its statement.
+    const raw = new pg.Client({ connectionString: database.url });
+    await raw.connect();
+    try {
+      await raw.query('BEGIN');
+      await raw.query('INSERT INTO quota_counters (key, window_start, used) VALUES ($1, 1, 0)', [key]);
+      const creating = a.createTask({ ...w, quotas: [{ key, windowStart: 1, limit: 10 }], forward: { id: `f-${w.record.id}`, taskId: w.record.id, channel: 'forward', seq: 1, to: handle, headers: {}, body: '{}' } });
+      await new Promise((r) => setTimeout(r, 200));
+      const switching = b.setForwarding(handle, false, []);
+      await new Promise((r) => setTimeout(r, 200));
+      await raw.query('COMMIT');
+      await Promise.all([creating, switching]);
+      expect((await a.listDeliveries(w.record.id)).filter((d) => d.state === 'pending')).toEqual([]);
+    } finally {
+      await raw.end();
+    }
+  });
+
   it('drops notices not in its own shape (anyone connected may NOTIFY), and keeps hearing real ones', async () => {
     const heard: TaskCommitted[] = [];
     const off = b.events.onTask((c) => heard.push(c));
