@@ -54,7 +54,10 @@ export async function startHub(config: Config, logError: (message: string) => vo
     throw e;
   });
   const policy = { allowPrivate: config.allowPrivateTargets };
-  const signer = await Signer.open({ load: () => store.loadSigningKeys() as Promise<StoredKey[]>, save: (key) => store.saveSigningKey(key) });
+  const signer = await Signer.open({ load: () => store.loadSigningKeys() as Promise<StoredKey[]>, save: (key) => store.saveSigningKey(key) }).catch(async (e: unknown) => {
+    await store.close();
+    throw e;
+  });
   // The outbox tells the hub what a forwarded task's endpoint answered; the hub pokes the outbox.
   let hub: Hub | undefined;
   const onAttempt = async (delivery: Delivery, response: Buffer | undefined) => {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, newAdminToken, type Config } from '../config.js';
 import type { Store } from '../store/store.js';
@@ -50,7 +50,8 @@ export async function settleAdminToken(config: Config, store: Store): Promise<Ad
   if (!local) writeTokenFile(file, token);
   const kept = await store.keepAdminTokenHash(hashToken(token));
   if (kept === hashToken(token)) return { hash: kept, where: file };
-  if (!local) unlinkSync(file); // another node stored its token first: ours was never valid
+  // Another node stored its token first: ours was never valid, so its file goes (a file left behind holds a token no node accepts).
+  if (!local) rmSync(file, { force: true });
   return { hash: kept, where: elsewhere(kept) };
 }
 

@@ -4,7 +4,7 @@
  */
 import { CATALOGUE, errorDomain } from '../../errors/catalogue.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
-import { StoreUnavailable } from '../../store/errors.js';
+import { StoreConflict, StoreUnavailable } from '../../store/errors.js';
 
 export interface JsonRpcErrorObject {
   code: number;
@@ -27,6 +27,8 @@ export function asHubError(error: unknown): HubError {
   if (known) return known();
   // The database is down or unreachable: nothing the caller did, and nothing was written.
   if (error instanceof StoreUnavailable) return new HubError('UNAVAILABLE', undefined, { hint: 'Retry in a few seconds', meta: { retryAfterSeconds: '5' } });
+  // The database kept refusing a write for conflicting ones (deadlocks, serialization) past its retries.
+  if (error instanceof StoreConflict) return new HubError('CONFLICT', 'The database was busy with conflicting changes; nothing was done', { hint: 'Retry the request' });
   return new HubError('INTERNAL', 'Internal error; the hub logged the cause', { hint: 'Retry later; report it if it persists' });
 }
 

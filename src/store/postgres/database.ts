@@ -28,9 +28,15 @@ export const numericInt8: pg.CustomTypesConfig = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/**
+ * How long a connection may go unanswered: TCP keep-alive finds a peer that went silent (a
+ * failover, a partition) instead of waiting on it for hours, and connecting gives up after 10 s.
+ */
+export const SILENCE_LIMITS = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 10_000 } as const;
+
 export function openPool(url: string, size: number, log: (line: string) => void): pg.Pool {
   // A database that does not answer is StoreUnavailable after a while, not a request held forever.
-  const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster', connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster', ...SILENCE_LIMITS, query_timeout: 30_000 });
   // An idle connection the server drops emits here; without a listener it would end the process.
   pool.on('error', (e) => log(`muster: a PostgreSQL connection failed while idle (${e.message})`));
   return pool;
@@ -116,7 +122,7 @@ const codeOf = (e: unknown): string | undefined =>
 const isRetryable = (e: unknown): boolean => codeOf(e) === '40001' || codeOf(e) === '40P01';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
-const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|is not currently accepting connections/i;
+const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|is not currently accepting connections|Query read timeout/i;
 
 export function isConnectionError(e: unknown): boolean {
   const code = codeOf(e);

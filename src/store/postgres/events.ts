@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { AgentChange, EventBus, TaskCommitted } from '../store.js';
-import { numericInt8, storeError, type Db } from './database.js';
+import { numericInt8, SILENCE_LIMITS, storeError, type Db } from './database.js';
 import { AGENTS, Notifier, TASKS } from './notices.js';
 
 /** What writers use: announcements of their commits, and the NOTIFY payload an agent change sends itself. */
@@ -126,7 +126,7 @@ export class Listener implements Announcer {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName, types: numericInt8 });
+    const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName, types: numericInt8, ...SILENCE_LIMITS });
     client.on('notification', (n) => this.heard(n));
     client.on('error', (e) => this.lost(client, e));
     client.on('end', () => this.lost(client));

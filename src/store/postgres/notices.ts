@@ -6,6 +6,7 @@
  * durability: it is sent after the write it announces is on disk.
  */
 import pg from 'pg';
+import { SILENCE_LIMITS } from './database.js';
 
 /** The channels: task commits, and changes to agents (their tokens, their records). */
 export const TASKS = 'muster_tasks';
@@ -70,7 +71,7 @@ export class Notifier {
   }
 
   private connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, application_name: `muster-notify ${this.node}`, options: '-c synchronous_commit=off' });
+    const client = new pg.Client({ connectionString: this.url, application_name: `muster-notify ${this.node}`, options: '-c synchronous_commit=off', ...SILENCE_LIMITS, query_timeout: 10_000 });
     client.on('error', () => {}); // a dropped connection fails the next send, which replaces it
     return client.connect().then(() => client);
   }
