@@ -383,6 +383,21 @@ export function reportRatios({ comparisons, roundRatios, targets, label = ratioK
 }
 
 /** Writes bench/results/<file> (pretty JSON) and says so. */
+/** What every results file opens with: the machine, the load and the rounds' order. */
+export function runHeader({ settings, roundOrders, servers }) {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cores: os.cpus().length,
+    connections: CONNECTIONS,
+    durationSec: settings.duration,
+    warmupSec: settings.warmup,
+    rounds: settings.rounds,
+    roundOrders,
+    servers,
+  };
+}
+
 export function writeResults(file, data) {
   const outDir = path.join(ROOT, 'bench/results');
   mkdirSync(outDir, { recursive: true });

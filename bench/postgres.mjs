@@ -24,8 +24,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
-  atCleanUp, benchSettings, benchTmp, cleanUp, CONNECTIONS, describeSettings, median, printTable,
-  reportRatios, ROOT, runRounds, startMuster, startReference, writeResults,
+  atCleanUp, benchSettings, benchTmp, cleanUp, describeSettings, median, printTable,
+  reportRatios, ROOT, runHeader, runRounds, startMuster, startReference, writeResults,
 } from './lib.mjs';
 
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -241,17 +241,9 @@ async function main() {
   const ratios = reportRatios({ comparisons: COMPARISONS, roundRatios, targets: TARGETS });
 
   writeResults(DRY_RUN ? 'postgres-dryrun.json' : 'postgres-latest.json', {
-    date: new Date().toISOString(),
+    ...runHeader({ settings, roundOrders, servers: serverNames }),
     dryRunSqlite: DRY_RUN,
-    node: process.version,
-    cores: os.cpus().length,
     cpuModel: os.cpus()[0]?.model,
-    connections: CONNECTIONS,
-    durationSec: settings.duration,
-    warmupSec: settings.warmup,
-    rounds: settings.rounds,
-    roundOrders,
-    servers: serverNames,
     setup: {
       reference: 'DefaultRequestHandler + DatabaseTaskStore (Kysely PostgresDialect, pg.Pool max 10) + express jsonRpcHandler; tables by a2a-db upgrade',
       'muster-1': DRY_RUN ? 'one hub on SQLite (dry run)' : 'one hub: dist/cli/main.js serve --db postgres://…',

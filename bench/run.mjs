@@ -12,10 +12,9 @@
 //
 // Exit code is non-zero only when something failed (server did not start, a
 // request was answered with an error, ...), never because the target was missed.
-import os from 'node:os';
 import path from 'node:path';
 import {
-  benchSettings, benchTmp, CONNECTIONS, describeSettings, printTable, reportRatios, runRounds,
+  benchSettings, benchTmp, describeSettings, printTable, reportRatios, runHeader, runRounds,
   startMuster, startReference, writeResults,
 } from './lib.mjs';
 
@@ -68,15 +67,7 @@ async function main() {
   const perRound = roundRatios['muster/reference'] ?? {};
 
   writeResults('latest.json', {
-    date: new Date().toISOString(),
-    node: process.version,
-    cores: os.cpus().length,
-    connections: CONNECTIONS,
-    durationSec: settings.duration,
-    warmupSec: settings.warmup,
-    rounds: settings.rounds,
-    roundOrders,
-    servers: serverNames,
+    ...runHeader({ settings, roundOrders, servers: serverNames }),
     musterEnv: { MUSTER_RATE_LIMITS: 'off' },
     results, // per server/scenario: medians over rounds, and `rounds`: every run
     ratios, // per scenario: median of roundRatios
