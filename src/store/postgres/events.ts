@@ -35,6 +35,8 @@ export interface ListenOptions {
   /** Waits before reconnecting after a lost LISTEN connection: the first, doubling up to the most. */
   reconnectMs?: { first: number; most: number };
   pollEveryMs?: number;
+  /** How often the LISTEN connection is asked a question; it has half of this to answer (default 10 s). */
+  heartbeatMs?: number;
 }
 
 /** How far back each poll reaches before the last one: a statement's clock is read when it starts, and it commits later. */
@@ -63,6 +65,7 @@ export class Listener implements Announcer {
   private announced = new Set<string>();
   private polling: Promise<void> | undefined;
   private readonly notifier: Notifier;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly url: string,
@@ -86,6 +89,23 @@ export class Listener implements Announcer {
     } catch (e) {
       throw storeError(e);
     }
+    this.heartbeat = setInterval(() => void this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * A LISTEN connection only reads, so a peer that went silent (a failover, a partition) would
+   * look alive for as long as TCP takes to notice; a query now and then finds out, and the
+   * connection is given up as lost (polling, then reconnecting) when it goes unanswered.
+   */
+  private async beat(): Promise<void> {
+    const client = this.client;
+    if (!client || this.closing) return;
+    try {
+      await client.query('SELECT 1');
+    } catch (e) {
+      this.lost(client, e as Error);
+    }
   }
 
   agentNotice(handle: string, change: AgentChange): string {
@@ -103,6 +123,7 @@ export class Listener implements Announcer {
 
   async close(): Promise<void> {
     this.closing = true;
+    clearInterval(this.heartbeat);
     clearInterval(this.pollTimer);
     clearTimeout(this.reconnectTimer);
     const client = this.client;
@@ -110,6 +131,10 @@ export class Listener implements Announcer {
     await client?.end().catch(() => {});
     await this.polling;
     await this.notifier.close();
+  }
+
+  private get heartbeatMs(): number {
+    return this.options.heartbeatMs ?? 10_000;
   }
 
   private get firstDelay(): number {
@@ -126,7 +151,7 @@ export class Listener implements Announcer {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName, types: numericInt8, ...SILENCE_LIMITS });
+    const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName, types: numericInt8, ...SILENCE_LIMITS, query_timeout: this.heartbeatMs / 2 });
     client.on('notification', (n) => this.heard(n));
     client.on('error', (e) => this.lost(client, e));
     client.on('end', () => this.lost(client));

@@ -293,6 +293,27 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     }
   });
 
+  it('gives up a LISTEN connection whose server stops answering, polls, and listens again', async () => {
+    const lines: string[] = [];
+    const c = await openPostgresStore(database.url, { log: (l) => lines.push(l), heartbeatMs: 400, reconnectMs: { first: 100, most: 200 } });
+    const heard: string[] = [];
+    const off = c.events.onTask((commit) => heard.push(commit.taskId));
+    const [listening] = await sql<{ pid: number }>(database.url, "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %' ORDER BY backend_start DESC LIMIT 1");
+    const pid = listening!.pid;
+    try {
+      process.kill(pid, 'SIGSTOP'); // the backend is still connected, but says nothing: a silent peer
+      await eventually(() => expect(lines.join('\n')).toMatch(/lost the PostgreSQL LISTEN connection/), 5_000);
+      const w = newTask();
+      await a.createTask(w);
+      await eventually(() => expect(heard).toContain(w.record.id), 5_000); // heard through polling meanwhile
+      await eventually(() => expect(lines.join('\n')).toMatch(/listening on PostgreSQL again/), 5_000);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      off();
+      await c.close();
+    }
+  }, 20_000);
+
   it('keeps the first admin token hash stored through either', async () => {
     const [x, y] = await Promise.all([a.keepAdminTokenHash('hash-x'), b.keepAdminTokenHash('hash-y')]);
     expect(x).toBe(y);
