@@ -1,10 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { parseRetries } from './delivery/outbox.js';
 import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from './hub/kinds/review/request.js';
-import { TOKEN_PREFIX } from './identity/tokens.js';
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -14,13 +11,10 @@ export interface Config {
   db: DbConfig;
   publicUrl?: URL;
   registration: 'open' | 'admin';
-  /**
-   * The admin token, when this process knows it at start: from MUSTER_ADMIN_TOKEN, or (SQLite) the
-   * file beside the data. On PostgreSQL without the variable, the database settles it (identity/admin-token.ts).
-   */
+  /** The admin token from MUSTER_ADMIN_TOKEN; without it, identity/admin-token.ts settles one at start. */
   adminToken?: string;
-  /** Where the generated admin token lives (or will), when it was not given in the environment. */
-  adminTokenFile?: string;
+  /** Where a generated admin token lives (or will): beside the SQLite file, or ./.muster/admin-token. */
+  adminTokenFile: string;
   rateLimits: boolean;
   /** MUSTER_ALLOW_PRIVATE_TARGETS=1: http and private addresses for push and forwarding (development, tests). */
   allowPrivateTargets: boolean;
@@ -86,7 +80,7 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
   const registration = flags.registration ?? env['MUSTER_REGISTRATION'] ?? 'open';
   if (registration !== 'open' && registration !== 'admin') throw new ConfigError(`--registration must be open or admin, not '${registration}'`);
   const given = env['MUSTER_ADMIN_TOKEN'];
-  const admin = given ? { adminToken: given } : db.kind === 'sqlite' ? adminTokenFromFile(db.file) : { adminTokenFile: resolve('.muster', 'admin-token') };
+  const admin = { adminTokenFile: resolve(db.kind === 'sqlite' ? dirname(db.file) : '.muster', 'admin-token'), ...(given ? { adminToken: given } : {}) };
   return {
     host,
     port,
@@ -129,23 +123,5 @@ function retriesFrom(value: string | undefined): number[] {
     return parseRetries(value);
   } catch (e) {
     throw new ConfigError((e as Error).message);
-  }
-}
-
-/** A new admin token: 256 random bits. */
-export const newAdminToken = (): string => `${TOKEN_PREFIX}admin_${randomBytes(32).toString('base64url')}`;
-
-/** Reuses the token beside the SQLite file, or writes a new one there with mode 0600. */
-function adminTokenFromFile(dbFile: string): { adminToken: string; adminTokenFile: string } {
-  const dir = dirname(dbFile);
-  const file = resolve(dir, 'admin-token');
-  try {
-    if (existsSync(file)) return { adminToken: readFileSync(file, 'utf8').trim(), adminTokenFile: file };
-    mkdirSync(dir, { recursive: true });
-    const token = newAdminToken();
-    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
-    return { adminToken: token, adminTokenFile: file };
-  } catch (e) {
-    throw new ConfigError(`cannot write the admin token in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }

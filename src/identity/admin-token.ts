@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError, newAdminToken, type Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import type { Store } from '../store/store.js';
-import { hashToken } from './tokens.js';
+import { hashToken, newAdminToken } from './tokens.js';
 
 /** The admin token as this process knows it: its hash always, and where an operator finds the token. */
 export interface AdminTokenInfo {
@@ -20,17 +20,19 @@ const readToken = (file: string): string | undefined => {
 };
 
 /**
- * Settles the admin token. On SQLite the token is known at start (the environment, or the file
- * beside the data). On PostgreSQL every node must accept the same one, so its hash is kept in the
- * database: the first node to store one wins, writes the token to its file as SQLite does, and
- * every later node uses the stored hash (it need not know the token). A token given in the
- * environment that differs from the stored one stops the node: two admins on one hub is a mistake.
+ * Settles the admin token. Given in the environment, it is the one. Otherwise a generated token is
+ * kept in `adminTokenFile` (mode 0600) and reused on later starts. On PostgreSQL every node must
+ * accept the same token, so its hash is kept in the database: the first node to store one wins
+ * (writing its file), and every later node uses the stored hash without knowing the token. A token
+ * given in the environment that differs from the stored one stops the node: two admins on one hub
+ * is a mistake.
  */
 export async function settleAdminToken(config: Config, store: Store): Promise<AdminTokenInfo> {
   const given = config.adminToken;
+  const file = config.adminTokenFile;
   if (config.db.kind === 'sqlite') {
-    if (!given) throw new Error('an SQLite configuration always knows its admin token');
-    return { hash: hashToken(given), where: config.adminTokenFile ?? 'from MUSTER_ADMIN_TOKEN' };
+    const token = given ?? readToken(file) ?? writeNewToken(file);
+    return { hash: hashToken(token), where: given ? FROM_ENV : file };
   }
   if (given) {
     const stored = await store.keepAdminTokenHash(hashToken(given));
@@ -39,15 +41,13 @@ export async function settleAdminToken(config: Config, store: Store): Promise<Ad
         `MUSTER_ADMIN_TOKEN is not this database's admin token (its fingerprint is ${stored.slice(0, 16)}); set it to that token, or unset it to use the stored one`,
       );
     }
-    return { hash: stored, where: 'from MUSTER_ADMIN_TOKEN' };
+    return { hash: stored, where: FROM_ENV };
   }
-  const file = config.adminTokenFile!;
   const local = readToken(file);
   const stored = await store.adminTokenHash();
   if (stored) return { hash: stored, where: local && hashToken(local) === stored ? file : elsewhere(stored) };
   // The file is written before the hash is offered, so a crash between leaves a token that the next start offers again.
-  const token = local ?? newAdminToken();
-  if (!local) writeTokenFile(file, token);
+  const token = local ?? writeNewToken(file);
   const kept = await store.keepAdminTokenHash(hashToken(token));
   if (kept === hashToken(token)) return { hash: kept, where: file };
   // Another node stored its token first: ours was never valid, so its file goes (a file left behind holds a token no node accepts).
@@ -55,15 +55,20 @@ export async function settleAdminToken(config: Config, store: Store): Promise<Ad
   return { hash: kept, where: elsewhere(kept) };
 }
 
+const FROM_ENV = 'from MUSTER_ADMIN_TOKEN';
+
 const elsewhere = (hash: string) =>
   `kept hashed in the database (fingerprint ${hash.slice(0, 16)}); it is in the admin-token file of the node that created it, or set MUSTER_ADMIN_TOKEN`;
 
-function writeTokenFile(file: string, token: string): void {
+/** A new token, written to `file` (which must not exist yet) with mode 0600. */
+function writeNewToken(file: string): string {
+  const token = newAdminToken();
   try {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
   } catch (e) {
     throw new ConfigError(`cannot write the admin token to ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  return token;
 }
 

@@ -6,6 +6,9 @@ export const TOKEN_PREFIX = 'mst_';
 /** A new secret: 256 random bits, with the prefix. */
 export const newToken = (): string => `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 
+/** A new admin token: 256 random bits, told apart from agents' tokens by its prefix. */
+export const newAdminToken = (): string => `${TOKEN_PREFIX}admin_${randomBytes(32).toString('base64url')}`;
+
 export const newTokenId = (): string => randomUUID();
 
 /** Tokens carry 256 bits of entropy, so a plain SHA-256 is a sufficient one-way hash. */

@@ -1,13 +1,10 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
 /** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations (`applied` hears which). */
 export function openDatabase(file: string, applied: (versions: number[]) => void = () => {}): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL: a committed write survives a crash of the process; only power loss can drop the last commits.

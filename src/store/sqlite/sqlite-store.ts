@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { openDatabase } from './database.js';
 import { identityStatements } from './identity.js';
 import { taskReader } from './task-reads.js';
@@ -18,6 +20,7 @@ const PRUNE_SLICE = 10_000;
  * process. Calls are synchronous underneath.
  */
 export function openSqliteStore(file: string, applied?: (versions: number[]) => void): Store {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true }); // the lock lives beside the file
   const release = holdExclusively(file);
   let db: ReturnType<typeof openDatabase>;
   try {
