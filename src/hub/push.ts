@@ -61,7 +61,7 @@ export class PushConfigs {
     }
   }
 
-  /** Refuses, before anything is written, a config the caller could not set on this task. */
+  /** Refuses, before anything is written (a SendMessage that also sets a config), a config the caller could not set on this task. */
   async assertSettable(caller: Caller, taskId: string, id: string | undefined): Promise<void> {
     const configs = await this.store.listPushConfigs(taskId);
     const mine = configs.filter((c) => this.view.ownsConfig(caller, c));
@@ -81,8 +81,7 @@ export class PushConfigs {
       ...(input.token !== undefined ? { token: input.token } : {}),
       ...(input.authentication ? { authentication: { scheme: input.authentication.scheme, ...(input.authentication.credentials !== undefined ? { credentials: input.authentication.credentials } : {}) } } : {}),
     };
-    await this.assertSettable(caller, taskId, config.id);
-    // Checked again where it is written: puts racing through other processes passed the check above too.
+    // The store checks the id's owner and the cap where it writes, so puts racing through other processes cannot pass them.
     const outcome = await this.store.putPushConfig(config, MAX_CONFIGS);
     if (outcome === 'taken') throw taken(config.id);
     if (outcome === 'full') throw full();
