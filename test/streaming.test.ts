@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamResponse } from '@a2a-js/sdk';
 import { register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
-import { sseBlocks } from './helpers/sse.js';
+import { postRpc, sseBlocks } from './helpers/sse.js';
 
 let hub: TestHub;
 let alice: Registered;
@@ -21,16 +21,7 @@ const kinds = (events: any[]) => events.map((e) => Object.keys(e)[0]);
 
 /** Raw SSE over the JSON-RPC POST: parsed events with their ids, until the stream closes or `stopAfter` events. */
 async function sse(url: string, method: string, params: unknown, options: { token?: string; lastEventId?: number; stopAfter?: number; signal?: AbortSignal } = {}) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      ...(options.lastEventId !== undefined ? { 'last-event-id': String(options.lastEventId) } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params }),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const res = await postRpc(url, method, params, options);
   const events: { id?: number; data: any }[] = [];
   const comments: string[] = [];
   if (!res.headers.get("content-type")?.includes("text/event-stream")) return { status: res.status, json: (await res.json()) as any, events, comments };

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { sseBlocks } from './sse.js';
+import { postRpc, sseBlocks } from './sse.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Absolute, so a node can run in a working folder of its own (where it writes .muster/admin-token).
@@ -191,16 +191,7 @@ export async function openSse(
   options: { token?: string; lastEventId?: number | string; rpcId?: number | string } = {},
 ): Promise<SseStream> {
   const abort = new AbortController();
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      ...(options.lastEventId !== undefined ? { 'last-event-id': String(options.lastEventId) } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: options.rpcId ?? 9, method, params }),
-    signal: abort.signal,
-  });
+  const res = await postRpc(url, method, params, { ...options, signal: abort.signal });
   const events: SseEvent[] = [];
   let done = false;
   let error: unknown;

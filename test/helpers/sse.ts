@@ -1,3 +1,22 @@
+/** A JSON-RPC call POSTed to a base, as a streaming method is: the raw response, to read as SSE. */
+export function postRpc(
+  url: string,
+  method: string,
+  params: unknown,
+  options: { token?: string; lastEventId?: number | string; rpcId?: number | string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.lastEventId !== undefined ? { 'last-event-id': String(options.lastEventId) } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: options.rpcId ?? 9, method, params }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
 /** One Server-Sent Event as a test reads it: its id, its parsed data, or (for a comment block) the comment. */
 export interface SseBlock {
   id?: number;
