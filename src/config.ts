@@ -23,6 +23,10 @@ export interface Config {
   streams: StreamSettings;
   /** Review task rules (MUSTER_REVIEW_MIN_DEADLINE_S, MUSTER_REVIEW_MAX_DEADLINE_S, MUSTER_REVIEW_SOURCE_HOSTS). */
   review: ReviewSettings;
+  /** pino level for the hub's log lines (--log-level, MUSTER_LOG_LEVEL; default info). */
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+  /** Who may read GET /metrics: the admin token holder, or anyone (--metrics public). */
+  metrics: 'admin' | 'public';
 }
 
 export interface StreamSettings {
@@ -97,6 +101,8 @@ export function resolveConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): Config
       maxPerCaller: positiveInt(env, 'MUSTER_MAX_STREAMS_PER_CALLER', 100),
     },
     review: reviewSettings(env),
+    logLevel: (env['MUSTER_LOG_LEVEL'] as Config['logLevel'] | undefined) ?? 'info',
+    metrics: env['MUSTER_METRICS'] === 'public' ? 'public' : 'admin',
   };
 }
 

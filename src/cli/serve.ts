@@ -1,7 +1,27 @@
+import type { Command } from 'commander';
 import { ConfigError, parseDb, resolveConfig, type ServeFlags } from '../config.js';
 import { reason, startHub, type RunningHub } from '../server.js';
 import { describeDb, migrateStore } from '../store/open.js';
 import { DatabaseInUse } from '../store/sqlite/ownership.js';
+
+/** The commands that run or prepare a hub on this machine: serve and migrate. */
+export function serverCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('run the hub')
+    .option('--host <host>', 'address to bind (env MUSTER_HOST)', undefined)
+    .option('--port <port>', 'port (env MUSTER_PORT, default 7420)')
+    .option('--db <url>', 'sqlite:<file> or postgres://… (env MUSTER_DB, default sqlite:./.muster/muster.db)')
+    .option('--public-url <url>', 'the URL clients reach the hub at; required off loopback (env MUSTER_PUBLIC_URL)')
+    .option('--registration <mode>', 'open or admin (env MUSTER_REGISTRATION, default open)')
+    .action(serve);
+
+  program
+    .command('migrate')
+    .description("apply the database's pending migrations and exit (serve applies them too, at start)")
+    .option('--db <url>', 'sqlite:<file> or postgres://… (env MUSTER_DB, default sqlite:./.muster/muster.db)')
+    .action(migrate);
+}
 
 /** `muster serve`: start the hub, print where it is, stop cleanly on SIGINT/SIGTERM. */
 export async function serve(flags: ServeFlags): Promise<void> {
