@@ -89,7 +89,7 @@ async function startMuster() {
   const nodeArgs = (process.env.FANOUT_MUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   child = spawn(process.execPath, [...nodeArgs, main, 'serve', '--port', String(port), '--db', `sqlite:${path.join(tmp, 'x.db')}`], {
     cwd: ROOT,
-    env: { ...process.env, MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off', MUSTER_MAX_STREAMS_PER_CALLER: String(N + 100) },
+    env: { ...process.env, MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn', MUSTER_MAX_STREAMS_PER_CALLER: String(N + 100) },
     stdio: ['ignore', fd, fd],
   });
   let exited = null;

@@ -158,7 +158,7 @@ export async function startMuster({ name = 'muster', db, processes = 1, nodeArgs
       const base = `http://127.0.0.1:${port}`;
       started.push(await startChild(processes > 1 ? `${name}-${i + 1}` : name,
         [...nodeArgs, main, 'serve', '--port', String(port), '--db', db],
-        { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off' },
+        { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' },
         `${base}/health`));
       bases.push(base);
     }

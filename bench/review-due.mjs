@@ -11,7 +11,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
-import { resolveConfig } from '../dist/config.js';
+import { resolveConfig } from '../dist/config/index.js';
 import { startHub } from '../dist/server.js';
 import { freePort } from './lib.mjs';
 
@@ -24,7 +24,7 @@ const POSTERS = 100;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'muster-review-due-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const dbFile = path.join(dir, 'due.db');
-const env = { MUSTER_ADMIN_TOKEN: 'bench-admin', MUSTER_RATE_LIMITS: 'off', MUSTER_REVIEW_MIN_DEADLINE_S: '1' };
+const env = { MUSTER_ADMIN_TOKEN: 'bench-admin', MUSTER_RATE_LIMITS: 'off', MUSTER_REVIEW_MIN_DEADLINE_S: '1', MUSTER_LOG_LEVEL: 'warn' };
 const hub = await startHub(resolveConfig({ host: '127.0.0.1', port: String(await freePort()), db: `sqlite:${dbFile}` }, env), () => {});
 const base = hub.url;
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, describeDb, type Config } from './config/index.js';
 import { buildApp } from './doors/http/app.js';
 import { createHub, type Hub } from './hub/hub.js';
 import { FORWARD_CHANNEL } from './delivery/forward.js';
@@ -7,9 +7,13 @@ import { Outbox } from './delivery/outbox.js';
 import { LeasedWork } from './scheduler/leased-work.js';
 import { Signer, type StoredKey } from './delivery/signing.js';
 import { settleAdminToken } from './identity/admin-token.js';
-import { describeDb, openStore } from './store/open.js';
+import { openStore } from './store/open.js';
 import { DatabaseInUse } from './store/sqlite/ownership.js';
 import { StoreUnavailable, type Delivery, type DueWork, type Store } from './store/store.js';
+import { createLogger, type Logger } from './observability/logger.js';
+import { HubMetrics } from './observability/metrics.js';
+import { observedStore } from './observability/observed-store.js';
+import { reportDelivery } from './observability/deliveries.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
@@ -28,9 +32,10 @@ export const reason = (e: unknown): string => {
 };
 
 /** The configured store; a database that is in use or cannot be reached is the operator's to fix. */
-async function openConfiguredStore(config: Config, logError: (message: string) => void): Promise<Store> {
+async function openConfiguredStore(config: Config, logger: Logger, metrics: HubMetrics): Promise<Store> {
   try {
-    return await openStore(config.db, logError);
+    const store = await openStore(config.db, (line) => logger.warn(line), (seconds, writes) => metrics.commit(seconds, writes));
+    return observedStore(store, metrics);
   } catch (e) {
     if (e instanceof DatabaseInUse) throw new ConfigError(e.message);
     throw new ConfigError(`cannot open the database ${describeDb(config.db)}: ${reason(e)}`);
@@ -41,14 +46,21 @@ async function openConfiguredStore(config: Config, logError: (message: string) =
 const RECEIPT_TTL_MS = 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
-function startPruning(store: Store): NodeJS.Timeout {
-  const prune = () => store.prune(Date.now() - RECEIPT_TTL_MS).catch(() => {});
+function startPruning(store: Store, logger: Logger): NodeJS.Timeout {
+  const prune = () => store.prune(Date.now() - RECEIPT_TTL_MS).catch((e: unknown) => logger.warn({ err: e }, 'pruning old receipts failed (tried again within the hour)'));
   void prune();
   return setInterval(prune, PRUNE_EVERY_MS).unref();
 }
 
-export async function startHub(config: Config, logError: (message: string) => void = console.error): Promise<RunningHub> {
-  const store = await openConfiguredStore(config, logError);
+export interface StartOptions {
+  /** Where the hub's lines go (default: a logger on stdout at config.logLevel). */
+  logger?: Logger;
+}
+
+export async function startHub(config: Config, options: StartOptions = {}): Promise<RunningHub> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = new HubMetrics();
+  const store = await openConfiguredStore(config, logger, metrics);
   const admin = await settleAdminToken(config, store).catch(async (e: unknown) => {
     await store.close();
     throw e;
@@ -61,6 +73,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
   // The outbox tells the hub what a forwarded task's endpoint answered; the hub pokes the outbox.
   let hub: Hub | undefined;
   const onAttempt = async (delivery: Delivery, response: Buffer | undefined) => {
+    reportDelivery(logger, metrics, delivery);
     if (delivery.channel === FORWARD_CHANNEL) await hub?.tasks.recordForwarding(delivery, response);
   };
   const headersFor = async (delivery: Delivery) => (hub ? hub.push.credentials(delivery) : {});
@@ -69,8 +82,10 @@ export async function startHub(config: Config, logError: (message: string) => vo
     policy,
     onAttempt,
     headersFor,
-    onError: (e) => logError(`muster: a delivery attempt failed (retried when its lease ends): ${(e as Error).message}`),
+    onError: (e) => logger.error({ err: e }, 'a delivery attempt failed (retried when its lease ends)'),
+    onLag: (ms) => metrics.schedulerLag('outbox', ms),
   });
+  metrics.backlogFrom(() => outbox.backlog());
   hub = createHub(store, {
     adminTokenHash: admin.hash,
     rateLimits: config.rateLimits,
@@ -82,12 +97,16 @@ export async function startHub(config: Config, logError: (message: string) => vo
   const deadlines = new LeasedWork<DueWork>({
     name: 'deadlines',
     claim: (owner, now, until, limit) => store.claimDue(owner, now, until, limit),
-    run: (work, owner) => hub!.tasks.runDue(work, owner),
+    run: async (work, owner) => {
+      await hub!.tasks.runDue(work, owner);
+      logger.info({ taskId: work.taskId, lateMs: Date.now() - work.dueAt }, 'deadline run');
+    },
     next: () => store.nextDue(),
     batch: 500,
     pollMs: 250,
     leaseMs: 30_000,
-    onError: (e) => logError(`muster: scheduled work failed (retried when its lease ends): ${(e as Error).message}`),
+    lag: { dueAt: (work) => work.dueAt, report: (ms) => metrics.schedulerLag('deadlines', ms) },
+    onError: (e) => logger.error({ err: e }, 'scheduled work failed (retried when its lease ends)'),
   });
   const app = buildApp(hub, {
     streams: config.streams,
@@ -95,7 +114,9 @@ export async function startHub(config: Config, logError: (message: string) => vo
     publicUrl: config.publicUrl,
     registration: config.registration,
     adminTokenFingerprint: admin.hash.slice(0, 16),
-    logError: (error, request) => logError(`muster: ${request.method} ${request.url.split('?')[0]} failed: ${(error as Error).stack ?? String(error)}`),
+    logger,
+    metrics,
+    metricsAccess: config.metrics,
   });
   try {
     await app.listen({ host: config.host, port: config.port });
@@ -106,7 +127,7 @@ export async function startHub(config: Config, logError: (message: string) => vo
     if (code === 'EACCES') throw new ConfigError(`no permission to listen on ${config.host}:${config.port}`);
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${reason(e)}`);
   }
-  const pruner = startPruning(store);
+  const pruner = startPruning(store, logger);
   outbox.start();
   deadlines.start();
   const { port } = app.server.address() as AddressInfo;

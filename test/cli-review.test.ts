@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => hub.destroy());
 
-describe('muster review, contribute and answer', () => {
+describe('muster review, contribute, answer and call', { timeout: 120_000 }, () => {
   it('digest and preview run locally: the same digest, the rules checked, nothing sent', async () => {
     const request = reviewRequest(600_000);
     const path = file('request.json', request);
@@ -65,11 +65,48 @@ describe('muster review, contribute and answer', () => {
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('already has its one entry');
 
-    const call = await rpc(hub.url, 'SendMessage', dataParams({ skill: 'call.open', args: { title: 'CLI call', question: 'Anything?' } }), { token: ADMIN_TOKEN });
-    const callId = call.body.result.task.id;
+  });
+
+  it('call open and close need the admin token; get shows the question and each answer', async () => {
+    const refused = await muster(['call', 'open', '--title', 'CLI call', 'Which topics should the next paper cover?']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('muster: This command needs the admin token\n  hint: Pass --admin-token or set MUSTER_ADMIN_TOKEN (the hub prints where its admin token file is at start)\n');
+    const opened = await muster(['call', 'open', '--title', 'CLI call', 'Which topics should the next paper cover?', '--admin-token', ADMIN_TOKEN]);
+    expect(opened.code).toBe(0);
+    const callId = /^task\s+(\S+)$/m.exec(opened.stdout)?.[1] ?? '';
+    expect(opened.stdout).toMatch(/^state\s+working$/m);
+    expect(opened.stdout).toContain(`muster answer ${callId} "…"`);
+
     const answered = await muster(['answer', callId, '--stance', 'neutral', 'A considered answer that is long enough.'], helper.token);
     expect(answered.code).toBe(0);
     const read = (await rpc(hub.url, 'GetTask', { id: callId })).body.result;
     expect(read.history.at(-1).parts[0].data).toEqual({ stance: 'neutral', body: 'A considered answer that is long enough.' });
+
+    const closed = await runMuster(hub.url, ['call', 'close', callId], undefined, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN });
+    expect(closed.code).toBe(0);
+    expect(closed.stdout).toMatch(/^state\s+completed$/m);
+    const shown = await muster(['get', callId]);
+    expect(shown.stdout).toContain('Call: CLI call\n  question: Which topics should the next paper cover?\n\nAnswers (1):\n  - neutral: A considered answer that is long enough.');
+    expect(shown.stdout).not.toContain('"skill"'); // the opening data part is shown as the question, not as JSON
+  });
+
+  it('get shows a review request, then after the deadline its evaluation: outcome, counts and contributions', async () => {
+    const [third] = await registerAll(hub, 'cli-third');
+    const request = reviewRequest(8_000, { title: 'Evaluated in the CLI' });
+    const posted = await muster(['review', 'post', file('soon.json', request), '--approved', digestOf(request), '--json'], poster.token);
+    const id = JSON.parse(posted.stdout).id;
+    const before = await muster(['get', id]);
+    expect(before.stdout).toContain(`Review: Evaluated in the CLI\n  question: ${request.question}\n  sources:\n    - ${request.sources[0]}`);
+    expect(before.stdout).toContain('Evaluation: not yet (it comes at the deadline)');
+    for (const agent of [helper, third!]) await rpc(hub.url, 'SendMessage', dataParams(contribution('source_supported'), id), { token: agent.token });
+    for (let i = 0; i < 150; i++) {
+      if ((await rpc(hub.url, 'GetTask', { id })).body.result.status.state === 'TASK_STATE_COMPLETED') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const after = await muster(['get', id]);
+    expect(after.stdout).toMatch(/^state\s+completed$/m);
+    expect(after.stdout).toContain('Evaluation: resolved (source_supported)\n  Resolved: all 2 contributions agree (2 source_supported).\n  counts: source_supported 2, source_contradicted 0, source_unclear 0');
+    expect(after.stdout).toContain(`  contributions (2):\n    - source_supported: ${contribution().summary} (limitations: Did not check older drafts)\n    - source_supported:`);
+    expect(after.stdout).not.toContain('Artifacts'); // the evaluation artifact is the section above
   });
 });

@@ -17,7 +17,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('muster client commands', () => {
+// Each test runs CLI processes (a second or more each on a busy machine).
+describe('muster client commands', { timeout: 120_000 }, () => {
   let alice = '';
   let bob = '';
   let taskId = '';
@@ -57,12 +58,11 @@ describe('muster client commands', () => {
     expect(me.body).toMatchObject({ kind: 'agent', handle: 'carol' });
   });
 
-  it('a taken handle exits 1 with the hub message on stderr', async () => {
+  it('a taken handle exits 1 with the hub message and one hint line on stderr', async () => {
     const r = await muster(['register', 'alice']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain("muster: The handle 'alice' is taken");
-    expect(r.stderr).toContain('hint: Choose another handle');
+    expect(r.stderr).toBe("muster: The handle 'alice' is taken\n  hint: Choose another handle\n");
   });
 
   it('whoami names the token owner and never prints the token', async () => {
@@ -90,14 +90,15 @@ describe('muster client commands', () => {
     expect(task.body.history[0].parts).toEqual([{ text: 'please review this' }, { data: { priority: 'high' } }]);
   });
 
-  it('send --json prints the JSON-RPC result; --message-id makes a resend idempotent', async () => {
+  it('send --json prints the Task itself; --message-id makes a resend idempotent', async () => {
     const first = await muster(['send', 'bob', 'second', 'task', '--message-id', 'm-42', '--json'], alice);
     expect(first.code).toBe(0);
-    const result = JSON.parse(first.stdout);
-    expect(result.task.status.state).toBe('TASK_STATE_SUBMITTED');
-    expect(result.task.metadata.muster).toMatchObject({ from: 'alice', to: 'bob' });
+    const task = JSON.parse(first.stdout);
+    expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(task.metadata.muster).toMatchObject({ from: 'alice', to: 'bob' });
+    expect(task).not.toHaveProperty('task');
     const again = await muster(['send', 'bob', 'second', 'task', '--message-id', 'm-42', '--json'], alice);
-    expect(JSON.parse(again.stdout).task.id).toBe(result.task.id);
+    expect(JSON.parse(again.stdout).id).toBe(task.id);
   });
 
   it("inbox lists the task for the target only, and never prints a token", async () => {
@@ -107,8 +108,9 @@ describe('muster client commands', () => {
     expect(line).toBeDefined();
     expect(line).toMatch(/submitted\s+alice \(Alice A\)\s+\S+Z\s+please review this$/);
     const page = JSON.parse(json.stdout);
-    expect(page.data.map((t: { id: string }) => t.id)).toContain(taskId);
-    expect(page.data.find((t: { id: string }) => t.id === taskId).counterparty.handle).toBe('alice');
+    expect(Object.keys(page)).toEqual(['items']);
+    expect(page.items.map((t: { id: string }) => t.id)).toContain(taskId);
+    expect(page.items.find((t: { id: string }) => t.id === taskId).counterparty.handle).toBe('alice');
     expect(aliceInbox.code).toBe(0);
     expect(aliceInbox.stdout).not.toContain(taskId);
     expect(aliceInbox.stdout).toContain('No open tasks in your inbox.');
@@ -124,8 +126,9 @@ describe('muster client commands', () => {
     const next = /^More: muster inbox --limit 1 --cursor (\S+)$/m.exec(first.stdout)?.[1];
     expect(next).toBeDefined();
     const second = await muster(['inbox', '--limit', '1', '--cursor', next!, '--json'], bob);
-    const firstJson = await muster(['inbox', '--limit', '1', '--json'], bob);
-    expect(JSON.parse(second.stdout).data[0].id).not.toBe(JSON.parse(firstJson.stdout).data[0].id);
+    const firstJson = JSON.parse((await muster(['inbox', '--limit', '1', '--json'], bob)).stdout);
+    expect(firstJson.nextCursor).toBe(next);
+    expect(JSON.parse(second.stdout).items[0].id).not.toBe(firstJson.items[0].id);
   });
 
   it('respond moves the task to working, then completed with a message and an artifact', async () => {
@@ -188,7 +191,7 @@ describe('muster client commands', () => {
     expect(all.stdout.split('\n').find((l) => l.startsWith(taskId))).toMatch(/completed\s+bob\s+\S+Z\s+all done$/);
     expect(open.code).toBe(0);
     expect(open.stdout).not.toContain(taskId);
-    expect(JSON.parse(json.stdout).data.map((t: { id: string }) => t.id)).toEqual([taskId]);
+    expect(JSON.parse(json.stdout).items.map((t: { id: string }) => t.id)).toEqual([taskId]);
   });
 
   it('cancel of a completed task exits 1 with the message on stderr (JSON on stdout with --json)', async () => {
@@ -203,7 +206,7 @@ describe('muster client commands', () => {
 
   it('cancel of an open task cancels it with the reason', async () => {
     const sent = await muster(['send', 'bob', 'never mind', '--json'], alice);
-    const id = JSON.parse(sent.stdout).task.id as string;
+    const id = JSON.parse(sent.stdout).id as string;
     const r = await muster(['cancel', id, '--reason', 'changed my mind'], alice);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^state\s+canceled$/m);
@@ -215,33 +218,37 @@ describe('muster client commands', () => {
     for (const r of [inbox, send]) {
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^muster: The bearer token is not valid or has been revoked\n {2}hint: /);
+      expect(r.stderr).toMatch(/^muster: The bearer token is not valid or has been revoked\n {2}hint: [^\n]+\n$/);
       expect(r.stderr).not.toContain('not-a-token');
     }
-    const json = await muster(['send', 'bob', 'hi', '--json'], 'not-a-token');
-    expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout).error.data[0].reason).toBe('UNAUTHENTICATED');
+    // JSON-RPC and REST refusals print the same document: the ErrorInfo reason as the code.
+    const [rpcJson, restJson] = await Promise.all([muster(['send', 'bob', 'hi', '--json'], 'not-a-token'), muster(['inbox', '--json'], 'not-a-token')]);
+    for (const r of [rpcJson, restJson]) {
+      expect(r.code).toBe(1);
+      const { error } = JSON.parse(r.stdout);
+      expect(error).toMatchObject({ code: 'UNAUTHENTICATED', status: 401, message: 'The bearer token is not valid or has been revoked' });
+      expect(Object.keys(error).sort()).toEqual(['code', 'hint', 'message', 'status']);
+    }
   });
 
   it('no token at all on the inbox says how to pass one', async () => {
     const r = await muster(['inbox']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('muster: The inbox needs a bearer token');
-    expect(r.stderr).toContain('pass --token or set MUSTER_TOKEN');
+    expect(r.stderr).toBe('muster: The inbox needs a bearer token\n  hint: Pass --token, set MUSTER_TOKEN, or run muster login\n');
   });
 
-  it('an unreachable hub is one clear line and exit 1', async () => {
+  it('an unreachable hub is one clear line and a hint, exit 3', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/`;
     const r = await muster(['whoami', '--url', url], alice);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`muster: cannot reach the hub at ${url}: ECONNREFUSED\n`);
+    expect(r.stderr).toBe(`muster: cannot reach the hub at ${url}: ECONNREFUSED\n  hint: Check --url and that the hub is running\n`);
   });
 
   it('bad input is refused before anything is sent', async () => {
     const r = await muster(['send', 'bob', 'hi', '--data', '{nope'], alice);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^muster: --data is not valid JSON/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^muster: --data is not valid JSON[^\n]*\n {2}hint: For example --data '\{"priority":"high"\}'\n$/);
     const inbox = await rest(hub, 'GET', 'api/inbox?state=all', { token: bob });
     expect(inbox.body.data.some((t: { lastMessage?: { parts: { text?: string }[] } }) => t.lastMessage?.parts[0]?.text === 'hi')).toBe(false);
   });

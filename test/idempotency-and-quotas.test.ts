@@ -36,7 +36,7 @@ describe('idempotent writes', () => {
     const count = await total();
     const res = await rpc(base, 'SendMessage', send('dup-2', 'something else'), { token: alice.token });
     expect(res.body.error.code).toBe(-32602);
-    expect(res.body.error.data[1].fieldViolations[0].field).toBe('message.messageId');
+    expect(res.body.error.data[1].fieldViolations[0].field).toBe('params.message.messageId');
     expect(await total()).toBe(count);
   });
 

@@ -31,7 +31,7 @@ describe('registration and tokens', () => {
     [{ handle: 'Upper-Case' }, 'handle'],
     [{ handle: 'x'.repeat(41) }, 'handle'],
     [{ handle: 'ok-handle', endpoint: 'ftp://x' }, 'endpoint'],
-    [{ handle: 'ok-handle2', nickname: 'n' }, '(root)'],
+    [{ handle: 'ok-handle2', nickname: 'n' }, 'nickname'],
     [{}, 'handle'],
   ])('refuses %j with 400 naming the field', async (body, field) => {
     const res = await rest(hub, 'POST', 'api/agents', { body });

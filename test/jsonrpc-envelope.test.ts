@@ -56,7 +56,7 @@ describe('JSON-RPC envelope errors', () => {
     const noParts = await rpc(base, 'SendMessage', send('r2', { parts: [] }), { token: alice.token });
     expect(noParts.body.error.message).toContain('message.parts');
     const violation = noParts.body.error.data.find((d: any) => d['@type'].endsWith('BadRequest'));
-    expect(violation.fieldViolations[0].field).toBe('message.parts');
+    expect(violation.fieldViolations[0].field).toBe('params.message.parts');
   });
 
   it('-32009 for an A2A-Version other than 0.3 or 1.0; both of those and none are served', async () => {

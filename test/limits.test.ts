@@ -29,7 +29,7 @@ describe('limits: each refusal is a clear error and stores nothing', () => {
     const before = await stored();
     const res = await rpc(base, 'SendMessage', send(`limit-${field}-${parts.length}`, parts), { token: alice.token });
     expect(res.body.error.code).toBe(-32602);
-    expect(res.body.error.message).toContain(`'${field}'`);
+    expect(res.body.error.message).toContain(`'params.${field}'`);
     expect(res.body.error.data[0].metadata.hint).toBeTruthy();
     expect(await stored()).toBe(before);
   });

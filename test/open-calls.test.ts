@@ -42,9 +42,9 @@ describe('open calls', () => {
     expect(again.body.error.code).toBe(-32013);
     expect(reason(again.body)).toBe('ALREADY_CONTRIBUTED');
     const short = await rpc(hub.url, 'SendMessage', dataParams(answer('Too short'), call.id), { token: ben.token });
-    expect(short.body.error.data[1].fieldViolations[0].field).toBe('message.parts[0].data.body');
+    expect(short.body.error.data[1].fieldViolations[0].field).toBe('params.message.parts[0].data.body');
     const stance = await rpc(hub.url, 'SendMessage', dataParams(answer(LONG, 'maybe'), call.id), { token: ben.token });
-    expect(stance.body.error.data[1].fieldViolations[0].field).toBe('message.parts[0].data.stance');
+    expect(stance.body.error.data[1].fieldViolations[0].field).toBe('params.message.parts[0].data.stance');
     const secret = await rpc(hub.url, 'SendMessage', dataParams(answer('Write to me at ben.private@mailbox.org about it.'), call.id), { token: ben.token });
     expect(reason(secret.body)).toBe('PRIVATE_CONTENT');
     expect((await rpc(hub.url, 'GetTask', { id: call.id })).body.result.history).toHaveLength(2);

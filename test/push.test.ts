@@ -147,7 +147,7 @@ describe('push URLs the hub may not reach', () => {
       const id = (await rpc(base, 'SendMessage', { message: { messageId: `ssrf-${url}`, role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: a.token })).body.result.task.id;
       const res = await rpc(base, 'CreateTaskPushNotificationConfig', { taskId: id, url }, { token: a.token });
       expect(res.body.error.code).toBe(-32602);
-      expect(res.body.error.data[1].fieldViolations[0].field).toBe('url');
+      expect(res.body.error.data[1].fieldViolations[0].field).toBe('params.url');
       const list = await rpc(base, 'ListTaskPushNotificationConfigs', { taskId: id }, { token: a.token });
       expect(list.body.result.configs).toEqual([]);
       const inline = await rpc(base, 'SendMessage', { message: { messageId: `ssrf-inline-${url}`, role: 'ROLE_USER', parts: [{ text: 'x' }] }, configuration: { taskPushNotificationConfig: { url } } }, { token: a.token });

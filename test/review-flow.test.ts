@@ -210,7 +210,7 @@ describe('open review posts at the hub base only', () => {
     const posted = await sendData(await sdkClient(hub.url, p.token), openData(reviewRequest(600_000, { question: 'Which sources apply here?' })));
     const bad = await rpc(hub.url, 'SendMessage', dataParams(contribution('source_supported', { source_urls: ['https://github.com/other/repo'] }), posted.id), { token: c.token });
     expect(bad.body.error.code).toBe(-32602);
-    expect(bad.body.error.data[1].fieldViolations[0].field).toBe('message.parts[0].data.source_urls[0]');
+    expect(bad.body.error.data[1].fieldViolations[0].field).toBe('params.message.parts[0].data.source_urls[0]');
     expect(SOURCES).not.toContain('https://github.com/other/repo');
   });
 });

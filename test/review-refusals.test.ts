@@ -24,18 +24,18 @@ describe('refused posts store nothing and use no quota', () => {
     const before = await listed();
     const good = reviewRequest(60_000);
     const cases: [string, unknown, number, string, string?][] = [
-      ['a changed request', openData({ ...good, title: 'Edited after approval' }, approvalFor(good)), -32602, 'APPROVAL_MISMATCH', 'message.parts[0].data.args.approval.public_input_digest'],
-      ['public_output false', openData(good, approvalFor(good, { public_output: false })), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.approval.public_output'],
-      ['a deadline in the past', openData(reviewRequest(-5_000)), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request.deadline'],
-      ['a deadline past 7 days', openData(reviewRequest(8 * 86_400_000)), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request.deadline'],
-      ['a source with a query', openData(reviewRequest(60_000, { sources: ['https://github.com/a/b?tab=1'] })), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request.sources[0]'],
-      ['a source on another host', openData(reviewRequest(60_000, { sources: ['https://example.com/page'] })), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request.sources[0]'],
-      ['a plain http source', openData(reviewRequest(60_000, { sources: ['http://github.com/a/b'] })), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request.sources[0]'],
-      ['min_independent 6', openData(reviewRequest(60_000, { min_independent: 6, max_contributors: 10 })), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request.min_independent'],
-      ['max below min', openData(reviewRequest(60_000, { min_independent: 4, max_contributors: 3 })), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request.max_contributors'],
-      ['six criteria', openData(reviewRequest(60_000, { acceptance: ['a', 'b', 'c', 'd', 'e', 'f'] })), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request.acceptance'],
-      ['an unknown field', openData(reviewRequest(60_000, { budget: 5 })), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.request'],
-      ['an e-mail in the question', openData(reviewRequest(60_000, { question: 'Ask jane.doe@corp-mail.com whether the page is right' })), -32602, 'PRIVATE_CONTENT', 'message.parts[0].data.args.request.question'],
+      ['a changed request', openData({ ...good, title: 'Edited after approval' }, approvalFor(good)), -32602, 'APPROVAL_MISMATCH', 'params.message.parts[0].data.args.approval.public_input_digest'],
+      ['public_output false', openData(good, approvalFor(good, { public_output: false })), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.approval.public_output'],
+      ['a deadline in the past', openData(reviewRequest(-5_000)), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.deadline'],
+      ['a deadline past 7 days', openData(reviewRequest(8 * 86_400_000)), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.deadline'],
+      ['a source with a query', openData(reviewRequest(60_000, { sources: ['https://github.com/a/b?tab=1'] })), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.sources[0]'],
+      ['a source on another host', openData(reviewRequest(60_000, { sources: ['https://example.com/page'] })), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.sources[0]'],
+      ['a plain http source', openData(reviewRequest(60_000, { sources: ['http://github.com/a/b'] })), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.sources[0]'],
+      ['min_independent 6', openData(reviewRequest(60_000, { min_independent: 6, max_contributors: 10 })), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.min_independent'],
+      ['max below min', openData(reviewRequest(60_000, { min_independent: 4, max_contributors: 3 })), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.max_contributors'],
+      ['six criteria', openData(reviewRequest(60_000, { acceptance: ['a', 'b', 'c', 'd', 'e', 'f'] })), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.acceptance'],
+      ['an unknown field', openData(reviewRequest(60_000, { budget: 5 })), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.request.budget'],
+      ['an e-mail in the question', openData(reviewRequest(60_000, { question: 'Ask jane.doe@corp-mail.com whether the page is right' })), -32602, 'PRIVATE_CONTENT', 'params.message.parts[0].data.args.request.question'],
     ];
     for (const [what, data, code, why, field] of cases) {
       const { body } = await post(p, data);
@@ -90,12 +90,12 @@ describe('refused contributions never change the task', () => {
       ['the poster', () => contribute(poster, id, contribution()), -32011, 'FORBIDDEN'],
       ['the admin', () => contribute({ token: ADMIN_TOKEN }, id, contribution()), -32011, 'FORBIDDEN'],
       ['no token', () => contribute(undefined, id, contribution()), -32010, 'UNAUTHENTICATED'],
-      ['an unknown verdict', () => contribute(b, id, contribution('maybe')), -32602, 'INVALID_PARAMS', 'message.parts[0].data.verdict'],
-      ['a text part', () => rpc(hub.url, 'SendMessage', { message: { messageId: 'txt-1', role: 'ROLE_USER', taskId: id, parts: [{ text: 'I agree' }] } }, { token: b.token }), -32602, 'INVALID_PARAMS', 'message.parts'],
-      ['an e-mail and a key', () => contribute(b, id, contribution('source_supported', { summary: 'Mail ops@acme-internal.net', limitations: ['key AKIAABCDEFGHIJKLMNOP'] })), -32602, 'PRIVATE_CONTENT', 'message.parts[0].data.summary'],
-      ['a local path', () => contribute(b, id, contribution('source_supported', { attempts: ['ran it from /home/bob/projects/a2a'] })), -32602, 'PRIVATE_CONTENT', 'message.parts[0].data.attempts[0]'],
-      ['a private URL', () => contribute(b, id, contribution('source_supported', { conditions: ['see http://10.0.0.7:8080/status'] })), -32602, 'PRIVATE_CONTENT', 'message.parts[0].data.conditions[0]'],
-      ['a bad verdict, sent as a skill call', () => contribute(b, id, { skill: 'review.contribute', args: contribution('maybe') }), -32602, 'INVALID_PARAMS', 'message.parts[0].data.args.verdict'],
+      ['an unknown verdict', () => contribute(b, id, contribution('maybe')), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.verdict'],
+      ['a text part', () => rpc(hub.url, 'SendMessage', { message: { messageId: 'txt-1', role: 'ROLE_USER', taskId: id, parts: [{ text: 'I agree' }] } }, { token: b.token }), -32602, 'INVALID_PARAMS', 'params.message.parts'],
+      ['an e-mail and a key', () => contribute(b, id, contribution('source_supported', { summary: 'Mail ops@acme-internal.net', limitations: ['key AKIAABCDEFGHIJKLMNOP'] })), -32602, 'PRIVATE_CONTENT', 'params.message.parts[0].data.summary'],
+      ['a local path', () => contribute(b, id, contribution('source_supported', { attempts: ['ran it from /home/bob/projects/a2a'] })), -32602, 'PRIVATE_CONTENT', 'params.message.parts[0].data.attempts[0]'],
+      ['a private URL', () => contribute(b, id, contribution('source_supported', { conditions: ['see http://10.0.0.7:8080/status'] })), -32602, 'PRIVATE_CONTENT', 'params.message.parts[0].data.conditions[0]'],
+      ['a bad verdict, sent as a skill call', () => contribute(b, id, { skill: 'review.contribute', args: contribution('maybe') }), -32602, 'INVALID_PARAMS', 'params.message.parts[0].data.args.verdict'],
       ['cancel', () => rpc(hub.url, 'CancelTask', { id }, { token: poster.token }), -32002, 'TASK_NOT_CANCELABLE'],
     ];
     for (const [what, send, code, why, field] of cases) {

@@ -3,15 +3,22 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabase, testDialect } from './helpers/database.js';
 import { cleanEnv as env, freePort } from './helpers/nodes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = ['--import', 'tsx', 'src/cli/main.ts'];
+// Absolute, for a process whose working folder is elsewhere.
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function serveOnce(args: string[], extraEnv: Record<string, string> = {}) {
   return spawnSync(process.execPath, [...cli, 'serve', ...args], { cwd: root, env: env(extraEnv), encoding: 'utf8', timeout: 15_000 });
@@ -72,13 +79,24 @@ describe('muster serve', () => {
     expect(res.stderr.trim().split('\n')).toEqual([`muster: port ${port} on 127.0.0.1 is already in use`]);
   });
 
-  it('a data folder that cannot be written: one clear line, non-zero exit', () => {
+  // Each bad data path answers one line and exit 2 (spawnSync's timeout would leave the status null).
+  it.each([
+    ['a file in the path', (dir: string) => join(dir, 'a-file', 'hub.db'), (dir: string) => `${join(dir, 'a-file')} is a file, not a folder`],
+    ['a folder that cannot be made (/proc)', () => '/proc/muster-x/hub.db', () => 'cannot make the folder /proc/muster-x: /proc does not take new folders (ENOENT)'],
+    ['a folder that takes no files (/proc)', () => '/proc/hub.db', () => 'cannot write /proc/hub.db.lock: /proc does not take new files (ENOENT)'],
+    ['an unwritable folder (/sys)', () => '/sys/hub.db', () => 'cannot write /sys/hub.db.lock: no permission to write in /sys (EACCES)'],
+    // root is told EPERM, other users EACCES
+    ['a folder that may not be made (/sys)', () => '/sys/muster-x/hub.db', () => /cannot make the folder \/sys\/muster-x: no permission to write in \/sys \((EPERM|EACCES)\)/],
+    ['a folder where the file should be', (dir: string) => dir, (dir: string) => `cannot write ${dir}: it is a folder, not a file (EISDIR)`],
+  ])('a data path it cannot use, %s: one plain line, exit 2', (_, path, says) => {
     const dir = mkdtempSync(join(tmpdir(), 'muster-serve-'));
     writeFileSync(join(dir, 'a-file'), 'not a folder');
-    const res = serveOnce(['--port', '0', '--db', `sqlite:${join(dir, 'a-file', 'hub.db')}`]);
-    expect(res.status).not.toBe(0);
-    expect(res.stderr.trim().split('\n')).toHaveLength(1);
-    expect(res.stderr).toMatch(/^muster: cannot .*(ENOTDIR|EEXIST)/);
+    const res = serveOnce(['--port', '0', '--db', `sqlite:${path(dir)}`]);
+    expect(res.status).toBe(2);
+    const lines = res.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const reason = says(dir);
+    expect(lines[0]).toMatch(new RegExp(`^${escaped(`muster: cannot open the database ${path(dir)}: `)}${typeof reason === 'string' ? escaped(reason) : reason.source}$`));
   });
 
   it('refuses a non-loopback address without --public-url, and a bad flag, with one line each', () => {
@@ -123,5 +141,62 @@ describe('muster serve', () => {
     expect(first.stdout.trim()).toMatch(new RegExp(`^Migrated ${join(dir, 'hub.db')}: applied 1, 2, .*, 9$`));
     const again = run();
     expect(again.stdout.trim()).toBe(`${join(dir, 'hub.db')} is up to date`);
+    const nowhere = spawnSync(process.execPath, [...cli, 'migrate', '--db', 'sqlite:/proc/muster-x/hub.db'], { cwd: root, env: env(), encoding: 'utf8', timeout: 15_000 });
+    expect(nowhere.status).toBe(2);
+    expect(nowhere.stderr.trim().split('\n')).toEqual(['muster: cannot migrate /proc/muster-x/hub.db: cannot make the folder /proc/muster-x: /proc does not take new folders (ENOENT)']);
+  });
+});
+
+describe('muster serve --config', () => {
+  it("starts with the file's port, registration and database (the flags and environment left out)", async () => {
+    const db = await testDatabase('serve-config');
+    const port = await freePort();
+    const file = join(db.dir, 'muster.yaml');
+    writeFileSync(file, [`port: ${port}`, 'registration: admin', `db: ${db.url}`, 'adminToken: file-admin-token', ''].join('\n'));
+    const hub = await startServe(['--config', file]);
+    try {
+      const base = `http://127.0.0.1:${port}/`;
+      expect(hub.output()).toContain(base);
+      expect(((await (await fetch(`${base}health`)).json()) as any).store).toBe(testDialect);
+      const register = (headers: Record<string, string>) =>
+        fetch(`${base}api/agents`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ handle: 'from-file', name: 'From file' }) });
+      expect((await register({})).status).toBe(401); // admin registration, from the file
+      expect((await register({ authorization: 'Bearer file-admin-token' })).status).toBe(201);
+    } finally {
+      const exit = new Promise((r) => hub.child.on('exit', r));
+      hub.child.kill('SIGTERM');
+      await exit;
+      await db.drop();
+    }
+  });
+
+  it('an unknown key or a bad value in the file, or MUSTER_RATE_LIMITS=maybe: one line, exit 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'muster-serve-'));
+    const typo = join(dir, 'typo.json');
+    writeFileSync(typo, JSON.stringify({ registraton: 'admin' }));
+    const unknown = serveOnce(['--config', typo]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toEqual([`muster: ${typo}: unknown setting 'registraton'; did you mean 'registration'?`]);
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'registration: sometimes\n');
+    const badValue = serveOnce([], { MUSTER_CONFIG: bad });
+    expect(badValue.status).toBe(2);
+    expect(badValue.stderr.trim().split('\n')).toEqual([`muster: registration in ${bad} must be open or admin, not 'sometimes'`]);
+    const maybe = serveOnce(['--port', '0', '--db', `sqlite:${join(dir, 'hub.db')}`], { MUSTER_RATE_LIMITS: 'maybe' });
+    expect(maybe.status).toBe(2);
+    expect(maybe.stderr.trim().split('\n')).toEqual(["muster: MUSTER_RATE_LIMITS must be on or off, not 'maybe'"]);
+  });
+
+  // On PostgreSQL the generated admin token is kept in ./.muster of the working folder.
+  it.runIf(testDialect === 'postgres')('an admin-token folder it cannot make (PostgreSQL): one plain line, exit 2', async () => {
+    const db = await testDatabase('serve-token');
+    try {
+      const res = spawnSync(process.execPath, ['--import', tsx, main, 'serve', '--port', '0', '--db', db.url], { cwd: '/sys', env: env(), encoding: 'utf8', timeout: 15_000 });
+      expect(res.status).toBe(2);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr.trim()).toMatch(/^muster: cannot write the admin token to \/sys\/\.muster\/admin-token: cannot make the folder \/sys\/\.muster: no permission to write in \/sys \((EPERM|EACCES)\)$/);
+    } finally {
+      await db.drop();
+    }
   });
 });

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { parseState } from './states.js';
+import { whenMissing } from './zod-issues.js';
 import type { Part, TaskState } from './types.js';
 
+/*
+ * Unknown fields in A2A objects are ignored, on every door (A2A 1.0 §5.7: receivers SHOULD
+ * ignore them): these schemas strip them, so nothing unknown is stored. Muster's own bodies
+ * refuse them (.strict()); see docs/rest-api.md, "Unknown fields".
+ */
 const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
 
 // ProtoJSON readers take a default value as "not set", and 64-bit-safe integers written as strings.
@@ -22,7 +28,6 @@ export const partSchema = z
     filename: z.string().optional(),
     mediaType: z.string().optional(),
   })
-  .passthrough()
   .superRefine((part, ctx) => {
     const present = CONTENT_KEYS.filter((k) => part[k] !== undefined);
     if (present.length !== 1) {
@@ -42,16 +47,15 @@ export const partSchema = z
 
 export const messageSchema = z
   .object({
-    messageId: z.string({ error: (i) => (i.input === undefined ? 'is required: a unique id for this message' : 'must be a string') }).min(1, 'must not be empty').max(200),
+    messageId: z.string(whenMissing('a unique id for this message')).min(1, 'must not be empty').max(200),
     contextId: unsetIfEmpty(z.string().max(200).optional()),
     taskId: unsetIfEmpty(z.string().max(200).optional()),
-    role: z.enum(['ROLE_USER', 'ROLE_AGENT'], { error: "must be 'ROLE_USER' or 'ROLE_AGENT'" }),
-    parts: z.array(partSchema, { error: (i) => (i.input === undefined ? 'is required' : 'must be an array of parts') }).min(1, 'must hold at least one part'),
+    role: z.enum(['ROLE_USER', 'ROLE_AGENT']),
+    parts: z.array(partSchema, whenMissing('an array of parts', 'must be an array of parts')).min(1, 'must hold at least one part'),
     metadata: metadata.optional(),
     extensions: z.array(z.string()).optional(),
     referenceTaskIds: z.array(z.string()).optional(),
   })
-  .passthrough()
   .transform(({ messageId, contextId, taskId, role, parts, metadata: meta, extensions, referenceTaskIds }) =>
     dropUndefined({ messageId, contextId, taskId, role, parts, metadata: meta, extensions, referenceTaskIds }),
   );
@@ -66,19 +70,17 @@ export const sendMessageParamsSchema = z
         acceptedOutputModes: z.array(z.string()).optional(),
         historyLength: historyLength.optional(),
         returnImmediately: z.boolean().optional(),
+        // Checked in full where the config is written (hub/push.ts), so every field it knows is kept here.
         taskPushNotificationConfig: z.object({ url: z.string() }).loose().optional(),
       })
-      .passthrough()
       .optional(),
     metadata: metadata.optional(),
-  })
-  .passthrough();
+  });
 
 export const taskIdParamsSchema = z
-  .object({ id: z.string({ error: (i) => (i.input === undefined ? 'is required: the task id' : 'must be a string') }).min(1), historyLength: historyLength.optional(), metadata: metadata.optional() })
-  .passthrough();
+  .object({ id: z.string(whenMissing('the task id')).min(1), historyLength: historyLength.optional(), metadata: metadata.optional() });
 
-const stateName = z.string().transform((name, ctx): TaskState => {
+const stateName = z.string(whenMissing('a task state such as TASK_STATE_COMPLETED', 'must be a task state name such as TASK_STATE_COMPLETED')).transform((name, ctx): TaskState => {
   const state = parseState(name);
   if (!state) {
     ctx.addIssue({ code: 'custom', message: `unknown state '${name}': use a TASK_STATE_* name such as TASK_STATE_WORKING, or its 0.3 spelling such as input-required` });
@@ -98,8 +100,7 @@ export const listTasksParamsSchema = z
     historyLength: historyLength.optional(),
     statusTimestampAfter: isoTimestamp.optional(),
     includeArtifacts: z.boolean().optional(),
-  })
-  .passthrough();
+  });
 
 export { stateName, isoTimestamp };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HubError, type FieldViolation } from '../errors/hub-error.js';
+import { HubError, joinField } from '../errors/hub-error.js';
+import { describe, violations } from './zod-issues.js';
 
 /** Keys whose values belong to the caller and are never renamed. */
 const OPAQUE_KEYS = new Set(['data', 'metadata', 'params']);
@@ -39,20 +40,16 @@ function renamed(value: unknown): unknown {
   return out;
 }
 
-const fieldPath = (root: string, path: readonly PropertyKey[]): string =>
-  path.reduce<string>((acc, seg) => (typeof seg === "number" ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), root);
-
-/** Validates `value` against `schema`; a failure becomes INVALID_PARAMS naming each bad field. */
+/**
+ * Validates `value` against `schema`; a failure becomes INVALID_PARAMS naming each bad field,
+ * under `root` (where the value sits in the request, e.g. `message.parts[0].data`).
+ */
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown, root = ''): z.output<T> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: describe, reportInput: true });
   if (result.success) return result.data;
-  const fields: FieldViolation[] = result.error.issues.map((issue) => ({
-    field: fieldPath(root, issue.path) || root || '(root)',
-    description: issue.message,
-  }));
-  const first = fields[0]!;
-  throw new HubError('INVALID_PARAMS', `Invalid parameter '${first.field}': ${first.description}`, {
-    fields,
-    hint: `Fix ${fields.map((f) => `'${f.field}'`).join(', ')} and send the request again`,
+  const { violations: fields, hint } = violations(result.error.issues);
+  throw new HubError('INVALID_PARAMS', undefined, {
+    fields: fields.map((f) => ({ field: joinField(root, f.field), description: f.description })),
+    hint: hint ?? 'Fix the fields named in the error and send the request again',
   });
 }

@@ -1,17 +1,26 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
+import { accountCommands } from './client/account-commands.js';
+import { agentCommands } from './client/agent-commands.js';
 import { clientCommands } from './client/commands.js';
 import { reviewCommands } from './client/review-commands.js';
-import { serverCommands } from './serve.js';
+import { runProgram } from './client/run.js';
+import { watchCommand } from './client/watch.js';
+import { serverCommands } from './server-commands.js';
+import { demoCommand } from './demo/command.js';
 
 const program = new Command('muster').description('Muster, an A2A hub').version(VERSION);
 
 serverCommands(program);
+accountCommands(program);
 clientCommands(program);
+watchCommand(program);
 reviewCommands(program);
+agentCommands(program);
+demoCommand(program);
 
-program.parseAsync().catch((e: unknown) => {
+runProgram(program).catch((e: unknown) => {
   console.error(`muster: ${(e as Error).message}`);
   process.exit(1);
 });

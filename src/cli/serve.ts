@@ -1,61 +1,47 @@
-import type { Command } from 'commander';
-import { ConfigError, parseDb, resolveConfig, type ServeFlags } from '../config.js';
+import { ConfigError, describeDb, resolveConfig, resolveDb, type ServeFlags } from '../config/index.js';
 import { reason, startHub, type RunningHub } from '../server.js';
-import { describeDb, migrateStore } from '../store/open.js';
+import { migrateStore } from '../store/open.js';
 import { DatabaseInUse } from '../store/sqlite/ownership.js';
-
-/** The commands that run or prepare a hub on this machine: serve and migrate. */
-export function serverCommands(program: Command): void {
-  program
-    .command('serve')
-    .description('run the hub')
-    .option('--host <host>', 'address to bind (env MUSTER_HOST)', undefined)
-    .option('--port <port>', 'port (env MUSTER_PORT, default 7420)')
-    .option('--db <url>', 'sqlite:<file> or postgres://… (env MUSTER_DB, default sqlite:./.muster/muster.db)')
-    .option('--public-url <url>', 'the URL clients reach the hub at; required off loopback (env MUSTER_PUBLIC_URL)')
-    .option('--registration <mode>', 'open or admin (env MUSTER_REGISTRATION, default open)')
-    .action(serve);
-
-  program
-    .command('migrate')
-    .description("apply the database's pending migrations and exit (serve applies them too, at start)")
-    .option('--db <url>', 'sqlite:<file> or postgres://… (env MUSTER_DB, default sqlite:./.muster/muster.db)')
-    .action(migrate);
-}
+import { createLogger, lifecycleLogger, type Logger } from '../observability/logger.js';
+import { VERSION } from '../version.js';
 
 /** `muster serve`: start the hub, print where it is, stop cleanly on SIGINT/SIGTERM. */
 export async function serve(flags: ServeFlags): Promise<void> {
   // The handlers come first: until a listener exists, a signal kills the process outright, and a
   // supervisor may signal as soon as it reads the start-up lines.
   let hub: RunningHub | undefined;
+  let logger: Logger | undefined;
   let stopping: string | undefined;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = signal;
-    if (hub) shutdown(hub, signal);
+    if (hub && logger) shutdown(hub, logger, signal);
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   try {
     const config = resolveConfig(flags, process.env);
-    hub = await startHub(config);
-    console.log(`Muster is listening on ${hub.url}`);
-    console.log(`Admin token: ${hub.adminToken.where}`);
-    console.log(`Agents' bases: ${hub.url}agents/{handle}/  (register with POST ${hub.url}api/agents)`);
+    const hubLogger = createLogger(config.logLevel);
+    hub = await startHub(config, { logger: hubLogger });
+    logger = lifecycleLogger(hubLogger);
+    logger.info({ url: hub.url, store: describeDb(config.db), version: VERSION }, `Muster is listening on ${hub.url}`);
+    logger.info(`Admin token: ${hub.adminToken.where}`);
+    logger.info(`Agents' bases: ${hub.url}agents/{handle}/  (register with POST ${hub.url}api/agents)`);
   } catch (e) {
+    // A hub that cannot start says why in one plain line on stderr, whatever the log settings.
     if (e instanceof ConfigError) {
       console.error(`muster: ${e.message}`);
       process.exit(2);
     }
     throw e;
   }
-  if (stopping) shutdown(hub, stopping); // a signal that came while the hub was starting
+  if (stopping) shutdown(hub, logger, stopping); // a signal that came while the hub was starting
 }
 
 /** `muster migrate`: apply pending migrations to the database and exit; one line on success or failure. */
-export async function migrate(flags: { db?: string }): Promise<void> {
+export async function migrate(flags: ServeFlags): Promise<void> {
   try {
-    const db = parseDb(flags.db ?? process.env['MUSTER_DB'] ?? 'sqlite:./.muster/muster.db');
+    const db = resolveDb(flags, process.env);
     const applied = await migrateStore(db).catch((e: unknown) => {
       throw new ConfigError(e instanceof DatabaseInUse ? e.message : `cannot migrate ${describeDb(db)}: ${reason(e)}`);
     });
@@ -67,13 +53,17 @@ export async function migrate(flags: { db?: string }): Promise<void> {
   }
 }
 
-function shutdown(hub: RunningHub, signal: string): void {
-  console.log(`Muster: ${signal}, stopping`);
+function shutdown(hub: RunningHub, logger: Logger, signal: string): void {
+  logger.info({ signal }, `Muster: ${signal}, stopping`);
+  const exit = (code: number) => logger.flush(() => process.exit(code));
   hub.close().then(
-    () => process.exit(0),
+    () => {
+      logger.info('Muster stopped');
+      exit(0);
+    },
     (e: unknown) => {
-      console.error(`muster: error while stopping: ${(e as Error).message}`);
-      process.exit(1);
+      logger.error({ err: e }, 'error while stopping');
+      exit(1);
     },
   );
 }

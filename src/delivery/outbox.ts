@@ -18,6 +18,8 @@ export interface OutboxOptions {
   onAttempt?: (delivery: Delivery, response: Buffer | undefined) => Promise<void>;
   /** Told of an attempt that failed outside the delivery itself (the store, say); it is retried when its lease ends. */
   onError?: (error: unknown) => void;
+  /** Told how late each delivery went out (ms past its due time), for the scheduler-lag metric. */
+  onLag?: (lateMs: number) => void;
 }
 
 /** 1 min, 5 min, 30 min, 2 h, 6 h. */
@@ -46,6 +48,7 @@ export class Outbox {
       batch: options.batch ?? 32,
       pollMs: options.pollMs ?? 500,
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.onLag ? { lag: { dueAt: (delivery: Delivery) => delivery.nextAt, report: options.onLag } } : {}),
       clock,
     });
   }
@@ -61,6 +64,11 @@ export class Outbox {
 
   stop(): Promise<void> {
     return this.work.stop();
+  }
+
+  /** Deliveries still waiting to go out, on every process (the backlog metric). */
+  backlog(): Promise<number> {
+    return this.store.pendingDeliveries();
   }
 
   private async attempt(delivery: Delivery, owner: string): Promise<void> {
@@ -100,12 +108,4 @@ export class Outbox {
     const jitter = 0.9 + Math.random() * 0.2; // spread retries so a recovering receiver is not hit all at once
     return next('pending', now + Math.round(wait * 1000 * jitter));
   }
-}
-
-/** Reads MUSTER_DELIVERY_RETRIES: a comma list of seconds before each retry. */
-export function parseRetries(value: string | undefined): number[] {
-  if (value === undefined || value.trim() === '') return [...DEFAULT_RETRIES];
-  const delays = value.split(',').map((s) => Number(s.trim()));
-  if (delays.some((d) => !Number.isFinite(d) || d < 0)) throw new Error(`MUSTER_DELIVERY_RETRIES must be a comma list of seconds, such as 60,300,1800; not '${value}'`);
-  return delays;
 }

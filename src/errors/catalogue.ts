@@ -49,6 +49,7 @@ export const CATALOGUE = {
   NOT_FOUND: own(-32012, 404, 'Not found'),
   CONFLICT: own(-32013, 409, 'The resource has changed; nothing was done'),
   HANDLE_TAKEN: own(-32013, 409, 'That handle is taken'),
+  HANDLE_RESERVED: own(-32602, 400, 'That handle is reserved'),
   IDEMPOTENCY_KEY_REUSED: own(-32602, 409, 'That idempotency key was used for a different request'),
   RATE_LIMITED: own(-32029, 429, 'Rate limit or quota exceeded', 429),
   // Refusals of one kind's rules (review tasks, open calls): each says what to send instead

@@ -7,6 +7,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { StreamResponse } from '../a2a/types.js';
+import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { pushChannel, type DeliveryDraft, type PushConfig, type Store, type TaskRecord } from '../store/store.js';
@@ -16,7 +17,7 @@ export const configSchema = z
   .object({
     taskId: z.string().min(1),
     id: z.string().min(1).max(200).optional(),
-    url: z.string({ error: (i) => (i.input === undefined ? 'is required: the https URL to POST events to' : 'must be a string') }),
+    url: z.string(whenMissing('the https URL to POST events to')),
     token: z.string().max(1000).optional(),
     authentication: z.object({ scheme: z.string().min(1).max(100), credentials: z.string().max(4000).optional() }).loose().optional(),
   })

@@ -28,7 +28,14 @@ export class View {
    */
   visible<T extends StoredTask>(caller: Caller, door: Door, task: T | undefined, id: string): T {
     const atDoor = (r: TaskRecord) => door.kind === 'hub' || r.target === door.handle || r.sender === door.handle;
-    if (task && this.canSee(caller, task.record) && atDoor(task.record)) return task;
+    const seen = task && this.canSee(caller, task.record);
+    if (seen && atDoor(task.record)) return task;
+    // A task the caller may read, asked for at the wrong agent's base: say which base has it (the
+    // caller sees its `to` anyway). Any other miss is "not found", telling nothing more.
+    if (seen) {
+      const base = task.record.target === undefined ? '' : `agents/${task.record.target}/`;
+      throw new HubError('TASK_NOT_FOUND', `Task ${id} is not at this base`, { hint: `Read it at the base /${base}`, meta: { taskBase: base } });
+    }
     throw new HubError('TASK_NOT_FOUND', `Task ${id} not found`, { hint: 'Check the id; you only see tasks you sent or received' });
   }
 

@@ -1,13 +1,14 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError, type Config } from '../config/index.js';
+import { makeFolder, PathProblem } from '../files/folders.js';
 import type { Store } from '../store/store.js';
 import { hashToken, newAdminToken } from './tokens.js';
 
 /** The admin token as this process knows it: its hash always, and where an operator finds the token. */
 export interface AdminTokenInfo {
   hash: string;
-  /** "from MUSTER_ADMIN_TOKEN", a file path, or how to find it when only the database has its hash. */
+  /** "from MUSTER_ADMIN_TOKEN" (or the config file), a file path, or how to find it when only the database has its hash. */
   where: string;
 }
 
@@ -20,28 +21,29 @@ const readToken = (file: string): string | undefined => {
 };
 
 /**
- * Settles the admin token. Given in the environment, it is the one. Otherwise a generated token is
+ * Settles the admin token. Given by the operator, it is the one. Otherwise a generated token is
  * kept in `adminTokenFile` (mode 0600) and reused on later starts. On PostgreSQL every node must
  * accept the same token, so its hash is kept in the database: the first node to store one wins
  * (writing its file), and every later node uses the stored hash without knowing the token. A token
- * given in the environment that differs from the stored one stops the node: two admins on one hub
- * is a mistake.
+ * given (environment or config file) that differs from the stored one stops the node: two admins
+ * on one hub is a mistake.
  */
 export async function settleAdminToken(config: Config, store: Store): Promise<AdminTokenInfo> {
   const given = config.adminToken;
+  const givenIn = config.adminTokenFrom ?? 'MUSTER_ADMIN_TOKEN';
   const file = config.adminTokenFile;
   if (config.db.kind === 'sqlite') {
     const token = given ?? readToken(file) ?? writeNewToken(file);
-    return { hash: hashToken(token), where: given ? FROM_ENV : file };
+    return { hash: hashToken(token), where: given ? `from ${givenIn}` : file };
   }
   if (given) {
     const stored = await store.keepAdminTokenHash(hashToken(given));
     if (stored !== hashToken(given)) {
       throw new ConfigError(
-        `MUSTER_ADMIN_TOKEN is not this database's admin token (its fingerprint is ${stored.slice(0, 16)}); set it to that token, or unset it to use the stored one`,
+        `${givenIn} is not this database's admin token (its fingerprint is ${stored.slice(0, 16)}); set it to that token, or unset it to use the stored one`,
       );
     }
-    return { hash: stored, where: FROM_ENV };
+    return { hash: stored, where: `from ${givenIn}` };
   }
   const local = readToken(file);
   const stored = await store.adminTokenHash();
@@ -55,8 +57,6 @@ export async function settleAdminToken(config: Config, store: Store): Promise<Ad
   return { hash: kept, where: elsewhere(kept) };
 }
 
-const FROM_ENV = 'from MUSTER_ADMIN_TOKEN';
-
 const elsewhere = (hash: string) =>
   `kept hashed in the database (fingerprint ${hash.slice(0, 16)}); it is in the admin-token file of the node that created it, or set MUSTER_ADMIN_TOKEN`;
 
@@ -64,10 +64,11 @@ const elsewhere = (hash: string) =>
 function writeNewToken(file: string): string {
   const token = newAdminToken();
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeFolder(dirname(file));
     writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
   } catch (e) {
-    throw new ConfigError(`cannot write the admin token to ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    const why = e instanceof PathProblem ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+    throw new ConfigError(`cannot write the admin token to ${file}: ${why}`);
   }
   return token;
 }

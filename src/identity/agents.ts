@@ -1,17 +1,20 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
+import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError } from '../errors/hub-error.js';
+import { decodePageToken, encodePageToken } from '../hub/page-token.js';
 import { QuotaExceeded, StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, type Caller } from './caller.js';
+import { isReservedHandle } from './reserved-handles.js';
 import { hashToken, newToken, newTokenId, sameHash } from './tokens.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
 const registration = z
   .object({
-    handle: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).regex(HANDLE_PATTERN, '2 to 40 characters: lowercase letters, digits and -'),
+    handle: z.string(whenMissing('a handle of 2 to 40 characters: lowercase letters, digits and -')).regex(HANDLE_PATTERN, 'must be 2 to 40 characters: lowercase letters, digits and -'),
     name: z.string().min(1).max(100).optional(),
     description: z.string().max(2000).optional(),
     endpoint: z
@@ -23,6 +26,9 @@ const registration = z
   .strict();
 
 export type Registration = z.infer<typeof registration>;
+
+/** What an agent page token is bound to: the list has no filters, only its own name. */
+const AGENT_PAGES = 'agents';
 
 /** Handles remembered as existing, at most; the least recently used go first. */
 const KNOWN_HANDLES = 10_000;
@@ -47,6 +53,12 @@ export class Identity {
   /** Registers an agent; `address` (the caller's IP) is rate-limited unless the admin registers. */
   async register(caller: Caller, body: unknown, address: string): Promise<{ agent: AgentRecord; token: string }> {
     const input = parseWith(registration, body);
+    if (isReservedHandle(input.handle)) {
+      throw new HubError('HANDLE_RESERVED', `The handle '${input.handle}' is reserved for the hub's own use`, {
+        fields: [{ field: 'handle', description: 'is reserved: it names the hub, its operators or one of its routes' }],
+        hint: `Pick another handle, such as '${input.handle}-agent'`,
+      });
+    }
     const token = newToken();
     const now = this.clock();
     const agent: AgentRecord = Object.assign({}, input, { createdAt: now });
@@ -82,6 +94,18 @@ export class Identity {
     if (!agent) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
     this.existing.set(handle, true);
     return agent;
+  }
+
+  /**
+   * A page of agents in registration order, for anyone: profiles are public. The page token
+   * carries the last agent's registration time and handle (in the task cursor's two slots).
+   */
+  async list(query: { cursor?: string; limit?: number }): Promise<{ agents: AgentRecord[]; hasMore: boolean; cursor?: string }> {
+    const after = decodePageToken(query.cursor, AGENT_PAGES, 'cursor');
+    const page = await this.store.listAgents({ limit: query.limit ?? 20, ...(after ? { after: { createdAt: after.updatedAt, handle: after.id } } : {}) });
+    const last = page.agents.at(-1);
+    if (!page.hasMore || !last) return page;
+    return { ...page, cursor: encodePageToken({ updatedAt: last.createdAt, id: last.handle }, AGENT_PAGES) };
   }
 
   /** Refuses a handle no agent has, reading the store only for a handle not yet known to exist. */
@@ -123,6 +147,8 @@ export class Identity {
 
   private requireSelfOrAdmin(caller: Caller, handle: string): void {
     if (caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === handle)) return;
-    throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only '${handle}' or the admin may do this`);
+    throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only '${handle}' or the admin may do this`, {
+      hint: `Send ${handle}'s own token, or the admin token (--admin-token or MUSTER_ADMIN_TOKEN in the CLI)`,
+    });
   }
 }

@@ -14,6 +14,8 @@ export interface LeasedWorkOptions<T> {
   pollMs: number;
   /** When the next item falls due, if the store knows: the worker wakes then rather than at the next poll. */
   next?: () => Promise<number | undefined>;
+  /** Told how late each claimed item is (ms past the time it fell due), for the scheduler-lag metric. */
+  lag?: { dueAt: (item: T) => number; report: (lateMs: number) => void };
   onError?: (error: unknown) => void;
   clock?: () => number;
 }
@@ -80,12 +82,13 @@ export class LeasedWork<T> {
   }
 
   private async drain(): Promise<void> {
-    const { claim, run, onError } = this.options;
+    const { claim, run, onError, lag } = this.options;
     const clock = this.options.clock ?? Date.now;
     while (!this.stopped) {
       const now = clock();
       const due = await claim(this.owner, now, now + this.options.leaseMs, this.options.batch);
       if (due.length === 0) return this.wakeForNext(clock);
+      if (lag) for (const item of due) lag.report(now - lag.dueAt(item));
       await Promise.all(due.map((item) => run(item, this.owner).catch((e: unknown) => onError?.(e))));
     }
   }

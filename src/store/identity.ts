@@ -33,10 +33,18 @@ export interface TokenRecord {
   revokedAt?: number;
 }
 
+/** Where a page of agents starts: after this agent, in registration order. */
+export interface AgentCursor {
+  createdAt: number;
+  handle: string;
+}
+
 export interface IdentityStore {
   /** Registers an agent with its first token, charging `quotas` in the same transaction. */
   insertAgent(agent: AgentRecord, token: { id: string; hash: string }, quotas?: QuotaCharge[]): Promise<void>;
   getAgent(handle: string): Promise<AgentRecord | undefined>;
+  /** Agents in registration order (then handle), `limit` at most, after `after` when given. */
+  listAgents(query: { limit: number; after?: AgentCursor }): Promise<{ agents: AgentRecord[]; hasMore: boolean }>;
   /** The live (not revoked) token with this hash, if any. */
   findToken(hash: string): Promise<TokenRecord | undefined>;
   listTokens(handle: string): Promise<TokenRecord[]>;

@@ -1,14 +1,18 @@
-import type { DbConfig } from '../config.js';
+import type { DbConfig } from '../config/index.js';
 import { cached } from './cached/cached-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
-import type { Store } from './store.js';
+import type { CommitObserver, Store } from './store.js';
 
 const postgres = () => import('./postgres/postgres-store.js');
 
-/** The store `db` names, behind the caching layer (which only an exclusive store uses). */
-export async function openStore(db: DbConfig, log: (line: string) => void): Promise<Store> {
+/**
+ * The store `db` names, behind the caching layer (which only an exclusive store uses). `log` hears
+ * what the store cannot say in an error (a lost PostgreSQL connection); `observe`, each commit.
+ */
+export async function openStore(db: DbConfig, log: (line: string) => void, observe?: CommitObserver): Promise<Store> {
   // Loaded only when asked for: a hub on SQLite never loads the PostgreSQL driver.
-  const store = db.kind === 'sqlite' ? openSqliteStore(db.file) : await (await postgres()).openPostgresStore(db.url, { log });
+  const store =
+    db.kind === 'sqlite' ? openSqliteStore(db.file, undefined, observe) : await (await postgres()).openPostgresStore(db.url, { log, ...(observe ? { observe } : {}) });
   return cached(store);
 }
 
@@ -19,16 +23,4 @@ export async function migrateStore(db: DbConfig): Promise<number[]> {
   const store = openSqliteStore(db.file, (versions) => (applied = versions)); // SQLite migrates as it opens
   await store.close();
   return applied;
-}
-
-/** A database URL fit for a log line: without its password. */
-export function describeDb(db: DbConfig): string {
-  if (db.kind === 'sqlite') return db.file;
-  try {
-    const url = new URL(db.url);
-    if (url.password) url.password = '***';
-    return url.href;
-  } catch {
-    return 'postgres://…';
-  }
 }

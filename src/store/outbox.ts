@@ -89,6 +89,8 @@ export interface OutboxStore {
   /** Records an attempt, only if `owner` still holds the lease; false otherwise. */
   finishDelivery(id: string, owner: string, outcome: DeliveryOutcome): Promise<boolean>;
   listDeliveries(taskId: string): Promise<Delivery[]>;
+  /** How many deliveries are pending (waiting for their first attempt or a retry). */
+  pendingDeliveries(): Promise<number>;
   loadSigningKeys(): Promise<StoredSigningKey[]>;
   /** Stores a key unless one exists already (first writer wins across nodes). */
   saveSigningKey(key: StoredSigningKey): Promise<void>;

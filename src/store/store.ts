@@ -19,6 +19,9 @@ export * from './receipts.js';
 export * from './schedule.js';
 export * from './tasks.js';
 
+/** Told of each commit of writes: how long it took and how many writes shared it (for metrics). */
+export type CommitObserver = (seconds: number, writes: number) => void;
+
 export interface Store extends TaskStore, IdentityStore, OutboxStore, ScheduleStore, ReceiptStore {
   readonly name: 'sqlite' | 'postgres';
   /**

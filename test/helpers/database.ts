@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { parseDb, type DbConfig } from '../../src/config.js';
+import { parseDb, type DbConfig } from '../../src/config/index.js';
 import { freshPostgresDatabase, testPostgres } from './postgres.js';
 
 export interface TestDatabase {

@@ -3,8 +3,9 @@
  * folder, or a fresh PostgreSQL database when MUSTER_TEST_PG is set (see database.ts).
  * Tests drive it over HTTP only: the SDK client, fetch, or the CLI.
  */
-import { resolveConfig } from '../../src/config.js';
+import { resolveConfig } from '../../src/config/index.js';
 import { startHub, type RunningHub } from '../../src/server.js';
+import { silentLogger } from '../../src/observability/logger.js';
 import { testDatabase, type TestDatabase } from './database.js';
 
 export const ADMIN_TOKEN = 'test-admin-token';
@@ -21,7 +22,7 @@ export interface TestHub extends RunningHub {
 export async function startTestHub(env: Record<string, string> = {}): Promise<TestHub> {
   const db = await testDatabase('hub');
   const config = () => resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...env });
-  let running = await startHub(config(), () => {});
+  let running = await startHub(config(), { logger: silentLogger() });
   const hub: TestHub = {
     db,
     get url() {
@@ -39,7 +40,7 @@ export async function startTestHub(env: Record<string, string> = {}): Promise<Te
       await running.close();
       // Let clients notice their pooled keep-alive sockets were closed before the next request.
       await new Promise((r) => setTimeout(r, downMs));
-      running = await startHub({ ...config(), port }, () => {});
+      running = await startHub({ ...config(), port }, { logger: silentLogger() });
     },
     destroy: async () => {
       await running.close().catch(() => {});

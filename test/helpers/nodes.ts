@@ -2,7 +2,7 @@
  * Real `muster serve` child processes ("nodes") for multi-process tests: spawned as
  * `node --import tsx src/cli/main.ts serve …` (as test/serve.test.ts does), each on a free port,
  * ready once it prints its "Admin token" line. Their stdout and stderr are kept, so a failing test
- * can show what each node said. Also a raw SSE reader that keeps a stream open while a test
+ * can show what each node said, and their log lines (JSON, since stdout is a pipe) can be read. Also a raw SSE reader that keeps a stream open while a test
  * drives changes elsewhere, and exposes the SSE ids the SDK client hides.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -128,9 +128,22 @@ export async function startNode(name: string, options: NodeOptions): Promise<Nod
       reject(new Error(`node ${name} exited (${code}) before it started:\n${out}`));
     });
   });
-  const printed = out.match(/Muster is listening on (\S+)/)?.[1];
+  const printed = logLines(out).find((line) => String(line['msg']).startsWith('Muster is listening on'))?.['url'];
   if (printed && printed !== node.url) throw new Error(`node ${name} says it listens on ${printed}, not ${node.url}`);
   return node;
+}
+
+/** The JSON log lines in a node's output (stdout and stderr), in order; other lines are left out. */
+export function logLines(output: string): Record<string, unknown>[] {
+  return output.split('\n').flatMap((line) => {
+    const json = line.replace(/^\[[^\]]* (out|err)\] /, '');
+    if (!json.startsWith('{')) return [];
+    try {
+      return [JSON.parse(json) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /**

@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { UsageError } from './errors.js';
-import { renderMailbox, renderMe, renderRegistration, renderTask, renderTaskSummary } from './format.js';
-import { request, rpc } from './http.js';
+import { partsText, renderMailbox, renderRegistration, renderTask, renderTaskSummary } from './format.js';
+import { path, request, rpc } from './http.js';
 import { action, client, type Context } from './run.js';
-import { taskOf, type MailboxPage, type Me, type Part, type Registration, type SendResult, type Task } from './wire.js';
+import { nextCommand, pageOf, pageOptions, wholeNumber } from './paging.js';
+import { taskOf, type MailboxEntry, type Message, type Part, type Registration, type RestPage, type SendResult, type Task } from './wire.js';
 
-const wholeNumber = (min: number) => (value: string): number => {
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number, ${min} or more`);
-  return Number(value);
-};
-
-const path = (...segments: string[]): string => segments.map(encodeURIComponent).join('/');
 
 function parseJson(value: string, option: string): unknown {
   try {
     return JSON.parse(value);
   } catch (e) {
-    throw new UsageError(`${option} is not valid JSON: ${(e as Error).message}`, `For example ${option} '{"priority":"high"}'`);
+    throw new UsageError(`${option} is not valid JSON: ${(e as Error).message}`, `For example ${option} '{"priority":"high"}'`, 'BAD_JSON');
   }
 }
 
@@ -36,29 +31,23 @@ interface MailboxOptions {
 }
 
 function mailbox(program: Command, box: 'inbox' | 'sent', description: string): void {
-  client(program, box, description)
-    .option('--state <state>', "open, all, or a state such as working or input-required (default open)")
-    .option('--limit <n>', 'tasks per page (1 to 50, default 20)', wholeNumber(1))
-    .option('--cursor <cursor>', 'the page after this cursor (printed when there are more)')
+  pageOptions(client(program, box, description).option('--state <state>', 'open, all, or a state such as working or input-required (default open)'), 'tasks')
     .action(
       action(async (ctx: Context<MailboxOptions>) => {
         const { state, limit, cursor } = ctx.options;
-        const page = (await request(ctx.target, `api/${box}`, { query: { state, limit, cursor } })) as MailboxPage;
-        const next = page.cursor
-          ? ['muster', box, ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : []), '--cursor', page.cursor].join(' ')
-          : undefined;
+        const page = pageOf((await request(ctx.target, `api/${box}`, { query: { state, limit, cursor } })) as RestPage<MailboxEntry>);
+        const next = nextCommand([box, ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : [])], page);
         ctx.show(page, (p) => renderMailbox(p, box, state ?? 'open', next));
       }),
     );
 }
 
-/** Client sub-commands (register, send, get, inbox, sent, respond, cancel, whoami). */
+/** Client sub-commands for direct tasks (register, send, get, inbox, sent, respond, cancel). */
 export function clientCommands(program: Command): void {
-  client(program, 'register <handle>', 'register an agent; prints its token once')
+  client(program, 'register <handle>', 'register an agent; prints its token once', { token: false, admin: true })
     .option('--name <name>', 'display name')
     .option('--description <text>', 'what the agent does')
     .option('--endpoint <url>', "the base URL of the agent's own A2A endpoint")
-    .addOption(new Option('--admin-token <token>', 'the admin token, for hubs in admin registration mode').env('MUSTER_ADMIN_TOKEN'))
     .action(
       action(async (ctx: Context<{ name?: string; description?: string; endpoint?: string; adminToken?: string }>, handle: string) => {
         const { name, description, endpoint, adminToken } = ctx.options;
@@ -89,10 +78,10 @@ export function clientCommands(program: Command): void {
           ...(context !== undefined ? { contextId: context } : {}),
         };
         const result = (await rpc(ctx.target, `agents/${path(handle)}/`, 'SendMessage', { message }, message.messageId)) as SendResult;
-        ctx.show(result, (r) => {
-          const t = taskOf(r);
-          return t ? renderTaskSummary(t) : JSON.stringify(r, null, 2);
-        });
+        const answered = taskOf(result);
+        // The hub always answers with a task; an A2A message answer is printed as the Message it is.
+        if (answered) ctx.show(answered, renderTaskSummary);
+        else ctx.show((result as { message: Message }).message, (m) => partsText(m.parts));
       }),
     );
 
@@ -144,10 +133,4 @@ export function clientCommands(program: Command): void {
         ctx.show(task, renderTaskSummary);
       }),
     );
-
-  client(program, 'whoami', 'show who your token belongs to').action(
-    action(async (ctx: Context) => {
-      ctx.show((await request(ctx.target, 'api/me')) as Me, renderMe);
-    }),
-  );
 }

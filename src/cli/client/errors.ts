@@ -1,86 +1,113 @@
+import { CATALOGUE } from '../../errors/catalogue.js';
 import { isHubError } from '../../errors/hub-error.js';
 import { restErrorBody, restStatus } from '../../doors/http/errors.js';
 
 /**
- * What can go wrong in a client command, and the one place it is printed: `muster: <message>`
- * plus the hint on stderr, or the hub's error JSON on stdout with --json. Exit status 1.
+ * What can go wrong in a client command, and the one place it is printed. Every failure is a
+ * CliError: a code, a message, at most one hint, and the exit status that says which class it is
+ * (1 refused by the hub, 2 bad usage, 3 hub unreachable). docs/cli.md lists the codes.
  */
+
+export const EXIT = { refused: 1, usage: 2, unreachable: 3 } as const;
+type ExitStatus = (typeof EXIT)[keyof typeof EXIT];
 
 interface FieldViolation {
   field: string;
   description: string;
 }
 
+/** The one error document `--json` prints on any failure. */
+interface ErrorDocument {
+  error: { code: string; status?: number; message: string; hint?: string; fields?: FieldViolation[] };
+}
+
+export class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exit: ExitStatus,
+    readonly hint?: string,
+    readonly status?: number,
+    readonly fields: FieldViolation[] = [],
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 const violations = (list: unknown): FieldViolation[] =>
-  Array.isArray(list)
-    ? list.filter(isObject).map((f) => ({ field: String(f['field'] ?? ''), description: String(f['description'] ?? '') }))
-    : [];
+  Array.isArray(list) ? list.filter(isObject).map((f) => ({ field: String(f['field'] ?? ''), description: String(f['description'] ?? '') })) : [];
 
-/** The hub answered with an error: a REST error body or a JSON-RPC error object. */
-export class HubAnswerError extends Error {
-  /** The hub's code: `TASK_NOT_FOUND` (REST `code`, JSON-RPC ErrorInfo `reason`). */
-  readonly code: string | undefined;
-  readonly hint: string | undefined;
-  readonly fields: FieldViolation[];
+/** The REST status a catalogue code stands for: a JSON-RPC refusal is usually HTTP 200. */
+const statusOf = (code: string | undefined, http: number): number =>
+  code !== undefined && code in CATALOGUE ? CATALOGUE[code as keyof typeof CATALOGUE].http : http;
 
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    /** Whether the request carried a token, to tell "no token" from "a bad token". */
-    readonly sentToken: boolean,
-  ) {
+/** The hub answered with an error: a REST error body, or a JSON-RPC error read through its ErrorInfo. */
+export class HubAnswerError extends CliError {
+  constructor(http: number, body: unknown, sentToken: boolean) {
     const error = isObject(body) && isObject(body['error']) ? body['error'] : {};
-    super(str(error['message']) ?? `the hub answered HTTP ${status}`);
-    this.name = 'HubAnswerError';
     const details = Array.isArray(error['data']) ? error['data'].filter(isObject) : [];
     const info = details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.ErrorInfo'));
     const badRequest = details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.BadRequest'));
-    this.code = str(error['code']) ?? str(info?.['reason']);
-    this.hint = str(error['hint']) ?? (isObject(info?.['metadata']) ? str(info['metadata']['hint']) : undefined);
-    this.fields = [...violations(error['fields']), ...violations(badRequest?.['fieldViolations'])];
+    const code = str(error['code']) ?? str(info?.['reason']);
+    const hubHint = str(error['hint']) ?? (isObject(info?.['metadata']) ? str(info['metadata']['hint']) : undefined);
+    // The hub's hint speaks HTTP ("send Authorization: …"); with no token sent, say it in the CLI's terms.
+    const hint = http === 401 && !sentToken ? 'Pass --token, set MUSTER_TOKEN, or run muster login' : hubHint;
+    const fields = [...violations(error['fields']), ...violations(badRequest?.['fieldViolations'])];
+    super(code ?? `HTTP_${http}`, str(error['message']) ?? `the hub answered HTTP ${http}`, EXIT.refused, hint, statusOf(code, http), fields);
   }
 }
 
 /** The hub could not be reached, or what answered was not a hub. */
-export class UnreachableError extends Error {
-  override readonly name = 'UnreachableError';
+export class UnreachableError extends CliError {
+  constructor(message: string, code: 'UNREACHABLE' | 'NOT_A_HUB' = 'UNREACHABLE') {
+    super(code, message, EXIT.unreachable, code === 'NOT_A_HUB' ? 'Check --url (or MUSTER_URL, or the profile): it must be the base URL of a Muster hub' : 'Check --url and that the hub is running');
+  }
 }
 
 /** A mistake in the command line itself, found before anything is sent. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
+export class UsageError extends CliError {
+  constructor(message: string, hint?: string, code: 'USAGE' | 'BAD_JSON' = 'USAGE') {
+    super(code, message, EXIT.usage, hint);
   }
 }
 
-/** Prints any failure of a client command and sets the exit status to 1. */
-export function printError(failure: unknown, json: boolean): void {
-  process.exitCode = 1;
-  // A local check (muster review preview) refused the input before anything was sent: it is
-  // shown exactly as the hub would have answered it, in the hub's own REST error shape.
-  const error = isHubError(failure) ? new HubAnswerError(restStatus(failure), restErrorBody(failure), true) : failure;
-  if (error instanceof HubAnswerError) {
-    if (json && error.body !== undefined) {
-      process.stdout.write(`${JSON.stringify(error.body, null, 2)}\n`);
-      return;
-    }
-    const lines = [`muster: ${error.message}`];
-    for (const f of error.fields) if (!error.message.includes(f.description)) lines.push(`  ${f.field}: ${f.description}`);
-    if (error.hint) lines.push(`  hint: ${error.hint}`);
-    if (error.status === 401 && !error.sentToken) lines.push('  (no token was sent: pass --token or set MUSTER_TOKEN)');
-    process.stderr.write(`${lines.join('\n')}\n`);
-    return;
-  }
-  if (error instanceof UsageError) {
-    process.stderr.write(`muster: ${error.message}\n${error.hint ? `  hint: ${error.hint}\n` : ''}`);
-    return;
-  }
-  process.stderr.write(`muster: ${error instanceof Error ? error.message : String(error)}\n`);
+/** Any failure as a CliError: a local hub check (review preview) counts as the hub's refusal. */
+function asCliError(failure: unknown): CliError {
+  if (failure instanceof CliError) return failure;
+  if (isHubError(failure)) return new HubAnswerError(restStatus(failure), restErrorBody(failure), true);
+  return new CliError('CLIENT_ERROR', failure instanceof Error ? failure.message : String(failure), EXIT.refused);
+}
+
+function errorDocument(error: CliError): ErrorDocument {
+  return {
+    error: {
+      code: error.code,
+      ...(error.status !== undefined ? { status: error.status } : {}),
+      message: error.message,
+      ...(error.hint ? { hint: error.hint } : {}),
+      ...(error.fields.length > 0 ? { fields: error.fields } : {}),
+    },
+  };
+}
+
+/** The readable form: one line (with the fields the message does not already name), then at most one hint line. */
+function readable(error: CliError): string {
+  const fields = error.fields.filter((f) => !error.message.includes(f.description)).map((f) => `${f.field}: ${f.description}`);
+  const line = `muster: ${error.message}${fields.length > 0 ? ` (${fields.join('; ')})` : ''}`;
+  return `${line}\n${error.hint ? `  hint: ${error.hint}\n` : ''}`;
+}
+
+/**
+ * Prints any failure of a client command and sets the exit status: the error document on stdout
+ * with --json (on one line among JSON Lines), else the readable lines on stderr.
+ */
+export function printError(failure: unknown, json: boolean | 'line'): void {
+  const error = asCliError(failure);
+  process.exitCode = error.exit;
+  if (json) process.stdout.write(`${JSON.stringify(errorDocument(error), null, json === 'line' ? undefined : 2)}\n`);
+  else process.stderr.write(readable(error));
 }

@@ -1,5 +1,6 @@
 /** Readable renderings of hub answers, for people. Pure: each returns the text to print. */
-import type { Artifact, MailboxEntry, MailboxPage, Me, Message, MusterMetadata, Part, Registration, Task } from './wire.js';
+import { kindSection } from './format-kinds.js';
+import type { Artifact, MailboxEntry, Me, Message, MusterMetadata, Page, Part, Profile, Registration, Task, TokenInfo } from './wire.js';
 
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`; other spellings pass through. */
 export const stateLabel = (state: string): string => state.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
@@ -15,6 +16,9 @@ export function partText(part: Part): string {
   if (typeof part.raw === 'string') return `[${Math.floor((part.raw.length * 3) / 4)} bytes${file ? `, ${file}` : ''}]`;
   return JSON.stringify(part);
 }
+
+/** Parts as text, one after another. */
+export const partsText = (list: Part[]): string => list.map(partText).join('\n');
 
 /** The first text part of a message, else its first part rendered; '' when it has none. */
 export const firstText = (message: Message | undefined): string => {
@@ -45,7 +49,7 @@ function parts(list: Part[], lead: string, prefix: string): string {
 
 const musterOf = (task: Task): MusterMetadata => (task.metadata?.['muster'] as MusterMetadata | undefined) ?? {};
 
-const fields = (rows: [string, string | undefined][]): string[] => {
+export const fields = (rows: [string, string | undefined][]): string[] => {
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== '');
   const width = Math.max(...shown.map(([k]) => k.length));
   return shown.map(([k, v]) => `${k.padEnd(width)}  ${v}`);
@@ -71,7 +75,7 @@ function renderArtifact(a: Artifact): string {
   return lines.join('\n');
 }
 
-/** What get prints: the summary, the status message, the history and the artifacts. */
+/** What get prints: the summary, the status message, the history (or a public kind's own section) and the artifacts. */
 export function renderTask(task: Task): string {
   const m = musterOf(task);
   const out = [
@@ -85,7 +89,9 @@ export function renderTask(task: Task): string {
     ]).join('\n'),
   ];
   if (task.status.message) out.push(`\nStatus message:\n${indent(task.status.message.parts.map(partText).join('\n'), '  ')}`);
-  const history = task.history ?? [];
+  const section = kindSection(task);
+  if (section) out.push(section.lines.join('\n'));
+  const history = section ? [] : (task.history ?? []);
   if (history.length > 0) {
     const whoOf = (msg: Message) => {
       const role = roleLabel(msg.role);
@@ -96,7 +102,7 @@ export function renderTask(task: Task): string {
     const lines = history.map((msg) => parts(msg.parts, `  ${`${whoOf(msg)}:`.padEnd(width + 1)} `, ' '.repeat(width + 4)));
     out.push(`\nHistory (${history.length}):\n${lines.join('\n')}`);
   }
-  const artifacts = task.artifacts ?? [];
+  const artifacts = (task.artifacts ?? []).filter((a) => !section?.explains.has(a.artifactId));
   if (artifacts.length > 0) out.push(`\nArtifacts (${artifacts.length}):\n${artifacts.map(renderArtifact).join('\n')}`);
   return out.join('\n');
 }
@@ -104,21 +110,51 @@ export function renderTask(task: Task): string {
 const counterparty = (e: MailboxEntry): string => (e.counterparty.name ? `${e.counterparty.handle} (${e.counterparty.name})` : e.counterparty.handle);
 
 /** What inbox and sent print: a table, one task a line, and how to get the next page. */
-export function renderMailbox(page: MailboxPage, box: 'inbox' | 'sent', state: string, next: string | undefined): string {
-  if (page.data.length === 0) return `No ${state === 'all' ? '' : `${stateLabel(state)} `}tasks ${box === 'inbox' ? 'in your inbox' : 'you sent'}.`;
+export function renderMailbox(page: Page<MailboxEntry>, box: 'inbox' | 'sent', state: string, next: string | undefined): string {
+  if (page.items.length === 0) return `No ${state === 'all' ? '' : `${stateLabel(state)} `}tasks ${box === 'inbox' ? 'in your inbox' : 'you sent'}.`;
   const rows = [
     ['ID', 'STATE', box === 'inbox' ? 'FROM' : 'TO', 'UPDATED', 'LAST MESSAGE'],
-    ...page.data.map((e) => [e.id, stateLabel(e.state), counterparty(e), e.updatedAt, truncate(firstText(e.lastMessage), 60)]),
+    ...page.items.map((e) => [e.id, stateLabel(e.state), counterparty(e), e.updatedAt, truncate(firstText(e.lastMessage), 60)]),
   ];
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  const lines = rows.map((r) =>
+  return withNext(table(rows), next);
+}
+
+/** Rows as aligned columns; the last column is not padded. */
+export function table(rows: string[][]): string[] {
+  const columns = Math.max(...rows.map((r) => r.length)) - 1;
+  const widths = Array.from({ length: columns }, (_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) =>
     r
       .map((cell, i) => (i < widths.length ? cell.padEnd(widths[i] ?? 0) : cell))
       .join('  ')
       .trimEnd(),
   );
-  if (page.hasMore && next) lines.push('', `More: ${next}`);
-  return lines.join('\n');
+}
+
+const withNext = (lines: string[], next: string | undefined): string => [...lines, ...(next ? ['', `More: ${next}`] : [])].join('\n');
+
+/** What agents list prints: one agent a line. */
+export function renderAgents(page: Page<Profile>, next: string | undefined): string {
+  if (page.items.length === 0) return 'No agents on this hub yet.';
+  const rows = [['HANDLE', 'NAME', 'SINCE', 'ABOUT'], ...page.items.map((a) => [a.handle, a.name ?? '', a.createdAt, truncate(a.description ?? '', 60)])];
+  return withNext(table(rows), next);
+}
+
+/** What agents show prints: a profile. */
+export const renderProfile = (p: Profile): string =>
+  [
+    `${p.handle}${p.name ? ` (${p.name})` : ''}`,
+    ...fields([
+      ['A2A base', p.a2a],
+      ['endpoint', p.endpoint],
+      ['about', p.description],
+      ['since', p.createdAt],
+    ]).map((l) => `  ${l}`),
+  ].join('\n');
+
+/** What token list prints: ids and dates, never a token. */
+export function renderTokens(page: Page<TokenInfo>): string {
+  return table([['ID', 'CREATED', 'REVOKED'], ...page.items.map((t) => [t.id, t.createdAt, t.revokedAt ?? '(live)'])]).join('\n');
 }
 
 /** What register prints: the handle, the A2A base, and the token with the note that it is shown once. */
@@ -138,14 +174,6 @@ export function renderRegistration(r: Registration): string {
 /** What whoami prints. */
 export function renderMe(me: Me): string {
   if (me.kind === 'admin') return 'admin (the hub operator token)';
-  if (me.kind === 'anonymous') return 'anonymous (no token sent: pass --token or set MUSTER_TOKEN)';
-  return [
-    `${me.handle}${me.name ? ` (${me.name})` : ''}`,
-    ...fields([
-      ['A2A base', me.a2a],
-      ['endpoint', me.endpoint],
-      ['about', me.description],
-      ['since', me.createdAt],
-    ]).map((l) => `  ${l}`),
-  ].join('\n');
+  if (me.kind === 'anonymous') return 'anonymous';
+  return renderProfile(me);
 }

@@ -12,7 +12,7 @@ export interface Target {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   /** Overrides the target's token (registration sends the admin token, or none). */
   token?: string | undefined;
@@ -21,6 +21,9 @@ export interface RequestOptions {
 }
 
 const TIMEOUT_MS = 30_000;
+
+/** Path segments joined, each URL-encoded: `path('api', 'tasks', id)`. */
+export const path = (...segments: string[]): string => segments.map(encodeURIComponent).join('/');
 
 /** The base URL in the form every path is joined to: absolute http(s), ending with '/'. */
 export function normalizeBase(base: string): string {
@@ -54,11 +57,10 @@ function reason(error: unknown): string {
 }
 
 /**
- * Sends one JSON request and answers the parsed JSON body. Throws HubAnswerError when the hub
- * answers with an error (a non-2xx status, or a JSON-RPC `error` member), UnreachableError when
- * it cannot be reached or does not answer JSON.
+ * Sends one request and answers the response, whatever its status; UnreachableError when the
+ * hub cannot be reached in time. The token sent is the target's unless `options.token` is given.
  */
-export async function request(target: Target, path: string, options: RequestOptions = {}): Promise<unknown> {
+export async function send(target: Target, path: string, options: RequestOptions & { signal?: AbortSignal } = {}): Promise<{ response: Response; sentToken: boolean }> {
   const url = new URL(path, target.url);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
@@ -70,37 +72,48 @@ export async function request(target: Target, path: string, options: RequestOpti
     ...(token ? { authorization: `Bearer ${token}` } : {}),
     ...options.headers,
   };
-  let response: Response;
   try {
-    response = await fetch(url, {
+    const response = await fetch(url, {
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers,
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: options.signal ?? AbortSignal.timeout(TIMEOUT_MS),
     });
+    return { response, sentToken: token !== undefined && token !== '' };
   } catch (error) {
     if ((error as Error).name === 'TimeoutError') {
       throw new UnreachableError(`the hub at ${shownBase(target.url)} did not answer within ${TIMEOUT_MS / 1000}s`);
     }
     throw new UnreachableError(`cannot reach the hub at ${shownBase(target.url)}: ${reason(error)}`);
   }
+}
+
+/** A response's JSON body; HubAnswerError for an error answer, NOT_A_HUB for a body that is not JSON. */
+export async function readAnswer(target: Target, response: Response, sentToken: boolean): Promise<unknown> {
   const text = await response.text();
   let body: unknown;
   try {
     body = text === '' ? undefined : JSON.parse(text);
   } catch {
-    throw new UnreachableError(`${shownBase(target.url)} answered HTTP ${response.status} with a body that is not JSON; is it a Muster hub?`);
+    throw new UnreachableError(`${shownBase(target.url)} answered HTTP ${response.status} with a body that is not JSON; is it a Muster hub?`, 'NOT_A_HUB');
   }
   const isError = !response.ok || (body !== null && typeof body === 'object' && 'error' in body);
-  if (isError) throw new HubAnswerError(response.status, body, token !== undefined && token !== '');
+  if (isError) throw new HubAnswerError(response.status, body, sentToken);
   return body;
 }
 
+/** Sends one JSON request and answers the parsed JSON body (see send and readAnswer for the failures). */
+export async function request(target: Target, path: string, options: RequestOptions = {}): Promise<unknown> {
+  const { response, sentToken } = await send(target, path, options);
+  return readAnswer(target, response, sentToken);
+}
+
 /** One A2A JSON-RPC 1.0 call at `path` (an A2A base); answers the `result` member. */
-export async function rpc(target: Target, path: string, method: string, params: unknown, id: string | number = 1): Promise<unknown> {
+export async function rpc(target: Target, path: string, method: string, params: unknown, id: string | number = 1, token?: string): Promise<unknown> {
   const body = await request(target, path, {
     body: { jsonrpc: '2.0', id, method, params },
     headers: { 'a2a-version': '1.0' },
+    ...(token !== undefined ? { token } : {}),
   });
   return (body as { result?: unknown } | undefined)?.result;
 }

@@ -6,10 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { checkRequest, REVIEW_OPEN, requestDigest, type ReviewRequest } from '../../hub/kinds/review/request.js';
-import { reviewSettings } from '../../config.js';
+import { reviewSettings } from '../../config/index.js';
+import { CALL_OPEN } from '../../hub/kinds/call/call.js';
 import { UsageError } from './errors.js';
 import { renderTaskSummary } from './format.js';
-import { rpc } from './http.js';
+import { path, request, rpc } from './http.js';
 import { action, client, type Context } from './run.js';
 import { taskOf, type SendResult, type Task } from './wire.js';
 
@@ -17,7 +18,7 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new UsageError(`cannot read ${file} as JSON: ${(e as Error).message}`);
+    throw new UsageError(`cannot read ${file} as JSON: ${(e as Error).message}`, undefined, e instanceof SyntaxError ? 'BAD_JSON' : 'USAGE');
   }
 }
 
@@ -46,10 +47,10 @@ function renderPreview(p: { request: ReviewRequest; digest: string }): string {
   ].join('\n');
 }
 
-/** Sends one data part at the hub's base; these kinds always answer with the task. */
-async function sendData(ctx: Context<unknown>, data: unknown, taskId?: string): Promise<Task> {
+/** Sends one data part at the hub's base (as `token` when given); these kinds always answer with the task. */
+async function sendData(ctx: Context<unknown>, data: unknown, taskId?: string, token?: string): Promise<Task> {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) };
-  const task = taskOf((await rpc(ctx.target, '', 'SendMessage', { message }, message.messageId)) as SendResult);
+  const task = taskOf((await rpc(ctx.target, '', 'SendMessage', { message }, message.messageId, token)) as SendResult);
   if (!task) throw new Error('the hub answered with a message, not a task');
   return task;
 }
@@ -57,14 +58,14 @@ async function sendData(ctx: Context<unknown>, data: unknown, taskId?: string): 
 export function reviewCommands(program: Command): void {
   const review = program.command('review').description('public review tasks: digest and preview locally, post');
 
-  client(review, 'digest <file>', 'print the SHA-256 (RFC 8785 canonical JSON) of a review request; nothing is sent').action(
+  client(review, 'digest <file>', 'print the SHA-256 (RFC 8785 canonical JSON) of a review request; nothing is sent', { hub: false }).action(
     action(async (ctx: Context, file: string) => {
       const digest = requestDigest(readRequest(file));
       ctx.show({ digest }, (d) => d.digest);
     }),
   );
 
-  client(review, 'preview <file>', 'check a review request as the hub would and show what it publishes; nothing is sent').action(
+  client(review, 'preview <file>', 'check a review request as the hub would and show what it publishes; nothing is sent', { hub: false }).action(
     action(async (ctx: Context, file: string) => {
       const raw = readRequest(file);
       const request = checkRequest(raw, reviewSettings(process.env), Date.now());
@@ -98,4 +99,22 @@ export function reviewCommands(program: Command): void {
         ctx.show(await sendData(ctx, { ...(stance ? { stance } : {}), body: text.join(' ') }, id), renderTaskSummary);
       }),
     );
+
+  const call = program.command('call').description('open calls (admin): open one, close one');
+
+  client(call, 'open <question...>', 'open a call: a public question each agent answers once', { token: false, admin: true })
+    .requiredOption('--title <title>', 'a short title (at most 200 characters)')
+    .action(
+      action(async (ctx: Context<{ title: string }>, question: string[]) => {
+        const args = { title: ctx.options.title, question: question.join(' ') };
+        ctx.show(await sendData(ctx, { skill: CALL_OPEN, args }, undefined, ctx.adminToken()), (task) => `${renderTaskSummary(task)}\nanswer it with: muster answer ${task.id} "…"`);
+      }),
+    );
+
+  client(call, 'close <callId>', 'close a call: it takes no more answers', { token: false, admin: true }).action(
+    action(async (ctx: Context, id: string) => {
+      const task = (await request(ctx.target, `api/tasks/${path(id)}/close`, { method: 'POST', token: ctx.adminToken() })) as Task;
+      ctx.show(task, renderTaskSummary);
+    }),
+  );
 }

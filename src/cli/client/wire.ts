@@ -35,11 +35,28 @@ export interface MailboxEntry {
   lastMessage?: Message;
 }
 
-export interface MailboxPage {
-  data: MailboxEntry[];
+/** A list page as REST answers it (GET /api/inbox, /api/sent, /api/agents). */
+export interface RestPage<T> {
+  data: T[];
   hasMore: boolean;
   cursor?: string;
 }
+
+/** A list page as the CLI prints it with --json. */
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/** One token as GET /api/agents/{handle}/tokens lists it: never the token itself. */
+export interface TokenInfo {
+  id: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+/** The forwarding state verify and forwarding answer. */
+export type Forwarding = Record<string, unknown> & { enabled?: boolean };
 
 /** The `result` of SendMessage: a task (the hub always answers one) or, in A2A generally, a message. */
 export type SendResult = { task: Task } | { message: Message };

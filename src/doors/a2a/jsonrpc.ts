@@ -1,5 +1,5 @@
 /** The JSON-RPC 2.0 envelope: request checks, dispatch, and response shapes. Small enough to own. */
-import { HubError } from '../../errors/hub-error.js';
+import { HubError, isHubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
 import { asHubError, jsonRpcError, jsonRpcStatus, type JsonRpcErrorObject } from '../http/errors.js';
@@ -28,8 +28,9 @@ const SUPPORTED_VERSIONS = new Set(['0.3', '1.0']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** Any failure as a JSON-RPC error answer; field names are given from `params`, where the caller sent them. */
 export function errorAnswer(id: JsonRpcId, error: unknown): Answer {
-  const hubError = asHubError(error);
+  const hubError = asHubError(error).under('params');
   return { status: jsonRpcStatus(hubError), body: { jsonrpc: '2.0', id, error: jsonRpcError(hubError) }, error: hubError, cause: error };
 }
 
@@ -77,6 +78,13 @@ export async function answer(hub: Hub, body: unknown, version: string | undefine
     return notification ? NO_ANSWER : { status: 200, body: { jsonrpc: '2.0', id, result } };
   } catch (error) {
     // JSON-RPC 2.0: a notification (a sound request without an id) is never answered, not even with an error.
-    return notification ? NO_ANSWER : errorAnswer(id, error);
+    return notification ? NO_ANSWER : errorAnswer(id, withTaskBase(error, call.base));
   }
+}
+
+/** The view names the base that has a task as a path (`agents/bob/`); the caller gets its URL. */
+function withTaskBase(error: unknown, base: string): unknown {
+  if (!isHubError(error) || error.meta['taskBase'] === undefined) return error;
+  const url = new URL(error.meta['taskBase'], base).href;
+  return error.hinted(`Read it at ${url}`, { ...error.meta, taskBase: url });
 }

@@ -16,8 +16,10 @@ import { requireToken } from '../../identity/caller.js';
 
 export type ProtocolVersion = '1.0' | '0.3';
 
-/** What the HTTP request adds to a call: its end (client gone) and SSE's Last-Event-ID. */
+/** What the HTTP request adds to a call: its end (client gone), SSE's Last-Event-ID, the hub's base URL. */
 export interface CallContext {
+  /** The hub's base URL as this caller reaches it (`http://host:port/`), for URLs in answers. */
+  base: string;
   signal: AbortSignal;
   lastEventId?: number;
   /** Takes one of the caller's stream slots (refusing when none is left); returns its release. */
@@ -79,9 +81,10 @@ const write =
     return handler(hub, actor, params, call);
   };
 
-const configRef = z.object({ taskId: z.string().min(1), id: z.string().min(1) }).loose();
-const configRef03 = z.object({ id: z.string().min(1), pushNotificationConfigId: z.string().min(1).optional() }).loose();
-const taskRef = z.object({ taskId: z.string().min(1) }).loose();
+// Requests the A2A specification defines: unknown fields are ignored (stripped), as in a2a/schemas.ts.
+const configRef = z.object({ taskId: z.string().min(1), id: z.string().min(1) });
+const configRef03 = z.object({ id: z.string().min(1), pushNotificationConfigId: z.string().min(1).optional() });
+const taskRef = z.object({ taskId: z.string().min(1) });
 
 const push = {
   create: async (hub: Hub, actor: Actor, params: unknown) => configOut(await hub.tasks.setPushConfig(actor, params)),

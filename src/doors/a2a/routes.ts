@@ -9,7 +9,8 @@ import { answer } from './jsonrpc.js';
 import { HubError } from '../../errors/hub-error.js';
 import { callerName } from '../../identity/caller.js';
 import { writeEventStream } from './sse.js';
-import type { StreamSettings } from '../../config.js';
+import type { HubMetrics } from '../../observability/metrics.js';
+import type { StreamSettings } from '../../config/index.js';
 
 const CARD = '.well-known/agent-card.json';
 
@@ -56,9 +57,14 @@ function sendCard(request: FastifyRequest, reply: FastifyReply, card: ReturnType
 export function a2aRoutes(
   app: FastifyInstance,
   hub: Hub,
-  options: { publicUrl: URL | undefined; streams: StreamSettings; logError: (error: unknown, request: FastifyRequest) => void },
+  options: {
+    publicUrl: URL | undefined;
+    streams: StreamSettings;
+    logError: (error: unknown, request: FastifyRequest) => void;
+    metrics: Pick<HubMetrics, 'streamOpened' | 'streamClosed'>;
+  },
 ): void {
-  const { publicUrl, logError } = options;
+  const { publicUrl, logError, metrics } = options;
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   const streams = new Set<AbortController>();
   // A stream lives no longer than the token that opened it: rotation or revocation ends the agent's streams.
@@ -73,6 +79,7 @@ export function a2aRoutes(
     const ending = () => (controller ??= new AbortController());
     const who = callerName(await callerOf(hub, request));
     const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)), {
+      base: baseUrl(publicUrl, request),
       get signal() {
         return ending().signal;
       },
@@ -84,10 +91,12 @@ export function a2aRoutes(
       const abort = ending();
       reply.hijack();
       streams.add(abort);
+      metrics.streamOpened();
       const own = streamsOf.get(who) ?? new Set<AbortController>();
       streamsOf.set(who, own.add(abort));
       return writeEventStream(reply.raw, result.stream.id, events, abort, options.streams).finally(() => {
         streams.delete(abort);
+        metrics.streamClosed();
         own.delete(abort);
         if (own.size === 0) streamsOf.delete(who);
         events.release();

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
 import type { StreamResponse } from '../../a2a/types.js';
-import type { StreamSettings } from '../../config.js';
+import type { StreamSettings } from '../../config/index.js';
 import type { EventStream, WireFormat } from './methods.js';
 
 

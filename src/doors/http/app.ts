@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { once } from 'node:events';
 import { HubError } from '../../errors/hub-error.js';
-import type { StreamSettings } from '../../config.js';
+import type { StreamSettings } from '../../config/index.js';
 import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../hub/limits.js';
 import { a2aRoutes } from '../a2a/routes.js';
@@ -11,9 +11,14 @@ import { healthRoutes } from '../rest/health.js';
 import { jwksRoutes } from '../rest/jwks.js';
 import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
-import { asHubError, errorHeaders, restErrorBody, restStatus } from './errors.js';
+import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
 import { callerOf } from './context.js';
 import { requestGuard } from './guard.js';
+import type { Logger } from '../../observability/logger.js';
+import type { HubMetrics } from '../../observability/metrics.js';
+import { callerLabel, logFailure, observeRequests, requestId } from '../../observability/request-log.js';
+import { METHODS } from '../a2a/methods.js';
+import { metricsRoutes } from '../rest/metrics.js';
 
 export interface AppOptions {
   streams: StreamSettings;
@@ -22,8 +27,11 @@ export interface AppOptions {
   publicUrl: URL | undefined;
   registration: 'open' | 'admin';
   adminTokenFingerprint: string;
-  /** Where unexpected failures are reported (never to the caller). */
-  logError: (error: unknown, request: FastifyRequest) => void;
+  /** Request lines, and unexpected failures (never told to the caller). */
+  logger: Logger;
+  metrics: HubMetrics;
+  /** Who may read GET /metrics. */
+  metricsAccess: 'admin' | 'public';
 }
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
@@ -55,25 +63,29 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     requestTimeout: REQUEST_TIMEOUT_MS, // a body that trickles in is cut off (streams are answers, not requests)
+    // X-Request-Id: the client's when it is sane, else made here (request-log.ts); echoed on every answer.
+    requestIdHeader: false,
+    genReqId: requestId,
     // A URL that cannot be decoded gets the hub's error shape, like every other refusal.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const body = restErrorBody(new HubError('INVALID_REQUEST', `The request URL is malformed: ${error.message}`));
-      (reply as FastifyReply).code(400).type('application/json').send(body);
+      (reply as FastifyReply).code(400).header('x-request-id', request.id).type('application/json').send(body);
     },
   });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
     let parsed: unknown;
     try {
       parsed = body === '' ? undefined : JSON.parse(body as string);
-    } catch {
-      return done(new HubError('PARSE_ERROR', 'The body is not valid JSON', { hint: 'Send a JSON-RPC 2.0 request object' }), undefined);
+    } catch (e) {
+      return done(notJson(request.routeOptions.config?.door, e), undefined);
     }
     if (tooDeep(parsed)) return done(new HubError('INVALID_REQUEST', `The body nests deeper than ${MAX_DEPTH} levels`, { hint: 'Flatten the data' }), undefined);
     done(null, parsed);
   });
 
+  observeRequests(app, { logger: options.logger, metrics: options.metrics, rpcMethods: METHODS });
   const guard = requestGuard(options.publicUrl);
   // Callback style: most requests finish this hook without waiting on anything.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -84,12 +96,15 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     }
     // A request that carries a token must carry a live one, on every route, reads included.
     if (request.headers.authorization === undefined) return done();
-    callerOf(hub, request).then(() => done(), done);
+    callerOf(hub, request).then((caller) => {
+      request.callerLabel = callerLabel(caller);
+      done();
+    }, done);
   });
 
   app.setErrorHandler(async (error, request, reply) => {
     const hubError = asHubError(error);
-    if (hubError.code === 'INTERNAL') options.logError(error, request);
+    if (hubError.code === 'INTERNAL') logFailure(options.logger, error, request);
     if (hubError.code === 'PAYLOAD_TOO_LARGE') await drain(request, reply);
     reply.headers(errorHeaders(hubError));
     if (request.routeOptions.config?.door === 'jsonrpc') {
@@ -100,17 +115,16 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler(async (request, reply) => {
-    const error = new HubError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`, {
-      hint: "A2A bases are / and /agents/{handle}/; the REST API is under /api/",
-    });
+    const error = noRoute(request.method, request.url.split('?')[0]!);
     return reply.code(404).type('application/json').send(restErrorBody(error));
   });
 
-  a2aRoutes(app, hub, options);
+  a2aRoutes(app, hub, { ...options, logError: (error, request) => logFailure(options.logger, error, request) });
   agentRoutes(app, hub, options);
   taskRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
   jwksRoutes(app, options.signer);
+  metricsRoutes(app, hub, options.metrics, options.metricsAccess);
   return app;
 }
 

@@ -5,6 +5,7 @@
 import { CATALOGUE, errorDomain } from '../../errors/catalogue.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import { StoreConflict, StoreUnavailable } from '../../store/errors.js';
+import type { DoorKind } from './context.js';
 
 export interface JsonRpcErrorObject {
   code: number;
@@ -18,6 +19,26 @@ const FASTIFY_CODES: Record<string, () => HubError> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new HubError('INVALID_REQUEST', 'Content-Length does not match the body'),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new HubError('PARSE_ERROR', 'The JSON body is empty'),
 };
+
+/** A body that is not JSON, with its door's own advice: a REST caller never hears of JSON-RPC. */
+export function notJson(door: DoorKind | undefined, cause: unknown): HubError {
+  // Only the position is kept: the parser's message can quote the body, which may be private.
+  const at = /position (\d+)/.exec(cause instanceof Error ? cause.message : '')?.[1];
+  return new HubError('PARSE_ERROR', `The body is not valid JSON${at === undefined ? '' : ` (it breaks at character ${at})`}`, {
+    hint:
+      door === 'jsonrpc'
+        ? 'Send one JSON-RPC 2.0 request object, such as {"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "…"}}'
+        : 'Send one JSON object (check the quotes, commas and brackets), with Content-Type: application/json',
+  });
+}
+
+/** Where a path that matches no route should have gone: the REST API's routes, or the A2A bases. */
+export function noRoute(method: string, path: string): HubError {
+  const hint = path.startsWith('/api/')
+    ? 'REST routes: /api/agents, /api/agents/{handle}, /api/me, /api/inbox, /api/sent, /api/tasks/{id} (docs/rest-api.md)'
+    : 'A2A bases take JSON-RPC POSTs at / and /agents/{handle}/ (cards at .well-known/agent-card.json); the REST API is under /api/';
+  return new HubError('ROUTE_NOT_FOUND', `No route ${method} ${path}`, { hint });
+}
 
 /** Any thrown value as a HubError; unknown failures become INTERNAL (the cause goes to the log, not the caller). */
 export function asHubError(error: unknown): HubError {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isLoopbackHost } from '../../config.js';
+import { isLoopbackHost } from '../../config/index.js';
 import { HubError } from '../../errors/hub-error.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

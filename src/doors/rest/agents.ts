@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { parseWith } from '../../a2a/validate.js';
+import { pageFields } from './page-query.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { AgentRecord, TokenRecord } from '../../store/store.js';
@@ -15,6 +18,14 @@ const profile = (agent: AgentRecord, base: string) => ({
   a2a: `${base}agents/${agent.handle}/`,
 });
 
+/** What a list of agents shows of each: the public profile, without the endpoint. */
+const listed = (agent: AgentRecord, base: string) => {
+  const { endpoint: _endpoint, ...shown } = profile(agent, base);
+  return shown;
+};
+
+const agentsQuery = z.object(pageFields).strict();
+
 const tokenView = (t: TokenRecord) => ({ id: t.id, createdAt: iso(t.createdAt), ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}) });
 
 /** Agents and tokens over REST. A token appears in exactly two answers: registration and rotation. */
@@ -26,11 +37,17 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
     const caller = await callerOf(hub, request);
     if (options.registration === 'admin' && caller.kind !== 'admin') {
       throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'Registration on this hub needs the admin token', {
-        hint: 'Ask the hub operator to register the agent, or send Authorization: Bearer <admin token>',
+        hint: "Register with the admin token: muster register --admin-token TOKEN (or MUSTER_ADMIN_TOKEN), or send Authorization: Bearer <admin token>; the hub's operator has it",
       });
     }
     const { agent, token } = await hub.identity.register(caller, request.body ?? {}, request.ip);
     return reply.code(201).header('cache-control', 'no-store').send(Object.assign(profile(agent, base(request)), { token }));
+  });
+
+  app.get('/api/agents', { config }, async (request) => {
+    await callerOf(hub, request);
+    const { agents, hasMore, cursor } = await hub.identity.list(parseWith(agentsQuery, request.query));
+    return { data: agents.map((a) => listed(a, base(request))), hasMore, ...(cursor ? { cursor } : {}) };
   });
 
   app.get('/api/agents/:handle', { config }, async (request) => {

@@ -5,16 +5,11 @@ import { requireToken } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
 import { callerOf } from '../http/context.js';
+import { pageFields } from './page-query.js';
 
 const HUB_DOOR = { kind: 'hub' } as const;
 
-const mailboxQuery = z
-  .object({
-    state: z.string().optional(),
-    cursor: z.string().optional(),
-    limit: z.coerce.number().int('must be an integer').min(1, 'must be between 1 and 50').max(50, 'must be between 1 and 50').optional(),
-  })
-  .strict();
+const mailboxQuery = z.object({ state: z.string().optional(), ...pageFields }).strict();
 
 const taskQuery = z.object({ historyLength: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').optional() }).strict();
 

@@ -5,8 +5,9 @@
  * Most writes here are one statement (data-modifying CTEs) run outside BEGIN/COMMIT: a single
  * statement is its own transaction, so it stands whole or not at all and costs one round trip.
  */
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { QuotaExceeded, StoreConflict, StoreUnavailable } from '../store.js';
+import { QuotaExceeded, StoreConflict, StoreUnavailable, type CommitObserver } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** What the store's modules query through: one statement in its own transaction, or several in one. */
@@ -38,7 +39,7 @@ export function openPool(url: string, size: number, log: (line: string) => void)
   // A database that does not answer is StoreUnavailable after a while, not a request held forever.
   const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster', ...SILENCE_LIMITS, query_timeout: 30_000 });
   // An idle connection the server drops emits here; without a listener it would end the process.
-  pool.on('error', (e) => log(`muster: a PostgreSQL connection failed while idle (${e.message})`));
+  pool.on('error', (e) => log(`a PostgreSQL connection failed while idle (${e.message})`));
   return pool;
 }
 
@@ -60,14 +61,32 @@ export async function endPool(pool: pg.Pool): Promise<void> {
 /** Attempts of a statement PostgreSQL refused with a serialization failure or deadlock. */
 const ATTEMPTS = 4;
 
-export function database(pool: pg.Pool): Db {
+/** A statement that only reads commits nothing: it is not timed as a commit. */
+const READ = /^\s*SELECT\b/i;
+
+/**
+ * The store's queries over `pool`. `observe` hears of every write that committed, with its time:
+ * each is its own commit here (one statement, or one transaction), so the batch size is 1.
+ */
+export function database(pool: pg.Pool, observe?: CommitObserver): Db {
+  const timed = <T>(write: () => Promise<T>): Promise<T> => {
+    if (!observe) return write();
+    const started = performance.now();
+    return write().then((result) => {
+      observe((performance.now() - started) / 1000, 1);
+      return result;
+    });
+  };
   return {
-    query: (text, values) =>
-      retried(async () => {
-        const result = await pool.query({ name: statementName(text), text, values: values as unknown[] });
-        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-      }),
-    transaction: (work) => retried(() => inTransaction(pool, work)),
+    query: (text, values) => {
+      const run = () =>
+        retried(async () => {
+          const result = await pool.query({ name: statementName(text), text, values: values as unknown[] });
+          return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+        });
+      return READ.test(text) ? run() : timed(run);
+    },
+    transaction: (work) => timed(() => retried(() => inTransaction(pool, work))),
   };
 }
 

@@ -146,7 +146,7 @@ export class Listener implements Announcer {
     try {
       announce();
     } catch (e) {
-      this.log(`muster: a store event listener failed: ${(e as Error).message}`);
+      this.log(`a store event listener failed: ${(e as Error).message}`);
     }
   }
 
@@ -191,7 +191,7 @@ export class Listener implements Announcer {
     if (this.closing || client !== this.client) return;
     this.client = undefined;
     client.end().catch(() => {});
-    this.log(`muster: lost the PostgreSQL LISTEN connection${error ? ` (${error.message})` : ''}; polling for changes every second until it is back`);
+    this.log(`lost the PostgreSQL LISTEN connection${error ? ` (${error.message})` : ''}; polling for changes every second until it is back`);
     this.since = null;
     this.announced.clear();
     this.pollTimer = setInterval(() => void this.poll(), this.options.pollEveryMs ?? 1_000);
@@ -221,7 +221,7 @@ export class Listener implements Announcer {
     this.client = client;
     this.reconnectDelay = this.firstDelay;
     clearInterval(this.pollTimer);
-    this.log('muster: listening on PostgreSQL again');
+    this.log('listening on PostgreSQL again');
     await this.polling;
     await this.poll(); // what changed between the last poll and LISTEN
   }

@@ -3,7 +3,7 @@
  * reads the database every time, so a token revoked through any process is refused at once. Token
  * and record changes send NOTIFY in their own statement and are announced here after it commits.
  */
-import type { AgentRecord, EndpointChallenge, QuotaCharge } from '../store.js';
+import type { AgentCursor, AgentRecord, EndpointChallenge, QuotaCharge } from '../store.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
 import { AGENTS } from './notices.js';
@@ -50,6 +50,14 @@ export function identityStatements(db: Db, announcer: Announcer) {
     getAgent: async (handle: string) => {
       const { rows } = await db.query<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents WHERE handle = $1`, [handle]);
       return rows[0] && agentFromRow(rows[0]);
+    },
+
+    listAgents: async (query: { limit: number; after?: AgentCursor }) => {
+      const { rows } = await db.query<AgentRow>(
+        `SELECT ${AGENT_COLUMNS} FROM agents WHERE $1::int8 IS NULL OR (created_at, handle) > ($1::int8, $2::text) ORDER BY created_at, handle LIMIT $3`,
+        [query.after?.createdAt ?? null, query.after?.handle ?? null, query.limit + 1],
+      );
+      return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
     },
 
     findToken: async (hash: string) => {

@@ -58,14 +58,14 @@ export class Notifier {
     try {
       const client = await (this.client ??= this.connect());
       await client.query({ name: 'muster_notify', text: `SELECT pg_notify('${TASKS}', p) FROM unnest($1::text[]) AS p`, values: [this.payloads(notices)] });
-      if (this.failing) this.log('muster: sending task notices to PostgreSQL again');
+      if (this.failing) this.log('sending task notices to PostgreSQL again');
       this.failing = false;
     } catch (e) {
       // Hints lost: the other processes read the log when they next hear of these tasks.
       const client = this.client;
       this.client = undefined;
       client?.then((c) => c.end()).catch(() => {});
-      if (!this.failing) this.log(`muster: could not send task notices to PostgreSQL (${(e as Error).message})`);
+      if (!this.failing) this.log(`could not send task notices to PostgreSQL (${(e as Error).message})`);
       this.failing = true;
     }
   }

@@ -80,6 +80,8 @@ export function outboxStatements(db: Db) {
       return rowCount === 1;
     },
 
+    pending: async () => (await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM deliveries WHERE state = 'pending'")).rows[0]?.n ?? 0,
+
     list: async (taskId: string) =>
       (await db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE task_id = $1 ORDER BY channel, seq`, [taskId])).rows.map(deliveryFromRow),
 

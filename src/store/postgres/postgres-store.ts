@@ -4,7 +4,7 @@
  * by the statements that write them, so the store is not exclusive (nothing above it may cache).
  * Commits are announced across processes with LISTEN/NOTIFY (events.ts).
  */
-import { EventBus, type Store } from '../store.js';
+import { EventBus, type CommitObserver, type Store } from '../store.js';
 import type pg from 'pg';
 import { connectClient, database, endPool, migrate, openPool, storeError } from './database.js';
 import { Listener, type ListenOptions } from './events.js';
@@ -20,16 +20,18 @@ export interface PostgresOptions extends ListenOptions {
   log?: (line: string) => void;
   /** Connections in the pool (each in-flight statement holds one). */
   poolSize?: number;
+  /** Hears of each commit's time (metrics). */
+  observe?: CommitObserver;
 }
 
 /** Finished deliveries stay visible this long before `before` (a week, with the day of receipts `before` already is). */
 const DELIVERIES_KEPT_MS = 6 * 86_400_000;
 
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<Store> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = options.log ?? ((line: string) => process.stderr.write(`muster: ${line}\n`));
   const pool = openPool(url, options.poolSize ?? 20, log);
   const bus = new EventBus();
-  const db = database(pool);
+  const db = database(pool, options.observe);
   const listener = new Listener(url, db, bus, log, options);
   try {
     await migrateWith(pool);
@@ -70,6 +72,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     claimDeliveries: outbox.claim,
     finishDelivery: outbox.finish,
     listDeliveries: outbox.list,
+    pendingDeliveries: outbox.pending,
     loadSigningKeys: outbox.keys,
     saveSigningKey: outbox.saveKey,
     prune: async (before) => {

@@ -1,10 +1,12 @@
 import Database from 'better-sqlite3';
+import { touchFile } from '../../files/folders.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
 /** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations (`applied` hears which). */
 export function openDatabase(file: string, applied: (versions: number[]) => void = () => {}): Db {
+  if (file !== ':memory:') touchFile(file); // a refusal in the system's words, not SQLite's "unable to open"
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL: a committed write survives a crash of the process; only power loss can drop the last commits.

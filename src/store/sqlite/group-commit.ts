@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Db } from './database.js';
 
 interface Pending<T, R> {
@@ -33,12 +34,13 @@ export const MAX_BATCH = 256;
  * leaves nothing behind and the others stand, with no savepoint per write; a write that fails
  * half-way (HalfWritten) takes the batch down with it. A write's promise settles only after the
  * commit that holds it, so an answer never runs ahead of the disk. `committed` hears of each write
- * that stood, `ended` of each transaction's end (true: committed; false: rolled back).
+ * that stood, `ended` of each transaction's end (true: committed; false: rolled back), with the
+ * number of writes it held and the seconds it took.
  */
 export function groupCommit<T, R = void>(
   db: Db,
   apply: (op: T) => R,
-  hooks: { committed?: (op: T) => void; ended?: (committed: boolean) => void } = {},
+  hooks: { committed?: (op: T) => void; ended?: (committed: boolean, writes: number, seconds: number) => void } = {},
 ): (op: T) => Promise<R> {
   const { committed = () => {}, ended = () => {} } = hooks;
   const all = db.transaction((ops: T[]) =>
@@ -58,14 +60,15 @@ export function groupCommit<T, R = void>(
     if (batch === queue) queue = [];
     else setImmediate(flush); // the rest, after whatever else waits on the event loop
     let outcomes: Outcome<R>[];
+    const started = performance.now();
     try {
       outcomes = all.immediate(batch.map((p) => p.op));
     } catch (e) {
-      ended(false);
+      ended(false, batch.length, (performance.now() - started) / 1000);
       for (const p of batch) p.reject(e);
       return;
     }
-    ended(true);
+    ended(true, batch.length, (performance.now() - started) / 1000);
     batch.forEach((p, i) => {
       const outcome = outcomes[i]!;
       if ('error' in outcome) return p.reject(outcome.error);

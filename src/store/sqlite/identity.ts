@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import { StoreConflict, type AgentRecord, type EndpointChallenge, type EventBus, type QuotaCharge } from '../store.js';
+import { StoreConflict, type AgentCursor, type AgentRecord, type EndpointChallenge, type EventBus, type QuotaCharge } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 
@@ -15,6 +15,9 @@ export function identityStatements(db: Db, bus: EventBus) {
   const insertTokenRow = db.prepare('INSERT INTO tokens (id, handle, hash, created_at) VALUES (?, ?, ?, ?)');
   const revokeOthers = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND revoked_at IS NULL');
   const getAgentRow = db.prepare('SELECT * FROM agents WHERE handle = ?');
+  const agentPage = db.prepare(
+    'SELECT * FROM agents WHERE (@createdAt IS NULL OR (created_at, handle) > (@createdAt, @handle)) ORDER BY created_at, handle LIMIT @lim',
+  );
   const findTokenRow = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE hash = ? AND revoked_at IS NULL');
   const listTokenRows = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE handle = ? ORDER BY created_at');
   const revokeRow = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND id = ? AND revoked_at IS NULL');
@@ -84,6 +87,10 @@ export function identityStatements(db: Db, bus: EventBus) {
     getAgent: (handle: string) => {
       const row = getAgentRow.get(handle) as AgentRow | undefined;
       return row && agentFromRow(row);
+    },
+    listAgents: (query: { limit: number; after?: AgentCursor }) => {
+      const rows = agentPage.all({ createdAt: query.after?.createdAt ?? null, handle: query.after?.handle ?? null, lim: query.limit + 1 }) as AgentRow[];
+      return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
     },
     findToken: (hash: string) => {
       const row = findTokenRow.get(hash) as TokenRow | undefined;

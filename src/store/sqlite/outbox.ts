@@ -27,6 +27,7 @@ export function deliveryStatements(db: Db) {
      WHERE id = @id AND lease_owner = @owner`,
   );
   const byTask = db.prepare('SELECT * FROM deliveries WHERE task_id = ? ORDER BY channel, seq');
+  const pending = db.prepare("SELECT COUNT(*) FROM deliveries WHERE state = 'pending'").pluck();
   const upsertConfig = db.prepare(
     `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, created_at)
      VALUES (@taskId, @id, @owner, @url, @token, @scheme, @credentials, @createdAt)
@@ -68,6 +69,7 @@ export function deliveryStatements(db: Db) {
     finish: (id: string, owner: string, o: DeliveryOutcome) =>
       finish.run({ id, owner, lastStatus: null, lastError: null, ...o }).changes === 1,
     list: (taskId: string) => (byTask.all(taskId) as DeliveryRow[]).map(deliveryFromRow),
+    pending: () => pending.get() as number,
     putConfig: (c: PushConfig, maxPerOwner: number) => putConfig.immediate(c, maxPerOwner),
     configs: (taskId: string) => (configs.all(taskId) as ConfigRow[]).map(configFromRow),
     deleteConfig: (taskId: string, id: string) => removeConfig.immediate(taskId, id),

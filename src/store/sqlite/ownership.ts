@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { hostname } from 'node:os';
+import { touchFile } from '../../files/folders.js';
 
 interface Holder {
   pid: number;
@@ -25,6 +26,7 @@ export class DatabaseInUse extends Error {
  */
 export function holdExclusively(file: string): () => void {
   if (file === ':memory:') return () => {};
+  touchFile(`${file}.lock`); // a refusal in the system's words, not SQLite's "unable to open"
   const lock = new Database(`${file}.lock`, { timeout: 0 }); // busy: refuse at once rather than wait
   try {
     lock.exec('BEGIN IMMEDIATE');

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeFolder } from '../../files/folders.js';
 import { openDatabase } from './database.js';
 import { identityStatements } from './identity.js';
 import { taskReader } from './task-reads.js';
@@ -9,7 +9,7 @@ import { entryStatements } from './entries.js';
 import { dueWorkStatements } from './schedule.js';
 import { receiptIndex } from './receipts.js';
 import { holdExclusively } from './ownership.js';
-import { EventBus, HOLD_WINDOW, type Store } from '../store.js';
+import { EventBus, HOLD_WINDOW, type CommitObserver, type Store } from '../store.js';
 
 /** Receipts pruned per turn of the event loop (about 30 ms of work). */
 const PRUNE_SLICE = 10_000;
@@ -19,8 +19,8 @@ const PRUNE_SLICE = 10_000;
  * (ownership.ts): so it is exclusive, keeps its receipt index in memory, and announces commits in
  * process. Calls are synchronous underneath.
  */
-export function openSqliteStore(file: string, applied?: (versions: number[]) => void): Store {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true }); // the lock lives beside the file
+export function openSqliteStore(file: string, applied?: (versions: number[]) => void, observe?: CommitObserver): Store {
+  if (file !== ':memory:') makeFolder(dirname(file)); // the lock lives beside the file
   const release = holdExclusively(file);
   let db: ReturnType<typeof openDatabase>;
   try {
@@ -36,7 +36,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const entries = entryStatements(db);
   const due = dueWorkStatements(db);
   const receipts = receiptIndex(db);
-  const writes = taskWriter(db, bus, outbox, entries, due, receipts);
+  const writes = taskWriter(db, bus, outbox, entries, due, receipts, observe);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
@@ -47,6 +47,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     events: bus,
     insertAgent: async (agent, token, quotas) => identity.insertAgent(agent, token, quotas),
     getAgent: async (handle) => identity.getAgent(handle),
+    listAgents: async (query) => identity.listAgents(query),
     findToken: async (hash) => identity.findToken(hash),
     listTokens: async (handle) => identity.listTokens(handle),
     insertToken: async (handle, token, now, replace) => identity.insertToken(handle, token, now, replace),
@@ -74,6 +75,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     claimDeliveries: async (owner, now, leaseUntil, limit) => outbox.claim(owner, now, leaseUntil, limit),
     finishDelivery: async (id, owner, outcome) => outbox.finish(id, owner, outcome),
     listDeliveries: async (taskId) => outbox.list(taskId),
+    pendingDeliveries: async () => outbox.pending(),
     loadSigningKeys: async () => outbox.keys(),
     saveSigningKey: async (key) => void outbox.saveKey(key),
     eventsAfter: async (taskId, afterSeq, limit) =>

@@ -1,7 +1,7 @@
 import type { Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { loggedEvents, StoreConflict, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { loggedEvents, StoreConflict, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
@@ -19,6 +19,7 @@ export function taskWriter(
   entries: ReturnType<typeof entryStatements>,
   due: ReturnType<typeof dueWorkStatements>,
   receipts: ReturnType<typeof receiptIndex>,
+  observe: CommitObserver = () => {},
 ) {
   const insertTask = db.prepare(
     `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`,
@@ -106,7 +107,10 @@ export function taskWriter(
   // A sealed entry leaves the task row and its log as they were: nothing to announce.
   const batch = groupCommit(db, apply, {
     committed: (op) => op.kind !== 'sealed' && bus.task({ taskId: op.write.record.id, lastSeq: op.write.record.lastSeq, events: loggedEvents(op.write) }),
-    ended: (committed) => receipts.settle(committed),
+    ended: (committed, writes, seconds) => {
+      receipts.settle(committed);
+      if (committed) observe(seconds, writes);
+    },
   });
   return {
     create: async (write: TaskWrite) => (await batch({ kind: 'create', write }))!,

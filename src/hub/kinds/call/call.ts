@@ -14,7 +14,9 @@ import { DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
 /** Answers one call takes. */
 export const MAX_ANSWERS = 300;
 
-const CALL_OPEN = 'call.open';
+const ADMIN_HINT = 'The admin sends the admin token: --admin-token TOKEN or MUSTER_ADMIN_TOKEN in the CLI';
+
+export const CALL_OPEN = 'call.open';
 const CALL_CLOSE = 'call.close';
 
 const openArgs = z
@@ -44,7 +46,7 @@ const answerSchema = z
  */
 export function callKind(quotas: Quotas): Kind {
   const close = (ctx: KindContext, task: StoredTask): Change => {
-    if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin closes an open call');
+    if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin closes an open call', { hint: ADMIN_HINT });
     if (task.record.state !== 'TASK_STATE_WORKING') return { messages: [], artifacts: [] }; // closed already: nothing to do
     const message: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', parts: [{ text: 'This call is closed; it takes no more answers.' }] };
     return { state: 'TASK_STATE_COMPLETED', statusMessage: message, messages: [], artifacts: [] };
@@ -56,7 +58,7 @@ export function callKind(quotas: Quotas): Kind {
 
     async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
       if (ctx.door.kind !== 'hub' || skillOf(message) !== CALL_OPEN) return undefined;
-      if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin posts open calls', { hint: 'Agents answer calls: SendMessage with the call\'s taskId' });
+      if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin posts open calls', { hint: `Agents answer calls: SendMessage with the call's taskId. ${ADMIN_HINT}` });
       const args = skillArgs(message, openArgs, 'An open call');
       const id = uuidv7();
       return {

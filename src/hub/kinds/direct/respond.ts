@@ -15,9 +15,10 @@ const respondBody = z
     state: stateName.refine((s) => (RESPOND_STATES as readonly string[]).includes(s), {
       message: `must be one of ${RESPOND_STATES.join(', ')}`,
     }),
+    // A Message and Artifacts are A2A objects: unknown fields in them are ignored, as on the A2A
+    // door (a2a/schemas.ts); the body around them is Muster's own and refuses unknown fields.
     message: z
       .object({ messageId: z.string().min(1).max(200).optional(), parts: z.array(partSchema).min(1), metadata: z.record(z.string(), z.unknown()).optional() })
-      .strict()
       .optional(),
     artifacts: z
       .array(
@@ -28,8 +29,7 @@ const respondBody = z
             description: z.string().max(2000).optional(),
             parts: z.array(partSchema).min(1),
             metadata: z.record(z.string(), z.unknown()).optional(),
-          })
-          .strict(),
+          }),
       )
       .max(LIMITS.artifactsPerWrite)
       .optional(),

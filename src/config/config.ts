@@ -1,0 +1,43 @@
+import type { ReviewSettings } from '../hub/kinds/review/request.js';
+
+export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/** The hub's settings once resolved (settings.ts lists each one; resolve.ts decides which source wins). */
+export interface Config {
+  host: string;
+  port: number;
+  db: DbConfig;
+  publicUrl?: URL;
+  registration: 'open' | 'admin';
+  /** The admin token given by the operator; without it, identity/admin-token.ts settles one at start. */
+  adminToken?: string;
+  /** Where the given admin token came from, as the operator wrote it ("MUSTER_ADMIN_TOKEN", "adminToken in muster.yaml"). */
+  adminTokenFrom?: string;
+  /** Where a generated admin token lives (or will): beside the SQLite file, or ./.muster/admin-token. */
+  adminTokenFile: string;
+  rateLimits: boolean;
+  /** http and private addresses for push and forwarding (development, tests). */
+  allowPrivateTargets: boolean;
+  /** Seconds before each delivery retry. */
+  deliveryRetries: number[];
+  streams: StreamSettings;
+  review: ReviewSettings;
+  /** pino level for the hub's log lines. */
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** Who may read GET /metrics: the admin token holder, or anyone. */
+  metrics: 'admin' | 'public';
+}
+
+export interface StreamSettings {
+  /** A comment line this often keeps idle streams open through proxies. */
+  heartbeatMs: number;
+  /** A subscriber whose socket has not drained for this long is closed. */
+  drainTimeoutMs: number;
+  /** Open streams one caller may hold on this process. */
+  maxPerCaller: number;
+}
+
+/** A start-up problem the operator can fix; printed as one line. */
+export class ConfigError extends Error {}

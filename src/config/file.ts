@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from './config.js';
+import { SETTING_KEYS, type SettingKey } from './settings.js';
+
+/** A config file's settings as written: each value as text, the way a flag or variable would carry it. */
+export type FileSettings = Partial<Record<SettingKey, string>>;
+
+/** Reads a JSON or YAML file of settings (keys are the settings' camelCase keys); unknown keys and odd values are refused. */
+export function readConfigFile(file: string): FileSettings {
+  const kind = extname(file).toLowerCase();
+  if (!['.json', '.yaml', '.yml'].includes(kind)) throw new ConfigError(`--config must name a .json, .yaml or .yml file, not '${file}'`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read the config file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let content: unknown;
+  try {
+    content = kind === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    const what = kind === '.json' ? 'JSON' : 'YAML';
+    throw new ConfigError(`${file} is not valid ${what}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (content === null || content === undefined) return {}; // an empty file sets nothing
+  if (typeof content !== 'object' || Array.isArray(content)) throw new ConfigError(`${file} must hold settings by name, such as port: 7420`);
+  const settings: FileSettings = {};
+  for (const [key, value] of Object.entries(content)) {
+    if (!isSettingKey(key)) throw new ConfigError(`${file}: unknown setting '${key}'${nearest(key)}`);
+    const text = asText(value);
+    if (text === undefined) throw new ConfigError(`${key} in ${file} must be a single value or a list, not ${JSON.stringify(value)}`);
+    settings[key] = text;
+  }
+  return settings;
+}
+
+const isSettingKey = (key: string): key is SettingKey => (SETTING_KEYS as string[]).includes(key);
+
+/** Numbers, booleans and lists as a flag would spell them: 7420, true, "60,300". */
+function asText(value: unknown): string | undefined {
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  if (scalar(value)) return String(value);
+  if (Array.isArray(value) && value.every(scalar)) return value.join(',');
+  return undefined;
+}
+
+/** "; did you mean 'publicUrl'?" for a key close to a known one: the same letters in another case or spelling, or one or two typos. */
+function nearest(key: string): string {
+  const squash = (k: string) => k.toLowerCase().replace(/^muster_/, '').replace(/[-_]/g, '');
+  let best: { key: string; distance: number } | undefined;
+  for (const known of SETTING_KEYS) {
+    const distance = squash(known) === squash(key) ? 0 : editDistance(known.toLowerCase(), key.toLowerCase());
+    if (!best || distance < best.distance) best = { key: known, distance };
+  }
+  return best && best.distance <= 2 ? `; did you mean '${best.key}'?` : `; the settings are ${SETTING_KEYS.join(', ')}`;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,36 @@
+/** What settings accept: each parser answers the value, or undefined for text it does not allow. */
+
+export const oneOf =
+  <const V extends readonly string[]>(values: V) =>
+  (text: string): V[number] | undefined =>
+    values.includes(text) ? text : undefined;
+
+export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => (text: string) => {
+  const value = Number(text);
+  return text.trim() !== '' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
+};
+
+const SWITCH = new Map([['on', true], ['off', false], ['true', true], ['false', false], ['1', true], ['0', false]]);
+export const onOrOff = (text: string): boolean | undefined => SWITCH.get(text.toLowerCase());
+
+const commaList = (text: string) => text.split(',').map((part) => part.trim());
+
+export const seconds = (text: string): number[] | undefined => {
+  const delays = commaList(text).map((part) => (part === '' ? NaN : Number(part)));
+  return delays.every((d) => Number.isFinite(d) && d >= 0) ? delays : undefined;
+};
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+export const hostNames = (text: string): string[] | undefined => {
+  const hosts = commaList(text.toLowerCase()).filter((h) => h !== '');
+  return hosts.length > 0 && hosts.every((h) => HOST_NAME.test(h)) ? hosts : undefined;
+};
+
+export const absoluteUrl = (text: string): URL | undefined => {
+  try {
+    const url = new URL(text.endsWith('/') ? text : `${text}/`);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+};

@@ -1,0 +1,15 @@
+/**
+ * Handles no agent may register: names that read as the hub itself or its operators, path
+ * segments of the hub's own routes, and words that look like missing values. Agents registered
+ * before a name was reserved keep working: only registration checks this.
+ */
+const RESERVED = new Set([
+  // the hub and the people who run it
+  'admin', 'administrator', 'muster', 'root', 'system', 'operator', 'operators', 'hub', 'staff', 'support', 'security', 'anonymous', 'everyone',
+  // the hub's routes and the surfaces later issues add
+  'api', 'agents', 'spaces', 'memory', 'feed', 'health', 'metrics', 'mcp', 'well-known', 'jwks', 'me', 'inbox', 'sent', 'tasks', 'calls', 'reviews', 'login', 'logout', 'register', 'settings', 'config', 'docs', 'static', 'www',
+  // values that are not names
+  'null', 'undefined', 'none', 'nil', 'true', 'false',
+]);
+
+export const isReservedHandle = (handle: string): boolean => RESERVED.has(handle);

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Caller } from '../identity/caller.js';
+import type { Logger } from './logger.js';
+import type { DoorLabel, HubMetrics } from './metrics.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who made the request, for the log: an agent's handle, 'admin' or 'anonymous' (never the token). */
+    callerLabel: string;
+  }
+}
+
+/** An id a client may choose for its request: short, and safe to print anywhere. */
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** fastify's genReqId: the client's X-Request-Id when it is sane, else a new uuid. */
+export function requestId(raw: IncomingMessage): string {
+  const given = raw.headers['x-request-id'];
+  return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
+}
+
+/** A caller as the log names it: the agent's handle, 'admin' or 'anonymous'. */
+export const callerLabel = (caller: Caller): string => (caller.kind === 'agent' ? caller.handle : caller.kind);
+
+export interface RequestObservers {
+  logger: Logger;
+  metrics: HubMetrics;
+  /** The JSON-RPC method names the hub knows: any other is counted as 'unknown'. */
+  rpcMethods: { has(name: string): boolean };
+}
+
+const NO_ROUTE = '(no route)';
+const kRequest = Symbol('muster.request');
+const kStart = Symbol('muster.start');
+type Tracked = ServerResponse & { [kRequest]: FastifyRequest; [kStart]: number };
+
+/** The route's pattern and door; fastify builds `routeOptions` afresh on each read, so it is read once. */
+function routeOf(request: FastifyRequest): { route: string; door: DoorLabel } {
+  const { url, config } = request.routeOptions;
+  return { route: url ?? NO_ROUTE, door: config?.door === 'jsonrpc' ? 'jsonrpc' : 'rest' };
+}
+
+/** The socket went away before the answer was complete: the client's doing, not a failure of ours. */
+const clientGone = (request: FastifyRequest): boolean => request.raw.aborted || request.raw.socket?.destroyed === true;
+
+/**
+ * One log line and one count per request, written when its answer is done (a stream's too),
+ * and the X-Request-Id on every answer. A client that leaves before the answer is one info line.
+ * The listener is one function for all requests; each answer only carries its request and start.
+ */
+export function observeRequests(app: FastifyInstance, { logger, metrics, rpcMethods }: RequestObservers): void {
+  app.decorateRequest('callerLabel', 'anonymous');
+  const methodOf = (request: FastifyRequest, door: DoorLabel, route: string): string => {
+    if (door === 'rest') return `${request.method} ${route}`;
+    const name = (request.body as { method?: unknown } | undefined)?.method;
+    return typeof name === 'string' && rpcMethods.has(name) ? name : 'unknown';
+  };
+
+  function answered(this: Tracked): void {
+    const request = this[kRequest];
+    const ms = Math.round((performance.now() - this[kStart]) * 100) / 100;
+    const { route, door } = routeOf(request);
+    const method = methodOf(request, door, route);
+    const finished = this.writableFinished;
+    const status = finished ? this.statusCode : 'aborted';
+    metrics.request(door, method, status, ms / 1000);
+    // pino leaves out undefined fields: `rpc` appears on the JSON-RPC door only, `status` on a finished answer.
+    const line = { reqId: request.id, method: request.method, route, rpc: door === 'jsonrpc' ? method : undefined, status: finished ? status : undefined, caller: request.callerLabel, ms };
+    logger.info(line, finished ? 'request' : 'client closed the connection before the answer');
+  }
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const res = reply.raw as Tracked;
+    res.setHeader('x-request-id', request.id); // on the raw answer, so streams (hijacked replies) carry it too
+    res[kRequest] = request;
+    res[kStart] = performance.now();
+    res.on('close', answered); // an answer closes once; `on` spares the wrapper `once` would make
+    done();
+  });
+}
+
+/** Reports a failure the caller was not told the cause of; nothing when the client had already gone. */
+export function logFailure(logger: Logger, error: unknown, request: FastifyRequest): void {
+  if (clientGone(request)) return; // its request line says so
+  logger.error({ reqId: request.id, method: request.method, route: routeOf(request).route, err: error }, 'request failed');
+}
