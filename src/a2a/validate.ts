@@ -45,9 +45,11 @@ function renamed(value: unknown): unknown {
  * under `root` (where the value sits in the request, e.g. `message.parts[0].data`).
  */
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown, root = ''): z.output<T> {
-  const result = schema.safeParse(value, { error: describe, reportInput: true });
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const { violations: fields, hint } = violations(result.error.issues);
+  // Parsed again only to explain: zod's per-call options would slow every valid request.
+  const explained = schema.safeParse(value, { error: describe, reportInput: true });
+  const { violations: fields, hint } = violations(explained.error?.issues ?? result.error.issues);
   throw new HubError('INVALID_PARAMS', undefined, {
     fields: fields.map((f) => ({ field: joinField(root, f.field), description: f.description })),
     hint: hint ?? 'Fix the fields named in the error and send the request again',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../identity/caller.js';
 import type { Logger } from './logger.js';
 import type { DoorLabel, HubMetrics } from './metrics.js';
@@ -49,10 +49,13 @@ const clientGone = (request: FastifyRequest): boolean => request.raw.aborted || 
 /**
  * One log line and one count per request, written when its answer is done (a stream's too),
  * and the X-Request-Id on every answer. A client that leaves before the answer is one info line.
- * The listener is one function for all requests; each answer only carries its request and start.
+ * Answers the tracker the app's one onRequest hook calls first (a hook of its own costs each
+ * request a pass of fastify's hook runner). The close listener is one function for all
+ * requests; each answer only carries its request and start.
  */
-export function observeRequests(app: FastifyInstance, { logger, metrics, rpcMethods }: RequestObservers): void {
+export function requestTracker(app: FastifyInstance, { logger, metrics, rpcMethods }: RequestObservers): (request: FastifyRequest, reply: FastifyReply) => void {
   app.decorateRequest('callerLabel', 'anonymous');
+  const logsRequests = logger.isLevelEnabled('info');
   const methodOf = (request: FastifyRequest, door: DoorLabel, route: string): string => {
     if (door === 'rest') return `${request.method} ${route}`;
     const name = (request.body as { method?: unknown } | undefined)?.method;
@@ -67,19 +70,19 @@ export function observeRequests(app: FastifyInstance, { logger, metrics, rpcMeth
     const finished = this.writableFinished;
     const status = finished ? this.statusCode : 'aborted';
     metrics.request(door, method, status, ms / 1000);
+    if (!logsRequests) return;
     // pino leaves out undefined fields: `rpc` appears on the JSON-RPC door only, `status` on a finished answer.
     const line = { reqId: request.id, method: request.method, route, rpc: door === 'jsonrpc' ? method : undefined, status: finished ? status : undefined, caller: request.callerLabel, ms };
     logger.info(line, finished ? 'request' : 'client closed the connection before the answer');
   }
 
-  app.addHook('onRequest', (request, reply, done) => {
+  return (request, reply) => {
     const res = reply.raw as Tracked;
     res.setHeader('x-request-id', request.id); // on the raw answer, so streams (hijacked replies) carry it too
     res[kRequest] = request;
     res[kStart] = performance.now();
     res.on('close', answered); // an answer closes once; `on` spares the wrapper `once` would make
-    done();
-  });
+  };
 }
 
 /** Reports a failure the caller was not told the cause of; nothing when the client had already gone. */

@@ -16,7 +16,7 @@ import { callerOf } from './context.js';
 import { requestGuard } from './guard.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
-import { callerLabel, logFailure, observeRequests, requestId } from '../../observability/request-log.js';
+import { callerLabel, logFailure, requestId, requestTracker } from '../../observability/request-log.js';
 import { METHODS } from '../a2a/methods.js';
 import { metricsRoutes } from '../rest/metrics.js';
 
@@ -85,10 +85,11 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     done(null, parsed);
   });
 
-  observeRequests(app, { logger: options.logger, metrics: options.metrics, rpcMethods: METHODS });
+  const track = requestTracker(app, { logger: options.logger, metrics: options.metrics, rpcMethods: METHODS });
   const guard = requestGuard(options.publicUrl);
-  // Callback style: most requests finish this hook without waiting on anything.
-  app.addHook('onRequest', (request, _reply, done) => {
+  // One hook, callback style: most requests finish it without waiting on anything.
+  app.addHook('onRequest', (request, reply, done) => {
+    track(request, reply);
     try {
       guard(request);
     } catch (e) {
