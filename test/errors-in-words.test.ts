@@ -160,6 +160,44 @@ describe('REST validation errors name the field in the body or query', () => {
   });
 });
 
+describe('REST answers never hint at JSON-RPC', () => {
+  const A2A_WORDS = /SendMessage|ListTasks|GetTask|CancelTask|JSON-RPC|"skill"/;
+  const expectRestHint = (res: { body: any }, says: RegExp) => {
+    expect(res.body.error.hint).toMatch(says);
+    expect(JSON.stringify(res.body)).not.toMatch(A2A_WORDS);
+    expect(res.body.error).not.toHaveProperty('restHint');
+  };
+
+  it("tells a task's sender who tries to respond how to read the task instead", async () => {
+    const id = await aliceToBob();
+    const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: alice.token, body: { state: 'TASK_STATE_COMPLETED' } });
+    expect(res.status).toBe(403);
+    expectRestHint(res, new RegExp(`GET /api/tasks/${id}`));
+  });
+
+  it.each(['inbox', 'sent'])('tells the admin, who has no %s, which REST way reads tasks', async (box) => {
+    const res = await rest(hub, 'GET', `api/${box}`, { token: ADMIN_TOKEN });
+    expect(res.status).toBe(403);
+    expectRestHint(res, /agent's token.*GET \/api\/tasks\/\{id\}/);
+  });
+
+  it('names POST …/close for a call canceled over REST, and the data part for one canceled over JSON-RPC', async () => {
+    const opened = await rpc(hub.url, 'SendMessage', { message: message({ parts: [{ data: { skill: 'call.open', args: { title: 'Hints', question: 'Which door should a hint name, and why?' } } }] }) }, { token: ADMIN_TOKEN });
+    const id = opened.body.result?.task?.id as string;
+    expect(id, JSON.stringify(opened.body)).toBeTruthy();
+    const viaRest = await rest(hub, 'POST', `api/tasks/${id}/cancel`, { token: ADMIN_TOKEN, body: {} });
+    expect(viaRest.status).toBe(409);
+    expect(viaRest.body.error.code).toBe('TASK_NOT_CANCELABLE');
+    expectRestHint(viaRest, new RegExp(`POST /api/tasks/${id}/close`));
+    const viaRpc = await rpc(hub.url, 'CancelTask', { id }, { token: ADMIN_TOKEN });
+    const info = viaRpc.body.error.data[0];
+    expect(info.reason).toBe('TASK_NOT_CANCELABLE');
+    expect(info.metadata.hint).toContain('SendMessage');
+    expect(info.metadata.hint).toContain('{"skill": "call.close"}');
+    expect(info.metadata).not.toHaveProperty('restHint');
+  });
+});
+
 describe('a task asked for at the wrong base', () => {
   it('says where a task the caller may read can be read', async () => {
     const id = await aliceToBob();

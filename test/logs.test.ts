@@ -2,9 +2,11 @@
  * The hub's log, read from a real `muster serve` child process: JSON lines on stdout (a pipe is no
  * terminal), one per request with the route pattern, status, duration, caller and request id; the
  * X-Request-Id taken or made and echoed; a client that leaves early is one info line; deliveries
- * are logged; and no token or credential used in a whole run ever appears in its output.
+ * are logged, naming a push URL (which may hold a secret) by its origin at most; and no token or
+ * credential used in a whole run ever appears in its output.
  */
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, rest, rpc, type Registered } from './helpers/hub.js';
 import { testDatabase, type TestDatabase } from './helpers/database.js';
@@ -138,6 +140,35 @@ describe('the request log of a real hub', () => {
     expect(after.filter((l) => Number(l['level']) >= 50)).toEqual([]);
   });
 
+  it('logs a refused redirect by its origin only: a secret in the push URL or the redirect stays out', async () => {
+    const PATH_SECRET = 'path-secret-4711';
+    const QUERY_SECRET = 'query-secret-0815';
+    const LOCATION_SECRET = 'location-secret-2342';
+    secrets.push(PATH_SECRET, QUERY_SECRET, LOCATION_SECRET);
+    // A receiver that sends every push on to another origin (localhost is not 127.0.0.1's origin).
+    const redirector = createServer((req, res) => {
+      req.resume();
+      const { port } = redirector.address() as AddressInfo;
+      res.writeHead(307, { location: `http://localhost:${port}/next?token=${LOCATION_SECRET}` }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+    try {
+      const sent = await rpc(`${node.url}agents/bob/`, 'SendMessage', { message: { messageId: 'log-redirect', role: 'ROLE_USER', parts: [{ text: 'push me' }] } }, { token: alice.token });
+      const id = sent.body.result.task.id as string;
+      const config = { taskId: id, id: 'redirected', url: `${origin}/hook/${PATH_SECRET}?token=${QUERY_SECRET}` };
+      expect((await rpc(`${node.url}agents/bob/`, 'CreateTaskPushNotificationConfig', config, { token: alice.token })).status).toBe(200);
+      expect((await rest(node, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } })).status).toBe(200);
+      const line = await eventually('the refused delivery line', async () => logLines(node.output()).find((l) => l['taskId'] === id && l['channel'] === 'push'));
+      expect(line).toMatchObject({ level: 40, msg: 'delivery failed; no more retries' });
+      expect(line['error']).toBe(`${origin} redirected to another origin (http://localhost:${(redirector.address() as AddressInfo).port}); Muster follows redirects only within ${origin}. Send the final URL instead`);
+      const out = node.output();
+      for (const secret of [PATH_SECRET, QUERY_SECRET, LOCATION_SECRET]) expect(out).not.toContain(secret);
+    } finally {
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+    }
+  });
+
   it('stops with a line naming the signal; the whole output holds no token or credential, and no stack', async () => {
     expect(await node.stop('SIGTERM')).toBe(0);
     const out = node.output();
@@ -145,7 +176,7 @@ describe('the request log of a real hub', () => {
     expect(lines.find((l) => l['signal'] === 'SIGTERM')).toMatchObject({ level: 30, msg: 'Muster: SIGTERM, stopping' });
     expect(lines.at(-1)).toMatchObject({ msg: 'Muster stopped' });
     expect(lines.find((l) => String(l['msg']).startsWith('Muster is listening on'))).toMatchObject({ url: node.url, version: expect.any(String) });
-    expect(secrets.length).toBe(8);
+    expect(secrets.length).toBe(11);
     for (const secret of secrets) expect(out).not.toContain(secret);
     expect(out).not.toMatch(/\bat .*\.ts:\d+/); // no stack frames
     expect(out).not.toMatch(/authorization/i);

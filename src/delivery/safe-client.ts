@@ -41,7 +41,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * Sends one HTTP request for Muster (a push, a forward, a challenge fetch) under the outbound
  * policy: http(s) rules and IP literals are checked first, every resolved address is checked
  * at connect time, redirects are followed only within the same origin, and the exchange is
- * bounded in time and in response size. Throws TargetRefused or DeliveryFailed.
+ * bounded in time and in response size. Throws TargetRefused or DeliveryFailed, whose messages
+ * name a URL only by its origin: they are stored and logged, and a path or query may hold a secret.
  */
 export async function safeSend(request: OutgoingRequest, policy: SendPolicy): Promise<SendResult> {
   const timeoutMs = policy.timeoutMs ?? SEND_DEFAULTS.timeoutMs;
@@ -59,7 +60,7 @@ export async function safeSend(request: OutgoingRequest, policy: SendPolicy): Pr
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;
     if (redirects >= maxRedirects) {
-      throw new TargetRefused('redirect', `${request.url} redirected more than ${maxRedirects} times; send the final URL instead`);
+      throw new TargetRefused('redirect', `${url.origin} redirected more than ${maxRedirects} times; send the final URL instead`);
     }
     url = sameOriginRedirect(url, location, policy);
     // As fetch does: 303, and 301/302 after a POST, continue as a GET without the body.
@@ -85,10 +86,10 @@ function sameOriginRedirect(from: URL, location: string, policy: TargetPolicy): 
   try {
     next = new URL(location, from);
   } catch {
-    throw new TargetRefused('redirect', `${from.href} redirected to an invalid location "${location}"; send the final URL instead`);
+    throw new TargetRefused('redirect', `${from.origin} redirected to an invalid location; send the final URL instead`);
   }
   if (next.origin !== from.origin) {
-    throw new TargetRefused('redirect', `${from.href} redirected to another origin (${next.origin}); Muster follows redirects only within ${from.origin}. Send the final URL instead`);
+    throw new TargetRefused('redirect', `${from.origin} redirected to another origin (${next.origin}); Muster follows redirects only within ${from.origin}. Send the final URL instead`);
   }
   return parseTarget(next.href, policy);
 }

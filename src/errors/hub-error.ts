@@ -10,6 +10,11 @@ export interface FieldViolation {
 export interface HubErrorOptions {
   /** What to send instead. */
   readonly hint?: string;
+  /**
+   * What to send instead on the REST API, when it differs from `hint` (which names A2A methods):
+   * a refusal both doors can reach gives each its own advice. Never sent as a field of its own.
+   */
+  readonly restHint?: string;
   /** Which request fields were wrong (validation errors). */
   readonly fields?: readonly FieldViolation[];
   /** Extra structured facts for the caller (e.g. the current state on a conflict). */
@@ -30,6 +35,7 @@ const fieldsMessage = (fields: readonly FieldViolation[]): string => {
 export class HubError extends Error {
   readonly code: ErrorCode;
   readonly hint: string | undefined;
+  readonly restHint: string | undefined;
   readonly fields: readonly FieldViolation[];
   readonly meta: Readonly<Record<string, string>>;
   /** Whether the message was written from the fields (and so is rewritten when they move). */
@@ -42,6 +48,7 @@ export class HubError extends Error {
     this.name = 'HubError';
     this.code = code;
     this.hint = options.hint;
+    this.restHint = options.restHint;
     this.fields = fields;
     this.meta = options.meta ?? {};
     this.namesFields = namesFields;
@@ -54,12 +61,12 @@ export class HubError extends Error {
   under(root: string): HubError {
     if (this.fields.length === 0 || !root) return this;
     const fields = this.fields.map((f) => ({ field: joinField(root, f.field), description: f.description }));
-    return new HubError(this.code, this.namesFields ? undefined : this.message, { hint: this.hint, fields, meta: this.meta });
+    return new HubError(this.code, this.namesFields ? undefined : this.message, { hint: this.hint, restHint: this.restHint, fields, meta: this.meta });
   }
 
   /** The same refusal with another hint (a door adds what only it knows, such as a URL). */
   hinted(hint: string, meta: Readonly<Record<string, string>> = this.meta): HubError {
-    return new HubError(this.code, this.message, { hint, fields: this.fields, meta });
+    return new HubError(this.code, this.message, { hint, restHint: this.restHint, fields: this.fields, meta });
   }
 }
 

@@ -58,7 +58,7 @@ export class View {
   /** An agent's own inbox or sent list (REST). Only an agent has them. */
   mailboxScope(caller: Caller, box: 'inbox' | 'sent'): TaskScope {
     requireToken(caller, `The ${box}`);
-    if (caller.kind !== 'agent') throw new HubError('FORBIDDEN', `The admin has no ${box}`, { hint: 'Read an agent\'s tasks with ListTasks at its base' });
+    if (caller.kind !== 'agent') throw new HubError('FORBIDDEN', `The admin has no ${box}`, { hint: `The ${box} is an agent's own: call it with that agent's token; the admin reads one task with GET /api/tasks/{id}` });
     return box === 'inbox' ? { kind: 'inbox', target: caller.handle } : { kind: 'sent', sender: caller.handle };
   }
 

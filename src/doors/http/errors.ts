@@ -66,12 +66,13 @@ export function jsonRpcError(error: HubError): JsonRpcErrorObject {
 }
 
 export function restErrorBody(error: HubError): { error: Record<string, unknown> } {
+  const hint = error.restHint ?? error.hint;
   return {
     error: {
       code: error.code,
       status: CATALOGUE[error.code].http,
       message: error.message,
-      ...(error.hint ? { hint: error.hint } : {}),
+      ...(hint ? { hint } : {}),
       ...(error.fields.length > 0 ? { fields: error.fields } : {}),
       ...error.meta,
     },

@@ -94,7 +94,8 @@ export function callKind(quotas: Quotas): Kind {
 
     cancel(_ctx: KindContext, task: StoredTask): Change {
       throw new HubError('TASK_NOT_CANCELABLE', `Call ${task.record.id} is public; it cannot be canceled or removed`, {
-        hint: `The admin closes it with {"skill": "${CALL_CLOSE}"} or POST /api/tasks/${task.record.id}/close`,
+        hint: `The admin closes it with SendMessage: a message with its taskId and a data part {"skill": "${CALL_CLOSE}"}`,
+        restHint: `The admin closes it with POST /api/tasks/${task.record.id}/close`,
         meta: { currentState: task.record.state },
       });
     },

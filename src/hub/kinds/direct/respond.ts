@@ -41,7 +41,7 @@ const respondBody = z
 export function respond(ctx: KindContext, task: StoredTask, body: unknown): Change {
   const { record } = task;
   if (ctx.caller.kind !== 'agent' || ctx.caller.handle !== record.target) {
-    throw new HubError('FORBIDDEN', 'Only the agent a task was sent to may respond to it', { hint: 'The sender follows up with SendMessage carrying the taskId' });
+    throw new HubError('FORBIDDEN', 'Only the agent a task was sent to may respond to it', { hint: `Only the target responds; read the task with GET /api/tasks/${record.id}` });
   }
   const input = parseWith(respondBody, body);
   if (input.expectedState && input.expectedState !== record.state) {
