@@ -56,8 +56,19 @@ describe('open calls', () => {
     expect(closed.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     const late = await rpc(hub.url, 'SendMessage', dataParams(answer(LONG), call.id), { token: ben.token });
     expect(late.body.error.code).toBe(-32004);
-    // Closing again is harmless and changes nothing.
-    expect((await rest(hub, 'POST', `api/tasks/${call.id}/close`, { token: ADMIN_TOKEN, body: {} })).body.status.state).toBe('TASK_STATE_COMPLETED');
+    // Closing again is harmless and writes nothing: the task's status keeps its time, and no write is counted.
+    const completedWrites = async () => {
+      const text = await (await fetch(`${hub.url}metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+      return text.split('\n').find((l) => l.startsWith('muster_tasks_written_total{kind="call",state="TASK_STATE_COMPLETED"}'));
+    };
+    const writesBefore = await completedWrites();
+    expect(writesBefore).toMatch(/ 1$/);
+    const reclosed = await rest(hub, 'POST', `api/tasks/${call.id}/close`, { token: ADMIN_TOKEN, body: {} });
+    expect(reclosed.body.status).toEqual(closed.body.result.task.status);
+    const closeAgain = await rpc(hub.url, 'SendMessage', dataParams({ skill: 'call.close' }, call.id), admin);
+    expect(closeAgain.body.result.task.status).toEqual(closed.body.result.task.status);
+    expect(closeAgain.body.result.task.history).toHaveLength(closed.body.result.task.history.length);
+    expect(await completedWrites()).toBe(writesBefore);
   });
 
   it('only the admin opens calls; 10 answers a day per agent', async () => {

@@ -57,14 +57,14 @@ export interface Kind {
   canSee(caller: Caller, task: TaskRecord): boolean;
   /** A new task from a message without taskId; undefined when the message is not for this kind. */
   open(ctx: KindContext, message: Message): Promise<Opening | undefined>;
-  /** A message with the taskId of one of this kind's tasks. */
-  followUp(ctx: KindContext, task: StoredTask, message: Message): Change;
+  /** A message with the taskId of one of this kind's tasks; undefined: nothing to write, the task is answered as it stands. */
+  followUp(ctx: KindContext, task: StoredTask, message: Message): Change | undefined;
   /** CancelTask on a non-terminal task. */
   cancel(ctx: KindContext, task: StoredTask, reason: string | undefined): Change;
   /** Work the kind scheduled on a task (`Opening.dueAt`) is due; undefined when nothing is left to do. */
   due?(task: StoredTask, entries: readonly TaskEntry[], now: number): Change | undefined;
   /** What the author of an entry reads of it on the task (a receipt); without it, entries are not shown back. */
   receipt?(entry: TaskEntry): JsonObject;
-  /** Kind-specific actions over REST (e.g. `respond`), keyed by action name. */
-  readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Change>>;
+  /** Kind-specific actions over REST (e.g. `respond`), keyed by action name; undefined as for followUp. */
+  readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Change | undefined>>;
 }

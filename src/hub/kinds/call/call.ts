@@ -45,9 +45,9 @@ const answerSchema = z
  * reads it. An answer is a message in the history, and an entry that holds the one-per-agent rule.
  */
 export function callKind(quotas: Quotas): Kind {
-  const close = (ctx: KindContext, task: StoredTask): Change => {
+  const close = (ctx: KindContext, task: StoredTask): Change | undefined => {
     if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin closes an open call', { hint: ADMIN_HINT });
-    if (task.record.state !== 'TASK_STATE_WORKING') return { messages: [], artifacts: [] }; // closed already: nothing to do
+    if (task.record.state !== 'TASK_STATE_WORKING') return undefined; // closed already: nothing to write
     const message: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', parts: [{ text: 'This call is closed; it takes no more answers.' }] };
     return { state: 'TASK_STATE_COMPLETED', statusMessage: message, messages: [], artifacts: [] };
   };
@@ -72,7 +72,7 @@ export function callKind(quotas: Quotas): Kind {
       };
     },
 
-    followUp(ctx: KindContext, task: StoredTask, message: Message): Change {
+    followUp(ctx: KindContext, task: StoredTask, message: Message): Change | undefined {
       if (skillOf(message) === CALL_CLOSE) return close(ctx, task);
       const { record } = task;
       if (record.state !== 'TASK_STATE_WORKING') {
