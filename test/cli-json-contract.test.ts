@@ -170,6 +170,25 @@ describe('the --json contract', { timeout: 180_000 }, () => {
     expect(plain).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--no-such-flag'\n" });
   });
 
+  it('bad values checked before sending: --limit above 50, a <state> respond cannot set, an unknown --expected-state', async () => {
+    const [bigLimit, badState, submitted, badExpected, plain] = await Promise.all([
+      muster(['inbox', '--limit', '51'], sam.token),
+      muster(['respond', 'some-task', 'done'], sam.token),
+      muster(['respond', 'some-task', 'submitted'], sam.token),
+      muster(['respond', 'some-task', 'working', '--expected-state', 'busy'], sam.token),
+      runMuster(hub.url, ['respond', 'some-task', 'done'], sam.token),
+    ]);
+    expect(failure(bigLimit, 2, 'USAGE').message).toBe("option '--limit <n>' argument '51' is invalid. must be a whole number from 1 to 50");
+    const allowed = 'working, input-required, completed, failed, rejected (or a TASK_STATE_* name)';
+    expect(failure(badState, 2, 'USAGE').message).toBe(`<state> 'done' is not a state a response sets: use one of ${allowed}`);
+    expect(failure(submitted, 2, 'USAGE').message).toContain("<state> 'submitted'");
+    expect(failure(badExpected, 2, 'USAGE').message).toMatch(/^option '--expected-state <state>' argument 'busy' is invalid\. must be one of submitted, working, .*input-required/);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain(`<state> 'done' is not a state a response sets: use one of ${allowed}`);
+    // A TASK_STATE_* name passes the local check and reaches the hub (which knows no such task).
+    failure(await muster(['respond', 'no-such-task', 'TASK_STATE_COMPLETED', '--expected-state', 'TASK_STATE_SUBMITTED'], sam.token), 1, 'TASK_NOT_FOUND');
+  });
+
   it('an unreachable hub (a closed port) is exit 3 with UNREACHABLE, for every command that talks to one', async () => {
     await inBatches(HUB_COMMANDS, async (args) => {
       const r = await runMuster(closedUrl, [...withFiles(args), '--json'], 'mst_some-token');

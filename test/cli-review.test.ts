@@ -79,6 +79,9 @@ describe('muster review, contribute, answer and call', { timeout: 120_000 }, () 
 
     const answered = await muster(['answer', callId, '--stance', 'neutral', 'A considered answer that is long enough.'], helper.token);
     expect(answered.code).toBe(0);
+    // The trimmed history no longer holds the opening message: the answer must still show as one.
+    const trimmed = await muster(['get', callId, '--history', '1']);
+    expect(trimmed.stdout).toContain('Answers (1):\n  - neutral: A considered answer that is long enough.');
     const read = (await rpc(hub.url, 'GetTask', { id: callId })).body.result;
     expect(read.history.at(-1).parts[0].data).toEqual({ stance: 'neutral', body: 'A considered answer that is long enough.' });
 

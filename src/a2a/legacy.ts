@@ -5,19 +5,17 @@
  */
 import { dropUndefined } from './schemas.js';
 import { LEGACY_STATE, TERMINAL_STATES } from './states.js';
-import type { Artifact, JsonObject, Message, Part, StreamResponse, Task, TaskState, TaskStatus } from './types.js';
-
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isJsonObject, type Artifact, type JsonObject, type Message, type Part, type StreamResponse, type Task, type TaskState, type TaskStatus } from './types.js';
 
 const ROLE_IN: Record<string, string> = { user: 'ROLE_USER', agent: 'ROLE_AGENT' };
 
 function partIn(part: unknown): unknown {
-  if (!isObject(part)) return part;
+  if (!isJsonObject(part)) return part;
   const { kind, file, text, data, metadata } = part;
   const common = dropUndefined({ metadata });
   if (kind === 'text') return Object.assign(common, { text });
   if (kind === 'data') return Object.assign(common, { data });
-  if (kind === 'file' && isObject(file)) {
+  if (kind === 'file' && isJsonObject(file)) {
     const meta = dropUndefined({ filename: file['name'], mediaType: file['mimeType'] });
     if (file['bytes'] !== undefined) return Object.assign(common, meta, { raw: file['bytes'] });
     return Object.assign(common, meta, { url: file['uri'] });
@@ -26,7 +24,7 @@ function partIn(part: unknown): unknown {
 }
 
 function messageIn(message: unknown): unknown {
-  if (!isObject(message)) return message;
+  if (!isJsonObject(message)) return message;
   const { kind: _kind, role, parts, ...rest } = message;
   return Object.assign(rest, {
     role: typeof role === 'string' ? (ROLE_IN[role] ?? role) : role,
@@ -36,14 +34,14 @@ function messageIn(message: unknown): unknown {
 
 /** 0.3 MessageSendParams → 1.0 SendMessageRequest JSON (still unvalidated). */
 export function sendParamsIn(params: unknown): unknown {
-  if (!isObject(params)) return params;
+  if (!isJsonObject(params)) return params;
   const { message, configuration, ...rest } = params;
-  const config = isObject(configuration)
+  const config = isJsonObject(configuration)
     ? dropUndefined({
         acceptedOutputModes: configuration['acceptedOutputModes'],
         historyLength: configuration['historyLength'],
         returnImmediately: configuration['blocking'] === false ? true : undefined,
-        taskPushNotificationConfig: isObject(configuration['pushNotificationConfig']) ? pushConfigIn(configuration['pushNotificationConfig']) : undefined,
+        taskPushNotificationConfig: isJsonObject(configuration['pushNotificationConfig']) ? pushConfigIn(configuration['pushNotificationConfig']) : undefined,
       })
     : configuration;
   return dropUndefined(Object.assign(rest, { message: messageIn(message), configuration: config }));
@@ -52,7 +50,7 @@ export function sendParamsIn(params: unknown): unknown {
 /** A 0.3 PushNotificationConfig (`authentication.schemes[]`) as the 1.0 fields. */
 export function pushConfigIn(config: JsonObject): JsonObject {
   const { authentication, ...rest } = config;
-  if (!isObject(authentication)) return rest;
+  if (!isJsonObject(authentication)) return rest;
   const schemes = authentication['schemes'];
   const scheme = Array.isArray(schemes) ? schemes[0] : authentication['scheme'];
   return Object.assign(rest, { authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }) });
@@ -67,7 +65,7 @@ export function pushConfigOut(config: { taskId: string; id: string; url: string;
 function partOut(part: Part): JsonObject {
   const meta = dropUndefined({ metadata: part.metadata });
   if (part.text !== undefined) return { kind: 'text', text: part.text, ...meta };
-  if (part.data !== undefined) return { kind: 'data', data: isObject(part.data) ? part.data : { value: part.data }, ...meta };
+  if (part.data !== undefined) return { kind: 'data', data: isJsonObject(part.data) ? part.data : { value: part.data }, ...meta };
   const file = dropUndefined({ name: part.filename, mimeType: part.mediaType });
   if (part.raw !== undefined) return { kind: 'file', file: Object.assign(file, { bytes: part.raw }), ...meta };
   return { kind: 'file', file: Object.assign(file, { uri: part.url }), ...meta };

@@ -18,6 +18,9 @@ export type Role = 'ROLE_USER' | 'ROLE_AGENT';
 
 export type JsonObject = { [key: string]: unknown };
 
+/** A JSON object: not null, not an array. */
+export const isJsonObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 export interface Part {
   text?: string;
   raw?: string;

@@ -5,6 +5,7 @@ import { partsText, renderMailbox, renderRegistration, renderTask, renderTaskSum
 import { path, request, rpc } from './http.js';
 import { action, client, type Context } from './run.js';
 import { nextCommand, pageOf, pageOptions, wholeNumber } from './paging.js';
+import { anyState, respondState } from './states.js';
 import { taskOf, type MailboxEntry, type Message, type Part, type Registration, type RestPage, type SendResult, type Task } from './wire.js';
 
 
@@ -98,7 +99,7 @@ export function clientCommands(program: Command): void {
   mailbox(program, 'sent', 'list tasks you sent');
 
   client(program, 'respond <taskId> <state> [text...]', 'answer a task sent to you: working, input-required, completed, failed or rejected')
-    .option('--expected-state <state>', 'only if the task is still in this state')
+    .option('--expected-state <state>', 'only if the task is still in this state', anyState)
     .option('--artifact-text <text>', 'attach an artifact holding this text')
     .option('--artifact-name <name>', 'the name of that artifact')
     .option('--idempotency-key <key>', 'a retry with the same key is applied once')
@@ -113,7 +114,7 @@ export function clientCommands(program: Command): void {
           const { expectedState, artifactText, artifactName, idempotencyKey } = ctx.options;
           if (artifactName !== undefined && artifactText === undefined) throw new UsageError('--artifact-name needs --artifact-text');
           const body = {
-            state,
+            state: respondState(state),
             ...(text.length > 0 ? { message: { parts: [{ text: text.join(' ') }] } } : {}),
             ...(artifactText !== undefined ? { artifacts: [{ ...(artifactName !== undefined ? { name: artifactName } : {}), parts: [{ text: artifactText }] }] } : {}),
             ...(expectedState !== undefined ? { expectedState } : {}),

@@ -1,6 +1,8 @@
+import { isJsonObject } from '../../a2a/types.js';
 import { CATALOGUE } from '../../errors/catalogue.js';
 import { isHubError } from '../../errors/hub-error.js';
 import { restErrorBody, restStatus } from '../../doors/http/errors.js';
+import { flagOfField, inCliWords } from './cli-words.js';
 
 /**
  * What can go wrong in a client command, and the one place it is printed. Every failure is a
@@ -35,11 +37,10 @@ export class CliError extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 const violations = (list: unknown): FieldViolation[] =>
-  Array.isArray(list) ? list.filter(isObject).map((f) => ({ field: String(f['field'] ?? ''), description: String(f['description'] ?? '') })) : [];
+  Array.isArray(list) ? list.filter(isJsonObject).map((f) => ({ field: String(f['field'] ?? ''), description: String(f['description'] ?? '') })) : [];
 
 /** The REST status a catalogue code stands for: a JSON-RPC refusal is usually HTTP 200. */
 const statusOf = (code: string | undefined, http: number): number =>
@@ -48,16 +49,20 @@ const statusOf = (code: string | undefined, http: number): number =>
 /** The hub answered with an error: a REST error body, or a JSON-RPC error read through its ErrorInfo. */
 export class HubAnswerError extends CliError {
   constructor(http: number, body: unknown, sentToken: boolean) {
-    const error = isObject(body) && isObject(body['error']) ? body['error'] : {};
-    const details = Array.isArray(error['data']) ? error['data'].filter(isObject) : [];
+    const error = isJsonObject(body) && isJsonObject(body['error']) ? body['error'] : {};
+    const details = Array.isArray(error['data']) ? error['data'].filter(isJsonObject) : [];
     const info = details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.ErrorInfo'));
     const badRequest = details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.BadRequest'));
     const code = str(error['code']) ?? str(info?.['reason']);
-    const hubHint = str(error['hint']) ?? (isObject(info?.['metadata']) ? str(info['metadata']['hint']) : undefined);
+    const hubHint = str(error['hint']) ?? (isJsonObject(info?.['metadata']) ? str(info['metadata']['hint']) : undefined);
     // The hub's hint speaks HTTP ("send Authorization: …"); with no token sent, say it in the CLI's terms.
-    const hint = http === 401 && !sentToken ? 'Pass --token, set MUSTER_TOKEN, or run muster login' : hubHint;
-    const fields = [...violations(error['fields']), ...violations(badRequest?.['fieldViolations'])];
-    super(code ?? `HTTP_${http}`, str(error['message']) ?? `the hub answered HTTP ${http}`, EXIT.refused, hint, statusOf(code, http), fields);
+    const hint = http === 401 && !sentToken ? 'Pass --token, set MUSTER_TOKEN, or run muster login' : hubHint && inCliWords(hubHint);
+    const fields = [...violations(error['fields']), ...violations(badRequest?.['fieldViolations'])].map((f) => ({
+      field: flagOfField(f.field),
+      description: inCliWords(f.description),
+    }));
+    const message = inCliWords(str(error['message']) ?? `the hub answered HTTP ${http}`);
+    super(code ?? `HTTP_${http}`, message, EXIT.refused, hint, statusOf(code, http), fields);
   }
 }
 

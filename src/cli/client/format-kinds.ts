@@ -2,6 +2,7 @@
  * How `muster get` shows the public kinds: a review task (its request, and after the deadline
  * its evaluation) and an open call (its question and answers), instead of their raw data parts.
  */
+import { isJsonObject } from '../../a2a/types.js';
 import type { Artifact, Part, Task } from './wire.js';
 
 interface ReviewFacts {
@@ -19,13 +20,12 @@ interface EvaluationData {
   contributions: { id: string; verdict: string; summary: string; source_urls: string[]; conditions?: string[]; limitations?: string[] }[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const dataOf = (parts: Part[] | undefined): unknown => parts?.find((p) => p.data !== undefined)?.data;
 const listed = (label: string, items: string[]): string[] => (items.length > 0 ? [`  ${label}:`, ...items.map((i) => `    - ${i}`)] : []);
 
 function renderEvaluation(artifact: Artifact | undefined): string[] {
   const data = dataOf(artifact?.parts) as EvaluationData | undefined;
-  if (!artifact || !isObject(data)) return ['', 'Evaluation: not yet (it comes at the deadline)'];
+  if (!artifact || !isJsonObject(data)) return ['', 'Evaluation: not yet (it comes at the deadline)'];
   const summary = artifact.parts.find((p) => typeof p.text === 'string')?.text;
   const counts = Object.entries(data.counts).map(([verdict, n]) => `${verdict} ${n}`).join(', ');
   return [
@@ -56,11 +56,11 @@ function renderReview(task: Task, review: ReviewFacts): string[] {
 }
 
 function renderCall(task: Task, call: { title: string; question: string }): string[] {
-  // The first message opened the call; each later one with a data part is an answer.
+  // The hub marks each answer (metadata.muster.answer), so a trimmed history (--history N) still shows them.
   const answers = (task.history ?? [])
-    .slice(1)
+    .filter((m) => isJsonObject(m.metadata?.['muster']) && (m.metadata['muster'] as Record<string, unknown>)['answer'] !== undefined)
     .map((m) => dataOf(m.parts))
-    .filter((d): d is { body: string; stance?: string } => isObject(d) && typeof d['body'] === 'string');
+    .filter((d): d is { body: string; stance?: string } => isJsonObject(d) && typeof d['body'] === 'string');
   return [
     '',
     `Call: ${call.title}`,
@@ -77,8 +77,8 @@ function renderCall(task: Task, call: { title: string; question: string }): stri
  */
 export function kindSection(task: Task): { lines: string[]; explains: Set<string> } | undefined {
   const muster = task.metadata?.['muster'];
-  if (!isObject(muster)) return undefined;
-  if (isObject(muster['review'])) return { lines: renderReview(task, muster['review'] as unknown as ReviewFacts), explains: new Set(['evaluation']) };
-  if (isObject(muster['call'])) return { lines: renderCall(task, muster['call'] as { title: string; question: string }), explains: new Set() };
+  if (!isJsonObject(muster)) return undefined;
+  if (isJsonObject(muster['review'])) return { lines: renderReview(task, muster['review'] as unknown as ReviewFacts), explains: new Set(['evaluation']) };
+  if (isJsonObject(muster['call'])) return { lines: renderCall(task, muster['call'] as { title: string; question: string }), explains: new Set() };
   return undefined;
 }

@@ -2,18 +2,24 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Page, RestPage } from './wire.js';
 
-/** A commander parser for a whole number of at least `min`. */
+/** A commander parser for a whole number of at least `min` (and at most `max`, when given). */
 export const wholeNumber =
-  (min: number) =>
+  (min: number, max?: number) =>
   (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be a whole number, ${min} or more`);
-    return Number(value);
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || (max !== undefined && n > max)) {
+      throw new InvalidArgumentError(max === undefined ? `must be a whole number, ${min} or more` : `must be a whole number from ${min} to ${max}`);
+    }
+    return n;
   };
+
+/** The most items a page holds (the hub's own cap). */
+const MAX_PAGE = 50;
 
 /** --limit and --cursor, as every paged command takes them. */
 export const pageOptions = (command: Command, what: string): Command =>
   command
-    .option('--limit <n>', `${what} per page (1 to 50, default 20)`, wholeNumber(1))
+    .option('--limit <n>', `${what} per page (1 to ${MAX_PAGE}, default 20)`, wholeNumber(1, MAX_PAGE))
     .option('--cursor <cursor>', 'the page after this cursor (printed when there are more)');
 
 /** A REST page (`{data, hasMore, cursor?}`) in the CLI's one page shape. */

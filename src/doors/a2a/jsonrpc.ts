@@ -1,4 +1,5 @@
 /** The JSON-RPC 2.0 envelope: request checks, dispatch, and response shapes. Small enough to own. */
+import { isJsonObject } from '../../a2a/types.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
@@ -26,7 +27,6 @@ const NO_ANSWER: Answer = { status: 204, body: undefined };
 /** Versions this hub speaks; the A2A-Version value is Major.Minor (a patch part is tolerated). */
 const SUPPORTED_VERSIONS = new Set(['0.3', '1.0']);
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Any failure as a JSON-RPC error answer; field names are given from `params`, where the caller sent them. */
 export function errorAnswer(id: JsonRpcId, error: unknown): Answer {
@@ -36,7 +36,7 @@ export function errorAnswer(id: JsonRpcId, error: unknown): Answer {
 
 function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: unknown; notification: boolean } {
   if (Array.isArray(body)) throw new HubError('INVALID_REQUEST', 'Batch requests are not supported', { hint: 'Send one JSON-RPC request object per HTTP request' });
-  if (!isObject(body)) throw new HubError('INVALID_REQUEST', 'The body must be a JSON-RPC request object');
+  if (!isJsonObject(body)) throw new HubError('INVALID_REQUEST', 'The body must be a JSON-RPC request object');
   const { id, jsonrpc, method, params } = body;
   if (jsonrpc !== '2.0') throw new HubError('INVALID_REQUEST', "The 'jsonrpc' member must be \"2.0\"");
   if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
@@ -65,7 +65,7 @@ export function checkVersion(header: string | undefined): void {
  */
 export async function answer(hub: Hub, body: unknown, version: string | undefined, actor: () => Promise<Actor>, call: CallContext): Promise<Answer> {
   let notification = false;
-  let id: JsonRpcId = isObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
+  let id: JsonRpcId = isJsonObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
   try {
     const request = checkEnvelope(body);
     id = request.id;

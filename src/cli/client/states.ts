@@ -1,0 +1,25 @@
+/** The task states the CLI checks before sending, so a typo is refused locally (exit 2) and not by the hub. */
+import { InvalidArgumentError } from 'commander';
+import { LEGACY_STATE, parseState } from '../../a2a/states.js';
+import type { TaskState } from '../../a2a/types.js';
+import { UsageError } from './errors.js';
+
+/** The states a target may move its task to with `muster respond`. */
+const RESPOND_STATES: TaskState[] = ['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED'];
+
+const spelled = (states: TaskState[]): string => `${states.map((s) => LEGACY_STATE[s]).join(', ')} (or a TASK_STATE_* name)`;
+
+/** `respond <state>`: one of the states a response may set; refused naming the argument. */
+export function respondState(value: string): string {
+  const state = parseState(value);
+  if (state === undefined || !RESPOND_STATES.includes(state)) {
+    throw new UsageError(`<state> '${value}' is not a state a response sets: use one of ${spelled(RESPOND_STATES)}`, 'See muster respond --help');
+  }
+  return value;
+}
+
+/** A commander parser for an option naming any task state (--expected-state: a task may still be submitted). */
+export function anyState(value: string): string {
+  if (parseState(value) === undefined) throw new InvalidArgumentError(`must be one of ${spelled(Object.keys(LEGACY_STATE) as TaskState[])}`);
+  return value;
+}
