@@ -1,17 +1,17 @@
 /** Pages as the CLI prints them: `{items, nextCursor?}` whatever list the hub answered, and how to ask for the next one. */
 import { InvalidArgumentError, type Command } from 'commander';
+import { wholeNumber as wholeNumberIn } from '../../config/values.js';
 import type { Page, RestPage } from './wire.js';
 
-/** A commander parser for a whole number of at least `min` (and at most `max`, when given). */
-export const wholeNumber =
-  (min: number, max?: number) =>
-  (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || n < min || (max !== undefined && n > max)) {
-      throw new InvalidArgumentError(max === undefined ? `must be a whole number, ${min} or more` : `must be a whole number from ${min} to ${max}`);
-    }
+/** A commander parser for a whole number of at least `min` (and at most `max`, when given): the settings' own rule. */
+export const wholeNumber = (min: number, max?: number) => {
+  const parse = wholeNumberIn(min, max);
+  return (value: string): number => {
+    const n = parse(value);
+    if (n === undefined) throw new InvalidArgumentError(max === undefined ? `must be a whole number, ${min} or more` : `must be a whole number from ${min} to ${max}`);
     return n;
   };
+};
 
 /** The most items a page holds (the hub's own cap). */
 const MAX_PAGE = 50;

@@ -2,17 +2,15 @@
 import { InvalidArgumentError } from 'commander';
 import { LEGACY_STATE, parseState } from '../../a2a/states.js';
 import type { TaskState } from '../../a2a/types.js';
+import { RESPOND_STATES } from '../../hub/kinds/direct/transitions.js';
 import { UsageError } from './errors.js';
 
-/** The states a target may move its task to with `muster respond`. */
-const RESPOND_STATES: TaskState[] = ['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED'];
-
-const spelled = (states: TaskState[]): string => `${states.map((s) => LEGACY_STATE[s]).join(', ')} (or a TASK_STATE_* name)`;
+const spelled = (states: readonly TaskState[]): string => `${states.map((s) => LEGACY_STATE[s]).join(', ')} (or a TASK_STATE_* name)`;
 
 /** `respond <state>`: one of the states a response may set; refused naming the argument. */
 export function respondState(value: string): string {
   const state = parseState(value);
-  if (state === undefined || !RESPOND_STATES.includes(state)) {
+  if (state === undefined || !(RESPOND_STATES as readonly TaskState[]).includes(state)) {
     throw new UsageError(`<state> '${value}' is not a state a response sets: use one of ${spelled(RESPOND_STATES)}`, 'See muster respond --help');
   }
   return value;
