@@ -7,7 +7,7 @@
 /** A write lost to what is already stored; nothing of it was written. */
 export class StoreConflict extends Error {
   constructor(
-    readonly what: 'version' | 'receipt' | 'handle' | 'task-id' | 'entry-exists' | 'entry-closed' | 'entry-full' | 'lease',
+    readonly what: 'version' | 'receipt' | 'handle' | 'task-id' | 'entry-exists' | 'entry-closed' | 'entry-full' | 'lease' | 'space-name',
     message: string,
   ) {
     super(message);

@@ -3,7 +3,7 @@
  * store's records. Values a dialect stores differently are normalised here: SQLite has no boolean.
  */
 import type { TaskState } from '../a2a/types.js';
-import type { AgentRecord, Delivery, PushConfig, TaskEntry, TaskRecord, TokenRecord } from './store.js';
+import type { AgentRecord, ClaimPolicy, Delivery, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
 
 /** A `tasks` row. */
 export interface TaskRow {
@@ -104,3 +104,34 @@ export interface EntryRow {
 }
 
 export const entryFromRow = (r: EntryRow): TaskEntry => ({ taskId: r.task_id, author: r.author, id: r.id, body: JSON.parse(r.body), createdAt: r.created_at });
+
+/** A `spaces` row. */
+export interface SpaceRow {
+  name: string; description: string | null; claim: string; owner: string | null; orchestrator_priority: number; created_at: number; updated_at: number;
+}
+export interface MemberRow { handle: string; role: string; added_at: number }
+
+export const spaceFromRow = (r: SpaceRow): SpaceRecord => ({
+  name: r.name, claim: r.claim as ClaimPolicy, orchestratorPriority: r.orchestrator_priority, createdAt: r.created_at, updatedAt: r.updated_at,
+  ...(r.description !== null ? { description: r.description } : {}),
+  ...(r.owner !== null ? { owner: r.owner } : {}),
+});
+
+export const spaceToRow = (s: SpaceRecord): SpaceRow => ({
+  name: s.name, description: s.description ?? null, claim: s.claim, owner: s.owner ?? null,
+  orchestrator_priority: s.orchestratorPriority, created_at: s.createdAt, updated_at: s.updatedAt,
+});
+
+/**
+ * A patch as column values, where null keeps the column as it is; a description can be removed,
+ * so whether the patch names it travels apart (1 or 0: SQLite binds no boolean).
+ */
+export const patchToRow = (p: SpacePatch) => ({
+  description_given: p.description === undefined ? 0 : 1,
+  description: p.description ?? null,
+  claim: p.claim ?? null,
+  orchestrator_priority: p.orchestratorPriority ?? null,
+  updated_at: p.updatedAt,
+});
+
+export const memberFromRow = (r: MemberRow): SpaceMember => ({ handle: r.handle, role: r.role as SpaceRole, addedAt: r.added_at });

@@ -1,6 +1,6 @@
 /**
  * The store contract, one file per concern: tasks.ts, identity.ts, outbox.ts, schedule.ts,
- * receipts.ts, events.ts and errors.ts each open with what they promise. Every dialect
+ * receipts.ts, spaces.ts, events.ts and errors.ts each open with what they promise. Every dialect
  * (store/sqlite, store/postgres) fills the same parts in files of the same names and passes the
  * same suite (store.suite.ts). It is async so a networked database can stand behind it.
  */
@@ -9,6 +9,7 @@ import type { IdentityStore } from './identity.js';
 import type { OutboxStore } from './outbox.js';
 import type { ReceiptStore } from './receipts.js';
 import type { ScheduleStore } from './schedule.js';
+import type { SpaceStore } from './spaces.js';
 import type { TaskStore } from './tasks.js';
 
 export * from './errors.js';
@@ -17,12 +18,13 @@ export * from './identity.js';
 export * from './outbox.js';
 export * from './receipts.js';
 export * from './schedule.js';
+export * from './spaces.js';
 export * from './tasks.js';
 
 /** Told of each commit of writes: how long it took and how many writes shared it (for metrics). */
 export type CommitObserver = (seconds: number, writes: number) => void;
 
-export interface Store extends TaskStore, IdentityStore, OutboxStore, ScheduleStore, ReceiptStore {
+export interface Store extends TaskStore, IdentityStore, OutboxStore, ScheduleStore, ReceiptStore, SpaceStore {
   readonly name: 'sqlite' | 'postgres';
   /**
    * True when this process is the only one on its database (the store enforces it). Only then may

@@ -111,7 +111,9 @@ export type TaskScope =
   | { kind: 'between'; agent: string; other: string }
   | { kind: 'public' }
   /** Every public task, and the agent's own private ones (those with a target: direct tasks). */
-  | { kind: 'visible'; agent: string };
+  | { kind: 'visible'; agent: string }
+  /** The tasks of one kind in one context (a space's intents: kind `intent`, contextId = the space's name). */
+  | { kind: 'context'; contextId: string; taskKind: string };
 
 export interface TaskCursor {
   updatedAt: number;

@@ -154,6 +154,7 @@ const CONFLICT_OF: Record<string, StoreConflict['what']> = {
   tasks_pkey: 'task-id',
   receipts_pkey: 'receipt',
   agents_pkey: 'handle',
+  spaces_pkey: 'space-name',
   task_entries_pkey: 'entry-exists',
   // A task's messages and events are numbered from its row: a clash means another write got there first.
   messages_pkey: 'version',

@@ -220,4 +220,29 @@ CREATE TABLE signing_keys (
 CREATE UNIQUE INDEX signing_keys_first ON signing_keys((true));
 `,
   },
+  {
+    version: 2,
+    name: 'spaces',
+    sql: `
+-- Public bases where intents are declared and claimed; the intents themselves are tasks
+-- (kind 'intent', context_id = the space's name), listed through tasks_by_context.
+CREATE TABLE spaces (
+  name TEXT COLLATE "C" PRIMARY KEY,
+  description TEXT,
+  claim TEXT NOT NULL,
+  owner TEXT COLLATE "C",
+  orchestrator_priority INTEGER NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+-- One role per member per space; the key is also the order members are listed in.
+CREATE TABLE space_members (
+  space TEXT COLLATE "C" NOT NULL REFERENCES spaces(name),
+  handle TEXT COLLATE "C" NOT NULL REFERENCES agents(handle),
+  role TEXT NOT NULL,
+  added_at BIGINT NOT NULL,
+  PRIMARY KEY (space, handle)
+);
+`,
+  },
 ];

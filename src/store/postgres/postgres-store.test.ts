@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
+import { spacesSuite } from '../spaces.suite.js';
 import { storeSuite } from '../store.suite.js';
 import { StoreUnavailable, type TaskQuery } from '../store.js';
 import { openPostgresStore } from './postgres-store.js';
@@ -21,6 +22,7 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     store: await openPostgresStore(database.url),
     reopen: () => openPostgresStore(database.url),
   }));
+  spacesSuite('postgres', () => openPostgresStore(database.url));
 
   it('is StoreUnavailable when the server cannot be reached', async () => {
     const nowhere = new URL(database.url);
@@ -57,6 +59,7 @@ describe.skipIf(!testPostgres)('postgres store', () => {
       ['public by state', { scope: { kind: 'public' }, states: ['TASK_STATE_WORKING'] }, 1],
       ['visible at the hub base', { scope: { kind: 'visible', agent: 'a' }, after: { updatedAt: 5, id: 'x' } }, 3],
       ['context', { scope: { kind: 'inbox', target: 'b' }, contextId: 'c' }, 1],
+      ['space intents', { scope: { kind: 'context', contextId: 's', taskKind: 'intent' }, after: { updatedAt: 5, id: 'x' } }, 1],
     ];
     it.each(lists)('the %s list walks an index per branch and sorts no table', async (_name, q, walks) => {
       const plan = await planOf(q);

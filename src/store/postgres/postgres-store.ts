@@ -12,6 +12,7 @@ import { identityStatements } from './identity.js';
 import { outboxStatements } from './outbox.js';
 import { receiptStatements } from './receipts.js';
 import { scheduleStatements } from './schedule.js';
+import { spaceStatements } from './spaces.js';
 import { taskReader } from './task-reads.js';
 import { entryReads, taskWriter } from './tasks.js';
 
@@ -42,6 +43,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     throw e;
   }
   const identity = identityStatements(db, listener);
+  const spaces = spaceStatements(db);
   const writes = taskWriter(db, listener);
   const reads = taskReader(db);
   const entries = entryReads(db);
@@ -54,6 +56,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     exclusive: false,
     events: bus,
     ...identity,
+    ...spaces,
     createTask: writes.create,
     updateTask: writes.update,
     addEntry: writes.seal,

@@ -71,6 +71,8 @@ function scopeBranches(s: Statement, scope: TaskScope): string[] {
       const a = s.param(scope.agent, 'text');
       return [PUBLIC, `sender = ${a} AND target IS NOT NULL`, `target = ${a} AND sender IS DISTINCT FROM ${a}`];
     }
+    case 'context':
+      return [`context_id = ${s.param(scope.contextId, 'text')} AND kind = ${s.param(scope.taskKind, 'text')}`];
   }
 }
 

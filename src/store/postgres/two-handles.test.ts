@@ -314,6 +314,18 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     }
   }, 20_000);
 
+  it('gives a space name to exactly one of two stores creating it at once', async () => {
+    const name = `space-${randomUUID()}`;
+    const made = (by: string) => ({ name, description: `made through ${by}`, claim: 'open' as const, orchestratorPriority: 1, createdAt: T0, updatedAt: T0 });
+    const results = await Promise.allSettled([a.createSpace(made('a')), b.createSpace(made('b'))]);
+    const { stood, refused } = outcomes(results);
+    expect(stood).toBe(1);
+    expect(refused).toEqual([expect.objectContaining({ what: 'space-name' })]);
+    expect(refused[0]).toBeInstanceOf(StoreConflict);
+    const winner = results[0]!.status === 'fulfilled' ? 'a' : 'b';
+    expect(await a.getSpace(name)).toStrictEqual(made(winner));
+  });
+
   it('keeps the first admin token hash stored through either', async () => {
     const [x, y] = await Promise.all([a.keepAdminTokenHash('hash-x'), b.keepAdminTokenHash('hash-y')]);
     expect(x).toBe(y);

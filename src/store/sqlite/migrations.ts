@@ -235,4 +235,29 @@ CREATE TABLE hub_settings (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 10,
+    name: 'spaces',
+    sql: `
+-- Public bases where intents are declared and claimed; the intents themselves are tasks
+-- (kind 'intent', context_id = the space's name), listed through tasks_by_context.
+CREATE TABLE spaces (
+  name TEXT PRIMARY KEY,
+  description TEXT,
+  claim TEXT NOT NULL,
+  owner TEXT,
+  orchestrator_priority INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) WITHOUT ROWID;
+-- One role per member per space; the key is also the order members are listed in.
+CREATE TABLE space_members (
+  space TEXT NOT NULL REFERENCES spaces(name),
+  handle TEXT NOT NULL REFERENCES agents(handle),
+  role TEXT NOT NULL,
+  added_at INTEGER NOT NULL,
+  PRIMARY KEY (space, handle)
+) WITHOUT ROWID;
+`,
+  },
 ];

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { cached } from '../cached/cached-store.js';
+import { spacesSuite } from '../spaces.suite.js';
 import { storeSuite } from '../store.suite.js';
 import { MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
@@ -13,6 +15,10 @@ storeSuite('sqlite', async () => {
   const file = freshFile();
   return { store: openSqliteStore(file), reopen: async () => openSqliteStore(file) };
 });
+
+spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
+// The hub runs SQLite under the cache: spaces must pass through it, read from the file every time.
+spacesSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile())));
 
 /** SQLite's plan for `sql` on the migrated schema. */
 function planOf(sql: string): string {
@@ -34,6 +40,7 @@ describe('sqlite query plans', () => {
     ['sent', "SELECT * FROM tasks WHERE sender = 'a' AND target IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['between', "SELECT * FROM tasks WHERE sender = 'a' AND target = 'b' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['context', "SELECT * FROM tasks WHERE context_id = 'c' ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    ['space intents', "SELECT * FROM tasks WHERE context_id = 's' AND kind = 'intent' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public', "SELECT * FROM tasks WHERE visibility = 'public' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public by state', "SELECT * FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['received at the hub base', "SELECT * FROM tasks WHERE target = 'a' AND sender IS NOT 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { makeFolder } from '../../files/folders.js';
 import { openDatabase } from './database.js';
 import { identityStatements } from './identity.js';
+import { spaceStatements } from './spaces.js';
 import { taskReader } from './task-reads.js';
 import { taskWriter } from './tasks.js';
 import { deliveryStatements } from './outbox.js';
@@ -31,6 +32,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   }
   const bus = new EventBus();
   const identity = identityStatements(db, bus);
+  const spaces = spaceStatements(db);
   const outbox = deliveryStatements(db);
   const reads = taskReader(db);
   const entries = entryStatements(db);
@@ -58,6 +60,14 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     setForwarding: async (handle, enabled, quotas) => identity.setForwarding(handle, enabled, quotas),
     adminTokenHash: async () => identity.adminTokenHash(),
     keepAdminTokenHash: async (hash) => identity.keepAdminTokenHash(hash),
+    createSpace: async (space) => spaces.createSpace(space),
+    getSpace: async (name) => spaces.getSpace(name),
+    updateSpace: async (name, patch) => spaces.updateSpace(name, patch),
+    listSpaces: async (query) => spaces.listSpaces(query),
+    members: async (space) => spaces.members(space),
+    memberOf: async (space, handle) => spaces.memberOf(space, handle),
+    setMember: async (space, member) => spaces.setMember(space, member),
+    removeMember: async (space, handle) => spaces.removeMember(space, handle),
     createTask: async (write) => writes.create(write),
     updateTask: async (write) => writes.update(write),
     getTask: async (id, options) => reads.get(id, options),

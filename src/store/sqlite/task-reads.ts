@@ -39,6 +39,8 @@ function scopeBranches(scope: TaskScope): Branch[] {
         { where: 'sender = @a AND target IS NOT NULL', params: { a: scope.agent } },
         { where: 'target = @a AND sender IS NOT @a', params: { a: scope.agent } },
       ];
+    case 'context':
+      return [{ where: 'context_id = @c AND kind = @k', params: { c: scope.contextId, k: scope.taskKind } }];
   }
 }
 
