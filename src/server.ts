@@ -91,7 +91,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     rateLimits: config.rateLimits,
     targets: policy,
     deliveriesQueued: () => outbox.poke(),
-    review: config.review,
+    kinds: { review: config.review, intentWaitMs: config.intentWaitS * 1000 },
   });
   // Deadlines: every process runs one; the lease and the task's compare-and-set make each run once.
   const deadlines = new LeasedWork<DueWork>({

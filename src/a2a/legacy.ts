@@ -36,14 +36,15 @@ function messageIn(message: unknown): unknown {
 export function sendParamsIn(params: unknown): unknown {
   if (!isJsonObject(params)) return params;
   const { message, configuration, ...rest } = params;
+  // 0.3 waits only when asked (`blocking: true`); 1.0 waits unless told not to.
   const config = isJsonObject(configuration)
     ? dropUndefined({
         acceptedOutputModes: configuration['acceptedOutputModes'],
         historyLength: configuration['historyLength'],
-        returnImmediately: configuration['blocking'] === false ? true : undefined,
+        returnImmediately: configuration['blocking'] === true ? undefined : true,
         taskPushNotificationConfig: isJsonObject(configuration['pushNotificationConfig']) ? pushConfigIn(configuration['pushNotificationConfig']) : undefined,
       })
-    : configuration;
+    : configuration === undefined ? { returnImmediately: true } : configuration;
   return dropUndefined(Object.assign(rest, { message: messageIn(message), configuration: config }));
 }
 

@@ -24,6 +24,8 @@ export interface Config {
   deliveryRetries: number[];
   streams: StreamSettings;
   review: ReviewSettings;
+  /** Seconds a blocking SendMessage at a space waits for its intent to end or need input. */
+  intentWaitS: number;
   /** pino level for the hub's log lines. */
   logLevel: (typeof LOG_LEVELS)[number];
   /** Who may read GET /metrics: the admin token holder, or anyone. */

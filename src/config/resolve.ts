@@ -95,6 +95,7 @@ function configFrom(s: Settled): Config {
     deliveryRetries: s.deliveryRetries.value!,
     streams: { heartbeatMs: s.sseHeartbeatMs.value!, drainTimeoutMs: s.sseDrainTimeoutMs.value!, maxPerCaller: s.maxStreamsPerCaller.value! },
     review: reviewFrom(s),
+    intentWaitS: s.intentWaitS.value!,
     logLevel: s.logLevel.value!,
     metrics: s.metrics.value!,
   };

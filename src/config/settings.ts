@@ -147,6 +147,13 @@ const declared = {
     help: 'hosts a review source may be on',
     show: (h: string[]) => h.join(','),
   },
+  intentWaitS: {
+    arg: '<seconds>',
+    allowed: 'a whole number from 0 to 300',
+    parse: wholeNumber(0, 300),
+    fallback: '20',
+    help: 'seconds a blocking declaration waits for its intent to land or need input',
+  },
   logLevel: {
     arg: '<level>',
     allowed: `one of ${LOG_LEVELS.join(', ')}`,

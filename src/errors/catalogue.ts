@@ -57,6 +57,11 @@ export const CATALOGUE = {
   TASK_FULL: own(-32013, 409, 'This task takes no more entries'),
   APPROVAL_MISMATCH: own(-32602, 400, 'The request is not the one that was approved'),
   PRIVATE_CONTENT: own(-32602, 400, 'The content looks like it carries private information'),
+  // Spaces and work intents.
+  SPACE_NOT_FOUND: own(-32012, 404, 'Space not found', 404),
+  NAME_TAKEN: own(-32013, 409, 'That name is taken'),
+  LEASE_HELD: own(-32013, 409, 'Another worker holds this intent'),
+  LEASE_NOT_HELD: own(-32013, 409, 'The caller does not hold a live lease on this intent'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof CATALOGUE;

@@ -10,7 +10,7 @@ const stamp = (m: Message, record: TaskRecord): Message => Object.assign({}, m, 
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, sender, target, metadata, ...unplaced } = opening;
+  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, ...unplaced } = opening;
   unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
     id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
@@ -29,6 +29,7 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   if (sender !== undefined) record.sender = sender;
   if (target !== undefined) record.target = target;
   if (metadata !== undefined) record.metadata = metadata;
+  if (statusMessage !== undefined) record.statusMessage = stamp(statusMessage, record);
   const history = messages.map((m) => stamp(m, record));
   const task: StoredTask = { record, history, artifacts: [] };
   const events: StreamResponse[] = [{ task: snapshot(task) }];
@@ -76,12 +77,17 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     events,
     ...(change.quotas ? { quotas: change.quotas } : {}),
     ...(change.entry ? { entry: change.entry } : {}),
+    ...(change.dueAt !== undefined ? { dueAt: change.dueAt } : {}),
   };
   return { write, task: { record, history, artifacts } };
 }
 
-/** A change's metadata over the task's: the hub's own `muster` object merges key by key, so a change names only what it sets there. */
+/**
+ * A change's metadata over the task's: the hub's own `muster` object merges key by key, so a
+ * change names only what it sets there, and a key set to null there is removed (a lease let go).
+ */
 export function mergeMetadata(before: JsonObject | undefined, change: JsonObject): JsonObject {
-  const muster = Object.assign({}, before?.['muster'], change['muster']);
+  const muster: JsonObject = Object.assign({}, before?.['muster'], change['muster']);
+  for (const key of Object.keys(muster)) if (muster[key] === null) delete muster[key];
   return Object.assign({}, before, change, Object.keys(muster).length > 0 ? { muster } : {});
 }

@@ -5,32 +5,58 @@
  */
 import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
 import type { Caller } from '../identity/caller.js';
-import type { EntryWrite, QuotaCharge, StoredTask, TaskEntry, TaskRecord, Visibility } from '../store/store.js';
+import type { QuotaRule, Quotas } from '../identity/quotas.js';
+import type { EntryWrite, QuotaCharge, SpaceRecord, SpaceRole, StoredTask, TaskEntry, TaskQuery, TaskRecord, Visibility } from '../store/store.js';
 
-/** Where a request came in: the hub's own base, or one agent's base. */
-export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string };
+/** Where a request came in: the hub's own base, one agent's base, or one space's base. */
+export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string } | { kind: 'space'; name: string };
+
+/** A caller's standing in a space: its role there, or what it is without one. */
+export interface Standing {
+  space: SpaceRecord;
+  /** 'owner' and 'admin' may do everything; a member has its role; anyone else none. */
+  role?: SpaceRole | 'owner' | 'admin';
+}
+
+/** What a kind may read while it decides (it never writes). */
+export interface KindReads {
+  /** The space and the caller's standing in it; undefined when there is no such space. */
+  standing(space: string, caller: Caller): Promise<Standing | undefined>;
+  /** Tasks as the store lists them (scopes and states as in TaskQuery), every page up to `max`. */
+  tasks(query: Omit<TaskQuery, 'limit' | 'after'>, max: number): Promise<StoredTask[]>;
+}
 
 export interface KindContext {
   caller: Caller;
   door: Door;
   now: number;
+  reads: KindReads;
 }
 
 /** What a new task starts as. */
 export interface Opening {
   kind: string;
-  /** A kind whose tasks are their own context sets the id (Task.id = Task.contextId); else one is made. */
+  /** A kind that names the task in its own words, or whose tasks are their own context, sets the id; else one is made. */
   id?: string;
   contextId: string;
   sender?: string;
   target?: string;
   visibility: Visibility;
   state: TaskState;
+  /** The new task's status message (one sentence saying what happened and what comes next). */
+  statusMessage?: Message;
   metadata?: JsonObject;
   messages: Message[];
   quotas?: QuotaCharge[];
   /** When the kind's `due` runs for this task (a deadline). */
   dueAt?: number;
+}
+
+/** A message that opens nothing because an existing task already is what it asks for (a twin). */
+export interface Twin {
+  twinOf: StoredTask;
+  /** Said first in the answer's status message. */
+  note: string;
 }
 
 /** What a request does to an existing task. Empty arrays and no state: history only. */
@@ -49,22 +75,82 @@ export interface Change {
    * contribution). The rest of the Change must be empty.
    */
   sealed?: EntryWrite;
+  /** Sets (or moves) when the kind's `due` runs for this task: a lease's end, moved by a heartbeat. */
+  dueAt?: number;
 }
+
+type Decision = Change | undefined | Promise<Change | undefined>;
 
 export interface Kind {
   readonly name: string;
   /** Whether this caller may see this task at all (the view asks; nobody else should). */
   canSee(caller: Caller, task: TaskRecord): boolean;
   /** A new task from a message without taskId; undefined when the message is not for this kind. */
-  open(ctx: KindContext, message: Message): Promise<Opening | undefined>;
+  open(ctx: KindContext, message: Message): Promise<Opening | Twin>;
   /** A message with the taskId of one of this kind's tasks; undefined: nothing to write, the task is answered as it stands. */
-  followUp(ctx: KindContext, task: StoredTask, message: Message): Change | undefined;
-  /** CancelTask on a non-terminal task. */
-  cancel(ctx: KindContext, task: StoredTask, reason: string | undefined): Change;
+  followUp(ctx: KindContext, task: StoredTask, message: Message): Decision;
+  /** CancelTask on a task (the kind refuses callers who may not cancel, whatever the state). */
+  cancel(ctx: KindContext, task: StoredTask, reason: string | undefined): Change | Promise<Change>;
   /** Work the kind scheduled on a task (`Opening.dueAt`) is due; undefined when nothing is left to do. */
   due?(task: StoredTask, entries: readonly TaskEntry[], now: number): Change | undefined;
   /** What the author of an entry reads of it on the task (a receipt); without it, entries are not shown back. */
   receipt?(entry: TaskEntry): JsonObject;
   /** Kind-specific actions over REST (e.g. `respond`), keyed by action name; undefined as for followUp. */
-  readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Change | undefined>>;
+  readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Decision>>;
+  /**
+   * How long a blocking SendMessage that opens one of these tasks waits for it to end or need
+   * input (A2A's returnImmediately: false); without it, the answer comes at once.
+   */
+  readonly blockingWaitMs?: number;
+}
+
+/** A skill a kind lists on the Agent Card of a base it opens tasks at. */
+export interface CardSkill {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  examples?: string[];
+  inputModes?: string[];
+  outputModes?: string[];
+}
+
+/** What a kind is handed when the hub is built. */
+export interface KindDeps {
+  quotas: Quotas;
+  settings: KindSettings;
+}
+
+/** Settings kinds read (config/settings.ts defines and documents them). */
+export interface KindSettings {
+  review?: import('./kinds/review/request.js').ReviewSettings;
+  /** How long a blocking declaration waits for its intent to end (MUSTER_INTENT_WAIT_S). */
+  intentWaitMs?: number;
+}
+
+/** Where a kind opens new tasks: a door kind and, for kinds that take skill calls there, the skill. */
+export interface OpensAt {
+  door: Door['kind'];
+  skill?: string;
+}
+
+/**
+ * A way of working as one module: everything it brings to the hub. The hub builds its kinds,
+ * quota rules and opening table from the registered modules (kinds/index.ts), the cards list
+ * their skills; nothing outside the kind's folder names it.
+ */
+export interface KindModule {
+  readonly name: string;
+  readonly quotaRules?: Readonly<Record<string, QuotaRule>>;
+  /** Which door (and skill) opens this kind's tasks: at most one module per pair, checked when the hub starts. */
+  readonly opensAt: readonly OpensAt[];
+  /** The skills this kind lists on the card of each kind of base; `subject` names the agent or space. */
+  cardSkills?(door: Door['kind'], subject: string): CardSkill[];
+  create(deps: KindDeps): Kind;
+}
+
+/** The door a kind opens at, narrowed: the opening table sends it nothing else. */
+export function doorOf<K extends Door['kind']>(ctx: KindContext, kind: K): Extract<Door, { kind: K }> {
+  if (ctx.door.kind !== kind) throw new Error(`opened at a ${ctx.door.kind} base, expected ${kind}`);
+  return ctx.door as Extract<Door, { kind: K }>;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isTerminal } from '../a2a/states.js';
-import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
+import type { ListTasksParams, ListTasksResult, SendMessageParams, Task, TaskState } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
 import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
@@ -8,10 +8,12 @@ import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskCursor, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { PerKeyQueue } from './per-key-queue.js';
-import type { Change, Door, Kind, KindContext } from './kind.js';
+import type { Change, Door, Kind, KindContext, KindReads } from './kind.js';
+import type { Kinds } from './kinds/index.js';
+import type { Spaces } from './spaces.js';
 import { checkParts } from './limits.js';
 import { cursorFrom, encodePageToken } from './page-token.js';
 import { configSchema, type PushConfigs } from './push.js';
@@ -67,10 +69,11 @@ export class TaskService {
   constructor(
     private readonly store: Store,
     private readonly view: View,
-    private readonly kinds: ReadonlyMap<string, Kind>,
+    private readonly kinds: Kinds,
     private readonly quotas: Quotas,
     private readonly wakeups: Wakeups,
     private readonly push: PushConfigs,
+    private readonly spaces: Spaces,
     /** Called after a write that queued deliveries, so the outbox sends them without waiting. */
     private readonly deliveriesQueued: () => void,
     private readonly clock: () => number = Date.now,
@@ -143,7 +146,9 @@ export class TaskService {
       !opens,
     );
     if (push) await this.push.create(actor.caller, task.id, push, true);
-    return trimHistory(task, params.configuration?.historyLength ?? ANSWER_HISTORY);
+    const waitMs = params.configuration?.returnImmediately ? undefined : this.kindOf(task)?.blockingWaitMs;
+    const answer = waitMs ? await this.waitToSettle(actor, task, waitMs) : task;
+    return trimHistory(answer, params.configuration?.historyLength ?? ANSWER_HISTORY);
   }
 
   /**
@@ -188,8 +193,8 @@ export class TaskService {
   async cancel(actor: Actor, id: string, reason: string | undefined, key?: string): Promise<Task> {
     const idem = key === undefined ? undefined : this.restKey(actor, key, ['cancel', id, reason]);
     const run = () =>
-      this.change(actor, id, (kind, ctx, t) => {
-        const change = kind.cancel(ctx, t, reason); // the kind refuses callers who may not cancel, whatever the state
+      this.change(actor, id, async (kind, ctx, t) => {
+        const change = await kind.cancel(ctx, t, reason); // the kind refuses callers who may not cancel, whatever the state
         if (t.record.state === 'TASK_STATE_CANCELED') return undefined; // canceling twice answers the task as it is
         if (isTerminal(t.record.state)) {
           throw new HubError('TASK_NOT_CANCELABLE', `Task ${id} is ${t.record.state} and cannot be canceled`, { meta: { currentState: t.record.state } });
@@ -242,9 +247,10 @@ export class TaskService {
 
   private async open(actor: Actor, params: SendMessageParams, idem: Idempotency): Promise<Task> {
     const ctx = this.context(actor);
-    for (const kind of this.kinds.values()) {
+    const kind = this.kinds.opener(actor.door, params.message);
+    if (kind) {
       const opening = await kind.open(ctx, params.message);
-      if (!opening) continue;
+      if ('twinOf' in opening) return this.view.twin(opening.twinOf, opening.note, FULL);
       // The opening event carries the task without its history: the messages are stored once, in the history.
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
       const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target);
@@ -268,15 +274,15 @@ export class TaskService {
   private async change(
     actor: Actor,
     id: string,
-    decide: (kind: Kind, ctx: KindContext, task: StoredTask) => Change | undefined,
+    decide: (kind: Kind, ctx: KindContext, task: StoredTask) => Change | undefined | Promise<Change | undefined>,
     idem?: Idempotency,
   ): Promise<Task> {
     requireToken(actor.caller, 'Changing a task');
     return this.settled(id, async () => {
       const current = this.visible(actor, await this.store.getTask(id, FULL), id);
-      const kind = this.kinds.get(current.record.kind)!;
+      const kind = this.kinds.byName.get(current.record.kind)!;
       const ctx = this.context(actor);
-      const change = decide(kind, ctx, current);
+      const change = await decide(kind, ctx, current);
       const receipt = idem && Object.assign({}, idem, { result: { taskId: id } });
       if (!change) return this.present(actor, current);
       if (change.sealed) {
@@ -295,7 +301,7 @@ export class TaskService {
   async runDue(work: DueWork, owner: string): Promise<void> {
     await this.settled(work.taskId, async () => {
       const current = await this.store.getTask(work.taskId, FULL);
-      const kind = current && this.kinds.get(current.record.kind);
+      const kind = current && this.kinds.byName.get(current.record.kind);
       const entries = current && kind?.due ? await this.store.entries(work.taskId) : [];
       const change = current && kind?.due?.(current, entries, this.clock());
       if (!current || !change) return this.store.finishDue(work.taskId, owner);
@@ -397,11 +403,46 @@ export class TaskService {
   }
 
   private context(actor: Actor): KindContext {
-    return { caller: actor.caller, door: actor.door, now: this.clock() };
+    return { caller: actor.caller, door: actor.door, now: this.clock(), reads: this.reads };
+  }
+
+  /** What kinds may read while they decide. */
+  private readonly reads: KindReads = {
+    standing: (space, caller) => this.spaces.standing(space, caller),
+    tasks: async (query, max) => {
+      const found: StoredTask[] = [];
+      let after: TaskCursor | undefined;
+      do {
+        const page = await this.store.listTasks(Object.assign({}, query, { limit: Math.min(500, max - found.length) }, after ? { after } : {}));
+        found.push(...page.tasks);
+        after = page.hasMore ? page.tasks.at(-1)?.record : undefined;
+      } while (after && found.length < max);
+      return found;
+    },
+  };
+
+  private kindOf(task: Task): Kind | undefined {
+    return this.kinds.byName.get((task.metadata?.['muster'] as { kind: string }).kind);
+  }
+
+  /**
+   * A2A's blocking send: waits until the task ends or needs input, or `ms` pass, then answers it
+   * as it stands. It follows the event log, so it ends on whichever node the change is made.
+   */
+  private async waitToSettle(actor: Actor, task: Task, ms: number): Promise<Task> {
+    const stored = await this.store.getTask(task.id, SUMMARY);
+    if (!stored || settles(stored.record.state)) return task;
+    for await (const { event } of follow(this.store, this.wakeups, task.id, stored.record.lastSeq, AbortSignal.timeout(ms))) {
+      if ('statusUpdate' in event && settles(event.statusUpdate.status.state)) break;
+    }
+    return this.get(actor, task.id);
   }
 }
 
 async function* none(): AsyncGenerator<LoggedEvent> {}
+
+/** Where a blocking send stops waiting: the task ended, or it needs the sender. */
+const settles = (state: TaskState): boolean => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
 /** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */
 const withCancelReason = (change: Change, reason: string): Change =>

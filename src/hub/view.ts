@@ -8,7 +8,8 @@ import { HubError } from '../errors/hub-error.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
 import { pushChannel, type Delivery, type PushConfig, type StoredTask, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
-import type { Door, Kind } from './kind.js';
+import type { Door } from './kind.js';
+import type { Kinds } from './kinds/index.js';
 
 export interface RenderOptions {
   historyLength?: number;
@@ -16,10 +17,28 @@ export interface RenderOptions {
 }
 
 export class View {
-  constructor(private readonly kinds: ReadonlyMap<string, Kind>) {}
+  /** The kinds whose tasks live at a space's base. */
+  private readonly spaceKinds: ReadonlySet<string>;
+
+  constructor(private readonly kinds: Kinds) {
+    this.spaceKinds = new Set(kinds.atDoor('space'));
+  }
 
   canSee(caller: Caller, record: TaskRecord): boolean {
-    return this.kinds.get(record.kind)?.canSee(caller, record) ?? false;
+    return this.kinds.byName.get(record.kind)?.canSee(caller, record) ?? false;
+  }
+
+  /** Whether a task is one this base holds: any at the hub's; an agent's own at its base; a space's intents at the space's. */
+  private atDoor(door: Door, r: TaskRecord): boolean {
+    if (door.kind === 'hub') return true;
+    if (door.kind === 'agent') return r.target === door.handle || r.sender === door.handle;
+    return this.spaceKinds.has(r.kind) && r.contextId === door.name;
+  }
+
+  /** The base that holds a task, relative to the hub's ('' for the hub's own). */
+  private baseOf(r: TaskRecord): string {
+    if (this.spaceKinds.has(r.kind)) return `spaces/${r.contextId}/`;
+    return r.target === undefined ? '' : `agents/${r.target}/`;
   }
 
   /**
@@ -27,13 +46,12 @@ export class View {
    * did not exist. An agent's base shows only tasks that agent sent or received.
    */
   visible<T extends StoredTask>(caller: Caller, door: Door, task: T | undefined, id: string): T {
-    const atDoor = (r: TaskRecord) => door.kind === 'hub' || r.target === door.handle || r.sender === door.handle;
     const seen = task && this.canSee(caller, task.record);
-    if (seen && atDoor(task.record)) return task;
+    if (seen && this.atDoor(door, task.record)) return task;
     // A task the caller may read, asked for at the wrong agent's base: say which base has it (the
     // caller sees its `to` anyway). Any other miss is "not found", telling nothing more.
     if (seen) {
-      const base = task.record.target === undefined ? '' : `agents/${task.record.target}/`;
+      const base = this.baseOf(task.record);
       throw new HubError('TASK_NOT_FOUND', `Task ${id} is not at this base`, { hint: `Read it at the base /${base}`, meta: { taskBase: base } });
     }
     throw new HubError('TASK_NOT_FOUND', `Task ${id} not found`, { hint: 'Check the id; you only see tasks you sent or received' });
@@ -64,6 +82,10 @@ export class View {
 
   /** Which tasks a list at this door shows this caller; undefined when it shows none. */
   listScope(caller: Caller, door: Door): TaskScope | undefined {
+    if (door.kind === 'space') {
+      const [taskKind] = this.spaceKinds; // one kind lives at spaces today: intents, public to all
+      return taskKind === undefined ? undefined : { kind: 'context', contextId: door.name, taskKind };
+    }
     if (door.kind === 'agent') {
       if (caller.kind === 'admin') return { kind: 'inbox', target: door.handle };
       if (caller.kind !== 'agent') return undefined;
@@ -91,7 +113,7 @@ export class View {
    * shows entries back to their authors (a sealed contribution's receipt). Nobody reads another's.
    */
   entryReader(caller: Caller, record: TaskRecord): string | undefined {
-    return caller.kind === 'agent' && this.kinds.get(record.kind)?.receipt ? caller.handle : undefined;
+    return caller.kind === 'agent' && this.kinds.byName.get(record.kind)?.receipt ? caller.handle : undefined;
   }
 
   /**
@@ -109,9 +131,24 @@ export class View {
     const muster: JsonObject = Object.assign({}, record.metadata?.['muster'] as JsonObject | undefined, { kind: record.kind });
     if (record.sender !== undefined) muster['from'] = record.sender;
     if (record.target !== undefined) muster['to'] = record.target;
-    const receipt = own && this.kinds.get(record.kind)?.receipt?.(own);
+    const receipt = own && this.kinds.byName.get(record.kind)?.receipt?.(own);
     if (receipt !== undefined) muster['receipt'] = receipt;
     out.metadata = Object.assign({}, record.metadata, { muster });
+    return out;
+  }
+
+  /**
+   * A task shown as the answer to a message that repeats it (a twin): the task as it stands, its
+   * status message saying so first, and `metadata.muster.duplicateOf` naming it.
+   */
+  twin(task: StoredTask, note: string, options: RenderOptions): Task {
+    const out = this.render(task, options);
+    const said = out.status.message?.parts.find((p) => p.text !== undefined)?.text;
+    const text = said ? `${note} ${said}` : note;
+    const message = Object.assign({}, out.status.message ?? { messageId: `twin-${task.record.id}`, role: 'ROLE_AGENT' as const }, { parts: [{ text }], taskId: task.record.id, contextId: task.record.contextId });
+    out.status = Object.assign({}, out.status, { message });
+    const muster = Object.assign({}, out.metadata!['muster'] as JsonObject, { duplicateOf: task.record.id });
+    out.metadata = Object.assign({}, out.metadata, { muster });
     return out;
   }
 }

@@ -9,9 +9,10 @@ export const callerName = (caller: Caller): string =>
   caller.kind === 'agent' ? caller.handle : caller.kind === 'admin' ? '(admin)' : '(anonymous)';
 
 /** Refuses an anonymous caller: `what` (e.g. "SendMessage") needs a bearer token. */
-export function requireToken(caller: Caller, what: string): void {
+export function requireToken(caller: Caller, what: string, more?: string): void {
   if (caller.kind === 'anonymous') {
-    throw new HubError('UNAUTHENTICATED', `${what} needs a bearer token`, { hint: 'Send Authorization: Bearer <token>; an agent gets one from POST /api/agents' });
+    const hint = 'Send Authorization: Bearer <token>; an agent gets one from POST /api/agents';
+    throw new HubError('UNAUTHENTICATED', `${what} needs a bearer token`, { hint: more ? `${hint}. ${more}` : hint });
   }
 }
 

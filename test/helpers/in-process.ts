@@ -17,7 +17,7 @@ export async function inProcessHub() {
     rateLimits: true,
     targets: { allowPrivate: true },
     deliveriesQueued: () => {},
-    review: { minDeadlineS: 1, maxDeadlineS: 7 * 86_400, sourceHosts: ['github.com', 'nodejs.org'] },
+    kinds: { review: { minDeadlineS: 1, maxDeadlineS: 7 * 86_400, sourceHosts: ['github.com', 'nodejs.org'] } },
     clock: () => clock.now,
   });
   const close = async () => {

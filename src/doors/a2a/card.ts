@@ -1,12 +1,11 @@
 /**
- * Agent Cards in the A2A 1.0 shape: the hub's own, and one per agent. Each names its JSON-RPC
- * URL (the base itself) twice, for protocol 1.0 and 0.3: the method name picks the shapes.
+ * Agent Cards in the A2A 1.0 shape: the hub's own, one per agent and one per space. Each names
+ * its JSON-RPC URL (the base itself) twice, for protocol 1.0 and 0.3: the method name picks the
+ * shapes. The skills come from the kinds that open tasks at that kind of base.
  */
-import type { AgentRecord } from '../../store/store.js';
+import type { CardSkill } from '../../hub/kind.js';
+import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 import { VERSION } from '../../version.js';
-import { ANSWER_LENGTH, CALL_ANSWER, STANCES } from '../../hub/kinds/call/call.js';
-import { REVIEW_CONTRIBUTE, VERDICTS } from '../../hub/kinds/review/contribution.js';
-import { REVIEW_OPEN } from '../../hub/kinds/review/request.js';
 
 export interface Capabilities {
   streaming: boolean;
@@ -15,7 +14,7 @@ export interface Capabilities {
 
 const CAPABILITIES: Capabilities = { streaming: true, pushNotifications: true };
 
-function common(hubBase: string, base: string, name: string, description: string, skills: object[]) {
+function common(hubBase: string, base: string, name: string, description: string, skills: object[], schemeDescription = 'An agent token from POST /api/agents; reads of public things need none') {
   return {
     name,
     description,
@@ -27,7 +26,7 @@ function common(hubBase: string, base: string, name: string, description: string
     version: VERSION,
     capabilities: Object.assign({}, CAPABILITIES, { extendedAgentCard: false }),
     securitySchemes: {
-      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An agent token from POST /api/agents; reads of public things need none' } },
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: schemeDescription } },
     },
     securityRequirements: [{ schemes: { bearer: {} } }], // no scopes: ProtoJSON omits the empty list
     defaultInputModes: ['text/plain', 'application/json'],
@@ -55,54 +54,26 @@ export function legacyCard(card: Card) {
   });
 }
 
-export function hubCard(base: string) {
-  return common(base, base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/; post and contribute to public review tasks and answer open calls here.', [
+export function hubCard(base: string, skills: CardSkill[]) {
+  return common(base, base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/; declare work at a space\'s base, /spaces/{name}/; post and contribute to public review tasks and answer open calls here.', [
     {
       id: 'tasks',
       name: 'Your tasks',
       description: 'GetTask and ListTasks over every public task and every task you sent or received on this hub, whichever base it was sent to. Public tasks need no token to read.',
       tags: ['tasks', 'hub'],
     },
-    {
-      id: REVIEW_OPEN,
-      name: 'Post a review task',
-      description:
-        `SendMessage without taskId, one data part {"skill": "${REVIEW_OPEN}", "args": {"request": {...}, "approval": {"public_input_digest": "sha256:<hex>", "public_output": true, "scope": "this_task"}}}. ` +
-        'The digest is SHA-256 of the request in RFC 8785 canonical JSON: post exactly what your user approved. Answers at once with the task (TASK_STATE_WORKING, Task.id = contextId), ' +
-        'whatever returnImmediately says; at the deadline the hub evaluates it once and the task carries an "Evaluation" artifact.',
-      tags: ['review', 'public'],
-    },
-    {
-      id: REVIEW_CONTRIBUTE,
-      name: 'Contribute to a review',
-      description:
-        `SendMessage with the review's taskId and one data part {"verdict": "${VERDICTS.join('|')}", "summary", "conditions", "attempts", "limitations", "source_urls"} ` +
-        `(or {"skill": "${REVIEW_CONTRIBUTE}", "args": {...}}). ` +
-        'Sealed until the deadline: nobody else can tell it was sent; your receipt is in metadata.muster.receipt. One per agent per task.',
-      tags: ['review'],
-    },
-    {
-      id: CALL_ANSWER,
-      name: 'Answer an open call',
-      description: `SendMessage with the call's taskId and one data part {"stance"?: "${STANCES.join('|')}", "body": "${ANSWER_LENGTH.min} to ${ANSWER_LENGTH.max} characters"}. Public at once; one answer per agent per call.`,
-      tags: ['call', 'public'],
-    },
+    ...skills,
   ]);
 }
 
-export function agentCard(hubBase: string, agent: AgentRecord) {
+export function agentCard(hubBase: string, agent: AgentRecord, skills: CardSkill[]) {
   const name = agent.name ?? agent.handle;
   const base = `${hubBase}agents/${agent.handle}/`;
-  return common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [
-    {
-      id: 'direct-task',
-      name: 'Direct task',
-      description:
-        `Send a task to ${agent.handle}'s inbox. Muster stores and routes it, never executes it, and answers at once with the task as it stands ` +
-        `(TASK_STATE_SUBMITTED), whatever returnImmediately says: the answer waits on ${agent.handle}. Follow it with GetTask or ListTasks; ` +
-        'answer TASK_STATE_INPUT_REQUIRED with SendMessage carrying the taskId.',
-      tags: ['direct', 'inbox'],
-      examples: ['Please review the attached proposal and reply with your comments.'],
-    },
-  ]);
+  return common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, skills);
+}
+
+export function spaceCard(hubBase: string, space: SpaceRecord, skills: CardSkill[]) {
+  const base = `${hubBase}spaces/${space.name}/`;
+  const description = space.description ?? `Space ${space.name} on a Muster hub: declare work intents here; workers claim and land them.`;
+  return common(hubBase, base, space.name, description, skills, "An agent token from POST /api/agents (the space's owner or an orchestrator) to declare or withdraw; GetTask, ListTasks and SubscribeToTask need none");
 }

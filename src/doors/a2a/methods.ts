@@ -13,6 +13,7 @@ import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import { trimHistory, type Actor, type Subscription } from '../../hub/tasks.js';
 import { requireToken } from '../../identity/caller.js';
+import { READS_NEED_NO_TOKEN } from '../../hub/kinds/intent/intent.js';
 
 export type ProtocolVersion = '1.0' | '0.3';
 
@@ -77,7 +78,7 @@ const extendedCard: Handler = async () => {
 const write =
   (handler: Handler): Handler =>
   async (hub, actor, params, call) => {
-    requireToken(actor.caller, 'This method');
+    requireToken(actor.caller, 'This method', actor.door.kind === 'space' ? READS_NEED_NO_TOKEN : undefined);
     return handler(hub, actor, params, call);
   };
 

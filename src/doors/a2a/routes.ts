@@ -4,7 +4,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { actorOf, baseUrl, callerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
-import { agentCard, hubCard, legacyCard } from './card.js';
+import { agentCard, hubCard, legacyCard, spaceCard } from './card.js';
 import { answer } from './jsonrpc.js';
 import { HubError } from '../../errors/hub-error.js';
 import { callerName } from '../../identity/caller.js';
@@ -112,16 +112,30 @@ export function a2aRoutes(
     await hub.identity.requireAgent(handle);
     return { kind: 'agent', handle };
   };
+  const spaceDoor = async (request: FastifyRequest): Promise<Door> => {
+    const { name } = request.params as { name: string };
+    await hub.spaces.require(name);
+    return { kind: 'space', name };
+  };
   const config = { door: 'jsonrpc' as const };
+  const skills = (door: Door['kind'], subject = '') => hub.kinds.cardSkills(door, subject);
 
-  app.get(`/${CARD}`, (request, reply) => sendCard(request, reply, hubCard(baseUrl(publicUrl, request))));
+  app.get(`/${CARD}`, (request, reply) => sendCard(request, reply, hubCard(baseUrl(publicUrl, request), skills('hub'))));
   app.post('/', { config }, rpc(async () => ({ kind: 'hub' })));
 
   app.get(`/agents/:handle/${CARD}`, { config: { door: 'rest' } }, async (request, reply) => {
     const { handle } = request.params as { handle: string };
     const agent = await hub.identity.agent(handle);
-    return sendCard(request, reply, agentCard(baseUrl(publicUrl, request), agent));
+    return sendCard(request, reply, agentCard(baseUrl(publicUrl, request), agent, skills('agent', handle)));
   });
   app.post('/agents/:handle/', { config }, rpc(agentDoor));
   app.post('/agents/:handle', { config }, rpc(agentDoor));
+
+  app.get(`/spaces/:name/${CARD}`, { config: { door: 'rest' } }, async (request, reply) => {
+    const { name } = request.params as { name: string };
+    const space = await hub.spaces.require(name);
+    return sendCard(request, reply, spaceCard(baseUrl(publicUrl, request), space, skills('space', name)));
+  });
+  app.post('/spaces/:name/', { config }, rpc(spaceDoor));
+  app.post('/spaces/:name', { config }, rpc(spaceDoor));
 }

@@ -19,6 +19,7 @@ import type { HubMetrics } from '../../observability/metrics.js';
 import { callerLabel, logFailure, requestId, requestTracker } from '../../observability/request-log.js';
 import { METHODS } from '../a2a/methods.js';
 import { metricsRoutes } from '../rest/metrics.js';
+import { spaceRoutes } from '../rest/spaces.js';
 
 export interface AppOptions {
   streams: StreamSettings;
@@ -123,6 +124,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   a2aRoutes(app, hub, { ...options, logError: (error, request) => logFailure(options.logger, error, request) });
   agentRoutes(app, hub, options);
   taskRoutes(app, hub);
+  spaceRoutes(app, hub, options);
   healthRoutes(app, hub, options.adminTokenFingerprint);
   jwksRoutes(app, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);

@@ -5,9 +5,9 @@ import type { JsonObject, Message } from '../../../a2a/types.js';
 import { parseWith } from '../../../a2a/validate.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent } from '../../../identity/caller.js';
-import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask } from '../../../store/store.js';
-import type { Change, Kind, KindContext, Opening } from '../../kind.js';
+import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
+import { DAY, type Quotas } from '../../../identity/quotas.js';
 import { requirePublic } from '../../screening.js';
 import { DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
 
@@ -56,8 +56,7 @@ export function callKind(quotas: Quotas): Kind {
     name: 'call',
     canSee: () => true, // public: the question and every answer
 
-    async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
-      if (ctx.door.kind !== 'hub' || skillOf(message) !== CALL_OPEN) return undefined;
+    async open(ctx: KindContext, message: Message): Promise<Opening> {
       if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin posts open calls', { hint: `Agents answer calls: SendMessage with the call's taskId. ${ADMIN_HINT}` });
       const args = skillArgs(message, openArgs, 'An open call');
       const id = uuidv7();
@@ -103,3 +102,21 @@ export function callKind(quotas: Quotas): Kind {
     actions: { close: (ctx, task) => close(ctx, task) },
   };
 }
+
+export const callModule: KindModule = {
+  name: 'call',
+  quotaRules: { 'call.answer': { limit: 10, windowMs: DAY, what: 'answers to open calls a day by one agent' } },
+  opensAt: [{ door: 'hub', skill: CALL_OPEN }],
+  cardSkills: (door) =>
+    door !== 'hub'
+      ? []
+      : [
+          {
+            id: CALL_ANSWER,
+            name: 'Answer an open call',
+            description: `SendMessage with the call's taskId and one data part {"stance"?: "${STANCES.join('|')}", "body": "${ANSWER_LENGTH.min} to ${ANSWER_LENGTH.max} characters"}. Public at once; one answer per agent per call.`,
+            tags: ['call', 'public'],
+          },
+        ],
+  create: ({ quotas }) => callKind(quotas),
+};

@@ -3,9 +3,9 @@ import { isTerminal } from '../../../a2a/states.js';
 import type { Message } from '../../../a2a/types.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent, type Caller } from '../../../identity/caller.js';
-import type { Quotas } from '../../../identity/quotas.js';
 import type { StoredTask, TaskRecord } from '../../../store/store.js';
-import type { Change, Kind, KindContext, Opening } from '../../kind.js';
+import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening } from '../../kind.js';
+import { DAY, MINUTE, type Quotas } from '../../../identity/quotas.js';
 import { respond } from './respond.js';
 
 /**
@@ -20,10 +20,9 @@ export function directKind(quotas: Quotas): Kind {
     name: 'direct',
     canSee: isParty,
 
-    async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
-      if (ctx.door.kind !== 'agent') return undefined;
+    async open(ctx: KindContext, message: Message): Promise<Opening> {
       const sender = requireAgent(ctx.caller, 'send a task');
-      const target = ctx.door.handle;
+      const target = doorOf(ctx, 'agent').handle;
       if (sender === target) throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', { hint: 'Send it to another agent\'s base URL' });
       return {
         kind: 'direct',
@@ -67,3 +66,30 @@ export function directKind(quotas: Quotas): Kind {
     actions: { respond },
   };
 }
+
+export const directModule: KindModule = {
+  name: 'direct',
+  quotaRules: {
+    'direct.pair': { limit: 30, windowMs: MINUTE, what: 'tasks a minute from one agent to another' },
+    'direct.inbox': { limit: 300, windowMs: MINUTE, what: 'tasks a minute into one inbox' },
+    'direct.daily': { limit: 5000, windowMs: DAY, what: 'tasks a day from one agent' },
+    'direct.followup': { limit: 60, windowMs: MINUTE, what: 'follow-up messages a minute from one agent to another' },
+  },
+  opensAt: [{ door: 'agent' }],
+  cardSkills: (door, handle) =>
+    door !== 'agent'
+      ? []
+      : [
+          {
+            id: 'direct-task',
+            name: 'Direct task',
+            description:
+              `Send a task to ${handle}'s inbox. Muster stores and routes it, never executes it, and answers at once with the task as it stands ` +
+              `(TASK_STATE_SUBMITTED), whatever returnImmediately says: the answer waits on ${handle}. Follow it with GetTask or ListTasks; ` +
+              'answer TASK_STATE_INPUT_REQUIRED with SendMessage carrying the taskId.',
+            tags: ['direct', 'inbox'],
+            examples: ['Please review the attached proposal and reply with your comments.'],
+          },
+        ],
+  create: ({ quotas }) => directKind(quotas),
+};

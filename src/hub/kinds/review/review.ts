@@ -2,13 +2,13 @@ import { v7 as uuidv7 } from 'uuid';
 import type { JsonObject, Message } from '../../../a2a/types.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent } from '../../../identity/caller.js';
-import type { Quotas } from '../../../identity/quotas.js';
+import { DAY, type Quotas } from '../../../identity/quotas.js';
 import type { StoredTask, TaskEntry } from '../../../store/store.js';
-import type { Change, Kind, KindContext, Opening } from '../../kind.js';
+import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
 import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
-import { checkContribution, REVIEW_CONTRIBUTE, type Contribution } from './contribution.js';
+import { checkContribution, REVIEW_CONTRIBUTE, VERDICTS, type Contribution } from './contribution.js';
 import { evaluate, type SealedContribution } from './evaluation.js';
-import { checkApproval, checkRequest, openArgsSchema, REVIEW_OPEN, type ReviewRequest, type ReviewSettings } from './request.js';
+import { checkApproval, checkRequest, DEFAULT_REVIEW_SETTINGS, openArgsSchema, REVIEW_OPEN, type ReviewRequest, type ReviewSettings } from './request.js';
 
 /** What a review task keeps about itself, in `metadata.muster.review`. */
 interface ReviewFacts {
@@ -30,8 +30,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
     name: 'review',
     canSee: () => true, // public: anyone reads the question and, after the deadline, the outcome
 
-    async open(ctx: KindContext, message: Message): Promise<Opening | undefined> {
-      if (ctx.door.kind !== 'hub' || skillOf(message) !== REVIEW_OPEN) return undefined;
+    async open(ctx: KindContext, message: Message): Promise<Opening> {
       const poster = requireAgent(ctx.caller, 'post a review task');
       const args = skillArgs(message, openArgsSchema, 'A review post');
       const request = checkRequest(args.request, settings, ctx.now, `${ARGS}.request`);
@@ -107,3 +106,37 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
     actions: {},
   };
 }
+
+export const reviewModule: KindModule = {
+  name: 'review',
+  quotaRules: {
+    'review.post': { limit: 2, windowMs: DAY, what: 'review tasks posted a day by one agent' },
+    'review.open': { limit: 2, held: true, what: 'review tasks open at once for one agent' },
+    'review.contribute': { limit: 3, windowMs: DAY, what: 'review contributions a day by one agent' },
+  },
+  opensAt: [{ door: 'hub', skill: REVIEW_OPEN }],
+  cardSkills: (door) =>
+    door !== 'hub'
+      ? []
+      : [
+          {
+            id: REVIEW_OPEN,
+            name: 'Post a review task',
+            description:
+              `SendMessage without taskId, one data part {"skill": "${REVIEW_OPEN}", "args": {"request": {...}, "approval": {"public_input_digest": "sha256:<hex>", "public_output": true, "scope": "this_task"}}}. ` +
+              'The digest is SHA-256 of the request in RFC 8785 canonical JSON: post exactly what your user approved. Answers at once with the task (TASK_STATE_WORKING, Task.id = contextId), ' +
+              'whatever returnImmediately says; at the deadline the hub evaluates it once and the task carries an "Evaluation" artifact.',
+            tags: ['review', 'public'],
+          },
+          {
+            id: REVIEW_CONTRIBUTE,
+            name: 'Contribute to a review',
+            description:
+              `SendMessage with the review's taskId and one data part {"verdict": "${VERDICTS.join('|')}", "summary", "conditions", "attempts", "limitations", "source_urls"} ` +
+              `(or {"skill": "${REVIEW_CONTRIBUTE}", "args": {...}}). ` +
+              'Sealed until the deadline: nobody else can tell it was sent; your receipt is in metadata.muster.receipt. One per agent per task.',
+            tags: ['review'],
+          },
+        ],
+  create: ({ quotas, settings }) => reviewKind(quotas, settings.review ?? DEFAULT_REVIEW_SETTINGS),
+};

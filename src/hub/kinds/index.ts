@@ -1,0 +1,69 @@
+/**
+ * The registered ways of working. Each is one module in its own folder (see KindModule); the
+ * hub, the cards and the opening table are built from this list, and nothing else names a kind.
+ */
+import type { Message } from '../../a2a/types.js';
+import type { QuotaRule } from '../../identity/quotas.js';
+import type { CardSkill, Door, Kind, KindDeps, KindModule } from '../kind.js';
+import { callModule } from './call/call.js';
+import { directModule } from './direct/direct.js';
+import { intentModule } from './intent/intent.js';
+import { reviewModule } from './review/review.js';
+import { skillOf } from './skill-call.js';
+
+export const KIND_MODULES: readonly KindModule[] = [directModule, reviewModule, callModule, intentModule];
+
+const slot = (door: Door['kind'], skill: string | undefined) => `${door} ${skill ?? ''}`;
+
+/** Every module's quota rules, one table (a rule named twice is a bug caught at start). */
+export function kindQuotaRules(modules: readonly KindModule[] = KIND_MODULES): Record<string, QuotaRule> {
+  const rules: Record<string, QuotaRule> = {};
+  for (const m of modules) {
+    for (const [name, rule] of Object.entries(m.quotaRules ?? {})) {
+      if (Object.hasOwn(rules, name)) throw new Error(`quota rule ${name} is declared by two kinds`);
+      rules[name] = rule;
+    }
+  }
+  return rules;
+}
+
+/** The kinds built from their modules, and which one opens a task at a door. */
+export class Kinds {
+  readonly byName: ReadonlyMap<string, Kind>;
+  private readonly openers = new Map<string, Kind>();
+
+  constructor(
+    deps: KindDeps,
+    private readonly modules: readonly KindModule[] = KIND_MODULES,
+  ) {
+    const byName = new Map<string, Kind>();
+    for (const m of modules) {
+      const kind = m.create(deps);
+      byName.set(m.name, kind);
+      for (const at of m.opensAt) {
+        const key = slot(at.door, at.skill);
+        if (this.openers.has(key)) throw new Error(`two kinds open tasks at ${at.door} bases${at.skill ? ` for skill ${at.skill}` : ''}`);
+        this.openers.set(key, kind);
+      }
+    }
+    this.byName = byName;
+  }
+
+  /**
+   * The kind a new message opens at this door: the one taking the skill it names there, else
+   * the door's own kind. Decided by door and skill alone, never by the order of the list.
+   */
+  opener(door: Door, message: Message): Kind | undefined {
+    const skill = skillOf(message);
+    return (skill !== undefined ? this.openers.get(slot(door.kind, skill)) : undefined) ?? this.openers.get(slot(door.kind, undefined));
+  }
+
+  /** The kinds whose tasks live at bases of this door kind (a space's intents). */
+  atDoor(door: Door['kind']): string[] {
+    return this.modules.filter((m) => m.opensAt.some((at) => at.door === door)).map((m) => m.name);
+  }
+
+  cardSkills(door: Door['kind'], subject: string): CardSkill[] {
+    return this.modules.flatMap((m) => m.cardSkills?.(door, subject) ?? []);
+  }
+}

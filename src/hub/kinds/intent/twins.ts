@@ -1,0 +1,33 @@
+/**
+ * Twin intents: the same work declared twice. Two declarations are twins when their titles have
+ * the same words (case, punctuation and order ignored) and their footprints overlap, glob-aware:
+ * `src/links/**` overlaps `src/links/limit.ts`, and two globs overlap when one's fixed base lies
+ * under the other's.
+ */
+import picomatch from 'picomatch';
+
+/** A title's words, lowercased, without punctuation, sorted and unique. */
+export function titleWords(title: string): string {
+  const words = title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].sort().join(' ');
+}
+
+const normal = (path: string) => path.replace(/^\.\//, '').replace(/\/+$/, '');
+
+/** Whether two footprint entries (paths or globs) can name the same file. */
+function entriesOverlap(a: string, b: string): boolean {
+  const [x, y] = [normal(a), normal(b)];
+  if (x === y) return true;
+  const scanX = picomatch.scan(x);
+  const scanY = picomatch.scan(y);
+  if (!scanX.isGlob && !scanY.isGlob) return x.startsWith(`${y}/`) || y.startsWith(`${x}/`); // a folder holds the file
+  if (!scanX.isGlob) return picomatch.isMatch(x, y, { dot: true });
+  if (!scanY.isGlob) return picomatch.isMatch(y, x, { dot: true });
+  // Two globs: they can meet when one's fixed base is the other's, or lies under it.
+  const [bx, by] = [scanX.base, scanY.base];
+  return bx === by || bx === '' || by === '' || bx.startsWith(`${by}/`) || by.startsWith(`${bx}/`);
+}
+
+export function footprintsOverlap(a: readonly string[], b: readonly string[]): boolean {
+  return a.some((x) => b.some((y) => entriesOverlap(x, y)));
+}

@@ -1,0 +1,152 @@
+/**
+ * A worker's side of an intent, over REST with its token: claim an exclusive lease, keep it
+ * with heartbeats, report progress, ask the declarer, land, fail or release. Every action but
+ * the claim needs the live lease; the task's compare-and-set makes one of two racing claims win.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Artifact, Message } from '../../../a2a/types.js';
+import { parseWith } from '../../../a2a/validate.js';
+import { HubError } from '../../../errors/hub-error.js';
+import { requireAgent } from '../../../identity/caller.js';
+import type { StoredTask } from '../../../store/store.js';
+import type { Change, KindContext } from '../../kind.js';
+import { factsOf, liveHolder, said } from './facts.js';
+
+export const LEASE_SECONDS = { min: 1, max: 3600, default: 600 } as const;
+
+const leaseBody = z
+  .object({ leaseSeconds: z.number('must be a whole number of seconds').int('must be a whole number of seconds').min(LEASE_SECONDS.min, 'must be from 1 to 3600').max(LEASE_SECONDS.max, 'must be from 1 to 3600').optional() })
+  .strict();
+const text = (max: number) => z.string('must be text').trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const messageBody = z.object({ message: text(8000) }).strict();
+const landBody = z
+  .object({
+    summary: text(8000),
+    commit: z.string('must be text').trim().min(1).max(200, 'must be at most 200 characters').optional(),
+    files: z.array(z.object({ path: text(500), why: text(2000).optional() }).strict(), 'must be a list of {"path", "why"?}').max(500, 'must list at most 500 files').optional(),
+  })
+  .strict();
+const failBody = z.object({ reason: text(4000) }).strict();
+
+const agentSays = (words: string): Message => ({ messageId: randomUUID(), role: 'ROLE_AGENT', parts: [{ text: words }] });
+
+/** Refuses unless the caller holds the intent's live lease; answers the caller's handle. */
+function holding(ctx: KindContext, task: StoredTask, action: string): string {
+  const worker = requireAgent(ctx.caller, `${action} an intent`);
+  const { record } = task;
+  const facts = factsOf(task);
+  if (record.state === 'TASK_STATE_CANCELED') {
+    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} was withdrawn; stop work on it`, { hint: 'Read why with GetTask (metadata.muster.cancelReason)', meta: { currentState: record.state } });
+  }
+  if (record.state !== 'TASK_STATE_WORKING' && record.state !== 'TASK_STATE_INPUT_REQUIRED') {
+    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is ${record.state}; nobody holds it`, { hint: 'Claim an open intent first', meta: { currentState: record.state } });
+  }
+  const holder = liveHolder(facts, ctx.now);
+  if (holder === worker) return worker;
+  if (holder !== undefined) throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is held by ${holder} until ${facts.leaseUntil}`, { hint: 'Claim another intent' });
+  throw new HubError('LEASE_NOT_HELD', `Your lease on intent ${record.id} ran out at ${facts.leaseUntil}`, { hint: `Claim it again with POST /api/tasks/${record.id}/claim while it is open` });
+}
+
+const leaseFor = (ctx: KindContext, body: unknown) => {
+  const { leaseSeconds = LEASE_SECONDS.default } = parseWith(leaseBody, body);
+  const until = ctx.now + leaseSeconds * 1000;
+  return { until, iso: new Date(until).toISOString() };
+};
+
+/** `mayClaim` refuses a worker the space does not let claim. */
+export async function claim(ctx: KindContext, task: StoredTask, body: unknown, mayClaim: (worker: string) => Promise<void>): Promise<Change> {
+  const worker = requireAgent(ctx.caller, 'claim an intent');
+  const lease = leaseFor(ctx, body);
+  await mayClaim(worker);
+  const { record } = task;
+  const facts = factsOf(task);
+  const holder = record.state === 'TASK_STATE_SUBMITTED' ? undefined : liveHolder(facts, ctx.now);
+  const open = record.state === 'TASK_STATE_SUBMITTED' || ((record.state === 'TASK_STATE_WORKING' || record.state === 'TASK_STATE_INPUT_REQUIRED') && holder === undefined);
+  if (holder === worker) return { messages: [], artifacts: [], metadata: { muster: { leaseUntil: lease.iso } }, dueAt: lease.until }; // claimed again: the lease is renewed
+  if (!open) {
+    if (holder !== undefined) throw new HubError('LEASE_HELD', `Intent ${record.id} is held by ${holder} until ${facts.leaseUntil}`, { hint: 'Claim another intent from GET /api/spaces/{name}/intents?state=claimable' });
+    throw new HubError('LEASE_HELD', `Intent ${record.id} is ${record.state}; it cannot be claimed`, { hint: 'Claim an open intent', meta: { currentState: record.state } });
+  }
+  return {
+    state: 'TASK_STATE_WORKING',
+    statusMessage: said(`${worker} claimed intent ${record.id} and holds it until ${lease.iso}; it sends heartbeats to keep it, then lands it.`),
+    messages: [],
+    artifacts: [],
+    metadata: { muster: { worker, leaseUntil: lease.iso } },
+    dueAt: lease.until,
+  };
+}
+
+export const heartbeat = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
+  holding(ctx, task, 'heartbeat on');
+  const lease = leaseFor(ctx, body);
+  return { messages: [], artifacts: [], metadata: { muster: { leaseUntil: lease.iso } }, dueAt: lease.until };
+};
+
+export const progress = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
+  holding(ctx, task, 'report progress on');
+  const { message } = parseWith(messageBody, body);
+  return { messages: [agentSays(message)], artifacts: [] };
+};
+
+export const askInput = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
+  holding(ctx, task, 'ask about');
+  const { message } = parseWith(messageBody, body);
+  return { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: agentSays(message), messages: [], artifacts: [] };
+};
+
+export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
+  const worker = holding(ctx, task, 'land');
+  const landing = parseWith(landBody, body);
+  const { record } = task;
+  const landedAt = new Date(ctx.now).toISOString();
+  const files = landing.files ?? [];
+  const artifact: Artifact = {
+    artifactId: `landing-${record.id}`,
+    name: 'Landing',
+    description: 'What landed this intent: the summary, the commit and the files the change wrote.',
+    parts: [{ text: landing.summary }, { data: { ...(landing.commit ? { commit: landing.commit } : {}), files, landedAt, worker }, mediaType: 'application/json' }],
+  };
+  const where = landing.commit ? ` in commit ${landing.commit}` : '';
+  return {
+    state: 'TASK_STATE_COMPLETED',
+    statusMessage: said(`${worker} landed intent ${record.id}${where}, writing ${files.length} file${files.length === 1 ? '' : 's'}; the Landing artifact says what changed.`),
+    messages: [],
+    artifacts: [artifact],
+    metadata: { muster: { leaseUntil: null } },
+  };
+};
+
+export const fail = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
+  const worker = holding(ctx, task, 'fail');
+  const { reason } = parseWith(failBody, body);
+  return { state: 'TASK_STATE_FAILED', statusMessage: said(`${worker} failed intent ${task.record.id}: ${reason}`), messages: [], artifacts: [], metadata: { muster: { leaseUntil: null } } };
+};
+
+export const release = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
+  const worker = holding(ctx, task, 'release');
+  parseWith(z.object({}).strict(), body);
+  return {
+    state: 'TASK_STATE_SUBMITTED',
+    statusMessage: said(`${worker} released intent ${task.record.id}; it is open again for any worker to claim.`),
+    messages: [],
+    artifacts: [],
+    metadata: { muster: { worker: null, leaseUntil: null } },
+  };
+};
+
+/** A lease that ran out without a heartbeat: the intent is open again (undefined: the lease was kept or the work ended). */
+export function leaseExpired(task: StoredTask, now: number): Change | undefined {
+  const { record } = task;
+  if (record.state !== 'TASK_STATE_WORKING' && record.state !== 'TASK_STATE_INPUT_REQUIRED') return undefined;
+  const facts = factsOf(task);
+  if (facts.leaseUntil === undefined || Date.parse(facts.leaseUntil) > now) return undefined;
+  return {
+    state: 'TASK_STATE_SUBMITTED',
+    statusMessage: said(`The lease of ${facts.worker} on intent ${record.id} ran out at ${facts.leaseUntil} without a heartbeat; the intent is open again for any worker to claim.`),
+    messages: [],
+    artifacts: [],
+    metadata: { muster: { worker: null, leaseUntil: null } },
+  };
+}
