@@ -16,7 +16,8 @@ import { startWebhook } from './helpers/webhook.js';
 const ADMIN = 'logs-test-admin-token-0123456789';
 const PUSH_TOKEN = 'push-notification-token-abc';
 const PUSH_CREDENTIAL = 'push-credential-xyz-987';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An id the hub makes: its process's random prefix (12 base64url characters), then a count in base 36. */
+const MADE_ID = /^[A-Za-z0-9_-]{12}-[0-9a-z]+$/;
 
 type Line = Record<string, unknown>;
 const requestLines = (node: NodeProcess): Line[] => logLines(node.output()).filter((l) => l['msg'] === 'request');
@@ -83,7 +84,7 @@ describe('the request log of a real hub', () => {
     expect(typeof send!['ms']).toBe('number');
     const respond = lines.find((l) => l['route'] === '/api/tasks/:id/:action');
     expect(respond).toMatchObject({ method: 'POST', status: 200, caller: 'bob' });
-    expect(String(respond!['reqId'])).toMatch(UUID);
+    expect(String(respond!['reqId'])).toMatch(MADE_ID);
     expect(lines.find((l) => l['route'] === '/api/agents' && l['method'] === 'GET')).toMatchObject({ caller: 'admin', status: 200 });
     expect(lines.find((l) => l['route'] === '/api/tasks/:id' && l['status'] === 401)).toMatchObject({ caller: 'anonymous' });
     expect(lines.filter((l) => l['route'] === '/api/agents' && l['method'] === 'POST').map((l) => l['caller'])).toEqual(['anonymous', 'anonymous']);
@@ -102,12 +103,13 @@ describe('the request log of a real hub', () => {
 
   it('makes a request id when the one sent is not sane, and echoes it on refusals and unknown routes too', async () => {
     const bad = await fetch(`${node.url}health`, { headers: { 'x-request-id': 'has spaces and "quotes"' } });
-    expect(bad.headers.get('x-request-id')).toMatch(UUID);
+    expect(bad.headers.get('x-request-id')).toMatch(MADE_ID);
     const long = await fetch(`${node.url}health`, { headers: { 'x-request-id': 'a'.repeat(129) } });
-    expect(long.headers.get('x-request-id')).toMatch(UUID);
+    expect(long.headers.get('x-request-id')).toMatch(MADE_ID);
     const none = await fetch(`${node.url}no/such/route`);
     expect(none.status).toBe(404);
-    expect(none.headers.get('x-request-id')).toMatch(UUID);
+    expect(none.headers.get('x-request-id')).toMatch(MADE_ID);
+    expect(new Set([bad, long, none].map((res) => res.headers.get('x-request-id'))).size).toBe(3);
     const refused = await fetch(`${node.url}api/me`, { headers: { authorization: 'Bearer nope', 'x-request-id': 'refused-1' } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('x-request-id')).toBe('refused-1');

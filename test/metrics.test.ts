@@ -87,6 +87,7 @@ describe('GET /metrics', () => {
     expect(moved('muster_requests_total', { door: 'rest', method: 'GET /api/tasks/:id', status: '401' })).toBe(1);
     expect(moved('muster_request_duration_seconds_count', { door: 'jsonrpc', method: 'SendMessage' })).toBe(2);
     expect(moved('muster_request_duration_seconds_bucket', { door: 'jsonrpc', method: 'SendMessage', le: '+Inf' })).toBe(2);
+    expect(moved('muster_request_duration_seconds_bucket', { door: 'jsonrpc', method: 'SendMessage', le: '120' })).toBe(2); // buckets are cumulative
     expect(moved('muster_request_duration_seconds_sum', { door: 'jsonrpc', method: 'SendMessage' })).toBeGreaterThan(0);
     expect([...after.keys()].some((k) => k.includes(id))).toBe(false); // routes are patterns: no task id in a label
   });
