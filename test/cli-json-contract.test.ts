@@ -70,6 +70,12 @@ const HUB_COMMANDS: string[][] = [
   ['endpoint', 'challenge'],
   ['endpoint', 'verify'],
   ['forwarding', 'on'],
+  ['space', 'create', 'some-space'],
+  ['space', 'list'],
+  ['declare', 'some-space', 'A title', '--footprint', 'src/**'],
+  ['intents', 'some-space'],
+  ['claim', 'some-intent'],
+  ['land', 'some-intent', '--summary', 'done'],
 ];
 const withFiles = (args: string[]) => args.map((a) => (a === 'REQUEST' ? file('request.json', reviewRequest(600_000)) : a === 'CONTRIBUTION' ? file('c.json', contribution()) : a));
 

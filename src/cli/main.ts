@@ -5,6 +5,7 @@ import { accountCommands } from './client/account-commands.js';
 import { agentCommands } from './client/agent-commands.js';
 import { clientCommands } from './client/commands.js';
 import { reviewCommands } from './client/review-commands.js';
+import { intentCommands } from '../hub/kinds/intent/cli.js';
 import { runProgram } from './client/run.js';
 import { watchCommand } from './client/watch.js';
 import { serverCommands } from './server-commands.js';
@@ -17,6 +18,7 @@ accountCommands(program);
 clientCommands(program);
 watchCommand(program);
 reviewCommands(program);
+intentCommands(program);
 agentCommands(program);
 demoCommand(program);
 

@@ -263,7 +263,7 @@ export class TaskService {
       return this.view.render(task, FULL);
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {
-      hint: "Send a direct task to an agent's base, http://HOST:PORT/agents/{handle}/; at the hub's base, a data part {\"skill\": \"review.open\", ...} posts a review",
+      hint: "Send a direct task to an agent's base, http://HOST:PORT/agents/{handle}/, or declare work at a space's base, /spaces/{name}/; at the hub's base, a data part {\"skill\": \"review.open\", ...} posts a review",
     });
   }
 

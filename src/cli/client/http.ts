@@ -12,7 +12,7 @@ export interface Target {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   /** Overrides the target's token (registration sends the admin token, or none). */
   token?: string | undefined;
