@@ -4,9 +4,6 @@
  * the --json documents, and withdraw. Runs on SQLite, and on PostgreSQL under MUSTER_TEST_PG.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRIORITY } from '../src/hub/kinds/intent/declaration.js';
-import { LEASE_SECONDS } from '../src/hub/kinds/intent/work.js';
-import { CLI_LEASE_SECONDS, CLI_PRIORITY } from '../src/hub/kinds/intent/cli.js';
 import { runMuster, type Run } from './helpers/cli.js';
 import { eventually } from './helpers/nodes.js';
 import { registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
@@ -33,11 +30,6 @@ beforeAll(async () => {
   [owner, orch, worker, other] = await registerAll(hub, 'cli-owner', 'cli-orch', 'cli-worker', 'cli-other');
 });
 afterAll(() => hub.destroy());
-
-it("the CLI's ranges are the hub's", () => {
-  expect(CLI_PRIORITY).toEqual({ min: PRIORITY.min, max: PRIORITY.max });
-  expect(CLI_LEASE_SECONDS).toEqual({ min: LEASE_SECONDS.min, max: LEASE_SECONDS.max });
-});
 
 // Each test runs a dozen or more CLI processes one after another (several seconds each on a busy machine).
 describe('muster space, declare, intents and the worker loop', { timeout: 240_000 }, () => {

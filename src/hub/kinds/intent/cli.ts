@@ -29,18 +29,12 @@ import {
   type Member,
   type Space,
 } from './cli-format.js';
+import { LEASE_SECONDS, PRIORITY } from './limits.js';
 
-/**
- * The hub's ranges, checked before sending so a bad value is a usage error (exit 2). They are
- * PRIORITY (declaration.ts) and LEASE_SECONDS (work.ts), restated because this file may not load
- * the hub; test/cli-intents.test.ts checks that they agree.
- */
-export const CLI_PRIORITY = { min: 1, max: 10 } as const;
-export const CLI_LEASE_SECONDS = { min: 1, max: 3600 } as const;
-
-const priority = () => wholeNumber(CLI_PRIORITY.min, CLI_PRIORITY.max);
+// The hub's own ranges (limits.ts), checked before sending so a bad value is a usage error (exit 2).
+const priority = () => wholeNumber(PRIORITY.min, PRIORITY.max);
 const lease = (command: Command): Command =>
-  command.option('--lease <seconds>', `how long the lease lasts (${CLI_LEASE_SECONDS.min} to ${CLI_LEASE_SECONDS.max} seconds, default 600)`, wholeNumber(CLI_LEASE_SECONDS.min, CLI_LEASE_SECONDS.max));
+  command.option('--lease <seconds>', `how long the lease lasts (${LEASE_SECONDS.min} to ${LEASE_SECONDS.max} seconds, default 600)`, wholeNumber(LEASE_SECONDS.min, LEASE_SECONDS.max));
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** --state for intents: claimable, open, all, or any task state. */
@@ -81,7 +75,7 @@ function spaceCommands(program: Command): void {
   const space = program.command('space').description('spaces: where work intents are declared and claimed');
   const spaceWords: FieldWords = { name: '<name>', description: '--description', claim: '--claim', orchestratorPriority: '--orchestrator-priority', role: '--role' };
   const claimOption = () => new Option('--claim <who>', 'who claims: open (any registered agent) or members (workers and the owner)').choices(['open', 'members']);
-  const capOption = () => new Option('--orchestrator-priority <n>', `the highest priority orchestrators declare at (${CLI_PRIORITY.min} to ${CLI_PRIORITY.max})`).argParser(priority());
+  const capOption = () => new Option('--orchestrator-priority <n>', `the highest priority orchestrators declare at (${PRIORITY.min} to ${PRIORITY.max})`).argParser(priority());
 
   interface SpaceOptions {
     description?: string | false;
@@ -168,7 +162,7 @@ export function intentCommands(program: Command): void {
     .requiredOption('--footprint <glob>', 'a path or glob the work will touch (repeat for more)', collect)
     .option('--why <text>', 'why the work is needed: the detail after the title')
     .option('--acceptance <check>', 'a check the work must pass (repeat for more)', collect)
-    .option('--priority <n>', `${CLI_PRIORITY.min} to ${CLI_PRIORITY.max}, higher is claimed first (default ${CLI_PRIORITY.min}; orchestrators are capped at the space's cap)`, priority())
+    .option('--priority <n>', `${PRIORITY.min} to ${PRIORITY.max}, higher is claimed first (default ${PRIORITY.min}; orchestrators are capped at the space's cap)`, priority())
     .option('--force', 'declare it even if it repeats an open or just-landed intent')
     .option('--wait', 'wait (up to the hub\'s MUSTER_INTENT_WAIT_S) for the intent to land or need input')
     .action(

@@ -7,8 +7,10 @@ import { z } from 'zod';
 import { isJsonObject, type Message } from '../../../a2a/types.js';
 import { parseWith } from '../../../a2a/validate.js';
 import { HubError } from '../../../errors/hub-error.js';
+import { PRIORITY } from './limits.js';
 
-export const PRIORITY = { min: 1, max: 10 } as const;
+export { PRIORITY };
+
 const TITLE_MAX = 200;
 const WHY_MAX = 8000;
 

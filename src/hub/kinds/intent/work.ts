@@ -12,8 +12,8 @@ import { requireAgent } from '../../../identity/caller.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, KindContext } from '../../kind.js';
 import { factsOf, liveHolder, said } from './facts.js';
+import { LEASE_SECONDS } from './limits.js';
 
-export const LEASE_SECONDS = { min: 1, max: 3600, default: 600 } as const;
 
 const leaseBody = z
   .object({ leaseSeconds: z.number('must be a whole number of seconds').int('must be a whole number of seconds').min(LEASE_SECONDS.min, 'must be from 1 to 3600').max(LEASE_SECONDS.max, 'must be from 1 to 3600').optional() })
@@ -38,6 +38,12 @@ function holding(ctx: KindContext, task: StoredTask, action: string): string {
   const facts = factsOf(task);
   if (record.state === 'TASK_STATE_CANCELED') {
     throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} was withdrawn; stop work on it`, { hint: 'Read why with GetTask (metadata.muster.cancelReason)', meta: { currentState: record.state } });
+  }
+  if (record.state === 'TASK_STATE_SUBMITTED') {
+    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is open again: no lease on it is live (a lease that runs out without a heartbeat, or a release, reopens it)`, {
+      hint: `Claim it again with POST /api/tasks/${record.id}/claim`,
+      meta: { currentState: record.state },
+    });
   }
   if (record.state !== 'TASK_STATE_WORKING' && record.state !== 'TASK_STATE_INPUT_REQUIRED') {
     throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is ${record.state}; nobody holds it`, { hint: 'Claim an open intent first', meta: { currentState: record.state } });
@@ -70,7 +76,7 @@ export async function claim(ctx: KindContext, task: StoredTask, body: unknown, m
   }
   return {
     state: 'TASK_STATE_WORKING',
-    statusMessage: said(`${worker} claimed intent ${record.id} and holds it until ${lease.iso}; it sends heartbeats to keep it, then lands it.`),
+    statusMessage: said(`${worker} claimed intent ${record.id}; it keeps the lease with heartbeats (metadata.muster.leaseUntil says until when) and lands it.`),
     messages: [],
     artifacts: [],
     metadata: { muster: { worker, leaseUntil: lease.iso } },
