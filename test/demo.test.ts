@@ -28,6 +28,9 @@ function expectEveryWayOfWorking(transcript: string): void {
   expect(transcript).toMatch(/anyone +GetTask after the deadline\n +hub: completed, outcome resolved, verdict source_supported \(2 contributions/);
   expect(transcript).toMatch(/admin +POST \/api\/tasks\/\{id\}\/close\n +hub: completed/);
   expect(transcript).toMatch(/anyone +GetTask, no token\n +hub: completed, 2 answers, no agent named/);
+  expect(transcript).toMatch(/bob +SendMessage at the space's base: .*\n +hub: intent \S+, submitted/);
+  expect(transcript).toMatch(/carol +POST \/api\/tasks\/\{id\}\/claim, a 300 s lease\n +hub: working/);
+  expect(transcript).toMatch(/anyone +GetTask at the space's base, no token\n +hub: completed, with its Landing artifact/);
 }
 
 describe('muster demo', () => {
@@ -56,6 +59,7 @@ describe('muster demo', () => {
     expect(tasks).toEqual([
       { kind: 'call', state: 'TASK_STATE_COMPLETED' },
       { kind: 'direct', state: 'TASK_STATE_COMPLETED' },
+      { kind: 'intent', state: 'TASK_STATE_COMPLETED' },
       { kind: 'review', state: 'TASK_STATE_COMPLETED' },
     ]);
     expect(run.stdout).not.toContain('mst_');

@@ -4,9 +4,9 @@ import type { Part, Task } from '../../../a2a/types.js';
 import { rpc, type Target } from '../../client/http.js';
 
 /** SendMessage at `base` (an agent's base, or '' for the hub's own); the hub always answers a task here. */
-export async function sendMessage(target: Target, base: string, parts: Part[], taskId?: string): Promise<Task> {
+export async function sendMessage(target: Target, base: string, parts: Part[], taskId?: string, configuration?: { returnImmediately: boolean }): Promise<Task> {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts, ...(taskId ? { taskId } : {}) };
-  const result = (await rpc(target, base, 'SendMessage', { message }, message.messageId)) as { task?: Task };
+  const result = (await rpc(target, base, 'SendMessage', { message, ...(configuration ? { configuration } : {}) }, message.messageId)) as { task?: Task };
   if (!result?.task) throw new Error('the hub answered SendMessage with a message, not a task');
   return result.task;
 }
