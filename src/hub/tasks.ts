@@ -121,7 +121,8 @@ export class TaskService {
     return this.view.deliveries(actor.caller, record, deliveries, configs);
   }
 
-  async send(actor: Actor, params: SendMessageParams): Promise<Task> {
+  /** `gone`, asked only when the send blocks, fires when the caller stops waiting for the answer. */
+  async send(actor: Actor, params: SendMessageParams, gone?: () => AbortSignal): Promise<Task> {
     const { message } = params;
     checkParts(message.parts, 'message.parts');
     requireToken(actor.caller, 'SendMessage');
@@ -147,7 +148,7 @@ export class TaskService {
     );
     if (push) await this.push.create(actor.caller, task.id, push, true);
     const waitMs = params.configuration?.returnImmediately ? undefined : this.kindOf(task)?.blockingWaitMs;
-    const answer = waitMs ? await this.waitToSettle(actor, task, waitMs) : task;
+    const answer = waitMs ? await this.waitToSettle(actor, task, gone ? AbortSignal.any([AbortSignal.timeout(waitMs), gone()]) : AbortSignal.timeout(waitMs)) : task;
     return trimHistory(answer, params.configuration?.historyLength ?? ANSWER_HISTORY);
   }
 
@@ -426,13 +427,13 @@ export class TaskService {
   }
 
   /**
-   * A2A's blocking send: waits until the task ends or needs input, or `ms` pass, then answers it
+   * A2A's blocking send: waits until the task ends or needs input, or `until` fires, then answers it
    * as it stands. It follows the event log, so it ends on whichever node the change is made.
    */
-  private async waitToSettle(actor: Actor, task: Task, ms: number): Promise<Task> {
+  private async waitToSettle(actor: Actor, task: Task, until: AbortSignal): Promise<Task> {
     const stored = await this.store.getTask(task.id, SUMMARY);
     if (!stored || settles(stored.record.state)) return task;
-    for await (const { event } of follow(this.store, this.wakeups, task.id, stored.record.lastSeq, AbortSignal.timeout(ms))) {
+    for await (const { event } of follow(this.store, this.wakeups, task.id, stored.record.lastSeq, until)) {
       if ('statusUpdate' in event && settles(event.statusUpdate.status.state)) break;
     }
     return this.get(actor, task.id);

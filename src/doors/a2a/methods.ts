@@ -146,7 +146,7 @@ const subscribe = (wire: WireFormat): Handler => async (hub, actor, params, call
 };
 
 const v1: Record<string, Handler> = {
-  SendMessage: write(async (hub, actor, params) => ({ task: await hub.tasks.send(actor, parseSend(params)) })),
+  SendMessage: write(async (hub, actor, params, call) => ({ task: await hub.tasks.send(actor, parseSend(params), () => call.signal) })),
   SendStreamingMessage: sendStreaming(parseSend, v1Wire),
   GetTask: async (hub, actor, params) => {
     const p = parseTaskId(params);
@@ -166,7 +166,7 @@ const v1: Record<string, Handler> = {
 };
 
 const v03: Record<string, Handler> = {
-  'message/send': write(async (hub, actor, params) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params))))),
+  'message/send': write(async (hub, actor, params, call) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params)), () => call.signal))),
   'message/stream': sendStreaming((params) => parseSend(sendParamsIn(params)), legacyWire),
   'tasks/get': async (hub, actor, params) => {
     const p = parseTaskId(params);

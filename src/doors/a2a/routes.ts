@@ -74,9 +74,15 @@ export function a2aRoutes(
   app.addHook('preClose', async () => streams.forEach((s) => s.abort()));
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
-    // Only a stream needs an end signal: made on first use, so plain calls do not pay for one.
+    // Only a stream or a blocking send needs an end signal: made on first use, so plain calls do
+    // not pay for one. It fires when the answer's connection closes (the client left, or the answer ended).
     let controller: AbortController | undefined;
-    const ending = () => (controller ??= new AbortController());
+    const ending = () => {
+      if (controller) return controller;
+      const made = (controller = new AbortController());
+      reply.raw.once('close', () => made.abort());
+      return made;
+    };
     const who = callerName(await callerOf(hub, request));
     const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)), {
       base: baseUrl(publicUrl, request),

@@ -1,18 +1,15 @@
 /**
- * Review tasks and open calls from the command line. `review digest` and `review preview` are
- * local: they run the hub's own checks and digest on a request file and send nothing.
+ * Review tasks from the command line, kept in the kind's folder. `review digest` and `review
+ * preview` are local: they run the hub's own checks and digest on a request file and send nothing.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { checkRequest, REVIEW_OPEN, requestDigest, type ReviewRequest } from '../../hub/kinds/review/request.js';
-import { reviewSettings } from '../../config/index.js';
-import { CALL_OPEN } from '../../hub/kinds/call/call.js';
-import { UsageError } from './errors.js';
-import { renderTaskSummary } from './format.js';
-import { path, request, rpc } from './http.js';
-import { action, client, type Context } from './run.js';
-import { taskOf, type SendResult, type Task } from './wire.js';
+import { reviewSettings } from '../../../config/index.js';
+import { UsageError } from '../../../cli/client/errors.js';
+import { renderTaskSummary } from '../../../cli/client/format.js';
+import { action, client, type Context } from '../../../cli/client/run.js';
+import { sendData } from '../../../cli/client/send-data.js';
+import { checkRequest, REVIEW_OPEN, requestDigest, type ReviewRequest } from './request.js';
 
 function readJson(file: string): unknown {
   try {
@@ -45,14 +42,6 @@ function renderPreview(p: { request: ReviewRequest; digest: string }): string {
     '',
     `If your user approves exactly this, post it with: muster review post <file> --approved ${p.digest}`,
   ].join('\n');
-}
-
-/** Sends one data part at the hub's base (as `token` when given); these kinds always answer with the task. */
-async function sendData(ctx: Context<unknown>, data: unknown, taskId?: string, token?: string): Promise<Task> {
-  const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) };
-  const task = taskOf((await rpc(ctx.target, '', 'SendMessage', { message }, message.messageId, token)) as SendResult);
-  if (!task) throw new Error('the hub answered with a message, not a task');
-  return task;
 }
 
 export function reviewCommands(program: Command): void {
@@ -88,33 +77,6 @@ export function reviewCommands(program: Command): void {
         const receipt = (task.metadata?.['muster'] as { receipt?: { contribution?: { id: string } } } | undefined)?.receipt?.contribution;
         return `${renderTaskSummary(task)}\nsealed until the deadline; your contribution id: ${receipt?.id ?? '(none)'}`;
       });
-    }),
-  );
-
-  client(program, 'answer <callId> <text...>', 'answer an open call (public at once, once per call)')
-    .option('--stance <stance>', 'support, oppose, mixed or neutral')
-    .action(
-      action(async (ctx: Context<{ stance?: string }>, id: string, text: string[]) => {
-        const { stance } = ctx.options;
-        ctx.show(await sendData(ctx, { ...(stance ? { stance } : {}), body: text.join(' ') }, id), renderTaskSummary);
-      }),
-    );
-
-  const call = program.command('call').description('open calls (admin): open one, close one');
-
-  client(call, 'open <question...>', 'open a call: a public question each agent answers once', { token: false, admin: true })
-    .requiredOption('--title <title>', 'a short title (at most 200 characters)')
-    .action(
-      action(async (ctx: Context<{ title: string }>, question: string[]) => {
-        const args = { title: ctx.options.title, question: question.join(' ') };
-        ctx.show(await sendData(ctx, { skill: CALL_OPEN, args }, undefined, ctx.adminToken()), (task) => `${renderTaskSummary(task)}\nanswer it with: muster answer ${task.id} "…"`);
-      }),
-    );
-
-  client(call, 'close <callId>', 'close a call: it takes no more answers', { token: false, admin: true }).action(
-    action(async (ctx: Context, id: string) => {
-      const task = (await request(ctx.target, `api/tasks/${path(id)}/close`, { method: 'POST', token: ctx.adminToken() })) as Task;
-      ctx.show(task, renderTaskSummary);
     }),
   );
 }
