@@ -19,12 +19,12 @@
 // a request was refused unexpectedly.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { ADMIN_TOKEN, atCleanUp, benchTmp, cleanUp, freePort, ROOT, startChild, writeResults } from './lib.mjs';
+import { ADMIN_TOKEN, atCleanUp, benchTmp, cleanUp, freshDatabase, PG_ADMIN_URL as ADMIN_URL, startHubs, writeResults } from './lib.mjs';
 
 const INTENTS = Number(process.env.INTENTS ?? 1000);
 const WORKERS = Number(process.env.INTENT_WORKERS ?? 20);
@@ -33,7 +33,6 @@ const PAGE = 50;
 const PICK = process.env.INTENT_PICK ?? 'first';
 if (PICK !== 'first' && PICK !== 'random') throw new Error(`INTENT_PICK must be first or random, got "${PICK}"`);
 const SPACE = 'bench';
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const STORES = ['sqlite', 'postgres-1', 'postgres-2'];
 const OPEN_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED'];
 
@@ -108,44 +107,6 @@ async function pool(count, width, job) {
 
 // ---------------------------------------------------------------- hubs and databases
 
-async function startHubs(name, db, processes) {
-  const main = path.join(ROOT, 'dist/cli/main.js');
-  if (!existsSync(main)) throw new Error(`${main} not found: run "npm run build" first`);
-  const started = [];
-  const stop = () => Promise.all(started.map((c) => c.stop()));
-  try {
-    const bases = [];
-    for (let i = 0; i < processes; i++) {
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}/`;
-      started.push(await startChild(processes > 1 ? `${name}-${i + 1}` : name, [main, 'serve', '--port', String(port), '--db', db],
-        { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' }, `${base}health`));
-      bases.push(base);
-    }
-    return { bases, pids: started.map((c) => c.pid), stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-}
-
-function dbUrl(name) {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function freshDatabase(admin, role) {
-  const name = `muster_bench_${process.pid}_${Date.now().toString(36)}_${role.replace(/\W/g, '_')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  console.log(`  made database ${name}`);
-  atCleanUp(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    console.log(`dropped database ${name}`);
-  });
-  return { name, url: dbUrl(name) };
-}
-
 /** Every event row of the hub's database: [{task_id, body}], for the once-each check. */
 async function eventRows(store) {
   if (store.sqliteFile) {
@@ -181,8 +142,8 @@ async function runStore(name, admin) {
     db = made.url;
   }
   console.log(`\n${name}: starting ${processes} hub(s) on ${store.database ?? db}`);
-  const hubs = await startHubs(name, db, processes);
-  const { bases } = hubs;
+  const hubs = await startHubs({ name, db, processes });
+  const bases = hubs.bases.map((base) => `${base}/`);
   const hubOf = (i) => bases[i % bases.length];
   try {
     // Agents, the space and its members, all through the first hub.

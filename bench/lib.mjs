@@ -143,10 +143,10 @@ export async function startReference({ name = 'reference', pgUrl } = {}) {
 
 /**
  * `processes` Muster hubs (`dist/cli/main.js serve --db <db>`), started one after the other on
- * the same database, with MUSTER_RATE_LIMITS=off; registers bench-sender and bench-target on
- * the first and sends as bench-sender to bench-target on every one.
+ * the same database, with MUSTER_RATE_LIMITS=off and request lines off; their bases have no
+ * trailing slash.
  */
-export async function startMuster({ name = 'muster', db, processes = 1, nodeArgs = [] }) {
+export async function startHubs({ name = 'muster', db, processes = 1, nodeArgs = [] }) {
   const main = path.join(ROOT, 'dist/cli/main.js');
   if (!existsSync(main)) throw new Error(`${main} not found: run "npm run build" first (or use --only reference)`);
   const started = [];
@@ -162,28 +162,60 @@ export async function startMuster({ name = 'muster', db, processes = 1, nodeArgs
         `${base}/health`));
       bases.push(base);
     }
-    const register = async (handle) => {
-      const res = await fetch(`${bases[0]}/api/agents`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN_TOKEN}` },
-        body: JSON.stringify({ handle }),
-      });
-      const body = await res.text();
-      if (res.status !== 201) throw new Error(`POST /api/agents ${handle}: HTTP ${res.status} ${body}`);
-      return JSON.parse(body);
-    };
-    const sender = await register('bench-sender');
-    await register('bench-target');
-    return {
-      urls: bases.map((base) => `${base}/agents/bench-target/`),
-      headers: { ...A2A_HEADERS, Authorization: `Bearer ${sender.token}` },
-      pids: started.map((c) => c.pid),
-      stop,
-    };
+    return { bases, pids: started.map((c) => c.pid), stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/** Registers an agent through `base` with the admin token; answers the registration (with its token). */
+export async function registerAgent(base, handle) {
+  const res = await fetch(`${base}/api/agents`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ handle }),
+  });
+  const body = await res.text();
+  if (res.status !== 201) throw new Error(`POST /api/agents ${handle}: HTTP ${res.status} ${body}`);
+  return JSON.parse(body);
+}
+
+/** Muster hubs as a bench server: bench-sender sends to bench-target, through every hub. */
+export async function startMuster(options) {
+  const hubs = await startHubs(options);
+  try {
+    const sender = await registerAgent(hubs.bases[0], 'bench-sender');
+    await registerAgent(hubs.bases[0], 'bench-target');
+    return {
+      urls: hubs.bases.map((base) => `${base}/agents/bench-target/`),
+      headers: { ...A2A_HEADERS, Authorization: `Bearer ${sender.token}` },
+      pids: hubs.pids,
+      stop: hubs.stop,
+    };
+  } catch (err) {
+    await hubs.stop();
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------- PostgreSQL databases
+
+/** Where bench databases are made: a role allowed to CREATE DATABASE (trust auth here). */
+export const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Creates a fresh database on PG_ADMIN_URL's server, dropped (WITH (FORCE)) at clean-up; returns its name and URL. */
+export async function freshDatabase(admin, role) {
+  const name = `muster_bench_${process.pid}_${Date.now().toString(36)}_${role.replace(/\W/g, '_')}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  console.log(`  made database ${name}`);
+  atCleanUp(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    console.log(`dropped database ${name}`);
+  });
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
 }
 
 // ---------------------------------------------------------------- scenarios

@@ -24,11 +24,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
-  atCleanUp, benchSettings, benchTmp, cleanUp, describeSettings, median, printTable,
+  atCleanUp, benchSettings, benchTmp, cleanUp, describeSettings, freshDatabase, median, PG_ADMIN_URL as ADMIN_URL, printTable,
   reportRatios, ROOT, runHeader, runRounds, startMuster, startReference, writeResults,
 } from './lib.mjs';
 
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MUSTER_NODE_ARGS = (process.env.BENCH_MUSTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGETS = { SendMessage: 5, GetTask: 2 };
 // Reference in the middle: adjacent to each Muster configuration in every round, so both
@@ -56,25 +55,6 @@ function parseOnly() {
 
 const execFileP = promisify(execFile);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// ---------------------------------------------------------------- databases
-
-function dbUrl(name) {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-/** Creates a fresh database, dropped (WITH (FORCE)) at clean-up; returns its name and URL. */
-async function freshDatabase(admin, role) {
-  const name = `muster_bench_${process.pid}_${Date.now().toString(36)}_${role.replace(/\W/g, '_')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  atCleanUp(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    console.log(`dropped database ${name}`);
-  });
-  return { name, url: dbUrl(name) };
-}
 
 // ---------------------------------------------------------------- what each run used
 // CPU of the driver (autocannon), the server's processes and all PostgreSQL processes, from

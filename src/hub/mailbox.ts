@@ -17,7 +17,7 @@ export class Mailboxes {
   async page(caller: Caller, box: 'inbox' | 'sent', query: { state?: string; cursor?: string; limit?: number }) {
     const scope = this.view.mailboxScope(caller, box);
     const limit = query.limit ?? 20;
-    const states = mailboxStates(query.state ?? 'open');
+    const states = stateFilter(query.state ?? 'open');
     const filters = [scope, query.state ?? 'open'];
     const page = await this.store.listTasks({ scope, states, limit, historyLength: 1, includeArtifacts: false, ...cursorFrom(query.cursor, filters, 'cursor') });
     const names = new Map<string, string | undefined>();
@@ -44,10 +44,14 @@ export class Mailboxes {
   }
 }
 
-function mailboxStates(state: string): TaskState[] | undefined {
+/**
+ * A REST list's `state` filter as the states it keeps: `open` (not terminal), `all` (undefined:
+ * no filter) or one state in either spelling. `more` names a list's own words, for the hint.
+ */
+export function stateFilter(state: string, more: readonly string[] = []): TaskState[] | undefined {
   if (state === 'all') return undefined;
   if (state === 'open') return TASK_STATES.filter((s) => !TERMINAL_STATES.has(s));
   const parsed = parseState(state);
-  if (!parsed) throw invalidParams('state', `unknown state '${state}'`, 'Use open, all, or a state such as working or TASK_STATE_WORKING');
+  if (!parsed) throw invalidParams('state', `unknown state '${state}'`, `Use ${[...more, 'open', 'all'].join(', ')}, or a state such as working or TASK_STATE_WORKING`);
   return [parsed];
 }

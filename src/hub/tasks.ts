@@ -8,9 +8,10 @@ import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskCursor, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { PerKeyQueue } from './per-key-queue.js';
+import { readPages } from './pages.js';
 import type { Change, Door, Kind, KindContext, KindReads } from './kind.js';
 import type { Kinds } from './kinds/index.js';
 import type { Spaces } from './spaces.js';
@@ -410,16 +411,7 @@ export class TaskService {
   /** What kinds may read while they decide. */
   private readonly reads: KindReads = {
     standing: (space, caller) => this.spaces.standing(space, caller),
-    tasks: async (query, max) => {
-      const found: StoredTask[] = [];
-      let after: TaskCursor | undefined;
-      do {
-        const page = await this.store.listTasks(Object.assign({}, query, { limit: Math.min(500, max - found.length) }, after ? { after } : {}));
-        found.push(...page.tasks);
-        after = page.hasMore ? page.tasks.at(-1)?.record : undefined;
-      } while (after && found.length < max);
-      return found;
-    },
+    tasks: (query, max) => readPages(this.store, query, max),
   };
 
   private kindOf(task: Task): Kind | undefined {

@@ -2,9 +2,8 @@
  * A space's intents as a REST page: claimable ones highest priority first, then oldest (what a
  * worker takes next); any other filter latest update first, as every task list.
  */
-import { parseState, TERMINAL_STATES } from '../../../a2a/states.js';
-import { TASK_STATES, type TaskState } from '../../../a2a/types.js';
-import { invalidParams } from '../../../errors/hub-error.js';
+import { stateFilter } from '../../mailbox.js';
+import { readPages } from '../../pages.js';
 import type { Store, StoredTask, TaskScope } from '../../../store/store.js';
 import { cursorFrom, decodePageToken, encodePageToken } from '../../page-token.js';
 import type { Spaces } from '../../spaces.js';
@@ -36,14 +35,6 @@ function summary(task: StoredTask) {
   };
 }
 
-function statesOf(state: string): TaskState[] | undefined {
-  if (state === 'all') return undefined;
-  if (state === 'open') return TASK_STATES.filter((s) => !TERMINAL_STATES.has(s));
-  const parsed = parseState(state);
-  if (!parsed) throw invalidParams('state', `unknown state '${state}'`, 'Use claimable, open, all, or a state such as working or TASK_STATE_WORKING');
-  return [parsed];
-}
-
 const byClaimOrder = (a: StoredTask, b: StoredTask) =>
   factsOf(b).priority - factsOf(a).priority || a.record.createdAt - b.record.createdAt || (a.record.id < b.record.id ? -1 : 1);
 
@@ -60,7 +51,7 @@ export class IntentListing {
     const state = query.state ?? 'claimable';
     const filters = [scope, state];
     if (state === 'claimable') return this.claimable(scope, limit, query.cursor, filters);
-    const states = statesOf(state);
+    const states = stateFilter(state, ['claimable']);
     const page = await this.store.listTasks({ scope, ...(states ? { states } : {}), limit, historyLength: 0, includeArtifacts: false, ...cursorFrom(query.cursor, filters, 'cursor') });
     const last = page.tasks.at(-1);
     return { data: page.tasks.map(summary), hasMore: page.hasMore, ...(page.hasMore && last ? { cursor: encodePageToken(last.record, filters) } : {}) };
@@ -68,13 +59,7 @@ export class IntentListing {
 
   /** The cursor keeps the last intent shown (and its place, should it have been claimed since). */
   private async claimable(scope: TaskScope, limit: number, cursor: string | undefined, filters: unknown) {
-    const open: StoredTask[] = [];
-    let after = undefined as StoredTask['record'] | undefined;
-    do {
-      const page = await this.store.listTasks({ scope, states: ['TASK_STATE_SUBMITTED'], limit: 500, historyLength: 0, includeArtifacts: false, ...(after ? { after } : {}) });
-      open.push(...page.tasks);
-      after = page.hasMore ? page.tasks.at(-1)?.record : undefined;
-    } while (after && open.length < CLAIMABLE_SCAN);
+    const open = await readPages(this.store, { scope, states: ['TASK_STATE_SUBMITTED'], historyLength: 0, includeArtifacts: false }, CLAIMABLE_SCAN);
     open.sort(byClaimOrder);
     const mark = decodePageToken(cursor, filters, 'cursor');
     const found = mark ? open.findIndex((t) => t.record.id === mark.id) : -1;
