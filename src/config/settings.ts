@@ -5,10 +5,10 @@
  * at start are all made from this table.
  */
 import { DEFAULT_RETRIES } from '../delivery/outbox.js';
-import { DEFAULT_REVIEW_SETTINGS } from '../hub/kinds/review/request.js';
+import { KIND_SETTINGS } from '../hub/kinds/settings.js';
 import { LOG_LEVELS, type DbConfig } from './config.js';
 import { dbFrom, describeDb } from './db.js';
-import { absoluteUrl, hostNames, onOrOff, oneOf, seconds, wholeNumber } from './values.js';
+import { absoluteUrl, onOrOff, oneOf, seconds, wholeNumber } from './values.js';
 
 export interface Setting<T> {
   key: string;
@@ -29,12 +29,11 @@ export interface Setting<T> {
   show?(value: T): string;
 }
 
-interface Declared<T> extends Omit<Setting<T>, 'key' | 'flag' | 'env'> {
+/** A setting as a table entry declares it (key, flag and variable are made from the key). */
+export interface Declared<T> extends Omit<Setting<T>, 'key' | 'flag' | 'env'> {
   /** False for a secret: no flag. */
   flag?: false;
 }
-
-const review = DEFAULT_REVIEW_SETTINGS;
 
 const declared = {
   host: {
@@ -125,35 +124,7 @@ const declared = {
     fallback: '100',
     help: 'open streams one caller may hold on this node',
   },
-  reviewMinDeadlineS: {
-    arg: '<seconds>',
-    allowed: 'a whole number of at least 1',
-    parse: wholeNumber(1),
-    fallback: String(review.minDeadlineS),
-    help: 'shortest review deadline, in seconds from posting',
-  },
-  reviewMaxDeadlineS: {
-    arg: '<seconds>',
-    allowed: 'a whole number of at least 1',
-    parse: wholeNumber(1),
-    fallback: String(review.maxDeadlineS),
-    help: 'longest review deadline, in seconds from posting',
-  },
-  reviewSourceHosts: {
-    arg: '<host,…>',
-    allowed: 'a comma list of host names, such as github.com,nodejs.org',
-    parse: hostNames,
-    fallback: review.sourceHosts.join(','),
-    help: 'hosts a review source may be on',
-    show: (h: string[]) => h.join(','),
-  },
-  intentWaitS: {
-    arg: '<seconds>',
-    allowed: 'a whole number from 0 to 300',
-    parse: wholeNumber(0, 300),
-    fallback: '20',
-    help: 'seconds a blocking declaration waits for its intent to land or need input',
-  },
+  ...KIND_SETTINGS,
   logLevel: {
     arg: '<level>',
     allowed: `one of ${LOG_LEVELS.join(', ')}`,
