@@ -4,6 +4,10 @@ import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
+/** better-sqlite3's error for a row that breaks a key (the one place SQLite's constraint errors are recognised). */
+export const isConstraintViolation = (e: unknown): boolean =>
+  typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+
 /** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations (`applied` hears which). */
 export function openDatabase(file: string, applied: (versions: number[]) => void = () => {}): Db {
   if (file !== ':memory:') touchFile(file); // a refusal in the system's words, not SQLite's "unable to open"

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import { isConstraintViolation, type Db } from './database.js';
 import { StoreConflict, type AgentCursor, type AgentRecord, type EndpointChallenge, type EventBus, type QuotaCharge } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
@@ -28,7 +28,7 @@ export function identityStatements(db: Db, bus: EventBus) {
     try {
       insertAgentRow.run({ name: null, description: null, endpoint: null, ...agent });
     } catch (e) {
-      if (String((e as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
+      if (isConstraintViolation(e)) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
       throw e;
     }
     insertTokenRow.run(token.id, agent.handle, token.hash, agent.createdAt);

@@ -2,7 +2,7 @@
  * Spaces and their members, in synchronous statements as identity's are (not through the
  * group-commit writer, which batches task writes): each write is one statement on one row.
  */
-import type { Db } from './database.js';
+import { isConstraintViolation, type Db } from './database.js';
 import { StoreConflict, type SpaceMember, type SpacePatch, type SpaceRecord } from '../store.js';
 import { memberFromRow, patchToRow, spaceFromRow, spaceToRow, type MemberRow, type SpaceRow } from '../rows.js';
 
@@ -32,7 +32,7 @@ export function spaceStatements(db: Db) {
       try {
         insertSpace.run(spaceToRow(space));
       } catch (e) {
-        if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new StoreConflict('space-name', `space ${space.name} is taken`);
+        if (isConstraintViolation(e)) throw new StoreConflict('space-name', `space ${space.name} is taken`);
         throw e;
       }
     },

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
 import { loggedEvents, StoreConflict, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
@@ -7,9 +7,6 @@ import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
 import type { receiptIndex } from './receipts.js';
 import type { deliveryStatements } from './outbox.js';
-
-const isUniqueViolation = (e: unknown): boolean =>
-  typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
 /** Prepared statements for task writes; a whole TaskWrite is applied within one transaction, or none of it. */
 export function taskWriter(
@@ -70,7 +67,7 @@ export function taskWriter(
     try {
       insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
-      throw isUniqueViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
+      throw isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
     }
     return { forwarded: rest(w) };
   };
