@@ -67,7 +67,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,
-    intents: new IntentListing(store, spaces),
+    intents: new IntentListing(store, spaces, view),
     kinds,
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
   };

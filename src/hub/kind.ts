@@ -22,8 +22,8 @@ export interface Standing {
 export interface KindReads {
   /** The space and the caller's standing in it; undefined when there is no such space. */
   standing(space: string, caller: Caller): Promise<Standing | undefined>;
-  /** Tasks as the store lists them (scopes and states as in TaskQuery), every page up to `max`. */
-  tasks(query: Omit<TaskQuery, 'limit' | 'after'>, max: number): Promise<StoredTask[]>;
+  /** The tasks of `kinds` a space's base holds (states and filters as in TaskQuery), every page up to `max`. */
+  spaceTasks(space: string, kinds: readonly string[], query: Omit<TaskQuery, 'scope' | 'limit' | 'after'>, max: number): Promise<StoredTask[]>;
 }
 
 export interface KindContext {

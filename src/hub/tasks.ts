@@ -411,7 +411,7 @@ export class TaskService {
   /** What kinds may read while they decide. */
   private readonly reads: KindReads = {
     standing: (space, caller) => this.spaces.standing(space, caller),
-    tasks: (query, max) => readPages(this.store, query, max),
+    spaceTasks: (space, kinds, query, max) => readPages(this.store, { ...query, scope: this.view.heldAt({ kind: 'space', name: space }, kinds) }, max),
   };
 
   private kindOf(task: Task): Kind | undefined {

@@ -7,9 +7,33 @@ import type { JsonObject, StreamResponse, Task, TaskStatus } from '../a2a/types.
 import { HubError } from '../errors/hub-error.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
-import { pushChannel, type Delivery, type PushConfig, type StoredTask, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
+import { pushChannel, type Delivery, type PushConfig, type StoredTask, type TaskBranch, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door } from './kind.js';
 import type { Kinds } from './kinds/index.js';
+
+/** Public tasks have no target (reviews, calls, intents); private ones have one (direct tasks). */
+const PUBLIC: TaskBranch = { visibility: { in: ['public'] } };
+
+/**
+ * The scopes the view builds its lists from (exported for the store's tests, which check the
+ * store walks each by its indexes); their branches never overlap (a task is public or has a target).
+ */
+export const taskScopes = {
+  public: (): TaskScope => ({ anyOf: [PUBLIC] }),
+  inbox: (agent: string): TaskScope => ({ anyOf: [{ target: { in: [agent] } }] }),
+  /** Tasks the agent sent to another agent: a review it posted has no target, and is listed at the hub base instead. */
+  sent: (agent: string): TaskScope => ({ anyOf: [{ sender: { in: [agent] }, target: { set: true } }] }),
+  between: (agent: string, other: string): TaskScope => ({
+    anyOf: [{ sender: { in: [agent] }, target: { in: [other] } }, { sender: { in: [other] }, target: { in: [agent] } }],
+  }),
+  /** Every public task, and the agent's own private ones. */
+  visible: (agent: string): TaskScope => ({
+    anyOf: [PUBLIC, { sender: { in: [agent] }, target: { set: true } }, { target: { in: [agent] }, sender: { not: agent } }],
+  }),
+  /** The tasks of `kinds` in a space's context. */
+  space: (name: string, kinds: readonly string[]): TaskScope => ({ anyOf: [{ contextId: { in: [name] }, kind: { in: kinds } }] }),
+};
+const scopes = taskScopes;
 
 export interface RenderOptions {
   historyLength?: number;
@@ -77,26 +101,28 @@ export class View {
   mailboxScope(caller: Caller, box: 'inbox' | 'sent'): TaskScope {
     requireToken(caller, `The ${box}`);
     if (caller.kind !== 'agent') throw new HubError('FORBIDDEN', `The admin has no ${box}`, { hint: `The ${box} is an agent's own: call it with that agent's token; the admin reads one task with GET /api/tasks/{id}` });
-    return box === 'inbox' ? { kind: 'inbox', target: caller.handle } : { kind: 'sent', sender: caller.handle };
+    return box === 'inbox' ? scopes.inbox(caller.handle) : scopes.sent(caller.handle);
   }
 
   /** Which tasks a list at this door shows this caller; undefined when it shows none. */
   listScope(caller: Caller, door: Door): TaskScope | undefined {
-    if (door.kind === 'space') {
-      const [taskKind] = this.spaceKinds; // one kind lives at spaces today: intents, public to all
-      return taskKind === undefined ? undefined : { kind: 'context', contextId: door.name, taskKind };
-    }
+    if (door.kind === 'space') return this.heldAt(door); // a space's tasks are public to all
     if (door.kind === 'agent') {
-      if (caller.kind === 'admin') return { kind: 'inbox', target: door.handle };
+      if (caller.kind === 'admin') return scopes.inbox(door.handle);
       if (caller.kind !== 'agent') return undefined;
-      return caller.handle === door.handle
-        ? { kind: 'inbox', target: door.handle }
-        : { kind: 'between', agent: caller.handle, other: door.handle };
+      return caller.handle === door.handle ? scopes.inbox(door.handle) : scopes.between(caller.handle, door.handle);
     }
     // At the hub's base: every public task, and an agent's own private ones. The admin reads an
     // agent's tasks at that agent's base.
-    if (caller.kind === 'agent') return { kind: 'visible', agent: caller.handle };
-    return { kind: 'public' };
+    return caller.kind === 'agent' ? scopes.visible(caller.handle) : scopes.public();
+  }
+
+  /**
+   * The tasks a space's base holds, whoever asks (its lists are public; a kind reads them to
+   * decide): those of the kinds that live at spaces, or only of `kinds`, in the space's context.
+   */
+  heldAt(door: Extract<Door, { kind: 'space' }>, kinds: readonly string[] = [...this.spaceKinds]): TaskScope {
+    return scopes.space(door.name, kinds.filter((k) => this.spaceKinds.has(k)));
   }
 
   /**

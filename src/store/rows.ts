@@ -3,7 +3,7 @@
  * store's records. Values a dialect stores differently are normalised here: SQLite has no boolean.
  */
 import type { TaskState } from '../a2a/types.js';
-import type { AgentRecord, ClaimPolicy, Delivery, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
+import type { AgentRecord, ClaimPolicy, TaskColumn, Delivery, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
 
 /** A `tasks` row. */
 export interface TaskRow {
@@ -24,6 +24,9 @@ export interface TaskRow {
   version: number;
   last_seq: number;
 }
+
+/** The `tasks` column a list scope's test names (TaskScope). */
+export const SCOPE_COLUMNS: Readonly<Record<TaskColumn, keyof TaskRow>> = { sender: 'sender', target: 'target', visibility: 'visibility', kind: 'kind', contextId: 'context_id' };
 
 const json = (text: string | null) => (text === null ? undefined : JSON.parse(text));
 /** A JSON column's text, or null for a value that is not there. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StoreConflict, type SpaceRecord, type Store, type TaskRecord, type TaskWrite } from './store.js';
+import { taskScopes } from '../hub/view.js';
 
 const tagged = () => Math.random().toString(36).slice(2, 10);
 
@@ -129,7 +130,7 @@ export function spacesSuite(name: string, open: () => Promise<Store>): void {
       const direct = task({ contextId: context, updatedAt: 400, kind: 'direct', target: 'bob', visibility: 'participants' });
       const elsewhere = task({ contextId: `s-${tagged()}`, updatedAt: 500 });
       for (const w of [oldest, newest, middle, direct, elsewhere]) await store.createTask(w);
-      const scope = { kind: 'context', contextId: context, taskKind: 'intent' } as const;
+      const scope = taskScopes.space(context, ['intent']);
       const ids = (page: { tasks: { record: TaskRecord }[] }) => page.tasks.map((t) => t.record.id);
       const first = await store.listTasks({ scope, limit: 2, includeArtifacts: false });
       expect(ids(first)).toEqual([newest.record.id, middle.record.id]);
@@ -139,7 +140,7 @@ export function spacesSuite(name: string, open: () => Promise<Store>): void {
       expect(ids(rest)).toEqual([oldest.record.id]);
       expect(rest.total).toBe(3);
       expect(rest.hasMore).toBe(false);
-      expect(await store.listTasks({ scope: { ...scope, taskKind: 'direct' }, limit: 5, includeArtifacts: false })).toMatchObject({ total: 1, tasks: [{ record: direct.record }] });
+      expect(await store.listTasks({ scope: taskScopes.space(context, ['direct']), limit: 5, includeArtifacts: false })).toMatchObject({ total: 1, tasks: [{ record: direct.record }] });
       await store.close();
     });
   });

@@ -103,17 +103,26 @@ export interface TaskWrite {
   dueDone?: string;
 }
 
-/** Which tasks a list may show; decided by the hub's view, executed by the store. */
-export type TaskScope =
-  | { kind: 'inbox'; target: string }
-  /** The tasks the agent sent to another agent (direct tasks): a review it posted has no target and is not "sent". */
-  | { kind: 'sent'; sender: string }
-  | { kind: 'between'; agent: string; other: string }
-  | { kind: 'public' }
-  /** Every public task, and the agent's own private ones (those with a target: direct tasks). */
-  | { kind: 'visible'; agent: string }
-  /** The tasks of one kind in one context (a space's intents: kind `intent`, contextId = the space's name). */
-  | { kind: 'context'; contextId: string; taskKind: string };
+/** The task columns a list may test. */
+export type TaskColumn = 'sender' | 'target' | 'visibility' | 'kind' | 'contextId';
+
+/**
+ * A test on one column: its value is one of `in`; or it is not `not` (a column with no value is
+ * not equal to anything); or it has a value (`set: true`) or none (`set: false`).
+ */
+export type ColumnTest = { in: readonly string[] } | { not: string } | { set: boolean };
+
+/** One branch of a scope: every test it names holds. A branch with no tests holds for every task. */
+export type TaskBranch = Readonly<Partial<Record<TaskColumn, ColumnTest>>>;
+
+/**
+ * Which tasks a list may show: those any branch holds for. Built only by the hub's view (which
+ * decides visibility), executed by the store, which walks each branch by its indexes and merges
+ * the walks. Branches must not overlap: a task two branches hold would be listed twice.
+ */
+export interface TaskScope {
+  readonly anyOf: readonly TaskBranch[];
+}
 
 export interface TaskCursor {
   updatedAt: number;

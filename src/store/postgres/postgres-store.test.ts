@@ -6,6 +6,7 @@ import { storeSuite } from '../store.suite.js';
 import { StoreUnavailable, type TaskQuery } from '../store.js';
 import { openPostgresStore } from './postgres-store.js';
 import { listStatement } from './task-reads.js';
+import { taskScopes } from '../../hub/view.js';
 
 describe.skipIf(!testPostgres)('postgres store', () => {
   let database: { url: string; drop: () => Promise<void> };
@@ -52,14 +53,14 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     // Keyset pages stay fast at a million tasks only if every branch of a list walks an index in
     // order: one index walk per branch, merged; the only sort is the final one over the page's rows.
     const lists: [string, Omit<TaskQuery, 'limit' | 'includeArtifacts'>, number][] = [
-      ['inbox', { scope: { kind: 'inbox', target: 'b' }, after: { updatedAt: 5, id: 'x' } }, 1],
-      ['inbox by state', { scope: { kind: 'inbox', target: 'b' }, states: ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] }, 2],
-      ['sent', { scope: { kind: 'sent', sender: 'a' } }, 1],
-      ['between', { scope: { kind: 'between', agent: 'a', other: 'b' } }, 2],
-      ['public by state', { scope: { kind: 'public' }, states: ['TASK_STATE_WORKING'] }, 1],
-      ['visible at the hub base', { scope: { kind: 'visible', agent: 'a' }, after: { updatedAt: 5, id: 'x' } }, 3],
-      ['context', { scope: { kind: 'inbox', target: 'b' }, contextId: 'c' }, 1],
-      ['space intents', { scope: { kind: 'context', contextId: 's', taskKind: 'intent' }, after: { updatedAt: 5, id: 'x' } }, 1],
+      ['inbox', { scope: taskScopes.inbox('b'), after: { updatedAt: 5, id: 'x' } }, 1],
+      ['inbox by state', { scope: taskScopes.inbox('b'), states: ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] }, 2],
+      ['sent', { scope: taskScopes.sent('a') }, 1],
+      ['between', { scope: taskScopes.between('a', 'b') }, 2],
+      ['public by state', { scope: taskScopes.public(), states: ['TASK_STATE_WORKING'] }, 1],
+      ['visible at the hub base', { scope: taskScopes.visible('a'), after: { updatedAt: 5, id: 'x' } }, 3],
+      ['context', { scope: taskScopes.inbox('b'), contextId: 'c' }, 1],
+      ['space intents', { scope: taskScopes.space('s', ['intent']), after: { updatedAt: 5, id: 'x' } }, 1],
     ];
     it.each(lists)('the %s list walks an index per branch and sorts no table', async (_name, q, walks) => {
       const plan = await planOf(q);

@@ -5,9 +5,9 @@
  * once per task.
  */
 import type { Artifact, Message } from '../../a2a/types.js';
-import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
+import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
 import { Statement, type Db } from './database.js';
-import { recordFromRow, type TaskRow as StoredRow } from '../rows.js';
+import { recordFromRow, SCOPE_COLUMNS, type TaskRow as StoredRow } from '../rows.js';
 
 /** The `tasks` columns, in the order taskValues gives their values. */
 export const TASK_COLUMNS = [
@@ -51,29 +51,17 @@ function hydrated(s: Statement, t: string, options: GetOptions): string {
   return [...TASK_COLUMNS.map((c) => `${t}.${c}`), history, ...(options.includeArtifacts ? [artifacts] : [])].join(', ');
 }
 
-/** A scope as index-friendly conditions: one or more branches, each walked in order and merged. */
+/** A scope as index-friendly conditions: one per branch, each walked in order and merged. */
 function scopeBranches(s: Statement, scope: TaskScope): string[] {
-  const PUBLIC = "visibility = 'public'";
-  switch (scope.kind) {
-    case 'inbox':
-      return [`target = ${s.param(scope.target, 'text')}`];
-    case 'sent':
-      // Tasks sent to an agent: a review the agent posted has no target, and is listed at the hub base instead.
-      return [`sender = ${s.param(scope.sender, 'text')} AND target IS NOT NULL`];
-    case 'between': {
-      const [a, b] = [s.param(scope.agent, 'text'), s.param(scope.other, 'text')];
-      return [`sender = ${a} AND target = ${b}`, `sender = ${b} AND target = ${a}`];
-    }
-    case 'public':
-      return [PUBLIC];
-    case 'visible': {
-      // Private tasks are the ones with a target (direct tasks); public ones (reviews, calls) have none.
-      const a = s.param(scope.agent, 'text');
-      return [PUBLIC, `sender = ${a} AND target IS NOT NULL`, `target = ${a} AND sender IS DISTINCT FROM ${a}`];
-    }
-    case 'context':
-      return [`context_id = ${s.param(scope.contextId, 'text')} AND kind = ${s.param(scope.taskKind, 'text')}`];
-  }
+  return scope.anyOf.map((branch) => {
+    const tests = (Object.entries(branch) as [TaskColumn, ColumnTest][]).map(([column, test]) => {
+      const sql = SCOPE_COLUMNS[column];
+      if ('set' in test) return `${sql} IS ${test.set ? 'NOT NULL' : 'NULL'}`;
+      if ('not' in test) return `${sql} IS DISTINCT FROM ${s.param(test.not, 'text')}`;
+      return test.in.length === 1 ? `${sql} = ${s.param(test.in[0], 'text')}` : `${sql} = ANY(${s.param(test.in, 'text[]')})`;
+    });
+    return tests.length ? tests.join(' AND ') : 'TRUE';
+  });
 }
 
 function filters(s: Statement, q: TaskQuery): string {

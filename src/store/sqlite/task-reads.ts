@@ -1,7 +1,7 @@
 import type { Artifact, Message } from '../../a2a/types.js';
 import type { Db } from './database.js';
-import { recordFromRow, type TaskRow } from '../rows.js';
-import type { GetOptions, StoredTask, TaskPage, TaskQuery, TaskScope } from '../store.js';
+import { recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
+import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskScope } from '../store.js';
 
 type Branch = { where: string; params: Record<string, unknown> };
 
@@ -16,32 +16,20 @@ function branches(q: TaskQuery): Branch[] {
   return scoped.flatMap((b) => q.states!.map((state, i) => ({ where: `${b.where} AND state = @s${i}`, params: Object.assign({}, b.params, { [`s${i}`]: state }) })));
 }
 
-const PUBLIC: Branch = { where: "visibility = 'public'", params: {} };
-
+/** A scope's branches as conditions on the task row; every value is a parameter named for its branch. */
 function scopeBranches(scope: TaskScope): Branch[] {
-  switch (scope.kind) {
-    case 'inbox':
-      return [{ where: 'target = @a', params: { a: scope.target } }];
-    case 'sent':
-      // Tasks sent to an agent: a review the agent posted has no target, and is listed at the hub base instead.
-      return [{ where: 'sender = @a AND target IS NOT NULL', params: { a: scope.sender } }];
-    case 'between':
-      return [
-        { where: 'sender = @a AND target = @b', params: { a: scope.agent, b: scope.other } },
-        { where: 'sender = @b AND target = @a', params: { a: scope.agent, b: scope.other } },
-      ];
-    case 'public':
-      return [PUBLIC];
-    case 'visible':
-      // Private tasks are the ones with a target (direct tasks); public ones (reviews, calls) have none.
-      return [
-        PUBLIC,
-        { where: 'sender = @a AND target IS NOT NULL', params: { a: scope.agent } },
-        { where: 'target = @a AND sender IS NOT @a', params: { a: scope.agent } },
-      ];
-    case 'context':
-      return [{ where: 'context_id = @c AND kind = @k', params: { c: scope.contextId, k: scope.taskKind } }];
-  }
+  return scope.anyOf.map((branch, b) => {
+    const params: Record<string, unknown> = {};
+    const tests = (Object.entries(branch) as [TaskColumn, ColumnTest][]).map(([column, test]) => {
+      const sql = SCOPE_COLUMNS[column];
+      if ('set' in test) return `${sql} IS ${test.set ? 'NOT NULL' : 'NULL'}`;
+      const name = `b${b}${column}`;
+      if ('not' in test) return (params[name] = test.not), `${sql} IS NOT @${name}`;
+      test.in.forEach((v, i) => (params[`${name}${i}`] = v));
+      return test.in.length === 1 ? `${sql} = @${name}0` : `${sql} IN (${test.in.map((_, i) => `@${name}${i}`).join(', ')})`;
+    });
+    return { where: tests.length ? tests.join(' AND ') : '1', params };
+  });
 }
 
 function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> } {

@@ -38,10 +38,9 @@ function declaredPriority(standing: Standing, asked: number): { priority: number
 
 /** An open or recently landed intent the declaration repeats, if any. */
 async function twinOf(ctx: KindContext, space: string, declaration: Declaration): Promise<StoredTask | undefined> {
-  const scope = { kind: 'context' as const, contextId: space, taskKind: 'intent' };
   const [open, landed] = await Promise.all([
-    ctx.reads.tasks({ scope, states: [...OPEN_STATES], includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
-    ctx.reads.tasks({ scope, states: ['TASK_STATE_COMPLETED'], statusAtOrAfter: ctx.now - TWIN_WINDOW_MS, includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
+    ctx.reads.spaceTasks(space, [INTENT], { states: [...OPEN_STATES], includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
+    ctx.reads.spaceTasks(space, [INTENT], { states: ['TASK_STATE_COMPLETED'], statusAtOrAfter: ctx.now - TWIN_WINDOW_MS, includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
   ]);
   const words = titleWords(declaration.title);
   return [...open, ...landed].find((t) => {
@@ -60,6 +59,9 @@ function openedSentence(id: string, space: string, priority: number, capped: boo
  * over A2A; workers claim it with a lease, report progress and land it over REST. Intents are
  * public to read. Twins (same title words, overlapping footprint) declare nothing.
  */
+/** The kind's name, on its tasks and in scopes that read them. */
+export const INTENT = 'intent';
+
 export function intentKind(quotas: Quotas, waitMs: number): Kind {
   /** The owner, the admin and the intent's declarer may withdraw it or answer its question. */
   const mayDirect = async (ctx: KindContext, task: StoredTask, what: string) => {
@@ -75,7 +77,7 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
   };
 
   return {
-    name: 'intent',
+    name: INTENT,
     canSee: () => true, // spaces are public to read
     blockingWaitMs: waitMs,
 
@@ -99,7 +101,7 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
         priority,
       };
       return {
-        kind: 'intent',
+        kind: INTENT,
         id,
         contextId: space,
         ...(ctx.caller.kind === 'agent' ? { sender: ctx.caller.handle } : {}),
@@ -152,7 +154,7 @@ export function roleIn(space: { owner?: string }, caller: Caller, memberRole: St
 }
 
 export const intentModule: KindModule = {
-  name: 'intent',
+  name: INTENT,
   quotaRules: { 'intent.declare': { limit: 120, windowMs: MINUTE, what: 'intents a minute declared by one caller' } },
   opensAt: [{ door: 'space' }],
   cardSkills: (door, space) =>

@@ -5,9 +5,11 @@
 import { stateFilter } from '../../mailbox.js';
 import { readPages } from '../../pages.js';
 import type { Store, StoredTask, TaskScope } from '../../../store/store.js';
+import type { View } from '../../view.js';
 import { cursorFrom, decodePageToken, encodePageToken } from '../../page-token.js';
 import type { Spaces } from '../../spaces.js';
 import { factsOf } from './facts.js';
+import { INTENT } from './intent.js';
 
 /** Claimable intents a page is sorted from, at most (the oldest beyond it wait their turn). */
 const CLAIMABLE_SCAN = 5_000;
@@ -42,11 +44,12 @@ export class IntentListing {
   constructor(
     private readonly store: Store,
     private readonly spaces: Spaces,
+    private readonly view: View,
   ) {}
 
   async page(space: string, query: IntentQuery) {
     await this.spaces.require(space);
-    const scope: TaskScope = { kind: 'context', contextId: space, taskKind: 'intent' };
+    const scope = this.view.heldAt({ kind: 'space', name: space }, [INTENT]);
     const limit = query.limit ?? 20;
     const state = query.state ?? 'claimable';
     const filters = [scope, state];
