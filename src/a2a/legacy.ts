@@ -1,8 +1,10 @@
 /**
  * A2A 0.3 shapes (the `message/send`, `tasks/get` … method family). Incoming 0.3 params are
  * rewritten into 1.0 ProtoJSON before validation, so both families share one schema; outgoing
- * 1.0 values are rewritten into 0.3 shapes (`kind`, lower-case states, file parts).
+ * 1.0 values are rewritten into 0.3 shapes (`kind`, lower-case states, file parts), and so are the
+ * fields a refusal names.
  */
+import { joinField } from '../errors/hub-error.js';
 import { dropUndefined } from './schemas.js';
 import { LEGACY_STATE, TERMINAL_STATES } from './states.js';
 import { isJsonObject, type Artifact, type JsonObject, type Message, type Part, type StreamResponse, type Task, type TaskState, type TaskStatus } from './types.js';
@@ -55,6 +57,29 @@ export function pushConfigIn(config: JsonObject): JsonObject {
   const schemes = authentication['schemes'];
   const scheme = Array.isArray(schemes) ? schemes[0] : authentication['scheme'];
   return Object.assign(rest, { authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }) });
+}
+
+/*
+ * Field paths, 1.0 → 0.3: validation names a field where the 1.0 shape has it, and these name it
+ * where the 0.3 caller sent it (validate.ts renamedFields). Inside `data` and `metadata` nothing moves.
+ */
+const PUSH_SCHEME = /^authentication\.scheme(?=$|[.[])/;
+const FILE_PART_FIELD = /^(message\.parts\[\d+\])\.(raw|url|filename|mediaType)(?=$|[.[])/;
+const FILE_FIELD_03: Record<string, string> = { raw: 'file.bytes', url: 'file.uri', filename: 'file.name', mediaType: 'file.mimeType' };
+const INLINE_PUSH = 'configuration.taskPushNotificationConfig';
+
+/** A push config's field as 0.3 spells it: the scheme is the first of `schemes`. */
+const pushConfigFieldOut = (field: string): string => field.replace(PUSH_SCHEME, 'authentication.schemes[0]');
+
+/** A field of `tasks/pushNotificationConfig/set`: all but `taskId` were sent under `pushNotificationConfig`. */
+export const pushSetFieldOut = (field: string): string => (field === 'taskId' ? field : joinField('pushNotificationConfig', pushConfigFieldOut(field)));
+
+/** A field of `message/send` and `message/stream`: a file part's fields under `file`, the inline push config as `pushNotificationConfig`. */
+export function sendFieldOut(field: string): string {
+  if (field === INLINE_PUSH || field.startsWith(`${INLINE_PUSH}.`)) {
+    return joinField('configuration.pushNotificationConfig', pushConfigFieldOut(field.slice(INLINE_PUSH.length + 1)));
+  }
+  return field.replace(FILE_PART_FIELD, (_, part: string, name: string) => `${part}.${FILE_FIELD_03[name]}`);
 }
 
 /** A 1.0 push config as 0.3's TaskPushNotificationConfig. */

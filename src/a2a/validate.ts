@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HubError, joinField } from '../errors/hub-error.js';
+import { HubError, isHubError, joinField } from '../errors/hub-error.js';
 import { describe, violations } from './zod-issues.js';
 
 /** Keys whose values belong to the caller and are never renamed. */
@@ -54,4 +54,17 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, root =
     fields: fields.map((f) => ({ field: joinField(root, f.field), description: f.description })),
     hint: hint ?? 'Fix the fields named in the error and send the request again',
   });
+}
+
+/**
+ * The same refusal with each field renamed by `rename`; an error that names no field, as it is.
+ * A 0.3 method moves its params into 1.0 places before they are checked (legacy.ts), so its
+ * refusals are renamed back to where its caller sent each field.
+ */
+export function renamedFields(error: unknown, rename: (field: string) => string): unknown {
+  if (!isHubError(error) || error.fields.length === 0) return error;
+  const fields = error.fields.map((f) => ({ field: rename(f.field), description: f.description }));
+  // A message written from the fields (it names the first) is written again from the renamed ones; another is kept.
+  const fromFields = error.message === new HubError(error.code, undefined, { fields: error.fields }).message;
+  return new HubError(error.code, fromFields ? undefined : error.message, { hint: error.hint, restHint: error.restHint, fields, meta: error.meta });
 }

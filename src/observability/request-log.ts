@@ -41,6 +41,7 @@ export interface RequestObservers {
 }
 
 const NO_ROUTE = '(no route)';
+const ANONYMOUS = 'anonymous';
 const kRequest = Symbol('muster.request');
 const kStart = Symbol('muster.start');
 type Tracked = ServerResponse & { [kRequest]: FastifyRequest; [kStart]: number };
@@ -58,11 +59,12 @@ const clientGone = (request: FastifyRequest): boolean => request.raw.aborted || 
  * One log line and one count per request, written when its answer is done (a stream's too),
  * and the X-Request-Id on every answer. A client that leaves before the answer is one info line.
  * Answers the tracker the app's one onRequest hook calls first (a hook of its own costs each
- * request a pass of fastify's hook runner). The close listener is one function for all
- * requests; each answer only carries its request and start.
+ * request a pass of fastify's hook runner), and the app's frameworkErrors too, for the requests
+ * fastify refuses before any hook runs (a URL it cannot decode). The close listener is one
+ * function for all requests; each answer only carries its request and start.
  */
 export function requestTracker(app: FastifyInstance, { logger, metrics, rpcMethods }: RequestObservers): (request: FastifyRequest, reply: FastifyReply) => void {
-  app.decorateRequest('callerLabel', 'anonymous');
+  app.decorateRequest('callerLabel', ANONYMOUS);
   const logsRequests = logger.isLevelEnabled('info');
   const methodOf = (request: FastifyRequest, door: DoorLabel, route: string): string => {
     if (door === 'rest') return `${request.method} ${route}`;
@@ -80,7 +82,8 @@ export function requestTracker(app: FastifyInstance, { logger, metrics, rpcMetho
     metrics.request(door, method, status, ms / 1000);
     if (!logsRequests) return;
     // pino leaves out undefined fields: `rpc` appears on the JSON-RPC door only, `status` on a finished answer.
-    const line = { reqId: request.id, method: request.method, route, rpc: door === 'jsonrpc' ? method : undefined, status: finished ? status : undefined, caller: request.callerLabel, ms };
+    // A request fastify refused before its hooks (frameworkErrors) is not of the decorated class: no callerLabel.
+    const line = { reqId: request.id, method: request.method, route, rpc: door === 'jsonrpc' ? method : undefined, status: finished ? status : undefined, caller: request.callerLabel ?? ANONYMOUS, ms };
     logger.info(line, finished ? 'request' : 'client closed the connection before the answer');
   }
 

@@ -3,12 +3,12 @@
  * name chooses the shapes: 1.0 names answer ProtoJSON, 0.3 names answer 0.3 objects.
  */
 import { listTasksParamsSchema, sendMessageParamsSchema, taskIdParamsSchema } from '../../a2a/schemas.js';
-import { legacyFinal, pushConfigIn, pushConfigOut, sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
+import { legacyFinal, pushConfigIn, pushConfigOut, pushSetFieldOut, sendFieldOut, sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
 import { endsStream } from '../../events/follow.js';
 import { configOut } from '../../hub/push.js';
 import { z } from 'zod';
 import type { SendMessageParams, StreamResponse } from '../../a2a/types.js';
-import { camelKeys, parseWith } from '../../a2a/validate.js';
+import { camelKeys, parseWith, renamedFields } from '../../a2a/validate.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import { trimHistory, type Actor, type Subscription } from '../../hub/tasks.js';
@@ -82,6 +82,14 @@ const write =
     return handler(hub, actor, params, call);
   };
 
+/** A 0.3 method whose params are moved into 1.0 places: its refusals name each field where the 0.3 caller sent it. */
+const sentAs03 =
+  (fieldOut: (field: string) => string, handler: Handler): Handler =>
+  (hub, actor, params, call) =>
+    handler(hub, actor, params, call).catch((e: unknown) => {
+      throw renamedFields(e, fieldOut);
+    });
+
 // Requests the A2A specification defines: unknown fields are ignored (stripped), as in a2a/schemas.ts.
 const configRef = z.object({ taskId: z.string().min(1), id: z.string().min(1) });
 const configRef03 = z.object({ id: z.string().min(1), pushNotificationConfigId: z.string().min(1).optional() });
@@ -105,11 +113,14 @@ const push = {
 };
 
 const push03: Record<string, Handler> = {
-  'tasks/pushNotificationConfig/set': write(async (hub, actor, params) => {
-    const p = camelKeys(params) as { taskId?: unknown; pushNotificationConfig?: unknown };
-    const config = typeof p.pushNotificationConfig === 'object' && p.pushNotificationConfig !== null ? pushConfigIn(p.pushNotificationConfig as Record<string, unknown>) : {};
-    return pushConfigOut(configOut(await hub.tasks.setPushConfig(actor, { ...config, taskId: p.taskId })));
-  }),
+  'tasks/pushNotificationConfig/set': sentAs03(
+    pushSetFieldOut,
+    write(async (hub, actor, params) => {
+      const p = camelKeys(params) as { taskId?: unknown; pushNotificationConfig?: unknown };
+      const config = typeof p.pushNotificationConfig === 'object' && p.pushNotificationConfig !== null ? pushConfigIn(p.pushNotificationConfig as Record<string, unknown>) : {};
+      return pushConfigOut(configOut(await hub.tasks.setPushConfig(actor, { ...config, taskId: p.taskId })));
+    }),
+  ),
   'tasks/pushNotificationConfig/get': async (hub, actor, params) => {
     const p = parseWith(configRef03, camelKeys(params));
     const configs = await hub.tasks.pushConfigs(actor, p.id);
@@ -166,8 +177,8 @@ const v1: Record<string, Handler> = {
 };
 
 const v03: Record<string, Handler> = {
-  'message/send': write(async (hub, actor, params, call) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params)), () => call.signal))),
-  'message/stream': sendStreaming((params) => parseSend(sendParamsIn(params)), legacyWire),
+  'message/send': sentAs03(sendFieldOut, write(async (hub, actor, params, call) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params)), () => call.signal)))),
+  'message/stream': sentAs03(sendFieldOut, sendStreaming((params) => parseSend(sendParamsIn(params)), legacyWire)),
   'tasks/get': async (hub, actor, params) => {
     const p = parseTaskId(params);
     return taskOut(await hub.tasks.get(actor, p.id, p.historyLength));

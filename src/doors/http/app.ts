@@ -67,10 +67,12 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     // X-Request-Id: the client's when it is sane, else made here (request-log.ts); echoed on every answer.
     requestIdHeader: false,
     genReqId: requestId,
-    // A URL that cannot be decoded gets the hub's error shape, like every other refusal.
+    // A URL that cannot be decoded gets the hub's error shape, like every other refusal. fastify
+    // answers it before any hook, so it is tracked here: one request line and one count, with its id.
     frameworkErrors: (error, request, reply) => {
+      track(request, reply as FastifyReply);
       const body = restErrorBody(new HubError('INVALID_REQUEST', `The request URL is malformed: ${error.message}`));
-      (reply as FastifyReply).code(400).header('x-request-id', request.id).type('application/json').send(body);
+      (reply as FastifyReply).code(400).type('application/json').send(body);
     },
   });
 
