@@ -212,6 +212,23 @@ describe('declaring and working an intent', () => {
     expect(second.body.data[0].id).toBe(claimable[1].id);
   });
 
+  it('claimable pages: equal priorities oldest first; a cursor goes on after its last intent, also once that one is claimed', async () => {
+    await makeSpace('queue');
+    const ids: string[] = [];
+    for (const [title, priority] of [['First at three', 3], ['Only at one', 1], ['Second at three', 3], ['Only at two', 2]] as const) {
+      ids.push((await declare('queue', title, { footprint: [`${title.replaceAll(' ', '-')}/**`], priority }, owner.token)).id);
+    }
+    const [first3, only1, second3, only2] = ids;
+    const page = async (cursor?: string) => (await rest(hub, 'GET', `api/spaces/queue/intents?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).body;
+    const top = await page();
+    expect(top.data.map((i: any) => i.id)).toEqual([first3, second3]);
+    expect((await act(second3!, 'claim', worker.token)).status).toBe(200);
+    const next = await page(top.cursor);
+    expect(next.data.map((i: any) => i.id)).toEqual([only2, only1]);
+    expect(next.hasMore).toBe(false);
+    expect((await page()).data.map((i: any) => i.id)).toEqual([first3, only2]);
+  });
+
   it('a lease that runs out returns the intent to SUBMITTED once, and another worker claims it', async () => {
     const intent = await declare('links', 'Short lease work', { footprint: ['lease/**'] });
     expect((await act(intent.id, 'claim', worker.token, { leaseSeconds: 1 })).status).toBe(200);

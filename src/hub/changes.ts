@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { dropUndefined } from '../a2a/schemas.js';
 import type { JsonObject, Message, StreamResponse, Task } from '../a2a/types.js';
-import type { StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
+import type { Hold, StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
 import type { Change, Opening } from './kind.js';
 
 // Hot paths copy with Object.assign, not `{ ...x, more }`: on Node 20's V8 every property after a
@@ -10,7 +10,7 @@ const stamp = (m: Message, record: TaskRecord): Message => Object.assign({}, m, 
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, ...unplaced } = opening;
+  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, ...unplaced } = opening;
   unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
     id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
@@ -29,6 +29,7 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   if (sender !== undefined) record.sender = sender;
   if (target !== undefined) record.target = target;
   if (metadata !== undefined) record.metadata = metadata;
+  if (rank) record.rank = rank; // 0 is no rank, as the store reads it back
   if (statusMessage !== undefined) record.statusMessage = stamp(statusMessage, record);
   const history = messages.map((m) => stamp(m, record));
   const task: StoredTask = { record, history, artifacts: [] };
@@ -65,6 +66,7 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     events.push({ statusUpdate: { taskId: record.id, contextId: record.contextId, status } });
   }
   if (change.metadata) record.metadata = mergeMetadata(before.metadata, change.metadata);
+  if (change.hold !== undefined) setHold(record, change.hold);
   record.messageCount = before.messageCount + messages.length;
   record.artifactCount = known.size;
   record.lastSeq = before.lastSeq + events.length;
@@ -82,9 +84,20 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
   return { write, task: { record, history, artifacts } };
 }
 
+/** Sets the record's holder and its hold's end, or (null) clears both: they go together. */
+function setHold(record: TaskRecord, to: Hold | null): void {
+  if (to === null) {
+    delete record.holder;
+    delete record.heldUntil;
+  } else {
+    record.holder = to.holder;
+    record.heldUntil = to.until;
+  }
+}
+
 /**
  * A change's metadata over the task's: the hub's own `muster` object merges key by key, so a
- * change names only what it sets there, and a key set to null there is removed (a lease let go).
+ * change names only what it sets there, and a key set to null there is removed.
  */
 export function mergeMetadata(before: JsonObject | undefined, change: JsonObject): JsonObject {
   const muster: JsonObject = Object.assign({}, before?.['muster'], change['muster']);

@@ -6,7 +6,7 @@
 import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
 import type { Caller } from '../identity/caller.js';
 import type { QuotaRule, Quotas } from '../identity/quotas.js';
-import type { EntryWrite, QuotaCharge, SpaceRecord, SpaceRole, StoredTask, TaskEntry, TaskQuery, TaskRecord, Visibility } from '../store/store.js';
+import type { EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
 
 /** Where a request came in: the hub's own base, one agent's base, or one space's base. */
 export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string } | { kind: 'space'; name: string };
@@ -22,8 +22,8 @@ export interface Standing {
 export interface KindReads {
   /** The space and the caller's standing in it; undefined when there is no such space. */
   standing(space: string, caller: Caller): Promise<Standing | undefined>;
-  /** The tasks of `kinds` a space's base holds (states and filters as in TaskQuery), every page up to `max`. */
-  spaceTasks(space: string, kinds: readonly string[], query: Omit<TaskQuery, 'scope' | 'limit' | 'after'>, max: number): Promise<StoredTask[]>;
+  /** The tasks of `kinds` a space's base holds (states and filters as in TaskQuery), latest update first, every page up to `max`. */
+  spaceTasks(space: string, kinds: readonly string[], query: Omit<TaskSelection, 'scope' | 'limit'>, max: number): Promise<StoredTask[]>;
 }
 
 export interface KindContext {
@@ -50,6 +50,8 @@ export interface Opening {
   quotas?: QuotaCharge[];
   /** When the kind's `due` runs for this task (a deadline). */
   dueAt?: number;
+  /** The task's place in lists by rank, highest first (an intent's priority); absent: 0. */
+  rank?: number;
 }
 
 /** A message that opens nothing because an existing task already is what it asks for (a twin). */
@@ -77,6 +79,8 @@ export interface Change {
   sealed?: EntryWrite;
   /** Sets (or moves) when the kind's `due` runs for this task: a lease's end, moved by a heartbeat. */
   dueAt?: number;
+  /** Sets (or moves) the task's holder and its hold's end: a claim, a heartbeat; null: nobody holds it (a release). */
+  hold?: Hold | null;
 }
 
 type Decision = Change | undefined | Promise<Change | undefined>;
@@ -95,6 +99,11 @@ export interface Kind {
   due?(task: StoredTask, entries: readonly TaskEntry[], now: number): Change | undefined;
   /** What the author of an entry reads of it on the task (a receipt); without it, entries are not shown back. */
   receipt?(entry: TaskEntry): JsonObject;
+  /**
+   * What `metadata.muster` says of the task's hold (TaskRecord.holder, heldUntil) wherever the
+   * task is shown, asked only for a task with a holder; without it, a hold is not shown.
+   */
+  describeHold?(record: TaskRecord): JsonObject;
   /** Kind-specific actions over REST (e.g. `respond`), keyed by action name; undefined as for followUp. */
   readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Decision>>;
   /**

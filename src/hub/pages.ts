@@ -1,10 +1,10 @@
-import type { Store, StoredTask, TaskCursor, TaskQuery } from '../store/store.js';
+import type { Store, StoredTask, TaskCursor, TaskSelection } from '../store/store.js';
 
 /** Pages read per store call when a whole list is wanted. */
 const PAGE = 500;
 
 /** Every task a list query finds, page after page, up to `max` (the newest update first). */
-export async function readPages(store: Pick<Store, 'listTasks'>, query: Omit<TaskQuery, 'limit' | 'after'>, max: number): Promise<StoredTask[]> {
+export async function readPages(store: Pick<Store, 'listTasks'>, query: Omit<TaskSelection, 'limit'>, max: number): Promise<StoredTask[]> {
   const found: StoredTask[] = [];
   let after: TaskCursor | undefined;
   do {

@@ -154,7 +154,9 @@ export class View {
     if (options.includeArtifacts && task.artifacts.length > 0) out.artifacts = task.artifacts;
     const history = options.historyLength === undefined ? task.history : task.history.slice(Math.max(0, task.history.length - options.historyLength));
     if (history.length > 0 && options.historyLength !== 0) out.history = history;
-    const muster: JsonObject = Object.assign({}, record.metadata?.['muster'] as JsonObject | undefined, { kind: record.kind });
+    // The hold is the store's (the row's holder); its kind says how the task's metadata shows it.
+    const held = record.holder === undefined ? undefined : this.kinds.byName.get(record.kind)?.describeHold?.(record);
+    const muster: JsonObject = Object.assign({}, record.metadata?.['muster'] as JsonObject | undefined, held, { kind: record.kind });
     if (record.sender !== undefined) muster['from'] = record.sender;
     if (record.target !== undefined) muster['to'] = record.target;
     const receipt = own && this.kinds.byName.get(record.kind)?.receipt?.(own);

@@ -23,6 +23,9 @@ export interface TaskRow {
   artifact_count: number;
   version: number;
   last_seq: number;
+  rank: number;
+  holder: string | null;
+  held_until: number | null;
 }
 
 /** The `tasks` column a list scope's test names (TaskScope). */
@@ -51,6 +54,9 @@ export function recordFromRow(row: TaskRow): TaskRecord {
   if (row.target !== null) record.target = row.target;
   if (row.status_message !== null) record.statusMessage = json(row.status_message);
   if (row.metadata !== null) record.metadata = json(row.metadata);
+  if (row.rank !== 0) record.rank = row.rank;
+  if (row.holder !== null) record.holder = row.holder;
+  if (row.held_until !== null) record.heldUntil = row.held_until;
   return record;
 }
 

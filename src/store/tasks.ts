@@ -35,7 +35,27 @@ export interface TaskRecord {
   version: number;
   /** Sequence number of the task's last event. */
   lastSeq: number;
+  /** Where the task stands in a list by rank (TaskQuery `order: 'rank'`), set when it opens; absent: 0. */
+  rank?: number;
+  /**
+   * Who holds the task (a worker's lease on an intent), or held it last, once the hold ended
+   * with the work (who landed it). Written with the row, so a hold is taken or moved only on
+   * the version its writer read: of two racing claims, one stands.
+   */
+  holder?: string;
+  /** When the holder's hold runs (or ran) out, epoch ms; present exactly when `holder` is. */
+  heldUntil?: number;
 }
+
+/** A holder and until when it holds the task: live while `until` is later than now. */
+export interface Hold {
+  holder: string;
+  until: number;
+}
+
+/** The task's holder while its hold is live at `now`, else undefined. */
+export const liveHolder = (record: TaskRecord, now: number): string | undefined =>
+  record.holder !== undefined && record.heldUntil !== undefined && record.heldUntil > now ? record.holder : undefined;
 
 export interface StoredTask {
   record: TaskRecord;
@@ -124,21 +144,36 @@ export interface TaskScope {
   readonly anyOf: readonly TaskBranch[];
 }
 
-export interface TaskCursor {
-  updatedAt: number;
-  id: string;
+/**
+ * The orders a list walks in. `updated` (the default): latest update first, then id downwards.
+ * `rank`: highest rank first, then oldest, then id upwards (a queue, such as claimable intents).
+ */
+export type TaskOrder = 'updated' | 'rank';
+
+/** The record fields each order sorts by, before the id that breaks ties. */
+interface OrderKeys {
+  updated: 'updatedAt';
+  rank: 'rank' | 'createdAt';
 }
 
-export interface TaskQuery {
+/** Where the page before ended: the last task it showed, by its order's keys (a TaskRecord will do). */
+export type TaskCursor<O extends TaskOrder = 'updated'> = Pick<TaskRecord, 'id' | OrderKeys[O]>;
+
+/** A list's order, and the cursor of that order a page starts after. */
+export type TaskOrdering = { order?: 'updated'; after?: TaskCursor<'updated'> } | { order: 'rank'; after?: TaskCursor<'rank'> };
+
+/** Which tasks a list holds, how many a page takes and how much of each it reads. */
+export interface TaskSelection {
   scope: TaskScope;
   states?: readonly TaskState[];
   contextId?: string;
   statusAtOrAfter?: number;
-  after?: TaskCursor;
   limit: number;
   historyLength?: number;
   includeArtifacts: boolean;
 }
+
+export type TaskQuery = TaskSelection & TaskOrdering;
 
 export interface TaskPage {
   tasks: StoredTask[];

@@ -245,4 +245,28 @@ CREATE TABLE space_members (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'task rank and holder',
+    sql: `
+-- A task's place in a list by rank (claimable intents: highest priority first, then oldest) and
+-- its holder with the end of its hold (a worker's lease on an intent), in the row itself.
+ALTER TABLE tasks ADD COLUMN rank INTEGER NOT NULL DEFAULT 0, ADD COLUMN holder TEXT COLLATE "C", ADD COLUMN held_until BIGINT;
+-- Intents written before kept these in their metadata: the rank is their priority, the worker
+-- holds until its lease's end (a lease the work ended, until the work's last status), and both
+-- leave the metadata, so the hold is all there is of them (metadata is rewritten only where
+-- they were: jsonb's text orders the keys its own way).
+UPDATE tasks t SET
+  rank = COALESCE((i.m #>> '{muster,priority}')::integer, 0),
+  holder = i.m #>> '{muster,worker}',
+  held_until = CASE WHEN i.m #> '{muster,worker}' IS NULL THEN NULL ELSE
+    COALESCE((extract(epoch FROM (i.m #>> '{muster,leaseUntil}')::timestamptz) * 1000)::bigint, t.status_at) END,
+  metadata = CASE WHEN i.m -> 'muster' ?| ARRAY['worker', 'leaseUntil'] THEN (i.m #- '{muster,worker}' #- '{muster,leaseUntil}')::text ELSE t.metadata END
+FROM (SELECT id, metadata::jsonb AS m FROM tasks WHERE kind = 'intent') i
+WHERE t.id = i.id;
+-- A context's tasks of one kind in one state by rank (a space's claimable intents), walked in
+-- order with no sort (see order.ts).
+CREATE INDEX tasks_by_rank ON tasks(context_id, kind, state, rank DESC, created_at, id);
+`,
+  },
 ];

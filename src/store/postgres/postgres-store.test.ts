@@ -1,12 +1,33 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
+import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
+import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { storeSuite } from '../store.suite.js';
-import { StoreUnavailable, type TaskQuery } from '../store.js';
+import { StoreUnavailable, type TaskOrdering, type TaskSelection } from '../store.js';
+import { MIGRATIONS } from './migrations.js';
 import { openPostgresStore } from './postgres-store.js';
 import { listStatement } from './task-reads.js';
 import { taskScopes } from '../../hub/view.js';
+
+/** A fresh database migrated up to `version` only, as an older hub left it; `fill` writes into it first. */
+async function databaseAt(version: number, fill: (client: pg.Client) => Promise<void>): Promise<{ url: string; drop: () => Promise<void> }> {
+  const database = await freshPostgresDatabase(`at-${version}`);
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+    for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
+      await client.query(m.sql);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, 0)', [m.version, m.name]);
+    }
+    await fill(client);
+  } finally {
+    await client.end();
+  }
+  return database;
+}
 
 describe.skipIf(!testPostgres)('postgres store', () => {
   let database: { url: string; drop: () => Promise<void> };
@@ -19,16 +40,34 @@ describe.skipIf(!testPostgres)('postgres store', () => {
 
   // One database for the file: the suite's tests use keys, ids and owners of their own, so each
   // open() gives a new store object on the same database, and reopen() another.
-  storeSuite('postgres', async () => ({
+  const onDatabase = async () => ({
     store: await openPostgresStore(database.url),
     reopen: () => openPostgresStore(database.url),
-  }));
+  });
+  storeSuite('postgres', onDatabase);
+  holdsAndRanksSuite('postgres', onDatabase);
   spacesSuite('postgres', () => openPostgresStore(database.url));
 
   it('is StoreUnavailable when the server cannot be reached', async () => {
     const nowhere = new URL(database.url);
     nowhere.port = '1';
     await expect(openPostgresStore(nowhere.href, { log: () => {} })).rejects.toBeInstanceOf(StoreUnavailable);
+  });
+
+  it('migration 3 gives the intents of a database written before it their rank and hold, from their metadata', async () => {
+    const old = await databaseAt(2, async (client) => {
+      const columns = Object.keys(ROWS_BEFORE[0]!);
+      for (const row of ROWS_BEFORE) {
+        await client.query(`INSERT INTO tasks (${columns.join(', ')}, changed_at) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}, 0)`, Object.values(row));
+      }
+    });
+    try {
+      const store = await openPostgresStore(old.url);
+      await expectUpgraded(store);
+      await store.close();
+    } finally {
+      await old.drop();
+    }
   });
 
   describe('query plans', () => {
@@ -44,7 +83,9 @@ describe.skipIf(!testPostgres)('postgres store', () => {
       await client?.end();
     });
 
-    const planOf = async (q: Omit<TaskQuery, 'limit' | 'includeArtifacts'>) => {
+    type ListShape = Omit<TaskSelection, 'limit' | 'includeArtifacts'> & TaskOrdering;
+    const CLAIMABLE = { scope: taskScopes.space('s', ['intent']), states: ['TASK_STATE_SUBMITTED'], order: 'rank' } as const;
+    const planOf = async (q: ListShape) => {
       const { s, sql } = listStatement({ limit: 20, includeArtifacts: true, historyLength: 1, ...q });
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${sql}`, s.values);
       return rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -52,22 +93,30 @@ describe.skipIf(!testPostgres)('postgres store', () => {
 
     // Keyset pages stay fast at a million tasks only if every branch of a list walks an index in
     // order: one index walk per branch, merged; the only sort is the final one over the page's rows.
-    const lists: [string, Omit<TaskQuery, 'limit' | 'includeArtifacts'>, number][] = [
-      ['inbox', { scope: taskScopes.inbox('b'), after: { updatedAt: 5, id: 'x' } }, 1],
-      ['inbox by state', { scope: taskScopes.inbox('b'), states: ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] }, 2],
-      ['sent', { scope: taskScopes.sent('a') }, 1],
-      ['between', { scope: taskScopes.between('a', 'b') }, 2],
-      ['public by state', { scope: taskScopes.public(), states: ['TASK_STATE_WORKING'] }, 1],
-      ['visible at the hub base', { scope: taskScopes.visible('a'), after: { updatedAt: 5, id: 'x' } }, 3],
-      ['context', { scope: taskScopes.inbox('b'), contextId: 'c' }, 1],
-      ['space intents', { scope: taskScopes.space('s', ['intent']), after: { updatedAt: 5, id: 'x' } }, 1],
+    // [name, query, index walks, sorts]
+    const lists: [string, ListShape, number, number][] = [
+      ['inbox', { scope: taskScopes.inbox('b'), after: { updatedAt: 5, id: 'x' } }, 1, 1],
+      ['inbox by state', { scope: taskScopes.inbox('b'), states: ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] }, 2, 1],
+      ['sent', { scope: taskScopes.sent('a') }, 1, 1],
+      ['between', { scope: taskScopes.between('a', 'b') }, 2, 1],
+      ['public by state', { scope: taskScopes.public(), states: ['TASK_STATE_WORKING'] }, 1, 1],
+      ['visible at the hub base', { scope: taskScopes.visible('a'), after: { updatedAt: 5, id: 'x' } }, 3, 1],
+      ['context', { scope: taskScopes.inbox('b'), contextId: 'c' }, 1, 1],
+      ['space intents', { scope: taskScopes.space('s', ['intent']), after: { updatedAt: 5, id: 'x' } }, 1, 1],
+      ['claimable intents', CLAIMABLE, 1, 1],
+      // After a cursor, the rest of its rank, then the ranks below it. The merge sorts the first
+      // walk's rows too (at most a page of them): their rank is one value, which it cannot see.
+      ['claimable intents after a cursor', { ...CLAIMABLE, after: { rank: 3, createdAt: 5, id: 'x' } }, 2, 2],
     ];
-    it.each(lists)('the %s list walks an index per branch and sorts no table', async (_name, q, walks) => {
+    it.each(lists)('the %s list walks an index per branch and sorts no table', async (_name, q, walks, sorts) => {
       const plan = await planOf(q);
       expect(plan).not.toMatch(/Seq Scan/);
-      expect(plan.match(/Index Scan Backward using tasks_\w+ on tasks/g)).toHaveLength(walks);
-      expect(plan.match(/^\s*(-> +)?Sort$/gm)).toHaveLength(1);
-      expect(plan).toMatch(/^Sort$/m); // ...and that one sort is the page's, at the top
+      // By rank the walk is forward: the index holds the rank downwards.
+      const walk = q.order === 'rank' ? /Index Scan using tasks_by_rank on tasks/g : /Index Scan Backward using tasks_\w+ on tasks/g;
+      expect(plan.match(walk)).toHaveLength(walks);
+      expect(plan.match(/^\s*(-> +)?Sort$/gm)).toHaveLength(sorts);
+      expect(plan).toMatch(/^Sort$/m); // ...one sort is the page's, at the top
+      expect(plan).not.toMatch(/Limit\n\s*-> +Sort$/m); // ...and none is a walk's, sorting an index range for its first rows
     });
   });
 });

@@ -7,12 +7,14 @@
 import type { Artifact, Message } from '../../a2a/types.js';
 import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
 import { Statement, type Db } from './database.js';
+import { cursorWalks, orderBy } from '../order.js';
 import { recordFromRow, SCOPE_COLUMNS, type TaskRow as StoredRow } from '../rows.js';
 
 /** The `tasks` columns, in the order taskValues gives their values. */
 export const TASK_COLUMNS = [
   'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
-  'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq',
+  'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq', 'rank',
+  'holder', 'held_until',
 ] as const;
 
 const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
@@ -23,6 +25,7 @@ export function taskValues(r: TaskRecord): [unknown, string][] {
     [r.id, 'text'], [r.kind, 'text'], [r.contextId, 'text'], [r.sender ?? null, 'text'], [r.target ?? null, 'text'],
     [r.visibility, 'text'], [r.state, 'text'], [text(r.statusMessage), 'text'], [r.statusAt, 'int8'], [r.createdAt, 'int8'],
     [r.updatedAt, 'int8'], [text(r.metadata), 'text'], [r.messageCount, 'int'], [r.artifactCount, 'int'], [r.version, 'int'], [r.lastSeq, 'int'],
+    [r.rank ?? 0, 'int'], [r.holder ?? null, 'text'], [r.heldUntil ?? null, 'int8'],
   ];
 }
 
@@ -71,13 +74,12 @@ function filters(s: Statement, q: TaskQuery): string {
   return sql;
 }
 
-const ORDER = 'ORDER BY updated_at DESC, id DESC';
-
 /**
  * One query for a page and its total. The page walks one branch per scope part and per asked
  * state (an inbox filtered to its open tasks walks the (target, state, …) index once per state),
- * each in index order from the cursor, merged and cut to limit + 1 (the extra row says there is
- * more). The total counts each scope part once, with every asked state in it, from indexes only.
+ * and per walk its order takes after the cursor (order.ts), each in index order, merged and cut
+ * to limit + 1 (the extra row says there is more). The total counts each scope part once, with
+ * every asked state in it, from indexes only.
  */
 export function listStatement(q: TaskQuery): { s: Statement; sql: string } {
   const s = new Statement();
@@ -86,16 +88,17 @@ export function listStatement(q: TaskQuery): { s: Statement; sql: string } {
   const states = q.states?.length ? q.states.map((state) => s.param(state, 'text')) : undefined;
   const anyState = states ? ` AND state IN (${states.join(', ')})` : '';
   const total = scoped.map((b) => `(SELECT count(*) FROM tasks WHERE ${b}${anyState}${where})`).join(' + ');
-  const cursor = q.after ? ` AND (updated_at, id) < (${s.param(q.after.updatedAt, 'int8')}, ${s.param(q.after.id, 'text')})` : '';
+  const walks = cursorWalks(q, (value, type) => s.param(value, type));
+  const order = `ORDER BY ${orderBy(q)}`;
   const limit = s.param(q.limit + 1, 'int');
   const branches = states ? scoped.flatMap((b) => states.map((state) => `${b} AND state = ${state}`)) : scoped;
-  const walks = branches.map((b) => `(SELECT * FROM tasks WHERE ${b}${where}${cursor} ${ORDER} LIMIT ${limit})`);
-  const page = walks.length === 1 ? walks[0]! : `SELECT * FROM (${walks.join(' UNION ALL ')}) u ${ORDER} LIMIT ${limit}`;
+  const selects = branches.flatMap((b) => walks.map((walk) => `(SELECT * FROM tasks WHERE ${b}${where}${walk} ${order} LIMIT ${limit})`));
+  const page = selects.length === 1 ? selects[0]! : `SELECT * FROM (${selects.join(' UNION ALL ')}) u ${order} LIMIT ${limit}`;
   const columns = hydrated(s, 'p', { historyLength: q.historyLength, includeArtifacts: q.includeArtifacts });
   s.with('page', page);
   s.with('counted', `SELECT ${total} AS total`);
   // Joined to the count, so the total comes back even with an empty page.
-  return { s, sql: s.text(`SELECT counted.total, ${columns} FROM counted LEFT JOIN page p ON true ORDER BY p.updated_at DESC, p.id DESC`) };
+  return { s, sql: s.text(`SELECT counted.total, ${columns} FROM counted LEFT JOIN page p ON true ${order}`) };
 }
 
 export function taskReader(db: Db) {

@@ -260,4 +260,28 @@ CREATE TABLE space_members (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 11,
+    name: 'task rank and holder',
+    sql: `
+-- A task's place in a list by rank (claimable intents: highest priority first, then oldest) and
+-- its holder with the end of its hold (a worker's lease on an intent), in the row itself.
+ALTER TABLE tasks ADD COLUMN rank INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN holder TEXT;
+ALTER TABLE tasks ADD COLUMN held_until INTEGER;
+-- Intents written before kept these in their metadata: the rank is their priority, the worker
+-- holds until its lease's end (a lease the work ended, until the work's last status), and both
+-- leave the metadata, so the hold is all there is of them.
+UPDATE tasks SET
+  rank = COALESCE(json_extract(metadata, '$.muster.priority'), 0),
+  holder = json_extract(metadata, '$.muster.worker'),
+  held_until = CASE WHEN json_extract(metadata, '$.muster.worker') IS NULL THEN NULL ELSE
+    COALESCE(CAST(round(unixepoch(json_extract(metadata, '$.muster.leaseUntil'), 'subsec') * 1000) AS INTEGER), status_at) END,
+  metadata = json_remove(metadata, '$.muster.worker', '$.muster.leaseUntil')
+WHERE kind = 'intent';
+-- A context's tasks of one kind in one state by rank (a space's claimable intents), walked in
+-- order with no sort (see order.ts).
+CREATE INDEX tasks_by_rank ON tasks(context_id, kind, state, rank DESC, created_at, id);
+`,
+  },
 ];

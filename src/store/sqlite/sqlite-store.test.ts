@@ -4,17 +4,21 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { cached } from '../cached/cached-store.js';
+import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { spacesSuite } from '../spaces.suite.js';
+import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
 import { MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'muster-store-')), 'store.db');
 
-storeSuite('sqlite', async () => {
+const fileStore = async () => {
   const file = freshFile();
   return { store: openSqliteStore(file), reopen: async () => openSqliteStore(file) };
-});
+};
+storeSuite('sqlite', fileStore);
+holdsAndRanksSuite('sqlite', fileStore);
 
 spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
 // The hub runs SQLite under the cache: spaces must pass through it, read from the file every time.
@@ -32,6 +36,8 @@ function planOf(sql: string): string {
   }
 }
 
+const CLAIMABLE = "SELECT * FROM tasks WHERE context_id = 's' AND kind = 'intent' AND state = 'TASK_STATE_SUBMITTED'";
+
 describe('sqlite query plans', () => {
   // Keyset pages stay fast at a million tasks only if every list walks an index in order.
   const lists: [string, string][] = [
@@ -44,6 +50,10 @@ describe('sqlite query plans', () => {
     ['public', "SELECT * FROM tasks WHERE visibility = 'public' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public by state', "SELECT * FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['received at the hub base', "SELECT * FROM tasks WHERE target = 'a' AND sender IS NOT 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    // by rank (order.ts): from the start; after a cursor, the rest of its rank, then the ranks below it
+    ['claimable intents', `${CLAIMABLE} ORDER BY rank DESC, created_at, id LIMIT 21`],
+    ['claimable intents in the rank of a cursor', `${CLAIMABLE} AND rank = 3 AND (created_at, id) > (5, 'x') ORDER BY rank DESC, created_at, id LIMIT 21`],
+    ['claimable intents below the rank of a cursor', `${CLAIMABLE} AND rank < 3 ORDER BY rank DESC, created_at, id LIMIT 21`],
   ];
   it.each(lists)('the %s list uses an index and no sort', (_name, sql) => {
     const plan = planOf(sql);
@@ -59,6 +69,7 @@ describe('sqlite query plans', () => {
     ['public by state', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING'"],
     ['inbox in some states', "SELECT COUNT(*) FROM tasks WHERE target = 'b' AND state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')"],
     ['public in some states', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state IN ('TASK_STATE_WORKING', 'TASK_STATE_COMPLETED')"],
+    ['claimable intents', "SELECT COUNT(*) FROM tasks WHERE context_id = 's' AND kind = 'intent' AND state IN ('TASK_STATE_SUBMITTED')"],
   ];
   it.each(counts)('the %s count reads only an index', (_name, sql) => {
     const plan = planOf(sql);
@@ -66,19 +77,39 @@ describe('sqlite query plans', () => {
   });
 });
 
+/** A file migrated up to `version` only, as an older hub left it; `fill` writes into it before it closes. */
+function fileAt(version: number, fill: (db: Database.Database) => void): string {
+  const file = freshFile();
+  const old = new Database(file);
+  old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
+    old.exec(m.sql);
+    old.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, 0);
+  }
+  fill(old);
+  old.close();
+  return file;
+}
+
 describe('sqlite migrations', () => {
+  it("migration 11 gives the intents of a file written before it their rank and hold, from their metadata", async () => {
+    const file = fileAt(10, (db) => {
+      const columns = Object.keys(ROWS_BEFORE[0]!);
+      const insert = db.prepare(`INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+      for (const row of ROWS_BEFORE) insert.run(row);
+    });
+    const store = openSqliteStore(file);
+    await expectUpgraded(store);
+    await store.close();
+  });
+
+
   it('migration 8 keeps the receipts of a file written before it, findable and still refusing their keys', async () => {
-    const file = freshFile();
-    const old = new Database(file);
-    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    for (const m of MIGRATIONS.filter((m) => m.version <= 7)) {
-      old.exec(m.sql);
-      old.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, 0);
-    }
-    const insert = old.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
-    insert.run('message:ann', 'later', 'f2', JSON.stringify({ taskId: 't2' }), 2);
-    insert.run('message:ann', 'earlier', 'f1', JSON.stringify({ taskId: 't1' }), 1);
-    old.close();
+    const file = fileAt(7, (old) => {
+      const insert = old.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
+      insert.run('message:ann', 'later', 'f2', JSON.stringify({ taskId: 't2' }), 2);
+      insert.run('message:ann', 'earlier', 'f1', JSON.stringify({ taskId: 't1' }), 1);
+    });
 
     const store = openSqliteStore(file);
     expect(await store.getReceipt('message:ann', 'earlier')).toEqual({ scope: 'message:ann', key: 'earlier', fingerprint: 'f1', result: { taskId: 't1' } });

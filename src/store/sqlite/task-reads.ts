@@ -1,5 +1,6 @@
 import type { Artifact, Message } from '../../a2a/types.js';
 import type { Db } from './database.js';
+import { cursorWalks, orderBy } from '../order.js';
 import { recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
 import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskScope } from '../store.js';
 
@@ -8,7 +9,8 @@ type Branch = { where: string; params: Record<string, unknown> };
 /**
  * A list is read as index-friendly branches, each walked in order and merged: one or two per
  * scope, and one per state when states are asked for (so an inbox filtered to its open tasks
- * walks the (target, state, …) index once per state instead of filtering the whole inbox).
+ * walks the (target, state, …) index once per state instead of filtering the whole inbox), each
+ * taken once per walk its order takes after the cursor (order.ts).
  */
 function branches(q: TaskQuery): Branch[] {
   const scoped = scopeBranches(q.scope);
@@ -76,11 +78,15 @@ export function taskReader(db: Db) {
 
   const list = (q: TaskQuery): TaskPage => {
     const f = filters(q);
-    const cursor = q.after ? ' AND (updated_at, id) < (@cur_at, @cur_id)' : '';
-    const cursorParams = q.after ? { cur_at: q.after.updatedAt, cur_id: q.after.id } : {};
-    const order = ' ORDER BY updated_at DESC, id DESC';
-    const parts = branches(q);
-    const select = (where: string) => `SELECT * FROM tasks WHERE ${where}${f.sql}${cursor}${order} LIMIT @lim`;
+    const cursorParams: Record<string, unknown> = {};
+    const walks = cursorWalks(q, (value) => {
+      const name = `cur${Object.keys(cursorParams).length}`;
+      cursorParams[name] = value;
+      return `@${name}`;
+    });
+    const order = ` ORDER BY ${orderBy(q)}`;
+    const parts = branches(q).flatMap((b) => walks.map((walk) => ({ where: `${b.where}${walk}`, params: b.params })));
+    const select = (where: string) => `SELECT * FROM tasks WHERE ${where}${f.sql}${order} LIMIT @lim`;
     const sql =
       parts.length === 1
         ? select(parts[0]!.where)

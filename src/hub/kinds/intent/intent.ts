@@ -6,9 +6,9 @@ import { MINUTE, type Quotas } from '../../../identity/quotas.js';
 import type { StoredTask } from '../../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening, type Standing, type Twin } from '../../kind.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
-import { factsOf, said, type IntentFacts } from './facts.js';
+import { factsOf, holdFacts, said, type IntentFacts } from './facts.js';
 import { footprintsOverlap, titleWords } from './twins.js';
-import { askInput, claim, fail, heartbeat, land, leaseExpired, progress, release } from './work.js';
+import { askInput, claim, fail, heartbeat, holdEnds, land, leaseExpired, progress, release } from './work.js';
 
 export const DECLARE_INTENT = 'declare-intent';
 /** How long a landed intent still catches its twins. */
@@ -109,6 +109,7 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
         state: 'TASK_STATE_SUBMITTED',
         statusMessage: said(openedSentence(id, space, priority, capped, declaration.priority)),
         metadata: { muster: facts } as unknown as JsonObject,
+        rank: priority, // claimable intents are listed by it
         messages: [message],
         quotas: quotas.charge('intent.declare', callerName(ctx.caller), ctx.now),
       };
@@ -123,16 +124,17 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
         });
       }
       await mayDirect(ctx, task, 'Answer the question');
-      return { state: 'TASK_STATE_WORKING', statusMessage: said(`The declarer answered; ${factsOf(task).worker} carries on with intent ${record.id}.`), messages: [message], artifacts: [] };
+      return { state: 'TASK_STATE_WORKING', statusMessage: said(`The declarer answered; ${record.holder} carries on with intent ${record.id}.`), messages: [message], artifacts: [] };
     },
 
     async cancel(ctx: KindContext, task: StoredTask, reason: string | undefined): Promise<Change> {
       await mayDirect(ctx, task, 'Withdraw an intent');
       const why = reason ? `: ${reason}` : '';
-      return { state: 'TASK_STATE_CANCELED', statusMessage: said(`Intent ${task.record.id} was withdrawn${why}. Its worker stops; declare it again to redo it.`), messages: [], artifacts: [], metadata: { muster: { leaseUntil: null } } };
+      return { state: 'TASK_STATE_CANCELED', statusMessage: said(`Intent ${task.record.id} was withdrawn${why}. Its worker stops; declare it again to redo it.`), messages: [], artifacts: [], ...holdEnds(task.record, ctx.now) };
     },
 
     due: (task, _entries, now) => leaseExpired(task, now),
+    describeHold: holdFacts,
 
     actions: {
       claim: (ctx, task, body) => claim(ctx, task, body, mayClaim(ctx, factsOf(task).space)),

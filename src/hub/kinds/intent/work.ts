@@ -9,11 +9,10 @@ import type { Artifact, Message } from '../../../a2a/types.js';
 import { parseWith } from '../../../a2a/validate.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent } from '../../../identity/caller.js';
-import type { StoredTask } from '../../../store/store.js';
+import { liveHolder, type StoredTask, type TaskRecord } from '../../../store/store.js';
 import type { Change, KindContext } from '../../kind.js';
-import { factsOf, liveHolder, said } from './facts.js';
+import { leaseEnd, said } from './facts.js';
 import { LEASE_SECONDS } from './limits.js';
-
 
 const leaseBody = z
   .object({ leaseSeconds: z.number('must be a whole number of seconds').int('must be a whole number of seconds').min(LEASE_SECONDS.min, 'must be from 1 to 3600').max(LEASE_SECONDS.max, 'must be from 1 to 3600').optional() })
@@ -35,7 +34,6 @@ const agentSays = (words: string): Message => ({ messageId: randomUUID(), role: 
 function holding(ctx: KindContext, task: StoredTask, action: string): string {
   const worker = requireAgent(ctx.caller, `${action} an intent`);
   const { record } = task;
-  const facts = factsOf(task);
   if (record.state === 'TASK_STATE_CANCELED') {
     throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} was withdrawn; stop work on it`, { hint: 'Read why with GetTask (metadata.muster.cancelReason)', meta: { currentState: record.state } });
   }
@@ -48,30 +46,34 @@ function holding(ctx: KindContext, task: StoredTask, action: string): string {
   if (record.state !== 'TASK_STATE_WORKING' && record.state !== 'TASK_STATE_INPUT_REQUIRED') {
     throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is ${record.state}; nobody holds it`, { hint: 'Claim an open intent first', meta: { currentState: record.state } });
   }
-  const holder = liveHolder(facts, ctx.now);
+  const holder = liveHolder(record, ctx.now);
   if (holder === worker) return worker;
-  if (holder !== undefined) throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is held by ${holder} until ${facts.leaseUntil}`, { hint: 'Claim another intent' });
-  throw new HubError('LEASE_NOT_HELD', `Your lease on intent ${record.id} ran out at ${facts.leaseUntil}`, { hint: `Claim it again with POST /api/tasks/${record.id}/claim while it is open` });
+  if (holder !== undefined) throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is held by ${holder} until ${leaseEnd(record)}`, { hint: 'Claim another intent' });
+  throw new HubError('LEASE_NOT_HELD', `Your lease on intent ${record.id} ran out at ${leaseEnd(record)}`, { hint: `Claim it again with POST /api/tasks/${record.id}/claim while it is open` });
 }
 
-const leaseFor = (ctx: KindContext, body: unknown) => {
+/** The worker's lease the body asks for, from now: the hold, and its end as the task's due work (it runs out there). */
+const leaseFor = (ctx: KindContext, worker: string, body: unknown): Pick<Change, 'hold' | 'dueAt'> => {
   const { leaseSeconds = LEASE_SECONDS.default } = parseWith(leaseBody, body);
   const until = ctx.now + leaseSeconds * 1000;
-  return { until, iso: new Date(until).toISOString() };
+  return { hold: { holder: worker, until }, dueAt: until };
 };
+
+/** Ends the intent's hold now, its worker still named (who landed it, or was stopped); nothing when none holds it. */
+export const holdEnds = (record: TaskRecord, now: number): Pick<Change, 'hold'> =>
+  record.holder === undefined ? {} : { hold: { holder: record.holder, until: Math.min(record.heldUntil ?? now, now) } };
 
 /** `mayClaim` refuses a worker the space does not let claim. */
 export async function claim(ctx: KindContext, task: StoredTask, body: unknown, mayClaim: (worker: string) => Promise<void>): Promise<Change> {
   const worker = requireAgent(ctx.caller, 'claim an intent');
-  const lease = leaseFor(ctx, body);
+  const lease = leaseFor(ctx, worker, body);
   await mayClaim(worker);
   const { record } = task;
-  const facts = factsOf(task);
-  const holder = record.state === 'TASK_STATE_SUBMITTED' ? undefined : liveHolder(facts, ctx.now);
+  const holder = record.state === 'TASK_STATE_SUBMITTED' ? undefined : liveHolder(record, ctx.now);
   const open = record.state === 'TASK_STATE_SUBMITTED' || ((record.state === 'TASK_STATE_WORKING' || record.state === 'TASK_STATE_INPUT_REQUIRED') && holder === undefined);
-  if (holder === worker) return { messages: [], artifacts: [], metadata: { muster: { leaseUntil: lease.iso } }, dueAt: lease.until }; // claimed again: the lease is renewed
+  if (holder === worker) return { messages: [], artifacts: [], ...lease }; // claimed again: the lease is renewed
   if (!open) {
-    if (holder !== undefined) throw new HubError('LEASE_HELD', `Intent ${record.id} is held by ${holder} until ${facts.leaseUntil}`, { hint: 'Claim another intent from GET /api/spaces/{name}/intents?state=claimable' });
+    if (holder !== undefined) throw new HubError('LEASE_HELD', `Intent ${record.id} is held by ${holder} until ${leaseEnd(record)}`, { hint: 'Claim another intent from GET /api/spaces/{name}/intents?state=claimable' });
     throw new HubError('LEASE_HELD', `Intent ${record.id} is ${record.state}; it cannot be claimed`, { hint: 'Claim an open intent', meta: { currentState: record.state } });
   }
   return {
@@ -79,15 +81,13 @@ export async function claim(ctx: KindContext, task: StoredTask, body: unknown, m
     statusMessage: said(`${worker} claimed intent ${record.id}; it keeps the lease with heartbeats (metadata.muster.leaseUntil says until when) and lands it.`),
     messages: [],
     artifacts: [],
-    metadata: { muster: { worker, leaseUntil: lease.iso } },
-    dueAt: lease.until,
+    ...lease,
   };
 }
 
 export const heartbeat = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
-  holding(ctx, task, 'heartbeat on');
-  const lease = leaseFor(ctx, body);
-  return { messages: [], artifacts: [], metadata: { muster: { leaseUntil: lease.iso } }, dueAt: lease.until };
+  const worker = holding(ctx, task, 'heartbeat on');
+  return { messages: [], artifacts: [], ...leaseFor(ctx, worker, body) };
 };
 
 export const progress = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
@@ -120,14 +120,14 @@ export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change 
     statusMessage: said(`${worker} landed intent ${record.id}${where}, writing ${files.length} file${files.length === 1 ? '' : 's'}; the Landing artifact says what changed.`),
     messages: [],
     artifacts: [artifact],
-    metadata: { muster: { leaseUntil: null } },
+    ...holdEnds(record, ctx.now),
   };
 };
 
 export const fail = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
   const worker = holding(ctx, task, 'fail');
   const { reason } = parseWith(failBody, body);
-  return { state: 'TASK_STATE_FAILED', statusMessage: said(`${worker} failed intent ${task.record.id}: ${reason}`), messages: [], artifacts: [], metadata: { muster: { leaseUntil: null } } };
+  return { state: 'TASK_STATE_FAILED', statusMessage: said(`${worker} failed intent ${task.record.id}: ${reason}`), messages: [], artifacts: [], ...holdEnds(task.record, ctx.now) };
 };
 
 export const release = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
@@ -138,7 +138,7 @@ export const release = (ctx: KindContext, task: StoredTask, body: unknown): Chan
     statusMessage: said(`${worker} released intent ${task.record.id}; it is open again for any worker to claim.`),
     messages: [],
     artifacts: [],
-    metadata: { muster: { worker: null, leaseUntil: null } },
+    hold: null,
   };
 };
 
@@ -146,13 +146,12 @@ export const release = (ctx: KindContext, task: StoredTask, body: unknown): Chan
 export function leaseExpired(task: StoredTask, now: number): Change | undefined {
   const { record } = task;
   if (record.state !== 'TASK_STATE_WORKING' && record.state !== 'TASK_STATE_INPUT_REQUIRED') return undefined;
-  const facts = factsOf(task);
-  if (facts.leaseUntil === undefined || Date.parse(facts.leaseUntil) > now) return undefined;
+  if (record.heldUntil === undefined || record.heldUntil > now) return undefined;
   return {
     state: 'TASK_STATE_SUBMITTED',
-    statusMessage: said(`The lease of ${facts.worker} on intent ${record.id} ran out at ${facts.leaseUntil} without a heartbeat; the intent is open again for any worker to claim.`),
+    statusMessage: said(`The lease of ${record.holder} on intent ${record.id} ran out at ${leaseEnd(record)} without a heartbeat; the intent is open again for any worker to claim.`),
     messages: [],
     artifacts: [],
-    metadata: { muster: { worker: null, leaseUntil: null } },
+    hold: null,
   };
 }
