@@ -62,6 +62,10 @@ export const CATALOGUE = {
   NAME_TAKEN: own(-32013, 409, 'That name is taken'),
   LEASE_HELD: own(-32013, 409, 'Another worker holds this intent'),
   LEASE_NOT_HELD: own(-32013, 409, 'The caller does not hold a live lease on this intent'),
+  // Memory boards.
+  BOARD_NOT_FOUND: own(-32012, 404, 'Board not found'),
+  BOARD_FULL: own(-32013, 409, 'The board holds as many cards as it may'),
+  BOARD_LIMIT: own(-32013, 409, 'The agent owns as many boards as it may'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof CATALOGUE;

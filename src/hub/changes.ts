@@ -10,7 +10,7 @@ const stamp = (m: Message, record: TaskRecord): Message => Object.assign({}, m, 
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, ...unplaced } = opening;
+  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, settles, ...unplaced } = opening;
   unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
     id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
@@ -35,7 +35,20 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   const task: StoredTask = { record, history, artifacts: [] };
   const events: StreamResponse[] = [{ task: snapshot(task) }];
   const write: TaskWrite = { record, newMessages: history, newArtifacts: [], events, ...(quotas ? { quotas } : {}), ...(dueAt !== undefined ? { dueAt } : {}) };
-  return { task, write };
+  return settles ? settledAtOnce({ task, write }, settles, now) : { task, write };
+}
+
+/** An opening and the change that settles it, as one write that creates the task as the change leaves it. */
+function settledAtOnce(opened: { write: TaskWrite; task: StoredTask }, change: Change, now: number): { write: TaskWrite; task: StoredTask } {
+  const { write: settled, task } = changeWrite(opened.task, change, now);
+  const quotas = [...(opened.write.quotas ?? []), ...(settled.quotas ?? [])];
+  const write: TaskWrite = Object.assign({}, opened.write, settled, {
+    newMessages: [...opened.write.newMessages, ...settled.newMessages],
+    events: [...opened.write.events, ...settled.events],
+    ...(quotas.length ? { quotas } : {}),
+  });
+  delete write.expectedVersion; // it is created, not updated
+  return { write, task };
 }
 
 /** Applies a kind's Change to a task read at some version: the new task and the write that stores it. */

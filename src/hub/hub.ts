@@ -6,6 +6,7 @@ import type { KindSettings } from './kind.js';
 import { kindQuotaRules, Kinds } from './kinds/index.js';
 import { Spaces } from './spaces.js';
 import { IntentListing } from './kinds/intent/listing.js';
+import { BoardReads } from './kinds/memory/board-reads.js';
 import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
@@ -47,16 +48,18 @@ export interface Hub {
   readonly spaces: Spaces;
   /** A space's intents as workers page them. */
   readonly intents: IntentListing;
+  /** Memory boards read over REST (writes are memory skills). */
+  readonly boards: BoardReads;
   readonly kinds: Kinds;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(QUOTA_RULES, options.rateLimits);
-  const kinds = new Kinds({ quotas, settings: options.kinds ?? {} });
+  const identity = new Identity(store, options.adminTokenHash, quotas, clock);
+  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, boards: { store, requireAgent: (handle) => identity.requireAgent(handle) } });
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
-  const identity = new Identity(store, options.adminTokenHash, quotas, clock);
   const spaces = new Spaces(store, identity, clock);
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   return {
@@ -68,6 +71,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     push,
     spaces,
     intents: new IntentListing(store, spaces, view),
+    boards: new BoardReads(store),
     kinds,
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
   };

@@ -6,10 +6,11 @@
 import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
 import type { Caller } from '../identity/caller.js';
 import type { QuotaRule, Quotas } from '../identity/quotas.js';
+import type { BoardDeps } from './kinds/memory/board-access.js';
 import type { EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
 
-/** Where a request came in: the hub's own base, one agent's base, or one space's base. */
-export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string } | { kind: 'space'; name: string };
+/** Where a request came in: the hub's own base, one agent's base, one space's base, or the memory base. */
+export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string } | { kind: 'space'; name: string } | { kind: 'memory' };
 
 /** A caller's standing in a space: its role there, or what it is without one. */
 export interface Standing {
@@ -31,6 +32,8 @@ export interface KindContext {
   door: Door;
   now: number;
   reads: KindReads;
+  /** The media types the caller said it accepts in answers (SendMessage's acceptedOutputModes); absent: any. */
+  acceptedOutputModes?: readonly string[];
 }
 
 /** What a new task starts as. */
@@ -52,6 +55,11 @@ export interface Opening {
   dueAt?: number;
   /** The task's place in lists by rank, highest first (an intent's priority); absent: 0. */
   rank?: number;
+  /**
+   * What the task becomes at once, in the same write (work the hub itself performs, such as a
+   * memory skill): the log holds the opening and then this change, so a stream shows both.
+   */
+  settles?: Change;
 }
 
 /** A message that opens nothing because an existing task already is what it asks for (a twin). */
@@ -128,6 +136,8 @@ export interface CardSkill {
 export interface KindDeps {
   quotas: Quotas;
   settings: KindSettings;
+  /** Memory boards, for the kind that keeps them. */
+  boards: BoardDeps;
 }
 
 /** Settings kinds read (config/settings.ts defines and documents them). */

@@ -8,7 +8,7 @@ import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskRecord, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { PerKeyQueue } from './per-key-queue.js';
 import { readPages } from './pages.js';
@@ -44,6 +44,8 @@ export interface Subscription {
 export interface Actor {
   caller: Caller;
   door: Door;
+  /** The media types a SendMessage's caller accepts in its answer (configuration.acceptedOutputModes). */
+  acceptedOutputModes?: readonly string[];
 }
 
 /** Keeps the result of a write so a retry with the same key gets the same answer. */
@@ -123,8 +125,10 @@ export class TaskService {
   }
 
   /** `gone`, asked only when the send blocks, fires when the caller stops waiting for the answer. */
-  async send(actor: Actor, params: SendMessageParams, gone?: () => AbortSignal): Promise<Task> {
+  async send(asked: Actor, params: SendMessageParams, gone?: () => AbortSignal): Promise<Task> {
     const { message } = params;
+    const accepts = params.configuration?.acceptedOutputModes;
+    const actor: Actor = accepts ? Object.assign({}, asked, { acceptedOutputModes: accepts }) : asked;
     checkParts(message.parts, 'message.parts');
     requireToken(actor.caller, 'SendMessage');
     const pushField = 'configuration.taskPushNotificationConfig';
@@ -158,9 +162,13 @@ export class TaskService {
    * event the caller may see, live, until a terminal state. With `lastEventId`, a reconnecting
    * subscriber gets every event above it. A terminal task with nothing left to replay is refused.
    */
-  async subscribe(actor: Actor, id: string, options: { lastEventId?: number; signal: AbortSignal; refuseTerminal: boolean }): Promise<Subscription> {
+  async subscribe(actor: Actor, id: string, options: { lastEventId?: number; signal: AbortSignal; refuseTerminal: boolean; fromOpening?: boolean }): Promise<Subscription> {
     const current = this.visible(actor, await this.store.getTask(id, FULL), id);
     const { record } = current;
+    if (options.fromOpening && options.lastEventId === undefined && record.lastSeq > 1) {
+      const opened = await this.fromOpening(actor, current, options.signal);
+      if (opened) return opened;
+    }
     const from = Math.min(options.lastEventId ?? record.lastSeq, record.lastSeq);
     const nothingLeft = isTerminal(record.state) && from >= record.lastSeq;
     if (nothingLeft && options.refuseTerminal) {
@@ -169,21 +177,31 @@ export class TaskService {
         meta: { currentState: record.state },
       });
     }
-    const view = this.view;
-    const caller = actor.caller;
-    const logged = follow(this.store, this.wakeups, id, from, options.signal);
-    async function* visibleEvents() {
-      for await (const { seq, event } of logged) {
-        const shown = view.streamEvent(caller, record, event);
-        if (shown) yield { seq, event: shown };
-      }
-    }
     return {
       snapshot: this.view.render(current, FULL),
       snapshotSeq: record.lastSeq,
       resuming: from < record.lastSeq,
-      events: nothingLeft ? none() : visibleEvents(),
+      events: nothingLeft ? none() : this.visibleAfter(actor, record, from, options.signal),
     };
+  }
+
+  /**
+   * A task just opened, followed from its opening: the task as it opened (its first logged event),
+   * then everything logged since, so a task the hub settled at once (a memory call) streams its
+   * whole lifecycle. Undefined when the log does not start with the opening task.
+   */
+  private async fromOpening(actor: Actor, current: StoredTask, signal: AbortSignal): Promise<Subscription | undefined> {
+    const [first] = await this.store.eventsAfter(current.record.id, 0, 1);
+    if (!first || !('task' in first.event)) return undefined;
+    return { snapshot: first.event.task, snapshotSeq: first.seq, resuming: false, events: this.visibleAfter(actor, current.record, first.seq, signal) };
+  }
+
+  /** The task's logged events after `from`, live, as the caller may see them. */
+  private async *visibleAfter(actor: Actor, record: TaskRecord, from: number, signal: AbortSignal) {
+    for await (const { seq, event } of follow(this.store, this.wakeups, record.id, from, signal)) {
+      const shown = this.view.streamEvent(actor.caller, record, event);
+      if (shown) yield { seq, event: shown };
+    }
   }
 
   async get(actor: Actor, id: string, historyLength?: number): Promise<Task> {
@@ -405,7 +423,9 @@ export class TaskService {
   }
 
   private context(actor: Actor): KindContext {
-    return { caller: actor.caller, door: actor.door, now: this.clock(), reads: this.reads };
+    const ctx: KindContext = { caller: actor.caller, door: actor.door, now: this.clock(), reads: this.reads };
+    if (actor.acceptedOutputModes) ctx.acceptedOutputModes = actor.acceptedOutputModes;
+    return ctx;
   }
 
   /** What kinds may read while they decide. */

@@ -7,7 +7,7 @@ import type { JsonObject, StreamResponse, Task, TaskStatus } from '../a2a/types.
 import { HubError } from '../errors/hub-error.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
-import { pushChannel, type Delivery, type PushConfig, type StoredTask, type TaskBranch, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
+import { pushChannel, type BoardRecord, type BoardScope, type Delivery, type PushConfig, type StoredTask, type TaskBranch, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door } from './kind.js';
 import type { Kinds } from './kinds/index.js';
 
@@ -32,8 +32,30 @@ export const taskScopes = {
   }),
   /** The tasks of `kinds` in a space's context. */
   space: (name: string, kinds: readonly string[]): TaskScope => ({ anyOf: [{ contextId: { in: [name] }, kind: { in: kinds } }] }),
+  /** The tasks of `kinds` an agent sent (its own memory calls), or everyone's (`agent` undefined: the admin). */
+  sentOfKinds: (kinds: readonly string[], agent?: string): TaskScope => ({ anyOf: [{ kind: { in: kinds }, ...(agent !== undefined ? { sender: { in: [agent] } } : {}) }] }),
 };
 const scopes = taskScopes;
+
+/**
+ * Which memory boards a caller may read: its own, those shared with it and public ones (the
+ * admin: all; without a token: public ones). `mayReadBoard` is the same rule for one board.
+ */
+export function boardScope(caller: Caller): BoardScope {
+  if (caller.kind === 'admin') return { anyOf: [{}] };
+  if (caller.kind === 'anonymous') return { anyOf: [{ visibility: 'public' }] };
+  return { anyOf: [{ owner: caller.handle }, { visibility: 'public' }, { visibility: 'shared', sharedWith: caller.handle }] };
+}
+
+export function mayReadBoard(caller: Caller, board: BoardRecord): boolean {
+  if (caller.kind === 'admin' || board.visibility === 'public') return true;
+  return caller.kind === 'agent' && (board.owner === caller.handle || (board.visibility === 'shared' && board.sharedWith.includes(caller.handle)));
+}
+
+/** Who writes to a board: its owner, and the agents a shared board is shared with. */
+export function mayWriteBoard(caller: Caller, board: BoardRecord): boolean {
+  return caller.kind === 'agent' && (board.owner === caller.handle || (board.visibility === 'shared' && board.sharedWith.includes(caller.handle)));
+}
 
 export interface RenderOptions {
   historyLength?: number;
@@ -41,11 +63,13 @@ export interface RenderOptions {
 }
 
 export class View {
-  /** The kinds whose tasks live at a space's base. */
+  /** The kinds whose tasks live at a space's base, and at the memory base. */
   private readonly spaceKinds: ReadonlySet<string>;
+  private readonly memoryKinds: readonly string[];
 
   constructor(private readonly kinds: Kinds) {
     this.spaceKinds = new Set(kinds.atDoor('space'));
+    this.memoryKinds = kinds.atDoor('memory');
   }
 
   canSee(caller: Caller, record: TaskRecord): boolean {
@@ -56,12 +80,14 @@ export class View {
   private atDoor(door: Door, r: TaskRecord): boolean {
     if (door.kind === 'hub') return true;
     if (door.kind === 'agent') return r.target === door.handle || r.sender === door.handle;
+    if (door.kind === 'memory') return this.memoryKinds.includes(r.kind);
     return this.spaceKinds.has(r.kind) && r.contextId === door.name;
   }
 
   /** The base that holds a task, relative to the hub's ('' for the hub's own). */
   private baseOf(r: TaskRecord): string {
     if (this.spaceKinds.has(r.kind)) return `spaces/${r.contextId}/`;
+    if (this.memoryKinds.includes(r.kind)) return 'memory/';
     return r.target === undefined ? '' : `agents/${r.target}/`;
   }
 
@@ -107,6 +133,11 @@ export class View {
   /** Which tasks a list at this door shows this caller; undefined when it shows none. */
   listScope(caller: Caller, door: Door): TaskScope | undefined {
     if (door.kind === 'space') return this.heldAt(door); // a space's tasks are public to all
+    if (door.kind === 'memory') {
+      // Memory calls are private to their caller; the admin lists them all.
+      if (caller.kind === 'anonymous') return undefined;
+      return scopes.sentOfKinds(this.memoryKinds, caller.kind === 'agent' ? caller.handle : undefined);
+    }
     if (door.kind === 'agent') {
       if (caller.kind === 'admin') return scopes.inbox(door.handle);
       if (caller.kind !== 'agent') return undefined;

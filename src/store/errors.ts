@@ -7,7 +7,9 @@
 /** A write lost to what is already stored; nothing of it was written. */
 export class StoreConflict extends Error {
   constructor(
-    readonly what: 'version' | 'receipt' | 'handle' | 'task-id' | 'entry-exists' | 'entry-closed' | 'entry-full' | 'lease' | 'space-name',
+    readonly what:
+      | 'version' | 'receipt' | 'handle' | 'task-id' | 'entry-exists' | 'entry-closed' | 'entry-full' | 'lease' | 'space-name'
+      | 'board-id' | 'board-missing' | 'board-full' | 'boards-limit',
     message: string,
   ) {
     super(message);

@@ -1,9 +1,10 @@
 /**
  * The store contract, one file per concern: tasks.ts, identity.ts, outbox.ts, schedule.ts,
- * receipts.ts, spaces.ts, events.ts and errors.ts each open with what they promise. Every dialect
+ * receipts.ts, spaces.ts, boards.ts, events.ts and errors.ts each open with what they promise. Every dialect
  * (store/sqlite, store/postgres) fills the same parts in files of the same names and passes the
  * same suite (store.suite.ts). It is async so a networked database can stand behind it.
  */
+import type { BoardStore } from './boards.js';
 import type { StoreEvents } from './events.js';
 import type { IdentityStore } from './identity.js';
 import type { OutboxStore } from './outbox.js';
@@ -12,6 +13,7 @@ import type { ScheduleStore } from './schedule.js';
 import type { SpaceStore } from './spaces.js';
 import type { TaskStore } from './tasks.js';
 
+export * from './boards.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './identity.js';
@@ -24,7 +26,7 @@ export * from './tasks.js';
 /** Told of each commit of writes: how long it took and how many writes shared it (for metrics). */
 export type CommitObserver = (seconds: number, writes: number) => void;
 
-export interface Store extends TaskStore, IdentityStore, OutboxStore, ScheduleStore, ReceiptStore, SpaceStore {
+export interface Store extends TaskStore, IdentityStore, OutboxStore, ScheduleStore, ReceiptStore, SpaceStore, BoardStore {
   readonly name: 'sqlite' | 'postgres';
   /**
    * True when this process is the only one on its database (the store enforces it). Only then may

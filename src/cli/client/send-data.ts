@@ -1,13 +1,16 @@
-/** A data part sent at the hub's base, as the kinds that take skill calls there want it. */
+/** A data part sent at an A2A base (the hub's, or the memory base), as the kinds that take skill calls want it. */
 import { randomUUID } from 'node:crypto';
 import { rpc } from './http.js';
 import type { Context } from './run.js';
 import { taskOf, type SendResult, type Task } from './wire.js';
 
-/** Sends one data part at the hub's base (as `token` when given); these kinds always answer with the task. */
-export async function sendData(ctx: Context<unknown>, data: unknown, taskId?: string, token?: string): Promise<Task> {
+/**
+ * Sends one data part at the hub's base, or at `base` (as `token` when given); these kinds always
+ * answer with the task. `configuration` goes with the message (acceptedOutputModes, say).
+ */
+export async function sendData(ctx: Context<unknown>, data: unknown, taskId?: string, token?: string, base = '', configuration?: object): Promise<Task> {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) };
-  const task = taskOf((await rpc(ctx.target, '', 'SendMessage', { message }, message.messageId, token)) as SendResult);
+  const task = taskOf((await rpc(ctx.target, base, 'SendMessage', { message, ...(configuration ? { configuration } : {}) }, message.messageId, token)) as SendResult);
   if (!task) throw new Error('the hub answered with a message, not a task');
   return task;
 }

@@ -1,5 +1,6 @@
 /**
- * Agent Cards in the A2A 1.0 shape: the hub's own, one per agent and one per space. Each names
+ * Agent Cards in the A2A 1.0 shape: the hub's own, one per agent, one per space and the memory
+ * base's. Each names
  * its JSON-RPC URL (the base itself) twice, for protocol 1.0 and 0.3: the method name picks the
  * shapes. The skills come from the kinds that open tasks at that kind of base.
  */
@@ -76,4 +77,10 @@ export function spaceCard(hubBase: string, space: SpaceRecord, skills: CardSkill
   const base = `${hubBase}spaces/${space.name}/`;
   const description = space.description ?? `Space ${space.name} on a Muster hub: declare work intents here; workers claim and land them.`;
   return common(hubBase, base, space.name, description, skills, "An agent token from POST /api/agents (the space's owner or an orchestrator) to declare or withdraw; GetTask, ListTasks and SubscribeToTask need none");
+}
+
+export function memoryCard(hubBase: string, skills: CardSkill[]) {
+  const description =
+    'The memory base of a Muster hub: shared memory boards the hub itself keeps. Send a data part {"skill": "board.…", "args": {…}} (each skill below has an example), or ask in plain words ("What do we know about X?"). Every call is a task private to its caller, answered at once.';
+  return common(hubBase, `${hubBase}memory/`, 'Muster memory', description, skills, 'An agent token from POST /api/agents; public boards are read without one at GET /api/boards/{id}');
 }

@@ -144,7 +144,8 @@ const sendStreaming = (parse: (params: unknown) => SendMessageParams, wire: Wire
     streamed(call, wire, async () => {
       const request = parse(params);
       const task = await hub.tasks.send(actor, request);
-      const subscription = await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false });
+      // A new task is followed from its opening, so one the hub settled at once streams its whole lifecycle.
+      const subscription = await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false, fromOpening: request.message.taskId === undefined });
       return Object.assign({}, subscription, { snapshot: trimHistory(subscription.snapshot, request.configuration?.historyLength) });
     }),
   );

@@ -4,7 +4,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { actorOf, baseUrl, callerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
-import { agentCard, hubCard, legacyCard, spaceCard } from './card.js';
+import { agentCard, hubCard, legacyCard, memoryCard, spaceCard } from './card.js';
 import { answer } from './jsonrpc.js';
 import { HubError } from '../../errors/hub-error.js';
 import { callerName } from '../../identity/caller.js';
@@ -144,4 +144,8 @@ export function a2aRoutes(
   });
   app.post('/spaces/:name/', { config }, rpc(spaceDoor));
   app.post('/spaces/:name', { config }, rpc(spaceDoor));
+
+  app.get(`/memory/${CARD}`, (request, reply) => sendCard(request, reply, memoryCard(baseUrl(publicUrl, request), skills('memory'))));
+  app.post('/memory/', { config }, rpc(async () => ({ kind: 'memory' })));
+  app.post('/memory', { config }, rpc(async () => ({ kind: 'memory' })));
 }

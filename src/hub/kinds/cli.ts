@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { callCommands } from './call/cli.js';
 import { intentCommands } from './intent/cli.js';
+import { boardCommands } from './memory/cli.js';
 import { reviewCommands } from './review/cli.js';
 
-export const KIND_COMMANDS: readonly ((program: Command) => void)[] = [reviewCommands, callCommands, intentCommands];
+export const KIND_COMMANDS: readonly ((program: Command) => void)[] = [reviewCommands, callCommands, intentCommands, boardCommands];

@@ -8,10 +8,11 @@ import type { CardSkill, Door, Kind, KindDeps, KindModule } from '../kind.js';
 import { callModule } from './call/call.js';
 import { directModule } from './direct/direct.js';
 import { intentModule } from './intent/intent.js';
+import { memoryModule } from './memory/memory.js';
 import { reviewModule } from './review/review.js';
 import { skillOf } from './skill-call.js';
 
-export const KIND_MODULES: readonly KindModule[] = [directModule, reviewModule, callModule, intentModule];
+export const KIND_MODULES: readonly KindModule[] = [directModule, reviewModule, callModule, intentModule, memoryModule];
 
 const slot = (door: Door['kind'], skill: string | undefined) => `${door} ${skill ?? ''}`;
 

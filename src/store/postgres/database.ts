@@ -155,6 +155,7 @@ const CONFLICT_OF: Record<string, StoreConflict['what']> = {
   receipts_pkey: 'receipt',
   agents_pkey: 'handle',
   spaces_pkey: 'space-name',
+  boards_pkey: 'board-id',
   task_entries_pkey: 'entry-exists',
   // A task's messages and events are numbered from its row: a clash means another write got there first.
   messages_pkey: 'version',

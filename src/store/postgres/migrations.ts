@@ -269,4 +269,58 @@ WHERE t.id = i.id;
 CREATE INDEX tasks_by_rank ON tasks(context_id, kind, state, rank DESC, created_at, id);
 `,
   },
+  {
+    version: 4,
+    name: 'memory boards',
+    sql: `
+-- Boards, their cards and the connections between cards (boards.ts). Cards are never changed or
+-- removed; each carries its search vector: tags weigh most (A), then the title (B), then the text.
+CREATE TABLE boards (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  owner TEXT NOT NULL REFERENCES agents(handle),
+  visibility TEXT NOT NULL,
+  card_count INTEGER NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+CREATE INDEX boards_by_owner ON boards(owner, updated_at DESC, id DESC);
+CREATE INDEX boards_by_visibility ON boards(visibility, updated_at DESC, id DESC);
+CREATE TABLE board_readers (
+  board_id TEXT NOT NULL REFERENCES boards(id),
+  handle TEXT NOT NULL,
+  PRIMARY KEY (board_id, handle)
+);
+CREATE INDEX board_readers_by_handle ON board_readers(handle, board_id);
+CREATE TABLE cards (
+  board_id TEXT NOT NULL REFERENCES boards(id),
+  id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  title TEXT,
+  tags TEXT NOT NULL,
+  links TEXT NOT NULL,
+  written_by TEXT NOT NULL,
+  claimed_by TEXT,
+  created_at BIGINT NOT NULL,
+  search tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('simple'::regconfig, tags), 'A') ||
+    setweight(to_tsvector('simple'::regconfig, coalesce(title, '')), 'B') ||
+    setweight(to_tsvector('simple'::regconfig, text), 'C')) STORED,
+  PRIMARY KEY (board_id, id),
+  UNIQUE (board_id, position)
+);
+CREATE INDEX cards_search ON cards USING gin (search);
+CREATE TABLE card_connections (
+  board_id TEXT NOT NULL REFERENCES boards(id),
+  from_id TEXT NOT NULL,
+  to_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  written_by TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  seq BIGSERIAL,
+  PRIMARY KEY (board_id, from_id, to_id, type)
+);
+`,
+  },
 ];

@@ -4,6 +4,7 @@ import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postg
 import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { spacesSuite } from '../spaces.suite.js';
+import { boardsSuite } from '../boards.suite.js';
 import { storeSuite } from '../store.suite.js';
 import { StoreUnavailable, type TaskOrdering, type TaskSelection } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -47,6 +48,7 @@ describe.skipIf(!testPostgres)('postgres store', () => {
   storeSuite('postgres', onDatabase);
   holdsAndRanksSuite('postgres', onDatabase);
   spacesSuite('postgres', () => openPostgresStore(database.url));
+  boardsSuite('postgres', () => openPostgresStore(database.url));
 
   it('is StoreUnavailable when the server cannot be reached', async () => {
     const nowhere = new URL(database.url);

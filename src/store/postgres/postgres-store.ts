@@ -13,6 +13,7 @@ import { outboxStatements } from './outbox.js';
 import { receiptStatements } from './receipts.js';
 import { scheduleStatements } from './schedule.js';
 import { spaceStatements } from './spaces.js';
+import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
 import { entryReads, taskWriter } from './tasks.js';
 
@@ -57,6 +58,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     events: bus,
     ...identity,
     ...spaces,
+    ...boardStatements(db),
     createTask: writes.create,
     updateTask: writes.update,
     addEntry: writes.seal,

@@ -284,4 +284,57 @@ WHERE kind = 'intent';
 CREATE INDEX tasks_by_rank ON tasks(context_id, kind, state, rank DESC, created_at, id);
 `,
   },
+  {
+    version: 12,
+    name: 'memory boards',
+    sql: `
+-- Boards, their cards and the connections between cards (boards.ts). A card's place on its
+-- board is its position; cards are never changed or removed, so the FTS index follows inserts.
+CREATE TABLE boards (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  owner TEXT NOT NULL REFERENCES agents(handle),
+  visibility TEXT NOT NULL,
+  card_count INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX boards_by_owner ON boards(owner, updated_at DESC, id DESC);
+CREATE INDEX boards_by_visibility ON boards(visibility, updated_at DESC, id DESC);
+CREATE TABLE board_readers (
+  board_id TEXT NOT NULL REFERENCES boards(id),
+  handle TEXT NOT NULL,
+  PRIMARY KEY (board_id, handle)
+) WITHOUT ROWID;
+CREATE INDEX board_readers_by_handle ON board_readers(handle, board_id);
+CREATE TABLE cards (
+  board_id TEXT NOT NULL REFERENCES boards(id),
+  id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  title TEXT,
+  tags TEXT NOT NULL,
+  links TEXT NOT NULL,
+  written_by TEXT NOT NULL,
+  claimed_by TEXT,
+  created_at INTEGER NOT NULL,
+  UNIQUE (board_id, id),
+  UNIQUE (board_id, position)
+);
+-- Text, title and tags (a JSON array: its words are the tags) as the full-text index reads them.
+CREATE VIRTUAL TABLE card_search USING fts5(text, title, tags, content='cards', content_rowid='rowid', tokenize='unicode61');
+CREATE TRIGGER cards_indexed AFTER INSERT ON cards BEGIN
+  INSERT INTO card_search (rowid, text, title, tags) VALUES (new.rowid, new.text, new.title, new.tags);
+END;
+CREATE TABLE card_connections (
+  board_id TEXT NOT NULL REFERENCES boards(id),
+  from_id TEXT NOT NULL,
+  to_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  written_by TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  UNIQUE (board_id, from_id, to_id, type)
+);
+`,
+  },
 ];

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cached } from '../cached/cached-store.js';
 import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { spacesSuite } from '../spaces.suite.js';
+import { boardsSuite } from '../boards.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
 import { MIGRATIONS } from './migrations.js';
@@ -21,6 +22,7 @@ storeSuite('sqlite', fileStore);
 holdsAndRanksSuite('sqlite', fileStore);
 
 spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
+boardsSuite('sqlite', async () => openSqliteStore(freshFile()));
 // The hub runs SQLite under the cache: spaces must pass through it, read from the file every time.
 spacesSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile())));
 

@@ -3,6 +3,7 @@ import { makeFolder } from '../../files/folders.js';
 import { openDatabase } from './database.js';
 import { identityStatements } from './identity.js';
 import { spaceStatements } from './spaces.js';
+import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
 import { taskWriter } from './tasks.js';
 import { deliveryStatements } from './outbox.js';
@@ -33,6 +34,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const bus = new EventBus();
   const identity = identityStatements(db, bus);
   const spaces = spaceStatements(db);
+  const boards = boardStatements(db);
   const outbox = deliveryStatements(db);
   const reads = taskReader(db);
   const entries = entryStatements(db);
@@ -68,6 +70,12 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     memberOf: async (space, handle) => spaces.memberOf(space, handle),
     setMember: async (space, member) => spaces.setMember(space, member),
     removeMember: async (space, handle) => spaces.removeMember(space, handle),
+    writeBoard: async (write) => boards.writeBoard(write),
+    getBoard: async (id) => boards.getBoard(id),
+    listBoards: async (scope, query) => boards.listBoards(scope, query),
+    boardContents: async (id) => boards.boardContents(id),
+    recall: async (scope, query) => boards.recall(scope, query),
+    countBoards: async (owner) => boards.countBoards(owner),
     createTask: async (write) => writes.create(write),
     updateTask: async (write) => writes.update(write),
     getTask: async (id, options) => reads.get(id, options),

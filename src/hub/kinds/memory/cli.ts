@@ -1,0 +1,124 @@
+/**
+ * Memory boards from the command line: each command is one memory skill call at the memory base
+ * (`/memory/`), plus `export` (a board's file to disk) and `import` (a board from a file). The
+ * kind's own commands, kept in its folder; they import only from the client and this folder's
+ * plain modules, so the client CLI never loads the hub.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { UsageError } from '../../../cli/client/errors.js';
+import { wholeNumber } from '../../../cli/client/paging.js';
+import { action, client, type Context } from '../../../cli/client/run.js';
+import { sendData } from '../../../cli/client/send-data.js';
+import type { Task } from '../../../cli/client/wire.js';
+import { BOARD_MEDIA_TYPE, boardFileSchema, type BoardFile } from './board-file.js';
+import { MEMORY_LIMITS as L } from './limits.js';
+
+const MEMORY_BASE = 'memory/';
+
+/** What a memory call says for people: its result's text, or what its status asks. */
+function renderCall(task: Task): string {
+  const result = task.artifacts?.find((a) => a.artifactId === 'result')?.parts.find((p) => p.text !== undefined)?.text;
+  const asked = task.status.message?.parts.find((p) => p.text !== undefined)?.text;
+  return (task.status.state === 'TASK_STATE_COMPLETED' ? result : asked) ?? `${task.id} ${task.status.state}`;
+}
+
+const call = (ctx: Context<unknown>, skill: string, args: object, configuration?: object) => sendData(ctx, { skill, args }, undefined, undefined, MEMORY_BASE, configuration);
+
+/** The board file a `board.read` answers. */
+function boardFileOf(task: Task): BoardFile {
+  const raw = task.artifacts?.find((a) => a.artifactId === 'board')?.parts[0]?.raw;
+  if (raw === undefined) throw new Error(`the hub answered no board file (${renderCall(task)})`);
+  return JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) as BoardFile;
+}
+
+function readBoardFile(file: string): BoardFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`Cannot read ${file}: ${(e as Error).message}`, 'Name a board file written by muster board export');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${file} is not JSON`, 'Name a board file written by muster board export', 'BAD_JSON');
+  }
+  const parsed = boardFileSchema.safeParse(json);
+  if (!parsed.success) throw new UsageError(`${file} is not a board file: ${parsed.error.issues[0]?.path.join('.') || 'the document'} ${parsed.error.issues[0]?.message ?? ''}`.trim(), `A board file has "format": "muster.board" and "version": 1`);
+  return parsed.data as unknown as BoardFile;
+}
+
+/** Splits `items` into runs of at most `size`. */
+const runs = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/**
+ * Makes a board from a file: the first cards with `board.create`, the rest (and then the
+ * connections, which may name any card) with `board.remember`, within the per-call limits.
+ */
+async function importBoard(ctx: Context<{ title?: string }>, file: BoardFile): Promise<Task> {
+  const cards = file.cards.map((c) => ({ id: c.id, text: c.text, ...(c.title !== undefined ? { title: c.title } : {}), tags: c.tags }));
+  const [first = [], ...rest] = runs(cards, L.cardsPerCall);
+  if (!first.length) throw new UsageError('The board file holds no card', 'A board needs at least one card');
+  const visibility = file.board.visibility === 'shared' ? { visibility: 'shared', sharedWith: file.board.sharedWith } : { visibility: file.board.visibility };
+  let task = await call(ctx, 'board.create', { title: ctx.options.title ?? file.board.title, cards: first, ...visibility });
+  const board = (task.metadata?.['muster'] as { board?: string } | undefined)?.board;
+  if (task.status.state !== 'TASK_STATE_COMPLETED' || !board) return task;
+  for (const more of rest) task = await call(ctx, 'board.remember', { board, cards: more });
+  for (const connections of runs(file.connections, L.connectionsPerCall)) {
+    task = await call(ctx, 'board.remember', { board, cards: [], connections: connections.map(({ from, to, type }) => ({ from, to, type })) });
+  }
+  return task;
+}
+
+export function boardCommands(program: Command): void {
+  const board = program.command('board').description('memory boards: make, append to, recall, read, list, export and import boards');
+
+  client(board, 'create <title> <cards...>', 'make a board, one card per argument ("#word" in a card tags it)')
+    .option('--visibility <who>', 'private (the default), shared or public')
+    .option('--share <handle...>', 'the agents a shared board is shared with')
+    .action(
+      action(async (ctx: Context<{ visibility?: string; share?: string[] }>, title: string, cards: string[]) => {
+        const { visibility, share } = ctx.options;
+        const shown = visibility ?? (share ? 'shared' : undefined);
+        ctx.show(await call(ctx, 'board.create', { title, cards, ...(shown ? { visibility: shown } : {}), ...(share ? { sharedWith: share } : {}) }), renderCall);
+      }),
+    );
+
+  client(board, 'remember <board> <text...>', 'append one card to a board (named by id or title)').action(
+    action(async (ctx: Context, ref: string, text: string[]) => ctx.show(await call(ctx, 'board.remember', { board: ref, cards: [text.join(' ')] }), renderCall)),
+  );
+
+  client(board, 'recall <query...>', 'the cards that best match words and #tags, across the boards you may read')
+    .option('--board <board>', 'only this board (id or title)')
+    .option('--limit <n>', `at most this many cards (1 to ${L.recallLimit.max})`, wholeNumber(1, L.recallLimit.max))
+    .action(
+      action(async (ctx: Context<{ board?: string; limit?: number }>, query: string[]) => {
+        const { board: ref, limit } = ctx.options;
+        ctx.show(await call(ctx, 'board.recall', { query: query.join(' '), ...(ref ? { board: ref } : {}), ...(limit ? { limit } : {}) }), renderCall);
+      }),
+    );
+
+  client(board, 'read <board>', "a board's cards and connections (by id or title)").action(
+    action(async (ctx: Context, ref: string) => ctx.show(await call(ctx, 'board.read', { board: ref }, { acceptedOutputModes: ['text/plain', 'application/json'] }), renderCall)),
+  );
+
+  client(board, 'list', 'the boards you may read').action(action(async (ctx: Context) => ctx.show(await call(ctx, 'board.list', {}), renderCall)));
+
+  client(board, 'export <board>', `write a board's file (${BOARD_MEDIA_TYPE})`)
+    .option('-o, --out <file>', 'the file to write (default: print it)')
+    .action(
+      action(async (ctx: Context<{ out?: string }>, ref: string) => {
+        const file = boardFileOf(await call(ctx, 'board.read', { board: ref }, { acceptedOutputModes: [BOARD_MEDIA_TYPE] }));
+        const text = `${JSON.stringify(file, null, 2)}\n`;
+        if (!ctx.options.out) return void process.stdout.write(text);
+        writeFileSync(ctx.options.out, text);
+        ctx.show({ board: file.board.id, file: ctx.options.out, cards: file.cards.length }, (w) => `wrote ${w.file}: "${file.board.title}", ${w.cards} cards`);
+      }),
+    );
+
+  client(board, 'import <file>', 'make a board of your own from a board file')
+    .option('--title <title>', "the new board's title (default: the file's)")
+    .action(action(async (ctx: Context<{ title?: string }>, file: string) => ctx.show(await importBoard(ctx, readBoardFile(file)), renderCall)));
+}

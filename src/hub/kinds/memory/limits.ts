@@ -1,0 +1,31 @@
+/**
+ * The memory kind's limits, in a module that imports nothing: the hub enforces them, the CLI
+ * checks them before sending, and docs/memory-boards.md lists them.
+ */
+export const MEMORY_LIMITS = {
+  /** Cards one call may write. */
+  cardsPerCall: 100,
+  /** Characters of one card's text. */
+  cardText: 4_000,
+  /** Characters of a card's or a board's title. */
+  title: 200,
+  /** Tags on one card, and characters of one tag. */
+  tagsPerCard: 20,
+  tagLength: 40,
+  /** Links from one card, and connections one call may write. */
+  linksPerCard: 20,
+  connectionsPerCall: 200,
+  /** Cards one board may hold. */
+  cardsPerBoard: 2_000,
+  /** Boards one agent may own. */
+  boardsPerAgent: 100,
+  /** Agents a shared board names. */
+  sharedWith: 50,
+  /** Characters of a recall query, and the most cards it answers. */
+  query: 500,
+  recallLimit: { default: 10, max: 50 },
+  /** Characters of a claimed author name (stored slugged). */
+  author: 40,
+  /** Memory calls a minute from one agent. */
+  callsPerMinute: 600,
+} as const;

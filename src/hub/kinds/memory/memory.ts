@@ -1,0 +1,196 @@
+/**
+ * Memory calls (the KLYPIX way of working): the hub itself performs board skills at the memory
+ * base. A call is a message whose data part names a skill (`{"skill", "args"}`), or free text
+ * routed by what it asks (phrasing.ts). Each call is a task private to its caller, done at once:
+ * it opens and settles in one write (so a stream shows the whole lifecycle), COMPLETED with its
+ * result, or INPUT_REQUIRED when it lacks input or asks to confirm; a follow-up with the same
+ * taskId brings what was asked for and settles the same task.
+ */
+import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import type { Artifact, JsonObject, Message, Part } from '../../../a2a/types.js';
+import { HubError, invalidParams } from '../../../errors/hub-error.js';
+import { MINUTE, type Quotas } from '../../../identity/quotas.js';
+import { requireAgent } from '../../../identity/caller.js';
+import type { StoredTask } from '../../../store/store.js';
+import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
+import { ARGS, DATA } from '../skill-call.js';
+import { boardAccess, type BoardDeps } from './board-access.js';
+import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
+import { MEMORY_LIMITS as L } from './limits.js';
+import { routeText } from './phrasing.js';
+import { CONNECT, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
+
+export const MEMORY = 'memory';
+
+const SKILL_IDS = SKILLS.map((s) => s.id).join(', ');
+const EXAMPLE = JSON.stringify({ skill: 'board.recall', args: { query: 'what we decided #decision' } });
+
+interface MemoryFacts {
+  skill?: string;
+  board?: string;
+  pending?: Pending;
+}
+
+const factsOf = (task: StoredTask) => (task.record.metadata?.['muster'] ?? {}) as MemoryFacts;
+const agentSays = (parts: Part[]): Message => ({ messageId: randomUUID(), role: 'ROLE_AGENT', parts });
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The one data part of a message, if that is all it carries. */
+function dataOf(message: Message): unknown {
+  const [part, ...rest] = message.parts;
+  return rest.length === 0 ? part?.data : undefined;
+}
+
+/** The text of a message made only of text parts. */
+function textOf(message: Message): string | undefined {
+  return message.parts.every((p) => typeof p.text === 'string') ? message.parts.map((p) => p.text).join('\n') : undefined;
+}
+
+/** What a message asks: a skill call by data part, or routed free text; undefined when it asks nothing we know. */
+function callOf(message: Message): { skill: string; args: unknown } | undefined {
+  const data = dataOf(message);
+  if (isObject(data) && 'skill' in data) {
+    if (typeof data['skill'] !== 'string') throw invalidParams(`${DATA}.skill`, 'must be the id of a memory skill', `Send one of: ${SKILL_IDS}`);
+    const extra = Object.keys(data).filter((k) => k !== 'skill' && k !== 'args');
+    if (extra.length) throw invalidParams(`${DATA}.${extra[0]}`, 'is not a field of a skill call', 'Send {"skill": …, "args": {…}}');
+    return { skill: data['skill'], args: data['args'] ?? {} };
+  }
+  const text = textOf(message);
+  return text === undefined ? undefined : routeText(text);
+}
+
+/** Args a skill must be given that the call lacks. */
+function missingArgs(skill: string, args: JsonObject): string[] {
+  const needs = skill === 'board.remember' && args['toDefaultBoard'] === true ? ['cards'] : (SKILL_BY_ID.get(skill)?.needs ?? []);
+  return needs.filter((n) => args[n] === undefined);
+}
+
+function asksFor(skill: string, args: JsonObject, missing: string[]): Outcome {
+  const example = Object.fromEntries(missing.map((m) => [m, SKILL_BY_ID.get(skill)!.example['args'] && (SKILL_BY_ID.get(skill)!.example['args'] as JsonObject)[m]]));
+  return {
+    state: 'TASK_STATE_INPUT_REQUIRED',
+    text: `${skill} needs ${missing.join(' and ')}. Reply with this taskId and a data part carrying ${missing.length === 1 ? 'it' : 'them'}, such as ${JSON.stringify(example)}.`,
+    data: { skill, missing, example },
+    pending: { skill, args },
+  };
+}
+
+const unrouted = (): Outcome => ({
+  state: 'TASK_STATE_INPUT_REQUIRED',
+  text: `That asks nothing the memory base knows. Send a data part naming a skill, such as ${EXAMPLE} (skills: ${SKILL_IDS}), or ask "What do we know about X?".`,
+  data: { skills: SKILLS.map((s) => s.id), example: JSON.parse(EXAMPLE) as JsonObject },
+  pending: { skill: '', args: {} },
+});
+
+/** Runs a call, or asks for what it lacks. */
+async function run(env: MemoryEnv, skill: string, args: unknown): Promise<Outcome> {
+  const found = SKILL_BY_ID.get(skill);
+  if (!found) throw invalidParams(`${DATA}.skill`, `names no memory skill: '${skill}'`, `Send one of: ${SKILL_IDS}`);
+  if (!isObject(args)) throw invalidParams(ARGS, 'must be an object of the skill\'s arguments', `See the card's example: ${JSON.stringify(found.example)}`);
+  const missing = missingArgs(skill, args);
+  return missing.length ? asksFor(skill, args, missing) : found.run(env, args);
+}
+
+/** The task's status, artifacts and facts for an outcome. */
+function settle(ctx: KindContext, skill: string, outcome: Outcome): Change {
+  const result: Part[] = [{ text: outcome.text }, { data: outcome.data, mediaType: 'application/json' }];
+  const artifacts: Artifact[] = [];
+  if (outcome.state === 'TASK_STATE_COMPLETED') {
+    artifacts.push({ artifactId: 'result', name: skill, parts: result });
+    const accepts = ctx.acceptedOutputModes;
+    if (outcome.board && (!accepts?.length || accepts.includes(BOARD_MEDIA_TYPE))) {
+      const { cards, connections, ...board } = outcome.board;
+      artifacts.push({ artifactId: 'board', name: 'Board file', parts: [boardFilePart(boardFile(board, cards, connections))] });
+    }
+  }
+  const boardId = outcome.board?.id ?? (isObject(outcome.data['board']) ? (outcome.data['board']['id'] as string | undefined) : undefined);
+  return {
+    state: outcome.state,
+    statusMessage: agentSays(outcome.state === 'TASK_STATE_INPUT_REQUIRED' ? result : [{ text: outcome.text }]),
+    messages: [],
+    artifacts,
+    metadata: { muster: { skill: skill || null, board: boardId ?? null, pending: outcome.pending ?? null } as unknown as JsonObject },
+  };
+}
+
+export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
+  const envOf = (ctx: KindContext, handle: string, message: Message): MemoryEnv => ({
+    caller: handle,
+    writer: { writtenBy: `a2a:${handle}`, now: ctx.now, seed: `${handle}\u0000${message.messageId}` },
+    boards: boardAccess(deps, ctx.caller, ctx.now),
+  });
+
+  return {
+    name: MEMORY,
+    canSee: (caller, task) => caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === task.sender),
+
+    async open(ctx: KindContext, message: Message): Promise<Opening> {
+      const handle = requireAgent(ctx.caller, 'call memory skills');
+      const call = callOf(message);
+      const outcome = call ? await run(envOf(ctx, handle, message), call.skill, call.args) : unrouted();
+      return {
+        kind: MEMORY,
+        contextId: message.contextId ?? uuidv7(),
+        sender: handle,
+        visibility: 'participants',
+        state: 'TASK_STATE_SUBMITTED',
+        messages: [message],
+        quotas: quotas.charge('memory.calls', handle, ctx.now),
+        settles: settle(ctx, call?.skill ?? '', outcome),
+      };
+    },
+
+    async followUp(ctx: KindContext, task: StoredTask, message: Message): Promise<Change> {
+      const handle = requireAgent(ctx.caller, 'call memory skills');
+      const { pending } = factsOf(task);
+      if (task.record.state !== 'TASK_STATE_INPUT_REQUIRED' || !pending) {
+        throw new HubError('UNSUPPORTED_OPERATION', `Memory call ${task.record.id} is ${task.record.state}; it takes no more messages`, {
+          hint: 'Send a new message without taskId for a new call',
+          meta: { currentState: task.record.state },
+        });
+      }
+      const env = envOf(ctx, handle, message);
+      const data = dataOf(message);
+      let outcome: Outcome;
+      let skill = pending.skill;
+      if (pending.skill === CONNECT && pending.proposal) outcome = await settleProposal(env, pending, isObject(data) && data['confirm'] === true);
+      else if (pending.skill === '') {
+        const call = callOf(message);
+        skill = call?.skill ?? '';
+        outcome = call ? await run(env, call.skill, call.args) : unrouted();
+      } else {
+        const given = isObject(data) ? (isObject(data['args']) ? data['args'] : data) : undefined;
+        if (!given) throw invalidParams('message.parts', `must be one data part with what ${pending.skill} still needs`, `Send parts: [{"data": ${JSON.stringify(Object.fromEntries(missingArgs(pending.skill, pending.args).map((m) => [m, '…'])))}}]`);
+        outcome = await run(env, pending.skill, { ...pending.args, ...given });
+      }
+      return { ...settle(ctx, skill, outcome), messages: [message], quotas: quotas.charge('memory.calls', handle, ctx.now) };
+    },
+
+    cancel(ctx: KindContext): Change {
+      requireAgent(ctx.caller, 'cancel a memory call');
+      return { state: 'TASK_STATE_CANCELED', messages: [], artifacts: [], metadata: { muster: { pending: null } } };
+    },
+
+    actions: {},
+  };
+}
+
+export const memoryModule: KindModule = {
+  name: MEMORY,
+  quotaRules: { 'memory.calls': { limit: L.callsPerMinute, windowMs: MINUTE, what: 'memory calls a minute from one agent' } },
+  opensAt: [{ door: 'memory' }],
+  cardSkills: (door) =>
+    door !== 'memory'
+      ? []
+      : SKILLS.map((s) => ({
+          id: s.id,
+          name: s.name,
+          description: s.description,
+          tags: ['memory', 'board'],
+          examples: [JSON.stringify(s.example)],
+          inputModes: ['application/json', 'text/plain'],
+          outputModes: s.answersBoard ? ['text/plain', 'application/json', BOARD_MEDIA_TYPE] : ['text/plain', 'application/json'],
+        })),
+  create: ({ quotas, boards }) => memoryKind(quotas, boards),
+};

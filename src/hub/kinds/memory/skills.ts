@@ -1,0 +1,219 @@
+/**
+ * The board skills: what each takes, what it must be given before it runs (a call without it
+ * answers input-required and resumes when a follow-up brings it), and what it does. A skill
+ * reads and writes boards only through `BoardAccess`, which holds the caller's scope.
+ */
+import { z } from 'zod';
+import type { JsonObject } from '../../../a2a/types.js';
+import { parseWith } from '../../../a2a/validate.js';
+import type { BoardRecord, BoardWrite, CardRecord, ConnectionRecord, RecallQuery, RecalledCard } from '../../../store/store.js';
+import { ARGS } from '../skill-call.js';
+import { addedCardsArg, boardRef, cardsArg, checkLinks, connectionsArg, derivedId, newCards, newConnections, sharedWithArg, visibilityArg, type Writer } from './args.js';
+import { insights, proposeConnections, type Proposal } from './insights.js';
+import { MEMORY_LIMITS as L } from './limits.js';
+import { splitQuery } from './words.js';
+
+export interface BoardContents {
+  cards: CardRecord[];
+  connections: ConnectionRecord[];
+}
+
+/** The boards as one caller may use them. */
+export interface BoardAccess {
+  /** The board `ref` (an id, or a title) names among those the caller may read, or write; BOARD_NOT_FOUND otherwise. */
+  find(ref: string, purpose: 'read' | 'write', field: string): Promise<BoardRecord>;
+  contents(board: BoardRecord): Promise<BoardContents>;
+  list(): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
+  recall(query: RecallQuery): Promise<RecalledCard[]>;
+  write(write: Omit<BoardWrite, 'maxCards' | 'maxBoards' | 'at'>): Promise<BoardRecord>;
+  /** Refuses a handle no agent has (AGENT_NOT_FOUND). */
+  requireAgents(handles: readonly string[]): Promise<void>;
+}
+
+export interface MemoryEnv {
+  caller: string;
+  writer: Writer;
+  boards: BoardAccess;
+}
+
+/** A call waiting for input: its skill, the args it has so far, and a proposal to confirm. */
+export interface Pending {
+  skill: string;
+  args: JsonObject;
+  proposal?: Proposal[];
+}
+
+export interface Outcome {
+  state: 'TASK_STATE_COMPLETED' | 'TASK_STATE_INPUT_REQUIRED';
+  /** For people: the status message and the result's text part. */
+  text: string;
+  /** For programs: the result's data part. */
+  data: JsonObject;
+  /** The board to answer as a file part (create, read, remember). */
+  board?: BoardRecord & BoardContents;
+  pending?: Pending;
+}
+
+export interface Skill {
+  id: string;
+  name: string;
+  description: string;
+  /** Args a call must carry before the skill runs; without them it asks for them. */
+  needs: readonly string[];
+  /** A data part that calls it. */
+  example: JsonObject;
+  /** Whether it answers the board as a file. */
+  answersBoard: boolean;
+  run(env: MemoryEnv, args: unknown): Promise<Outcome>;
+}
+
+const done = (text: string, data: JsonObject, board?: Outcome['board']): Outcome => ({ state: 'TASK_STATE_COMPLETED', text, data, ...(board ? { board } : {}) });
+const cardsWord = (n: number) => `${n} card${n === 1 ? '' : 's'}`;
+const summary = (b: BoardRecord) => ({ id: b.id, title: b.title, owner: b.owner, visibility: b.visibility, cards: b.cardCount });
+const cardData = (c: CardRecord) => ({ id: c.id, text: c.text, ...(c.title ? { title: c.title } : {}), tags: c.tags, writtenBy: c.writtenBy, ...(c.claimedBy ? { claimedBy: c.claimedBy } : {}) });
+
+async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRecord & BoardContents> {
+  return { ...board, ...(await env.boards.contents(board)) };
+}
+
+const createArgs = z
+  .object({ title: boardRef, cards: cardsArg, connections: connectionsArg.optional(), visibility: visibilityArg.default('private'), sharedWith: sharedWithArg.optional() })
+  .strict();
+
+async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const args = parseWith(createArgs, raw, ARGS);
+  const sharedWith = args.visibility === 'shared' ? [...new Set(args.sharedWith ?? [])] : [];
+  await env.boards.requireAgents(sharedWith);
+  const cards = newCards(args.cards, env.writer);
+  checkLinks(cards, new Set(), `${ARGS}.cards`);
+  const connections = newConnections(args.connections ?? [], cards, new Set(), env.writer, `${ARGS}.connections`);
+  const id = derivedId(env.writer.seed, 'board');
+  const board = await env.boards.write({
+    create: { id, title: args.title, owner: env.caller, visibility: args.visibility, sharedWith, createdAt: env.writer.now },
+    boardId: id,
+    cards,
+    connections,
+  });
+  const full = await withContents(env, board);
+  return done(`Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connections.length} connection${connections.length === 1 ? '' : 's'}.`, { board: summary(board) }, full);
+}
+
+/** The caller's own default board, which "Remember that …" writes to (made by the first such write). */
+const defaultBoard = (env: MemoryEnv) => ({ id: `memory-${env.caller}`, title: `Memory of ${env.caller}` });
+
+const rememberArgs = z
+  .object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() })
+  .strict()
+  .refine((a) => a.cards.length > 0 || (a.connections?.length ?? 0) > 0, { path: ['cards'], message: 'must hold at least one card (or send connections to draw)' });
+const rememberDefaultArgs = z.object({ cards: cardsArg, toDefaultBoard: z.literal(true) }).strict();
+
+async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const toDefault = (raw as { toDefaultBoard?: unknown }).toDefaultBoard === true;
+  const args = toDefault ? { ...parseWith(rememberDefaultArgs, raw, ARGS), board: undefined, connections: undefined } : parseWith(rememberArgs, raw, ARGS);
+  const own = defaultBoard(env);
+  const target = args.board === undefined ? undefined : await env.boards.find(args.board, 'write', `${ARGS}.board`);
+  const known = new Set(target ? (await env.boards.contents(target)).cards.map((c) => c.id) : []);
+  const cards = newCards(args.cards, env.writer);
+  checkLinks(cards, known, `${ARGS}.cards`);
+  const connections = newConnections(args.connections ?? [], cards, known, env.writer, `${ARGS}.connections`);
+  const board = await env.boards.write({
+    ...(target ? {} : { create: { id: own.id, title: own.title, owner: env.caller, visibility: 'private' as const, sharedWith: [], createdAt: env.writer.now } }),
+    boardId: target?.id ?? own.id,
+    cards,
+    connections,
+  });
+  const full = await withContents(env, board);
+  const drawn = connections.length ? ` and ${connections.length} connection${connections.length === 1 ? '' : 's'}` : '';
+  return done(`Added ${cardsWord(cards.length)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`, { board: summary(board), added: cards.map((c) => c.id) }, full);
+}
+
+const recallArgs = z
+  .object({
+    query: z.string('must be text').trim().min(1, 'must not be empty').max(L.query, `must be at most ${L.query} characters`),
+    board: boardRef.optional(),
+    limit: z.number('must be a number').int('must be a whole number').min(1, `must be from 1 to ${L.recallLimit.max}`).max(L.recallLimit.max, `must be from 1 to ${L.recallLimit.max}`).default(L.recallLimit.default),
+  })
+  .strict();
+
+async function recall(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const args = parseWith(recallArgs, raw, ARGS);
+  const board = args.board === undefined ? undefined : await env.boards.find(args.board, 'read', `${ARGS}.board`);
+  const { words, tags } = splitQuery(args.query);
+  const found = await env.boards.recall({ words, tags, limit: args.limit, ...(board ? { boardId: board.id } : {}) });
+  const lines = found.map((f, i) => `${i + 1}. [${f.boardTitle}] ${f.card.title ? `${f.card.title}: ` : ''}${f.card.text}`);
+  const text = found.length ? `${cardsWord(found.length)} for "${args.query}":\n${lines.join('\n')}` : `Nothing on the boards you may read matches "${args.query}".`;
+  return done(text, { query: args.query, cards: found.map((f) => ({ ...cardData(f.card), board: { id: f.card.boardId, title: f.boardTitle } })) });
+}
+
+const boardArgs = z.object({ board: boardRef }).strict();
+
+async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
+  const lines = board.cards.map((c) => `- ${c.title ? `**${c.title}** ` : ''}${c.text}${c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : ''}`);
+  return done(`# ${board.title}\n${cardsWord(board.cardCount)}, ${board.connections.length} connections\n${lines.join('\n')}`, { board: summary(board), cards: board.cards.map(cardData), connections: board.connections.map(({ from, to, type }) => ({ from, to, type })) }, board);
+}
+
+async function list(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  parseWith(z.object({}).strict(), raw ?? {}, ARGS);
+  const { boards, hasMore } = await env.boards.list();
+  const lines = boards.map((b) => `- ${b.title} (${b.id}): ${cardsWord(b.cardCount)}, ${b.visibility}${b.owner === env.caller ? '' : `, by ${b.owner}`}`);
+  const more = hasMore ? '\nMore boards than these: recall or read one by its title.' : '';
+  return done(boards.length ? `${boards.length} board${boards.length === 1 ? '' : 's'} you may read:\n${lines.join('\n')}${more}` : 'You may read no boards yet: make one with board.create.', { boards: boards.map(summary), hasMore });
+}
+
+async function boardInsights(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
+  const found = insights(board.cards, board.connections);
+  const named = (cs: CardRecord[]) => (cs.length ? cs.map((c) => `"${c.title ?? c.text.slice(0, 60)}"`).join(', ') : 'none');
+  const text = [
+    `Insights on "${board.title}":`,
+    `Hubs: ${found.hubs.length ? found.hubs.map((h) => `"${h.card.title ?? h.card.text.slice(0, 60)}" (${h.degree})`).join(', ') : 'none'}`,
+    `Orphans: ${named(found.orphans)}`,
+    `Open questions: ${named(found.openQuestions)}`,
+  ].join('\n');
+  return done(text, {
+    board: summary(board),
+    hubs: found.hubs.map((h) => ({ card: h.card.id, degree: h.degree })),
+    orphans: found.orphans.map((c) => c.id),
+    openQuestions: found.openQuestions.map((c) => c.id),
+  });
+}
+
+async function connect(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const args = parseWith(boardArgs, raw, ARGS);
+  const board = await withContents(env, await env.boards.find(args.board, 'write', `${ARGS}.board`));
+  const proposal = proposeConnections(board.cards, board.connections);
+  if (!proposal.length) return done(`Every related pair of cards on "${board.title}" is connected already: nothing to propose.`, { board: summary(board), proposal: [] });
+  const lines = proposal.map((p) => `- ${p.from} → ${p.to} (share ${p.shared.join(', ')})`);
+  return {
+    state: 'TASK_STATE_INPUT_REQUIRED',
+    text: `${proposal.length} connection${proposal.length === 1 ? '' : 's'} proposed on "${board.title}":\n${lines.join('\n')}\nSend {"confirm": true} with this taskId to draw them; anything else leaves the board as it is.`,
+    data: { board: summary(board), proposal: proposal.map(({ from, to, type, shared }) => ({ from, to, type, shared })) },
+    pending: { skill: CONNECT, args: { board: board.id }, proposal },
+  };
+}
+
+/** Applies a confirmed proposal, or leaves the board as it was. */
+export async function settleProposal(env: MemoryEnv, pending: Pending, confirmed: boolean): Promise<Outcome> {
+  const board = await env.boards.find(String(pending.args['board']), 'write', `${ARGS}.board`);
+  if (!confirmed) return done(`Left "${board.title}" as it was: no connection drawn.`, { board: summary(board), drawn: 0 });
+  const connections = (pending.proposal ?? []).map((p) => ({ from: p.from, to: p.to, type: p.type, writtenBy: env.writer.writtenBy, createdAt: env.writer.now }));
+  const after = await env.boards.write({ boardId: board.id, cards: [], connections });
+  return done(`Drew ${connections.length} connection${connections.length === 1 ? '' : 's'} on "${after.title}".`, { board: summary(after), drawn: connections.length });
+}
+
+export const CONNECT = 'board.connect';
+
+const BOARD_EXAMPLE = { board: 'Launch plan' };
+
+export const SKILLS: readonly Skill[] = [
+  { id: 'board.create', name: 'Make a board', description: 'Makes a board from cards (texts or {text, title, tags, links, id}) and typed connections between them (from/to: a card\'s place in cards, or its id); private unless visibility says shared (with sharedWith) or public. Answers the board as a file.', needs: ['title', 'cards'], example: { skill: 'board.create', args: { title: 'Launch plan', cards: ['Ship the A2A face', { text: 'Seed the directory #launch', title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] } }, answersBoard: true, run: create },
+  { id: 'board.remember', name: 'Remember', description: 'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. Answers the board as a file.', needs: ['board', 'cards'], example: { skill: 'board.remember', args: { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] } }, answersBoard: true, run: remember },
+  { id: 'board.recall', name: 'Recall', description: 'Finds the cards that best match a query\'s words and #tags across the boards you may read (or one board), best first.', needs: ['query'], example: { skill: 'board.recall', args: { query: 'database #decision', limit: 5 } }, answersBoard: false, run: recall },
+  { id: 'board.read', name: 'Read a board', description: 'Reads one board: its cards in order and its connections. Answers the board as a file.', needs: ['board'], example: { skill: 'board.read', args: BOARD_EXAMPLE }, answersBoard: true, run: read },
+  { id: 'board.list', name: 'List boards', description: 'Lists the boards you may read, latest changed first.', needs: [], example: { skill: 'board.list', args: {} }, answersBoard: false, run: list },
+  { id: 'board.insights', name: 'Board insights', description: 'Names a board\'s hubs (most connected cards), orphans (no connections) and open questions (cards that ask, with no answer connected).', needs: ['board'], example: { skill: 'board.insights', args: BOARD_EXAMPLE }, answersBoard: false, run: boardInsights },
+  { id: CONNECT, name: 'Connect related cards', description: 'Proposes connections between related cards that are not connected, and asks first: a follow-up with the same taskId and {"confirm": true} draws them; anything else leaves the board as it is.', needs: ['board'], example: { skill: CONNECT, args: BOARD_EXAMPLE }, answersBoard: false, run: connect },
+];
+
+export const SKILL_BY_ID: ReadonlyMap<string, Skill> = new Map(SKILLS.map((s) => [s.id, s]));
