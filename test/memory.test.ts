@@ -234,6 +234,41 @@ describe('bad input', () => {
   });
 });
 
+describe('writes that are refused or repeated', () => {
+  it('a retried message writes nothing twice; the same messageId with other content is refused and writes nothing', async () => {
+    const board = (await skill(bob, 'board.create', { title: 'Retries', cards: ['one'] })).metadata.muster.board;
+    const message = dataMessage({ skill: 'board.remember', args: { board, cards: ['two'] } });
+    const first = await call(bob, message);
+    const again = await call(bob, message);
+    expect(again.id).toBe(first.id);
+    const reused = await refused(bob, { ...message, parts: [{ data: { skill: 'board.remember', args: { board, cards: ['three'] } } }] });
+    expect(reused.data[0].reason).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await rest(hub, 'GET', `api/boards/${board}`, { token: bob.token })).body.cards.map((c: any) => c.text)).toEqual(['one', 'two']);
+  });
+
+  it('card ids: one given twice in a call, or naming a card on the board with other content, is refused naming the field', async () => {
+    const twice = await refused(bob, dataMessage({ skill: 'board.create', args: { title: 'Ids', cards: [{ id: 'x1', text: 'a' }, { id: 'x1', text: 'b' }] } }));
+    expect(twice.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.cards[1].id');
+    const board = (await skill(bob, 'board.create', { title: 'Ids', cards: [{ id: 'plan', text: 'the plan' }] })).metadata.muster.board;
+    const taken = await refused(bob, dataMessage({ skill: 'board.remember', args: { board, cards: [{ id: 'plan', text: 'another plan' }] } }));
+    expect(taken.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.cards[0].id');
+    expect((await rest(hub, 'GET', `api/boards/${board}`, { token: bob.token })).body.cards.map((c: any) => c.text)).toEqual(['the plan']);
+  });
+
+  it('sharedWith must name agents, and only for a shared board', async () => {
+    const ghost = await refused(bob, dataMessage({ skill: 'board.create', args: { title: 'S', cards: ['a'], visibility: 'shared', sharedWith: ['ann', 'no-such-agent'] } }));
+    expect(ghost.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.sharedWith[1]');
+    const notShared = await refused(bob, dataMessage({ skill: 'board.create', args: { title: 'S', cards: ['a'], sharedWith: ['ann'] } }));
+    expect(notShared.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.sharedWith');
+  });
+
+  it("a title is looked up among the caller's own boards first: another agent's public board of the same title does not hide it", async () => {
+    await skill(cy, 'board.create', { title: 'Launch plan', cards: ['squatting'], visibility: 'public' });
+    const read = await skill(ann, 'board.read', { board: 'Launch plan' });
+    expect(resultData(read).board.owner).toBe('ann');
+  });
+});
+
 describe('streams', () => {
   it('SendStreamingMessage: the task, one artifact update per artifact, exactly one terminal status update', async () => {
     const sdk = await sdkClient(memory(), ann.token);

@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { dropUndefined } from '../a2a/schemas.js';
 import type { JsonObject, Message, StreamResponse, Task } from '../a2a/types.js';
 import type { Hold, StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
-import type { Change, Opening } from './kind.js';
+import type { Change, Opening, Settling } from './kind.js';
 
 // Hot paths copy with Object.assign, not `{ ...x, more }`: on Node 20's V8 every property after a
 // leading spread in a literal takes a slow runtime path (~0.5 us each; see docs/performance.md).
@@ -39,7 +39,7 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
 }
 
 /** An opening and the change that settles it, as one write that creates the task as the change leaves it. */
-function settledAtOnce(opened: { write: TaskWrite; task: StoredTask }, change: Change, now: number): { write: TaskWrite; task: StoredTask } {
+function settledAtOnce(opened: { write: TaskWrite; task: StoredTask }, change: Settling, now: number): { write: TaskWrite; task: StoredTask } {
   const { write: settled, task } = changeWrite(opened.task, change, now);
   const quotas = [...(opened.write.quotas ?? []), ...(settled.quotas ?? [])];
   const write: TaskWrite = Object.assign({}, opened.write, settled, {

@@ -25,6 +25,11 @@ export interface KindReads {
   standing(space: string, caller: Caller): Promise<Standing | undefined>;
   /** The tasks of `kinds` a space's base holds (states and filters as in TaskQuery), latest update first, every page up to `max`. */
   spaceTasks(space: string, kinds: readonly string[], query: Omit<TaskSelection, 'scope' | 'limit'>, max: number): Promise<StoredTask[]>;
+  /**
+   * Refuses now (RATE_LIMITED) charges that would go over their limits, for a kind about to do work
+   * of its own before its task is written; the charges are still made, and held, with the write.
+   */
+  requireQuota(charges: readonly QuotaCharge[]): Promise<void>;
 }
 
 export interface KindContext {
@@ -59,7 +64,7 @@ export interface Opening {
    * What the task becomes at once, in the same write (work the hub itself performs, such as a
    * memory skill): the log holds the opening and then this change, so a stream shows both.
    */
-  settles?: Change;
+  settles?: Settling;
 }
 
 /** A message that opens nothing because an existing task already is what it asks for (a twin). */
@@ -91,6 +96,9 @@ export interface Change {
   hold?: Hold | null;
 }
 
+/** A change an opening settles with at once: nothing that needs the task stored first (entries, holds). */
+export type Settling = Omit<Change, 'entry' | 'sealed' | 'hold' | 'dueAt'>;
+
 type Decision = Change | undefined | Promise<Change | undefined>;
 
 export interface Kind {
@@ -99,6 +107,11 @@ export interface Kind {
   canSee(caller: Caller, task: TaskRecord): boolean;
   /** A new task from a message without taskId; undefined when the message is not for this kind. */
   open(ctx: KindContext, message: Message): Promise<Opening | Twin>;
+  /**
+   * The kind does work of its own when it opens a task (a memory skill writes a board), so a
+   * retried message must be answered from its receipt before `open` runs, not after.
+   */
+  readonly worksOnOpen?: boolean;
   /** A message with the taskId of one of this kind's tasks; undefined: nothing to write, the task is answered as it stands. */
   followUp(ctx: KindContext, task: StoredTask, message: Message): Decision;
   /** CancelTask on a task (the kind refuses callers who may not cancel, whatever the state). */

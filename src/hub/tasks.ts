@@ -139,6 +139,7 @@ export class TaskService {
     if (push && message.taskId !== undefined) await this.push.assertSettable(actor.caller, message.taskId, push.id);
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
     const opens = message.taskId === undefined;
+    const worksOnOpen = opens && this.kinds.opener(actor.door, message)?.worksOnOpen === true;
     const task = await this.idempotent(
       actor,
       idem,
@@ -149,7 +150,7 @@ export class TaskService {
           }
           return kind.followUp(ctx, t, message);
         }, idem),
-      !opens,
+      !opens || worksOnOpen,
     );
     if (push) await this.push.create(actor.caller, task.id, push, true);
     const waitMs = params.configuration?.returnImmediately ? undefined : this.kindOf(task)?.blockingWaitMs;
@@ -432,6 +433,11 @@ export class TaskService {
   private readonly reads: KindReads = {
     standing: (space, caller) => this.spaces.standing(space, caller),
     spaceTasks: (space, kinds, query, max) => readPages(this.store, { ...query, scope: this.view.heldAt({ kind: 'space', name: space }, kinds) }, max),
+    requireQuota: async (charges) => {
+      for (const c of charges) {
+        if ((c.amount ?? 1) > 0 && (await this.store.quotaUsed(c.key, c.windowStart)) + (c.amount ?? 1) > c.limit) throw this.quotas.refusal(new QuotaExceeded(c.key, c.limit), this.clock());
+      }
+    },
   };
 
   private kindOf(task: Task): Kind | undefined {

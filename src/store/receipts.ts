@@ -28,4 +28,6 @@ export const HOLD_WINDOW = 0;
 
 export interface ReceiptStore {
   getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
+  /** What a quota window has counted so far (0 when nothing yet): a look, not a charge. */
+  quotaUsed(key: string, windowStart: number): Promise<number>;
 }

@@ -71,6 +71,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     finishDue: due.finish,
     nextDue: due.next,
     getReceipt: receipts.get,
+    quotaUsed: receipts.quotaUsed,
     putPushConfig: outbox.putConfig,
     listPushConfigs: outbox.configs,
     deletePushConfig: outbox.deleteConfig,

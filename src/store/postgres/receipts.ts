@@ -79,6 +79,11 @@ export function receiptStatements(db: Db) {
       return row && { scope, key, fingerprint: row.fingerprint, result: JSON.parse(row.result) };
     },
 
+    async quotaUsed(key: string, windowStart: number): Promise<number> {
+      const { rows } = await db.query<{ used: number }>('SELECT used FROM quota_counters WHERE key = $1 AND window_start = $2', [key, windowStart]);
+      return rows[0]?.used ?? 0;
+    },
+
     /** Receipts written before `before`, and quota windows that ended before it (a day is the longest); holds are kept. */
     async prune(before: number): Promise<void> {
       const slice = 'DELETE FROM receipts WHERE ctid = ANY (ARRAY(SELECT ctid FROM receipts WHERE created_at < $1 LIMIT $2))';

@@ -42,6 +42,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const receipts = receiptIndex(db);
   const writes = taskWriter(db, bus, outbox, entries, due, receipts, observe);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+  const quotaUsed = db.prepare('SELECT used FROM quota_counters WHERE key = ? AND window_start = ?').pluck();
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
 
@@ -87,6 +88,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     finishDue: async (taskId, owner) => due.finish(taskId, owner),
     nextDue: async () => due.next(),
     getReceipt: async (scope, key) => receipts.get(scope, key),
+    quotaUsed: async (key, windowStart) => (quotaUsed.get(key, windowStart) as number | undefined) ?? 0,
     putPushConfig: async (config, maxPerOwner) => outbox.putConfig(config, maxPerOwner),
     listPushConfigs: async (taskId) => outbox.configs(taskId),
     deletePushConfig: async (taskId, id) => outbox.deleteConfig(taskId, id),

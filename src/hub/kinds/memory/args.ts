@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { invalidParams } from '../../../errors/hub-error.js';
-import type { NewCard, NewConnection } from '../../../store/store.js';
+import type { CardRecord, NewCard, NewConnection } from '../../../store/store.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { slug, tagsIn } from './words.js';
 
@@ -62,9 +62,13 @@ export interface Writer {
   seed: string;
 }
 
-/** The cards a call writes, with their ids, tags and provenance. */
-export function newCards(cards: readonly CardArg[], writer: Writer): NewCard[] {
-  return cards.map((arg, i) => {
+/**
+ * The cards a call writes, with their ids, tags and provenance. An id given twice, or naming a
+ * card of the board (`known`) with other content, is refused at `field`; the same card again (a
+ * retried call) is kept, and the store writes it once.
+ */
+export function newCards(cards: readonly CardArg[], writer: Writer, field: string, known: ReadonlyMap<string, CardRecord> = new Map()): NewCard[] {
+  const made = cards.map((arg, i) => {
     const card = typeof arg === 'string' ? { text: arg } : arg;
     const tags = [...new Set([...(card.tags ?? []).map((t) => t.replace(/^#/, '').toLowerCase()), ...tagsIn(card.text)])].slice(0, L.tagsPerCard);
     const claimed = card.author === undefined ? undefined : slug(card.author, L.author);
@@ -79,6 +83,17 @@ export function newCards(cards: readonly CardArg[], writer: Writer): NewCard[] {
       createdAt: writer.now,
     };
   });
+  const seen = new Map<string, number>();
+  made.forEach((card, i) => {
+    const first = seen.get(card.id);
+    if (first !== undefined) throw invalidParams(`${field}[${i}].id`, `repeats the id of cards[${first}]`, 'Give each card its own id, or none');
+    seen.set(card.id, i);
+    const there = known.get(card.id);
+    if (there && (there.text !== card.text || there.title !== card.title)) {
+      throw invalidParams(`${field}[${i}].id`, `names a card already on the board (${card.id}), with other content`, 'Give the new card another id, or none: the hub makes one');
+    }
+  });
+  return made;
 }
 
 /**

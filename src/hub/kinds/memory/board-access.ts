@@ -3,7 +3,7 @@
  * builds for the caller, every write is checked against the view's rule for writers, and the
  * store's refusals become the hub's errors.
  */
-import { HubError, invalidParams } from '../../../errors/hub-error.js';
+import { HubError, invalidParams, isHubError } from '../../../errors/hub-error.js';
 import type { Caller } from '../../../identity/caller.js';
 import { StoreConflict, type BoardRecord, type BoardStore, type BoardWrite, type RecallQuery } from '../../../store/store.js';
 import { boardScope, mayReadBoard, mayWriteBoard } from '../../view.js';
@@ -18,18 +18,25 @@ export interface BoardDeps {
   requireAgent(handle: string): Promise<void>;
 }
 
-const notFound = (ref: string) =>
-  new HubError('BOARD_NOT_FOUND', `No board '${ref}' that you may read`, { hint: 'List the boards you may read with {"skill": "board.list"}; name one by its id or its title' });
+/** A board the caller may not read, or that is not there: the same answer for both. */
+export const boardNotFound = (ref: string, hint = 'List the boards you may read with {"skill": "board.list"}; name one by its id or its title') =>
+  new HubError('BOARD_NOT_FOUND', `No board '${ref}' that you may read`, { hint });
+
+/** Titles are matched in tiers: the caller's own boards, then those shared with it, then public ones. */
+const TITLE_MATCHES = 50;
 
 export function boardAccess(deps: BoardDeps, caller: Caller, now: number): BoardAccess {
   const scope = boardScope(caller);
   const byRef = async (ref: string, field: string): Promise<BoardRecord> => {
     const byId = await deps.store.getBoard(ref);
     if (byId && mayReadBoard(caller, byId)) return byId;
-    const { boards } = await deps.store.listBoards(scope, { title: ref, limit: 2 });
-    if (boards.length > 1) throw invalidParams(field, `names more than one board you may read: '${ref}' is the title of ${boards.map((b) => b.id).join(' and ')}`, 'Name the board by its id');
-    if (!boards[0]) throw notFound(ref);
-    return boards[0];
+    const { boards } = await deps.store.listBoards(scope, { title: ref, limit: TITLE_MATCHES });
+    const own = (b: BoardRecord) => caller.kind === 'agent' && b.owner === caller.handle;
+    const tiers = [boards.filter(own), boards.filter((b) => !own(b) && b.visibility !== 'public'), boards.filter((b) => !own(b) && b.visibility === 'public')];
+    const matched = tiers.find((t) => t.length > 0) ?? [];
+    if (matched.length > 1) throw invalidParams(field, `names more than one board you may read: '${ref}' is the title of ${matched.map((b) => b.id).join(' and ')}`, 'Name the board by its id');
+    if (!matched[0]) throw boardNotFound(ref);
+    return matched[0];
   };
   return {
     async find(ref, purpose, field) {
@@ -50,8 +57,12 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number): Board
         throw refusal(e, write.boardId);
       }
     },
-    async requireAgents(handles) {
-      for (const handle of handles) await deps.requireAgent(handle);
+    async requireAgents(handles, field) {
+      for (const [i, handle] of handles.entries()) {
+        await deps.requireAgent(handle).catch((e: unknown) => {
+          throw isHubError(e) && e.code === 'AGENT_NOT_FOUND' ? invalidParams(`${field}[${i}]`, `names no agent on this hub: ${handle}`, 'Share the board with registered agents (GET /api/agents lists them)') : e;
+        });
+      }
     },
   };
 }
@@ -64,6 +75,6 @@ function refusal(e: unknown, boardId: string): unknown {
   if (e.what === 'boards-limit') {
     return new HubError('BOARD_LIMIT', `You own ${L.boardsPerAgent} boards, the most an agent may`, { hint: 'Write to one of your boards with board.remember' });
   }
-  if (e.what === 'board-missing') return notFound(boardId);
+  if (e.what === 'board-missing') return boardNotFound(boardId);
   return e;
 }

@@ -15,6 +15,18 @@ export const BOARD_FILE_VERSION = 1;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A board without its cards, as lists and skill results show it. */
+export const boardSummary = (b: BoardRecord) => ({
+  id: b.id,
+  title: b.title,
+  owner: b.owner,
+  visibility: b.visibility,
+  ...(b.visibility === 'shared' ? { sharedWith: b.sharedWith } : {}),
+  cards: b.cardCount,
+  createdAt: iso(b.createdAt),
+  updatedAt: iso(b.updatedAt),
+});
+
 export interface BoardFile {
   format: typeof BOARD_FORMAT;
   version: typeof BOARD_FILE_VERSION;

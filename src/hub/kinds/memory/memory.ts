@@ -19,7 +19,7 @@ import { boardAccess, type BoardDeps } from './board-access.js';
 import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { routeText } from './phrasing.js';
-import { CONNECT, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
+import { CONNECT, ownBoardId, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
 
 export const MEMORY = 'memory';
 
@@ -48,7 +48,7 @@ function textOf(message: Message): string | undefined {
 }
 
 /** What a message asks: a skill call by data part, or routed free text; undefined when it asks nothing we know. */
-function callOf(message: Message): { skill: string; args: unknown } | undefined {
+function callOf(message: Message, handle: string): { skill: string; args: unknown } | undefined {
   const data = dataOf(message);
   if (isObject(data) && 'skill' in data) {
     if (typeof data['skill'] !== 'string') throw invalidParams(`${DATA}.skill`, 'must be the id of a memory skill', `Send one of: ${SKILL_IDS}`);
@@ -57,13 +57,13 @@ function callOf(message: Message): { skill: string; args: unknown } | undefined 
     return { skill: data['skill'], args: data['args'] ?? {} };
   }
   const text = textOf(message);
-  return text === undefined ? undefined : routeText(text);
+  const routed = text === undefined ? undefined : routeText(text);
+  return routed?.toOwnBoard ? { skill: routed.skill, args: { ...routed.args, board: ownBoardId(handle) } } : routed;
 }
 
 /** Args a skill must be given that the call lacks. */
 function missingArgs(skill: string, args: JsonObject): string[] {
-  const needs = skill === 'board.remember' && args['toDefaultBoard'] === true ? ['cards'] : (SKILL_BY_ID.get(skill)?.needs ?? []);
-  return needs.filter((n) => args[n] === undefined);
+  return (SKILL_BY_ID.get(skill)?.needs ?? []).filter((n) => args[n] === undefined);
 }
 
 function asksFor(skill: string, args: JsonObject, missing: string[]): Outcome {
@@ -123,11 +123,14 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
 
   return {
     name: MEMORY,
+    worksOnOpen: true, // a skill writes its board before the task is written
     canSee: (caller, task) => caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === task.sender),
 
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       const handle = requireAgent(ctx.caller, 'call memory skills');
-      const call = callOf(message);
+      const charges = quotas.charge('memory.calls', handle, ctx.now);
+      await ctx.reads.requireQuota(charges); // before the skill writes: a refused call writes nothing
+      const call = callOf(message, handle);
       const outcome = call ? await run(envOf(ctx, handle, message), call.skill, call.args) : unrouted();
       return {
         kind: MEMORY,
@@ -136,7 +139,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
         visibility: 'participants',
         state: 'TASK_STATE_SUBMITTED',
         messages: [message],
-        quotas: quotas.charge('memory.calls', handle, ctx.now),
+        quotas: charges,
         settles: settle(ctx, call?.skill ?? '', outcome),
       };
     },
@@ -150,13 +153,15 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
           meta: { currentState: task.record.state },
         });
       }
+      const charges = quotas.charge('memory.calls', handle, ctx.now);
+      await ctx.reads.requireQuota(charges);
       const env = envOf(ctx, handle, message);
       const data = dataOf(message);
       let outcome: Outcome;
       let skill = pending.skill;
       if (pending.skill === CONNECT && pending.proposal) outcome = await settleProposal(env, pending, isObject(data) && data['confirm'] === true);
       else if (pending.skill === '') {
-        const call = callOf(message);
+        const call = callOf(message, handle);
         skill = call?.skill ?? '';
         outcome = call ? await run(env, call.skill, call.args) : unrouted();
       } else {
@@ -164,7 +169,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
         if (!given) throw invalidParams('message.parts', `must be one data part with what ${pending.skill} still needs`, `Send parts: [{"data": ${JSON.stringify(Object.fromEntries(missingArgs(pending.skill, pending.args).map((m) => [m, '…'])))}}]`);
         outcome = await run(env, pending.skill, { ...pending.args, ...given });
       }
-      return { ...settle(ctx, skill, outcome), messages: [message], quotas: quotas.charge('memory.calls', handle, ctx.now) };
+      return { ...settle(ctx, skill, outcome), messages: [message], quotas: charges };
     },
 
     cancel(ctx: KindContext): Change {

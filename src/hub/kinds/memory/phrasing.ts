@@ -13,6 +13,8 @@ import type { JsonObject } from '../../../a2a/types.js';
 export interface RoutedCall {
   skill: string;
   args: JsonObject;
+  /** The call writes to the caller's own board (whose id only the caller's handle gives). */
+  toOwnBoard?: true;
 }
 
 const READ = [/^(?:what(?:'s| is)|whats)\s+(?:in|on)\s+(?:the\s+)?(.+?)\s+(?:board|canvas)\s*\??$/i, /^(?:read|show(?: me)?|open)\s+(?:the\s+)?(.+?)\s+(?:board|canvas)\s*[.!]?$/i];
@@ -31,7 +33,7 @@ export function routeText(text: string): RoutedCall | undefined {
     if (m) return { skill: 'board.read', args: { board: m[1]!.replace(/^["']|["']$/g, '') } };
   }
   const remember = REMEMBER.exec(said);
-  if (remember) return { skill: 'board.remember', args: { cards: [remember[1]!.replace(/\.$/, '')], toDefaultBoard: true } };
+  if (remember) return { skill: 'board.remember', args: { cards: [remember[1]!.replace(/\.$/, '')] }, toOwnBoard: true };
   const make = MAKE.exec(said);
   if (make) {
     const cards = items(make[2]!);

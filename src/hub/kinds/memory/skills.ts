@@ -7,8 +7,10 @@ import { z } from 'zod';
 import type { JsonObject } from '../../../a2a/types.js';
 import { parseWith } from '../../../a2a/validate.js';
 import type { BoardRecord, BoardWrite, CardRecord, ConnectionRecord, RecallQuery, RecalledCard } from '../../../store/store.js';
+import { invalidParams, isHubError } from '../../../errors/hub-error.js';
 import { ARGS } from '../skill-call.js';
 import { addedCardsArg, boardRef, cardsArg, checkLinks, connectionsArg, derivedId, newCards, newConnections, sharedWithArg, visibilityArg, type Writer } from './args.js';
+import { boardSummary } from './board-file.js';
 import { insights, proposeConnections, type Proposal } from './insights.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { splitQuery } from './words.js';
@@ -26,8 +28,8 @@ export interface BoardAccess {
   list(): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
   recall(query: RecallQuery): Promise<RecalledCard[]>;
   write(write: Omit<BoardWrite, 'maxCards' | 'maxBoards' | 'at'>): Promise<BoardRecord>;
-  /** Refuses a handle no agent has (AGENT_NOT_FOUND). */
-  requireAgents(handles: readonly string[]): Promise<void>;
+  /** Refuses, naming `field[i]`, a handle no agent has. */
+  requireAgents(handles: readonly string[], field: string): Promise<void>;
 }
 
 export interface MemoryEnv {
@@ -69,7 +71,6 @@ export interface Skill {
 
 const done = (text: string, data: JsonObject, board?: Outcome['board']): Outcome => ({ state: 'TASK_STATE_COMPLETED', text, data, ...(board ? { board } : {}) });
 const cardsWord = (n: number) => `${n} card${n === 1 ? '' : 's'}`;
-const summary = (b: BoardRecord) => ({ id: b.id, title: b.title, owner: b.owner, visibility: b.visibility, cards: b.cardCount });
 const cardData = (c: CardRecord) => ({ id: c.id, text: c.text, ...(c.title ? { title: c.title } : {}), tags: c.tags, writtenBy: c.writtenBy, ...(c.claimedBy ? { claimedBy: c.claimedBy } : {}) });
 
 async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRecord & BoardContents> {
@@ -82,9 +83,12 @@ const createArgs = z
 
 async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(createArgs, raw, ARGS);
-  const sharedWith = args.visibility === 'shared' ? [...new Set(args.sharedWith ?? [])] : [];
-  await env.boards.requireAgents(sharedWith);
-  const cards = newCards(args.cards, env.writer);
+  if (args.sharedWith?.length && args.visibility !== 'shared') {
+    throw invalidParams(`${ARGS}.sharedWith`, 'is only for a board with visibility "shared"', 'Send "visibility": "shared" with it, or leave sharedWith out');
+  }
+  const sharedWith = [...new Set(args.sharedWith ?? [])];
+  await env.boards.requireAgents(sharedWith, `${ARGS}.sharedWith`);
+  const cards = newCards(args.cards, env.writer, `${ARGS}.cards`);
   checkLinks(cards, new Set(), `${ARGS}.cards`);
   const connections = newConnections(args.connections ?? [], cards, new Set(), env.writer, `${ARGS}.connections`);
   const id = derivedId(env.writer.seed, 'board');
@@ -95,36 +99,40 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
     connections,
   });
   const full = await withContents(env, board);
-  return done(`Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connections.length} connection${connections.length === 1 ? '' : 's'}.`, { board: summary(board) }, full);
+  return done(`Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connections.length} connection${connections.length === 1 ? '' : 's'}.`, { board: boardSummary(board) }, full);
 }
 
-/** The caller's own default board, which "Remember that …" writes to (made by the first such write). */
-const defaultBoard = (env: MemoryEnv) => ({ id: `memory-${env.caller}`, title: `Memory of ${env.caller}` });
+/** The caller's own board, which "Remember that …" writes to: made by the first write to it. */
+export const ownBoardId = (handle: string) => `memory-${handle}`;
 
 const rememberArgs = z
   .object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() })
   .strict()
   .refine((a) => a.cards.length > 0 || (a.connections?.length ?? 0) > 0, { path: ['cards'], message: 'must hold at least one card (or send connections to draw)' });
-const rememberDefaultArgs = z.object({ cards: cardsArg, toDefaultBoard: z.literal(true) }).strict();
 
 async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
-  const toDefault = (raw as { toDefaultBoard?: unknown }).toDefaultBoard === true;
-  const args = toDefault ? { ...parseWith(rememberDefaultArgs, raw, ARGS), board: undefined, connections: undefined } : parseWith(rememberArgs, raw, ARGS);
-  const own = defaultBoard(env);
-  const target = args.board === undefined ? undefined : await env.boards.find(args.board, 'write', `${ARGS}.board`);
-  const known = new Set(target ? (await env.boards.contents(target)).cards.map((c) => c.id) : []);
-  const cards = newCards(args.cards, env.writer);
+  const args = parseWith(rememberArgs, raw, ARGS);
+  const own = ownBoardId(env.caller);
+  const target = await env.boards.find(args.board, 'write', `${ARGS}.board`).catch((e: unknown) => {
+    if (args.board === own && isHubError(e) && e.code === 'BOARD_NOT_FOUND') return undefined; // made now
+    throw e;
+  });
+  const onBoard = new Map((target ? (await env.boards.contents(target)).cards : []).map((c) => [c.id, c]));
+  const known = new Set(onBoard.keys());
+  const cards = newCards(args.cards, env.writer, `${ARGS}.cards`, onBoard);
   checkLinks(cards, known, `${ARGS}.cards`);
   const connections = newConnections(args.connections ?? [], cards, known, env.writer, `${ARGS}.connections`);
+  const before = target?.cardCount ?? 0;
   const board = await env.boards.write({
-    ...(target ? {} : { create: { id: own.id, title: own.title, owner: env.caller, visibility: 'private' as const, sharedWith: [], createdAt: env.writer.now } }),
-    boardId: target?.id ?? own.id,
+    ...(target ? {} : { create: { id: own, title: `Memory of ${env.caller}`, owner: env.caller, visibility: 'private' as const, sharedWith: [], createdAt: env.writer.now } }),
+    boardId: target?.id ?? own,
     cards,
     connections,
   });
   const full = await withContents(env, board);
+  const added = board.cardCount - before;
   const drawn = connections.length ? ` and ${connections.length} connection${connections.length === 1 ? '' : 's'}` : '';
-  return done(`Added ${cardsWord(cards.length)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`, { board: summary(board), added: cards.map((c) => c.id) }, full);
+  return done(`Added ${cardsWord(added)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`, { board: boardSummary(board), added: cards.map((c) => c.id) }, full);
 }
 
 const recallArgs = z
@@ -150,7 +158,7 @@ const boardArgs = z.object({ board: boardRef }).strict();
 async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
   const lines = board.cards.map((c) => `- ${c.title ? `**${c.title}** ` : ''}${c.text}${c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : ''}`);
-  return done(`# ${board.title}\n${cardsWord(board.cardCount)}, ${board.connections.length} connections\n${lines.join('\n')}`, { board: summary(board), cards: board.cards.map(cardData), connections: board.connections.map(({ from, to, type }) => ({ from, to, type })) }, board);
+  return done(`# ${board.title}\n${cardsWord(board.cardCount)}, ${board.connections.length} connections\n${lines.join('\n')}`, { board: boardSummary(board), cards: board.cards.map(cardData), connections: board.connections.map(({ from, to, type }) => ({ from, to, type })) }, board);
 }
 
 async function list(env: MemoryEnv, raw: unknown): Promise<Outcome> {
@@ -158,7 +166,7 @@ async function list(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const { boards, hasMore } = await env.boards.list();
   const lines = boards.map((b) => `- ${b.title} (${b.id}): ${cardsWord(b.cardCount)}, ${b.visibility}${b.owner === env.caller ? '' : `, by ${b.owner}`}`);
   const more = hasMore ? '\nMore boards than these: recall or read one by its title.' : '';
-  return done(boards.length ? `${boards.length} board${boards.length === 1 ? '' : 's'} you may read:\n${lines.join('\n')}${more}` : 'You may read no boards yet: make one with board.create.', { boards: boards.map(summary), hasMore });
+  return done(boards.length ? `${boards.length} board${boards.length === 1 ? '' : 's'} you may read:\n${lines.join('\n')}${more}` : 'You may read no boards yet: make one with board.create.', { boards: boards.map(boardSummary), hasMore });
 }
 
 async function boardInsights(env: MemoryEnv, raw: unknown): Promise<Outcome> {
@@ -172,7 +180,7 @@ async function boardInsights(env: MemoryEnv, raw: unknown): Promise<Outcome> {
     `Open questions: ${named(found.openQuestions)}`,
   ].join('\n');
   return done(text, {
-    board: summary(board),
+    board: boardSummary(board),
     hubs: found.hubs.map((h) => ({ card: h.card.id, degree: h.degree })),
     orphans: found.orphans.map((c) => c.id),
     openQuestions: found.openQuestions.map((c) => c.id),
@@ -183,12 +191,12 @@ async function connect(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(boardArgs, raw, ARGS);
   const board = await withContents(env, await env.boards.find(args.board, 'write', `${ARGS}.board`));
   const proposal = proposeConnections(board.cards, board.connections);
-  if (!proposal.length) return done(`Every related pair of cards on "${board.title}" is connected already: nothing to propose.`, { board: summary(board), proposal: [] });
+  if (!proposal.length) return done(`Every related pair of cards on "${board.title}" is connected already: nothing to propose.`, { board: boardSummary(board), proposal: [] });
   const lines = proposal.map((p) => `- ${p.from} → ${p.to} (share ${p.shared.join(', ')})`);
   return {
     state: 'TASK_STATE_INPUT_REQUIRED',
     text: `${proposal.length} connection${proposal.length === 1 ? '' : 's'} proposed on "${board.title}":\n${lines.join('\n')}\nSend {"confirm": true} with this taskId to draw them; anything else leaves the board as it is.`,
-    data: { board: summary(board), proposal: proposal.map(({ from, to, type, shared }) => ({ from, to, type, shared })) },
+    data: { board: boardSummary(board), proposal: proposal.map(({ from, to, type, shared }) => ({ from, to, type, shared })) },
     pending: { skill: CONNECT, args: { board: board.id }, proposal },
   };
 }
@@ -196,10 +204,10 @@ async function connect(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 /** Applies a confirmed proposal, or leaves the board as it was. */
 export async function settleProposal(env: MemoryEnv, pending: Pending, confirmed: boolean): Promise<Outcome> {
   const board = await env.boards.find(String(pending.args['board']), 'write', `${ARGS}.board`);
-  if (!confirmed) return done(`Left "${board.title}" as it was: no connection drawn.`, { board: summary(board), drawn: 0 });
+  if (!confirmed) return done(`Left "${board.title}" as it was: no connection drawn.`, { board: boardSummary(board), drawn: 0 });
   const connections = (pending.proposal ?? []).map((p) => ({ from: p.from, to: p.to, type: p.type, writtenBy: env.writer.writtenBy, createdAt: env.writer.now }));
   const after = await env.boards.write({ boardId: board.id, cards: [], connections });
-  return done(`Drew ${connections.length} connection${connections.length === 1 ? '' : 's'} on "${after.title}".`, { board: summary(after), drawn: connections.length });
+  return done(`Drew ${connections.length} connection${connections.length === 1 ? '' : 's'} on "${after.title}".`, { board: boardSummary(after), drawn: connections.length });
 }
 
 export const CONNECT = 'board.connect';
