@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { isTerminal } from '../a2a/states.js';
-import type { ListTasksParams, ListTasksResult, SendMessageParams, Task, TaskState } from '../a2a/types.js';
+import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
 import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
-import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type LoggedEvent, type PushConfig, type Receipt, type Store, type StoredTask, type TaskRecord, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
+import { Following, settles, type FollowOptions, type Subscription } from './following.js';
 import { PerKeyQueue } from './per-key-queue.js';
 import { readPages } from './pages.js';
 import type { Change, Door, Kind, KindContext, KindReads } from './kind.js';
@@ -30,16 +30,6 @@ const RETRY_JITTER_MS = 4;
 export const MAX_MESSAGES = 200;
 /** History in a SendMessage answer when the caller does not say (GetTask gives it all). */
 const ANSWER_HISTORY = 20;
-
-export interface Subscription {
-  /** The task as it stands when the subscription starts. */
-  snapshot: Task;
-  /** Sequence number of the last event the snapshot reflects. */
-  snapshotSeq: number;
-  /** Events older than the snapshot follow it (a resume with Last-Event-ID below the snapshot). */
-  resuming: boolean;
-  events: AsyncIterable<LoggedEvent>;
-}
 
 export interface Actor {
   caller: Caller;
@@ -68,19 +58,22 @@ export const trimHistory = (task: Task, historyLength: number | undefined): Task
 export class TaskService {
   /** Each task's changes in this process, one after another. */
   private readonly changing = new PerKeyQueue();
+  private readonly following: Following;
 
   constructor(
     private readonly store: Store,
     private readonly view: View,
     private readonly kinds: Kinds,
     private readonly quotas: Quotas,
-    private readonly wakeups: Wakeups,
+    wakeups: Wakeups,
     private readonly push: PushConfigs,
     private readonly spaces: Spaces,
     /** Called after a write that queued deliveries, so the outbox sends them without waiting. */
     private readonly deliveriesQueued: () => void,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.following = new Following(store, view, wakeups, kinds);
+  }
 
   /** Records on the task what its target's endpoint answered to the forwarded copy. */
   async recordForwarding(delivery: Delivery, response: Buffer | undefined): Promise<void> {
@@ -154,55 +147,13 @@ export class TaskService {
     );
     if (push) await this.push.create(actor.caller, task.id, push, true);
     const waitMs = params.configuration?.returnImmediately ? undefined : this.kindOf(task)?.blockingWaitMs;
-    const answer = waitMs ? await this.waitToSettle(actor, task, gone ? AbortSignal.any([AbortSignal.timeout(waitMs), gone()]) : AbortSignal.timeout(waitMs)) : task;
+    const answer = waitMs ? await this.settledAnswer(actor, task, gone ? AbortSignal.any([AbortSignal.timeout(waitMs), gone()]) : AbortSignal.timeout(waitMs)) : task;
     return trimHistory(answer, params.configuration?.historyLength ?? ANSWER_HISTORY);
   }
 
-  /**
-   * Follows a task: its snapshot (and the seq of the last event it reflects), then every later
-   * event the caller may see, live, until a terminal state. With `lastEventId`, a reconnecting
-   * subscriber gets every event above it. A terminal task with nothing left to replay is refused.
-   */
-  async subscribe(actor: Actor, id: string, options: { lastEventId?: number; signal: AbortSignal; refuseTerminal: boolean; fromOpening?: boolean }): Promise<Subscription> {
-    const current = this.visible(actor, await this.store.getTask(id, FULL), id);
-    const { record } = current;
-    if (options.fromOpening && options.lastEventId === undefined && record.lastSeq > 1) {
-      const opened = await this.fromOpening(actor, current, options.signal);
-      if (opened) return opened;
-    }
-    const from = Math.min(options.lastEventId ?? record.lastSeq, record.lastSeq);
-    const nothingLeft = isTerminal(record.state) && from >= record.lastSeq;
-    if (nothingLeft && options.refuseTerminal) {
-      throw new HubError('UNSUPPORTED_OPERATION', `Task ${id} is ${record.state}; there is nothing more to follow`, {
-        hint: 'Read it with GetTask',
-        meta: { currentState: record.state },
-      });
-    }
-    return {
-      snapshot: this.view.render(current, FULL),
-      snapshotSeq: record.lastSeq,
-      resuming: from < record.lastSeq,
-      events: nothingLeft ? none() : this.visibleAfter(actor, record, from, options.signal),
-    };
-  }
-
-  /**
-   * A task just opened, followed from its opening: the task as it opened (its first logged event),
-   * then everything logged since, so a task the hub settled at once (a memory call) streams its
-   * whole lifecycle. Undefined when the log does not start with the opening task.
-   */
-  private async fromOpening(actor: Actor, current: StoredTask, signal: AbortSignal): Promise<Subscription | undefined> {
-    const [first] = await this.store.eventsAfter(current.record.id, 0, 1);
-    if (!first || !('task' in first.event)) return undefined;
-    return { snapshot: first.event.task, snapshotSeq: first.seq, resuming: false, events: this.visibleAfter(actor, current.record, first.seq, signal) };
-  }
-
-  /** The task's logged events after `from`, live, as the caller may see them. */
-  private async *visibleAfter(actor: Actor, record: TaskRecord, from: number, signal: AbortSignal) {
-    for await (const { seq, event } of follow(this.store, this.wakeups, record.id, from, signal)) {
-      const shown = this.view.streamEvent(actor.caller, record, event);
-      if (shown) yield { seq, event: shown };
-    }
+  /** Follows a task the caller may see (see Following.subscribe). */
+  async subscribe(actor: Actor, id: string, options: FollowOptions): Promise<Subscription> {
+    return this.following.subscribe(actor, this.visible(actor, await this.store.getTask(id, FULL), id), options);
   }
 
   async get(actor: Actor, id: string, historyLength?: number): Promise<Task> {
@@ -440,28 +391,18 @@ export class TaskService {
     },
   };
 
+  /** A blocking send's answer: the task once it ends or needs input, or as it stands when `until` fires. */
+  private async settledAnswer(actor: Actor, task: Task, until: AbortSignal): Promise<Task> {
+    if (settles(task.status.state)) return task;
+    await this.following.waitToSettle(task.id, until);
+    return this.get(actor, task.id);
+  }
+
   private kindOf(task: Task): Kind | undefined {
     return this.kinds.byName.get((task.metadata?.['muster'] as { kind: string }).kind);
   }
 
-  /**
-   * A2A's blocking send: waits until the task ends or needs input, or `until` fires, then answers it
-   * as it stands. It follows the event log, so it ends on whichever node the change is made.
-   */
-  private async waitToSettle(actor: Actor, task: Task, until: AbortSignal): Promise<Task> {
-    const stored = await this.store.getTask(task.id, SUMMARY);
-    if (!stored || settles(stored.record.state)) return task;
-    for await (const { event } of follow(this.store, this.wakeups, task.id, stored.record.lastSeq, until)) {
-      if ('statusUpdate' in event && settles(event.statusUpdate.status.state)) break;
-    }
-    return this.get(actor, task.id);
-  }
 }
-
-async function* none(): AsyncGenerator<LoggedEvent> {}
-
-/** Where a blocking send stops waiting: the task ended, or it needs the sender. */
-const settles = (state: TaskState): boolean => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
 /** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */
 const withCancelReason = (change: Change, reason: string): Change =>

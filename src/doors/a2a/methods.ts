@@ -11,7 +11,8 @@ import type { SendMessageParams, StreamResponse } from '../../a2a/types.js';
 import { camelKeys, parseWith, renamedFields } from '../../a2a/validate.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
-import { trimHistory, type Actor, type Subscription } from '../../hub/tasks.js';
+import type { Subscription } from '../../hub/following.js';
+import { trimHistory, type Actor } from '../../hub/tasks.js';
 import { requireToken } from '../../identity/caller.js';
 import { READS_NEED_NO_TOKEN } from '../../hub/kinds/intent/intent.js';
 
