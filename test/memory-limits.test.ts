@@ -33,7 +33,14 @@ describe('memory limits', { timeout: 120_000 }, () => {
     const full = await send(ann, 'board.remember', { board, cards: ['one too many'] });
     expect(full.body.error.data[0].reason).toBe('BOARD_FULL');
     const read = await ok(ann, 'board.read', { board });
-    expect(read.artifacts[0].parts.find((p: any) => p.data).data.board.cards).toBe(2000);
+    const data = read.artifacts[0].parts.find((p: any) => p.data).data;
+    expect(data.board.cards).toBe(2000);
+    // a large board is answered in part, with its file as a link: answers (and the tasks keeping them) stay small
+    expect([data.cards.length, data.moreCards]).toEqual([200, 1800]);
+    const link = read.artifacts.find((a: any) => a.artifactId === 'board').parts[0];
+    expect(link).toMatchObject({ url: `${hub.url}api/boards/${board}`, mediaType: 'application/vnd.muster.board+json' });
+    expect(link.raw).toBeUndefined();
+    expect((await rest(hub, 'GET', `api/boards/${board}`, { token: ann.token })).body.cards).toHaveLength(2000);
   });
 
   it('an agent owns 100 boards: the 101st is BOARD_LIMIT, and nothing is made', async () => {

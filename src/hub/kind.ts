@@ -39,6 +39,8 @@ export interface KindContext {
   reads: KindReads;
   /** The media types the caller said it accepts in answers (SendMessage's acceptedOutputModes); absent: any. */
   acceptedOutputModes?: readonly string[];
+  /** The hub's base URL as the caller reaches it (for links in answers); absent outside the A2A door. */
+  hubUrl?: string;
 }
 
 /** What a new task starts as. */

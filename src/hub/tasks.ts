@@ -36,6 +36,8 @@ export interface Actor {
   door: Door;
   /** The media types a SendMessage's caller accepts in its answer (configuration.acceptedOutputModes). */
   acceptedOutputModes?: readonly string[];
+  /** The hub's base URL as the caller reaches it, for links in answers. */
+  hubUrl?: string;
 }
 
 /** Keeps the result of a write so a retry with the same key gets the same answer. */
@@ -377,6 +379,7 @@ export class TaskService {
   private context(actor: Actor): KindContext {
     const ctx: KindContext = { caller: actor.caller, door: actor.door, now: this.clock(), reads: this.reads };
     if (actor.acceptedOutputModes) ctx.acceptedOutputModes = actor.acceptedOutputModes;
+    if (actor.hubUrl) ctx.hubUrl = actor.hubUrl;
     return ctx;
   }
 

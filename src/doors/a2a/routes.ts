@@ -84,8 +84,9 @@ export function a2aRoutes(
       return made;
     };
     const who = callerName(await callerOf(hub, request));
-    const result = await answer(hub, request.body, version, async () => actorOf(hub, request, await door(request)), {
-      base: baseUrl(publicUrl, request),
+    const base = baseUrl(publicUrl, request);
+    const result = await answer(hub, request.body, version, async () => Object.assign(await actorOf(hub, request, await door(request)), { hubUrl: base }), {
+      base,
       get signal() {
         return ending().signal;
       },

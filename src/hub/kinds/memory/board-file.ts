@@ -59,8 +59,15 @@ export function boardFile(board: BoardRecord, cards: readonly CardRecord[], conn
 export const boardFileName = (title: string): string =>
   `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'board'}.muster-board.json`;
 
-export function boardFilePart(file: BoardFile): Part {
-  return { raw: Buffer.from(JSON.stringify(file)).toString('base64'), mediaType: BOARD_MEDIA_TYPE, filename: boardFileName(file.board.title) };
+/**
+ * The board file as a part: inline (`raw`) up to `inlineMax` bytes, else a link to where the hub
+ * serves it (`url`: GET /api/boards/{id}, which answers the board as it is then).
+ */
+export function boardFilePart(file: BoardFile, inlineMax: number, hubUrl: string | undefined): Part {
+  const json = JSON.stringify(file);
+  const named = { mediaType: BOARD_MEDIA_TYPE, filename: boardFileName(file.board.title) };
+  if (Buffer.byteLength(json) <= inlineMax || hubUrl === undefined) return { raw: Buffer.from(json).toString('base64'), ...named };
+  return { url: `${hubUrl}api/boards/${encodeURIComponent(file.board.id)}`, ...named };
 }
 
 /** What an import reads of a board file (provenance is the importer's: the hub stamps it again). */

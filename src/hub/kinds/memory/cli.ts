@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../../cli/client/errors.js';
+import { path, request } from '../../../cli/client/http.js';
 import { wholeNumber } from '../../../cli/client/paging.js';
 import { action, client, type Context } from '../../../cli/client/run.js';
 import { sendData } from '../../../cli/client/send-data.js';
@@ -25,11 +26,13 @@ function renderCall(task: Task): string {
 
 const call = (ctx: Context<unknown>, skill: string, args: object, configuration?: object) => sendData(ctx, { skill, args }, undefined, undefined, MEMORY_BASE, configuration);
 
-/** The board file a `board.read` answers. */
-function boardFileOf(task: Task): BoardFile {
-  const raw = task.artifacts?.find((a) => a.artifactId === 'board')?.parts[0]?.raw;
-  if (raw === undefined) throw new Error(`the hub answered no board file (${renderCall(task)})`);
-  return JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) as BoardFile;
+/** The board file a `board.read` answers: inline, or (a large board) fetched from the link it gives. */
+async function boardFileOf(ctx: Context<unknown>, task: Task): Promise<BoardFile> {
+  const part = task.artifacts?.find((a) => a.artifactId === 'board')?.parts[0];
+  if (part?.raw !== undefined) return JSON.parse(Buffer.from(part.raw, 'base64').toString('utf8')) as BoardFile;
+  const board = (task.metadata?.['muster'] as { board?: string } | undefined)?.board;
+  if (part?.url === undefined || board === undefined) throw new Error(`the hub answered no board file (${renderCall(task)})`);
+  return (await request(ctx.target, `api/boards/${path(board)}`)) as BoardFile;
 }
 
 function readBoardFile(file: string): BoardFile {
@@ -110,7 +113,7 @@ export function boardCommands(program: Command): void {
     .option('-o, --out <file>', 'the file to write (default: print it)')
     .action(
       action(async (ctx: Context<{ out?: string }>, ref: string) => {
-        const file = boardFileOf(await call(ctx, 'board.read', { board: ref }, { acceptedOutputModes: [BOARD_MEDIA_TYPE] }));
+        const file = await boardFileOf(ctx, await call(ctx, 'board.read', { board: ref }, { acceptedOutputModes: [BOARD_MEDIA_TYPE] }));
         const text = `${JSON.stringify(file, null, 2)}\n`;
         if (!ctx.options.out) return void process.stdout.write(text);
         writeFileSync(ctx.options.out, text);

@@ -26,6 +26,14 @@ export const MEMORY_LIMITS = {
   recallLimit: { default: 10, max: 50 },
   /** Characters of a claimed author name (stored slugged). */
   author: 40,
+  /**
+   * The largest board file an answer carries inline (bytes of JSON); a larger board is answered
+   * as a link to GET /api/boards/{id}, so answers, and the tasks that keep them, stay small.
+   */
+  inlineBoardFile: 256 * 1024,
+  /** Cards a board.read answer lists in its text part, and in its data part (the file has them all). */
+  readText: 50,
+  readData: 200,
   /** Memory calls a minute from one agent. */
   callsPerMinute: 600,
 } as const;

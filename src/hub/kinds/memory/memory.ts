@@ -101,7 +101,7 @@ function settle(ctx: KindContext, skill: string, outcome: Outcome): Change {
     const accepts = ctx.acceptedOutputModes;
     if (outcome.board && (!accepts?.length || accepts.includes(BOARD_MEDIA_TYPE))) {
       const { cards, connections, ...board } = outcome.board;
-      artifacts.push({ artifactId: 'board', name: 'Board file', parts: [boardFilePart(boardFile(board, cards, connections))] });
+      artifacts.push({ artifactId: 'board', name: 'Board file', parts: [boardFilePart(boardFile(board, cards, connections), L.inlineBoardFile, ctx.hubUrl)] });
     }
   }
   const boardId = outcome.board?.id ?? (isObject(outcome.data['board']) ? (outcome.data['board']['id'] as string | undefined) : undefined);

@@ -157,8 +157,19 @@ const boardArgs = z.object({ board: boardRef }).strict();
 
 async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
-  const lines = board.cards.map((c) => `- ${c.title ? `**${c.title}** ` : ''}${c.text}${c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : ''}`);
-  return done(`# ${board.title}\n${cardsWord(board.cardCount)}, ${board.connections.length} connections\n${lines.join('\n')}`, { board: boardSummary(board), cards: board.cards.map(cardData), connections: board.connections.map(({ from, to, type }) => ({ from, to, type })) }, board);
+  const lines = board.cards.slice(0, L.readText).map((c) => `- ${c.title ? `**${c.title}** ` : ''}${c.text}${c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : ''}`);
+  const more = (shown: number) => (board.cards.length > shown ? board.cards.length - shown : 0);
+  const rest = more(L.readText) ? `\n… and ${cardsWord(more(L.readText))} more: the board file has them all` : '';
+  return done(
+    `# ${board.title}\n${cardsWord(board.cardCount)}, ${board.connections.length} connections\n${lines.join('\n')}${rest}`,
+    {
+      board: boardSummary(board),
+      cards: board.cards.slice(0, L.readData).map(cardData),
+      ...(more(L.readData) ? { moreCards: more(L.readData) } : {}),
+      connections: board.connections.map(({ from, to, type }) => ({ from, to, type })),
+    },
+    board,
+  );
 }
 
 async function list(env: MemoryEnv, raw: unknown): Promise<Outcome> {
