@@ -76,6 +76,8 @@ export function boardsSuite(name: string, open: () => Promise<Store>): void {
       expect(await ids(scope(cy!))).toEqual([open_.id]);
       expect((await store.getBoard(shared.id))?.sharedWith).toEqual([bob]);
       expect((await store.listBoards(scope(ann!), { limit: 5, title: 'secret' })).boards.map((b) => b.id)).toEqual([secret.id]);
+      const umlaut = await store.writeBoard(newBoard(ann!, { title: 'Über Plan' }));
+      expect((await store.listBoards(scope(ann!), { limit: 5, title: 'über plan' })).boards.map((b) => b.id)).toEqual([umlaut.id]); // case folded alike on every dialect
       await store.close();
     });
 
@@ -88,6 +90,8 @@ export function boardsSuite(name: string, open: () => Promise<Store>): void {
       const scope = boardScope({ kind: 'agent', handle: ann });
       const ranked = await store.recall(scope, { words: [word], tags: [word], limit: 10 });
       expect(ranked[0]!.card.id).toBe('t');
+      const loud = await store.writeBoard(newBoard(ann, {}, [card('loud', `${word} ${word} ${word}`, { title: word }), card('quiet', 'said once', { tags: [word] })]));
+      expect((await store.recall(scope, { words: [word], tags: [word], limit: 10, boardId: loud.id })).map((r) => r.card.id)).toEqual(['quiet', 'loud']); // the tag first, whatever the text says
       expect(ranked.map((r) => r.card.id).sort()).toEqual(['o', 't', 'w']); // "…s elsewhere" by prefix
       expect(ranked.find((r) => r.card.id === 'o')!.boardTitle).toBe(other.title);
       expect((await store.recall(scope, { words: [word], tags: [], limit: 10, boardId: board.id })).map((r) => r.card.id).sort()).toEqual(['t', 'w']);

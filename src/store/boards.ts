@@ -67,6 +67,9 @@ export interface BoardWrite {
   at: number;
 }
 
+/** How titles are compared (case folded the same way on every dialect): a board's title key. */
+export const titleKey = (title: string): string => title.normalize('NFC').toLowerCase();
+
 /** One test on a board: all it names hold. */
 export interface BoardBranch {
   owner?: string;
@@ -83,7 +86,7 @@ export interface BoardScope {
 export interface RecallQuery {
   /** Words to look for in cards' text and titles (each also as a prefix). */
   words: readonly string[];
-  /** Tags to look for (without `#`); a card carrying one ranks above one that only says a word. */
+  /** Tags to look for (without `#`); a card carrying one ranks above every card that carries none. */
   tags: readonly string[];
   /** Only this board. */
   boardId?: string;
@@ -105,7 +108,7 @@ export interface BoardStore {
    */
   writeBoard(write: BoardWrite): Promise<BoardRecord>;
   getBoard(id: string): Promise<BoardRecord | undefined>;
-  /** Boards in the scope, newest first, `limit` at most, after the board `after` (its updatedAt and id). */
+  /** Boards in the scope, newest first, `limit` at most, after the board `after` (its updatedAt and id); `title` is matched by titleKey. */
   listBoards(scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
   /** A board's cards in order, and its connections in the order they were made. */
   boardContents(id: string): Promise<{ cards: CardRecord[]; connections: ConnectionRecord[] }>;

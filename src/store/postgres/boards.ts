@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import type { Db } from './database.js';
-import { StoreConflict, type BoardRecord, type BoardScope, type BoardWrite, type RecallQuery } from '../store.js';
+import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
 
 const BOARD_COLUMNS = 'b.id, b.title, b.owner, b.visibility, b.card_count, b.created_at, b.updated_at';
@@ -51,7 +51,7 @@ async function readBoard(q: Querier, id: string, lock = false): Promise<BoardRec
 
 async function createBoard(client: pg.PoolClient, w: BoardWrite & { create: NonNullable<BoardWrite['create']> }): Promise<void> {
   const { id, title, owner, visibility, sharedWith, createdAt } = w.create;
-  await client.query("SELECT pg_advisory_xact_lock(hashtext('muster-boards:' || $1))", [owner]);
+  await client.query("SELECT pg_advisory_xact_lock(hashtext('muster-boards'), hashtext($1))", [owner]); // two keys: apart from single-key locks
   const existing = await readBoard(onClient(client), id);
   if (existing) {
     if (existing.owner !== owner) throw new StoreConflict('board-id', `board ${id} is another's`);
@@ -61,7 +61,7 @@ async function createBoard(client: pg.PoolClient, w: BoardWrite & { create: NonN
     const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM boards WHERE owner = $1', [owner]);
     if (rows[0]!.n >= w.maxBoards) throw new StoreConflict('boards-limit', `${owner} has ${w.maxBoards} boards`);
   }
-  await client.query('INSERT INTO boards (id, title, owner, visibility, card_count, created_at, updated_at) VALUES ($1, $2, $3, $4, 0, $5, $5)', [id, title, owner, visibility, createdAt]);
+  await client.query('INSERT INTO boards (id, title, title_key, owner, visibility, card_count, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 0, $6, $6)', [id, title, titleKey(title), owner, visibility, createdAt]);
   if (sharedWith.length) await client.query('INSERT INTO board_readers (board_id, handle) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [id, sharedWith]);
 }
 
@@ -89,8 +89,9 @@ async function appendTo(client: pg.PoolClient, w: BoardWrite): Promise<BoardReco
       [w.boardId, c.map((x) => x.from), c.map((x) => x.to), c.map((x) => x.type), c.map((x) => x.writtenBy), c.map((x) => x.createdAt)],
     );
   }
-  await client.query('UPDATE boards SET card_count = $2, updated_at = $3 WHERE id = $1', [w.boardId, board.cardCount + fresh.length, w.at]);
-  return { ...board, cardCount: board.cardCount + fresh.length, updatedAt: w.at };
+  // A node's clock may run behind another's: a board's updated_at never goes back.
+  await client.query('UPDATE boards SET card_count = $2, updated_at = GREATEST(updated_at, $3) WHERE id = $1', [w.boardId, board.cardCount + fresh.length, w.at]);
+  return { ...board, cardCount: board.cardCount + fresh.length, updatedAt: Math.max(board.updatedAt, w.at) };
 }
 
 export function boardStatements(db: Db) {
@@ -106,7 +107,7 @@ export function boardStatements(db: Db) {
     listBoards: async (scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }) => {
       const values: unknown[] = [];
       let sql = `SELECT ${BOARD_COLUMNS} FROM boards b WHERE ${scopeCondition(scope, values)}`;
-      if (query.title !== undefined) sql += ` AND lower(b.title) = lower($${values.push(query.title)})`;
+      if (query.title !== undefined) sql += ` AND b.title_key = $${values.push(titleKey(query.title))}`;
       if (query.after) sql += ` AND (b.updated_at, b.id) < ($${values.push(query.after.updatedAt)}::int8, $${values.push(query.after.id)}::text)`;
       const { rows } = await db.query<BoardRow>(`${sql} ORDER BY b.updated_at DESC, b.id DESC LIMIT $${values.push(query.limit + 1)}`, values);
       const boards = await Promise.all(rows.slice(0, query.limit).map(async (r) => boardFromRow(r, await readersOf(db, r.id))));
@@ -125,11 +126,13 @@ export function boardStatements(db: Db) {
       const text = tsQuery(query);
       if (!text) return [];
       const values: unknown[] = [text];
-      let sql = `SELECT ${CARD_COLUMNS}, b.title AS board_title, ts_rank(c.search, q) AS score
+      // A card carrying one of the query's tags comes first; then the index's rank.
+      const tagged = `EXISTS (SELECT 1 FROM jsonb_array_elements_text(c.tags::jsonb) t WHERE t = ANY($${values.push(query.tags)}::text[]))`;
+      let sql = `SELECT ${CARD_COLUMNS}, b.title AS board_title, ts_rank(c.search, q) AS score, ${tagged} AS tagged
         FROM cards c JOIN boards b ON b.id = c.board_id, to_tsquery('simple', $1) q
         WHERE c.search @@ q AND ${scopeCondition(scope, values)}`;
       if (query.boardId !== undefined) sql += ` AND c.board_id = $${values.push(query.boardId)}`;
-      const { rows } = await db.query<CardRow & { board_title: string; score: number }>(`${sql} ORDER BY score DESC, c.created_at DESC LIMIT $${values.push(query.limit)}`, values);
+      const { rows } = await db.query<CardRow & { board_title: string; score: number }>(`${sql} ORDER BY tagged DESC, score DESC, c.created_at DESC LIMIT $${values.push(query.limit)}`, values);
       return rows.map((r) => ({ card: cardFromRow(r), boardTitle: r.board_title, score: r.score }));
     },
 

@@ -4,7 +4,7 @@
  * never interleave. Cards are indexed by FTS5 (`card_search`, kept by a trigger on `cards`).
  */
 import type { Db } from './database.js';
-import { StoreConflict, type BoardRecord, type BoardScope, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
+import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
 
 /** A scope as one condition on `boards` (alias b), with its parameters. */
@@ -40,7 +40,7 @@ export function boardStatements(db: Db) {
   const ownedBy = db.prepare('SELECT COUNT(*) FROM boards WHERE owner = ?').pluck();
   const getBoard = db.prepare('SELECT * FROM boards WHERE id = ?');
   const readers = db.prepare('SELECT handle FROM board_readers WHERE board_id = ? ORDER BY handle').pluck();
-  const insertBoard = db.prepare('INSERT INTO boards (id, title, owner, visibility, card_count, created_at, updated_at) VALUES (@id, @title, @owner, @visibility, 0, @createdAt, @createdAt)');
+  const insertBoard = db.prepare('INSERT INTO boards (id, title, title_key, owner, visibility, card_count, created_at, updated_at) VALUES (@id, @title, @titleKey, @owner, @visibility, 0, @createdAt, @createdAt)');
   const insertReader = db.prepare('INSERT OR IGNORE INTO board_readers (board_id, handle) VALUES (?, ?)');
   const cardExists = db.prepare('SELECT 1 FROM cards WHERE board_id = ? AND id = ?').pluck();
   const insertCard = db.prepare(
@@ -50,7 +50,7 @@ export function boardStatements(db: Db) {
   const insertConnection = db.prepare(
     'INSERT OR IGNORE INTO card_connections (board_id, from_id, to_id, type, written_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const touchBoard = db.prepare('UPDATE boards SET card_count = ?, updated_at = ? WHERE id = ?');
+  const touchBoard = db.prepare('UPDATE boards SET card_count = ?, updated_at = MAX(updated_at, ?) WHERE id = ?');
   const cardsOf = db.prepare('SELECT * FROM cards WHERE board_id = ? ORDER BY position');
   const connectionsOf = db.prepare('SELECT * FROM card_connections WHERE board_id = ? ORDER BY rowid');
 
@@ -69,7 +69,7 @@ export function boardStatements(db: Db) {
       throw new StoreConflict('boards-limit', `${w.create.owner} has ${w.maxBoards} boards`);
     }
     const { id, title, owner, visibility, createdAt } = w.create;
-    insertBoard.run({ id, title, owner, visibility, createdAt });
+    insertBoard.run({ id, title, titleKey: titleKey(title), owner, visibility, createdAt });
     for (const handle of w.create.sharedWith) insertReader.run(w.create.id, handle);
   };
 
@@ -92,7 +92,7 @@ export function boardStatements(db: Db) {
       const where = scopeCondition(scope);
       const params: Record<string, unknown> = { ...where.params, lim: query.limit + 1 };
       let sql = `SELECT b.* FROM boards b WHERE ${where.sql}`;
-      if (query.title !== undefined) (sql += ' AND b.title = @title COLLATE NOCASE'), (params['title'] = query.title);
+      if (query.title !== undefined) (sql += ' AND b.title_key = @title'), (params['title'] = titleKey(query.title));
       if (query.after) (sql += ' AND (b.updated_at, b.id) < (@au, @ai)'), Object.assign(params, { au: query.after.updatedAt, ai: query.after.id });
       const rows = prepare(`${sql} ORDER BY b.updated_at DESC, b.id DESC LIMIT @lim`).all(params) as BoardRow[];
       const boards = rows.slice(0, query.limit).map((r) => boardFromRow(r, readers.all(r.id) as string[]));
@@ -107,11 +107,14 @@ export function boardStatements(db: Db) {
       if (!match) return [];
       const where = scopeCondition(scope);
       const params: Record<string, unknown> = { ...where.params, q: match, lim: query.limit };
-      let sql = `SELECT c.*, b.title AS board_title, bm25(card_search, 1.0, 2.0, 4.0) AS rank
+      // A card carrying one of the query's tags comes first; then the index's rank (bm25: lower is better).
+      query.tags.forEach((t, i) => (params[`t${i}`] = t));
+      const tagged = query.tags.length ? `EXISTS (SELECT 1 FROM json_each(c.tags) WHERE value IN (${query.tags.map((_, i) => `@t${i}`).join(', ')}))` : '0';
+      let sql = `SELECT c.*, b.title AS board_title, bm25(card_search, 1.0, 2.0, 4.0) AS rank, ${tagged} AS tagged
         FROM card_search JOIN cards c ON c.rowid = card_search.rowid JOIN boards b ON b.id = c.board_id
         WHERE card_search MATCH @q AND ${where.sql}`;
       if (query.boardId !== undefined) (sql += ' AND c.board_id = @board'), (params['board'] = query.boardId);
-      const rows = prepare(`${sql} ORDER BY rank, c.created_at DESC LIMIT @lim`).all(params) as (CardRow & { board_title: string; rank: number })[];
+      const rows = prepare(`${sql} ORDER BY tagged DESC, rank, c.created_at DESC LIMIT @lim`).all(params) as (CardRow & { board_title: string; rank: number })[];
       return rows.map((r) => ({ card: cardFromRow(r) as CardRecord, boardTitle: r.board_title, score: -r.rank }));
     },
     countBoards: (owner: string) => ownedBy.get(owner) as number,

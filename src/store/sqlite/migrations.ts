@@ -293,6 +293,8 @@ CREATE INDEX tasks_by_rank ON tasks(context_id, kind, state, rank DESC, created_
 CREATE TABLE boards (
   id TEXT PRIMARY KEY,
   title TEXT NOT NULL,
+  -- The title as lookups compare it (titleKey: case folded in the hub, the same on every dialect).
+  title_key TEXT NOT NULL,
   owner TEXT NOT NULL REFERENCES agents(handle),
   visibility TEXT NOT NULL,
   card_count INTEGER NOT NULL,
@@ -300,6 +302,7 @@ CREATE TABLE boards (
   updated_at INTEGER NOT NULL
 );
 CREATE INDEX boards_by_owner ON boards(owner, updated_at DESC, id DESC);
+CREATE INDEX boards_by_title ON boards(title_key);
 CREATE INDEX boards_by_visibility ON boards(visibility, updated_at DESC, id DESC);
 CREATE TABLE board_readers (
   board_id TEXT NOT NULL REFERENCES boards(id),

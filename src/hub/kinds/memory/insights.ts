@@ -27,8 +27,8 @@ const HUBS = 5;
 const PROPOSALS = 20;
 /** Words and tags two cards must share to be proposed as related. */
 const MIN_SHARED = 2;
-/** A term on more cards than this is too common to relate two of them. */
-const COMMON = 50;
+/** A term on more cards than this is too common to relate two of them (and would cost pairs by the square). */
+const COMMON = 20;
 
 /** Each card's neighbours, through connections and links, both ways. */
 function neighbours(cards: readonly CardRecord[], connections: readonly ConnectionRecord[]): Map<string, Set<string>> {
@@ -69,7 +69,9 @@ export function proposeConnections(cards: readonly CardRecord[], connections: re
   const cardsOf = new Map<string, number[]>();
   cards.forEach((c, i) => {
     for (const term of new Set([...searchWords(`${c.title ?? ''} ${c.text}`), ...c.tags.map((t) => `#${t}`)])) {
-      cardsOf.set(term, [...(cardsOf.get(term) ?? []), i]);
+      const holders = cardsOf.get(term);
+      if (holders) holders.push(i);
+      else cardsOf.set(term, [i]);
     }
   });
   const sharedBy = new Map<string, { from: number; to: number; shared: string[] }>();
