@@ -311,6 +311,20 @@ describe('declaring and working an intent', () => {
     await act(sent.body.result.id, 'claim', worker.token);
     const canceled = await rpc(url, 'tasks/cancel', { id: sent.body.result.id }, { token: orch.token });
     expect(canceled.body.result.status.state).toBe('canceled');
+
+    // with blocking: true, the 0.3 send waits for the landing and answers it in 0.3 shapes
+    const landing = (async () => {
+      const id = await eventually('the blocking 0.3 intent to be declared', async () => (await rest(hub, 'GET', 'api/spaces/links/intents?state=claimable&limit=50')).body.data.find((i: any) => i.title === 'Legacy blocking work')?.id);
+      await act(id, 'claim', worker.token);
+      await act(id, 'land', worker.token, { summary: 'Landed for the 0.3 caller.' });
+    })();
+    const blocked = await rpc(url, 'message/send', {
+      message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Legacy blocking work' }, { kind: 'data', data: { footprint: ['legacy-block/**'] } }] },
+      configuration: { blocking: true },
+    }, { token: orch.token });
+    await landing;
+    expect(blocked.body.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    expect(blocked.body.result.artifacts[0]).toMatchObject({ name: 'Landing' });
   });
 
   it('claims racing for one intent: exactly one wins', async () => {
