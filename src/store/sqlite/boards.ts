@@ -3,7 +3,7 @@
  * one on the file, and a transaction runs whole before any other statement, so appends to a board
  * never interleave. Cards are indexed by FTS5 (`card_search`, kept by a trigger on `cards`).
  */
-import type { Db } from './database.js';
+import { statementCache, type Db } from './database.js';
 import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
 
@@ -30,13 +30,7 @@ function matchExpression(query: RecallQuery): string {
 }
 
 export function boardStatements(db: Db) {
-  // Lists and recalls vary in their conditions: each text is prepared once.
-  const prepared = new Map<string, ReturnType<Db['prepare']>>();
-  const prepare = (sql: string) => {
-    let statement = prepared.get(sql);
-    if (!statement) prepared.set(sql, (statement = db.prepare(sql)));
-    return statement;
-  };
+  const prepare = statementCache(db); // lists and recalls vary in their conditions
   const ownedBy = db.prepare('SELECT COUNT(*) FROM boards WHERE owner = ?').pluck();
   const getBoard = db.prepare('SELECT * FROM boards WHERE id = ?');
   const readers = db.prepare('SELECT handle FROM board_readers WHERE board_id = ? ORDER BY handle').pluck();

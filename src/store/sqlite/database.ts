@@ -8,6 +8,16 @@ export type Db = Database.Database;
 export const isConstraintViolation = (e: unknown): boolean =>
   typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
+/** Prepares each statement text once, for reads whose conditions vary (lists, recalls). */
+export function statementCache(db: Db): (sql: string) => Database.Statement {
+  const prepared = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = prepared.get(sql);
+    if (!statement) prepared.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+}
+
 /** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations (`applied` hears which). */
 export function openDatabase(file: string, applied: (versions: number[]) => void = () => {}): Db {
   if (file !== ':memory:') touchFile(file); // a refusal in the system's words, not SQLite's "unable to open"

@@ -1,5 +1,5 @@
 import type { Artifact, Message } from '../../a2a/types.js';
-import type { Db } from './database.js';
+import { statementCache, type Db } from './database.js';
 import { cursorWalks, orderBy } from '../order.js';
 import { recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
 import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskScope } from '../store.js';
@@ -49,12 +49,7 @@ function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> }
 }
 
 export function taskReader(db: Db) {
-  const statements = new Map<string, ReturnType<Db['prepare']>>();
-  const prepare = (sql: string) => {
-    let stmt = statements.get(sql);
-    if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
-    return stmt;
-  };
+  const prepare = statementCache(db);
   const getRow = db.prepare('SELECT * FROM tasks WHERE id = ?');
   const lastMessages = db.prepare('SELECT body FROM messages WHERE task_id = ? ORDER BY seq DESC LIMIT ?').pluck();
   const allArtifacts = db.prepare('SELECT body FROM artifacts WHERE task_id = ? ORDER BY position, artifact_id').pluck();
