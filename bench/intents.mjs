@@ -17,14 +17,14 @@
 // databases are created on BENCH_PG_ADMIN_URL's server and dropped at the end, also after a
 // failure or Ctrl-C. Raw figures: bench/results/intents.json. Exit code 1 when a check failed or
 // a request was refused unexpectedly.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { ADMIN_TOKEN, atCleanUp, benchTmp, cleanUp, freshDatabase, PG_ADMIN_URL as ADMIN_URL, startHubs, writeResults } from './lib.mjs';
+import {
+  ADMIN_TOKEN, cleanUp, connectPgAdmin, cpuSeconds, expectStatus, http, latency, ms, parseOnly, percentile, pool, rpc, startHubs,
+  storeDatabase, writeResults,
+} from './lib.mjs';
 
 const INTENTS = Number(process.env.INTENTS ?? 1000);
 const WORKERS = Number(process.env.INTENT_WORKERS ?? 20);
@@ -38,71 +38,6 @@ const OPEN_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_I
 
 for (const [name, v] of [['INTENTS', INTENTS], ['INTENT_WORKERS', WORKERS], ['INTENT_DECLARERS', DECLARERS]]) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got "${v}"`);
-}
-
-function parseOnly(argv) {
-  const i = argv.indexOf('--only');
-  const only = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--only='))?.slice(7);
-  if (!only) return STORES;
-  const names = only.split(',');
-  const unknown = names.filter((n) => !STORES.includes(n));
-  if (unknown.length) throw new Error(`--only takes a comma-separated list of: ${STORES.join(', ')} (not ${unknown.join(', ')})`);
-  return STORES.filter((n) => names.includes(n));
-}
-
-// ---------------------------------------------------------------- figures
-
-function percentile(values, p) {
-  if (!values.length) return null;
-  const v = [...values].sort((a, b) => a - b);
-  return v[Math.min(v.length - 1, Math.max(0, Math.ceil((p / 100) * v.length) - 1))];
-}
-const ms = (x) => (x === null ? null : Number(x.toFixed(1)));
-const latency = (values) => ({ p50: ms(percentile(values, 50)), p99: ms(percentile(values, 99)), max: ms(values.length ? Math.max(...values) : null), n: values.length });
-
-// CPU of a process, from /proc (utime + stime), in seconds.
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-function cpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-  } catch {
-    return undefined;
-  }
-}
-
-// ---------------------------------------------------------------- HTTP
-
-async function http(method, url, { token, body } = {}) {
-  const headers = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const res = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  let json;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
-  return { status: res.status, body: json, text };
-}
-
-async function expectStatus(what, status, request) {
-  const res = await request;
-  if (res.status !== status) throw new Error(`${what}: HTTP ${res.status} ${res.text.slice(0, 500)}`);
-  return res.body;
-}
-
-async function rpc(url, method, params, token) {
-  const res = await http('POST', url, { token, body: { jsonrpc: '2.0', id: 1, method, params } });
-  if (res.status !== 200 || !res.body || res.body.error || res.body.result === undefined) {
-    throw new Error(`${method} at ${url}: HTTP ${res.status} ${res.text.slice(0, 500)}`);
-  }
-  return res.body.result;
-}
-
-/** Runs `count` jobs, `width` at a time. */
-async function pool(count, width, job) {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, count) }, async () => {
-    while (next < count) await job(next++);
-  }));
 }
 
 // ---------------------------------------------------------------- hubs and databases
@@ -130,17 +65,8 @@ async function eventRows(store) {
 
 async function runStore(name, admin) {
   const processes = name === 'postgres-2' ? 2 : 1;
-  let db;
-  const store = {};
-  if (name === 'sqlite') {
-    store.sqliteFile = path.join(benchTmp(), 'intents.db');
-    db = `sqlite:${store.sqliteFile}`;
-  } else {
-    const made = await freshDatabase(admin, name);
-    store.pgUrl = made.url;
-    store.database = made.name;
-    db = made.url;
-  }
+  const store = await storeDatabase(name, admin, 'intents.db');
+  const { db } = store;
   console.log(`\n${name}: starting ${processes} hub(s) on ${store.database ?? db}`);
   const hubs = await startHubs({ name, db, processes });
   const bases = hubs.bases.map((base) => `${base}/`);
@@ -323,19 +249,12 @@ async function runStore(name, admin) {
 // ---------------------------------------------------------------- main
 
 async function main() {
-  const names = parseOnly(process.argv.slice(2));
+  const names = parseOnly(process.argv.slice(2), STORES);
   console.log(`intents bench: ${INTENTS} intents, ${WORKERS} workers, pages of ${PAGE}, claims from the page's ${PICK === 'first' ? 'top' : 'random place'}; node ${process.version}, ` +
     `${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   let admin;
   let pgInfo;
-  if (names.some((n) => n.startsWith('postgres'))) {
-    admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    atCleanUp(() => admin.end());
-    pgInfo = Object.fromEntries((await admin.query(
-      `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'synchronous_commit', 'fsync')`)).rows.map((r) => [r.name, r.setting]));
-    console.log(`PostgreSQL ${pgInfo.server_version} at ${new URL(ADMIN_URL).host} (synchronous_commit=${pgInfo.synchronous_commit}, fsync=${pgInfo.fsync})`);
-  }
+  if (names.some((n) => n.startsWith('postgres'))) ({ admin, pgInfo } = await connectPgAdmin());
   const results = [];
   const loadStart = os.loadavg();
   try {

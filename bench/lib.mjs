@@ -1,9 +1,11 @@
 // Pieces the benchmark drivers share. fanout.mjs and review-due.mjs use only freePort; the
-// SendMessage/GetTask drivers (run.mjs on SQLite, postgres.mjs on PostgreSQL) use the rest:
-// child servers (Muster, the SDK reference), the two scenarios with their sample checks, the
-// rounds with alternating order and warm-up, medians, per-round ratios and the results file.
+// SendMessage/GetTask drivers (run.mjs on SQLite, postgres.mjs on PostgreSQL) use the child
+// servers (Muster, the SDK reference), the two scenarios with their sample checks, the rounds
+// with alternating order and warm-up, medians, per-round ratios and the results file; the
+// per-store drivers (intents.mjs, memory.mjs) use the hubs, the fresh databases, `--only`, the
+// HTTP and JSON-RPC helpers, the pool, percentiles and the CPU of a process.
 // Nothing here runs at import: the temp dir and exit handlers are set up on first use.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -218,10 +220,110 @@ export async function freshDatabase(admin, role) {
   return { name, url: url.toString() };
 }
 
+/**
+ * A client on PG_ADMIN_URL (ended at clean-up) and the server's version, synchronous_commit and
+ * fsync, which it prints.
+ */
+export async function connectPgAdmin() {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  atCleanUp(() => admin.end());
+  const pgInfo = Object.fromEntries((await admin.query(
+    `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'synchronous_commit', 'fsync')`)).rows.map((r) => [r.name, r.setting]));
+  console.log(`PostgreSQL ${pgInfo.server_version} at ${new URL(PG_ADMIN_URL).host} (synchronous_commit=${pgInfo.synchronous_commit}, fsync=${pgInfo.fsync})`);
+  return { admin, pgInfo };
+}
+
+/**
+ * The database of one store of a per-store driver: `sqlite` a fresh file `<file>` in the run's
+ * temp dir, any other a fresh PostgreSQL database (freshDatabase). Answers `{ db }` (the hub's
+ * `--db`) with `sqliteFile`, or `pgUrl` and `database`.
+ */
+export async function storeDatabase(store, admin, file) {
+  if (store === 'sqlite') {
+    const sqliteFile = path.join(benchTmp(), file);
+    return { db: `sqlite:${sqliteFile}`, sqliteFile };
+  }
+  const made = await freshDatabase(admin, store);
+  return { db: made.url, pgUrl: made.url, database: made.name };
+}
+
+// ---------------------------------------------------------------- per-store drivers: options, HTTP, figures
+
+/** The stores `--only a,b` (or `--only=a,b`) names, in `stores`' order; all of them without it. */
+export function parseOnly(argv, stores) {
+  const i = argv.indexOf('--only');
+  const only = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--only='))?.slice(7);
+  if (!only) return stores;
+  const names = only.split(',');
+  const unknown = names.filter((n) => !stores.includes(n));
+  if (unknown.length) throw new Error(`--only takes a comma-separated list of: ${stores.join(', ')} (not ${unknown.join(', ')})`);
+  return stores.filter((n) => names.includes(n));
+}
+
+/** The nearest-rank percentile `p` (0-100) of `values`; null when there are none. */
+export function percentile(values, p) {
+  if (!values.length) return null;
+  const v = [...values].sort((a, b) => a - b);
+  return v[Math.min(v.length - 1, Math.max(0, Math.ceil((p / 100) * v.length) - 1))];
+}
+/** Milliseconds to one decimal (null stays null). */
+export const ms = (x) => (x === null ? null : Number(x.toFixed(1)));
+/** p50, p99, max (ms, one decimal) and how many, of latencies in ms. */
+export const latency = (values) => ({ p50: ms(percentile(values, 50)), p99: ms(percentile(values, 99)), max: ms(values.length ? Math.max(...values) : null), n: values.length });
+
+let clkTck;
+/** CPU time of a process so far (utime + stime, from /proc), in seconds; undefined when it is gone. */
+export function cpuSeconds(pid) {
+  clkTck ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clkTck;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One HTTP request with fetch, JSON in and out: `{ status, body, text }` (body undefined when not JSON). */
+export async function http(method, url, { token, body } = {}) {
+  const headers = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const res = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  let json;
+  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  return { status: res.status, body: json, text };
+}
+
+/** The body of `request` (an http() promise), or throws unless it answered `status`. */
+export async function expectStatus(what, status, request) {
+  const res = await request;
+  if (res.status !== status) throw new Error(`${what}: HTTP ${res.status} ${res.text.slice(0, 500)}`);
+  return res.body;
+}
+
+/** One JSON-RPC call; its `result`, or throws with the answer. */
+export async function rpc(url, method, params, token) {
+  const res = await http('POST', url, { token, body: { jsonrpc: '2.0', id: 1, method, params } });
+  if (res.status !== 200 || !res.body || res.body.error || res.body.result === undefined) {
+    throw new Error(`${method} at ${url}: HTTP ${res.status} ${res.text.slice(0, 500)}`);
+  }
+  return res.body.result;
+}
+
+/** Runs `count` jobs (`job(i)`, i from 0), `width` at a time. */
+export async function pool(count, width, job) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, count) }, async () => {
+    while (next < count) await job(next++);
+  }));
+}
+
 // ---------------------------------------------------------------- scenarios
 
-const rpc = (method, params) => ({ jsonrpc: '2.0', id: 1, method, params });
-const sendMessage = (server, messageId) => rpc('SendMessage', {
+const rpcBody = (method, params) => ({ jsonrpc: '2.0', id: 1, method, params });
+const sendMessage = (server, messageId) => rpcBody('SendMessage', {
   message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hello' }] },
   ...(server.sendConfiguration && { configuration: server.sendConfiguration }),
 });
@@ -257,7 +359,7 @@ export const SCENARIOS = {
       // Created through the first process, read through every one (with two hubs on one
       // database, the second must see what the first stored).
       const { task } = await call(server, sendMessage(server, `m-gettask-${randomUUID()}`));
-      const body = rpc('GetTask', { id: task.id });
+      const body = rpcBody('GetTask', { id: task.id });
       for (const url of server.urls) {
         const got = await call(server, body, url);
         if (got.id !== task.id) throw new Error(`GetTask sample returned another task: ${JSON.stringify(got)}`);
