@@ -23,7 +23,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
   ADMIN_TOKEN, cleanUp, connectPgAdmin, cpuSeconds, expectStatus, http, latency, ms, parseOnly, percentile, pool, rpc, startHubs,
-  storeDatabase, writeResults,
+  finishChecked, runMain, runMachine, storeDatabase,
 } from './lib.mjs';
 
 const INTENTS = Number(process.env.INTENTS ?? 1000);
@@ -268,24 +268,12 @@ async function main() {
       `${String(r.work.claimLatencyMs.p50).padStart(12)}  ${String(r.work.claimLatencyMs.p99).padStart(12)}  ` +
       `${String(r.work.conflicts409).padStart(4)}  ${String(r.declare.perSecond).padStart(9)}  ${r.ok ? 'passed' : 'FAILED'}`);
   }
-  writeResults(PICK === 'first' ? 'intents.json' : 'intents-random.json', {
-    date: new Date().toISOString(),
-    node: process.version,
-    cores: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    loadAverage: { start: loadStart, end: os.loadavg() },
+  finishChecked(PICK === 'first' ? 'intents.json' : 'intents-random.json', {
+    ...runMachine(loadStart),
     settings: { intents: INTENTS, workers: WORKERS, declarers: DECLARERS, page: PAGE, pick: PICK, musterEnv: { MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' } },
     ...(pgInfo ? { postgres: pgInfo } : {}),
     results,
-  });
-  if (results.some((r) => !r.ok)) {
-    console.error('\nbench FAILED: a check did not hold (see above)');
-    process.exitCode = 1;
-  }
+  }, results);
 }
 
-main().catch(async (err) => {
-  console.error(`\nbench FAILED: ${err.message}`);
-  await cleanUp();
-  process.exit(1);
-});
+runMain(main);

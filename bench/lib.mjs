@@ -532,6 +532,33 @@ export function runHeader({ settings, roundOrders, servers }) {
   };
 }
 
+/** The machine a run was on, first in its raw figures. */
+export const runMachine = (loadStart) => ({
+  date: new Date().toISOString(),
+  node: process.version,
+  cores: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  loadAverage: { start: loadStart, end: os.loadavg() },
+});
+
+/** A store bench's end: its raw figures written, and a non-zero exit when a check did not hold. */
+export function finishChecked(file, data, results) {
+  writeResults(file, data);
+  if (results.some((r) => !r.ok)) {
+    console.error('\nbench FAILED: a check did not hold (see above)');
+    process.exitCode = 1;
+  }
+}
+
+/** Runs a bench's main: a failure is said in one line, what it started is cleaned up, and it exits 1. */
+export function runMain(main) {
+  main().catch(async (err) => {
+    console.error(`\nbench FAILED: ${err.message}`);
+    await cleanUp();
+    process.exit(1);
+  });
+}
+
 export function writeResults(file, data) {
   const outDir = path.join(ROOT, 'bench/results');
   mkdirSync(outDir, { recursive: true });

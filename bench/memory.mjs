@@ -27,7 +27,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
   ADMIN_TOKEN, cleanUp, connectPgAdmin, cpuSeconds, expectStatus, http, latency, parseOnly, pool, registerAgent, startHubs,
-  storeDatabase, writeResults,
+  finishChecked, runMain, runMachine, storeDatabase,
 } from './lib.mjs';
 
 const env = (name, fallback) => {
@@ -550,27 +550,15 @@ async function main() {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
   console.log('');
   for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
-  writeResults(BOARD_FILE ? 'memory.json' : 'memory-no-board-file.json', {
-    date: new Date().toISOString(),
-    node: process.version,
-    cores: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    loadAverage: { start: loadStart, end: os.loadavg() },
+  finishChecked(BOARD_FILE ? 'memory.json' : 'memory-no-board-file.json', {
+    ...runMachine(loadStart),
     settings: {
       cards: CARDS, boards: BOARDS, agents: AGENTS, writers: WRITERS, remembers: REMEMBERS, rememberCallers: REMEMBER_CALLERS, recalls: RECALLS, recallers: RECALLERS,
       recallLimit: RECALL_LIMIT, boardFile: BOARD_FILE, vocabulary: VOCABULARY_SIZE, tags: TAG_COUNT, musterEnv: { MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' },
     },
     ...(pgInfo ? { postgres: pgInfo } : {}),
     results,
-  });
-  if (results.some((r) => !r.ok)) {
-    console.error('\nbench FAILED: a check did not hold (see above)');
-    process.exitCode = 1;
-  }
+  }, results);
 }
 
-main().catch(async (err) => {
-  console.error(`\nbench FAILED: ${err.message}`);
-  await cleanUp();
-  process.exit(1);
-});
+runMain(main);
