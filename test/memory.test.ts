@@ -255,6 +255,12 @@ describe('writes that are refused or repeated', () => {
     expect((await rest(hub, 'GET', `api/boards/${board}`, { token: bob.token })).body.cards.map((c: any) => c.text)).toEqual(['the plan']);
   });
 
+  it('a push config with a new call is refused naming the field: the call is settled as it opens', async () => {
+    const res = await rpc(memory(), 'SendMessage', { message: dataMessage({ skill: 'board.list', args: {} }), configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook' } } }, { token: bob.token });
+    expect(res.body.error.data[0].reason).toBe('INVALID_PARAMS');
+    expect(res.body.error.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.configuration.taskPushNotificationConfig');
+  });
+
   it('sharedWith must name agents, and only for a shared board', async () => {
     const ghost = await refused(bob, dataMessage({ skill: 'board.create', args: { title: 'S', cards: ['a'], visibility: 'shared', sharedWith: ['ann', 'no-such-agent'] } }));
     expect(ghost.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.sharedWith[1]');

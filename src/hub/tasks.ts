@@ -126,15 +126,18 @@ export class TaskService {
     const actor: Actor = accepts ? Object.assign({}, asked, { acceptedOutputModes: accepts }) : asked;
     checkParts(message.parts, 'message.parts');
     requireToken(actor.caller, 'SendMessage');
+    const opens = message.taskId === undefined;
+    const worksOnOpen = opens && this.kinds.opener(actor.door, message)?.worksOnOpen === true;
     const pushField = 'configuration.taskPushNotificationConfig';
     const pushInput = params.configuration?.taskPushNotificationConfig;
+    if (pushInput && worksOnOpen) {
+      throw invalidParams(pushField, 'cannot be set here: the hub settles this task as it opens, so there is nothing later to push', 'Leave it out: the answer is the task as it ended');
+    }
     // Without an id of its own, the config is named after the message, so a retried send sets it again rather than twice.
     const push = pushInput && parseWith(configSchema, { id: `message-${message.messageId}`, ...pushInput, taskId: message.taskId ?? '(new)' }, pushField);
     if (push) await this.push.check(push.url, `${pushField}.url`);
     if (push && message.taskId !== undefined) await this.push.assertSettable(actor.caller, message.taskId, push.id);
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
-    const opens = message.taskId === undefined;
-    const worksOnOpen = opens && this.kinds.opener(actor.door, message)?.worksOnOpen === true;
     const task = await this.idempotent(
       actor,
       idem,
