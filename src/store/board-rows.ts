@@ -9,6 +9,8 @@ export interface BoardRow {
   card_count: number;
   created_at: number;
   updated_at: number;
+  /** Its readers' handles in order, a JSON array aggregated in the same query as the row. */
+  shared_with: string;
 }
 
 export interface CardRow {
@@ -34,12 +36,12 @@ export interface ConnectionRow {
   created_at: number;
 }
 
-export const boardFromRow = (r: BoardRow, sharedWith: string[]): BoardRecord => ({
+export const boardFromRow = (r: BoardRow): BoardRecord => ({
   id: r.id,
   title: r.title,
   owner: r.owner,
   visibility: r.visibility,
-  sharedWith,
+  sharedWith: JSON.parse(r.shared_with) as string[],
   cardCount: r.card_count,
   createdAt: r.created_at,
   updatedAt: r.updated_at,

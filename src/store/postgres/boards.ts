@@ -10,7 +10,9 @@ import type { Db } from './database.js';
 import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
 
-const BOARD_COLUMNS = 'b.id, b.title, b.owner, b.visibility, b.card_count, b.created_at, b.updated_at';
+/** A board row (alias b) with its readers, in one query. */
+const BOARD_COLUMNS = `b.id, b.title, b.owner, b.visibility, b.card_count, b.created_at, b.updated_at,
+  (SELECT coalesce(json_agg(r.handle ORDER BY r.handle), '[]')::text FROM board_readers r WHERE r.board_id = b.id) AS shared_with`;
 const CARD_COLUMNS = 'c.board_id, c.id, c.position, c.text, c.title, c.tags, c.links, c.written_by, c.claimed_by, c.created_at';
 
 /** A scope as one condition on `boards` (alias b); its values are appended to `values`. */
@@ -41,12 +43,9 @@ const onClient = (client: pg.PoolClient): Querier => ({
   },
 });
 
-const readersOf = async (q: Querier, id: string) =>
-  (await q.query<{ handle: string }>('SELECT handle FROM board_readers WHERE board_id = $1 ORDER BY handle', [id])).rows.map((r) => r.handle);
-
 async function readBoard(q: Querier, id: string, lock = false): Promise<BoardRecord | undefined> {
   const { rows } = await q.query<BoardRow>(`SELECT ${BOARD_COLUMNS} FROM boards b WHERE b.id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
-  return rows[0] && boardFromRow(rows[0], await readersOf(q, id));
+  return rows[0] && boardFromRow(rows[0]);
 }
 
 async function createBoard(client: pg.PoolClient, w: BoardWrite & { create: NonNullable<BoardWrite['create']> }): Promise<void> {
@@ -110,7 +109,7 @@ export function boardStatements(db: Db) {
       if (query.title !== undefined) sql += ` AND b.title_key = $${values.push(titleKey(query.title))}`;
       if (query.after) sql += ` AND (b.updated_at, b.id) < ($${values.push(query.after.updatedAt)}::int8, $${values.push(query.after.id)}::text)`;
       const { rows } = await db.query<BoardRow>(`${sql} ORDER BY b.updated_at DESC, b.id DESC LIMIT $${values.push(query.limit + 1)}`, values);
-      const boards = await Promise.all(rows.slice(0, query.limit).map(async (r) => boardFromRow(r, await readersOf(db, r.id))));
+      const boards = rows.slice(0, query.limit).map(boardFromRow);
       return { boards, hasMore: rows.length > query.limit };
     },
 

@@ -7,6 +7,9 @@ import { statementCache, type Db } from './database.js';
 import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
 
+/** A board row (alias b) with its readers, in one query. */
+const BOARD_SELECT = "b.*, (SELECT json_group_array(handle) FROM (SELECT handle FROM board_readers r WHERE r.board_id = b.id ORDER BY handle)) AS shared_with";
+
 /** A scope as one condition on `boards` (alias b), with its parameters. */
 function scopeCondition(scope: BoardScope): { sql: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = {};
@@ -32,8 +35,7 @@ function matchExpression(query: RecallQuery): string {
 export function boardStatements(db: Db) {
   const prepare = statementCache(db); // lists and recalls vary in their conditions
   const ownedBy = db.prepare('SELECT COUNT(*) FROM boards WHERE owner = ?').pluck();
-  const getBoard = db.prepare('SELECT * FROM boards WHERE id = ?');
-  const readers = db.prepare('SELECT handle FROM board_readers WHERE board_id = ? ORDER BY handle').pluck();
+  const getBoard = db.prepare(`SELECT ${BOARD_SELECT} FROM boards b WHERE b.id = ?`);
   const insertBoard = db.prepare('INSERT INTO boards (id, title, title_key, owner, visibility, card_count, created_at, updated_at) VALUES (@id, @title, @titleKey, @owner, @visibility, 0, @createdAt, @createdAt)');
   const insertReader = db.prepare('INSERT OR IGNORE INTO board_readers (board_id, handle) VALUES (?, ?)');
   const cardExists = db.prepare('SELECT 1 FROM cards WHERE board_id = ? AND id = ?').pluck();
@@ -50,7 +52,7 @@ export function boardStatements(db: Db) {
 
   const read = (id: string): BoardRecord | undefined => {
     const row = getBoard.get(id) as BoardRow | undefined;
-    return row && boardFromRow(row, readers.all(id) as string[]);
+    return row && boardFromRow(row);
   };
 
   const create = (w: BoardWrite & { create: NonNullable<BoardWrite['create']> }): void => {
@@ -85,11 +87,11 @@ export function boardStatements(db: Db) {
     listBoards: (scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }) => {
       const where = scopeCondition(scope);
       const params: Record<string, unknown> = { ...where.params, lim: query.limit + 1 };
-      let sql = `SELECT b.* FROM boards b WHERE ${where.sql}`;
+      let sql = `SELECT ${BOARD_SELECT} FROM boards b WHERE ${where.sql}`;
       if (query.title !== undefined) (sql += ' AND b.title_key = @title'), (params['title'] = titleKey(query.title));
       if (query.after) (sql += ' AND (b.updated_at, b.id) < (@au, @ai)'), Object.assign(params, { au: query.after.updatedAt, ai: query.after.id });
       const rows = prepare(`${sql} ORDER BY b.updated_at DESC, b.id DESC LIMIT @lim`).all(params) as BoardRow[];
-      const boards = rows.slice(0, query.limit).map((r) => boardFromRow(r, readers.all(r.id) as string[]));
+      const boards = rows.slice(0, query.limit).map(boardFromRow);
       return { boards, hasMore: rows.length > query.limit };
     },
     boardContents: (id: string) => ({
