@@ -6,16 +6,16 @@
  * Runs only when MUSTER_TEST_PG names a server.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clusterOnPostgres } from './helpers/cluster.js';
 import { register, rest, rpc, type Registered } from './helpers/hub.js';
-import { eventually, nodeLogs, openSse, sleep, startNodes, stopNodes, type NodeProcess } from './helpers/nodes.js';
-import { freshPostgresDatabase, testPostgres } from './helpers/postgres.js';
+import { eventually, openSse, sleep, type NodeProcess } from './helpers/nodes.js';
+import { testPostgres } from './helpers/postgres.js';
 
 const ADMIN_TOKEN = 'many-nodes-intents-admin';
 
 describe.skipIf(!testPostgres)('work intents on three nodes of one PostgreSQL database', () => {
-  let db: { url: string; drop: () => Promise<void> } | undefined;
-  let nodes: NodeProcess[] = [];
+  const { nodes } = clusterOnPostgres('many_nodes_intents', ['A', 'B', 'C'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_INTENT_WAIT_S: '10' }, startMs: 30_000 }));
   let A: NodeProcess, B: NodeProcess, C: NodeProcess;
   let owner: Registered;
   const workers: Registered[] = [];
@@ -29,21 +29,10 @@ describe.skipIf(!testPostgres)('work intents on three nodes of one PostgreSQL da
   const act = (node: NodeProcess, id: string, action: string, w: Registered, body: unknown = {}) => rest(node, 'POST', `api/tasks/${id}/${action}`, { token: w.token, body });
 
   beforeAll(async () => {
-    db = await freshPostgresDatabase('many_nodes_intents');
-    nodes = await startNodes(['A', 'B', 'C'], () => ({ db: db!.url, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_INTENT_WAIT_S: '10' }, startMs: 30_000 }));
     [A, B, C] = nodes as [NodeProcess, NodeProcess, NodeProcess];
     owner = await register(A, 'owner', {}, ADMIN_TOKEN);
     workers.push(...(await Promise.all(['w1', 'w2', 'w3', 'w4', 'w5', 'w6'].map((h, i) => register(nodes[i % 3]!, h, {}, ADMIN_TOKEN)))));
     expect((await rest(B, 'POST', 'api/spaces', { token: owner.token, body: { name: 'work', claim: 'open' } })).status).toBe(201);
-  }, 45_000);
-
-  afterAll(async () => {
-    await stopNodes(nodes);
-    await db?.drop();
-  }, 20_000);
-
-  beforeEach(() => {
-    onTestFailed(() => console.error(`what the nodes said:\n${nodeLogs(nodes)}`));
   });
 
   it('one intent claimed at once by six workers through the three nodes: one wins, the others get 409 naming the winner', async () => {

@@ -5,16 +5,16 @@
  * Runs only when MUSTER_TEST_PG names a server.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clusterOnPostgres } from './helpers/cluster.js';
 import { register, rpc, type Registered } from './helpers/hub.js';
-import { nodeLogs, startNodes, stopNodes, type NodeProcess } from './helpers/nodes.js';
-import { freshPostgresDatabase, testPostgres } from './helpers/postgres.js';
+import type { NodeProcess } from './helpers/nodes.js';
+import { testPostgres } from './helpers/postgres.js';
 
 const ADMIN_TOKEN = 'many-nodes-memory-admin';
 
 describe.skipIf(!testPostgres)('memory boards on two nodes of one PostgreSQL database', () => {
-  let db: { url: string; drop: () => Promise<void> } | undefined;
-  let nodes: NodeProcess[] = [];
+  const { nodes } = clusterOnPostgres('many_nodes_memory', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }, startMs: 30_000 }));
   let A: NodeProcess, B: NodeProcess;
   let ann: Registered;
 
@@ -26,19 +26,8 @@ describe.skipIf(!testPostgres)('memory boards on two nodes of one PostgreSQL dat
   const data = (task: any) => task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.data).data;
 
   beforeAll(async () => {
-    db = await freshPostgresDatabase('many_nodes_memory');
-    nodes = await startNodes(['A', 'B'], () => ({ db: db!.url, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }, startMs: 30_000 }));
     [A, B] = nodes as [NodeProcess, NodeProcess];
     ann = await register(A, 'ann', {}, ADMIN_TOKEN);
-  }, 45_000);
-
-  afterAll(async () => {
-    await stopNodes(nodes);
-    await db?.drop();
-  }, 20_000);
-
-  beforeEach(() => {
-    onTestFailed(() => console.error(`what the nodes said:\n${nodeLogs(nodes)}`));
   });
 
   it('50 concurrent board.remember calls through both nodes into one board lose no card', async () => {
