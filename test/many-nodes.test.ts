@@ -397,6 +397,38 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     expect(afterRevoke.map((r) => r.status)).toEqual([401, 401]);
   });
 
+  it('7c. SendMessage and GetTask, which check the token in their own statement, refuse a token revoked through another node at once, and write nothing', async () => {
+    const eve = await register(A, 'revoked-eve', {}, ADMIN_TOKEN);
+    const id = await newTask(B, 'before the revocation', eve);
+    const message = (text: string, extra: object = {}) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
+    const legacy = { headers: { 'a2a-version': '0.3' } };
+    // Every node has seen the token, so each knows whose it is without asking the database.
+    for (const node of nodes) {
+      expect((await rpc(bobBase(node), 'GetTask', { id }, { token: eve.token })).status, node.name).toBe(200);
+      expect((await rpc(bobBase(node), 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'warm' }] } }, { token: eve.token, ...legacy })).status, node.name).toBe(200);
+    }
+    const sentBefore = (await sql('SELECT count(*)::int AS n FROM tasks WHERE sender = $1', ['revoked-eve']))[0].n;
+    const live = (await rest(A, 'GET', 'api/agents/revoked-eve/tokens', { token: eve.token })).body.tokens.filter((t: any) => !t.revokedAt);
+    expect((await rest(A, 'DELETE', `api/agents/revoked-eve/tokens/${live[0].id}`, { token: eve.token })).status).toBe(204);
+
+    for (const node of [B, C]) {
+      const answers = await Promise.all([
+        rpc(bobBase(node), 'SendMessage', message('a new task after the revocation'), { token: eve.token }),
+        rpc(bobBase(node), 'SendMessage', message('a follow-up after the revocation', { taskId: id }), { token: eve.token }),
+        rpc(bobBase(node), 'GetTask', { id }, { token: eve.token }),
+        rpc(bobBase(node), 'GetTask', { id: 'no-such-task' }, { token: eve.token }),
+        rpc(bobBase(node), 'SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [] } }, { token: eve.token }),
+        rpc(bobBase(node), 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'legacy' }] } }, { token: eve.token, ...legacy }),
+        rpc(bobBase(node), 'tasks/get', { id }, { token: eve.token, ...legacy }),
+      ]);
+      expect(answers.map((a) => a.status), `${node.name}: ${JSON.stringify(answers.map((a) => a.body.error?.message))}`).toEqual([401, 401, 401, 401, 401, 401, 401]);
+      for (const a of answers) expect(a.body.error.data[0].reason).toBe('UNAUTHENTICATED');
+    }
+    expect((await sql('SELECT count(*)::int AS n FROM tasks WHERE sender = $1', ['revoked-eve']))[0].n).toBe(sentBefore);
+    const read = await rpc(bobBase(A), 'GetTask', { id }, { token: bob.token });
+    expect(texts(read.body.result.history)).toEqual(['before the revocation']);
+  });
+
   it('7b. three rotations of one agent at once through the three nodes leave one live token, as one rotation does', async () => {
     await register(C, 'double-rotate', {}, ADMIN_TOKEN);
     for (let round = 1; round <= 10; round++) {

@@ -66,7 +66,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     store,
     wakeups,
     identity,
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, clock),
+    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), clock),
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,

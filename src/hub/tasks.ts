@@ -5,9 +5,10 @@ import { camelKeys, parseWith } from '../a2a/validate.js';
 import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import type { Wakeups } from '../events/wakeups.js';
-import { callerName, requireToken, type Caller } from '../identity/caller.js';
+import { callerName, requireToken, uncheckedToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { notLive } from '../identity/agents.js';
+import { QuotaExceeded, StoreConflict, TokenNotLive, type Delivery, type DueWork, type GetOptions, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { Following, settles, type FollowOptions, type Subscription } from './following.js';
 import { PerKeyQueue } from './per-key-queue.js';
@@ -72,6 +73,8 @@ export class TaskService {
     private readonly spaces: Spaces,
     /** Called after a write that queued deliveries, so the outbox sends them without waiting. */
     private readonly deliveriesQueued: () => void,
+    /** Checks a caller's token now, when it is still to be checked (Identity.confirm). */
+    private readonly confirm: (caller: Caller) => Promise<void>,
     private readonly clock: () => number = Date.now,
   ) {
     this.following = new Following(store, view, wakeups, kinds);
@@ -135,6 +138,9 @@ export class TaskService {
     }
     // Without an id of its own, the config is named after the message, so a retried send sets it again rather than twice.
     const push = pushInput && parseWith(configSchema, { id: `message-${message.messageId}`, ...pushInput, taskId: message.taskId ?? '(new)' }, pushField);
+    // The token is checked in the task's own read or write, unless something else comes first: a
+    // push config's address and write, or a kind's work as the task opens.
+    if (push || worksOnOpen) await this.confirm(actor.caller);
     if (push) await this.push.check(push.url, `${pushField}.url`);
     if (push && message.taskId !== undefined) await this.push.assertSettable(actor.caller, message.taskId, push.id);
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
@@ -163,8 +169,19 @@ export class TaskService {
 
   async get(actor: Actor, id: string, historyLength?: number): Promise<Task> {
     const options = historyLength === undefined ? FULL : { includeArtifacts: true, historyLength };
-    const task = this.visible(actor, await this.store.getTask(id, options), id);
+    const task = this.visible(actor, await this.read(actor, id, options), id);
     return this.present(actor, task, options);
+  }
+
+  /** Reads a task for a request, checking its caller's token in the same read when it is still to be checked. */
+  private async read(actor: Actor, id: string, options: GetOptions): Promise<StoredTask | undefined> {
+    const token = uncheckedToken(actor.caller);
+    if (!token) return this.store.getTask(id, options);
+    const task = await this.store.getTask(id, Object.assign({ liveToken: token.hash }, options)).catch((e: unknown) => {
+      throw this.refusal(e);
+    });
+    token.checked = true;
+    return task;
   }
 
   async cancel(actor: Actor, id: string, reason: string | undefined, key?: string): Promise<Task> {
@@ -233,9 +250,12 @@ export class TaskService {
       const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target);
       if (forward) write.forward = forward;
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });
+      const token = uncheckedToken(actor.caller);
+      if (token) write.liveToken = token.hash;
       const { forwarded } = await this.store.createTask(write).catch((e: unknown) => {
         throw this.refusal(e);
       });
+      if (token) token.checked = true;
       if (forwarded) this.deliveriesQueued();
       return this.view.render(task, FULL);
     }
@@ -256,7 +276,7 @@ export class TaskService {
   ): Promise<Task> {
     requireToken(actor.caller, 'Changing a task');
     return this.settled(id, async () => {
-      const current = this.visible(actor, await this.store.getTask(id, FULL), id);
+      const current = this.visible(actor, await this.read(actor, id, FULL), id);
       const kind = this.kinds.byName.get(current.record.kind)!;
       const ctx = this.context(actor);
       const change = await decide(kind, ctx, current);
@@ -333,8 +353,9 @@ export class TaskService {
     });
   }
 
-  /** A store refusal as the hub's error (quota, lost race, an entry's rule); anything else passes unchanged. */
+  /** A store refusal as the hub's error (the caller's token, quota, lost race, an entry's rule); anything else passes unchanged. */
   private refusal(e: unknown): unknown {
+    if (e instanceof TokenNotLive) return notLive();
     if (e instanceof QuotaExceeded) return this.quotas.refusal(e, this.clock());
     if (e instanceof StoreConflict && e.what.startsWith('entry-')) return entryRefusal(e.what);
     if (e instanceof StoreConflict && e.what === 'version') {

@@ -6,7 +6,7 @@ import { HubError } from '../errors/hub-error.js';
 import { decodePageToken, encodePageToken } from '../hub/page-token.js';
 import { QuotaExceeded, StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
 import type { Quotas } from './quotas.js';
-import { ANONYMOUS, type Caller } from './caller.js';
+import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { isReservedHandle } from './reserved-handles.js';
 import { hashToken, newToken, newTokenId, sameHash } from './tokens.js';
 
@@ -41,6 +41,12 @@ export class Identity {
    * from the store, which caches them only when it is exclusive).
    */
   private readonly existing = new LRUCache<string, true>({ max: KNOWN_HANDLES });
+  /**
+   * Whose each recently seen token is, by its hash, when the store is shared: also a fact for
+   * good (a hash names one agent), so a request's token is checked once, in the request's own
+   * statement, instead of in a round trip of its own first (see TokenCheck).
+   */
+  private readonly owners: LRUCache<string, string> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -48,7 +54,10 @@ export class Identity {
     private readonly adminTokenHash: string,
     private readonly quotas: Quotas,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    // An exclusive store caches live tokens itself (store/cached), so every check is already local.
+    this.owners = store.exclusive ? undefined : new LRUCache({ max: KNOWN_HANDLES });
+  }
 
   /** Registers an agent; `address` (the caller's IP) is rate-limited unless the admin registers. */
   async register(caller: Caller, body: unknown, address: string): Promise<{ agent: AgentRecord; token: string }> {
@@ -73,20 +82,31 @@ export class Identity {
     return { agent, token };
   }
 
-  /** Reads `Authorization`. No header: anonymous. A header that does not name a live token: 401. */
+  /**
+   * Reads `Authorization`. No header: anonymous. A header that does not name a live token: 401.
+   * A token whose owner is known already comes back still to be checked (see TokenCheck): the
+   * request checks it in its own statement, or `confirm` does.
+   */
   async authenticate(authorization: string | undefined): Promise<Caller> {
     if (authorization === undefined || authorization === '') return ANONYMOUS;
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
     const hash = hashToken(match[1]!);
     if (sameHash(hash, this.adminTokenHash)) return { kind: 'admin' };
+    const owner = this.owners?.get(hash);
+    if (owner !== undefined) return { kind: 'agent', handle: owner, token: { hash, checked: false } };
     const record = await this.store.findToken(hash);
-    if (!record) {
-      throw new HubError('UNAUTHENTICATED', 'The bearer token is not valid or has been revoked', {
-        hint: 'Send the token you got when you registered (POST /api/agents) or rotated it',
-      });
-    }
+    if (!record) throw notLive();
+    this.owners?.set(hash, record.handle);
     return { kind: 'agent', handle: record.handle };
+  }
+
+  /** Checks the caller's token now, unless something did already: 401 when it is no longer live. */
+  async confirm(caller: Caller): Promise<void> {
+    const token = uncheckedToken(caller);
+    if (!token) return;
+    if (!(await this.store.findToken(token.hash))) throw notLive();
+    token.checked = true;
   }
 
   async agent(handle: string): Promise<AgentRecord> {
@@ -152,3 +172,9 @@ export class Identity {
     });
   }
 }
+
+/** A token that names no live token: never issued, revoked, or rotated away. */
+export const notLive = () =>
+  new HubError('UNAUTHENTICATED', 'The bearer token is not valid or has been revoked', {
+    hint: 'Send the token you got when you registered (POST /api/agents) or rotated it',
+  });

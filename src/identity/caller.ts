@@ -1,7 +1,23 @@
 import { HubError } from '../errors/hub-error.js';
 
+/**
+ * A bearer token whose owner is known but whose liveness is still to be checked. A token's hash
+ * names one agent for good, so a node may know the owner without asking; whether the token is
+ * still live (not revoked or rotated away) it may not know without the database, when the store is
+ * shared. The request's own statement checks it (TaskService passes the hash as `liveToken`), or
+ * Identity.confirm does before the request is answered; `checked` says one of them has.
+ */
+export interface TokenCheck {
+  readonly hash: string;
+  checked: boolean;
+}
+
 /** Who is making a request. Only a request with no token at all is anonymous. */
-export type Caller = { kind: 'anonymous' } | { kind: 'agent'; handle: string } | { kind: 'admin' };
+export type Caller = { kind: 'anonymous' } | { kind: 'agent'; handle: string; token?: TokenCheck } | { kind: 'admin' };
+
+/** The caller's token, when it is still to be checked (see TokenCheck). */
+export const uncheckedToken = (caller: Caller): TokenCheck | undefined =>
+  caller.kind === 'agent' && caller.token && !caller.token.checked ? caller.token : undefined;
 
 export const ANONYMOUS: Caller = { kind: 'anonymous' };
 

@@ -17,6 +17,14 @@ export class StoreConflict extends Error {
   }
 }
 
+/** The token a read or write was given (`liveToken`) is not live: nothing was read or written. */
+export class TokenNotLive extends Error {
+  constructor() {
+    super('the token is not live');
+    this.name = 'TokenNotLive';
+  }
+}
+
 /** A quota charge would go over its limit; the whole write was rolled back. */
 export class QuotaExceeded extends Error {
   constructor(readonly key: string, readonly limit: number) {

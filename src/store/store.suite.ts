@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../a2a/types.js';
-import { HOLD_WINDOW, pushChannel, QuotaExceeded, StoreConflict, type DeliveryDraft, type Store, type TaskRecord, type TaskWrite } from './store.js';
+import { HOLD_WINDOW, pushChannel, QuotaExceeded, StoreConflict, TokenNotLive, type DeliveryDraft, type Store, type TaskRecord, type TaskWrite } from './store.js';
 import { taskScopes } from '../hub/view.js';
 
 const message = (id: string, text = id): Message => ({ messageId: id, role: 'ROLE_USER', parts: [{ text }] });
@@ -69,6 +69,33 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       expect(await store.revokeToken('ann', 't3', 6)).toBe(true);
       expect(await store.findToken('h3')).toBeUndefined();
       expect((await store.listTokens('ann')).map((t) => [t.id, t.revokedAt !== undefined])).toEqual([['t1', true], ['t3', true]]);
+      await store.close();
+    });
+
+    it('checks a live token given to a read or write in that read or write: a revoked one gets nothing, and nothing is written', async () => {
+      const { store } = await open();
+      await store.insertAgent({ handle: 'tia', createdAt: 1 }, { id: 'tt1', hash: 'live-hash' });
+      const created = newTask();
+      await store.createTask({ ...created, liveToken: 'live-hash' });
+      const full = { includeArtifacts: true, liveToken: 'live-hash' };
+      expect((await store.getTask(created.record.id, full))?.record.id).toBe(created.record.id);
+      expect(await store.getTask('no-such-task', full)).toBeUndefined();
+      await store.updateTask({ ...bump(created), liveToken: 'live-hash' });
+
+      expect(await store.revokeToken('tia', 'tt1', 2)).toBe(true);
+      const dead = { liveToken: 'live-hash' };
+      await expect(store.getTask(created.record.id, { ...full, ...dead })).rejects.toBeInstanceOf(TokenNotLive);
+      await expect(store.getTask('no-such-task', { ...full, ...dead })).rejects.toBeInstanceOf(TokenNotLive);
+      await expect(store.getTask(created.record.id, { includeArtifacts: false, liveToken: 'never-issued' })).rejects.toBeInstanceOf(TokenNotLive);
+      const refused = newTask();
+      const receipt = { scope: 'tia', key: 'k', fingerprint: 'f', result: { taskId: refused.record.id } };
+      await expect(store.createTask({ ...refused, receipt, quotas: [{ key: 'q', windowStart: 0, limit: 5 }], ...dead })).rejects.toBeInstanceOf(TokenNotLive);
+      const later = bump(bump(created));
+      await expect(store.updateTask({ ...later, expectedVersion: 2, ...dead })).rejects.toBeInstanceOf(TokenNotLive);
+      expect(await store.getTask(refused.record.id, { includeArtifacts: false })).toBeUndefined();
+      expect(await store.getReceipt('tia', 'k')).toBeUndefined();
+      expect(await store.quotaUsed('q', 0)).toBe(0);
+      expect((await store.getTask(created.record.id, { includeArtifacts: false }))?.record.version).toBe(2);
       await store.close();
     });
 

@@ -4,7 +4,8 @@
  * deliveries, entry and schedule) stands whole or not at all; that an update stands only on the
  * version it read (compare-and-set), whichever process wrote last; that an entry's rule is checked
  * in the transaction that writes it; and that each committed write is announced on the store's
- * events with the task's new last sequence number. The event log is the source of truth: a task's
+ * events with the task's new last sequence number; and that a read or write given a `liveToken`
+ * checks it in the same statement (a request whose token is revoked meanwhile gets nothing). The event log is the source of truth: a task's
  * events are numbered 1, 2, 3… without gaps, and `eventsAfter` reads them back in order.
  */
 import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
@@ -121,6 +122,8 @@ export interface TaskWrite {
    * this write, which stands only while that holder still holds the lease (StoreConflict 'lease').
    */
   dueDone?: string;
+  /** The write stands only while the token with this hash is live (TokenNotLive: nothing written). */
+  liveToken?: string;
 }
 
 /** The task columns a list may test. */
@@ -184,6 +187,8 @@ export interface TaskPage {
 export interface GetOptions {
   historyLength?: number;
   includeArtifacts: boolean;
+  /** The read answers only while the token with this hash is live (else TokenNotLive), checked in the read itself. */
+  liveToken?: string;
 }
 
 /** What a create wrote beyond the write itself. */

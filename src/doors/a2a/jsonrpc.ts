@@ -3,6 +3,7 @@ import { isJsonObject } from '../../a2a/types.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
+import type { Caller } from '../../identity/caller.js';
 import { asHubError, jsonRpcError, jsonRpcStatus, type JsonRpcErrorObject } from '../http/errors.js';
 import { EventStream, METHODS, type CallContext } from './methods.js';
 
@@ -61,10 +62,13 @@ export function checkVersion(header: string | undefined): void {
 
 /**
  * Answers one HTTP body. `actor` authenticates lazily, after the envelope is known to be
- * sound, so an envelope error is reported as such, and a bad token as 401 even on a read.
+ * sound, so an envelope error is reported as such, and a bad token as 401 even on a read. The
+ * caller's token is checked before the method runs, or, for a method that `checksToken`, in its
+ * own read or write, and in any case before anything is answered.
  */
 export async function answer(hub: Hub, body: unknown, version: string | undefined, actor: () => Promise<Actor>, call: CallContext): Promise<Answer> {
   let notification = false;
+  let caller: Caller | undefined;
   let id: JsonRpcId = isJsonObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
   try {
     const request = checkEnvelope(body);
@@ -73,12 +77,18 @@ export async function answer(hub: Hub, body: unknown, version: string | undefine
     const method = METHODS.get(request.method);
     if (!method) throw new HubError('METHOD_NOT_FOUND', `Method '${request.method}' not found`, { hint: 'A2A 1.0 names such as SendMessage, or 0.3 names such as message/send' });
     notification = request.notification;
-    const result = await method.handler(hub, await actor(), request.params ?? {}, call);
+    const asked = await actor();
+    caller = asked.caller;
+    if (!method.checksToken) await hub.identity.confirm(caller);
+    const result = await method.handler(hub, asked, request.params ?? {}, call);
+    await hub.identity.confirm(caller); // already checked, unless no statement of the method did
     if (result instanceof EventStream) return { status: 200, body: undefined, stream: { id, events: result } };
     return notification ? NO_ANSWER : { status: 200, body: { jsonrpc: '2.0', id, result } };
   } catch (error) {
+    // A refusal is no answer to a token that is no longer live: that is told instead.
+    const told = caller ? await hub.identity.confirm(caller).then(() => error, (e: unknown) => e) : error;
     // JSON-RPC 2.0: a notification (a sound request without an id) is never answered, not even with an error.
-    return notification ? NO_ANSWER : errorAnswer(id, withTaskBase(error, call.base));
+    return notification ? NO_ANSWER : errorAnswer(id, withTaskBase(told, call.base));
   }
 }
 

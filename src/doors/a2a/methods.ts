@@ -64,6 +64,11 @@ async function streamed(call: CallContext, wire: WireFormat, open: () => Promise
 export interface Method {
   version: ProtocolVersion;
   handler: Handler;
+  /**
+   * The method's first read or write checks the caller's token in its own statement (TaskService
+   * send and get), so it runs without a round trip for the token first (see TokenCheck).
+   */
+  checksToken?: true;
 }
 
 const parseSend = (params: unknown) => parseWith(sendMessageParamsSchema, camelKeys(params)) as SendMessageParams;
@@ -194,7 +199,10 @@ const v03: Record<string, Handler> = {
   'agent/getAuthenticatedExtendedCard': extendedCard,
 };
 
+/** The methods that check the caller's token in their own statement: a send and a read of one task. */
+const CHECK_TOKEN_THEMSELVES = new Set(['SendMessage', 'GetTask', 'message/send', 'tasks/get']);
+
 const table = (version: ProtocolVersion, handlers: Record<string, Handler>): [string, Method][] =>
-  Object.entries(handlers).map(([name, handler]) => [name, { version, handler }]);
+  Object.entries(handlers).map(([name, handler]) => [name, CHECK_TOKEN_THEMSELVES.has(name) ? { version, handler, checksToken: true } : { version, handler }]);
 
 export const METHODS: ReadonlyMap<string, Method> = new Map([...table('1.0', v1), ...table('0.3', v03)]);

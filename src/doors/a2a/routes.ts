@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
-import { actorOf, baseUrl, callerOf } from '../http/context.js';
+import { baseUrl, claimedCallerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
 import { agentCard, hubCard, legacyCard, memoryCard, spaceCard } from './card.js';
 import { answer } from './jsonrpc.js';
@@ -83,9 +83,11 @@ export function a2aRoutes(
       reply.raw.once('close', () => made.abort());
       return made;
     };
-    const who = callerName(await callerOf(hub, request));
+    // The caller's token is checked by answer(), before the method runs or in the method's own statement.
+    const caller = await claimedCallerOf(hub, request);
+    const who = callerName(caller);
     const base = baseUrl(publicUrl, request);
-    const result = await answer(hub, request.body, version, async () => Object.assign(await actorOf(hub, request, await door(request)), { hubUrl: base }), {
+    const result = await answer(hub, request.body, version, async () => ({ caller, door: await door(request), hubUrl: base }), {
       base,
       get signal() {
         return ending().signal;

@@ -12,7 +12,7 @@ import { jwksRoutes } from '../rest/jwks.js';
 import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
 import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
-import { callerOf } from './context.js';
+import { callerOf, claimedCallerOf } from './context.js';
 import { requestGuard } from './guard.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
@@ -99,9 +99,11 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     } catch (e) {
       return done(e as Error);
     }
-    // A request that carries a token must carry a live one, on every route, reads included.
+    // A request that carries a token must carry a live one, on every route, reads included; a
+    // JSON-RPC call's token is checked by its answer (jsonrpc.ts), in the method's own statement when it can.
     if (request.headers.authorization === undefined) return done();
-    callerOf(hub, request).then((caller) => {
+    const caller = request.routeOptions.config?.door === 'jsonrpc' ? claimedCallerOf(hub, request) : callerOf(hub, request);
+    caller.then((caller) => {
       request.callerLabel = callerLabel(caller);
       done();
     }, done);

@@ -1,7 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { Hub } from '../../hub/hub.js';
-import type { Door } from '../../hub/kind.js';
-import type { Actor } from '../../hub/tasks.js';
 import type { Caller } from '../../identity/caller.js';
 
 export type DoorKind = 'jsonrpc' | 'rest';
@@ -15,8 +13,12 @@ declare module 'fastify' {
 
 const callers = new WeakMap<FastifyRequest, Promise<Caller>>();
 
-/** The caller of a request, authenticated once (a bad token is a 401 on any route that asks). */
-export function callerOf(hub: Hub, request: FastifyRequest): Promise<Caller> {
+/**
+ * The caller a request's token names, authenticated once (a bad token is a 401 on any route that
+ * asks); its token may still be to check (see TokenCheck), so only a door that confirms it before
+ * answering may act on it.
+ */
+export function claimedCallerOf(hub: Hub, request: FastifyRequest): Promise<Caller> {
   let caller = callers.get(request);
   if (!caller) {
     caller = hub.identity.authenticate(request.headers.authorization);
@@ -25,7 +27,12 @@ export function callerOf(hub: Hub, request: FastifyRequest): Promise<Caller> {
   return caller;
 }
 
-export const actorOf = async (hub: Hub, request: FastifyRequest, door: Door): Promise<Actor> => ({ caller: await callerOf(hub, request), door });
+/** The caller of a request, its token checked. */
+export async function callerOf(hub: Hub, request: FastifyRequest): Promise<Caller> {
+  const caller = await claimedCallerOf(hub, request);
+  await hub.identity.confirm(caller);
+  return caller;
+}
 
 /** The base URL clients used: the public URL, or the (guarded) loopback Host of the request. */
 export const baseUrl = (publicUrl: URL | undefined, request: FastifyRequest): string =>

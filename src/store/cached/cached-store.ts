@@ -28,6 +28,7 @@ export function cached(store: Store): Store {
 
   return Object.assign(Object.create(store) as Store, {
     getTask: async (id: string, options: GetOptions) => {
+      if (options.liveToken !== undefined) return store.getTask(id, options); // the check is the store's
       const hit = tasks.get(id, options);
       if (hit) return hit;
       const seen = writes;

@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { QuotaExceeded, StoreConflict, StoreUnavailable, type CommitObserver } from '../store.js';
+import { QuotaExceeded, StoreConflict, StoreUnavailable, TokenNotLive, type CommitObserver } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** What the store's modules query through: one statement in its own transaction, or several in one. */
@@ -168,6 +168,7 @@ export function storeError(e: unknown): unknown {
   const error = e as pg.DatabaseError;
   if (code === 'MU409') return new StoreConflict(error.message as StoreConflict['what'], error.detail ?? error.message);
   if (code === 'MU429') return new QuotaExceeded(error.message, Number(error.detail));
+  if (code === 'MU401') return new TokenNotLive();
   if (code === '23505') {
     const what = CONFLICT_OF[error.constraint ?? ''];
     return what ? new StoreConflict(what, error.detail ?? error.message) : e;

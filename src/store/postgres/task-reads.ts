@@ -101,12 +101,21 @@ export function listStatement(q: TaskQuery): { s: Statement; sql: string } {
   return { s, sql: s.text(`SELECT counted.total, ${columns} FROM counted LEFT JOIN page p ON true ${order}`) };
 }
 
+/** A value that is 1 when the token with this hash is live, and raises MU401 (TokenNotLive) when it is not. */
+export const liveTokenTest = (s: Statement, hash: string): string =>
+  `CASE WHEN EXISTS (SELECT 1 FROM tokens WHERE hash = ${s.param(hash, 'text')} AND revoked_at IS NULL) THEN 1
+   ELSE muster_refuse('MU401', 'token', 'the token is not live') END AS live`;
+
 export function taskReader(db: Db) {
   const get = async (id: string, options: GetOptions): Promise<StoredTask | undefined> => {
     const s = new Statement();
-    const sql = `SELECT ${hydrated(s, 't', options)} FROM tasks t WHERE t.id = ${s.param(id, 'text')}`;
+    const taskId = s.param(id, 'text');
+    // With a token, the row is joined to its test, so a missing task still has the token checked.
+    const sql = options.liveToken === undefined
+      ? `SELECT ${hydrated(s, 't', options)} FROM tasks t WHERE t.id = ${taskId}`
+      : `SELECT ${hydrated(s, 't', options)} FROM (SELECT ${liveTokenTest(s, options.liveToken)}) token LEFT JOIN tasks t ON t.id = ${taskId}`;
     const { rows } = await db.query<TaskRow>(sql, s.values);
-    return rows[0] && taskFromRow(rows[0]);
+    return rows[0]?.id ? taskFromRow(rows[0]) : undefined;
   };
 
   const list = async (q: TaskQuery): Promise<TaskPage> => {

@@ -4,7 +4,7 @@
  * PostgreSQL runs a single statement as its own transaction, so the write stands whole or not at
  * all, in one round trip. Every part after the row reads the row's CTE (`task_row`), so it is
  * written after the row and only with it; the checks that come first (the receipt, the lease on
- * due work, the entry rule) are CTEs the row joins, so it waits for them (see `guards`).
+ * due work, the entry rule, the caller's token) are CTEs the row joins, so it waits for them (see `guards`).
  *
  * A refusal inside the statement (an entry's rule, a lost lease, a compare-and-set that matched no
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
@@ -16,7 +16,7 @@ import { chargeQuotas, writeReceipt } from './receipts.js';
 import type { Announcer } from './events.js';
 import { enqueueDeliveries, enqueueForward } from './outbox.js';
 import { finishDueWith, scheduleDue } from './schedule.js';
-import { TASK_COLUMNS, taskValues } from './task-reads.js';
+import { liveTokenTest, TASK_COLUMNS, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
 
 export function taskWriter(db: Db, announcer: Announcer) {
@@ -61,13 +61,20 @@ export function taskWriter(db: Db, announcer: Announcer) {
  * Adds what a write's row waits for and answers the last of them: the refusals that come before its
  * compare-and-set, each a CTE of one row (or it raises) joining the one before, so they run in
  * this order: the receipt (a retry racing its first write through another process is answered
- * from it, whatever else changed), the lease on due work, the entry rule.
+ * from it, whatever else changed), the lease on due work, the entry rule, the caller's token.
  */
 function guards(s: Statement, id: string, w: TaskWrite): string | undefined {
   let last = writeReceipt(s, w.receipt, w.record.updatedAt);
   if (w.dueDone !== undefined) last = finishDueWith(s, id, w.dueDone, last);
   last = entryGate(s, id, w.entry, w.entriesSeen, last) ?? last;
-  return last;
+  return liveToken(s, w.liveToken, last) ?? last;
+}
+
+/** Adds `live_token`, one row when the token with this hash is live; else it raises MU401 (TokenNotLive). */
+function liveToken(s: Statement, hash: string | undefined, after: string | undefined): string | undefined {
+  if (hash === undefined) return undefined;
+  s.with('live_token', `SELECT ${liveTokenTest(s, hash)}${after ? ` FROM ${after}` : ''}`);
+  return 'live_token';
 }
 
 /**

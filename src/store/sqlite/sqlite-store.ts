@@ -11,7 +11,7 @@ import { entryStatements } from './entries.js';
 import { dueWorkStatements } from './schedule.js';
 import { receiptIndex } from './receipts.js';
 import { holdExclusively } from './ownership.js';
-import { EventBus, HOLD_WINDOW, type CommitObserver, type Store } from '../store.js';
+import { EventBus, HOLD_WINDOW, TokenNotLive, type CommitObserver, type Store } from '../store.js';
 
 /** Receipts pruned per turn of the event loop (about 30 ms of work). */
 const PRUNE_SLICE = 10_000;
@@ -40,7 +40,8 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const entries = entryStatements(db);
   const due = dueWorkStatements(db);
   const receipts = receiptIndex(db);
-  const writes = taskWriter(db, bus, outbox, entries, due, receipts, observe);
+  const tokenLive = (hash: string) => identity.findToken(hash) !== undefined;
+  const writes = taskWriter(db, bus, outbox, entries, due, receipts, tokenLive, observe);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const quotaUsed = db.prepare('SELECT used FROM quota_counters WHERE key = ? AND window_start = ?').pluck();
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
@@ -79,7 +80,10 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     countBoards: async (owner) => boards.countBoards(owner),
     createTask: async (write) => writes.create(write),
     updateTask: async (write) => writes.update(write),
-    getTask: async (id, options) => reads.get(id, options),
+    getTask: async (id, options) => {
+      if (options.liveToken !== undefined && !tokenLive(options.liveToken)) throw new TokenNotLive();
+      return reads.get(id, options);
+    },
     listTasks: async (query) => reads.list(query),
     addEntry: async (write) => writes.seal(write),
     entries: async (taskId) => entries.list(taskId),

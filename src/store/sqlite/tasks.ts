@@ -1,7 +1,7 @@
 import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { loggedEvents, StoreConflict, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { loggedEvents, StoreConflict, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
@@ -16,6 +16,7 @@ export function taskWriter(
   entries: ReturnType<typeof entryStatements>,
   due: ReturnType<typeof dueWorkStatements>,
   receipts: ReturnType<typeof receiptIndex>,
+  tokenLive: (hash: string) => boolean,
   observe: CommitObserver = () => {},
 ) {
   const insertTask = db.prepare(
@@ -34,7 +35,8 @@ export function taskWriter(
   const quotas = quotaStatements(db);
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
-  const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; record?: { id: string } }, entry: EntryWrite | undefined) => {
+  const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; record?: { id: string } }, entry: EntryWrite | undefined) => {
+    if (w.liveToken !== undefined && !tokenLive(w.liveToken)) throw new TokenNotLive();
     if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);
     if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
