@@ -35,5 +35,6 @@ EXPOSE 7420
 # slim has no curl: Node's own fetch asks /health on the loopback address.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MUSTER_PORT||7420)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["node", "/app/dist/cli/main.js"]
+# The file runs as its own command, so the node flags on its first line apply (see src/cli/main.ts).
+ENTRYPOINT ["/app/dist/cli/main.js"]
 CMD ["serve"]

@@ -143,6 +143,13 @@ export async function startReference({ name = 'reference', pgUrl } = {}) {
   return { urls: [`${base}/a2a/jsonrpc`], headers: A2A_HEADERS, sendConfiguration: { returnImmediately: true }, pids: [child.pid], stop: child.stop };
 }
 
+/** The node flags on the first line of Muster's command (`#!/usr/bin/env -S node …`), so a hub runs as `muster serve` does. */
+function binNodeFlags(main) {
+  const first = readFileSync(main, 'utf8').split('\n', 1)[0];
+  const flags = /^#!\/usr\/bin\/env -S node(.*)$/.exec(first)?.[1];
+  return flags ? flags.trim().split(/\s+/).filter(Boolean) : [];
+}
+
 /**
  * `processes` Muster hubs (`dist/cli/main.js serve --db <db>`), started one after the other on
  * the same database, with MUSTER_RATE_LIMITS=off and request lines off; their bases have no
@@ -151,6 +158,7 @@ export async function startReference({ name = 'reference', pgUrl } = {}) {
 export async function startHubs({ name = 'muster', db, processes = 1, nodeArgs = [] }) {
   const main = path.join(ROOT, 'dist/cli/main.js');
   if (!existsSync(main)) throw new Error(`${main} not found: run "npm run build" first (or use --only reference)`);
+  const asInstalled = [...binNodeFlags(main), ...nodeArgs];
   const started = [];
   const stop = () => Promise.all(started.map((c) => c.stop()));
   try {
@@ -159,7 +167,7 @@ export async function startHubs({ name = 'muster', db, processes = 1, nodeArgs =
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       started.push(await startChild(processes > 1 ? `${name}-${i + 1}` : name,
-        [...nodeArgs, main, 'serve', '--port', String(port), '--db', db],
+        [...asInstalled, main, 'serve', '--port', String(port), '--db', db],
         { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' },
         `${base}/health`));
       bases.push(base);
