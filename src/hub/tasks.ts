@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { isTerminal } from '../a2a/states.js';
 import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
@@ -7,12 +6,13 @@ import { HubError, invalidParams } from '../errors/hub-error.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, uncheckedToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { notLive } from '../identity/agents.js';
-import { QuotaExceeded, StoreConflict, TokenNotLive, type Delivery, type DueWork, type GetOptions, type PushConfig, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type GetOptions, type PushConfig, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { Following, settles, type FollowOptions, type Subscription } from './following.js';
 import { PerKeyQueue } from './per-key-queue.js';
 import { readPages } from './pages.js';
+import { fingerprintOf, restKey, runOnce, type Idempotency } from './idempotency.js';
+import { storeRefusal } from './refusals.js';
 import type { Change, Door, Kind, KindContext, KindReads } from './kind.js';
 import type { Kinds } from './kinds/index.js';
 import type { Spaces } from './spaces.js';
@@ -40,15 +40,6 @@ export interface Actor {
   /** The hub's base URL as the caller reaches it, for links in answers. */
   hubUrl?: string;
 }
-
-/** Keeps the result of a write so a retry with the same key gets the same answer. */
-interface Idempotency {
-  scope: string;
-  key: string;
-  fingerprint: string;
-}
-
-const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
 
 export const trimHistory = (task: Task, historyLength: number | undefined): Task => {
   if (historyLength === undefined || !task.history) return task;
@@ -130,7 +121,8 @@ export class TaskService {
     checkParts(message.parts, 'message.parts');
     requireToken(actor.caller, 'SendMessage');
     const opens = message.taskId === undefined;
-    const worksOnOpen = opens && this.kinds.opener(actor.door, message)?.worksOnOpen === true;
+    const opener = opens ? this.kinds.opener(actor.door, message) : undefined;
+    const worksOnOpen = opener?.worksOnOpen === true;
     const pushField = 'configuration.taskPushNotificationConfig';
     const pushInput = params.configuration?.taskPushNotificationConfig;
     if (pushInput && worksOnOpen) {
@@ -143,12 +135,12 @@ export class TaskService {
     if (push || worksOnOpen) await this.confirm(actor.caller);
     if (push) await this.push.check(push.url, `${pushField}.url`);
     if (push && message.taskId !== undefined) await this.push.assertSettable(actor.caller, message.taskId, push.id);
-    const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: hash([actor.door, message]) };
+    const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: fingerprintOf([actor.door, message]) };
     const task = await this.idempotent(
       actor,
       idem,
       () =>
-        opens ? this.open(actor, params, idem) : this.change(actor, message.taskId!, (kind, ctx, t) => {
+        opens ? this.open(actor, params, idem, opener) : this.change(actor, message.taskId!, (kind, ctx, t) => {
           if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
             throw invalidParams('message.contextId', `does not match the task's contextId ${t.record.contextId}`, 'Omit contextId or send the task\'s own');
           }
@@ -185,7 +177,7 @@ export class TaskService {
   }
 
   async cancel(actor: Actor, id: string, reason: string | undefined, key?: string): Promise<Task> {
-    const idem = key === undefined ? undefined : this.restKey(actor, key, ['cancel', id, reason]);
+    const idem = key === undefined ? undefined : restKey(actor.caller, key, ['cancel', id, reason]);
     const run = () =>
       this.change(actor, id, async (kind, ctx, t) => {
         const change = await kind.cancel(ctx, t, reason); // the kind refuses callers who may not cancel, whatever the state
@@ -200,7 +192,7 @@ export class TaskService {
 
   /** A kind-specific action on a task (e.g. `respond` on a direct task). */
   async act(actor: Actor, id: string, action: string, body: unknown, key?: string): Promise<Task> {
-    const idem = key === undefined ? undefined : this.restKey(actor, key, [action, id, body]);
+    const idem = key === undefined ? undefined : restKey(actor.caller, key, [action, id, body]);
     const run = () =>
       this.change(actor, id, (kind, ctx, t) => {
         const handler = Object.hasOwn(kind.actions, action) ? kind.actions[action] : undefined; // not `constructor` & co.
@@ -239,9 +231,9 @@ export class TaskService {
     return this.view.visible(actor.caller, actor.door, task, id);
   }
 
-  private async open(actor: Actor, params: SendMessageParams, idem: Idempotency): Promise<Task> {
+  /** Opens a task of `kind`, the kind that takes this message at this door (Kinds.opener), if any. */
+  private async open(actor: Actor, params: SendMessageParams, idem: Idempotency, kind: Kind | undefined): Promise<Task> {
     const ctx = this.context(actor);
-    const kind = this.kinds.opener(actor.door, params.message);
     if (kind) {
       const opening = await kind.open(ctx, params.message);
       if ('twinOf' in opening) return this.view.twin(opening.twinOf, opening.note, FULL);
@@ -353,51 +345,13 @@ export class TaskService {
     });
   }
 
-  /** A store refusal as the hub's error (the caller's token, quota, lost race, an entry's rule); anything else passes unchanged. */
   private refusal(e: unknown): unknown {
-    if (e instanceof TokenNotLive) return notLive();
-    if (e instanceof QuotaExceeded) return this.quotas.refusal(e, this.clock());
-    if (e instanceof StoreConflict && e.what.startsWith('entry-')) return entryRefusal(e.what);
-    if (e instanceof StoreConflict && e.what === 'version') {
-      return new HubError('CONFLICT', 'The task kept changing while this request was applied; nothing was done', { hint: 'Retry the request' });
-    }
-    return e;
+    return storeRefusal(e, this.quotas, this.clock());
   }
 
-  /**
-   * Runs a write once per key: a retry with the same key and request answers with the task it
-   * wrote (as it stands now) and changes nothing; the same key with another request is refused.
-   * The receipt is written in the write's own transaction.
-   */
-  private async idempotent(actor: Actor, idem: Idempotency, run: () => Promise<Task>, precheck = true): Promise<Task> {
-    const replay = (r: Receipt): Promise<Task> => {
-      if (r.fingerprint !== idem.fingerprint) {
-        throw new HubError('IDEMPOTENCY_KEY_REUSED', `The key '${idem.key}' was already used for a different request`, {
-          fields: [{ field: idem.scope.startsWith('message:') ? 'message.messageId' : 'Idempotency-Key', description: 'already used for a different request' }],
-          hint: 'Use a new messageId (or Idempotency-Key) for a new request',
-        });
-      }
-      return this.get(actor, (r.result as { taskId: string }).taskId);
-    };
-    // An opening write carries its receipt, so a retry shows up as a receipt conflict; a change
-    // must look first, because its kind could refuse the retry before the receipt is reached.
-    if (precheck) {
-      const earlier = await this.store.getReceipt(idem.scope, idem.key);
-      if (earlier) return replay(earlier);
-    }
-    try {
-      return await run();
-    } catch (e) {
-      // A retry that raced the first request (through another node, say) may be refused by the
-      // kind for what the first one did; once the first's receipt is there, the retry gets its answer.
-      const earlier = await this.store.getReceipt(idem.scope, idem.key);
-      if (earlier) return replay(earlier);
-      throw e;
-    }
-  }
-
-  private restKey(actor: Actor, key: string, request: unknown): Idempotency {
-    return { scope: `rest:${callerName(actor.caller)}`, key, fingerprint: hash(request) };
+  /** Runs a write once per key (see runOnce); a retry's answer is the task as it stands now. */
+  private idempotent(actor: Actor, idem: Idempotency, run: () => Promise<Task>, precheck = true): Promise<Task> {
+    return runOnce(this.store, idem, run, (taskId) => this.get(actor, taskId), precheck);
   }
 
   private context(actor: Actor): KindContext {
@@ -434,10 +388,3 @@ export class TaskService {
 /** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */
 const withCancelReason = (change: Change, reason: string): Change =>
   Object.assign({}, change, { metadata: mergeMetadata(change.metadata, { muster: { cancelReason: reason } }) });
-
-/** The store refused an entry under its rule (see Store.addEntry). */
-function entryRefusal(what: StoreConflict['what']): HubError {
-  if (what === 'entry-exists') return new HubError('ALREADY_CONTRIBUTED', undefined, { hint: 'Read your receipt with GetTask; an entry cannot be changed or sent twice' });
-  if (what === 'entry-full') return new HubError('TASK_FULL', undefined, { hint: 'Look for another open task' });
-  return new HubError('UNSUPPORTED_OPERATION', 'The task has closed; it takes no more entries', { hint: 'Read the outcome with GetTask' });
-}
