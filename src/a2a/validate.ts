@@ -40,6 +40,38 @@ function renamed(value: unknown): unknown {
   return out;
 }
 
+/** A field path's names and `[index]`es (`message.parts[0].text`); the dots between are kept as they are. */
+const FIELD_PART = /\[(\d+)\]|[^.[\]]+/g;
+
+/**
+ * Field paths of a request camelKeys renamed, as its caller spelled them in `sent`:
+ * `message.messageId` is `message.message_id` when that was sent. camelKeys records nothing, so
+ * a valid request pays nothing; a refusal walks `sent` along the fields it names (renamedFields).
+ */
+export function spelledAsSent(sent: unknown): (field: string) => string {
+  return (field) => {
+    let at = sent;
+    return field.replace(FIELD_PART, (part, index: string | undefined) => {
+      if (index !== undefined) {
+        at = Array.isArray(at) ? at[Number(index)] : undefined;
+        return part;
+      }
+      const key = keySent(at, part);
+      // Inside caller-owned values nothing was renamed: the path names them as sent.
+      at = OPAQUE_KEYS.has(part) ? undefined : (at as Record<string, unknown> | undefined)?.[key];
+      return key;
+    });
+  };
+}
+
+/** The key of `value` that camelKeys read as `name`: `name` itself when sent (it wins), else a snake_case spelling of it. */
+function keySent(value: unknown, name: string): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return name;
+  const object = value as Record<string, unknown>;
+  if (Object.hasOwn(object, name) && object[name] !== null) return name;
+  return Object.keys(object).find((key) => key.includes('_') && camel(key) === name) ?? name;
+}
+
 /**
  * Validates `value` against `schema`; a failure becomes INVALID_PARAMS naming each bad field,
  * under `root` (where the value sits in the request, e.g. `message.parts[0].data`).

@@ -1,5 +1,6 @@
 /** The JSON-RPC 2.0 envelope: request checks, dispatch, and response shapes. Small enough to own. */
 import { isJsonObject } from '../../a2a/types.js';
+import { renamedFields, spelledAsSent } from '../../a2a/validate.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
@@ -69,6 +70,7 @@ export function checkVersion(header: string | undefined): void {
 export async function answer(hub: Hub, body: unknown, version: string | undefined, actor: () => Promise<Actor>, call: CallContext): Promise<Answer> {
   let notification = false;
   let caller: Caller | undefined;
+  let params: unknown;
   let id: JsonRpcId = isJsonObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
   try {
     const request = checkEnvelope(body);
@@ -80,15 +82,18 @@ export async function answer(hub: Hub, body: unknown, version: string | undefine
     const asked = await actor();
     caller = asked.caller;
     if (!method.checksToken) await hub.identity.confirm(caller);
-    const result = await method.handler(hub, asked, request.params ?? {}, call);
+    params = request.params ?? {};
+    const result = await method.handler(hub, asked, params, call);
     await hub.identity.confirm(caller); // already checked, unless no statement of the method did
     if (result instanceof EventStream) return { status: 200, body: undefined, stream: { id, events: result } };
     return notification ? NO_ANSWER : { status: 200, body: { jsonrpc: '2.0', id, result } };
   } catch (error) {
     // A refusal is no answer to a token that is no longer live: that is told instead.
     const told = caller ? await hub.identity.confirm(caller).then(() => error, (e: unknown) => e) : error;
+    // Methods read params renamed to camelCase (camelKeys); the caller is told the fields as it spelled them.
+    const named = renamedFields(told, spelledAsSent(params));
     // JSON-RPC 2.0: a notification (a sound request without an id) is never answered, not even with an error.
-    return notification ? NO_ANSWER : errorAnswer(id, withTaskBase(told, call.base));
+    return notification ? NO_ANSWER : errorAnswer(id, withTaskBase(named, call.base));
   }
 }
 
