@@ -31,6 +31,11 @@ function expectEveryWayOfWorking(transcript: string): void {
   expect(transcript).toMatch(/bob +SendMessage at the space's base: .*\n +hub: intent \S+, submitted/);
   expect(transcript).toMatch(/carol +POST \/api\/tasks\/\{id\}\/claim, a 300 s lease\n +hub: working/);
   expect(transcript).toMatch(/anyone +GetTask at the space's base, no token\n +hub: completed, with its Landing artifact/);
+  expect(transcript).toMatch(/alice +board\.create "Launch plan" at \/memory\/, shared with bob: 3 cards, 1 connection\n +hub: completed, board \S+, with the board as a file/);
+  expect(transcript).toMatch(/bob +board\.remember on it: .*\n +hub: Added 1 card to "Launch plan", which now holds 4 cards\./);
+  expect(transcript).toMatch(/bob +board\.recall #launch\n +hub: 3 cards, best first/);
+  expect(transcript).toMatch(/carol +board\.recall #launch \(the board is not shared with her\)\n +hub: 0 cards/);
+  expect(transcript).toMatch(/alice +"What's on the Launch plan board\?"\n +hub: completed, 4 cards, 1 connection\b/);
 }
 
 describe('muster demo', () => {
@@ -60,6 +65,8 @@ describe('muster demo', () => {
       { kind: 'call', state: 'TASK_STATE_COMPLETED' },
       { kind: 'direct', state: 'TASK_STATE_COMPLETED' },
       { kind: 'intent', state: 'TASK_STATE_COMPLETED' },
+      // board.create, board.remember, two board.recall and the plain-words read
+      ...Array.from({ length: 5 }, () => ({ kind: 'memory', state: 'TASK_STATE_COMPLETED' })),
       { kind: 'review', state: 'TASK_STATE_COMPLETED' },
     ]);
     expect(run.stdout).not.toContain('mst_');

@@ -80,7 +80,9 @@ export function a2aRoutes(
     const ending = () => {
       if (controller) return controller;
       const made = (controller = new AbortController());
-      reply.raw.once('close', () => made.abort());
+      // Asked for late (a blocking send asks after its write), the connection may have closed already.
+      if (reply.raw.closed) made.abort();
+      else reply.raw.once('close', () => made.abort());
       return made;
     };
     // The caller's token is checked by answer(), before the method runs or in the method's own statement.

@@ -18,7 +18,8 @@ import { ARGS, DATA } from '../skill-call.js';
 import { boardAccess, type BoardDeps } from './board-access.js';
 import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
 import { MEMORY_LIMITS as L } from './limits.js';
-import { routeText } from './phrasing.js';
+import { routeText, type RoutedCall } from './phrasing.js';
+import { inFollowUp, inText, textField } from './refusals.js';
 import { CONNECT, ownBoardId, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
 
 export const MEMORY = 'memory';
@@ -47,8 +48,15 @@ function textOf(message: Message): string | undefined {
   return message.parts.every((p) => typeof p.text === 'string') ? message.parts.map((p) => p.text).join('\n') : undefined;
 }
 
+/** A call to run: a skill, its args, and (when they were not sent as `message.parts[0].data.args`) how its refusals name where they were. */
+interface Call {
+  skill: string;
+  args: unknown;
+  inCallerTerms?: (refusal: unknown) => unknown;
+}
+
 /** What a message asks: a skill call by data part, or routed free text; undefined when it asks nothing we know. */
-function callOf(message: Message, handle: string): { skill: string; args: unknown } | undefined {
+function callOf(message: Message, handle: string): Call | undefined {
   const data = dataOf(message);
   if (isObject(data) && 'skill' in data) {
     if (typeof data['skill'] !== 'string') throw invalidParams(`${DATA}.skill`, 'must be the id of a memory skill', `Send one of: ${SKILL_IDS}`);
@@ -58,7 +66,16 @@ function callOf(message: Message, handle: string): { skill: string; args: unknow
   }
   const text = textOf(message);
   const routed = text === undefined ? undefined : routeText(text);
-  return routed?.toOwnBoard ? { skill: routed.skill, args: { ...routed.args, board: ownBoardId(handle) } } : routed;
+  if (!routed) return undefined;
+  const ownBoard = routed.toOwnBoard ? { board: ownBoardId(handle) } : {};
+  const dataPart = dataPartLike(routed, ownBoard);
+  return { skill: routed.skill, args: { ...routed.args, ...ownBoard }, inCallerTerms: (e) => inText(e, textField(message.parts.length), routed.skill, dataPart) };
+}
+
+/** The data part that makes a call like routed text: the skill's example, on the caller's own board when the text writes there (its id is not for a caller to guess). */
+function dataPartLike(routed: RoutedCall, ownBoard: JsonObject): JsonObject {
+  const { example } = SKILL_BY_ID.get(routed.skill)!;
+  return { ...example, args: { ...(example['args'] as JsonObject), ...ownBoard } };
 }
 
 /** Args a skill must be given that the call lacks. */
@@ -83,13 +100,18 @@ const unrouted = (): Outcome => ({
   pending: { skill: '', args: {} },
 });
 
-/** Runs a call, or asks for what it lacks. */
-async function run(env: MemoryEnv, skill: string, args: unknown): Promise<Outcome> {
+/** Runs a call, or asks for what it lacks; a refusal of its args names them where the caller sent them. */
+async function run(env: MemoryEnv, { skill, args, inCallerTerms }: Call): Promise<Outcome> {
   const found = SKILL_BY_ID.get(skill);
   if (!found) throw invalidParams(`${DATA}.skill`, `names no memory skill: '${skill}'`, `Send one of: ${SKILL_IDS}`);
   if (!isObject(args)) throw invalidParams(ARGS, 'must be an object of the skill\'s arguments', `See the card's example: ${JSON.stringify(found.example)}`);
   const missing = missingArgs(skill, args);
-  return missing.length ? asksFor(skill, args, missing) : found.run(env, args);
+  if (missing.length) return asksFor(skill, args, missing);
+  try {
+    return await found.run(env, args);
+  } catch (e) {
+    throw inCallerTerms ? inCallerTerms(e) : e;
+  }
 }
 
 /** The task's status, artifacts and facts for an outcome. */
@@ -114,6 +136,18 @@ function settle(ctx: KindContext, skill: string, outcome: Outcome): Change {
   };
 }
 
+/**
+ * The call a follow-up resumes: the waiting args with what the follow-up gives, bare
+ * (`{"board": …}`) or in `{"args": …}`; a refusal names each given arg in the follow-up's data part.
+ */
+function resumedCall(pending: Pending, data: unknown): Call {
+  const wrapped = isObject(data) && isObject(data['args']);
+  const given = wrapped ? (data['args'] as JsonObject) : isObject(data) ? data : undefined;
+  if (!given) throw invalidParams('message.parts', `must be one data part with what ${pending.skill} still needs`, `Send parts: [{"data": ${JSON.stringify(Object.fromEntries(missingArgs(pending.skill, pending.args).map((m) => [m, '…'])))}}]`);
+  const root = wrapped ? ARGS : DATA;
+  return { skill: pending.skill, args: { ...pending.args, ...given }, inCallerTerms: (e) => inFollowUp(e, Object.keys(given), root) };
+}
+
 export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
   const envOf = (ctx: KindContext, handle: string, message: Message): MemoryEnv => ({
     caller: handle,
@@ -131,7 +165,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
       const charges = quotas.charge('memory.calls', handle, ctx.now);
       await ctx.reads.requireQuota(charges); // before the skill writes: a refused call writes nothing
       const call = callOf(message, handle);
-      const outcome = call ? await run(envOf(ctx, handle, message), call.skill, call.args) : unrouted();
+      const outcome = call ? await run(envOf(ctx, handle, message), call) : unrouted();
       return {
         kind: MEMORY,
         contextId: message.contextId ?? uuidv7(),
@@ -163,12 +197,8 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
       else if (pending.skill === '') {
         const call = callOf(message, handle);
         skill = call?.skill ?? '';
-        outcome = call ? await run(env, call.skill, call.args) : unrouted();
-      } else {
-        const given = isObject(data) ? (isObject(data['args']) ? data['args'] : data) : undefined;
-        if (!given) throw invalidParams('message.parts', `must be one data part with what ${pending.skill} still needs`, `Send parts: [{"data": ${JSON.stringify(Object.fromEntries(missingArgs(pending.skill, pending.args).map((m) => [m, '…'])))}}]`);
-        outcome = await run(env, pending.skill, { ...pending.args, ...given });
-      }
+        outcome = call ? await run(env, call) : unrouted();
+      } else outcome = await run(env, resumedCall(pending, data));
       return { ...settle(ctx, skill, outcome), messages: [message], quotas: charges };
     },
 

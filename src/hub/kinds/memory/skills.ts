@@ -70,7 +70,10 @@ export interface Skill {
 }
 
 const done = (text: string, data: JsonObject, board?: Outcome['board']): Outcome => ({ state: 'TASK_STATE_COMPLETED', text, data, ...(board ? { board } : {}) });
-const cardsWord = (n: number) => `${n} card${n === 1 ? '' : 's'}`;
+/** `n` of a thing, in words: 1 card, 2 cards. */
+const counted = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
+const cardsWord = (n: number) => counted(n, 'card');
+const connectionsWord = (n: number) => counted(n, 'connection');
 const cardData = (c: CardRecord) => ({ id: c.id, text: c.text, ...(c.title ? { title: c.title } : {}), tags: c.tags, writtenBy: c.writtenBy, ...(c.claimedBy ? { claimedBy: c.claimedBy } : {}) });
 
 async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRecord & BoardContents> {
@@ -99,7 +102,7 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
     connections,
   });
   const full = await withContents(env, board);
-  return done(`Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connections.length} connection${connections.length === 1 ? '' : 's'}.`, { board: boardSummary(board) }, full);
+  return done(`Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connectionsWord(connections.length)}.`, { board: boardSummary(board) }, full);
 }
 
 /** The caller's own board, which "Remember that …" writes to: made by the first write to it. */
@@ -131,7 +134,7 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   });
   const full = await withContents(env, board);
   const added = board.cardCount - before;
-  const drawn = connections.length ? ` and ${connections.length} connection${connections.length === 1 ? '' : 's'}` : '';
+  const drawn = connections.length ? ` and ${connectionsWord(connections.length)}` : '';
   return done(`Added ${cardsWord(added)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`, { board: boardSummary(board), added: cards.map((c) => c.id) }, full);
 }
 
@@ -161,7 +164,7 @@ async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const more = (shown: number) => (board.cards.length > shown ? board.cards.length - shown : 0);
   const rest = more(L.readText) ? `\n… and ${cardsWord(more(L.readText))} more: the board file has them all` : '';
   return done(
-    `# ${board.title}\n${cardsWord(board.cardCount)}, ${board.connections.length} connections\n${lines.join('\n')}${rest}`,
+    `# ${board.title}\n${cardsWord(board.cardCount)}, ${connectionsWord(board.connections.length)}\n${lines.join('\n')}${rest}`,
     {
       board: boardSummary(board),
       cards: board.cards.slice(0, L.readData).map(cardData),
@@ -206,7 +209,7 @@ async function connect(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const lines = proposal.map((p) => `- ${p.from} → ${p.to} (share ${p.shared.join(', ')})`);
   return {
     state: 'TASK_STATE_INPUT_REQUIRED',
-    text: `${proposal.length} connection${proposal.length === 1 ? '' : 's'} proposed on "${board.title}":\n${lines.join('\n')}\nSend {"confirm": true} with this taskId to draw them; anything else leaves the board as it is.`,
+    text: `${connectionsWord(proposal.length)} proposed on "${board.title}":\n${lines.join('\n')}\nSend {"confirm": true} with this taskId to draw them; anything else leaves the board as it is.`,
     data: { board: boardSummary(board), proposal: proposal.map(({ from, to, type, shared }) => ({ from, to, type, shared })) },
     pending: { skill: CONNECT, args: { board: board.id }, proposal },
   };
@@ -218,7 +221,7 @@ export async function settleProposal(env: MemoryEnv, pending: Pending, confirmed
   if (!confirmed) return done(`Left "${board.title}" as it was: no connection drawn.`, { board: boardSummary(board), drawn: 0 });
   const connections = (pending.proposal ?? []).map((p) => ({ from: p.from, to: p.to, type: p.type, writtenBy: env.writer.writtenBy, createdAt: env.writer.now }));
   const after = await env.boards.write({ boardId: board.id, cards: [], connections });
-  return done(`Drew ${connections.length} connection${connections.length === 1 ? '' : 's'} on "${after.title}".`, { board: boardSummary(after), drawn: connections.length });
+  return done(`Drew ${connectionsWord(connections.length)} on "${after.title}".`, { board: boardSummary(after), drawn: connections.length });
 }
 
 export const CONNECT = 'board.connect';
