@@ -126,3 +126,51 @@ describe('a call in plain words names the text part it sent', () => {
     expect(bad.fields).toEqual(['params.message.parts[0].text']);
   });
 });
+
+describe('arguments present but wrong are refused at once, before the call asks for what it lacks', () => {
+  const boardsOfDee = async () => (await rest(hub, 'GET', 'api/boards', { token: dee.token })).body;
+
+  it('board.remember with cards that are not a list and no board: INVALID_PARAMS at …args.cards, not a question; nothing written', async () => {
+    const before = await boardsOfDee();
+    const bad = await refusal(dataMessage({ skill: 'board.remember', args: { cards: 'not a list' } }));
+    expect(bad.reason).toBe('INVALID_PARAMS');
+    expect(bad.fields).toEqual(['params.message.parts[0].data.args.cards']);
+    expect(await boardsOfDee()).toEqual(before);
+    expect(await cardTexts(board)).toEqual(expect.not.arrayContaining(['not a list']));
+  });
+
+  it('every skill: a wrong value, or an argument the skill does not take, beside a missing one is refused naming it', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ skill: 'board.create', args: { cards: ['y'.repeat(4001)] } }, 'params.message.parts[0].data.args.cards[0]'],
+      [{ skill: 'board.create', args: { title: 'x'.repeat(201) } }, 'params.message.parts[0].data.args.title'],
+      [{ skill: 'board.remember', args: { cards: ['fine'], connections: 'none' } }, 'params.message.parts[0].data.args.connections'],
+      [{ skill: 'board.remember', args: { cards: ['fine'], colour: 'red' } }, 'params.message.parts[0].data.args.colour'],
+      [{ skill: 'board.recall', args: { limit: 0 } }, 'params.message.parts[0].data.args.limit'],
+      [{ skill: 'board.read', args: { colour: 'red' } }, 'params.message.parts[0].data.args.colour'],
+      [{ skill: 'board.connect', args: { colour: 'red' } }, 'params.message.parts[0].data.args.colour'],
+    ];
+    for (const [data, field] of cases) {
+      const bad = await refusal(dataMessage(data));
+      expect(bad.reason, JSON.stringify(data).slice(0, 80)).toBe('INVALID_PARAMS');
+      expect(bad.fields, JSON.stringify(data).slice(0, 80)).toContain(field);
+    }
+  });
+
+  it('a follow-up that still lacks an argument has what it brings checked at once, named in its own data part', async () => {
+    const asked = await task(dataMessage({ skill: 'board.remember', args: {} }));
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const bad = await refusal(dataMessage({ cards: 'not a list' }, { taskId: asked.id }));
+    expect(bad.fields).toEqual(['params.message.parts[0].data.cards']);
+    const stillAsks = await task(dataMessage({ cards: ['Kept for later'] }, { taskId: asked.id }));
+    expect(stillAsks.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const done = await task(dataMessage({ board }, { taskId: asked.id }));
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(await cardTexts(board)).toContain('Kept for later');
+  });
+
+  it('right values beside a missing one still ask for it', async () => {
+    const asked = await task(dataMessage({ skill: 'board.create', args: { cards: ['one', { text: 'two', id: 'two' }], connections: [{ from: 0, to: 'two' }] } }));
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(asked.status.message.parts.find((p: any) => p.data).data.missing).toEqual(['title']);
+  });
+});

@@ -18,7 +18,8 @@ const HANDLE = /^[a-z0-9-]{2,40}$/;
 
 const text = (max: number) => z.string('must be text').trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
-const cardObject = z
+/** A card as an object (an import checks each card of a file against it before sending any). */
+export const cardObject = z
   .object({
     id: z.string('must be text').regex(CARD_ID, 'must be 1 to 80 letters, digits, ".", "_", ":" or "-", starting with a letter or digit').optional(),
     text: text(L.cardText),
@@ -37,8 +38,9 @@ export const cardsArg = cardList.min(1, 'must hold at least one card');
 export const addedCardsArg = cardList;
 
 const cardRef = z.union([z.number().int().min(0), z.string().regex(CARD_ID)], { error: "must be a card's place in this call's cards (0, 1, …) or a card id" });
+export const connectionArg = z.object({ from: cardRef, to: cardRef, type: z.string('must be text').regex(CONNECTION_TYPE, 'must be a lower-case word such as leads_to, answers or related').default('related') }).strict();
 export const connectionsArg = z
-  .array(z.object({ from: cardRef, to: cardRef, type: z.string('must be text').regex(CONNECTION_TYPE, 'must be a lower-case word such as leads_to, answers or related').default('related') }).strict(), 'must be a list of {"from", "to", "type"?}')
+  .array(connectionArg, 'must be a list of {"from", "to", "type"?}')
   .max(L.connectionsPerCall, `must hold at most ${L.connectionsPerCall} connections per call`);
 
 export const boardRef = text(L.title).describe('a board id or title');

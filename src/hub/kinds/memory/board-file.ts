@@ -75,6 +75,6 @@ export const boardFileSchema = z.object({
   format: z.literal(BOARD_FORMAT, `must be "${BOARD_FORMAT}"`),
   version: z.literal(BOARD_FILE_VERSION, `must be ${BOARD_FILE_VERSION}: this hub reads board files of version ${BOARD_FILE_VERSION}`),
   board: z.object({ title: z.string(), visibility: z.enum(['private', 'shared', 'public']).optional(), sharedWith: z.array(z.string()).optional() }).loose(),
-  cards: z.array(z.object({ id: z.string(), text: z.string(), title: z.string().optional(), tags: z.array(z.string()).optional() }).loose()),
+  cards: z.array(z.object({ id: z.string(), text: z.string(), title: z.string().optional(), tags: z.array(z.string()).optional(), links: z.array(z.string()).optional() }).loose()),
   connections: z.array(z.object({ from: z.string(), to: z.string(), type: z.string() }).loose()).optional(),
 });

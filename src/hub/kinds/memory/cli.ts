@@ -1,8 +1,9 @@
 /**
  * Memory boards from the command line: each command is one memory skill call at the memory base
  * (`/memory/`), plus `export` (a board's file to disk) and `import` (a board from a file). The
- * kind's own commands, kept in its folder; they import only from the client and this folder's
- * plain modules, so the client CLI never loads the hub.
+ * kind's own commands, kept in its folder; they import only from the client, this folder's
+ * plain modules and the hub's message limits (a module of constants), so the client CLI never
+ * loads the hub.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -13,6 +14,7 @@ import { action, client, type Context } from '../../../cli/client/run.js';
 import { sendData } from '../../../cli/client/send-data.js';
 import type { Task } from '../../../cli/client/wire.js';
 import { BOARD_MEDIA_TYPE, boardFileSchema, type BoardFile } from './board-file.js';
+import { importBoard, importSaid, planImport } from './board-import.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 
 const MEMORY_BASE = 'memory/';
@@ -51,28 +53,6 @@ function readBoardFile(file: string): BoardFile {
   const parsed = boardFileSchema.safeParse(json);
   if (!parsed.success) throw new UsageError(`${file} is not a board file: ${parsed.error.issues[0]?.path.join('.') || 'the document'} ${parsed.error.issues[0]?.message ?? ''}`.trim(), `A board file has "format": "muster.board" and "version": 1`);
   return parsed.data as unknown as BoardFile;
-}
-
-/** Splits `items` into runs of at most `size`. */
-const runs = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-
-/**
- * Makes a board from a file: the first cards with `board.create`, the rest (and then the
- * connections, which may name any card) with `board.remember`, within the per-call limits.
- */
-async function importBoard(ctx: Context<{ title?: string }>, file: BoardFile): Promise<Task> {
-  const cards = file.cards.map((c) => ({ id: c.id, text: c.text, ...(c.title !== undefined ? { title: c.title } : {}), tags: c.tags }));
-  const [first = [], ...rest] = runs(cards, L.cardsPerCall);
-  if (!first.length) throw new UsageError('The board file holds no card', 'A board needs at least one card');
-  const visibility = file.board.visibility === 'shared' ? { visibility: 'shared', sharedWith: file.board.sharedWith } : { visibility: file.board.visibility };
-  let task = await call(ctx, 'board.create', { title: ctx.options.title ?? file.board.title, cards: first, ...visibility });
-  const board = (task.metadata?.['muster'] as { board?: string } | undefined)?.board;
-  if (task.status.state !== 'TASK_STATE_COMPLETED' || !board) return task;
-  for (const more of rest) task = await call(ctx, 'board.remember', { board, cards: more });
-  for (const connections of runs(file.connections, L.connectionsPerCall)) {
-    task = await call(ctx, 'board.remember', { board, cards: [], connections: connections.map(({ from, to, type }) => ({ from, to, type })) });
-  }
-  return task;
 }
 
 export function boardCommands(program: Command): void {
@@ -123,5 +103,16 @@ export function boardCommands(program: Command): void {
 
   client(board, 'import <file>', 'make a board of your own from a board file')
     .option('--title <title>', "the new board's title (default: the file's)")
-    .action(action(async (ctx: Context<{ title?: string }>, file: string) => ctx.show(await importBoard(ctx, readBoardFile(file)), renderCall)));
+    .option('--resume <board>', 'finish an import that stopped part-way, into the board it made (cards already on it are not written again)')
+    .action(
+      action(async (ctx: Context<{ title?: string; resume?: string }>, fileName: string) => {
+        const { title, resume } = ctx.options;
+        if (title !== undefined && resume !== undefined) throw new UsageError('--title names a new board; --resume finishes one that exists', 'Give one of them');
+        const file = readBoardFile(fileName);
+        const plan = planImport(file, fileName);
+        const visibility = file.board.visibility === 'shared' ? { visibility: 'shared', sharedWith: file.board.sharedWith } : { visibility: file.board.visibility };
+        const task = await importBoard((skill, args) => call(ctx, skill, args), plan, { title: title ?? file.board.title, visibility, fileName, ...(resume !== undefined ? { resume } : {}) });
+        ctx.show(task, (t) => importSaid(t, plan));
+      }),
+    );
 }

@@ -20,7 +20,7 @@ import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { routeText, type RoutedCall } from './phrasing.js';
 import { inFollowUp, inText, textField } from './refusals.js';
-import { CONNECT, ownBoardId, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
+import { checkPresent, CONNECT, ownBoardId, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
 
 export const MEMORY = 'memory';
 
@@ -100,15 +100,19 @@ const unrouted = (): Outcome => ({
   pending: { skill: '', args: {} },
 });
 
-/** Runs a call, or asks for what it lacks; a refusal of its args names them where the caller sent them. */
+/**
+ * Runs a call, or asks for what it lacks once what it carries is right; a refusal of its args
+ * names them where the caller sent them.
+ */
 async function run(env: MemoryEnv, { skill, args, inCallerTerms }: Call): Promise<Outcome> {
   const found = SKILL_BY_ID.get(skill);
   if (!found) throw invalidParams(`${DATA}.skill`, `names no memory skill: '${skill}'`, `Send one of: ${SKILL_IDS}`);
   if (!isObject(args)) throw invalidParams(ARGS, 'must be an object of the skill\'s arguments', `See the card's example: ${JSON.stringify(found.example)}`);
   const missing = missingArgs(skill, args);
-  if (missing.length) return asksFor(skill, args, missing);
   try {
-    return await found.run(env, args);
+    if (!missing.length) return await found.run(env, args);
+    checkPresent(found, args, missing);
+    return asksFor(skill, args, missing);
   } catch (e) {
     throw inCallerTerms ? inCallerTerms(e) : e;
   }

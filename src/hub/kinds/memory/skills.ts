@@ -62,6 +62,11 @@ export interface Skill {
   description: string;
   /** Args a call must carry before the skill runs; without them it asks for them. */
   needs: readonly string[];
+  /**
+   * What it takes, field by field: its run checks a call's args against this, and a call that
+   * lacks some of `needs` has the args it carries checked against it first (see `checkPresent`).
+   */
+  args: z.ZodObject;
   /** A data part that calls it. */
   example: JsonObject;
   /** Whether it answers the board as a file. */
@@ -108,13 +113,12 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 /** The caller's own board, which "Remember that …" writes to: made by the first write to it. */
 export const ownBoardId = (handle: string) => `memory-${handle}`;
 
-const rememberArgs = z
-  .object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() })
-  .strict()
-  .refine((a) => a.cards.length > 0 || (a.connections?.length ?? 0) > 0, { path: ['cards'], message: 'must hold at least one card (or send connections to draw)' });
+// No refinement across fields here: `checkPresent` makes fields optional, and a refinement would read them.
+const rememberArgs = z.object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() }).strict();
 
 async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(rememberArgs, raw, ARGS);
+  if (!args.cards.length && !args.connections?.length) throw invalidParams(`${ARGS}.cards`, 'must hold at least one card (or send connections to draw)', 'Send the cards to add, or connections to draw between cards on the board');
   const own = ownBoardId(env.caller);
   const target = await env.boards.find(args.board, 'write', `${ARGS}.board`).catch((e: unknown) => {
     if (args.board === own && isHubError(e) && e.code === 'BOARD_NOT_FOUND') return undefined; // made now
@@ -157,6 +161,7 @@ async function recall(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 }
 
 const boardArgs = z.object({ board: boardRef }).strict();
+const noArgs = z.object({}).strict();
 
 async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
@@ -176,7 +181,7 @@ async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 }
 
 async function list(env: MemoryEnv, raw: unknown): Promise<Outcome> {
-  parseWith(z.object({}).strict(), raw ?? {}, ARGS);
+  parseWith(noArgs, raw ?? {}, ARGS);
   const { boards, hasMore } = await env.boards.list();
   const lines = boards.map((b) => `- ${b.title} (${b.id}): ${cardsWord(b.cardCount)}, ${b.visibility}${b.owner === env.caller ? '' : `, by ${b.owner}`}`);
   const more = hasMore ? '\nMore boards than these: recall or read one by its title.' : '';
@@ -229,13 +234,25 @@ export const CONNECT = 'board.connect';
 const BOARD_EXAMPLE = { board: 'Launch plan' };
 
 export const SKILLS: readonly Skill[] = [
-  { id: 'board.create', name: 'Make a board', description: 'Makes a board from cards (texts or {text, title, tags, links, id}) and typed connections between them (from/to: a card\'s place in cards, or its id); private unless visibility says shared (with sharedWith) or public. Answers the board as a file.', needs: ['title', 'cards'], example: { skill: 'board.create', args: { title: 'Launch plan', cards: ['Ship the A2A face', { text: 'Seed the directory #launch', title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] } }, answersBoard: true, run: create },
-  { id: 'board.remember', name: 'Remember', description: 'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. Answers the board as a file.', needs: ['board', 'cards'], example: { skill: 'board.remember', args: { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] } }, answersBoard: true, run: remember },
-  { id: 'board.recall', name: 'Recall', description: 'Finds the cards that best match a query\'s words and #tags across the boards you may read (or one board), best first.', needs: ['query'], example: { skill: 'board.recall', args: { query: 'database #decision', limit: 5 } }, answersBoard: false, run: recall },
-  { id: 'board.read', name: 'Read a board', description: 'Reads one board: its cards in order and its connections. Answers the board as a file.', needs: ['board'], example: { skill: 'board.read', args: BOARD_EXAMPLE }, answersBoard: true, run: read },
-  { id: 'board.list', name: 'List boards', description: 'Lists the boards you may read, latest changed first.', needs: [], example: { skill: 'board.list', args: {} }, answersBoard: false, run: list },
-  { id: 'board.insights', name: 'Board insights', description: 'Names a board\'s hubs (most connected cards), orphans (no connections) and open questions (cards that ask, with no answer connected).', needs: ['board'], example: { skill: 'board.insights', args: BOARD_EXAMPLE }, answersBoard: false, run: boardInsights },
-  { id: CONNECT, name: 'Connect related cards', description: 'Proposes connections between related cards that are not connected, and asks first: a follow-up with the same taskId and {"confirm": true} draws them; anything else leaves the board as it is.', needs: ['board'], example: { skill: CONNECT, args: BOARD_EXAMPLE }, answersBoard: false, run: connect },
+  { id: 'board.create', name: 'Make a board', description: 'Makes a board from cards (texts or {text, title, tags, links, id}) and typed connections between them (from/to: a card\'s place in cards, or its id); private unless visibility says shared (with sharedWith) or public. Answers the board as a file.', needs: ['title', 'cards'], args: createArgs, example: { skill: 'board.create', args: { title: 'Launch plan', cards: ['Ship the A2A face', { text: 'Seed the directory #launch', title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] } }, answersBoard: true, run: create },
+  { id: 'board.remember', name: 'Remember', description: 'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. Answers the board as a file.', needs: ['board', 'cards'], args: rememberArgs, example: { skill: 'board.remember', args: { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] } }, answersBoard: true, run: remember },
+  { id: 'board.recall', name: 'Recall', description: 'Finds the cards that best match a query\'s words and #tags across the boards you may read (or one board), best first.', needs: ['query'], args: recallArgs, example: { skill: 'board.recall', args: { query: 'database #decision', limit: 5 } }, answersBoard: false, run: recall },
+  { id: 'board.read', name: 'Read a board', description: 'Reads one board: its cards in order and its connections. Answers the board as a file.', needs: ['board'], args: boardArgs, example: { skill: 'board.read', args: BOARD_EXAMPLE }, answersBoard: true, run: read },
+  { id: 'board.list', name: 'List boards', description: 'Lists the boards you may read, latest changed first.', needs: [], args: noArgs, example: { skill: 'board.list', args: {} }, answersBoard: false, run: list },
+  { id: 'board.insights', name: 'Board insights', description: 'Names a board\'s hubs (most connected cards), orphans (no connections) and open questions (cards that ask, with no answer connected).', needs: ['board'], args: boardArgs, example: { skill: 'board.insights', args: BOARD_EXAMPLE }, answersBoard: false, run: boardInsights },
+  { id: CONNECT, name: 'Connect related cards', description: 'Proposes connections between related cards that are not connected, and asks first: a follow-up with the same taskId and {"confirm": true} draws them; anything else leaves the board as it is.', needs: ['board'], args: boardArgs, example: { skill: CONNECT, args: BOARD_EXAMPLE }, answersBoard: false, run: connect },
 ];
 
 export const SKILL_BY_ID: ReadonlyMap<string, Skill> = new Map(SKILLS.map((s) => [s.id, s]));
+
+/**
+ * Refuses, before a call asks for what it lacks (`missing`), the args it does carry that are
+ * wrong: each checked against the skill's own schema with the missing ones made optional, so a
+ * wrong value is refused at once, as docs/memory-boards.md promises, and never after a follow-up.
+ * Only the schema: what depends on a board (a link or a connection to a card on it) waits for it.
+ */
+export function checkPresent(skill: Skill, args: JsonObject, missing: readonly string[]): void {
+  // Typed for zod's mask of a shape with string keys (a number key is never a field name).
+  const optional = Object.fromEntries(missing.map((m) => [m, true])) as Record<string, true> & Record<number, never>;
+  parseWith(skill.args.partial(optional), args, ARGS);
+}
