@@ -5,7 +5,7 @@ import { createHub, type Hub } from './hub/hub.js';
 import { FORWARD_CHANNEL } from './delivery/forward.js';
 import { Outbox } from './delivery/outbox.js';
 import { LeasedWork } from './scheduler/leased-work.js';
-import { Signer, type StoredKey } from './delivery/signing.js';
+import { Signer } from './delivery/signing.js';
 import { settleAdminToken } from './identity/admin-token.js';
 import { openStore } from './store/open.js';
 import { DatabaseInUse } from './store/sqlite/ownership.js';
@@ -45,6 +45,9 @@ async function openConfiguredStore(config: Config, logger: Logger, metrics: HubM
 /** Idempotency receipts are kept a day; quota windows only until they are over. */
 const RECEIPT_TTL_MS = 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** How soon a node signs with a key rotated through another node. */
+const KEY_REFRESH_MS = 3_000;
 
 function startPruning(store: Store, logger: Logger): NodeJS.Timeout {
   const prune = () => store.prune(Date.now() - RECEIPT_TTL_MS).catch((e: unknown) => logger.warn({ err: e }, 'pruning old receipts failed (tried again within the hour)'));
@@ -66,7 +69,8 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     throw e;
   });
   const policy = { allowPrivate: config.allowPrivateTargets };
-  const signer = await Signer.open({ load: () => store.loadSigningKeys() as Promise<StoredKey[]>, save: (key) => store.saveSigningKey(key) }).catch(async (e: unknown) => {
+  // Other nodes may rotate the keys: a shared store is read again every few seconds (and for each JWKS).
+  const signer = await Signer.open(store, { graceMs: config.keyGraceDays * DAY_MS, ...(store.exclusive ? {} : { refreshMs: KEY_REFRESH_MS }) }).catch(async (e: unknown) => {
     await store.close();
     throw e;
   });
@@ -121,6 +125,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (e) {
+    signer.close();
     await store.close();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new ConfigError(`port ${config.port} on ${config.host} is already in use`);
@@ -142,6 +147,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
       await app.close();
       await deadlines.stop();
       await outbox.stop();
+      signer.close();
       await store.close();
     },
   };

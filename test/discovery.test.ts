@@ -60,7 +60,7 @@ describe('agent card discovery', () => {
   it('serves a 0.3-shaped card to a client that asks with A2A-Version: 0.3', async () => {
     const res = await fetch(`${hub.url}agents/card-agent/.well-known/agent-card.json`, { headers: { 'a2a-version': '0.3' } });
     const card = (await res.json()) as any;
-    expect(card).toMatchObject({ protocolVersion: '0.3.0', url: `${hub.url}agents/card-agent/`, preferredTransport: 'JSONRPC', securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{ bearer: [] }] });
+    expect(card).toMatchObject({ protocolVersion: '0.3.0', url: `${hub.url}agents/card-agent/`, preferredTransport: 'JSONRPC', securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{ bearer: ['agent'] }] });
     expect(card.supportedInterfaces).toBeUndefined();
     expect(res.headers.get('vary')).toContain('A2A-Version');
   });

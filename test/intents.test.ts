@@ -157,6 +157,28 @@ describe('declaring and working an intent', () => {
     expect(forced.metadata.muster.duplicateOf).toBeUndefined();
   });
 
+  it('the same work declared twice at once opens one intent and answers it to both', async () => {
+    const [a, b] = await Promise.all([
+      declare('links', 'Shorten link ids', { footprint: ['src/ids/**', 'docs/ids.md'] }),
+      declare('links', 'link ids: shorten', { footprint: ['docs/ids.md', './src/ids/**'] }),
+    ]);
+    expect(b.id).toBe(a.id);
+    expect([a.metadata.muster.duplicateOf, b.metadata.muster.duplicateOf].filter(Boolean)).toEqual([a.id]);
+  });
+
+  it('the same work declared again opens anew once its intent is withdrawn; a forced twin holds no open key', async () => {
+    const first = await declare('links', 'Trim link slugs', { footprint: ['src/slugs/**'] });
+    const forced = await declare('links', 'Trim link slugs', { footprint: ['src/slugs/**'], force: true });
+    expect(forced.id).not.toBe(first.id);
+    expect((await rpc(spaceUrl('links'), 'CancelTask', { id: first.id }, { token: orch.token })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+    // The forced one is still open, so the check answers it; withdrawn too, the work's key is free and it opens again.
+    expect((await declare('links', 'trim LINK slugs', { footprint: ['./src/slugs/**'] })).id).toBe(forced.id);
+    await rpc(spaceUrl('links'), 'CancelTask', { id: forced.id }, { token: orch.token });
+    const again = await declare('links', 'trim LINK slugs', { footprint: ['./src/slugs/**'] });
+    expect([first.id, forced.id]).not.toContain(again.id);
+    expect(again.metadata.muster.duplicateOf).toBeUndefined();
+  });
+
   it('refuses, storing nothing, what makes no intent, and callers who may not declare', async () => {
     const url = spaceUrl('links');
     const before = (await rpc(url, 'ListTasks', {})).body.result.totalSize;

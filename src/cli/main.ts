@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { accountCommands } from './client/account-commands.js';
 import { agentCommands } from './client/agent-commands.js';
+import { keyCommands } from './client/key-commands.js';
 import { clientCommands } from './client/commands.js';
 import { KIND_COMMANDS } from '../hub/kinds/cli.js';
 import { runProgram } from './client/run.js';
@@ -26,6 +27,7 @@ clientCommands(program);
 watchCommand(program);
 for (const commands of KIND_COMMANDS) commands(program);
 agentCommands(program);
+keyCommands(program);
 demoCommand(program);
 
 runProgram(program).catch((e: unknown) => {

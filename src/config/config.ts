@@ -23,6 +23,8 @@ export interface Config {
   /** Seconds before each delivery retry. */
   deliveryRetries: number[];
   streams: StreamSettings;
+  /** Days a replaced signing key stays published after a rotation. */
+  keyGraceDays: number;
   review: ReviewSettings;
   /** Seconds a blocking SendMessage at a space waits for its intent to end or need input. */
   intentWaitS: number;

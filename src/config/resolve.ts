@@ -94,6 +94,7 @@ function configFrom(s: Settled): Config {
     allowPrivateTargets: s.allowPrivateTargets.value!,
     deliveryRetries: s.deliveryRetries.value!,
     streams: { heartbeatMs: s.sseHeartbeatMs.value!, drainTimeoutMs: s.sseDrainTimeoutMs.value!, maxPerCaller: s.maxStreamsPerCaller.value! },
+    keyGraceDays: s.keyGraceDays.value!,
     review: reviewFrom(s),
     intentWaitS: s.intentWaitS.value!,
     logLevel: s.logLevel.value!,

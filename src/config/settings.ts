@@ -5,6 +5,7 @@
  * at start are all made from this table.
  */
 import { DEFAULT_RETRIES } from '../delivery/outbox.js';
+import { DEFAULT_GRACE_DAYS } from '../delivery/signing.js';
 import { KIND_SETTINGS } from '../hub/kinds/settings.js';
 import { LOG_LEVELS, type DbConfig } from './config.js';
 import { dbFrom, describeDb } from './db.js';
@@ -123,6 +124,13 @@ const declared = {
     parse: wholeNumber(1),
     fallback: '100',
     help: 'open streams one caller may hold on this node',
+  },
+  keyGraceDays: {
+    arg: '<days>',
+    allowed: 'a whole number of days from 0 to 3650',
+    parse: wholeNumber(0, 3_650),
+    fallback: String(DEFAULT_GRACE_DAYS),
+    help: 'days a replaced signing key stays in the JWKS after a rotation, so what it signed still verifies',
   },
   ...KIND_SETTINGS,
   logLevel: {

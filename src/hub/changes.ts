@@ -10,7 +10,7 @@ const stamp = (m: Message, record: TaskRecord): Message => Object.assign({}, m, 
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, settles, ...unplaced } = opening;
+  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, openKey, settles, ...unplaced } = opening;
   unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
     id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
@@ -30,6 +30,7 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   if (target !== undefined) record.target = target;
   if (metadata !== undefined) record.metadata = metadata;
   if (rank) record.rank = rank; // 0 is no rank, as the store reads it back
+  if (openKey) record.openKey = openKey.key;
   if (statusMessage !== undefined) record.statusMessage = stamp(statusMessage, record);
   const history = messages.map((m) => stamp(m, record));
   const task: StoredTask = { record, history, artifacts: [] };

@@ -63,6 +63,14 @@ export interface Opening {
   /** The task's place in lists by rank, highest first (an intent's priority); absent: 0. */
   rank?: number;
   /**
+   * What the kind knows this work by while the task is open (TaskRecord.openKey): when another
+   * open task holds the key already (the same work, opened at the same moment through another
+   * process, after this one's twin check read), nothing opens and the caller is answered that task
+   * as a twin, `twinNote` saying so. The read-then-write check a kind makes cannot see such a race;
+   * the store's unique key does.
+   */
+  openKey?: { key: string; twinNote: (twin: StoredTask) => string };
+  /**
    * What the task becomes at once, in the same write (work the hub itself performs, such as a
    * memory skill): the log holds the opening and then this change, so a stream shows both.
    */

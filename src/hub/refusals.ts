@@ -12,6 +12,10 @@ export function storeRefusal(e: unknown, quotas: Quotas, now: number): unknown {
   if (e instanceof StoreConflict && e.what === 'version') {
     return new HubError('CONFLICT', 'The task kept changing while this request was applied; nothing was done', { hint: 'Retry the request' });
   }
+  if (e instanceof StoreConflict && e.what === 'open-key') {
+    // Creates answer the key's holder as a twin (open-keys.ts); only a change that reopens a task whose key was taken meanwhile ends here.
+    return new HubError('CONFLICT', 'Another open task is already this work', { hint: 'Read the open tasks of its context and follow that one' });
+  }
   return e;
 }
 

@@ -13,6 +13,7 @@ import { PerKeyQueue } from './per-key-queue.js';
 import { readPages } from './pages.js';
 import { fingerprintOf, restKey, runOnce, type Idempotency } from './idempotency.js';
 import { storeRefusal } from './refusals.js';
+import { createUnlessKeyHeld } from './open-keys.js';
 import type { Change, Door, Kind, KindContext, KindReads } from './kind.js';
 import type { Kinds } from './kinds/index.js';
 import type { Spaces } from './spaces.js';
@@ -244,11 +245,15 @@ export class TaskService {
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });
       const token = uncheckedToken(actor.caller);
       if (token) write.liveToken = token.hash;
-      const { forwarded } = await this.store.createTask(write).catch((e: unknown) => {
+      const made = await createUnlessKeyHeld(this.store, write).catch((e: unknown) => {
         throw this.refusal(e);
       });
+      if ('holder' in made) {
+        const twin = this.visible(actor, await this.read(actor, made.holder, FULL), made.holder);
+        return this.view.twin(twin, opening.openKey!.twinNote(twin), FULL);
+      }
       if (token) token.checked = true;
-      if (forwarded) this.deliveriesQueued();
+      if (made.forwarded) this.deliveriesQueued();
       return this.view.render(task, FULL);
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {

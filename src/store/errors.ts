@@ -9,7 +9,7 @@ export class StoreConflict extends Error {
   constructor(
     readonly what:
       | 'version' | 'receipt' | 'handle' | 'task-id' | 'entry-exists' | 'entry-closed' | 'entry-full' | 'lease' | 'space-name'
-      | 'board-id' | 'board-missing' | 'board-full' | 'boards-limit',
+      | 'board-id' | 'board-missing' | 'board-full' | 'boards-limit' | 'open-key',
     message: string,
   ) {
     super(message);

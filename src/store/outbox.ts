@@ -61,13 +61,6 @@ export interface DeliveryOutcome {
   lastError?: string;
 }
 
-export interface StoredSigningKey {
-  kid: string;
-  privateJwk: object;
-  publicJwk: object;
-  createdAt: number;
-}
-
 /** The outbox channel of one push config within its task: its deliveries go out in event order. */
 export const pushChannel = (configId: string): string => `push:${configId}`;
 
@@ -91,7 +84,4 @@ export interface OutboxStore {
   listDeliveries(taskId: string): Promise<Delivery[]>;
   /** How many deliveries are pending (waiting for their first attempt or a retry). */
   pendingDeliveries(): Promise<number>;
-  loadSigningKeys(): Promise<StoredSigningKey[]>;
-  /** Stores a key unless one exists already (first writer wins across nodes). */
-  saveSigningKey(key: StoredSigningKey): Promise<void>;
 }

@@ -26,10 +26,19 @@ export interface TaskRow {
   rank: number;
   holder: string | null;
   held_until: number | null;
+  open_key: string | null;
 }
 
 /** The `tasks` column a list scope's test names (TaskScope). */
 export const SCOPE_COLUMNS: Readonly<Record<TaskColumn, keyof TaskRow>> = { sender: 'sender', target: 'target', visibility: 'visibility', kind: 'kind', contextId: 'context_id' };
+
+/**
+ * The condition under which a task's open key holds (TaskRecord.openKey): it is not terminal.
+ * Word for word the predicate of the `tasks_open_key` index in both dialects' migrations, so a
+ * lookup with it can use that index (SQLite uses a partial index only for a query that repeats
+ * its condition); the two must change together, by a migration.
+ */
+export const OPEN_KEY_HOLDS = "state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED')";
 
 const json = (text: string | null) => (text === null ? undefined : JSON.parse(text));
 /** A JSON column's text, or null for a value that is not there. */
@@ -57,6 +66,7 @@ export function recordFromRow(row: TaskRow): TaskRecord {
   if (row.rank !== 0) record.rank = row.rank;
   if (row.holder !== null) record.holder = row.holder;
   if (row.held_until !== null) record.heldUntil = row.held_until;
+  if (row.open_key !== null) record.openKey = row.open_key;
   return record;
 }
 

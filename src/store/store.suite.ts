@@ -344,6 +344,20 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       await store.close();
     });
 
+    it('adds a rotated signing key only over the newest key, and forgets keys', async () => {
+      const { store } = await open();
+      await store.saveSigningKey({ kid: 'k1', privateJwk: { d: 'x' }, publicJwk: { x: 'y' }, createdAt: 1 });
+      expect(await store.addSigningKey({ kid: 'k2', privateJwk: { d: 'z' }, publicJwk: { x: 'w' }, createdAt: 2 }, 'k1')).toBe(true);
+      // A second rotation that read k1 as the newest loses: k2 replaced it already.
+      expect(await store.addSigningKey({ kid: 'k3', privateJwk: { d: 'v' }, publicJwk: { x: 'u' }, createdAt: 3 }, 'k1')).toBe(false);
+      expect(await store.addSigningKey({ kid: 'k3', privateJwk: { d: 'v' }, publicJwk: { x: 'u' }, createdAt: 3 }, 'k2')).toBe(true);
+      await store.deleteSigningKeys(['k1']);
+      const kept = await store.loadSigningKeys();
+      expect(kept.map((k) => [k.kid, k.createdAt])).toEqual([['k2', 2], ['k3', 3]]);
+      expect(kept[1]!.privateJwk).toEqual({ d: 'v' });
+      await store.close();
+    });
+
     it('prunes old receipts and ended quota windows, and nothing else', async () => {
       const { store } = await open();
       const w = newTask();

@@ -5,7 +5,9 @@
  * version it read (compare-and-set), whichever process wrote last; that an entry's rule is checked
  * in the transaction that writes it; and that each committed write is announced on the store's
  * events with the task's new last sequence number; and that a read or write given a `liveToken`
- * checks it in the same statement (a request whose token is revoked meanwhile gets nothing). The event log is the source of truth: a task's
+ * checks it in the same statement (a request whose token is revoked meanwhile gets nothing); and that
+ * no two tasks that are not terminal carry the same open key (TaskRecord.openKey), checked by the
+ * database in the write itself, whichever process writes. The event log is the source of truth: a task's
  * events are numbered 1, 2, 3… without gaps, and `eventsAfter` reads them back in order.
  */
 import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
@@ -46,6 +48,14 @@ export interface TaskRecord {
   holder?: string;
   /** When the holder's hold runs (or ran) out, epoch ms; present exactly when `holder` is. */
   heldUntil?: number;
+  /**
+   * What the task's kind knows its work by while it is open (an intent: its space, title words and
+   * footprint; see Opening.openKey). Unique among tasks that are not terminal: a create or update
+   * that would give a second one the key is refused (StoreConflict 'open-key') by a unique index,
+   * so of two racing creates through different processes one stands. It is kept as written; once
+   * its task is terminal it holds nothing, and a new task may take it.
+   */
+  openKey?: string;
 }
 
 /** A holder and until when it holds the task: live while `until` is later than now. */
@@ -207,6 +217,8 @@ export interface TaskStore {
    * 'entry-closed' when the task left `whileState`, 'entry-full' at `max`.
    */
   addEntry(write: SealedWrite): Promise<void>;
+  /** The id of the task that is not terminal and holds this open key (TaskRecord.openKey), if any. */
+  openKeyHolder(key: string): Promise<string | undefined>;
   /** A task's entries in the order they were written. */
   entries(taskId: string): Promise<TaskEntry[]>;
   entryOf(taskId: string, author: string): Promise<TaskEntry | undefined>;

@@ -1,8 +1,8 @@
 /**
  * Agent Cards in the A2A 1.0 shape: the hub's own, one per agent, one per space and the memory
- * base's. Each names
- * its JSON-RPC URL (the base itself) twice, for protocol 1.0 and 0.3: the method name picks the
- * shapes. The skills come from the kinds that open tasks at that kind of base.
+ * base's. They are signed when served (card-signing.ts), so no member holds a default or empty
+ * value. Each names its JSON-RPC URL (the base itself) twice, for protocol 1.0 and 0.3: the
+ * method name picks the shapes. The skills come from the kinds that open tasks at that kind of base.
  */
 import type { CardSkill } from '../../hub/kind.js';
 import type { AgentRecord, SpaceRecord } from '../../store/store.js';
@@ -29,7 +29,10 @@ function common(hubBase: string, base: string, name: string, description: string
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: schemeDescription } },
     },
-    securityRequirements: [{ schemes: { bearer: {} } }], // no scopes: ProtoJSON omits the empty list
+    // The role the token names (OpenAPI lets a non-OAuth scheme list roles). Not left empty: a
+    // verifier that normalizes the card drops empty members, and would then sign-check a card
+    // without its requirements (card-signing.ts).
+    securityRequirements: [{ schemes: { bearer: { list: ['agent'] } } }],
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills,
@@ -51,7 +54,7 @@ export function legacyCard(card: Card) {
     preferredTransport: 'JSONRPC',
     capabilities: { streaming: capabilities.streaming, pushNotifications: capabilities.pushNotifications },
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: card.securitySchemes.bearer.httpAuthSecurityScheme.description } },
-    security: [{ bearer: [] }],
+    security: [{ bearer: ['agent'] }],
   });
 }
 

@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { baseUrl, claimedCallerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
 import { agentCard, hubCard, legacyCard, memoryCard, spaceCard } from './card.js';
+import { CardSigner } from './card-signing.js';
+import type { Signer } from '../../delivery/signing.js';
+import { JWKS_PATH } from '../rest/keys.js';
 import { answer } from './jsonrpc.js';
 import { HubError } from '../../errors/hub-error.js';
 import { callerName } from '../../identity/caller.js';
@@ -42,12 +44,11 @@ function lastEventId(request: FastifyRequest): { lastEventId?: number } {
   return Number.isInteger(value) && value >= 0 ? { lastEventId: value } : {};
 }
 
-function sendCard(request: FastifyRequest, reply: FastifyReply, card: ReturnType<typeof hubCard>) {
-  // The card is 1.0 unless the client asks for 0.3 (a header-less fetch gets 1.0).
+/** A card as served: 1.0 unless the client asks for 0.3 (a header-less fetch gets 1.0), signed, with an ETag over the signed body. */
+async function sendCard(request: FastifyRequest, reply: FastifyReply, cards: CardSigner, hubBase: string, card: ReturnType<typeof hubCard>) {
   const legacy = String(request.headers['a2a-version'] ?? '').startsWith('0.3');
-  const body = JSON.stringify(legacy ? legacyCard(card) : card);
+  const { body, etag } = await cards.sign(legacy ? legacyCard(card) : card, `${hubBase}${JWKS_PATH}`);
   reply.header('vary', 'A2A-Version');
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   reply.header('cache-control', 'public, max-age=60').header('etag', etag).type('application/json');
   if (request.headers['if-none-match'] === etag) return reply.code(304).send();
   return reply.send(body);
@@ -62,9 +63,11 @@ export function a2aRoutes(
     streams: StreamSettings;
     logError: (error: unknown, request: FastifyRequest) => void;
     metrics: Pick<HubMetrics, 'streamOpened' | 'streamClosed'>;
+    signer: Signer;
   },
 ): void {
   const { publicUrl, logError, metrics } = options;
+  const cards = new CardSigner(options.signer);
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   const streams = new Set<AbortController>();
   // A stream lives no longer than the token that opened it: rotation or revocation ends the agent's streams.
@@ -131,13 +134,18 @@ export function a2aRoutes(
   const config = { door: 'jsonrpc' as const };
   const skills = (door: Door['kind'], subject = '') => hub.kinds.cardSkills(door, subject);
 
-  app.get(`/${CARD}`, (request, reply) => sendCard(request, reply, hubCard(baseUrl(publicUrl, request), skills('hub'))));
+  const card = (request: FastifyRequest, reply: FastifyReply, make: (hubBase: string) => ReturnType<typeof hubCard>) => {
+    const hubBase = baseUrl(publicUrl, request);
+    return sendCard(request, reply, cards, hubBase, make(hubBase));
+  };
+
+  app.get(`/${CARD}`, (request, reply) => card(request, reply, (hubBase) => hubCard(hubBase, skills('hub'))));
   app.post('/', { config }, rpc(async () => ({ kind: 'hub' })));
 
   app.get(`/agents/:handle/${CARD}`, { config: { door: 'rest' } }, async (request, reply) => {
     const { handle } = request.params as { handle: string };
     const agent = await hub.identity.agent(handle);
-    return sendCard(request, reply, agentCard(baseUrl(publicUrl, request), agent, skills('agent', handle)));
+    return card(request, reply, (hubBase) => agentCard(hubBase, agent, skills('agent', handle)));
   });
   app.post('/agents/:handle/', { config }, rpc(agentDoor));
   app.post('/agents/:handle', { config }, rpc(agentDoor));
@@ -145,12 +153,12 @@ export function a2aRoutes(
   app.get(`/spaces/:name/${CARD}`, { config: { door: 'rest' } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     const space = await hub.spaces.require(name);
-    return sendCard(request, reply, spaceCard(baseUrl(publicUrl, request), space, skills('space', name)));
+    return card(request, reply, (hubBase) => spaceCard(hubBase, space, skills('space', name)));
   });
   app.post('/spaces/:name/', { config }, rpc(spaceDoor));
   app.post('/spaces/:name', { config }, rpc(spaceDoor));
 
-  app.get(`/memory/${CARD}`, (request, reply) => sendCard(request, reply, memoryCard(baseUrl(publicUrl, request), skills('memory'))));
+  app.get(`/memory/${CARD}`, (request, reply) => card(request, reply, (hubBase) => memoryCard(hubBase, skills('memory'))));
   app.post('/memory/', { config }, rpc(async () => ({ kind: 'memory' })));
   app.post('/memory', { config }, rpc(async () => ({ kind: 'memory' })));
 }

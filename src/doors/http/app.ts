@@ -8,7 +8,7 @@ import { a2aRoutes } from '../a2a/routes.js';
 import { errorAnswer } from '../a2a/jsonrpc.js';
 import { agentRoutes } from '../rest/agents.js';
 import { healthRoutes } from '../rest/health.js';
-import { jwksRoutes } from '../rest/jwks.js';
+import { keyRoutes } from '../rest/keys.js';
 import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
 import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
@@ -24,7 +24,7 @@ import { boardRoutes } from '../rest/boards.js';
 
 export interface AppOptions {
   streams: StreamSettings;
-  /** The hub's signing keys, published as a JWKS. */
+  /** The hub's signing keys: they sign the cards, are published as a JWKS and rotate by the admin. */
   signer: Signer;
   publicUrl: URL | undefined;
   registration: 'open' | 'admin';
@@ -132,7 +132,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   spaceRoutes(app, hub, options);
   boardRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
-  jwksRoutes(app, options.signer);
+  keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
   return app;
 }

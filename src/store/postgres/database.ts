@@ -157,6 +157,7 @@ const CONFLICT_OF: Record<string, StoreConflict['what']> = {
   spaces_pkey: 'space-name',
   boards_pkey: 'board-id',
   task_entries_pkey: 'entry-exists',
+  tasks_open_key: 'open-key',
   // A task's messages and events are numbered from its row: a clash means another write got there first.
   messages_pkey: 'version',
   events_pkey: 'version',
@@ -194,6 +195,7 @@ export async function migrate(client: pg.ClientBase): Promise<number[]> {
     const pending = MIGRATIONS.filter((m) => m.version > (rows[0]?.v ?? 0));
     for (const m of pending) {
       await client.query(m.sql);
+      await m.data?.(client);
       await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
     }
     await client.query('COMMIT');

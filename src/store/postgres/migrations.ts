@@ -8,7 +8,18 @@
  * whole, and text skips jsonb's parse on every write. Keys and ids are COLLATE "C": lists order by
  * id as SQLite does (bytes), and comparisons skip the locale.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+import type pg from 'pg';
+import { BACKFILL_ROWS, backfilledKeys } from '../open-key-backfill.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  /** Rows SQL alone cannot compute, written after `sql` in the same transaction. */
+  data?: (client: pg.ClientBase) => Promise<void>;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'core',
@@ -324,6 +335,34 @@ CREATE TABLE card_connections (
   seq BIGSERIAL,
   PRIMARY KEY (board_id, from_id, to_id, type)
 );
+`,
+  },
+  {
+    version: 5,
+    name: 'open keys',
+    sql: `
+-- What a task's kind knows its work by while it is open (TaskRecord.openKey): no two tasks that
+-- are not terminal share one. The condition is OPEN_KEY_HOLDS (rows.ts) word for word.
+ALTER TABLE tasks ADD COLUMN open_key TEXT COLLATE "C";
+CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
+  WHERE open_key IS NOT NULL AND state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED');
+`,
+    // Open intents written before get their keys (open-key-backfill.ts), derived in TypeScript as the kind derives them.
+    data: async (client) => {
+      const keyed = backfilledKeys((await client.query<{ id: string; kind: string; metadata: string | null }>(BACKFILL_ROWS)).rows);
+      if (keyed.length === 0) return;
+      await client.query('UPDATE tasks t SET open_key = k.key FROM unnest($1::text[], $2::text[]) AS k(id, key) WHERE t.id = k.id', [keyed.map((k) => k.id), keyed.map((k) => k.key)]);
+    },
+  },
+  {
+    version: 6,
+    name: 'signing key rotation',
+    sql: `
+-- Keys rotate (POST /api/keys/rotate): the newest key signs, older ones stay published through
+-- their grace, so the table holds several rows. The one-row index gives way to an advisory lock
+-- that every key insert takes (signing-keys.ts): the first key is still stored once, and of two
+-- rotations at once only one replaces the newest key.
+DROP INDEX signing_keys_first;
 `,
   },
 ];

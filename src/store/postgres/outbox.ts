@@ -1,9 +1,9 @@
 /**
- * Push configs, the delivery outbox and signing keys. Deliveries are claimed with FOR UPDATE SKIP
- * LOCKED and a lease naming its holder, so processes sharing the outbox never take one delivery
- * twice; only the holder records an attempt.
+ * Push configs and the delivery outbox (the signing keys are in signing-keys.ts). Deliveries are
+ * claimed with FOR UPDATE SKIP LOCKED and a lease naming its holder, so processes sharing the
+ * outbox never take one delivery twice; only the holder records an attempt.
  */
-import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
+import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type PushConfig } from '../store.js';
 import type { Db, Statement } from './database.js';
 import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
@@ -120,18 +120,6 @@ export function outboxStatements(db: Db) {
         [taskId, id, pushChannel(id)],
       );
       return rows[0]!.gone === 1;
-    },
-
-    keys: async (): Promise<StoredSigningKey[]> =>
-      (await db.query<{ kid: string; private_jwk: string; public_jwk: string; created_at: number }>('SELECT * FROM signing_keys ORDER BY created_at')).rows.map((k) => ({
-        kid: k.kid, privateJwk: JSON.parse(k.private_jwk), publicJwk: JSON.parse(k.public_jwk), createdAt: k.created_at,
-      })),
-
-    /** The first key wins: the one-row index (migrations.ts) turns any later insert into nothing. */
-    saveKey: async (k: StoredSigningKey) => {
-      await db.query('INSERT INTO signing_keys (kid, private_jwk, public_jwk, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
-        k.kid, JSON.stringify(k.privateJwk), JSON.stringify(k.publicJwk), k.createdAt,
-      ]);
     },
 
     /** Finished deliveries older than `before` go; pending ones stay whatever their age. */

@@ -2,7 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
 import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
+import { openKeysSuite } from '../open-keys.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
+import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { storeSuite } from '../store.suite.js';
@@ -10,6 +12,7 @@ import { StoreUnavailable, type TaskOrdering, type TaskSelection } from '../stor
 import { MIGRATIONS } from './migrations.js';
 import { openPostgresStore } from './postgres-store.js';
 import { listStatement } from './task-reads.js';
+import { OPEN_KEY_HOLDS } from '../rows.js';
 import { taskScopes } from '../../hub/view.js';
 
 /** A fresh database migrated up to `version` only, as an older hub left it; `fill` writes into it first. */
@@ -29,6 +32,18 @@ async function databaseAt(version: number, fill: (client: pg.Client) => Promise<
   }
   return database;
 }
+
+// A database of its own: the rows it writes would tip the statistics the query-plan tests below read.
+describe.skipIf(!testPostgres)('postgres store, open keys', () => {
+  let database: { url: string; drop: () => Promise<void> };
+  beforeAll(async () => {
+    database = await freshPostgresDatabase('open-keys');
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  openKeysSuite('postgres', () => openPostgresStore(database.url));
+});
 
 describe.skipIf(!testPostgres)('postgres store', () => {
   let database: { url: string; drop: () => Promise<void> };
@@ -72,6 +87,22 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     }
   });
 
+  it('migration 5 gives the open intents of a database written before it their open keys, the oldest of twins taking it', async () => {
+    const old = await databaseAt(4, async (client) => {
+      const columns = Object.keys(ROWS_UNKEYED[0]!);
+      for (const row of ROWS_UNKEYED) {
+        await client.query(`INSERT INTO tasks (${columns.join(', ')}, changed_at) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}, 0)`, Object.values(row));
+      }
+    });
+    try {
+      const store = await openPostgresStore(old.url);
+      await expectKeyed(store);
+      await store.close();
+    } finally {
+      await old.drop();
+    }
+  });
+
   describe('query plans', () => {
     let client: pg.Client;
     beforeAll(async () => {
@@ -83,6 +114,11 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     });
     afterAll(async () => {
       await client?.end();
+    });
+
+    it("looks an open key up by its index (the lookup repeats the index's condition, OPEN_KEY_HOLDS)", async () => {
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`);
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using tasks_open_key/);
     });
 
     type ListShape = Omit<TaskSelection, 'limit' | 'includeArtifacts'> & TaskOrdering;

@@ -10,6 +10,7 @@ import { connectClient, database, endPool, migrate, openPool, storeError } from 
 import { Listener, type ListenOptions } from './events.js';
 import { identityStatements } from './identity.js';
 import { outboxStatements } from './outbox.js';
+import { signingKeyStatements } from './signing-keys.js';
 import { receiptStatements } from './receipts.js';
 import { scheduleStatements } from './schedule.js';
 import { spaceStatements } from './spaces.js';
@@ -64,6 +65,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     addEntry: writes.seal,
     getTask: reads.get,
     listTasks: reads.list,
+    openKeyHolder: reads.openKeyHolder,
     entries: entries.list,
     entryOf: entries.of,
     eventsAfter: entries.eventsAfter,
@@ -79,8 +81,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     finishDelivery: outbox.finish,
     listDeliveries: outbox.list,
     pendingDeliveries: outbox.pending,
-    loadSigningKeys: outbox.keys,
-    saveSigningKey: outbox.saveKey,
+    ...signingKeyStatements(db),
     prune: async (before) => {
       await receipts.prune(before);
       await outbox.prune(before - DELIVERIES_KEPT_MS);

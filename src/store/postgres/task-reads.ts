@@ -8,13 +8,13 @@ import type { Artifact, Message } from '../../a2a/types.js';
 import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
 import { Statement, type Db } from './database.js';
 import { cursorWalks, orderBy } from '../order.js';
-import { recordFromRow, SCOPE_COLUMNS, type TaskRow as StoredRow } from '../rows.js';
+import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow as StoredRow } from '../rows.js';
 
 /** The `tasks` columns, in the order taskValues gives their values. */
 export const TASK_COLUMNS = [
   'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
   'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq', 'rank',
-  'holder', 'held_until',
+  'holder', 'held_until', 'open_key',
 ] as const;
 
 const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
@@ -25,7 +25,7 @@ export function taskValues(r: TaskRecord): [unknown, string][] {
     [r.id, 'text'], [r.kind, 'text'], [r.contextId, 'text'], [r.sender ?? null, 'text'], [r.target ?? null, 'text'],
     [r.visibility, 'text'], [r.state, 'text'], [text(r.statusMessage), 'text'], [r.statusAt, 'int8'], [r.createdAt, 'int8'],
     [r.updatedAt, 'int8'], [text(r.metadata), 'text'], [r.messageCount, 'int'], [r.artifactCount, 'int'], [r.version, 'int'], [r.lastSeq, 'int'],
-    [r.rank ?? 0, 'int'], [r.holder ?? null, 'text'], [r.heldUntil ?? null, 'int8'],
+    [r.rank ?? 0, 'int'], [r.holder ?? null, 'text'], [r.heldUntil ?? null, 'int8'], [r.openKey ?? null, 'text'],
   ];
 }
 
@@ -125,5 +125,8 @@ export function taskReader(db: Db) {
     return { tasks: found.slice(0, q.limit).map(taskFromRow), total: rows[0]?.total ?? 0, hasMore: found.length > q.limit };
   };
 
-  return { get, list };
+  const openKeyHolder = async (key: string): Promise<string | undefined> =>
+    (await db.query<{ id: string }>(`SELECT id FROM tasks WHERE open_key = $1 AND ${OPEN_KEY_HOLDS}`, [key])).rows[0]?.id;
+
+  return { get, list, openKeyHolder };
 }

@@ -40,6 +40,7 @@ function migrate(db: Db): number[] {
     const pending = MIGRATIONS.filter((m) => m.version > row.v);
     for (const m of pending) {
       db.exec(m.sql);
+      m.data?.(db);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
     }
     return pending.map((m) => m.version);

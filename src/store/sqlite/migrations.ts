@@ -2,7 +2,18 @@
  * Numbered migrations, only ever appended once released. Pending ones run in order, once,
  * together in one IMMEDIATE transaction (see database.ts).
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+import { BACKFILL_ROWS, backfilledKeys } from '../open-key-backfill.js';
+import type { Db } from './database.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  /** Rows SQL alone cannot compute, written after `sql` in the same transaction. */
+  data?: (db: Db) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'core',
@@ -339,5 +350,21 @@ CREATE TABLE card_connections (
   UNIQUE (board_id, from_id, to_id, type)
 );
 `,
+  },
+  {
+    version: 13,
+    name: 'open keys',
+    sql: `
+-- What a task's kind knows its work by while it is open (TaskRecord.openKey): no two tasks that
+-- are not terminal share one. The condition is OPEN_KEY_HOLDS (rows.ts) word for word.
+ALTER TABLE tasks ADD COLUMN open_key TEXT;
+CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
+  WHERE open_key IS NOT NULL AND state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED');
+`,
+    // Open intents written before get their keys (open-key-backfill.ts), derived in TypeScript as the kind derives them.
+    data: (db) => {
+      const keep = db.prepare('UPDATE tasks SET open_key = ? WHERE id = ?');
+      for (const { id, key } of backfilledKeys(db.prepare(BACKFILL_ROWS).all() as { id: string; kind: string; metadata: string | null }[])) keep.run(key, id);
+    },
   },
 ];

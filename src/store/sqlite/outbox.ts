@@ -1,9 +1,9 @@
 import type { Db } from './database.js';
-import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type PushConfig, type StoredSigningKey } from '../store.js';
+import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type PushConfig } from '../store.js';
 import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
 
-/** Push configs, the delivery outbox and signing keys. */
+/** Push configs and the delivery outbox (the signing keys are in signing-keys.ts). */
 export function deliveryStatements(db: Db) {
   const insertDelivery = db.prepare(
     `INSERT INTO deliveries (id, task_id, channel, seq, url, headers, body, state, attempts, next_at, created_at)
@@ -39,8 +39,6 @@ export function deliveryStatements(db: Db) {
   const othersOfOwner = db.prepare('SELECT COUNT(*) FROM push_configs WHERE task_id = ? AND owner = ? AND id != ?').pluck();
   const deleteConfig = db.prepare('DELETE FROM push_configs WHERE task_id = ? AND id = ?');
   const cancelChannel = db.prepare("UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE task_id = ? AND channel = ? AND state = 'pending'");
-  const keys = db.prepare('SELECT * FROM signing_keys ORDER BY created_at');
-  const insertKey = db.prepare('INSERT INTO signing_keys (kid, private_jwk, public_jwk, created_at) SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM signing_keys)');
 
   const claim = db.transaction((owner: string, now: number, leaseUntil: number, limit: number) => {
     const rows = due.all({ now, limit }) as DeliveryRow[];
@@ -73,10 +71,5 @@ export function deliveryStatements(db: Db) {
     putConfig: (c: PushConfig, maxPerOwner: number) => putConfig.immediate(c, maxPerOwner),
     configs: (taskId: string) => (configs.all(taskId) as ConfigRow[]).map(configFromRow),
     deleteConfig: (taskId: string, id: string) => removeConfig.immediate(taskId, id),
-    keys: () =>
-      (keys.all() as { kid: string; private_jwk: string; public_jwk: string; created_at: number }[]).map((k) => ({
-        kid: k.kid, privateJwk: JSON.parse(k.private_jwk), publicJwk: JSON.parse(k.public_jwk), createdAt: k.created_at,
-      })),
-    saveKey: (k: StoredSigningKey) => insertKey.run(k.kid, JSON.stringify(k.privateJwk), JSON.stringify(k.publicJwk), k.createdAt),
   };
 }

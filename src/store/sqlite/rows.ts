@@ -5,17 +5,17 @@ import type { TaskRecord } from '../store.js';
 export const TASK_COLUMNS = [
   'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
   'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq', 'rank',
-  'holder', 'held_until',
+  'holder', 'held_until', 'open_key',
 ] as const;
 
 /**
- * A `tasks` row's values in TASK_COLUMNS order, `id` first. Positional parameters: binding 19
+ * A `tasks` row's values in TASK_COLUMNS order, `id` first. Positional parameters: binding 20
  * named ones costs better-sqlite3 about twice as long.
  */
 export function rowValues(r: TaskRecord): unknown[] {
   return [
     r.id, r.kind, r.contextId, r.sender ?? null, r.target ?? null, r.visibility, r.state, text(r.statusMessage), r.statusAt,
     r.createdAt, r.updatedAt, text(r.metadata), r.messageCount, r.artifactCount, r.version, r.lastSeq, r.rank ?? 0,
-    r.holder ?? null, r.heldUntil ?? null,
+    r.holder ?? null, r.heldUntil ?? null, r.openKey ?? null,
   ];
 }

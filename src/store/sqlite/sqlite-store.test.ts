@@ -5,10 +5,13 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { cached } from '../cached/cached-store.js';
 import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
+import { openKeysSuite } from '../open-keys.suite.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
+import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
+import { OPEN_KEY_HOLDS } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
 
@@ -20,6 +23,9 @@ const fileStore = async () => {
 };
 storeSuite('sqlite', fileStore);
 holdsAndRanksSuite('sqlite', fileStore);
+openKeysSuite('sqlite', async () => openSqliteStore(freshFile()));
+// The hub runs SQLite under the cache: a refused create must leave nothing in it.
+openKeysSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile())));
 
 spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
 boardsSuite('sqlite', async () => openSqliteStore(freshFile()));
@@ -57,6 +63,10 @@ describe('sqlite query plans', () => {
     ['claimable intents in the rank of a cursor', `${CLAIMABLE} AND rank = 3 AND (created_at, id) > (5, 'x') ORDER BY rank DESC, created_at, id LIMIT 21`],
     ['claimable intents below the rank of a cursor', `${CLAIMABLE} AND rank < 3 ORDER BY rank DESC, created_at, id LIMIT 21`],
   ];
+  it('an open key is looked up by its index (the lookup repeats the index\'s condition, OPEN_KEY_HOLDS)', () => {
+    expect(planOf(`SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`)).toMatch(/USING (COVERING )?INDEX tasks_open_key/);
+  });
+
   it.each(lists)('the %s list uses an index and no sort', (_name, sql) => {
     const plan = planOf(sql);
     expect(plan).toMatch(/USING (COVERING )?INDEX/);
@@ -102,6 +112,17 @@ describe('sqlite migrations', () => {
     });
     const store = openSqliteStore(file);
     await expectUpgraded(store);
+    await store.close();
+  });
+
+  it('migration 13 gives the open intents of a file written before it their open keys, the oldest of twins taking it', async () => {
+    const file = fileAt(12, (db) => {
+      const columns = Object.keys(ROWS_UNKEYED[0]!);
+      const insert = db.prepare(`INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+      for (const row of ROWS_UNKEYED) insert.run(row);
+    });
+    const store = openSqliteStore(file);
+    await expectKeyed(store);
     await store.close();
   });
 

@@ -7,6 +7,7 @@ import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
 import { taskWriter } from './tasks.js';
 import { deliveryStatements } from './outbox.js';
+import { signingKeyStatements } from './signing-keys.js';
 import { entryStatements } from './entries.js';
 import { dueWorkStatements } from './schedule.js';
 import { receiptIndex } from './receipts.js';
@@ -85,6 +86,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
       return reads.get(id, options);
     },
     listTasks: async (query) => reads.list(query),
+    openKeyHolder: async (key) => reads.openKeyHolder(key),
     addEntry: async (write) => writes.seal(write),
     entries: async (taskId) => entries.list(taskId),
     entryOf: async (taskId, author) => entries.of(taskId, author),
@@ -100,8 +102,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     finishDelivery: async (id, owner, outcome) => outbox.finish(id, owner, outcome),
     listDeliveries: async (taskId) => outbox.list(taskId),
     pendingDeliveries: async () => outbox.pending(),
-    loadSigningKeys: async () => outbox.keys(),
-    saveSigningKey: async (key) => void outbox.saveKey(key),
+    ...signingKeyStatements(db),
     eventsAfter: async (taskId, afterSeq, limit) =>
       (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
     prune: async (before) => {

@@ -1,7 +1,7 @@
 import type { Artifact, Message } from '../../a2a/types.js';
 import { statementCache, type Db } from './database.js';
 import { cursorWalks, orderBy } from '../order.js';
-import { recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
+import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
 import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskScope } from '../store.js';
 
 type Branch = { where: string; params: Record<string, unknown> };
@@ -51,6 +51,7 @@ function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> }
 export function taskReader(db: Db) {
   const prepare = statementCache(db);
   const getRow = db.prepare('SELECT * FROM tasks WHERE id = ?');
+  const keyHolder = db.prepare(`SELECT id FROM tasks WHERE open_key = ? AND ${OPEN_KEY_HOLDS}`).pluck();
   const lastMessages = db.prepare('SELECT body FROM messages WHERE task_id = ? ORDER BY seq DESC LIMIT ?').pluck();
   const allArtifacts = db.prepare('SELECT body FROM artifacts WHERE task_id = ? ORDER BY position, artifact_id').pluck();
 
@@ -99,5 +100,7 @@ export function taskReader(db: Db) {
     return { tasks: rows.slice(0, q.limit).map((r) => hydrate(r, options)), total, hasMore: rows.length > q.limit };
   };
 
-  return { get, list };
+  const openKeyHolder = (key: string): string | undefined => keyHolder.get(key) as string | undefined;
+
+  return { get, list, openKeyHolder };
 }

@@ -69,7 +69,7 @@ export function taskWriter(
     try {
       insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
-      throw isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e;
+      throw keyTaken(e, w) ?? (isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e);
     }
     return { forwarded: rest(w) };
   };
@@ -81,7 +81,12 @@ export function taskWriter(
     }
     check(w, w.entry);
     const [id, ...columns] = rowValues(record);
-    const result = updateTask.run(...columns, id, w.expectedVersion); // the first write
+    let result;
+    try {
+      result = updateTask.run(...columns, id, w.expectedVersion); // the first write: a refusal here leaves nothing behind
+    } catch (e) {
+      throw keyTaken(e, w) ?? e;
+    }
     if (result.changes !== 1) throw new StoreConflict('version', `task ${record.id} changed since it was read`);
     rest(w);
   };
@@ -116,6 +121,12 @@ export function taskWriter(
     update: async (write: TaskWrite) => void (await batch({ kind: 'update', write })),
     seal: async (write: SealedWrite) => void (await batch({ kind: 'sealed', write })),
   };
+}
+
+/** The refusal of a row that would give a second open task the write's open key (the `tasks_open_key` index), if that is what `e` is. */
+function keyTaken(e: unknown, w: TaskWrite): StoreConflict | undefined {
+  if (!isConstraintViolation(e) || !/\btasks\.open_key\b/.test((e as Error).message)) return undefined;
+  return new StoreConflict('open-key', `an open task holds the open key of task ${w.record.id}`);
 }
 
 type WriteOp = { kind: 'create' | 'update'; write: TaskWrite } | { kind: 'sealed'; write: SealedWrite };

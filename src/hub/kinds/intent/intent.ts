@@ -7,7 +7,7 @@ import type { StoredTask } from '../../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening, type Standing, type Twin } from '../../kind.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
 import { factsOf, holdFacts, said, type IntentFacts } from './facts.js';
-import { footprintsOverlap, titleWords } from './twins.js';
+import { footprintsOverlap, intentOpenKey, titleWords } from './twins.js';
 import { askInput, claim, fail, heartbeat, holdEnds, land, leaseExpired, progress, release } from './work.js';
 
 export const DECLARE_INTENT = 'declare-intent';
@@ -49,6 +49,10 @@ async function twinOf(ctx: KindContext, space: string, declaration: Declaration)
   });
 }
 
+/** Said first in the answer to a twin: which intent it repeats, and how to declare it anyway. */
+const repeats = (twin: StoredTask, footprint: string) =>
+  `This repeats intent ${twin.record.id} (same title, ${footprint}), so nothing new was declared; send "force": true in the data part to declare it anyway.`;
+
 function openedSentence(id: string, space: string, priority: number, capped: boolean, asked: number): string {
   const cap = capped ? ` at priority ${priority} (you asked for ${asked}; orchestrators declare at most ${priority} here)` : '';
   return `Intent ${id} is open in space ${space}${cap}: no worker has claimed it yet. Follow it with GetTask or SubscribeToTask; CancelTask withdraws it.`;
@@ -89,7 +93,7 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
       const { priority, capped } = declaredPriority(standing, declaration.priority);
       if (!declaration.force) {
         const twin = await twinOf(ctx, space, declaration);
-        if (twin) return { twinOf: twin, note: `This repeats intent ${twin.record.id} (same title, overlapping footprint), so nothing new was declared; send "force": true in the data part to declare it anyway.` };
+        if (twin) return { twinOf: twin, note: repeats(twin, 'overlapping footprint') };
       }
       const id = uuidv7();
       const facts: IntentFacts = {
@@ -110,6 +114,9 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
         statusMessage: said(openedSentence(id, space, priority, capped, declaration.priority)),
         metadata: { muster: facts } as unknown as JsonObject,
         rank: priority, // claimable intents are listed by it
+        // The twin check above read before this write, so a twin declared at the same moment (through another node) is caught by
+        // the key alone, and only an exact one (twins.ts). A forced declaration carries none: it opens beside its twins.
+        ...(declaration.force ? {} : { openKey: { key: intentOpenKey(space, declaration.title, declaration.footprint), twinNote: (t: StoredTask) => repeats(t, 'same footprint') } }),
         messages: [message],
         quotas: quotas.charge('intent.declare', callerName(ctx.caller), ctx.now),
       };

@@ -3,7 +3,11 @@
  * the same words (case, punctuation and order ignored) and their footprints overlap, glob-aware:
  * `src/links/**` overlaps `src/links/limit.ts`, and two globs overlap when one's fixed base lies
  * under the other's.
+ *
+ * Overlap is not an equality, so no key can stand for it. The open key (intentOpenKey) stands
+ * for the part of it that is one: the same title words and the same footprint entries as a set.
  */
+import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 
 /** A title's words, lowercased, without punctuation, sorted and unique. */
@@ -13,6 +17,17 @@ export function titleWords(title: string): string {
 }
 
 const normal = (path: string) => path.replace(/^\.\//, '').replace(/\/+$/, '');
+
+/**
+ * The intent's open key (TaskRecord.openKey): its space, title words and footprint entries
+ * (normalised, as a sorted set), hashed so a footprint of 100 long globs still fits an index. Two
+ * declarations with one key are always twins (an entry overlaps itself), so the store's refusal
+ * of a second open intent with the key refuses only twins.
+ */
+export function intentOpenKey(space: string, title: string, footprint: readonly string[]): string {
+  const entries = [...new Set(footprint.map(normal))].sort();
+  return `intent:${createHash('sha256').update(JSON.stringify([space, titleWords(title), entries])).digest('hex')}`;
+}
 
 /** Whether two footprint entries (paths or globs) can name the same file. */
 function entriesOverlap(a: string, b: string): boolean {
