@@ -3,6 +3,7 @@
  * store's records. Values a dialect stores differently are normalised here: SQLite has no boolean.
  */
 import type { TaskState } from '../a2a/types.js';
+import type { StoredSigningKey } from './signing-keys.js';
 import type { AgentRecord, ClaimPolicy, TaskColumn, Delivery, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
 
 /** A `tasks` row. */
@@ -154,3 +155,17 @@ export const patchToRow = (p: SpacePatch) => ({
 });
 
 export const memberFromRow = (r: MemberRow): SpaceMember => ({ handle: r.handle, role: r.role as SpaceRole, addedAt: r.added_at });
+
+export interface SigningKeyRow {
+  kid: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: number;
+}
+
+export const signingKeyFromRow = (k: SigningKeyRow): StoredSigningKey => ({
+  kid: k.kid, privateJwk: JSON.parse(k.private_jwk), publicJwk: JSON.parse(k.public_jwk), createdAt: Number(k.created_at),
+});
+
+/** The newest signing key's kid: the one that signs, and the one a rotation must replace. */
+export const NEWEST_SIGNING_KEY = 'SELECT kid FROM signing_keys ORDER BY created_at DESC, kid DESC LIMIT 1';

@@ -6,15 +6,8 @@
 import type pg from 'pg';
 import type { SigningKeyStore, StoredSigningKey } from '../signing-keys.js';
 import type { Db } from './database.js';
+import { NEWEST_SIGNING_KEY, signingKeyFromRow, type SigningKeyRow } from '../rows.js';
 
-interface KeyRow {
-  kid: string;
-  private_jwk: string;
-  public_jwk: string;
-  created_at: number;
-}
-
-const NEWEST = 'SELECT kid FROM signing_keys ORDER BY created_at DESC, kid DESC LIMIT 1';
 
 /** Two keys, apart from the single-key locks (migrations) and other pairs (boards). */
 async function lockKeys(client: pg.PoolClient): Promise<void> {
@@ -28,9 +21,7 @@ export function signingKeyStatements(db: Db): SigningKeyStore {
     ]));
   return {
     loadSigningKeys: async () =>
-      (await db.query<KeyRow>('SELECT * FROM signing_keys ORDER BY created_at, kid')).rows.map((k) => ({
-        kid: k.kid, privateJwk: JSON.parse(k.private_jwk), publicJwk: JSON.parse(k.public_jwk), createdAt: Number(k.created_at),
-      })),
+      (await db.query<SigningKeyRow>('SELECT * FROM signing_keys ORDER BY created_at, kid')).rows.map(signingKeyFromRow),
     saveSigningKey: (key) =>
       db.transaction(async (client) => {
         await lockKeys(client);
@@ -39,7 +30,7 @@ export function signingKeyStatements(db: Db): SigningKeyStore {
     addSigningKey: (key, replacing) =>
       db.transaction(async (client) => {
         await lockKeys(client);
-        if ((await client.query<{ kid: string }>(NEWEST)).rows[0]?.kid !== replacing) return false;
+        if ((await client.query<{ kid: string }>(NEWEST_SIGNING_KEY)).rows[0]?.kid !== replacing) return false;
         await insert(client, key);
         return true;
       }),
