@@ -1,4 +1,7 @@
 /** The commands that replace curl: agents, tokens, endpoint and forwarding, watch; and what each --help lists. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startA2AEndpoint } from './helpers/a2a-endpoint.js';
 import { runMuster, spawnMuster, type Run } from './helpers/cli.js';
@@ -33,7 +36,7 @@ describe('muster agents', { timeout: 120_000 }, () => {
   it('list pages through every agent in registration order, readable and as {items, nextCursor}', async () => {
     const first = json(await muster(['agents', 'list', '--limit', '2', '--json']));
     expect(first.items.map((a: { handle: string }) => a.handle)).toEqual(['cmd-ann', 'cmd-ben']);
-    expect(first.items[0]).toEqual({ handle: 'cmd-ann', name: 'Ann', description: 'reads papers', createdAt: expect.any(String), a2a: `${hub.url}agents/cmd-ann/` });
+    expect(first.items[0]).toEqual({ handle: 'cmd-ann', name: 'Ann', description: 'reads papers', createdAt: expect.any(String), a2a: `${hub.url}agents/cmd-ann/`, card: `${hub.url}agents/cmd-ann/.well-known/agent-card.json` });
     expect(typeof first.nextCursor).toBe('string');
     const [second, readable] = await Promise.all([
       muster(['agents', 'list', '--limit', '2', '--cursor', first.nextCursor, '--json']),
@@ -56,6 +59,21 @@ describe('muster agents', { timeout: 120_000 }, () => {
     expect(readable.stdout).toMatch(/^cmd-ann \(Ann\)\n {2}A2A base +http:\S+agents\/cmd-ann\//);
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stdout)).toEqual({ error: { code: 'AGENT_NOT_FOUND', status: 404, message: "No agent 'nobody-here' on this hub" } });
+  });
+
+  it("update sets your own profile (skills from a JSON file); list --tag and --q search it; the hub's refusals exit 1", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'muster-skills-')), 'skills.json');
+    writeFileSync(file, JSON.stringify([{ id: 'read-papers', name: 'Read papers', description: 'Reads and annotates papers' }]));
+    const updated = json(await muster(['agents', 'update', '--description', 'reads papers closely', '--tags', 'papers, reading', '--skills', file, '--json'], ann.token));
+    expect(updated).toMatchObject({ handle: 'cmd-ann', description: 'reads papers closely', tags: ['papers', 'reading'], skills: [{ id: 'read-papers' }] });
+    const [tagged, readable] = await Promise.all([muster(['agents', 'list', '--tag', 'papers', '--json']), muster(['agents', 'show', 'cmd-ann'])]);
+    expect(json(tagged).items.map((a: { handle: string }) => a.handle)).toEqual(['cmd-ann']);
+    expect(readable.stdout).toMatch(/tags +papers, reading/);
+    expect(json(await muster(['agents', 'list', '--q', 'READ PAPERS', '--json'])).items.map((a: { handle: string }) => a.handle)).toEqual(['cmd-ann']);
+    const refused = await muster(['agents', 'update', '--tags', 'Not OK', '--json'], ann.token);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'INVALID_PARAMS', fields: [{ field: 'tags[0]' }] });
+    expect((await muster(['agents', 'update'], ann.token)).code).not.toBe(0);
   });
 });
 
@@ -212,7 +230,7 @@ describe('--help', { timeout: 120_000 }, () => {
     ]);
     expect(register).toEqual(['--url', '--profile', '--admin-token', '--json', '--name', '--description', '--endpoint', '-h']);
     expect(whoami).toEqual(['--url', '--profile', '--token', '--json', '-h']);
-    expect(agents).toEqual(['--url', '--profile', '--json', '--limit', '--cursor', '-h']);
+    expect(agents).toEqual(['--url', '--profile', '--json', '--limit', '--cursor', '--q', '--skill', '--tag', '-h']);
     expect(callOpen).toEqual(['--url', '--profile', '--admin-token', '--json', '--title', '-h']);
     expect(digest).toEqual(['--json', '-h']);
     expect(logout).toEqual(['--profile', '--json', '-h']);

@@ -12,6 +12,8 @@ import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
 import { EndpointControl } from '../identity/endpoint.js';
 import { TaskService } from './tasks.js';
+import { Directory } from './directory.js';
+import { hubSkillIds } from './hub-skills.js';
 import { View } from './view.js';
 
 export interface HubOptions {
@@ -51,12 +53,14 @@ export interface Hub {
   /** Memory boards read over REST (writes are memory skills). */
   readonly boards: BoardReads;
   readonly kinds: Kinds;
+  /** The directory skill at the hub's base (answers a Message, stores nothing). */
+  readonly directory: Directory;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(QUOTA_RULES, options.rateLimits);
-  const identity = new Identity(store, options.adminTokenHash, quotas, clock);
+  const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds());
   const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, boards: { store, requireAgent: (handle) => identity.requireAgent(handle) } });
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
@@ -73,6 +77,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     intents: new IntentListing(store, spaces, view),
     boards: new BoardReads(store),
     kinds,
+    directory: new Directory(identity),
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
   };
 }

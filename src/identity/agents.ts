@@ -3,11 +3,13 @@ import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError } from '../errors/hub-error.js';
-import { decodePageToken, encodePageToken } from '../hub/page-token.js';
+import { decodePageToken, encodePageToken, encodeRankToken, rankCursorFrom } from '../hub/page-token.js';
+import { profileColumns } from '../store/agent-profile-rows.js';
 import { QuotaExceeded, StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { isReservedHandle } from './reserved-handles.js';
+import { profilePatchSchema, refuseReservedSkillIds, type SearchFilters } from './profile.js';
 import { hashToken, newToken, newTokenId, sameHash } from './tokens.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
@@ -54,6 +56,8 @@ export class Identity {
     private readonly adminTokenHash: string,
     private readonly quotas: Quotas,
     private readonly clock: () => number = Date.now,
+    /** Skill ids the hub itself lists on cards: a profile may not declare them (profile.ts). */
+    private readonly reservedSkillIds: ReadonlySet<string> = new Set(),
   ) {
     // An exclusive store caches live tokens itself (store/cached), so every check is already local.
     this.owners = store.exclusive ? undefined : new LRUCache({ max: KNOWN_HANDLES });
@@ -126,6 +130,44 @@ export class Identity {
     const last = page.agents.at(-1);
     if (!page.hasMore || !last) return page;
     return { ...page, cursor: encodePageToken({ updatedAt: last.createdAt, id: last.handle }, AGENT_PAGES) };
+  }
+
+  /**
+   * Agents matching a directory search (profile.ts searchFields), best first: a match in the
+   * handle or name, then the rest, each in registration order. The page token carries the last
+   * agent's score, registration time and handle (the rank cursor's slots).
+   */
+  async search(filters: SearchFilters, page: { cursor?: string | undefined; limit?: number | undefined }): Promise<{ agents: AgentRecord[]; hasMore: boolean; cursor?: string }> {
+    const q = filters.q?.toLowerCase();
+    const bound = { q, skill: filters.skill, tag: filters.tag };
+    const after = rankCursorFrom(page.cursor, [AGENT_PAGES, bound], 'cursor').after;
+    const found = await this.store.searchAgents({
+      ...(q !== undefined ? { q } : {}),
+      ...(filters.skill !== undefined ? { skill: filters.skill } : {}),
+      ...(filters.tag !== undefined ? { tag: filters.tag } : {}),
+      limit: page.limit ?? 20,
+      ...(after ? { after: { score: after.rank ?? 0, createdAt: after.createdAt, handle: after.id } } : {}),
+    });
+    const last = found.agents.at(-1);
+    if (!found.hasMore || !last) return found;
+    // The score as the store gave it: 1 when the handle or name holds q (agent-profile-rows.ts).
+    const score = q !== undefined && profileColumns(last).search_names.includes(q) ? 1 : 0;
+    return { ...found, cursor: encodeRankToken({ rank: score, createdAt: last.createdAt, id: last.handle }, [AGENT_PAGES, bound]) };
+  }
+
+  /**
+   * Changes the agent's profile (name, description, skills, tags; profile.ts bounds them). The
+   * agent itself or the admin may; an operator that owns the agent joins them in
+   * requireSelfOrAdmin, for every owner action alike.
+   */
+  async updateProfile(caller: Caller, handle: string, body: unknown): Promise<AgentRecord> {
+    await this.agent(handle);
+    this.requireSelfOrAdmin(caller, handle);
+    const patch = parseWith(profilePatchSchema, body);
+    refuseReservedSkillIds(patch, this.reservedSkillIds);
+    const updated = await this.store.updateProfile(handle, patch);
+    if (!updated) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
+    return updated;
   }
 
   /** Refuses a handle no agent has, reading the store only for a handle not yet known to exist. */

@@ -17,7 +17,46 @@ export interface AgentRecord {
   endpointVerifiedAt?: number;
   /** New direct tasks are also sent to the verified endpoint. */
   forwarding?: boolean;
+  /** The skills the agent declares in its profile (PATCH /api/agents/{handle}); its card lists them. */
+  skills?: AgentSkill[];
+  /** Short lower-case words the agent is found by in the directory. */
+  tags?: string[];
   createdAt: number;
+}
+
+/** A skill an agent declares, in the Agent Card's AgentSkill shape (identity/profile.ts bounds it). */
+export interface AgentSkill {
+  id: string;
+  name: string;
+  description: string;
+  tags?: string[];
+  examples?: string[];
+}
+
+/** What a profile update changes: a member left out stays; `null` (name, description) or `[]` removes. */
+export interface ProfilePatch {
+  name?: string | null;
+  description?: string | null;
+  skills?: AgentSkill[];
+  tags?: string[];
+}
+
+/**
+ * A directory search: `q` (already lower-cased) is found in the agent's handle, name,
+ * description or skill names; `skill` and `tag` match exactly. Matches in the handle or name
+ * come first, then registration order.
+ */
+export interface AgentSearch {
+  q?: string;
+  skill?: string;
+  tag?: string;
+  limit: number;
+  after?: AgentSearchCursor;
+}
+
+/** Where a page of search results starts: after this agent, in (score desc, registration) order. */
+export interface AgentSearchCursor extends AgentCursor {
+  score: number;
 }
 
 export interface EndpointChallenge {
@@ -45,6 +84,10 @@ export interface IdentityStore {
   getAgent(handle: string): Promise<AgentRecord | undefined>;
   /** Agents in registration order (then handle), `limit` at most, after `after` when given. */
   listAgents(query: { limit: number; after?: AgentCursor }): Promise<{ agents: AgentRecord[]; hasMore: boolean }>;
+  /** Applies a profile patch; the agent as it is after it, undefined when there is no such agent. Announced as a record change. */
+  updateProfile(handle: string, patch: ProfilePatch): Promise<AgentRecord | undefined>;
+  /** Agents matching a directory search, best first (see AgentSearch), `limit` at most. */
+  searchAgents(query: AgentSearch): Promise<{ agents: AgentRecord[]; hasMore: boolean }>;
   /** The live (not revoked) token with this hash, if any. */
   findToken(hash: string): Promise<TokenRecord | undefined>;
   listTokens(handle: string): Promise<TokenRecord[]>;

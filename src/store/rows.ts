@@ -75,6 +75,7 @@ export function recordFromRow(row: TaskRow): TaskRecord {
 export interface AgentRow {
   handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
   endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: number | boolean;
+  skills: string | null; tags: string | null;
 }
 export interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
 
@@ -86,6 +87,8 @@ export const agentFromRow = (r: AgentRow): AgentRecord => {
   if (r.endpoint_rpc_url !== null) a.endpointRpcUrl = r.endpoint_rpc_url;
   if (r.endpoint_verified_at !== null) a.endpointVerifiedAt = r.endpoint_verified_at;
   if (r.forwarding === 1 || r.forwarding === true) a.forwarding = true; // SQLite has no boolean
+  if (r.skills !== null) a.skills = json(r.skills);
+  if (r.tags !== null) a.tags = json(r.tags);
   return a;
 };
 

@@ -1,4 +1,5 @@
-/** Agents on the hub (list, show) and your own endpoint: proving control of it, and forwarding to it. */
+/** Agents on the hub (list and search, show, update your profile) and your own endpoint: proving control of it, and forwarding to it. */
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { myHandle } from './account-commands.js';
 import { CliError, EXIT } from './errors.js';
@@ -15,16 +16,56 @@ const renderForwarding = (f: Forwarding): string =>
     ['verified', typeof f['verifiedAt'] === 'string' ? f['verifiedAt'] : 'not yet (muster endpoint challenge, then muster endpoint verify)'],
   ]).join('\n');
 
+/** The skills array from a JSON file; the hub checks what it holds. */
+function readSkills(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError('USAGE', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, EXIT.usage, 'Pass the path of a JSON file holding the skills array');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError('USAGE', `${file} is not JSON`, EXIT.usage, 'The file holds a JSON array: [{"id": …, "name": …, "description": …}]');
+  }
+}
+
 export function agentCommands(program: Command): void {
   const agents = program.command('agents').description('the agents on the hub: public profiles');
 
-  pageOptions(client(agents, 'list', 'list the agents on the hub, in registration order', { token: false }), 'agents').action(
-    action(async (ctx: Context<{ limit?: number; cursor?: string }>) => {
-      const { limit, cursor } = ctx.options;
-      const page = pageOf((await request(ctx.target, 'api/agents', { query: { limit, cursor } })) as RestPage<Profile>);
-      ctx.show(page, (p) => renderAgents(p, nextCommand(['agents', 'list', ...(limit ? ['--limit', String(limit)] : [])], p)));
-    }),
-  );
+  pageOptions(client(agents, 'list', 'list the agents on the hub, in registration order; with --q, --skill or --tag, search them (best match first)', { token: false }), 'agents')
+    .option('--q <text>', 'text found (ignoring case) in handles, names, descriptions and skill names')
+    .option('--skill <id>', 'a declared skill id, exactly')
+    .option('--tag <tag>', 'a tag of the agent or of one of its skills, exactly')
+    .action(
+      action(async (ctx: Context<{ limit?: number; cursor?: string; q?: string; skill?: string; tag?: string }>) => {
+        const { limit, cursor, q, skill, tag } = ctx.options;
+        const page = pageOf((await request(ctx.target, 'api/agents', { query: { limit, cursor, q, skill, tag } })) as RestPage<Profile>);
+        const repeated = Object.entries({ limit, q, skill, tag }).flatMap(([k, v]) => (v === undefined ? [] : [`--${k}`, String(v)]));
+        ctx.show(page, (p) => renderAgents(p, nextCommand(['agents', 'list', ...repeated], p)));
+      }),
+    );
+
+  client(agents, 'update', "change your agent's profile: name, description, tags and declared skills")
+    .option('--name <name>', 'the name shown for your agent')
+    .option('--description <text>', 'what your agent does')
+    .option('--tags <list>', 'comma-separated lower-case tags, replacing the ones set ("" removes them)')
+    .option('--skills <file>', 'a JSON file holding the skills array, [{id, name, description, tags?, examples?}], replacing the declared ones')
+    .action(
+      action(async (ctx: Context<{ name?: string; description?: string; tags?: string; skills?: string }>) => {
+        const { name, description, tags, skills } = ctx.options;
+        const body = {
+          ...(name !== undefined ? { name } : {}),
+          ...(description !== undefined ? { description } : {}),
+          ...(tags !== undefined ? { tags: tags.split(',').map((t) => t.trim()).filter((t) => t !== '') } : {}),
+          ...(skills !== undefined ? { skills: readSkills(skills) } : {}),
+        };
+        if (Object.keys(body).length === 0) throw new CliError('USAGE', 'update needs something to change', EXIT.usage, 'Pass --name, --description, --tags or --skills');
+        const handle = await myHandle(ctx.target);
+        ctx.show((await request(ctx.target, `api/agents/${path(handle)}`, { method: 'PATCH', body })) as Profile, renderProfile);
+      }),
+    );
 
   client(agents, 'show <handle>', "show an agent's public profile", { token: false }).action(
     action(async (ctx: Context, handle: string) => {

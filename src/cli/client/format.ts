@@ -148,6 +148,8 @@ export const renderProfile = (p: Profile): string =>
       ['A2A base', p.a2a],
       ['endpoint', p.endpoint],
       ['about', p.description],
+      ['tags', p.tags?.join(', ')],
+      ['skills', p.skills?.map((s) => s.id).join(', ')],
       ['since', p.createdAt],
     ]).map((l) => `  ${l}`),
   ].join('\n');

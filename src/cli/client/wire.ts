@@ -13,9 +13,14 @@ export interface Profile {
   name?: string;
   description?: string;
   endpoint?: string;
+  /** Skills and tags the agent declared (muster agents update). */
+  skills?: { id: string; name: string; description: string; tags?: string[]; examples?: string[] }[];
+  tags?: string[];
   createdAt: string;
   /** The agent's A2A base URL. */
   a2a: string;
+  /** Its Agent Card's URL. */
+  card?: string;
 }
 
 /** GET /api/me. */

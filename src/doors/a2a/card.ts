@@ -4,6 +4,7 @@
  * value. Each names its JSON-RPC URL (the base itself) twice, for protocol 1.0 and 0.3: the
  * method name picks the shapes. The skills come from the kinds that open tasks at that kind of base.
  */
+import { HUB_BASE_SKILLS } from '../../hub/hub-skills.js';
 import type { CardSkill } from '../../hub/kind.js';
 import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 import { VERSION } from '../../version.js';
@@ -59,21 +60,22 @@ export function legacyCard(card: Card) {
 }
 
 export function hubCard(base: string, skills: CardSkill[]) {
-  return common(base, base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/; declare work at a space\'s base, /spaces/{name}/; post and contribute to public review tasks and answer open calls here.', [
-    {
-      id: 'tasks',
-      name: 'Your tasks',
-      description: 'GetTask and ListTasks over every public task and every task you sent or received on this hub, whichever base it was sent to. Public tasks need no token to read.',
-      tags: ['tasks', 'hub'],
-    },
+  return common(base, base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/; declare work at a space\'s base, /spaces/{name}/; post and contribute to public review tasks and answer open calls here; find agents with directory.search.', [
+    ...HUB_BASE_SKILLS,
     ...skills,
   ]);
 }
 
+/**
+ * An agent's card: the hub's skills at its base, then the skills its profile declares (their ids
+ * never collide: identity/profile.ts). A2A requires tags on every skill and a signed card holds
+ * no empty member, so a declared skill without tags shows the agent's tags, or 'declared'.
+ */
 export function agentCard(hubBase: string, agent: AgentRecord, skills: CardSkill[]) {
   const name = agent.name ?? agent.handle;
   const base = `${hubBase}agents/${agent.handle}/`;
-  return common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, skills);
+  const declared = (agent.skills ?? []).map((s) => Object.assign({}, s, { tags: s.tags ?? agent.tags ?? ['declared'] }));
+  return common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [...skills, ...declared]);
 }
 
 export function spaceCard(hubBase: string, space: SpaceRecord, skills: CardSkill[]) {

@@ -3,11 +3,11 @@
  * name chooses the shapes: 1.0 names answer ProtoJSON, 0.3 names answer 0.3 objects.
  */
 import { listTasksParamsSchema, sendMessageParamsSchema, taskIdParamsSchema } from '../../a2a/schemas.js';
-import { legacyFinal, pushConfigIn, pushConfigOut, pushSetFieldOut, sendFieldOut, sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
+import { legacyFinal, messageOut, pushConfigIn, pushConfigOut, pushSetFieldOut, sendFieldOut, sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
 import { endsStream } from '../../events/follow.js';
 import { configOut } from '../../hub/push.js';
 import { z } from 'zod';
-import type { SendMessageParams, StreamResponse } from '../../a2a/types.js';
+import type { Message, SendMessageParams, StreamResponse, Task } from '../../a2a/types.js';
 import { camelKeys, parseWith, renamedFields } from '../../a2a/validate.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
@@ -144,11 +144,25 @@ const push03: Record<string, Handler> = {
     return null;
   }),
 };
+/**
+ * SendMessage: a task, or at the hub's base a directory search, answered with a Message and
+ * nothing stored (hub/directory.ts). `shape` writes either in the method's protocol version.
+ */
+const send = (parse: (params: unknown) => SendMessageParams, shape: { task: (task: Task) => unknown; message: (message: Message) => unknown }): Handler =>
+  write(async (hub, actor, params, call) => {
+    const request = parse(params);
+    if (hub.directory.takes(actor.door, request)) return shape.message(await hub.directory.answer(actor.caller, request, call.base));
+    return shape.task(await hub.tasks.send(actor, request, () => call.signal));
+  });
+
 /** SendStreamingMessage: the same send, then the task's events until it ends. */
 const sendStreaming = (parse: (params: unknown) => SendMessageParams, wire: WireFormat): Handler =>
   write(async (hub, actor, params, call) =>
     streamed(call, wire, async () => {
       const request = parse(params);
+      if (hub.directory.takes(actor.door, request)) {
+        throw new HubError('UNSUPPORTED_OPERATION', 'A directory search is answered with one message, not a stream', { hint: 'Send it with SendMessage (message/send in 0.3)' });
+      }
       const task = await hub.tasks.send(actor, request);
       // A new task is followed from its opening, so one the hub settled at once streams its whole lifecycle.
       const subscription = await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false, fromOpening: request.message.taskId === undefined });
@@ -164,7 +178,7 @@ const subscribe = (wire: WireFormat): Handler => async (hub, actor, params, call
 };
 
 const v1: Record<string, Handler> = {
-  SendMessage: write(async (hub, actor, params, call) => ({ task: await hub.tasks.send(actor, parseSend(params), () => call.signal) })),
+  SendMessage: send(parseSend, { task: (task) => ({ task }), message: (message) => ({ message }) }),
   SendStreamingMessage: sendStreaming(parseSend, v1Wire),
   GetTask: async (hub, actor, params) => {
     const p = parseTaskId(params);
@@ -184,7 +198,7 @@ const v1: Record<string, Handler> = {
 };
 
 const v03: Record<string, Handler> = {
-  'message/send': sentAs03(sendFieldOut, write(async (hub, actor, params, call) => taskOut(await hub.tasks.send(actor, parseSend(sendParamsIn(params)), () => call.signal)))),
+  'message/send': sentAs03(sendFieldOut, send((params) => parseSend(sendParamsIn(params)), { task: taskOut, message: messageOut })),
   'message/stream': sentAs03(sendFieldOut, sendStreaming((params) => parseSend(sendParamsIn(params)), legacyWire)),
   'tasks/get': async (hub, actor, params) => {
     const p = parseTaskId(params);

@@ -4,6 +4,7 @@ import type { Door } from '../../hub/kind.js';
 import { baseUrl, claimedCallerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
 import { agentCard, hubCard, legacyCard, memoryCard, spaceCard } from './card.js';
+import { CARD_PATH } from '../../a2a/card-path.js';
 import { CardSigner } from './card-signing.js';
 import type { Signer } from '../../delivery/signing.js';
 import { JWKS_PATH } from '../rest/keys.js';
@@ -14,7 +15,7 @@ import { writeEventStream } from './sse.js';
 import type { HubMetrics } from '../../observability/metrics.js';
 import type { StreamSettings } from '../../config/index.js';
 
-const CARD = '.well-known/agent-card.json';
+const CARD = CARD_PATH;
 
 /** Counts each caller's open streams on this process. */
 class StreamSlots {

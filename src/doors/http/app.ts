@@ -5,6 +5,7 @@ import type { StreamSettings } from '../../config/index.js';
 import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../hub/limits.js';
 import { a2aRoutes } from '../a2a/routes.js';
+import { catalogRoutes } from '../a2a/catalog.js';
 import { errorAnswer } from '../a2a/jsonrpc.js';
 import { agentRoutes } from '../rest/agents.js';
 import { healthRoutes } from '../rest/health.js';
@@ -127,6 +128,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   });
 
   a2aRoutes(app, hub, { ...options, logError: (error, request) => logFailure(options.logger, error, request) });
+  catalogRoutes(app, hub, options);
   agentRoutes(app, hub, options);
   taskRoutes(app, hub);
   spaceRoutes(app, hub, options);

@@ -6,25 +6,18 @@ import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { AgentRecord, TokenRecord } from '../../store/store.js';
 import { baseUrl, callerOf } from '../http/context.js';
+import { isSearch, searchFields } from '../../identity/profile.js';
+import { publicProfile } from '../../identity/profile-view.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const profile = (agent: AgentRecord, base: string) => ({
-  handle: agent.handle,
-  ...(agent.name ? { name: agent.name } : {}),
-  ...(agent.description ? { description: agent.description } : {}),
-  ...(agent.endpoint ? { endpoint: agent.endpoint } : {}),
-  createdAt: iso(agent.createdAt),
-  a2a: `${base}agents/${agent.handle}/`,
-});
+const profile = (agent: AgentRecord, base: string) => publicProfile(agent, base);
 
 /** What a list of agents shows of each: the public profile, without the endpoint. */
-const listed = (agent: AgentRecord, base: string) => {
-  const { endpoint: _endpoint, ...shown } = profile(agent, base);
-  return shown;
-};
+const listed = (agent: AgentRecord, base: string) => publicProfile(agent, base, { endpoint: false });
 
-const agentsQuery = z.object(pageFields).strict();
+/** A page of agents; with q, skill or tag, a directory search (hub/directory.ts says how it matches). */
+const agentsQuery = z.object({ ...pageFields, ...searchFields }).strict();
 
 const tokenView = (t: TokenRecord) => ({ id: t.id, createdAt: iso(t.createdAt), ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}) });
 
@@ -46,13 +39,21 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
 
   app.get('/api/agents', { config }, async (request) => {
     await callerOf(hub, request);
-    const { agents, hasMore, cursor } = await hub.identity.list(parseWith(agentsQuery, request.query));
+    const { cursor: token, limit, ...filters } = parseWith(agentsQuery, request.query);
+    const page = { cursor: token, limit };
+    const { agents, hasMore, cursor } = isSearch(filters) ? await hub.identity.search(filters, page) : await hub.identity.list(page);
     return { data: agents.map((a) => listed(a, base(request))), hasMore, ...(cursor ? { cursor } : {}) };
   });
 
   app.get('/api/agents/:handle', { config }, async (request) => {
     await callerOf(hub, request);
     return profile(await hub.identity.agent((request.params as { handle: string }).handle), base(request));
+  });
+
+  // The agent's profile: name, description, declared skills and tags (identity/profile.ts).
+  app.patch('/api/agents/:handle', { config }, async (request) => {
+    const caller = await callerOf(hub, request);
+    return profile(await hub.identity.updateProfile(caller, (request.params as { handle: string }).handle, request.body ?? {}), base(request));
   });
 
   app.post('/api/agents/:handle/token', { config }, async (request, reply) => {

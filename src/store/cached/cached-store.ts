@@ -64,5 +64,9 @@ export function cached(store: Store): Store {
     },
     markEndpointVerified: async (...args: Parameters<Store['markEndpointVerified']>) => rememberAgent(await store.markEndpointVerified(...args)),
     setForwarding: async (...args: Parameters<Store['setForwarding']>) => rememberAgent(await store.setForwarding(...args)),
+    updateProfile: async (...args: Parameters<Store['updateProfile']>) => {
+      const updated = await store.updateProfile(...args);
+      return updated && rememberAgent(updated);
+    },
   });
 }

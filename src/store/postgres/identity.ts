@@ -3,7 +3,8 @@
  * reads the database every time, so a token revoked through any process is refused at once. Token
  * and record changes send NOTIFY in their own statement and are announced here after it commits.
  */
-import type { AgentCursor, AgentRecord, EndpointChallenge, QuotaCharge } from '../store.js';
+import type { AgentCursor, AgentRecord, AgentSearch, EndpointChallenge, ProfilePatch, QuotaCharge } from '../store.js';
+import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
 import { AGENTS } from './notices.js';
@@ -12,7 +13,13 @@ import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../row
 
 
 
-const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_verified_at, forwarding';
+const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_verified_at, forwarding, skills, tags';
+/** The directory's search in PostgreSQL's words, its parameters in searchKeys' order. */
+const SEARCH = searchSql(
+  'strpos',
+  { q: '$1::text', skill: '$2::text', tag: '$3::text', score: '$4::int', createdAt: '$5::int8', handle: '$6::text', lim: '$7::int' },
+  AGENT_COLUMNS,
+);
 const TOKEN_COLUMNS = 'id, handle, created_at, revoked_at';
 const ADMIN_TOKEN_HASH = 'admin_token_hash';
 
@@ -36,11 +43,13 @@ export function identityStatements(db: Db, announcer: Announcer) {
     insertAgent: async (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []): Promise<void> => {
       const s = new Statement();
       const at = s.param(agent.createdAt, 'int8');
+      const p = profileColumns(agent);
       s.with(
         'agent',
-        `INSERT INTO agents (handle, name, description, endpoint, created_at)
-         VALUES (${s.param(agent.handle, 'text')}, ${s.param(agent.name ?? null, 'text')}, ${s.param(agent.description ?? null, 'text')},
-           ${s.param(agent.endpoint ?? null, 'text')}, ${at}) RETURNING handle`,
+        `INSERT INTO agents (handle, name, description, endpoint, created_at, skills, tags, search_names, search_text, search_keys)
+         VALUES (${s.param(agent.handle, 'text')}, ${s.param(p.name, 'text')}, ${s.param(p.description, 'text')},
+           ${s.param(agent.endpoint ?? null, 'text')}, ${at}, ${s.param(p.skills, 'text')}, ${s.param(p.tags, 'text')},
+           ${s.param(p.search_names, 'text')}, ${s.param(p.search_text, 'text')}, ${s.param(p.search_keys, 'text')}) RETURNING handle`,
       );
       s.with('token', `INSERT INTO tokens (id, handle, hash, created_at) SELECT ${s.param(token.id, 'text')}, handle, ${s.param(token.hash, 'text')}, ${at} FROM agent`);
       const quota = chargeQuotas(s, quotas, 'agent');
@@ -57,6 +66,36 @@ export function identityStatements(db: Db, announcer: Announcer) {
         `SELECT ${AGENT_COLUMNS} FROM agents WHERE $1::int8 IS NULL OR (created_at, handle) > ($1::int8, $2::text) ORDER BY created_at, handle LIMIT $3`,
         [query.after?.createdAt ?? null, query.after?.handle ?? null, query.limit + 1],
       );
+      return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
+    },
+
+    /**
+     * Reads the agent's row locked, applies the patch and writes it back with its search columns,
+     * NOTIFY in the same transaction: two patches at once through two processes run one after
+     * the other, so neither loses the other's members (nor leaves search columns for a profile
+     * that no longer stands).
+     */
+    updateProfile: async (handle: string, patch: ProfilePatch): Promise<AgentRecord | undefined> => {
+      const agent = await db.transaction(async (client) => {
+        const { rows } = await client.query<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents WHERE handle = $1 FOR UPDATE`, [handle]);
+        if (!rows[0]) return undefined;
+        const next = patchedAgent(agentFromRow(rows[0]), patch);
+        const c = profileColumns(next);
+        await client.query(
+          `UPDATE agents SET name = $2, description = $3, skills = $4, tags = $5, search_names = $6, search_text = $7, search_keys = $8,
+             changed_at = muster_now_ms() WHERE handle = $1`,
+          [handle, c.name, c.description, c.skills, c.tags, c.search_names, c.search_text, c.search_keys],
+        );
+        await client.query(`SELECT pg_notify('${AGENTS}', $1)`, [announcer.agentNotice(handle, 'record')]);
+        return next;
+      });
+      if (agent) announcer.agentChanged(handle, 'record');
+      return agent;
+    },
+
+    searchAgents: async (query: AgentSearch) => {
+      const k = searchKeys(query);
+      const { rows } = await db.query<AgentRow>(SEARCH, [k.q, k.skill, k.tag, k.score, k.createdAt, k.handle, k.lim]);
       return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
     },
 

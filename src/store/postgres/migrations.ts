@@ -10,6 +10,8 @@
  */
 import type pg from 'pg';
 import { BACKFILL_ROWS, backfilledKeys } from '../open-key-backfill.js';
+import { AGENT_PROFILES_SQL, profileBackfill } from '../agent-profile-upgrade.js';
+import type { AgentRow } from '../rows.js';
 
 export interface Migration {
   version: number;
@@ -364,5 +366,20 @@ CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
 -- rotations at once only one replaces the newest key.
 DROP INDEX signing_keys_first;
 `,
+  },
+  {
+    version: 7,
+    name: 'agent profiles',
+    sql: AGENT_PROFILES_SQL(),
+    // Agents registered before get their search columns (agent-profile-upgrade.ts), made in TypeScript as every write makes them.
+    data: async (client) => {
+      const columns = profileBackfill((await client.query<AgentRow>('SELECT * FROM agents')).rows);
+      if (columns.length === 0) return;
+      await client.query(
+        `UPDATE agents a SET search_names = c.names, search_text = c.text, search_keys = c.keys
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS c(handle, names, text, keys) WHERE a.handle = c.handle`,
+        [columns.map((c) => c.handle), columns.map((c) => c.search_names), columns.map((c) => c.search_text), columns.map((c) => c.search_keys)],
+      );
+    },
   },
 ];

@@ -5,6 +5,7 @@ import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { openKeysSuite } from '../open-keys.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
+import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { storeSuite } from '../store.suite.js';
@@ -97,6 +98,21 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     try {
       const store = await openPostgresStore(old.url);
       await expectKeyed(store);
+      await store.close();
+    } finally {
+      await old.drop();
+    }
+  });
+
+  it('migration 7 gives the agents of a database written before it their search columns', async () => {
+    const old = await databaseAt(6, async (client) => {
+      for (const r of AGENTS_BEFORE_PROFILES) {
+        await client.query('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES ($1, $2, $3, $4, $5)', [r.handle, r.name, r.description, r.endpoint, r.created_at]);
+      }
+    });
+    try {
+      const store = await openPostgresStore(old.url);
+      await expectSearchable(store);
       await store.close();
     } finally {
       await old.drop();

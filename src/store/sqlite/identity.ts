@@ -1,7 +1,8 @@
 import { isConstraintViolation, type Db } from './database.js';
-import { StoreConflict, type AgentCursor, type AgentRecord, type EndpointChallenge, type EventBus, type QuotaCharge } from '../store.js';
+import { StoreConflict, type AgentCursor, type AgentRecord, type AgentSearch, type EndpointChallenge, type EventBus, type ProfilePatch, type QuotaCharge } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
+import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
 
 
 const ADMIN_TOKEN_HASH = 'admin_token_hash';
@@ -10,7 +11,8 @@ const ADMIN_TOKEN_HASH = 'admin_token_hash';
 /** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
 export function identityStatements(db: Db, bus: EventBus) {
   const insertAgentRow = db.prepare(
-    'INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @createdAt)',
+    `INSERT INTO agents (handle, name, description, endpoint, created_at, skills, tags, search_names, search_text, search_keys)
+     VALUES (@handle, @name, @description, @endpoint, @createdAt, @skills, @tags, @search_names, @search_text, @search_keys)`,
   );
   const insertTokenRow = db.prepare('INSERT INTO tokens (id, handle, hash, created_at) VALUES (?, ?, ?, ?)');
   const revokeOthers = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND revoked_at IS NULL');
@@ -26,7 +28,7 @@ export function identityStatements(db: Db, bus: EventBus) {
   const insertAgent = db.transaction((agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
     chargeQuotas(quotas);
     try {
-      insertAgentRow.run({ name: null, description: null, endpoint: null, ...agent });
+      insertAgentRow.run({ endpoint: agent.endpoint ?? null, handle: agent.handle, createdAt: agent.createdAt, ...profileColumns(agent) });
     } catch (e) {
       if (isConstraintViolation(e)) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
       throw e;
@@ -48,6 +50,20 @@ export function identityStatements(db: Db, bus: EventBus) {
     "UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE state = 'pending' AND channel = 'forward' AND task_id IN (SELECT id FROM tasks WHERE target = ?)",
   );
   const readAgent = (handle: string) => agentFromRow(getAgentRow.get(handle) as AgentRow);
+  const writeProfile = db.prepare(
+    `UPDATE agents SET name = @name, description = @description, skills = @skills, tags = @tags,
+       search_names = @search_names, search_text = @search_text, search_keys = @search_keys WHERE handle = @handle`,
+  );
+  const updateProfile = db.transaction((handle: string, patch: ProfilePatch) => {
+    const row = getAgentRow.get(handle) as AgentRow | undefined;
+    if (!row) return undefined;
+    const agent = patchedAgent(agentFromRow(row), patch);
+    writeProfile.run({ handle, ...profileColumns(agent) });
+    return agent;
+  });
+  const search = db.prepare(
+    searchSql('instr', { q: '@q', skill: '@skill', tag: '@tag', score: '@score', createdAt: '@createdAt', handle: '@handle', lim: '@lim' }),
+  );
   const takeChallenge = db.transaction((handle: string) => {
     const row = getChallenge.get(handle) as { challenge: string; endpoint: string; expires_at: number } | undefined;
     dropChallenge.run(handle);
@@ -78,6 +94,14 @@ export function identityStatements(db: Db, bus: EventBus) {
     markEndpointVerified: (handle: string, endpoint: string, rpcUrl: string, now: number) =>
       announced(handle, 'record', markVerified.immediate(handle, endpoint, rpcUrl, now)),
     setForwarding: (handle: string, enabled: boolean, quotas: QuotaCharge[]) => announced(handle, 'record', setForwarding.immediate(handle, enabled, quotas)),
+    updateProfile: (handle: string, patch: ProfilePatch) => {
+      const agent = updateProfile.immediate(handle, patch);
+      return agent && announced(handle, 'record', agent);
+    },
+    searchAgents: (query: AgentSearch) => {
+      const rows = search.all(searchKeys(query)) as AgentRow[];
+      return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
+    },
     adminTokenHash: () => (getSetting.get(ADMIN_TOKEN_HASH) as string | undefined),
     keepAdminTokenHash: (hash: string) => {
       keepSetting.run(ADMIN_TOKEN_HASH, hash);

@@ -3,6 +3,8 @@
  * together in one IMMEDIATE transaction (see database.ts).
  */
 import { BACKFILL_ROWS, backfilledKeys } from '../open-key-backfill.js';
+import { AGENT_PROFILES_SQL, profileBackfill } from '../agent-profile-upgrade.js';
+import type { AgentRow } from '../rows.js';
 import type { Db } from './database.js';
 
 export interface Migration {
@@ -365,6 +367,16 @@ CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
     data: (db) => {
       const keep = db.prepare('UPDATE tasks SET open_key = ? WHERE id = ?');
       for (const { id, key } of backfilledKeys(db.prepare(BACKFILL_ROWS).all() as { id: string; kind: string; metadata: string | null }[])) keep.run(key, id);
+    },
+  },
+  {
+    version: 14,
+    name: 'agent profiles',
+    sql: AGENT_PROFILES_SQL(),
+    // Agents registered before get their search columns (agent-profile-upgrade.ts), made in TypeScript as every write makes them.
+    data: (db) => {
+      const keep = db.prepare('UPDATE agents SET search_names = ?, search_text = ?, search_keys = ? WHERE handle = ?');
+      for (const c of profileBackfill(db.prepare('SELECT * FROM agents').all() as AgentRow[])) keep.run(c.search_names, c.search_text, c.search_keys, c.handle);
     },
   },
 ];

@@ -10,6 +10,7 @@ import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
+import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
@@ -126,6 +127,15 @@ describe('sqlite migrations', () => {
     await store.close();
   });
 
+  it('migration 14 gives the agents of a file written before it their search columns', async () => {
+    const file = fileAt(13, (db) => {
+      const insert = db.prepare('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @created_at)');
+      for (const row of AGENTS_BEFORE_PROFILES) insert.run(row);
+    });
+    const store = openSqliteStore(file);
+    await expectSearchable(store);
+    await store.close();
+  });
 
   it('migration 8 keeps the receipts of a file written before it, findable and still refusing their keys', async () => {
     const file = fileAt(7, (old) => {

@@ -1,0 +1,24 @@
+/**
+ * The skills the hub itself lists on its cards: its base's own (reading tasks, the directory)
+ * and every kind's at every kind of base. Agents may not declare these ids (identity/profile.ts).
+ */
+import { DIRECTORY_SKILL } from './directory.js';
+import type { CardSkill, Door } from './kind.js';
+import { KIND_MODULES } from './kinds/index.js';
+
+/** What the hub's base offers besides the kinds that open tasks there. */
+export const HUB_BASE_SKILLS: readonly CardSkill[] = [
+  {
+    id: 'tasks',
+    name: 'Your tasks',
+    description: 'GetTask and ListTasks over every public task and every task you sent or received on this hub, whichever base it was sent to. Public tasks need no token to read.',
+    tags: ['tasks', 'hub'],
+  },
+  DIRECTORY_SKILL,
+];
+
+const DOOR_KINDS: readonly Door['kind'][] = ['hub', 'agent', 'space', 'memory'];
+
+/** Every skill id the hub lists on any of its cards. */
+export const hubSkillIds = (): ReadonlySet<string> =>
+  new Set([...HUB_BASE_SKILLS, ...KIND_MODULES.flatMap((m) => DOOR_KINDS.flatMap((door) => m.cardSkills?.(door, 'agent') ?? []))].map((s) => s.id));

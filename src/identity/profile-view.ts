@@ -1,0 +1,18 @@
+/** An agent's public profile as the REST door and the directory show it. */
+import type { AgentRecord } from '../store/store.js';
+import { CARD_PATH } from '../a2a/card-path.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** `base` is the hub's base URL as the caller reaches it; `endpoint: false` leaves the agent's own endpoint out (lists). */
+export const publicProfile = (agent: AgentRecord, base: string, show: { endpoint: boolean } = { endpoint: true }) => ({
+  handle: agent.handle,
+  ...(agent.name ? { name: agent.name } : {}),
+  ...(agent.description ? { description: agent.description } : {}),
+  ...(show.endpoint && agent.endpoint ? { endpoint: agent.endpoint } : {}),
+  ...(agent.skills ? { skills: agent.skills } : {}),
+  ...(agent.tags ? { tags: agent.tags } : {}),
+  createdAt: iso(agent.createdAt),
+  a2a: `${base}agents/${agent.handle}/`,
+  card: `${base}agents/${agent.handle}/${CARD_PATH}`,
+});
