@@ -9,7 +9,7 @@ import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgra
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { storeSuite } from '../store.suite.js';
-import { StoreUnavailable, type TaskOrdering, type TaskSelection } from '../store.js';
+import { StoreUnavailable, type Store, type TaskOrdering, type TaskSelection } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import { openPostgresStore } from './postgres-store.js';
 import { listStatement } from './task-reads.js';
@@ -17,6 +17,26 @@ import { OPEN_KEY_HOLDS } from '../rows.js';
 import { taskScopes } from '../../hub/view.js';
 
 /** A fresh database migrated up to `version` only, as an older hub left it; `fill` writes into it first. */
+/** Opens (so migrates) a database at `version` holding what `fill` wrote, checks it with `check`, and drops it. */
+async function upgradedFrom(version: number, fill: (client: pg.Client) => Promise<void>, check: (store: Store) => Promise<void>): Promise<void> {
+  const old = await databaseAt(version, fill);
+  try {
+    const store = await openPostgresStore(old.url);
+    await check(store);
+    await store.close();
+  } finally {
+    await old.drop();
+  }
+}
+
+/** Fills the tasks table with `rows` (column names as keys), as a version before the one under test wrote them. */
+const insertTasks = (rows: readonly Record<string, unknown>[]) => async (client: pg.Client) => {
+  const columns = Object.keys(rows[0]!);
+  for (const row of rows) {
+    await client.query(`INSERT INTO tasks (${columns.join(', ')}, changed_at) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}, 0)`, Object.values(row));
+  }
+};
+
 async function databaseAt(version: number, fill: (client: pg.Client) => Promise<void>): Promise<{ url: string; drop: () => Promise<void> }> {
   const database = await freshPostgresDatabase(`at-${version}`);
   const client = new pg.Client({ connectionString: database.url });
@@ -73,50 +93,19 @@ describe.skipIf(!testPostgres)('postgres store', () => {
   });
 
   it('migration 3 gives the intents of a database written before it their rank and hold, from their metadata', async () => {
-    const old = await databaseAt(2, async (client) => {
-      const columns = Object.keys(ROWS_BEFORE[0]!);
-      for (const row of ROWS_BEFORE) {
-        await client.query(`INSERT INTO tasks (${columns.join(', ')}, changed_at) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}, 0)`, Object.values(row));
-      }
-    });
-    try {
-      const store = await openPostgresStore(old.url);
-      await expectUpgraded(store);
-      await store.close();
-    } finally {
-      await old.drop();
-    }
+    await upgradedFrom(2, insertTasks(ROWS_BEFORE), expectUpgraded);
   });
 
   it('migration 5 gives the open intents of a database written before it their open keys, the oldest of twins taking it', async () => {
-    const old = await databaseAt(4, async (client) => {
-      const columns = Object.keys(ROWS_UNKEYED[0]!);
-      for (const row of ROWS_UNKEYED) {
-        await client.query(`INSERT INTO tasks (${columns.join(', ')}, changed_at) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}, 0)`, Object.values(row));
-      }
-    });
-    try {
-      const store = await openPostgresStore(old.url);
-      await expectKeyed(store);
-      await store.close();
-    } finally {
-      await old.drop();
-    }
+    await upgradedFrom(4, insertTasks(ROWS_UNKEYED), expectKeyed);
   });
 
   it('migration 7 gives the agents of a database written before it their search columns', async () => {
-    const old = await databaseAt(6, async (client) => {
+    await upgradedFrom(6, async (client) => {
       for (const r of AGENTS_BEFORE_PROFILES) {
         await client.query('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES ($1, $2, $3, $4, $5)', [r.handle, r.name, r.description, r.endpoint, r.created_at]);
       }
-    });
-    try {
-      const store = await openPostgresStore(old.url);
-      await expectSearchable(store);
-      await store.close();
-    } finally {
-      await old.drop();
-    }
+    }, expectSearchable);
   });
 
   describe('query plans', () => {

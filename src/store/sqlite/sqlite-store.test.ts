@@ -104,25 +104,22 @@ function fileAt(version: number, fill: (db: Database.Database) => void): string 
   return file;
 }
 
+/** Fills a file's tasks table with `rows` (column names as keys), as a version before the one under test wrote them. */
+const insertTasks = (rows: readonly Record<string, unknown>[]) => (db: Database.Database) => {
+  const columns = Object.keys(rows[0]!);
+  const insert = db.prepare(`INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+  for (const row of rows) insert.run(row);
+};
+
 describe('sqlite migrations', () => {
   it("migration 11 gives the intents of a file written before it their rank and hold, from their metadata", async () => {
-    const file = fileAt(10, (db) => {
-      const columns = Object.keys(ROWS_BEFORE[0]!);
-      const insert = db.prepare(`INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
-      for (const row of ROWS_BEFORE) insert.run(row);
-    });
-    const store = openSqliteStore(file);
+    const store = openSqliteStore(fileAt(10, insertTasks(ROWS_BEFORE)));
     await expectUpgraded(store);
     await store.close();
   });
 
   it('migration 13 gives the open intents of a file written before it their open keys, the oldest of twins taking it', async () => {
-    const file = fileAt(12, (db) => {
-      const columns = Object.keys(ROWS_UNKEYED[0]!);
-      const insert = db.prepare(`INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
-      for (const row of ROWS_UNKEYED) insert.run(row);
-    });
-    const store = openSqliteStore(file);
+    const store = openSqliteStore(fileAt(12, insertTasks(ROWS_UNKEYED)));
     await expectKeyed(store);
     await store.close();
   });
