@@ -1,6 +1,8 @@
 /** The hub's wire words in the CLI's: field paths become the flags that set them, REST routes the commands. */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flagOfField, inCliWords } from '../src/cli/client/cli-words.js';
+import { runMuster } from './helpers/cli.js';
+import { register, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 
 describe('errors in the CLI words', () => {
   it('a violation field becomes the flag or argument that sets it, also for what lies inside it', () => {
@@ -22,5 +24,33 @@ describe('errors in the CLI words', () => {
     expect(inCliWords('The task state is working; the limit is 50')).toBe('The task state is working; the limit is 50');
     expect(inCliWords('Respond with POST /api/tasks/abc-1/respond')).toBe('Respond with muster respond abc-1');
     expect(inCliWords('POST /api/agents/ann/endpoint/challenge first')).toBe('muster endpoint challenge first');
+    expect(inCliWords('Only the target responds; read the task with GET /api/tasks/abc-1')).toBe('Only the target responds; read the task with muster get abc-1');
+    expect(inCliWords('Omit contextId, or send the task\'s own')).toBe('Omit --context, or send the task\'s own');
+    expect(inCliWords('Claim it with POST /api/tasks/i-9/claim, or list GET /api/inbox')).toBe('Claim it with muster claim i-9, or list muster inbox');
+    expect(inCliWords('POST /api/tasks/{id}/close')).toBe('POST /api/tasks/{id}/close'); // a template, not a task: left as it is
+  });
+});
+
+describe('the hub\'s refusals through the real CLI', { timeout: 60_000 }, () => {
+  let hub: TestHub;
+  let ann: Registered;
+  beforeAll(async () => {
+    hub = await startTestHub();
+    [ann] = await Promise.all([register(hub, 'words-ann'), register(hub, 'words-ben')]);
+  });
+  afterAll(() => hub?.destroy());
+
+  it('name the flags the user typed and the commands to run, never the wire fields or REST routes', async () => {
+    const sent = await runMuster(hub.url, ['send', 'words-ben', 'hello', '--json'], ann.token);
+    const id = JSON.parse(sent.stdout).id as string;
+    const [mismatch, notTarget] = await Promise.all([
+      runMuster(hub.url, ['send', 'words-ben', 'again', '--task', id, '--context', 'another-context'], ann.token),
+      runMuster(hub.url, ['respond', id, 'working'], ann.token),
+    ]);
+    expect(mismatch.code).toBe(1);
+    expect(mismatch.stderr).toMatch(/^muster: Invalid '--context': does not match the task's context, \S+\n {2}hint: Omit --context, or send the task's own\n$/);
+    expect(notTarget.code).toBe(1);
+    expect(notTarget.stderr).toContain(`muster get ${id}`);
+    expect(notTarget.stderr).not.toContain('/api/');
   });
 });

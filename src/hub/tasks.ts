@@ -143,7 +143,7 @@ export class TaskService {
       () =>
         opens ? this.open(actor, params, idem, opener) : this.change(actor, message.taskId!, (kind, ctx, t) => {
           if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
-            throw invalidParams('message.contextId', `does not match the task's contextId ${t.record.contextId}`, 'Omit contextId or send the task\'s own');
+            throw invalidParams('message.contextId', `does not match the task's context, ${t.record.contextId}`, 'Omit contextId, or send the task\'s own');
           }
           return kind.followUp(ctx, t, message);
         }, idem),

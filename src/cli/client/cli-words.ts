@@ -7,6 +7,7 @@
 const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   'params.message.contextId': '--context',
   'params.message.taskId': '--task',
+  contextId: '--context',
   expectedState: '--expected-state',
   state: '<state>',
   limit: '--limit',
@@ -18,7 +19,13 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
 const COMMAND_OF_ROUTE: readonly [RegExp, string][] = [
   [/POST \/api\/agents\/[^/\s]+\/endpoint\/challenge/g, 'muster endpoint challenge'],
   [/(?:POST \/api\/agents\/[^/\s]+)?\/endpoint\/verify/g, 'muster endpoint verify'],
-  [/POST \/api\/tasks\/([^/\s]+)\/respond/g, 'muster respond $1'],
+  [/POST \/api\/tasks\/([^/\s{}]+)\/respond/g, 'muster respond $1'],
+  [/POST \/api\/tasks\/([^/\s{}]+)\/claim/g, 'muster claim $1'],
+  [/POST \/api\/tasks\/([^/\s{}]+)\/close/g, 'muster call close $1'],
+  [/GET \/api\/tasks\/([^/\s{}.,;]+)/g, 'muster get $1'],
+  [/GET \/api\/agents\/[^/\s{}]+\/tokens/g, 'muster token list'],
+  [/GET \/api\/inbox/g, 'muster inbox'],
+  [/POST \/api\/keys\/rotate/g, 'muster keys rotate'],
 ];
 
 const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
