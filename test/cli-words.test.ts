@@ -28,8 +28,6 @@ describe('errors in the CLI words', () => {
     expect(inCliWords('Omit contextId, or send the task\'s own')).toBe('Omit --context, or send the task\'s own');
     expect(inCliWords('Claim it with POST /api/tasks/i-9/claim, or list GET /api/inbox')).toBe('Claim it with muster claim i-9, or list muster inbox');
     expect(inCliWords('POST /api/tasks/{id}/close')).toBe('POST /api/tasks/{id}/close'); // a template, not a task: left as it is
-    expect(inCliWords('The owner adds workers with PUT /api/spaces/links/members/carol {"role": "worker"}')).toBe('The owner adds workers with muster space member add links carol --role worker');
-    expect(inCliWords('an orchestrator with PUT /api/spaces/links/members/{handle}.')).toBe('an orchestrator with muster space member add links <handle>.');
   });
 });
 

@@ -26,8 +26,6 @@ const COMMAND_OF_ROUTE: readonly [RegExp, string][] = [
   [/GET \/api\/agents\/[^/\s{}]+\/tokens/g, 'muster token list'],
   [/GET \/api\/inbox/g, 'muster inbox'],
   [/POST \/api\/keys\/rotate/g, 'muster keys rotate'],
-  [/PUT \/api\/spaces\/([^/\s{}]+)\/members\/([^/\s{}]+) \{"role": "(\w+)"\}/g, 'muster space member add $1 $2 --role $3'],
-  [/PUT \/api\/spaces\/([^/\s{}]+)\/members\/\{handle\}/g, 'muster space member add $1 <handle>'],
 ];
 
 const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
