@@ -26,7 +26,7 @@ describe('errors in the CLI words', () => {
     expect(inCliWords('POST /api/agents/ann/endpoint/challenge first')).toBe('muster endpoint challenge first');
     expect(inCliWords('Only the target responds; read the task with GET /api/tasks/abc-1')).toBe('Only the target responds; read the task with muster get abc-1');
     expect(inCliWords('Omit contextId, or send the task\'s own')).toBe('Omit --context, or send the task\'s own');
-    expect(inCliWords('Claim it with POST /api/tasks/i-9/claim, or list GET /api/inbox')).toBe('Claim it with muster claim i-9, or list muster inbox');
+    expect(inCliWords('Answer it, or list GET /api/inbox')).toBe('Answer it, or list muster inbox');
     expect(inCliWords('POST /api/tasks/{id}/close')).toBe('POST /api/tasks/{id}/close'); // a template, not a task: left as it is
   });
 });

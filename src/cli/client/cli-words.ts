@@ -20,7 +20,6 @@ const COMMAND_OF_ROUTE: readonly [RegExp, string][] = [
   [/POST \/api\/agents\/[^/\s]+\/endpoint\/challenge/g, 'muster endpoint challenge'],
   [/(?:POST \/api\/agents\/[^/\s]+)?\/endpoint\/verify/g, 'muster endpoint verify'],
   [/POST \/api\/tasks\/([^/\s{}]+)\/respond/g, 'muster respond $1'],
-  [/POST \/api\/tasks\/([^/\s{}]+)\/claim/g, 'muster claim $1'],
   [/POST \/api\/tasks\/([^/\s{}]+)\/close/g, 'muster call close $1'],
   [/GET \/api\/tasks\/([^/\s{}.,;]+)/g, 'muster get $1'],
   [/GET \/api\/agents\/[^/\s{}]+\/tokens/g, 'muster token list'],
