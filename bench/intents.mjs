@@ -22,8 +22,8 @@ import os from 'node:os';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
-  ADMIN_TOKEN, cleanUp, connectPgAdmin, cpuSeconds, expectStatus, http, latency, ms, parseOnly, percentile, pool, rpc, startHubs,
-  finishChecked, runMain, runMachine, storeDatabase,
+  ADMIN_TOKEN, cpuSeconds, expectStatus, http, latency, ms, parseOnly, percentile, pool, rpc, startHubs,
+  finishChecked, runMain, runMachine, runStores, storeDatabase,
 } from './lib.mjs';
 
 const INTENTS = Number(process.env.INTENTS ?? 1000);
@@ -252,16 +252,7 @@ async function main() {
   const names = parseOnly(process.argv.slice(2), STORES);
   console.log(`intents bench: ${INTENTS} intents, ${WORKERS} workers, pages of ${PAGE}, claims from the page's ${PICK === 'first' ? 'top' : 'random place'}; node ${process.version}, ` +
     `${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  let admin;
-  let pgInfo;
-  if (names.some((n) => n.startsWith('postgres'))) ({ admin, pgInfo } = await connectPgAdmin());
-  const results = [];
-  const loadStart = os.loadavg();
-  try {
-    for (const name of names) results.push(await runStore(name, admin));
-  } finally {
-    await cleanUp();
-  }
+  const { results, pgInfo, loadStart } = await runStores(names, runStore);
   console.log('\nstore       hubs  claims/s  claim p50 ms  claim p99 ms  409s  declare/s  checks');
   for (const r of results) {
     console.log(`${r.store.padEnd(10)}  ${String(r.hubs).padStart(4)}  ${String(r.work.claimsPerSecond).padStart(8)}  ` +

@@ -244,6 +244,25 @@ export async function connectPgAdmin() {
 }
 
 /**
+ * Runs `runStore(name, admin)` for each named store in turn (PostgreSQL's admin connection made
+ * only when one is named), cleaning up at the end; answers the results, the PostgreSQL settings
+ * (when connected) and the load average at the start.
+ */
+export async function runStores(names, runStore) {
+  let admin;
+  let pgInfo;
+  if (names.some((n) => n.startsWith('postgres'))) ({ admin, pgInfo } = await connectPgAdmin());
+  const results = [];
+  const loadStart = os.loadavg();
+  try {
+    for (const name of names) results.push(await runStore(name, admin));
+  } finally {
+    await cleanUp();
+  }
+  return { results, pgInfo, loadStart };
+}
+
+/**
  * The database of one store of a per-store driver: `sqlite` a fresh file `<file>` in the run's
  * temp dir, any other a fresh PostgreSQL database (freshDatabase). Answers `{ db }` (the hub's
  * `--db`) with `sqliteFile`, or `pgUrl` and `database`.

@@ -26,8 +26,8 @@ import os from 'node:os';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
-  ADMIN_TOKEN, cleanUp, connectPgAdmin, cpuSeconds, expectStatus, http, latency, parseOnly, pool, registerAgent, startHubs,
-  finishChecked, runMain, runMachine, storeDatabase,
+  ADMIN_TOKEN, cpuSeconds, expectStatus, http, latency, parseOnly, pool, registerAgent, startHubs,
+  finishChecked, runMain, runMachine, runStores, storeDatabase,
 } from './lib.mjs';
 
 const env = (name, fallback) => {
@@ -532,16 +532,7 @@ async function main() {
   console.log(`memory bench: ${CARDS} cards (${BOARDS} boards of at most ${PER_BOARD}, ${AGENTS} agents, ${WRITERS} calls in flight), ` +
     `${REMEMBERS} remembers by ${REMEMBER_CALLERS} agents, ${RECALLS} recalls by ${RECALLERS}; board file ${BOARD_FILE ? 'answered' : 'not asked for'}; ` +
     `node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  let admin;
-  let pgInfo;
-  if (names.some((n) => n.startsWith('postgres'))) ({ admin, pgInfo } = await connectPgAdmin());
-  const results = [];
-  const loadStart = os.loadavg();
-  try {
-    for (const name of names) results.push(await runStore(name, admin));
-  } finally {
-    await cleanUp();
-  }
+  const { results, pgInfo, loadStart } = await runStores(names, runStore);
   const rows = [['store', 'hubs', 'fill cards/s', 'remember calls/s', 'p50 ms', 'p99 ms', 'recalls/s', 'p50 ms', 'p99 ms', 'db MB', 'checks']];
   for (const r of results) {
     rows.push([r.store, String(r.hubs), String(r.fill.cardsPerSecond), String(r.remember.callsPerSecond), String(r.remember.latencyMs.p50), String(r.remember.latencyMs.p99),
