@@ -28,6 +28,13 @@ describe('errors in the CLI words', () => {
     expect(inCliWords('Omit contextId, or send the task\'s own')).toBe('Omit --context, or send the task\'s own');
     expect(inCliWords('Answer it, or list GET /api/inbox')).toBe('Answer it, or list muster inbox');
     expect(inCliWords('POST /api/tasks/{id}/close')).toBe('POST /api/tasks/{id}/close'); // a template, not a task: left as it is
+    expect(inCliWords('Use an agent token (POST /api/agents)')).toBe('Use an agent token (muster register)');
+    expect(inCliWords('an agent gets one from POST /api/agents; or rotate')).toBe('an agent gets one from muster register; or rotate');
+    expect(inCliWords('Share the board with registered agents (GET /api/agents)')).toBe('Share the board with registered agents (muster agents list)');
+    expect(inCliWords('List the boards you may read with GET /api/boards')).toBe('List the boards you may read with muster board list');
+    expect(inCliWords('read without one at GET /api/boards/b-12.')).toBe('read without one at muster board read b-12.');
+    expect(inCliWords('Change it with PATCH /api/agents/{handle}')).toBe('Change it with muster agents update');
+    expect(inCliWords('Check it with GET /api/me.')).toBe('Check it with muster whoami.');
   });
 });
 

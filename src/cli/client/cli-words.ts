@@ -24,7 +24,14 @@ const COMMAND_OF_ROUTE: readonly [RegExp, string][] = [
   [/GET \/api\/tasks\/([^/\s{}.,;]+)/g, 'muster get $1'],
   [/GET \/api\/agents\/[^/\s{}]+\/tokens/g, 'muster token list'],
   [/GET \/api\/inbox/g, 'muster inbox'],
+  [/GET \/api\/sent/g, 'muster sent'],
+  [/GET \/api\/me\b/g, 'muster whoami'],
   [/POST \/api\/keys\/rotate/g, 'muster keys rotate'],
+  [/PATCH \/api\/agents\/([^/\s{}.,;]+|\{handle\})/g, 'muster agents update'],
+  [/GET \/api\/agents(?![/\w])/g, 'muster agents list'],
+  [/POST \/api\/agents(?![/\w])/g, 'muster register'],
+  [/GET \/api\/boards\/([^/\s{}.,;]+)/g, 'muster board read $1'],
+  [/GET \/api\/boards(?![/\w])/g, 'muster board list'],
 ];
 
 const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
