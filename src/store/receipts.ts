@@ -30,4 +30,9 @@ export interface ReceiptStore {
   getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
   /** What a quota window has counted so far (0 when nothing yet): a look, not a charge. */
   quotaUsed(key: string, windowStart: number): Promise<number>;
+  /**
+   * Counts charges that pay for no write (a refused token), in a transaction of their own:
+   * QuotaExceeded, and nothing counted, when one would go over its limit.
+   */
+  chargeQuotas(charges: readonly QuotaCharge[]): Promise<void>;
 }

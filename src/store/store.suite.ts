@@ -258,6 +258,19 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       await store.close();
     });
 
+    it('counts charges that pay for no write on their own, all or none, never past the limit', async () => {
+      const { store } = await open();
+      const failure = { key: 'refused|203.0.113.9', windowStart: 60_000, limit: 2 };
+      await store.chargeQuotas([failure]);
+      await store.chargeQuotas([failure]);
+      await expect(store.chargeQuotas([failure])).rejects.toBeInstanceOf(QuotaExceeded);
+      expect(await store.quotaUsed(failure.key, failure.windowStart)).toBe(2);
+      const other = { key: 'refused|198.51.100.9', windowStart: 60_000, limit: 2 };
+      await expect(store.chargeQuotas([other, failure])).rejects.toBeInstanceOf(QuotaExceeded);
+      expect(await store.quotaUsed(other.key, other.windowStart)).toBe(0); // the refusal counted nothing
+      await store.close();
+    });
+
     it('keeps push configs per task and cancels their pending deliveries when one is deleted', async () => {
       const { store } = await open();
       const w = newTask();

@@ -4,7 +4,7 @@
  * (scope, key) refuses a second write with its key, whichever process writes.
  */
 import { HOLD_WINDOW, type QuotaCharge, type Receipt } from '../store.js';
-import type { Db, Statement } from './database.js';
+import { Statement, type Db } from './database.js';
 
 /**
  * Adds the receipt's insert and answers its CTE, which has one row or raises a unique violation
@@ -77,6 +77,12 @@ export function receiptStatements(db: Db) {
       );
       const row = rows[0];
       return row && { scope, key, fingerprint: row.fingerprint, result: JSON.parse(row.result) };
+    },
+
+    async chargeQuotas(charges: readonly QuotaCharge[]): Promise<void> {
+      const s = new Statement();
+      const over = chargeQuotas(s, charges);
+      if (over) await db.query(s.text(`SELECT over FROM ${over}`), s.values);
     },
 
     async quotaUsed(key: string, windowStart: number): Promise<number> {

@@ -1,0 +1,44 @@
+import { QuotaExceeded, type QuotaCharge, type Store } from '../store/store.js';
+import type { Quotas } from './quotas.js';
+import { bearerToken, OPERATOR_TOKEN_PREFIX } from './tokens.js';
+
+/**
+ * Refused bearer tokens (malformed, unknown or revoked), counted per source address in the store,
+ * so the count holds across nodes: `token.failures` for any token, and `token.failures.operator`
+ * as well for an operator's. Once an address has used up a rule's window, every request from it
+ * that carries a token under that rule is refused RATE_LIMITED before its token is looked at, a
+ * good token too, until the window ends: otherwise a guess that happened to be right would still
+ * be told apart. Loopback is not counted (the rules are `perAddress`).
+ */
+export class TokenFailures {
+  constructor(
+    private readonly store: Pick<Store, 'quotaUsed' | 'chargeQuotas'>,
+    private readonly quotas: Quotas,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Refuses the request when its address has no attempts left under its token's rules. */
+  async admit(authorization: string, address: string): Promise<void> {
+    const now = this.clock();
+    const charges = this.charges(authorization, address, now);
+    if (charges.length === 0) return;
+    const used = await Promise.all(charges.map((c) => this.store.quotaUsed(c.key, c.windowStart)));
+    const spent = charges.find((c, i) => used[i]! >= c.limit);
+    if (spent) throw this.quotas.refusal(new QuotaExceeded(spent.key, spent.limit), now);
+  }
+
+  /** Counts one refused token against its address, under each of its rules. */
+  async refused(authorization: string, address: string): Promise<void> {
+    for (const charge of this.charges(authorization, address, this.clock())) {
+      // A window already used up (requests racing through admit) has nothing more to count.
+      await this.store.chargeQuotas([charge]).catch((e: unknown) => {
+        if (!(e instanceof QuotaExceeded)) throw e;
+      });
+    }
+  }
+
+  private charges(authorization: string, address: string, now: number): QuotaCharge[] {
+    const operator = bearerToken(authorization)?.startsWith(OPERATOR_TOKEN_PREFIX) ?? false;
+    return [...this.quotas.charge('token.failures', address, now), ...(operator ? this.quotas.charge('token.failures.operator', address, now) : [])];
+  }
+}
