@@ -5,7 +5,7 @@ import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError } from '../errors/hub-error.js';
 import { decodePageToken, encodePageToken, encodeRankToken, rankCursorFrom } from '../hub/page-token.js';
 import { profileColumns } from '../store/agent-profile-rows.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type QuotaGate, type Store, type TokenRecord } from '../store/store.js';
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { isReservedHandle } from './reserved-handles.js';
@@ -97,14 +97,20 @@ export class Identity {
    */
   async authenticate(authorization: string | undefined, address: string): Promise<Caller> {
     if (authorization === undefined || authorization === '') return ANONYMOUS;
-    await this.failures.admit(authorization, address);
+    const gate = this.failures.gate(authorization, address);
     const token = bearerToken(authorization);
-    if (token === undefined) throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
+    if (token === undefined) {
+      await this.failures.admit(gate);
+      throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
+    }
     const hash = hashToken(token);
-    if (sameHash(hash, this.adminTokenHash)) return { kind: 'admin' };
+    if (sameHash(hash, this.adminTokenHash)) {
+      await this.failures.admit(gate);
+      return { kind: 'admin' };
+    }
     const owner = this.owners?.get(hash);
-    if (owner !== undefined) return { kind: 'agent', handle: owner, token: { hash, checked: false } };
-    const record = await this.store.findToken(hash);
+    if (owner !== undefined) return { kind: 'agent', handle: owner, token: { hash, checked: false, ...(gate.length ? { gate } : {}) } };
+    const record = await this.findToken(hash, gate);
     if (!record) throw notLive();
     this.owners?.set(hash, record.handle);
     return { kind: 'agent', handle: record.handle };
@@ -119,8 +125,15 @@ export class Identity {
   async confirm(caller: Caller): Promise<void> {
     const token = uncheckedToken(caller);
     if (!token) return;
-    if (!(await this.store.findToken(token.hash))) throw notLive();
+    if (!(await this.findToken(token.hash, token.gate))) throw notLive();
     token.checked = true;
+  }
+
+  /** The live token with this hash, unless its gate is closed (then RATE_LIMITED). */
+  private findToken(hash: string, gate: QuotaGate | undefined): Promise<TokenRecord | undefined> {
+    return this.store.findToken(hash, gate).catch((e: unknown) => {
+      throw e instanceof QuotaExceeded ? this.failures.refusal(e) : e;
+    });
   }
 
   async agent(handle: string): Promise<AgentRecord> {

@@ -1,4 +1,5 @@
-import { QuotaExceeded, type QuotaCharge, type Store } from '../store/store.js';
+import type { HubError } from '../errors/hub-error.js';
+import { QuotaExceeded, type QuotaCharge, type QuotaGate, type Store } from '../store/store.js';
 import type { Quotas } from './quotas.js';
 import { bearerToken, OPERATOR_TOKEN_PREFIX } from './tokens.js';
 
@@ -8,7 +9,8 @@ import { bearerToken, OPERATOR_TOKEN_PREFIX } from './tokens.js';
  * as well for an operator's. Once an address has used up a rule's window, every request from it
  * that carries a token under that rule is refused RATE_LIMITED before its token is looked at, a
  * good token too, until the window ends: otherwise a guess that happened to be right would still
- * be told apart. Loopback is not counted (the rules are `perAddress`).
+ * be told apart. Loopback is not counted (the rules are `perAddress`). The check costs no
+ * statement of its own where the token is checked in the store anyway (see `gate`).
  */
 export class TokenFailures {
   constructor(
@@ -17,14 +19,26 @@ export class TokenFailures {
     private readonly clock: () => number,
   ) {}
 
-  /** Refuses the request when its address has no attempts left under its token's rules. */
-  async admit(authorization: string, address: string): Promise<void> {
-    const now = this.clock();
-    const charges = this.charges(authorization, address, now);
-    if (charges.length === 0) return;
-    const used = await Promise.all(charges.map((c) => this.store.quotaUsed(c.key, c.windowStart)));
-    const spent = charges.find((c, i) => used[i]! >= c.limit);
-    if (spent) throw this.quotas.refusal(new QuotaExceeded(spent.key, spent.limit), now);
+  /**
+   * The counters a request carrying `authorization` from `address` goes on only while none is
+   * used up (none for loopback, or with rate limits off). The store checks them where it checks
+   * the token, before it (QuotaGate): in the token's lookup, or in the request's own statement.
+   */
+  gate(authorization: string, address: string): QuotaGate {
+    return this.charges(authorization, address, this.clock());
+  }
+
+  /** Checks the gate now, for a request whose token is checked without the store (the admin's) or not at all (malformed). */
+  async admit(gate: QuotaGate): Promise<void> {
+    if (gate.length === 0) return;
+    const used = await Promise.all(gate.map((c) => this.store.quotaUsed(c.key, c.windowStart)));
+    const spent = gate.find((c, i) => used[i]! >= c.limit);
+    if (spent) throw this.refusal(new QuotaExceeded(spent.key, spent.limit));
+  }
+
+  /** A closed gate as the hub's RATE_LIMITED, with Retry-After. */
+  refusal(e: QuotaExceeded): HubError {
+    return this.quotas.refusal(e, this.clock());
   }
 
   /** Counts one refused token against its address, under each of its rules. */

@@ -23,6 +23,13 @@ export interface QuotaCharge {
   amount?: number;
 }
 
+/**
+ * Counters a request goes on only while none of them has used up its limit (the refused tokens of
+ * its client's address, identity/token-failures.ts): checked where its token is checked, first,
+ * so a request it refuses learns nothing of its token (QuotaExceeded, nothing read or written).
+ */
+export type QuotaGate = readonly QuotaCharge[];
+
 /** The window of quotas that count what is held at once rather than uses per period; never pruned. */
 export const HOLD_WINDOW = 0;
 

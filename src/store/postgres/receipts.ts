@@ -3,7 +3,7 @@
  * write leaves no receipt and uses no quota because it is one statement. The receipt's primary key
  * (scope, key) refuses a second write with its key, whichever process writes.
  */
-import { HOLD_WINDOW, type QuotaCharge, type Receipt } from '../store.js';
+import { HOLD_WINDOW, type QuotaCharge, type QuotaGate, type Receipt } from '../store.js';
 import { Statement, type Db } from './database.js';
 
 /**
@@ -63,6 +63,19 @@ export function chargeQuotas(s: Statement, charges: readonly QuotaCharge[] | und
   );
   s.with('quota_held', 'SELECT count(*) AS over FROM over_quota');
   return 'quota_held';
+}
+
+/**
+ * A value that raises MU429 (QuotaExceeded) naming the first counter of `gate` that has used up
+ * its limit, and is NULL while none has (see QuotaGate); undefined without a gate.
+ */
+export function gateTest(s: Statement, gate: QuotaGate | undefined): string | undefined {
+  if (!gate?.length) return undefined;
+  const keys = s.param(gate.map((q) => q.key), 'text[]');
+  const windows = s.param(gate.map((q) => q.windowStart), 'int8[]');
+  const limits = s.param(gate.map((q) => q.limit), 'int[]');
+  return `(SELECT muster_refuse('MU429', g.k, g.l::text) FROM unnest(${keys}, ${windows}, ${limits}) WITH ORDINALITY AS g(k, w, l, i)
+    JOIN quota_counters q ON q.key = g.k AND q.window_start = g.w WHERE q.used >= g.l ORDER BY g.i LIMIT 1)`;
 }
 
 /** Receipts pruned per statement, so a day of them (after an outage, say) is never one long transaction. */
