@@ -32,6 +32,8 @@ describe.skipIf(!testPostgres)('per-address limits across three nodes of one Pos
   it('4 tokens refused through A and B from one address: C refuses that address even a good token (429 / -32029), and serves it from another', async () => {
     await awayFromWindowEdge(3_600_000, 30_000);
     const X = from('203.0.113.80');
+    // C has seen ada's token, so it checks it in SendMessage's own statement: the gate is checked there too.
+    expect((await rpc(`${C.url}agents/limits-bo/`, 'ListTasks', {}, { token: ada.token, headers: from('198.51.100.80') })).status).toBe(200);
     for (const node of [A, B, A, B]) expect((await rest(node, 'GET', 'api/inbox', { token: `mst_guess-${randomUUID()}`, headers: X })).status, node.name).toBe(401);
     const blocked = await rpc(`${C.url}agents/limits-bo/`, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, { token: ada.token, headers: X });
     expect(blocked.status).toBe(429);
