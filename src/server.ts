@@ -93,6 +93,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   hub = createHub(store, {
     adminTokenHash: admin.hash,
     rateLimits: config.rateLimits,
+    limits: config.limits,
     targets: policy,
     deliveriesQueued: () => outbox.poke(),
     kinds: { review: config.review, intentWaitMs: config.intentWaitS * 1000 },
@@ -121,6 +122,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     logger,
     metrics,
     metricsAccess: config.metrics,
+    trustProxy: config.trustProxy,
   });
   try {
     await app.listen({ host: config.host, port: config.port });

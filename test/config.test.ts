@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, explainConfig, resolveConfig, reviewSettings, SETTINGS, SETTING_KEYS } from '../src/config/index.js';
+import { QUOTA_RULES } from '../src/hub/hub.js';
+import { limitSettingKey } from '../src/identity/quota-rule.js';
 import { cleanEnv } from './helpers/nodes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,6 +45,53 @@ describe('the settings table', () => {
     expect(SETTINGS.adminToken.flag).toBeUndefined();
     expect(SETTINGS.adminToken.secret).toBe(true);
     expect(SETTING_KEYS).toEqual(expect.arrayContaining(['logLevel', 'metrics', 'rateLimits', 'allowPrivateTargets', 'deliveryRetries', 'reviewSourceHosts', 'maxStreamsPerCaller']));
+  });
+});
+
+describe('the rate limits: one setting each', () => {
+  it('every rule the hub counts has a limit… setting, whose default is the rule\'s declared limit', () => {
+    const defaults = resolveConfig({}, {}).limits;
+    for (const [name, rule] of Object.entries(QUOTA_RULES)) {
+      const setting = SETTINGS[limitSettingKey(name) as keyof typeof SETTINGS];
+      expect(setting, name).toBeDefined();
+      expect(setting.fallback, name).toBe(String(rule.limit));
+      expect(defaults[name], name).toBe(rule.limit);
+    }
+    expect(Object.keys(defaults).sort()).toEqual(Object.keys(QUOTA_RULES).sort());
+  });
+
+  it('the defaults: Vorn\'s 30 a minute per pair and 300 per inbox, 60 registrations an hour per address, …', () => {
+    expect(resolveConfig({}, {}).limits).toEqual({
+      'register.address': 60,
+      'forwarding.change': 30,
+      'token.failures': 100,
+      'token.failures.operator': 10,
+      'direct.pair': 30,
+      'direct.inbox': 300,
+      'direct.daily': 5000,
+      'direct.followup': 60,
+      'review.post': 2,
+      'review.open': 2,
+      'review.contribute': 3,
+      'call.answer': 10,
+      'intent.declare': 120,
+      'memory.calls': 600,
+    });
+  });
+
+  it('a limit is set like any setting, and refused unless a whole number of at least 1', () => {
+    expect(resolveConfig({ limitDirectPair: '5' }, { MUSTER_LIMIT_DIRECT_INBOX: '50' }).limits).toMatchObject({ 'direct.pair': 5, 'direct.inbox': 50 });
+    expect(SETTINGS.limitTokenFailuresOperator.env).toBe('MUSTER_LIMIT_TOKEN_FAILURES_OPERATOR');
+    expect(refusal({}, { MUSTER_LIMIT_DIRECT_PAIR: '0' })).toBe("MUSTER_LIMIT_DIRECT_PAIR must be a whole number of at least 1, not '0'");
+  });
+
+  it('trustProxy: off (the default), on, or proxy addresses and ranges', () => {
+    expect(resolveConfig({}, {}).trustProxy).toBe(false);
+    expect(resolveConfig({}, { MUSTER_TRUST_PROXY: 'on' }).trustProxy).toBe(true);
+    expect(resolveConfig({ trustProxy: '10.0.0.5, 172.16.0.0/12,::1' }, {}).trustProxy).toEqual(['10.0.0.5', '172.16.0.0/12', '::1']);
+    expect(refusal({}, { MUSTER_TRUST_PROXY: 'proxy.internal' })).toBe(
+      "MUSTER_TRUST_PROXY must be off, on, or a comma list of proxy addresses and CIDR ranges, such as 10.0.0.5,172.16.0.0/12, not 'proxy.internal'",
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ReviewSettings } from '../hub/kinds/review/request.js';
+import type { ProxyTrust } from './values.js';
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -18,6 +19,10 @@ export interface Config {
   /** Where a generated admin token lives (or will): beside the SQLite file, or ./.muster/admin-token. */
   adminTokenFile: string;
   rateLimits: boolean;
+  /** Each rate limit by its rule's name (`direct.pair`: 30), from its limit… setting. */
+  limits: Readonly<Record<string, number>>;
+  /** Whom X-Forwarded-For is taken from (fastify's trustProxy): the client address of per-address limits. */
+  trustProxy: ProxyTrust;
   /** http and private addresses for push and forwarding (development, tests). */
   allowPrivateTargets: boolean;
   /** Seconds before each delivery retry. */

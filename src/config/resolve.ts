@@ -3,7 +3,8 @@ import type { ReviewSettings } from '../hub/kinds/review/request.js';
 import { ConfigError, type Config } from './config.js';
 import { readConfigFile, type FileSettings } from './file.js';
 import { isLoopbackHost } from './loopback.js';
-import { SETTING_KEYS, SETTINGS, type Setting, type SettingKey, type SettingValues } from './settings.js';
+import { limitSettingKey } from '../identity/quota-rule.js';
+import { QUOTA_RULE_DEFAULTS, SETTING_KEYS, SETTINGS, type Setting, type SettingKey, type SettingValues } from './settings.js';
 
 /** The flags of `serve` and `config` as commander hands them over: each setting's key, and the file. */
 export type ServeFlags = Partial<Record<SettingKey, string>> & { config?: string };
@@ -74,6 +75,10 @@ function reviewFrom(s: Pick<Settled, 'reviewMinDeadlineS' | 'reviewMaxDeadlineS'
   return { minDeadlineS: min, maxDeadlineS: max, sourceHosts: s.reviewSourceHosts.value! };
 }
 
+/** Each rule's limit from its setting (limit-settings.ts). */
+const limitsFrom = (s: Settled): Record<string, number> =>
+  Object.fromEntries(Object.keys(QUOTA_RULE_DEFAULTS).map((rule) => [rule, s[limitSettingKey(rule as keyof typeof QUOTA_RULE_DEFAULTS)].value!]));
+
 function configFrom(s: Settled): Config {
   const host = s.host.value!;
   const db = s.db.value!;
@@ -91,6 +96,8 @@ function configFrom(s: Settled): Config {
     ...(adminToken ? { adminToken, adminTokenFrom: s.adminToken.origin.name } : {}),
     adminTokenFile: resolve(db.kind === 'sqlite' ? dirname(db.file) : '.muster', 'admin-token'),
     rateLimits: s.rateLimits.value!,
+    limits: limitsFrom(s),
+    trustProxy: s.trustProxy.value!,
     allowPrivateTargets: s.allowPrivateTargets.value!,
     deliveryRetries: s.deliveryRetries.value!,
     streams: { heartbeatMs: s.sseHeartbeatMs.value!, drainTimeoutMs: s.sseDrainTimeoutMs.value!, maxPerCaller: s.maxStreamsPerCaller.value! },

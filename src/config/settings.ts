@@ -6,10 +6,12 @@
  */
 import { DEFAULT_RETRIES } from '../delivery/outbox.js';
 import { DEFAULT_GRACE_DAYS } from '../delivery/signing.js';
-import { KIND_SETTINGS } from '../hub/kinds/settings.js';
+import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
+import { KIND_QUOTA_RULES, KIND_SETTINGS } from '../hub/kinds/settings.js';
+import { limitSettings } from './limit-settings.js';
 import { LOG_LEVELS, type DbConfig } from './config.js';
 import { dbFrom, describeDb } from './db.js';
-import { absoluteUrl, onOrOff, oneOf, seconds, wholeNumber } from './values.js';
+import { absoluteUrl, onOrOff, oneOf, proxyTrust, seconds, wholeNumber, type ProxyTrust } from './values.js';
 
 export interface Setting<T> {
   key: string;
@@ -35,6 +37,9 @@ export interface Declared<T> extends Omit<Setting<T>, 'key' | 'flag' | 'env'> {
   /** False for a secret: no flag. */
   flag?: false;
 }
+
+/** Every rate limit the hub counts, the hub's own and the kinds', each declared with its default beside its code. */
+export const QUOTA_RULE_DEFAULTS = { ...IDENTITY_QUOTA_RULES, ...KIND_QUOTA_RULES };
 
 const declared = {
   host: {
@@ -85,8 +90,17 @@ const declared = {
     allowed: 'on or off',
     parse: onOrOff,
     fallback: 'on',
-    help: 'per-agent rate limits and quotas',
+    help: 'rate limits and quotas; off counts none (the limit… settings set each one)',
     show: (on: boolean) => (on ? 'on' : 'off'),
+  },
+  ...limitSettings(QUOTA_RULE_DEFAULTS),
+  trustProxy: {
+    arg: '<off|on|address,…>',
+    allowed: 'off, on, or a comma list of proxy addresses and CIDR ranges, such as 10.0.0.5,172.16.0.0/12',
+    parse: proxyTrust,
+    fallback: 'off',
+    help: 'which peers may name the client in X-Forwarded-For (the address per-address limits count); off: the peer is the client',
+    show: (trust: ProxyTrust) => (trust === true ? 'on' : trust === false ? 'off' : trust.join(',')),
   },
   allowPrivateTargets: {
     arg: '<on|off>',

@@ -1,4 +1,5 @@
 /** What settings accept: each parser answers the value, or undefined for text it does not allow. */
+import ipaddr from 'ipaddr.js';
 
 export const oneOf =
   <const V extends readonly string[]>(values: V) =>
@@ -33,4 +34,14 @@ export const absoluteUrl = (text: string): URL | undefined => {
   } catch {
     return undefined;
   }
+};
+
+/** Whom X-Forwarded-For is taken from: no one, any peer, or these addresses and ranges (fastify's trustProxy). */
+export type ProxyTrust = boolean | string[];
+
+export const proxyTrust = (text: string): ProxyTrust | undefined => {
+  const on = onOrOff(text);
+  if (on !== undefined) return on;
+  const peers = commaList(text).filter((p) => p !== '');
+  return peers.length > 0 && peers.every((p) => ipaddr.isValid(p) || ipaddr.isValidCIDR(p)) ? peers : undefined;
 };

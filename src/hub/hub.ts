@@ -1,6 +1,7 @@
 import { Wakeups } from '../events/wakeups.js';
 import { Identity } from '../identity/agents.js';
-import { HOUR, Quotas, type QuotaRule } from '../identity/quotas.js';
+import { Quotas, withLimits, type QuotaRule } from '../identity/quotas.js';
+import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { Store } from '../store/store.js';
 import type { KindSettings } from './kind.js';
 import { kindQuotaRules, Kinds } from './kinds/index.js';
@@ -21,6 +22,8 @@ export interface HubOptions {
   adminTokenHash: string;
   /** false turns rate limits off (benchmarks, trusted single-user hubs). */
   rateLimits: boolean;
+  /** Limits by rule name (the limit… settings); a rule not named keeps its declared default. */
+  limits?: Readonly<Record<string, number>>;
   /** Which push and forwarding URLs the hub may reach (see delivery/safe-client). */
   targets: TargetPolicy;
   /** Called when a write queued deliveries (the outbox's poke). */
@@ -30,13 +33,8 @@ export interface HubOptions {
   clock?: () => number;
 }
 
-/** The hub's own limits; each kind brings its own (kinds/index.ts). The seeds' figures where they give one. */
-const HUB_QUOTA_RULES: Readonly<Record<string, QuotaRule>> = {
-  'register.address': { limit: 60, windowMs: HOUR, what: 'agents registered an hour from one address' },
-  'forwarding.change': { limit: 30, windowMs: HOUR, what: 'forwarding changes an hour for one agent' },
-};
-
-export const QUOTA_RULES: Readonly<Record<string, QuotaRule>> = Object.assign({}, HUB_QUOTA_RULES, kindQuotaRules());
+/** Every rule the hub counts: its own (identity/quota-rules.ts) and each kind's; the limits given at start replace their defaults. */
+export const QUOTA_RULES: Readonly<Record<string, QuotaRule>> = Object.assign({}, IDENTITY_QUOTA_RULES, kindQuotaRules());
 
 /** The hub's services, wired once; every door is handed this and nothing else. */
 export interface Hub {
@@ -59,7 +57,7 @@ export interface Hub {
 
 export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
-  const quotas = new Quotas(QUOTA_RULES, options.rateLimits);
+  const quotas = new Quotas(withLimits(QUOTA_RULES, options.limits ?? {}), options.rateLimits);
   const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds());
   const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, boards: { store, requireAgent: (handle) => identity.requireAgent(handle) } });
   const view = new View(kinds);

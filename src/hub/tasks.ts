@@ -170,7 +170,7 @@ export class TaskService {
   private async read(actor: Actor, id: string, options: GetOptions): Promise<StoredTask | undefined> {
     const token = uncheckedToken(actor.caller);
     if (!token) return this.store.getTask(id, options);
-    const task = await this.store.getTask(id, Object.assign({ liveToken: token.hash }, options)).catch((e: unknown) => {
+    const task = await this.store.getTask(id, Object.assign({ liveToken: token.hash }, token.gate ? { tokenGate: token.gate } : {}, options)).catch((e: unknown) => {
       throw this.refusal(e);
     });
     token.checked = true;
@@ -245,6 +245,7 @@ export class TaskService {
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });
       const token = uncheckedToken(actor.caller);
       if (token) write.liveToken = token.hash;
+      if (token?.gate) write.tokenGate = token.gate;
       const made = await createUnlessKeyHeld(this.store, write).catch((e: unknown) => {
         throw this.refusal(e);
       });

@@ -5,12 +5,13 @@ import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError } from '../errors/hub-error.js';
 import { decodePageToken, encodePageToken, encodeRankToken, rankCursorFrom } from '../hub/page-token.js';
 import { profileColumns } from '../store/agent-profile-rows.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type Store, type TokenRecord } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type QuotaGate, type Store, type TokenRecord } from '../store/store.js';
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { isReservedHandle } from './reserved-handles.js';
 import { profilePatchSchema, refuseReservedSkillIds, type SearchFilters } from './profile.js';
-import { hashToken, newToken, newTokenId, sameHash } from './tokens.js';
+import { TokenFailures } from './token-failures.js';
+import { bearerToken, hashToken, newToken, newTokenId, sameHash } from './tokens.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
@@ -49,6 +50,7 @@ export class Identity {
    * statement, instead of in a round trip of its own first (see TokenCheck).
    */
   private readonly owners: LRUCache<string, string> | undefined;
+  private readonly failures: TokenFailures;
 
   constructor(
     private readonly store: Store,
@@ -61,9 +63,10 @@ export class Identity {
   ) {
     // An exclusive store caches live tokens itself (store/cached), so every check is already local.
     this.owners = store.exclusive ? undefined : new LRUCache({ max: KNOWN_HANDLES });
+    this.failures = new TokenFailures(store, quotas, clock);
   }
 
-  /** Registers an agent; `address` (the caller's IP) is rate-limited unless the admin registers. */
+  /** Registers an agent; `address` (the client's IP) is rate-limited unless the admin registers (or it is loopback). */
   async register(caller: Caller, body: unknown, address: string): Promise<{ agent: AgentRecord; token: string }> {
     const input = parseWith(registration, body);
     if (isReservedHandle(input.handle)) {
@@ -87,30 +90,50 @@ export class Identity {
   }
 
   /**
-   * Reads `Authorization`. No header: anonymous. A header that does not name a live token: 401.
-   * A token whose owner is known already comes back still to be checked (see TokenCheck): the
-   * request checks it in its own statement, or `confirm` does.
+   * Reads `Authorization`. No header: anonymous. An address whose refused tokens used up their
+   * limit: 429, before the token is looked at (token-failures.ts). A header that does not name a
+   * live token: 401. A token whose owner is known already comes back still to be checked (see
+   * TokenCheck): the request checks it in its own statement, or `confirm` does.
    */
-  async authenticate(authorization: string | undefined): Promise<Caller> {
+  async authenticate(authorization: string | undefined, address: string): Promise<Caller> {
     if (authorization === undefined || authorization === '') return ANONYMOUS;
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
-    const hash = hashToken(match[1]!);
-    if (sameHash(hash, this.adminTokenHash)) return { kind: 'admin' };
+    const gate = this.failures.gate(authorization, address);
+    const token = bearerToken(authorization);
+    if (token === undefined) {
+      await this.failures.admit(gate);
+      throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
+    }
+    const hash = hashToken(token);
+    if (sameHash(hash, this.adminTokenHash)) {
+      await this.failures.admit(gate);
+      return { kind: 'admin' };
+    }
     const owner = this.owners?.get(hash);
-    if (owner !== undefined) return { kind: 'agent', handle: owner, token: { hash, checked: false } };
-    const record = await this.store.findToken(hash);
+    if (owner !== undefined) return { kind: 'agent', handle: owner, token: { hash, checked: false, ...(gate.length ? { gate } : {}) } };
+    const record = await this.findToken(hash, gate);
     if (!record) throw notLive();
     this.owners?.set(hash, record.handle);
     return { kind: 'agent', handle: record.handle };
+  }
+
+  /** Counts a request refused for its token (answered 401) against the client's address. */
+  tokenRefused(authorization: string, address: string): Promise<void> {
+    return this.failures.refused(authorization, address);
   }
 
   /** Checks the caller's token now, unless something did already: 401 when it is no longer live. */
   async confirm(caller: Caller): Promise<void> {
     const token = uncheckedToken(caller);
     if (!token) return;
-    if (!(await this.store.findToken(token.hash))) throw notLive();
+    if (!(await this.findToken(token.hash, token.gate))) throw notLive();
     token.checked = true;
+  }
+
+  /** The live token with this hash, unless its gate is closed (then RATE_LIMITED). */
+  private findToken(hash: string, gate: QuotaGate | undefined): Promise<TokenRecord | undefined> {
+    return this.store.findToken(hash, gate).catch((e: unknown) => {
+      throw e instanceof QuotaExceeded ? this.failures.refusal(e) : e;
+    });
   }
 
   async agent(handle: string): Promise<AgentRecord> {

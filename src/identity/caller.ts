@@ -1,4 +1,5 @@
 import { HubError } from '../errors/hub-error.js';
+import type { QuotaGate } from '../store/store.js';
 
 /**
  * A bearer token whose owner is known but whose liveness is still to be checked. A token's hash
@@ -10,6 +11,8 @@ import { HubError } from '../errors/hub-error.js';
 export interface TokenCheck {
   readonly hash: string;
   checked: boolean;
+  /** Checked with the token, before it (see QuotaGate): the refused tokens of the client's address. */
+  readonly gate?: QuotaGate;
 }
 
 /** Who is making a request. Only a request with no token at all is anonymous. */

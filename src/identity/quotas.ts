@@ -1,16 +1,13 @@
+import { isLoopbackAddress } from '../config/loopback.js';
 import { HubError } from '../errors/hub-error.js';
 import { HOLD_WINDOW, type QuotaCharge, type QuotaExceeded } from '../store/store.js';
+import { MINUTE, type QuotaRule } from './quota-rule.js';
 
-/** Uses per fixed window (`windowMs`), or things held at once (`held`: open tasks), given back with `release`. */
-export type QuotaRule = {
-  readonly limit: number;
-  /** What the limit is, for people: "tasks a minute from one agent to another". */
-  readonly what: string;
-} & ({ readonly windowMs: number } | { readonly held: true });
+export { DAY, HOUR, MINUTE, type QuotaRule } from './quota-rule.js';
 
-export const MINUTE = 60_000;
-export const HOUR = 3_600_000;
-export const DAY = 86_400_000;
+/** The rules with the limits set at start (by rule name; the limit… settings) in place of their declared defaults. */
+export const withLimits = (rules: Readonly<Record<string, QuotaRule>>, limits: Readonly<Record<string, number>>): Record<string, QuotaRule> =>
+  Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, limits[name] === undefined ? rule : { ...rule, limit: limits[name] }]));
 
 /**
  * Quotas and rate limits as fixed windows counted in the store, so they hold across nodes.
@@ -23,10 +20,13 @@ export class Quotas {
     private readonly enabled = true,
   ) {}
 
-  /** The charge for one use of `rule` by `subject` (e.g. "alice>bob") at `now`. */
+  /**
+   * The charge for one use of `rule` by `subject` (e.g. "alice>bob", or the client's address for a
+   * `perAddress` rule, which does not count loopback) at `now`.
+   */
   charge(rule: string, subject: string, now: number): QuotaCharge[] {
     const r = this.rules[rule];
-    if (!this.enabled || !r) return [];
+    if (!this.enabled || !r || (r.perAddress && isLoopbackAddress(subject))) return [];
     const windowStart = 'held' in r ? HOLD_WINDOW : Math.floor(now / r.windowMs) * r.windowMs;
     return [{ key: `${rule}|${subject}`, windowStart, limit: r.limit }];
   }

@@ -19,3 +19,9 @@ export const fingerprint = (token: string): string => hashToken(token).slice(0, 
 
 /** Constant-time comparison of two token hashes (hex). */
 export const sameHash = (a: string, b: string): boolean => timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+
+/** Operators' tokens start with this (their accounts are identity/operators); refused ones have a rule of their own. */
+export const OPERATOR_TOKEN_PREFIX = 'mso_';
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
+export const bearerToken = (authorization: string): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];

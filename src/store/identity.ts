@@ -4,7 +4,7 @@
  * hash, once stored, is the one every process uses. Changes to tokens and to agent records are
  * announced on the store's events (see events.ts), so every process hears of them.
  */
-import type { QuotaCharge } from './receipts.js';
+import type { QuotaCharge, QuotaGate } from './receipts.js';
 
 export interface AgentRecord {
   handle: string;
@@ -88,8 +88,8 @@ export interface IdentityStore {
   updateProfile(handle: string, patch: ProfilePatch): Promise<AgentRecord | undefined>;
   /** Agents matching a directory search, best first (see AgentSearch), `limit` at most. */
   searchAgents(query: AgentSearch): Promise<{ agents: AgentRecord[]; hasMore: boolean }>;
-  /** The live (not revoked) token with this hash, if any. */
-  findToken(hash: string): Promise<TokenRecord | undefined>;
+  /** The live (not revoked) token with this hash, if any; QuotaExceeded first if `gate` is closed (see QuotaGate). */
+  findToken(hash: string, gate?: QuotaGate): Promise<TokenRecord | undefined>;
   listTokens(handle: string): Promise<TokenRecord[]>;
   /** Adds a token; with `replace`, revokes every other live token of the agent in the same transaction. */
   insertToken(handle: string, token: { id: string; hash: string }, now: number, replace: boolean): Promise<void>;

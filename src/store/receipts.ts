@@ -23,6 +23,13 @@ export interface QuotaCharge {
   amount?: number;
 }
 
+/**
+ * Counters a request goes on only while none of them has used up its limit (the refused tokens of
+ * its client's address, identity/token-failures.ts): checked where its token is checked, first,
+ * so a request it refuses learns nothing of its token (QuotaExceeded, nothing read or written).
+ */
+export type QuotaGate = readonly QuotaCharge[];
+
 /** The window of quotas that count what is held at once rather than uses per period; never pruned. */
 export const HOLD_WINDOW = 0;
 
@@ -30,4 +37,9 @@ export interface ReceiptStore {
   getReceipt(scope: string, key: string): Promise<Receipt | undefined>;
   /** What a quota window has counted so far (0 when nothing yet): a look, not a charge. */
   quotaUsed(key: string, windowStart: number): Promise<number>;
+  /**
+   * Counts charges that pay for no write (a refused token), in a transaction of their own:
+   * QuotaExceeded, and nothing counted, when one would go over its limit.
+   */
+  chargeQuotas(charges: readonly QuotaCharge[]): Promise<void>;
 }

@@ -258,6 +258,42 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       await store.close();
     });
 
+    it('refuses a read, write or token lookup whose gate is closed, before its token, and writes nothing', async () => {
+      const { store } = await open();
+      await store.insertAgent({ handle: 'gia', createdAt: 1 }, { id: 'tg1', hash: 'gia-hash' });
+      const closed = { key: 'refused|203.0.113.1', windowStart: 0, limit: 1 };
+      const opened = { key: 'refused|198.51.100.1', windowStart: 0, limit: 1 };
+      await store.chargeQuotas([closed]);
+      expect((await store.findToken('gia-hash', [opened]))?.handle).toBe('gia');
+      expect(await store.findToken('never-issued', [opened])).toBeUndefined();
+      await expect(store.findToken('gia-hash', [opened, closed])).rejects.toBeInstanceOf(QuotaExceeded);
+      await expect(store.findToken('never-issued', [closed])).rejects.toBeInstanceOf(QuotaExceeded); // the gate comes first
+      const created = newTask();
+      await store.createTask({ ...created, liveToken: 'gia-hash', tokenGate: [opened] });
+      const gated = { includeArtifacts: true, liveToken: 'gia-hash', tokenGate: [closed] };
+      await expect(store.getTask(created.record.id, gated)).rejects.toBeInstanceOf(QuotaExceeded);
+      await expect(store.getTask(created.record.id, { ...gated, liveToken: 'never-issued' })).rejects.toBeInstanceOf(QuotaExceeded);
+      const refused = newTask();
+      await expect(store.createTask({ ...refused, liveToken: 'gia-hash', tokenGate: [closed] })).rejects.toBeInstanceOf(QuotaExceeded);
+      await expect(store.updateTask({ ...bump(created), liveToken: 'gia-hash', tokenGate: [closed] })).rejects.toBeInstanceOf(QuotaExceeded);
+      expect(await store.getTask(refused.record.id, { includeArtifacts: false })).toBeUndefined();
+      expect((await store.getTask(created.record.id, { includeArtifacts: false }))?.record.version).toBe(1);
+      await store.close();
+    });
+
+    it('counts charges that pay for no write on their own, all or none, never past the limit', async () => {
+      const { store } = await open();
+      const failure = { key: 'refused|203.0.113.9', windowStart: 60_000, limit: 2 };
+      await store.chargeQuotas([failure]);
+      await store.chargeQuotas([failure]);
+      await expect(store.chargeQuotas([failure])).rejects.toBeInstanceOf(QuotaExceeded);
+      expect(await store.quotaUsed(failure.key, failure.windowStart)).toBe(2);
+      const other = { key: 'refused|198.51.100.9', windowStart: 60_000, limit: 2 };
+      await expect(store.chargeQuotas([other, failure])).rejects.toBeInstanceOf(QuotaExceeded);
+      expect(await store.quotaUsed(other.key, other.windowStart)).toBe(0); // the refusal counted nothing
+      await store.close();
+    });
+
     it('keeps push configs per task and cancels their pending deliveries when one is deleted', async () => {
       const { store } = await open();
       const w = newTask();

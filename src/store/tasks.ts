@@ -12,7 +12,7 @@
  */
 import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
 import type { DeliveryDraft, ForwardDraft } from './outbox.js';
-import type { QuotaCharge, Receipt } from './receipts.js';
+import type { QuotaCharge, QuotaGate, Receipt } from './receipts.js';
 
 export type Visibility = 'participants' | 'public';
 
@@ -134,6 +134,8 @@ export interface TaskWrite {
   dueDone?: string;
   /** The write stands only while the token with this hash is live (TokenNotLive: nothing written). */
   liveToken?: string;
+  /** With liveToken: checked before it (see QuotaGate). */
+  tokenGate?: QuotaGate;
 }
 
 /** The task columns a list may test. */
@@ -199,6 +201,8 @@ export interface GetOptions {
   includeArtifacts: boolean;
   /** The read answers only while the token with this hash is live (else TokenNotLive), checked in the read itself. */
   liveToken?: string;
+  /** With liveToken: checked before it (see QuotaGate). */
+  tokenGate?: QuotaGate;
 }
 
 /** What a create wrote beyond the write itself. */

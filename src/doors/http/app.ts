@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { once } from 'node:events';
 import { HubError } from '../../errors/hub-error.js';
 import type { StreamSettings } from '../../config/index.js';
+import type { ProxyTrust } from '../../config/values.js';
 import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../hub/limits.js';
 import { a2aRoutes } from '../a2a/routes.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   metrics: HubMetrics;
   /** Who may read GET /metrics. */
   metricsAccess: 'admin' | 'public';
+  /** Whom X-Forwarded-For is taken from: `request.ip`, the address per-address limits count. */
+  trustProxy: ProxyTrust;
 }
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
@@ -65,6 +68,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    trustProxy: options.trustProxy,
     requestTimeout: REQUEST_TIMEOUT_MS, // a body that trickles in is cut off (streams are answers, not requests)
     // X-Request-Id: the client's when it is sane, else made here (request-log.ts); echoed on every answer.
     requestIdHeader: false,
@@ -108,6 +112,14 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
       request.callerLabel = callerLabel(caller);
       done();
     }, done);
+  });
+
+  // A request refused for its token counts against its client's address (identity/token-failures.ts),
+  // whichever door, route or statement refused it, before the answer goes out.
+  app.addHook('onSend', async (request, reply) => {
+    const authorization = request.headers.authorization;
+    if (reply.statusCode !== 401 || !authorization) return;
+    await hub.identity.tokenRefused(authorization, request.ip).catch((e: unknown) => options.logger.warn({ err: e }, 'counting a refused token failed'));
   });
 
   app.setErrorHandler(async (error, request, reply) => {

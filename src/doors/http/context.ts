@@ -21,7 +21,7 @@ const callers = new WeakMap<FastifyRequest, Promise<Caller>>();
 export function claimedCallerOf(hub: Hub, request: FastifyRequest): Promise<Caller> {
   let caller = callers.get(request);
   if (!caller) {
-    caller = hub.identity.authenticate(request.headers.authorization);
+    caller = hub.identity.authenticate(request.headers.authorization, request.ip);
     callers.set(request, caller);
   }
   return caller;

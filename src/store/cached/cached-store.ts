@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { AgentRecord, GetOptions, Store, TokenRecord } from '../store.js';
+import type { AgentRecord, GetOptions, QuotaGate, Store, TokenRecord } from '../store.js';
 import { TaskCache } from './task-cache.js';
 
 /** Live tokens and agent records kept at most; the least recently used go first. */
@@ -40,7 +40,8 @@ export function cached(store: Store): Store {
     // Attached before anyone awaits the write, so the cache learns of a commit before its writer answers.
     createTask: (write: Parameters<Store['createTask']>[0]) => remembering(store.createTask(write), () => tasks.committed('create', write)),
     updateTask: (write: Parameters<Store['updateTask']>[0]) => remembering(store.updateTask(write), () => tasks.committed('update', write)),
-    findToken: async (hash: string) => {
+    findToken: async (hash: string, gate?: QuotaGate) => {
+      if (gate?.length) return store.findToken(hash, gate); // the gate is counted in the database
       const hit = tokens.get(hash);
       if (hit) return hit;
       const found = await store.findToken(hash);

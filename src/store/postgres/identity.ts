@@ -3,12 +3,12 @@
  * reads the database every time, so a token revoked through any process is refused at once. Token
  * and record changes send NOTIFY in their own statement and are announced here after it commits.
  */
-import type { AgentCursor, AgentRecord, AgentSearch, EndpointChallenge, ProfilePatch, QuotaCharge } from '../store.js';
+import type { AgentCursor, AgentRecord, AgentSearch, EndpointChallenge, ProfilePatch, QuotaCharge, QuotaGate } from '../store.js';
 import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
 import { AGENTS } from './notices.js';
-import { chargeQuotas } from './receipts.js';
+import { chargeQuotas, gateTest } from './receipts.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 
 
@@ -99,9 +99,14 @@ export function identityStatements(db: Db, announcer: Announcer) {
       return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
     },
 
-    findToken: async (hash: string) => {
-      const { rows } = await db.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = $1 AND revoked_at IS NULL`, [hash]);
-      return rows[0] && tokenFromRow(rows[0]);
+    findToken: async (hash: string, gate?: QuotaGate) => {
+      const s = new Statement();
+      const live = `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = ${s.param(hash, 'text')} AND revoked_at IS NULL`;
+      const closed = gateTest(s, gate);
+      // The gate's value is selected, so it is evaluated (and refuses) whether or not a token is found.
+      const sql = closed ? `SELECT gate.closed, token.* FROM (SELECT ${closed} AS closed) gate LEFT JOIN (${live}) token ON true` : live;
+      const { rows } = await db.query<TokenRow>(sql, s.values);
+      return rows[0]?.id ? tokenFromRow(rows[0]) : undefined;
     },
 
     listTokens: async (handle: string) =>

@@ -74,6 +74,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     nextDue: due.next,
     getReceipt: receipts.get,
     quotaUsed: receipts.quotaUsed,
+    chargeQuotas: receipts.chargeQuotas,
     putPushConfig: outbox.putConfig,
     listPushConfigs: outbox.configs,
     deletePushConfig: outbox.deleteConfig,

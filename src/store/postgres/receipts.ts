@@ -3,8 +3,8 @@
  * write leaves no receipt and uses no quota because it is one statement. The receipt's primary key
  * (scope, key) refuses a second write with its key, whichever process writes.
  */
-import { HOLD_WINDOW, type QuotaCharge, type Receipt } from '../store.js';
-import type { Db, Statement } from './database.js';
+import { HOLD_WINDOW, type QuotaCharge, type QuotaGate, type Receipt } from '../store.js';
+import { Statement, type Db } from './database.js';
 
 /**
  * Adds the receipt's insert and answers its CTE, which has one row or raises a unique violation
@@ -65,6 +65,19 @@ export function chargeQuotas(s: Statement, charges: readonly QuotaCharge[] | und
   return 'quota_held';
 }
 
+/**
+ * A value that raises MU429 (QuotaExceeded) naming the first counter of `gate` that has used up
+ * its limit, and is NULL while none has (see QuotaGate); undefined without a gate.
+ */
+export function gateTest(s: Statement, gate: QuotaGate | undefined): string | undefined {
+  if (!gate?.length) return undefined;
+  const keys = s.param(gate.map((q) => q.key), 'text[]');
+  const windows = s.param(gate.map((q) => q.windowStart), 'int8[]');
+  const limits = s.param(gate.map((q) => q.limit), 'int[]');
+  return `(SELECT muster_refuse('MU429', g.k, g.l::text) FROM unnest(${keys}, ${windows}, ${limits}) WITH ORDINALITY AS g(k, w, l, i)
+    JOIN quota_counters q ON q.key = g.k AND q.window_start = g.w WHERE q.used >= g.l ORDER BY g.i LIMIT 1)`;
+}
+
 /** Receipts pruned per statement, so a day of them (after an outage, say) is never one long transaction. */
 const PRUNE_SLICE = 10_000;
 
@@ -77,6 +90,12 @@ export function receiptStatements(db: Db) {
       );
       const row = rows[0];
       return row && { scope, key, fingerprint: row.fingerprint, result: JSON.parse(row.result) };
+    },
+
+    async chargeQuotas(charges: readonly QuotaCharge[]): Promise<void> {
+      const s = new Statement();
+      const over = chargeQuotas(s, charges);
+      if (over) await db.query(s.text(`SELECT over FROM ${over}`), s.values);
     },
 
     async quotaUsed(key: string, windowStart: number): Promise<number> {

@@ -5,8 +5,9 @@
  * once per task.
  */
 import type { Artifact, Message } from '../../a2a/types.js';
-import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
+import type { ColumnTest, GetOptions, QuotaGate, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
 import { Statement, type Db } from './database.js';
+import { gateTest } from './receipts.js';
 import { cursorWalks, orderBy } from '../order.js';
 import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow as StoredRow } from '../rows.js';
 
@@ -101,10 +102,15 @@ export function listStatement(q: TaskQuery): { s: Statement; sql: string } {
   return { s, sql: s.text(`SELECT counted.total, ${columns} FROM counted LEFT JOIN page p ON true ${order}`) };
 }
 
-/** A value that is 1 when the token with this hash is live, and raises MU401 (TokenNotLive) when it is not. */
-export const liveTokenTest = (s: Statement, hash: string): string =>
-  `CASE WHEN EXISTS (SELECT 1 FROM tokens WHERE hash = ${s.param(hash, 'text')} AND revoked_at IS NULL) THEN 1
+/**
+ * A value that is 1 when the token with this hash is live, and raises MU401 (TokenNotLive) when it
+ * is not; a closed gate raises MU429 first, before the token is looked at (see QuotaGate).
+ */
+export const liveTokenTest = (s: Statement, hash: string, gate?: QuotaGate): string => {
+  const closed = gateTest(s, gate);
+  return `CASE ${closed ? `WHEN ${closed} IS NOT NULL THEN 0 ` : ''}WHEN EXISTS (SELECT 1 FROM tokens WHERE hash = ${s.param(hash, 'text')} AND revoked_at IS NULL) THEN 1
    ELSE muster_refuse('MU401', 'token', 'the token is not live') END AS live`;
+};
 
 export function taskReader(db: Db) {
   const get = async (id: string, options: GetOptions): Promise<StoredTask | undefined> => {
@@ -113,7 +119,7 @@ export function taskReader(db: Db) {
     // With a token, the row is joined to its test, so a missing task still has the token checked.
     const sql = options.liveToken === undefined
       ? `SELECT ${hydrated(s, 't', options)} FROM tasks t WHERE t.id = ${taskId}`
-      : `SELECT ${hydrated(s, 't', options)} FROM (SELECT ${liveTokenTest(s, options.liveToken)}) token LEFT JOIN tasks t ON t.id = ${taskId}`;
+      : `SELECT ${hydrated(s, 't', options)} FROM (SELECT ${liveTokenTest(s, options.liveToken, options.tokenGate)}) token LEFT JOIN tasks t ON t.id = ${taskId}`;
     const { rows } = await db.query<TaskRow>(sql, s.values);
     return rows[0]?.id ? taskFromRow(rows[0]) : undefined;
   };

@@ -67,13 +67,13 @@ function guards(s: Statement, id: string, w: TaskWrite): string | undefined {
   let last = writeReceipt(s, w.receipt, w.record.updatedAt);
   if (w.dueDone !== undefined) last = finishDueWith(s, id, w.dueDone, last);
   last = entryGate(s, id, w.entry, w.entriesSeen, last) ?? last;
-  return liveToken(s, w.liveToken, last) ?? last;
+  return liveToken(s, w.liveToken, w.tokenGate, last) ?? last;
 }
 
 /** Adds `live_token`, one row when the token with this hash is live; else it raises MU401 (TokenNotLive). */
-function liveToken(s: Statement, hash: string | undefined, after: string | undefined): string | undefined {
+function liveToken(s: Statement, hash: string | undefined, gate: TaskWrite['tokenGate'], after: string | undefined): string | undefined {
   if (hash === undefined) return undefined;
-  s.with('live_token', `SELECT ${liveTokenTest(s, hash)}${after ? ` FROM ${after}` : ''}`);
+  s.with('live_token', `SELECT ${liveTokenTest(s, hash, gate)}${after ? ` FROM ${after}` : ''}`);
   return 'live_token';
 }
 

@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { makeFolder } from '../../files/folders.js';
 import { openDatabase } from './database.js';
 import { identityStatements } from './identity.js';
+import { quotaStatements } from './quota-charges.js';
 import { spaceStatements } from './spaces.js';
 import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
@@ -45,6 +46,8 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const writes = taskWriter(db, bus, outbox, entries, due, receipts, tokenLive, observe);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const quotaUsed = db.prepare('SELECT used FROM quota_counters WHERE key = ? AND window_start = ?').pluck();
+  const quotas = quotaStatements(db);
+  const chargeQuotas = db.transaction(quotas.charge);
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
 
@@ -55,7 +58,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     insertAgent: async (agent, token, quotas) => identity.insertAgent(agent, token, quotas),
     getAgent: async (handle) => identity.getAgent(handle),
     listAgents: async (query) => identity.listAgents(query),
-    findToken: async (hash) => identity.findToken(hash),
+    findToken: async (hash, gate) => (quotas.gate(gate), identity.findToken(hash)),
     listTokens: async (handle) => identity.listTokens(handle),
     insertToken: async (handle, token, now, replace) => identity.insertToken(handle, token, now, replace),
     revokeToken: async (handle, id, now) => identity.revokeToken(handle, id, now),
@@ -84,6 +87,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     createTask: async (write) => writes.create(write),
     updateTask: async (write) => writes.update(write),
     getTask: async (id, options) => {
+      quotas.gate(options.tokenGate);
       if (options.liveToken !== undefined && !tokenLive(options.liveToken)) throw new TokenNotLive();
       return reads.get(id, options);
     },
@@ -97,6 +101,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     nextDue: async () => due.next(),
     getReceipt: async (scope, key) => receipts.get(scope, key),
     quotaUsed: async (key, windowStart) => (quotaUsed.get(key, windowStart) as number | undefined) ?? 0,
+    chargeQuotas: async (charges) => chargeQuotas(charges),
     putPushConfig: async (config, maxPerOwner) => outbox.putConfig(config, maxPerOwner),
     listPushConfigs: async (taskId) => outbox.configs(taskId),
     deletePushConfig: async (taskId, id) => outbox.deleteConfig(taskId, id),

@@ -35,7 +35,11 @@ export function taskWriter(
   const quotas = quotaStatements(db);
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
-  const check = (w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; record?: { id: string } }, entry: EntryWrite | undefined) => {
+  const check = (
+    w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; record?: { id: string } },
+    entry: EntryWrite | undefined,
+  ) => {
+    quotas.gate(w.tokenGate);
     if (w.liveToken !== undefined && !tokenLive(w.liveToken)) throw new TokenNotLive();
     if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);

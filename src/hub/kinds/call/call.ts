@@ -7,7 +7,8 @@ import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent } from '../../../identity/caller.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
-import { DAY, type Quotas } from '../../../identity/quotas.js';
+import type { Quotas } from '../../../identity/quotas.js';
+import { CALL_QUOTA_RULES } from './quota-rules.js';
 import { requirePublic } from '../../screening.js';
 import { DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
 
@@ -105,7 +106,7 @@ export function callKind(quotas: Quotas): Kind {
 
 export const callModule: KindModule = {
   name: 'call',
-  quotaRules: { 'call.answer': { limit: 10, windowMs: DAY, what: 'answers to open calls a day by one agent' } },
+  quotaRules: CALL_QUOTA_RULES,
   opensAt: [{ door: 'hub', skill: CALL_OPEN }],
   cardSkills: (door) =>
     door !== 'hub'

@@ -5,7 +5,8 @@ import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent, type Caller } from '../../../identity/caller.js';
 import type { StoredTask, TaskRecord } from '../../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening } from '../../kind.js';
-import { DAY, MINUTE, type Quotas } from '../../../identity/quotas.js';
+import type { Quotas } from '../../../identity/quotas.js';
+import { DIRECT_QUOTA_RULES } from './quota-rules.js';
 import { respond } from './respond.js';
 
 /**
@@ -69,12 +70,7 @@ export function directKind(quotas: Quotas): Kind {
 
 export const directModule: KindModule = {
   name: 'direct',
-  quotaRules: {
-    'direct.pair': { limit: 30, windowMs: MINUTE, what: 'tasks a minute from one agent to another' },
-    'direct.inbox': { limit: 300, windowMs: MINUTE, what: 'tasks a minute into one inbox' },
-    'direct.daily': { limit: 5000, windowMs: DAY, what: 'tasks a day from one agent' },
-    'direct.followup': { limit: 60, windowMs: MINUTE, what: 'follow-up messages a minute from one agent to another' },
-  },
+  quotaRules: DIRECT_QUOTA_RULES,
   opensAt: [{ door: 'agent' }],
   cardSkills: (door, handle) =>
     door !== 'agent'

@@ -3,6 +3,7 @@ import type { JsonObject, Message } from '../../../a2a/types.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { callerName, requireToken, type Caller } from '../../../identity/caller.js';
 import { MINUTE, type Quotas } from '../../../identity/quotas.js';
+import { INTENT_QUOTA_RULES } from './quota-rules.js';
 import type { StoredTask } from '../../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening, type Standing, type Twin } from '../../kind.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
@@ -164,7 +165,7 @@ export function roleIn(space: { owner?: string }, caller: Caller, memberRole: St
 
 export const intentModule: KindModule = {
   name: INTENT,
-  quotaRules: { 'intent.declare': { limit: 120, windowMs: MINUTE, what: 'intents a minute declared by one caller' } },
+  quotaRules: INTENT_QUOTA_RULES,
   opensAt: [{ door: 'space' }],
   cardSkills: (door, space) =>
     door !== 'space'

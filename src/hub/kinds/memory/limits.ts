@@ -34,6 +34,4 @@ export const MEMORY_LIMITS = {
   /** Cards a board.read answer lists in its text part, and in its data part (the file has them all). */
   readText: 50,
   readData: 200,
-  /** Memory calls a minute from one agent. */
-  callsPerMinute: 600,
 } as const;

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Artifact, JsonObject, Message, Part } from '../../../a2a/types.js';
 import { HubError, invalidParams } from '../../../errors/hub-error.js';
-import { MINUTE, type Quotas } from '../../../identity/quotas.js';
+import type { Quotas } from '../../../identity/quotas.js';
 import { requireAgent } from '../../../identity/caller.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
@@ -18,6 +18,7 @@ import { ARGS, DATA } from '../skill-call.js';
 import { boardAccess, type BoardDeps } from './board-access.js';
 import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
 import { MEMORY_LIMITS as L } from './limits.js';
+import { MEMORY_QUOTA_RULES } from './quota-rules.js';
 import { routeText, type RoutedCall } from './phrasing.js';
 import { inFollowUp, inText, textField } from './refusals.js';
 import { checkPresent, CONNECT, ownBoardId, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
@@ -217,7 +218,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
 
 export const memoryModule: KindModule = {
   name: MEMORY,
-  quotaRules: { 'memory.calls': { limit: L.callsPerMinute, windowMs: MINUTE, what: 'memory calls a minute from one agent' } },
+  quotaRules: MEMORY_QUOTA_RULES,
   opensAt: [{ door: 'memory' }],
   cardSkills: (door) =>
     door !== 'memory'

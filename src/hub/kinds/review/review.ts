@@ -2,7 +2,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { JsonObject, Message } from '../../../a2a/types.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent } from '../../../identity/caller.js';
-import { DAY, type Quotas } from '../../../identity/quotas.js';
+import type { Quotas } from '../../../identity/quotas.js';
+import { REVIEW_QUOTA_RULES } from './quota-rules.js';
 import type { StoredTask, TaskEntry } from '../../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
 import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
@@ -109,11 +110,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
 
 export const reviewModule: KindModule = {
   name: 'review',
-  quotaRules: {
-    'review.post': { limit: 2, windowMs: DAY, what: 'review tasks posted a day by one agent' },
-    'review.open': { limit: 2, held: true, what: 'review tasks open at once for one agent' },
-    'review.contribute': { limit: 3, windowMs: DAY, what: 'review contributions a day by one agent' },
-  },
+  quotaRules: REVIEW_QUOTA_RULES,
   opensAt: [{ door: 'hub', skill: REVIEW_OPEN }],
   cardSkills: (door) =>
     door !== 'hub'
