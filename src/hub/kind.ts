@@ -32,6 +32,9 @@ export interface KindReads {
   requireQuota(charges: readonly QuotaCharge[]): Promise<void>;
 }
 
+/** What a check under a lock may read (Opening.underLock): the lock's reads, and only those. */
+export type LockedReads = Pick<KindReads, 'spaceTasks'>;
+
 export interface KindContext {
   caller: Caller;
   door: Door;
@@ -70,6 +73,13 @@ export interface Opening {
    * the store's unique key does.
    */
   openKey?: { key: string; twinNote: (twin: StoredTask) => string };
+  /**
+   * Opens only under the store's lock `key` (TaskStore.underLock), and only when `twinOf`, asked
+   * there, finds no task the opening repeats: a twin check made in `open` reads before the write,
+   * so the same work opened at that moment through another process would pass it; made under the
+   * lock, it cannot. A twin found there opens nothing and is answered as `open`'s Twin is.
+   */
+  underLock?: { key: string; twinOf?: (reads: LockedReads) => Promise<Twin | undefined> };
   /**
    * What the task becomes at once, in the same write (work the hub itself performs, such as a
    * memory skill): the log holds the opening and then this change, so a stream shows both.

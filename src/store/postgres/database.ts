@@ -90,6 +90,20 @@ export function database(pool: pg.Pool, observe?: CommitObserver): Db {
   };
 }
 
+/**
+ * The queries of a transaction already open on `client` (its statements named as the pool's are).
+ * It opens none of its own: a nested transaction is a bug.
+ */
+export function clientDb(client: pg.ClientBase): Db {
+  return {
+    query: async (text, values) => {
+      const result = await client.query({ name: statementName(text), text, values: values as unknown[] });
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    },
+    transaction: () => Promise.reject(new Error('a transaction inside a transaction')),
+  };
+}
+
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: unknown;

@@ -17,6 +17,7 @@ import { spaceStatements } from './spaces.js';
 import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
 import { entryReads, taskWriter } from './tasks.js';
+import { lockedWork } from './locks.js';
 
 export interface PostgresOptions extends ListenOptions {
   /** Where the store says what it cannot say in an error (a lost LISTEN connection). */
@@ -66,6 +67,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     getTask: reads.get,
     listTasks: reads.list,
     openKeyHolder: reads.openKeyHolder,
+    underLock: lockedWork(db, listener),
     entries: entries.list,
     entryOf: entries.of,
     eventsAfter: entries.eventsAfter,

@@ -12,6 +12,7 @@ import { entryStatements } from './entries.js';
 import { dueWorkStatements } from './schedule.js';
 import { receiptIndex } from './receipts.js';
 import { holdExclusively } from './ownership.js';
+import { PerKeyQueue } from '../per-key-queue.js';
 import { EventBus, HOLD_WINDOW, TokenNotLive, type CommitObserver, type Store } from '../store.js';
 
 /** Receipts pruned per turn of the event loop (about 30 ms of work). */
@@ -47,8 +48,10 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const quotaUsed = db.prepare('SELECT used FROM quota_counters WHERE key = ? AND window_start = ?').pluck();
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
+  // The store is exclusive: a lock held in this process is held against every writer of the file.
+  const locks = new PerKeyQueue();
 
-  return {
+  const store: Store = {
     name: 'sqlite',
     exclusive: true,
     events: bus,
@@ -89,6 +92,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     },
     listTasks: async (query) => reads.list(query),
     openKeyHolder: async (key) => reads.openKeyHolder(key),
+    underLock: (key, work) => locks.run(key, () => work(store)),
     addEntry: async (write) => writes.seal(write),
     entries: async (taskId) => entries.list(taskId),
     entryOf: async (taskId, author) => entries.of(taskId, author),
@@ -118,4 +122,5 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
       release();
     },
   };
+  return store;
 }
