@@ -2,11 +2,9 @@ import { Wakeups } from '../events/wakeups.js';
 import { Identity } from '../identity/agents.js';
 import { HOUR, Quotas, type QuotaRule } from '../identity/quotas.js';
 import type { Store } from '../store/store.js';
-import type { KindSettings } from './kind.js';
+import type { KindSettings, RestRead } from './kind.js';
 import { kindQuotaRules, Kinds } from './kinds/index.js';
 import { Spaces } from './spaces.js';
-import { IntentListing } from './kinds/intent/listing.js';
-import { BoardReads } from './kinds/memory/board-reads.js';
 import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
@@ -48,10 +46,8 @@ export interface Hub {
   readonly mailboxes: Mailboxes;
   readonly push: PushConfigs;
   readonly spaces: Spaces;
-  /** A space's intents as workers page them. */
-  readonly intents: IntentListing;
-  /** Memory boards read over REST (writes are memory skills). */
-  readonly boards: BoardReads;
+  /** The REST reads the kinds serve (a space's intents, memory boards), which the REST door mounts. */
+  readonly kindReads: readonly RestRead[];
   readonly kinds: Kinds;
   /** The directory skill at the hub's base (answers a Message, stores nothing). */
   readonly directory: Directory;
@@ -74,8 +70,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,
-    intents: new IntentListing(store, spaces, view),
-    boards: new BoardReads(store),
+    kindReads: kinds.restReads({ store, spaces, view }),
     kinds,
     directory: new Directory(identity),
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),

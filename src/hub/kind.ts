@@ -7,7 +7,10 @@ import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
 import type { Caller } from '../identity/caller.js';
 import type { QuotaRule, Quotas } from '../identity/quotas.js';
 import type { BoardDeps } from './kinds/memory/board-access.js';
-import type { EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
+import type { z } from 'zod';
+import type { EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, Store, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
+import type { Spaces } from './spaces.js';
+import type { View } from './view.js';
 
 /** Where a request came in: the hub's own base, one agent's base, one space's base, or the memory base. */
 export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string } | { kind: 'space'; name: string } | { kind: 'memory' };
@@ -186,6 +189,34 @@ export interface OpensAt {
   skill?: string;
 }
 
+/** What a kind's REST reads are built over (KindModule.restReads): the hub's services, never a door. */
+export interface ReadServices {
+  store: Store;
+  spaces: Spaces;
+  view: View;
+}
+
+/** One REST read as its handler sees it: the caller (worked out when asked for), the path's params, the checked query. */
+export interface RestReadRequest<Q> {
+  caller(): Promise<Caller>;
+  params: Readonly<Record<string, string>>;
+  query: Q;
+}
+
+/**
+ * A GET a kind serves over REST. The REST door mounts it at `path`, checks the query against
+ * `query` (a bad field is refused in the door's words; without it, the query is not read), and
+ * sends what `answer` answers as JSON, or as `mediaType` when set; the door's error table maps what
+ * it throws.
+ */
+export interface RestRead<Q = unknown> {
+  /** Fastify's form, with `:param` segments: '/api/spaces/:name/intents'. */
+  path: string;
+  query?: z.ZodType<Q>;
+  mediaType?: string;
+  answer(request: RestReadRequest<Q>): Promise<unknown>;
+}
+
 /**
  * A way of working as one module: everything it brings to the hub. The hub builds its kinds,
  * quota rules and opening table from the registered modules (kinds/index.ts), the cards list
@@ -199,6 +230,8 @@ export interface KindModule {
   /** The skills this kind lists on the card of each kind of base; `subject` names the agent or space. */
   cardSkills?(door: Door['kind'], subject: string): CardSkill[];
   create(deps: KindDeps): Kind;
+  /** The REST reads the kind serves (a space's intents page), built once over the hub's services. */
+  restReads?(services: ReadServices): RestRead[];
 }
 
 /** The door a kind opens at, narrowed: the opening table sends it nothing else. */

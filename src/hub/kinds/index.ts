@@ -4,7 +4,7 @@
  */
 import type { Message } from '../../a2a/types.js';
 import type { QuotaRule } from '../../identity/quotas.js';
-import type { CardSkill, Door, Kind, KindDeps, KindModule } from '../kind.js';
+import type { CardSkill, Door, Kind, KindDeps, KindModule, ReadServices, RestRead } from '../kind.js';
 import { callModule } from './call/call.js';
 import { directModule } from './direct/direct.js';
 import { intentModule } from './intent/intent.js';
@@ -62,6 +62,14 @@ export class Kinds {
   /** The kinds whose tasks live at bases of this door kind (a space's intents). */
   atDoor(door: Door['kind']): string[] {
     return this.modules.filter((m) => m.opensAt.some((at) => at.door === door)).map((m) => m.name);
+  }
+
+  /** Every module's REST reads, built over the hub's services (a path served twice is a bug caught at start). */
+  restReads(services: ReadServices): RestRead[] {
+    const reads = this.modules.flatMap((m) => m.restReads?.(services) ?? []);
+    const paths = new Set(reads.map((r) => r.path));
+    if (paths.size < reads.length) throw new Error('two REST reads of the kinds share a path');
+    return reads;
   }
 
   cardSkills(door: Door['kind'], subject: string): CardSkill[] {

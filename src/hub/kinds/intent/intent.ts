@@ -6,8 +6,9 @@ import { MINUTE, type Quotas } from '../../../identity/quotas.js';
 import type { StoredTask } from '../../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type LockedReads, type Opening, type Standing, type Twin } from '../../kind.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
-import { factsOf, holdFacts, said, type IntentFacts } from './facts.js';
+import { factsOf, holdFacts, INTENT, said, type IntentFacts } from './facts.js';
 import { footprintsOverlap, intentOpenKey, titleWords } from './twins.js';
+import { intentsPage, IntentListing } from './listing.js';
 import { askInput, claim, fail, heartbeat, holdEnds, land, leaseExpired, progress, release } from './work.js';
 
 export const DECLARE_INTENT = 'declare-intent';
@@ -70,8 +71,6 @@ function openedSentence(id: string, space: string, priority: number, capped: boo
  * over A2A; workers claim it with a lease, report progress and land it over REST. Intents are
  * public to read. Twins (same title words, overlapping footprint) declare nothing.
  */
-/** The kind's name, on its tasks and in scopes that read them. */
-export const INTENT = 'intent';
 
 export function intentKind(quotas: Quotas, waitMs: number): Kind {
   /** The owner, the admin and the intent's declarer may withdraw it or answer its question. */
@@ -188,4 +187,5 @@ export const intentModule: KindModule = {
           },
         ],
   create: ({ quotas, settings }) => intentKind(quotas, settings.intentWaitMs ?? 20_000),
+  restReads: ({ store, spaces, view }) => [intentsPage(new IntentListing(store, spaces, view))],
 };

@@ -16,6 +16,7 @@ import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
 import { ARGS, DATA } from '../skill-call.js';
 import { boardAccess, type BoardDeps } from './board-access.js';
+import { boardReads, BoardReads } from './board-reads.js';
 import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { routeText, type RoutedCall } from './phrasing.js';
@@ -232,4 +233,5 @@ export const memoryModule: KindModule = {
           outputModes: s.answersBoard ? ['text/plain', 'application/json', BOARD_MEDIA_TYPE] : ['text/plain', 'application/json'],
         })),
   create: ({ quotas, boards }) => memoryKind(quotas, boards),
+  restReads: ({ store }) => boardReads(new BoardReads(store)),
 };
