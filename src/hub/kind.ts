@@ -9,6 +9,7 @@ import type { QuotaRule, Quotas } from '../identity/quotas.js';
 import type { BoardDeps } from './kinds/memory/board-access.js';
 import type { z } from 'zod';
 import type { EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, Store, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
+import type { OpenKeyOf } from '../store/open-key-backfill.js';
 import type { Spaces } from './spaces.js';
 import type { View } from './view.js';
 
@@ -230,6 +231,11 @@ export interface KindModule {
   /** The skills this kind lists on the card of each kind of base; `subject` names the agent or space. */
   cardSkills?(door: Door['kind'], subject: string): CardSkill[];
   create(deps: KindDeps): Kind;
+  /**
+   * The open key (Opening.openKey) of a stored task of this kind, from its metadata, as `open`
+   * gives it: the store's migrations derive the keys of tasks written before keys with it.
+   */
+  openKeyOf?: OpenKeyOf;
   /** The REST reads the kind serves (a space's intents page), built once over the hub's services. */
   restReads?(services: ReadServices): RestRead[];
 }

@@ -4,6 +4,7 @@
  */
 import type { Message } from '../../a2a/types.js';
 import type { QuotaRule } from '../../identity/quotas.js';
+import type { MigrationInputs } from '../../store/open-key-backfill.js';
 import type { CardSkill, Door, Kind, KindDeps, KindModule, ReadServices, RestRead } from '../kind.js';
 import { callModule } from './call/call.js';
 import { directModule } from './direct/direct.js';
@@ -26,6 +27,11 @@ export function kindQuotaRules(modules: readonly KindModule[] = KIND_MODULES): R
     }
   }
   return rules;
+}
+
+/** What the store's migrations need of the kinds: how each derives a stored task's open key. */
+export function kindMigrationInputs(modules: readonly KindModule[] = KIND_MODULES): MigrationInputs {
+  return { openKeys: Object.fromEntries(modules.flatMap((m) => (m.openKeyOf ? [[m.name, m.openKeyOf]] : []))) };
 }
 
 /** The kinds built from their modules, and which one opens a task at a door. */

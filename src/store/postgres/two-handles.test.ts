@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
 import { QuotaExceeded, StoreConflict, type AgentChange, type DeliveryDraft, type Store, type TaskCommitted, type TaskRecord, type TaskWrite } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
+import { NO_MIGRATION_INPUTS } from '../open-key-backfill.js';
 import { migratePostgres, openPostgresStore } from './postgres-store.js';
 
 const T0 = 1_800_000_000_000;
@@ -367,7 +368,7 @@ describe.skipIf(!testPostgres)('opening an empty PostgreSQL database', () => {
       const stores = await Promise.all([1, 2, 3].map(() => openPostgresStore(database.url)));
       const applied = await sql<{ version: number }>(database.url, 'SELECT version FROM schema_migrations ORDER BY version');
       expect(applied.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
-      expect(await migratePostgres(database.url)).toEqual({ applied: [] });
+      expect(await migratePostgres(database.url, NO_MIGRATION_INPUTS)).toEqual({ applied: [] });
       await Promise.all(stores.map((s) => s.close()));
     } finally {
       await database.drop();

@@ -13,6 +13,7 @@ import { dueWorkStatements } from './schedule.js';
 import { receiptIndex } from './receipts.js';
 import { holdExclusively } from './ownership.js';
 import { PerKeyQueue } from '../per-key-queue.js';
+import type { MigrationInputs } from '../open-key-backfill.js';
 import { EventBus, HOLD_WINDOW, TokenNotLive, type CommitObserver, type Store } from '../store.js';
 
 /** Receipts pruned per turn of the event loop (about 30 ms of work). */
@@ -23,12 +24,12 @@ const PRUNE_SLICE = 10_000;
  * (ownership.ts): so it is exclusive, keeps its receipt index in memory, and announces commits in
  * process. Calls are synchronous underneath.
  */
-export function openSqliteStore(file: string, applied?: (versions: number[]) => void, observe?: CommitObserver): Store {
+export function openSqliteStore(file: string, applied?: (versions: number[]) => void, observe?: CommitObserver, inputs?: MigrationInputs): Store {
   if (file !== ':memory:') makeFolder(dirname(file)); // the lock lives beside the file
   const release = holdExclusively(file);
   let db: ReturnType<typeof openDatabase>;
   try {
-    db = openDatabase(file, applied);
+    db = openDatabase(file, applied, inputs);
   } catch (e) {
     release();
     throw e;

@@ -7,7 +7,7 @@ import type { StoredTask } from '../../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type LockedReads, type Opening, type Standing, type Twin } from '../../kind.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
 import { factsOf, holdFacts, INTENT, said, type IntentFacts } from './facts.js';
-import { footprintsOverlap, intentOpenKey, titleWords } from './twins.js';
+import { footprintsOverlap, intentOpenKey, storedOpenKey, titleWords } from './twins.js';
 import { intentsPage, IntentListing } from './listing.js';
 import { askInput, claim, fail, heartbeat, holdEnds, land, leaseExpired, progress, release } from './work.js';
 
@@ -187,5 +187,6 @@ export const intentModule: KindModule = {
           },
         ],
   create: ({ quotas, settings }) => intentKind(quotas, settings.intentWaitMs ?? 20_000),
+  openKeyOf: storedOpenKey,
   restReads: ({ store, spaces, view }) => [intentsPage(new IntentListing(store, spaces, view))],
 };
