@@ -57,7 +57,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(QUOTA_RULES, options.rateLimits);
   const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds());
-  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, boards: { store, requireAgent: (handle) => identity.requireAgent(handle) } });
+  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle) });
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
   const spaces = new Spaces(store, identity, clock);

@@ -9,6 +9,7 @@ import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
 import { factsOf, holdFacts, INTENT, said, type IntentFacts } from './facts.js';
 import { footprintsOverlap, intentOpenKey, storedOpenKey, titleWords } from './twins.js';
 import { intentsPage, IntentListing } from './listing.js';
+import { READS_NEED_NO_TOKEN } from '../../spaces.js';
 import { askInput, claim, fail, heartbeat, holdEnds, land, leaseExpired, progress, release } from './work.js';
 
 export const DECLARE_INTENT = 'declare-intent';
@@ -17,8 +18,6 @@ const TWIN_WINDOW_MS = 30 * MINUTE;
 const OPEN_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED'] as const;
 /** Open intents a twin check reads at most (the oldest beyond it are not compared). */
 const TWIN_SCAN = 2_000;
-/** Said in every refusal of a caller without the right token: reading a space needs none. */
-export const READS_NEED_NO_TOKEN = 'Reads (GetTask, ListTasks, SubscribeToTask) at a space need no token';
 
 /** The space's standing of the caller, or SPACE_NOT_FOUND. */
 async function standingIn(ctx: KindContext, space: string): Promise<Standing> {

@@ -219,9 +219,18 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
 export const memoryModule: KindModule = {
   name: MEMORY,
   quotaRules: { 'memory.calls': { limit: L.callsPerMinute, windowMs: MINUTE, what: 'memory calls a minute from one agent' } },
-  opensAt: [{ door: 'memory' }],
+  base: {
+    name: 'memory',
+    card: {
+      name: 'Muster memory',
+      description:
+        'The memory base of a Muster hub: shared memory boards the hub itself keeps. Send a data part {"skill": "board.…", "args": {…}} (each skill below has an example), or ask in plain words ("What do we know about X?"). Every call is a task private to its caller, answered at once.',
+      bearer: 'An agent token from POST /api/agents; public boards are read without one at GET /api/boards/{id}',
+    },
+  },
+  opensAt: [{ door: 'base' }],
   cardSkills: (door) =>
-    door !== 'memory'
+    door !== 'base'
       ? []
       : SKILLS.map((s) => ({
           id: s.id,
@@ -232,6 +241,6 @@ export const memoryModule: KindModule = {
           inputModes: ['application/json', 'text/plain'],
           outputModes: s.answersBoard ? ['text/plain', 'application/json', BOARD_MEDIA_TYPE] : ['text/plain', 'application/json'],
         })),
-  create: ({ quotas, boards }) => memoryKind(quotas, boards),
+  create: ({ quotas, store, requireAgent }) => memoryKind(quotas, { store, requireAgent }),
   restReads: ({ store }) => boardReads(new BoardReads(store)),
 };
