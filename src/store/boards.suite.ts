@@ -40,6 +40,19 @@ export function boardsSuite(name: string, open: () => Promise<Store>): void {
       await store.close();
     });
 
+    it("counts a write's quota charges with it; one over its limit refuses the write whole, counter included", async () => {
+      const store = await open();
+      const ann = await registered(store, `ann-${tagged()}`);
+      const quota = { key: `memory.calls|${ann}`, windowStart: 60_000, limit: 1 };
+      const board = await store.writeBoard(Object.assign(newBoard(ann, {}, [card('c1', 'one')]), { quotas: [quota] }));
+      expect(await store.quotaUsed(quota.key, quota.windowStart)).toBe(1);
+      const over = store.writeBoard({ boardId: board.id, cards: [card('c2', 'two')], connections: [], maxCards: 100, at: 6, quotas: [quota] });
+      await expect(over).rejects.toMatchObject({ name: 'QuotaExceeded', key: quota.key });
+      expect((await store.boardContents(board.id)).cards.map((c) => c.id)).toEqual(['c1']);
+      expect(await store.quotaUsed(quota.key, quota.windowStart)).toBe(1);
+      await store.close();
+    });
+
     it('refuses past the card and board limits, and a taken id, writing nothing', async () => {
       const store = await open();
       const ann = await registered(store, `ann-${tagged()}`);

@@ -6,6 +6,7 @@
 import { statementCache, type Db } from './database.js';
 import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
+import { quotaStatements } from './quota-charges.js';
 
 /** A board row (alias b) with its readers, in one query. */
 const BOARD_SELECT = "b.*, (SELECT json_group_array(handle) FROM (SELECT handle FROM board_readers r WHERE r.board_id = b.id ORDER BY handle)) AS shared_with";
@@ -69,7 +70,9 @@ export function boardStatements(db: Db) {
     for (const handle of w.create.sharedWith) insertReader.run(w.create.id, handle);
   };
 
+  const quotas = quotaStatements(db);
   const write = db.transaction((w: BoardWrite): BoardRecord => {
+    quotas.charge(w.quotas); // refused before anything is written
     if (w.create) create(w as BoardWrite & { create: NonNullable<BoardWrite['create']> });
     const board = read(w.boardId);
     if (!board) throw new StoreConflict('board-missing', `no board ${w.boardId}`);

@@ -15,7 +15,7 @@ import { requireAgent } from '../../../identity/caller.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
 import { ARGS, DATA } from '../skill-call.js';
-import { boardAccess, type BoardDeps } from './board-access.js';
+import { boardAccess, type BoardDeps, type CallCharge } from './board-access.js';
 import { boardReads, BoardReads } from './board-reads.js';
 import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
 import { MEMORY_LIMITS as L } from './limits.js';
@@ -154,11 +154,17 @@ function resumedCall(pending: Pending, data: unknown): Call {
 }
 
 export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
-  const envOf = (ctx: KindContext, handle: string, message: Message): MemoryEnv => ({
+  const envOf = (ctx: KindContext, handle: string, message: Message, charge: CallCharge): MemoryEnv => ({
     caller: handle,
     writer: { writtenBy: `a2a:${handle}`, now: ctx.now, seed: `${handle}\u0000${message.messageId}` },
-    boards: boardAccess(deps, ctx.caller, ctx.now),
+    boards: boardAccess(deps, ctx.caller, ctx.now, charge),
   });
+  /** The call's charge, refused now when it would go over (before the skill does any work); paid by whichever write comes first. */
+  const chargeFor = async (ctx: KindContext, handle: string): Promise<CallCharge> => {
+    const unpaid = quotas.charge('memory.calls', handle, ctx.now);
+    await ctx.reads.requireQuota(unpaid);
+    return { take: () => unpaid.splice(0), refused: (e) => quotas.refusal(e, ctx.now) };
+  };
 
   return {
     name: MEMORY,
@@ -167,10 +173,9 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
 
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       const handle = requireAgent(ctx.caller, 'call memory skills');
-      const charges = quotas.charge('memory.calls', handle, ctx.now);
-      await ctx.reads.requireQuota(charges); // before the skill writes: a refused call writes nothing
+      const charge = await chargeFor(ctx, handle);
       const call = callOf(message, handle);
-      const outcome = call ? await run(envOf(ctx, handle, message), call) : unrouted();
+      const outcome = call ? await run(envOf(ctx, handle, message, charge), call) : unrouted();
       return {
         kind: MEMORY,
         contextId: message.contextId ?? uuidv7(),
@@ -178,7 +183,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
         visibility: 'participants',
         state: 'TASK_STATE_SUBMITTED',
         messages: [message],
-        quotas: charges,
+        quotas: charge.take(), // none left when a board write paid it
         settles: settle(ctx, call?.skill ?? '', outcome),
       };
     },
@@ -192,9 +197,8 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
           meta: { currentState: task.record.state },
         });
       }
-      const charges = quotas.charge('memory.calls', handle, ctx.now);
-      await ctx.reads.requireQuota(charges);
-      const env = envOf(ctx, handle, message);
+      const charge = await chargeFor(ctx, handle);
+      const env = envOf(ctx, handle, message, charge);
       const data = dataOf(message);
       let outcome: Outcome;
       let skill = pending.skill;
@@ -204,7 +208,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
         skill = call?.skill ?? '';
         outcome = call ? await run(env, call) : unrouted();
       } else outcome = await run(env, resumedCall(pending, data));
-      return { ...settle(ctx, skill, outcome), messages: [message], quotas: charges };
+      return { ...settle(ctx, skill, outcome), messages: [message], quotas: charge.take() };
     },
 
     cancel(ctx: KindContext): Change {
