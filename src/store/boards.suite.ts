@@ -37,6 +37,9 @@ export function boardsSuite(name: string, open: () => Promise<Store>): void {
       expect(cards[0]).toStrictEqual({ id: 'c1', boardId: board.id, position: 0, text: 'Ship the face #launch', title: 'Face', tags: ['launch'], links: [], writtenBy: 'a2a:ann', createdAt: 5 });
       expect(cards[1]!.claimedBy).toBe('planner');
       expect(connections).toStrictEqual([{ boardId: board.id, from: 'c1', to: 'c3', type: 'leads_to', writtenBy: 'a2a:ann', createdAt: 9 }]);
+      // The cards among some ids, in order, without reading the board whole; ids not on it are not there.
+      expect((await store.boardCards(board.id, ['c3', 'nope', 'c1'])).map((c) => c.id)).toEqual(['c1', 'c3']);
+      expect(await store.boardCards(board.id, [])).toEqual([]);
       await store.close();
     });
 

@@ -116,6 +116,8 @@ export interface BoardStore {
   listBoards(scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
   /** A board's cards in order, and its connections in the order they were made. */
   boardContents(id: string): Promise<{ cards: CardRecord[]; connections: ConnectionRecord[] }>;
+  /** The cards of a board among `ids` (those there, in order): what a write needs to check, without reading the board whole. */
+  boardCards(id: string, ids: readonly string[]): Promise<CardRecord[]>;
   /** Cards in the scope's boards that match, best first. */
   recall(scope: BoardScope, query: RecallQuery): Promise<RecalledCard[]>;
   /** How many boards the agent owns. */

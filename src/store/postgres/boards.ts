@@ -131,6 +131,9 @@ export function boardStatements(db: Db) {
       return { cards: cards.rows.map(cardFromRow), connections: connections.rows.map(connectionFromRow) };
     },
 
+    boardCards: async (id: string, ids: readonly string[]) =>
+      (await db.query<CardRow>(`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.board_id = $1 AND c.id = ANY($2::text[]) ORDER BY c.position`, [id, ids])).rows.map(cardFromRow),
+
     recall: async (scope: BoardScope, query: RecallQuery) => {
       const text = tsQuery(query);
       if (!text) return [];

@@ -49,6 +49,7 @@ export function boardStatements(db: Db) {
   );
   const touchBoard = db.prepare('UPDATE boards SET card_count = ?, updated_at = MAX(updated_at, ?) WHERE id = ?');
   const cardsOf = db.prepare('SELECT * FROM cards WHERE board_id = ? ORDER BY position');
+  const cardsAmong = db.prepare('SELECT * FROM cards WHERE board_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position');
   const connectionsOf = db.prepare('SELECT * FROM card_connections WHERE board_id = ? ORDER BY rowid');
 
   const read = (id: string): BoardRecord | undefined => {
@@ -101,6 +102,7 @@ export function boardStatements(db: Db) {
       cards: (cardsOf.all(id) as CardRow[]).map(cardFromRow),
       connections: (connectionsOf.all(id) as ConnectionRow[]).map(connectionFromRow),
     }),
+    boardCards: (id: string, ids: readonly string[]) => (cardsAmong.all(id, JSON.stringify(ids)) as CardRow[]).map(cardFromRow),
     recall: (scope: BoardScope, query: RecallQuery) => {
       const match = matchExpression(query);
       if (!match) return [];

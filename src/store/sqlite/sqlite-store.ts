@@ -83,6 +83,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     getBoard: async (id) => boards.getBoard(id),
     listBoards: async (scope, query) => boards.listBoards(scope, query),
     boardContents: async (id) => boards.boardContents(id),
+    boardCards: async (id, ids) => boards.boardCards(id, ids),
     recall: async (scope, query) => boards.recall(scope, query),
     countBoards: async (owner) => boards.countBoards(owner),
     createTask: async (write) => writes.create(write),

@@ -58,6 +58,7 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number, charge
       return board;
     },
     contents: (board) => deps.store.boardContents(board.id),
+    cards: (board, ids) => deps.store.boardCards(board.id, ids),
     list: () => deps.store.listBoards(scope, { limit: LISTED }),
     recall: (query: RecallQuery) => deps.store.recall(scope, query),
     async write(write) {

@@ -119,14 +119,16 @@ async function run(env: MemoryEnv, { skill, args, inCallerTerms }: Call): Promis
   }
 }
 
+/** Whether the caller takes the board file in answers (no acceptedOutputModes: anything). */
+const wantsFile = (ctx: KindContext) => !ctx.acceptedOutputModes?.length || ctx.acceptedOutputModes.includes(BOARD_MEDIA_TYPE);
+
 /** The task's status, artifacts and facts for an outcome. */
 function settle(ctx: KindContext, skill: string, outcome: Outcome): Change {
   const result: Part[] = [{ text: outcome.text }, { data: outcome.data, mediaType: 'application/json' }];
   const artifacts: Artifact[] = [];
   if (outcome.state === 'TASK_STATE_COMPLETED') {
     artifacts.push({ artifactId: 'result', name: skill, parts: result });
-    const accepts = ctx.acceptedOutputModes;
-    if (outcome.board && (!accepts?.length || accepts.includes(BOARD_MEDIA_TYPE))) {
+    if (outcome.board && wantsFile(ctx)) {
       const { cards, connections, ...board } = outcome.board;
       artifacts.push({ artifactId: 'board', name: 'Board file', parts: [boardFilePart(boardFile(board, cards, connections), L.inlineBoardFile, ctx.hubUrl)] });
     }
@@ -158,6 +160,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
     caller: handle,
     writer: { writtenBy: `a2a:${handle}`, now: ctx.now, seed: `${handle}\u0000${message.messageId}` },
     boards: boardAccess(deps, ctx.caller, ctx.now, charge),
+    wantsFile: wantsFile(ctx),
   });
   /** The call's charge, refused now when it would go over (before the skill does any work); paid by whichever write comes first. */
   const chargeFor = async (ctx: KindContext, handle: string): Promise<CallCharge> => {
