@@ -102,6 +102,22 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     expect(await a.eventsAfter(loser.record.id, 0, 10)).toEqual([]);
   });
 
+  it('runs works under one lock one at a time across both: of checks-then-creates racing through both, one creates', async () => {
+    for (let round = 0; round < 5; round++) {
+      const context = `locked-${randomUUID()}`;
+      const scope = { anyOf: [{ contextId: { in: [context] } }] };
+      const works = [a, b, a, b, a, b].map((store) =>
+        store.underLock(`lock-${context}`, async (tasks) => {
+          if ((await tasks.listTasks({ scope, limit: 5, includeArtifacts: false })).tasks.length > 0) return 'found';
+          await tasks.createTask(newTask({ contextId: context }));
+          return 'created';
+        }),
+      );
+      expect((await Promise.all(works)).filter((w) => w === 'created')).toHaveLength(1);
+      expect((await b.listTasks({ scope, limit: 5, includeArtifacts: false })).tasks).toHaveLength(1);
+    }
+  });
+
   it('lets exactly one of two compare-and-set updates from one version win', async () => {
     const w = newTask();
     await a.createTask(w);
