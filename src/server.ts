@@ -8,6 +8,7 @@ import { LeasedWork } from './scheduler/leased-work.js';
 import { Signer } from './delivery/signing.js';
 import { settleAdminToken } from './identity/admin-token.js';
 import { openStore } from './store/open.js';
+import { kindMigrationInputs } from './hub/kinds/index.js';
 import { DatabaseInUse } from './store/sqlite/ownership.js';
 import { StoreUnavailable, type Delivery, type DueWork, type Store } from './store/store.js';
 import { createLogger, type Logger } from './observability/logger.js';
@@ -34,7 +35,7 @@ export const reason = (e: unknown): string => {
 /** The configured store; a database that is in use or cannot be reached is the operator's to fix. */
 async function openConfiguredStore(config: Config, logger: Logger, metrics: HubMetrics): Promise<Store> {
   try {
-    const store = await openStore(config.db, (line) => logger.warn(line), (seconds, writes) => metrics.commit(seconds, writes));
+    const store = await openStore(config.db, kindMigrationInputs(), (line) => logger.warn(line), (seconds, writes) => metrics.commit(seconds, writes));
     return observedStore(store, metrics);
   } catch (e) {
     if (e instanceof DatabaseInUse) throw new ConfigError(e.message);

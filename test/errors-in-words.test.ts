@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newToken, newTokenId } from '../src/identity/tokens.js';
 import { openStore } from '../src/store/open.js';
+import { kindMigrationInputs } from '../src/hub/kinds/index.js';
 import { ADMIN_TOKEN, register, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient, sendRequest } from './helpers/sdk.js';
 import { testDatabase } from './helpers/database.js';
@@ -255,7 +256,7 @@ describe('reserved handles', () => {
   it('leaves an agent registered before its handle was reserved working', async () => {
     // An older hub's database, holding an agent whose handle is reserved now, served by `muster serve`.
     const db = await testDatabase('reserved-handle');
-    const store = await openStore(db.config, () => {});
+    const store = await openStore(db.config, kindMigrationInputs(), () => {});
     const token = newToken();
     await store.insertAgent({ handle: 'metrics', createdAt: Date.now() }, { id: newTokenId(), hash: hashToken(token) });
     await store.close();

@@ -166,6 +166,16 @@ describe('declaring and working an intent', () => {
     expect([a.metadata.muster.duplicateOf, b.metadata.muster.duplicateOf].filter(Boolean)).toEqual([a.id]);
   });
 
+  it('twins by overlapping footprints declared at once open one intent: the twin check and the open are one step', async () => {
+    const [a, b, c] = await Promise.all([
+      declare('links', 'Expire stale links', { footprint: ['src/expiry/**'] }),
+      declare('links', 'stale links: expire', { footprint: ['src/expiry/sweep.ts', 'docs/expiry.md'] }),
+      declare('links', 'Expire stale links', { footprint: ['src/expiry'] }),
+    ]);
+    expect(new Set([a.id, b.id, c.id]).size).toBe(1);
+    expect([a, b, c].filter((t) => t.metadata.muster.duplicateOf === undefined)).toHaveLength(1);
+  });
+
   it('the same work declared again opens anew once its intent is withdrawn; a forced twin holds no open key', async () => {
     const first = await declare('links', 'Trim link slugs', { footprint: ['src/slugs/**'] });
     const forced = await declare('links', 'Trim link slugs', { footprint: ['src/slugs/**'], force: true });

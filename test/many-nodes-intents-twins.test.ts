@@ -1,8 +1,9 @@
 /**
  * Twin declarations raced through two `muster serve` processes on one PostgreSQL database: the
  * same work declared through both at once opens one intent, and both callers are answered it.
- * Each node's twin check reads before it writes, so without the store's open key (a unique index
- * on the work's key among open tasks) both reads can miss and both declarations open.
+ * A twin check that reads before it writes lets both through, unless the check and the write are
+ * one step: the exact same work is caught by the store's open key (a unique index among open
+ * tasks) as well, twins by overlapping footprints only by the lock the declaration opens under.
  * Runs only when MUSTER_TEST_PG names a server.
  */
 import { randomUUID } from 'node:crypto';
@@ -19,9 +20,9 @@ describe.skipIf(!testPostgres)('twin declarations raced through two nodes of one
   const { nodes } = clusterOnPostgres('many_nodes_twins', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }, startMs: 30_000 }));
   let owner: Registered;
 
-  const declare = async (node: NodeProcess, title: string, footprint: string[]) => {
+  const declare = async (node: NodeProcess, title: string, footprint: string[], space = 'work') => {
     const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: title }, { data: { footprint } }] };
-    const res = await rpc(`${node.url}spaces/work/`, 'SendMessage', { message, configuration: { returnImmediately: true } }, { token: owner.token });
+    const res = await rpc(`${node.url}spaces/${space}/`, 'SendMessage', { message, configuration: { returnImmediately: true } }, { token: owner.token });
     if (!res.body.result) throw new Error(`declare on ${node.name}: ${JSON.stringify(res.body)}`);
     return res.body.result.task;
   };
@@ -48,5 +49,22 @@ describe.skipIf(!testPostgres)('twin declarations raced through two nodes of one
     const titles = listed.body.data.map((i: { title: string }) => i.title.toLowerCase().split(' ').sort().join(' '));
     expect(titles).toHaveLength(ROUNDS);
     expect(new Set(titles).size).toBe(ROUNDS);
+  });
+
+  it(`twins by overlapping footprints (no open key is the same) through both nodes at once open one intent, ${ROUNDS} rounds`, async () => {
+    const [A, B] = nodes as [NodeProcess, NodeProcess];
+    await rest(A, 'POST', 'api/spaces', { token: owner.token, body: { name: 'overlaps', claim: 'open' } });
+    const declareIn = (node: NodeProcess, title: string, footprint: string[]) => declare(node, title, footprint, 'overlaps');
+    for (let round = 0; round < ROUNDS; round++) {
+      // A glob and a file under it, and a folder: they overlap, so the two are twins, but their keys differ.
+      const [a, b] = await Promise.all([
+        declareIn(A, `Overlap ${round} fix`, [`src/o${round}/**`]),
+        declareIn(B, `fix overlap ${round}`, [`src/o${round}/limit.ts`, `docs/o${round}`]),
+      ]);
+      expect(b.id, `round ${round}: both opened`).toBe(a.id);
+      expect([a.metadata.muster.duplicateOf, b.metadata.muster.duplicateOf].filter(Boolean)).toEqual([a.id]);
+    }
+    const listed = await rest(B, 'GET', 'api/spaces/overlaps/intents?state=all&limit=50');
+    expect(listed.body.data).toHaveLength(ROUNDS);
   });
 });

@@ -1,6 +1,7 @@
 import { ConfigError, describeDb, resolveConfig, resolveDb, type ServeFlags } from '../config/index.js';
 import { reason, startHub, type RunningHub } from '../server.js';
 import { migrateStore } from '../store/open.js';
+import { kindMigrationInputs } from '../hub/kinds/index.js';
 import { DatabaseInUse } from '../store/sqlite/ownership.js';
 import { createLogger, lifecycleLogger, type Logger } from '../observability/logger.js';
 import { VERSION } from '../version.js';
@@ -42,7 +43,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
 export async function migrate(flags: ServeFlags): Promise<void> {
   try {
     const db = resolveDb(flags, process.env);
-    const applied = await migrateStore(db).catch((e: unknown) => {
+    const applied = await migrateStore(db, kindMigrationInputs()).catch((e: unknown) => {
       throw new ConfigError(e instanceof DatabaseInUse ? e.message : `cannot migrate ${describeDb(db)}: ${reason(e)}`);
     });
     console.log(applied.length ? `Migrated ${describeDb(db)}: applied ${applied.join(', ')}` : `${describeDb(db)} is up to date`);

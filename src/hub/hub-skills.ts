@@ -17,8 +17,8 @@ export const HUB_BASE_SKILLS: readonly CardSkill[] = [
   DIRECTORY_SKILL,
 ];
 
-const DOOR_KINDS: readonly Door['kind'][] = ['hub', 'agent', 'space', 'memory'];
+const DOOR_KINDS: readonly Door['kind'][] = ['hub', 'agent', 'space', 'base'];
 
-/** Every skill id the hub lists on any of its cards. */
+/** Every skill id the hub lists on any of its cards (a kind's own base named as itself, any other base as some agent's). */
 export const hubSkillIds = (): ReadonlySet<string> =>
-  new Set([...HUB_BASE_SKILLS, ...KIND_MODULES.flatMap((m) => DOOR_KINDS.flatMap((door) => m.cardSkills?.(door, 'agent') ?? []))].map((s) => s.id));
+  new Set([...HUB_BASE_SKILLS, ...KIND_MODULES.flatMap((m) => DOOR_KINDS.flatMap((door) => m.cardSkills?.(door, door === 'base' ? (m.base?.name ?? '') : 'agent') ?? []))].map((s) => s.id));

@@ -3,11 +3,9 @@ import { Identity } from '../identity/agents.js';
 import { Quotas, withLimits, type QuotaRule } from '../identity/quotas.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { Store } from '../store/store.js';
-import type { KindSettings } from './kind.js';
+import type { KindSettings, RestRead } from './kind.js';
 import { kindQuotaRules, Kinds } from './kinds/index.js';
 import { Spaces } from './spaces.js';
-import { IntentListing } from './kinds/intent/listing.js';
-import { BoardReads } from './kinds/memory/board-reads.js';
 import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
@@ -46,10 +44,8 @@ export interface Hub {
   readonly mailboxes: Mailboxes;
   readonly push: PushConfigs;
   readonly spaces: Spaces;
-  /** A space's intents as workers page them. */
-  readonly intents: IntentListing;
-  /** Memory boards read over REST (writes are memory skills). */
-  readonly boards: BoardReads;
+  /** The REST reads the kinds serve (a space's intents, memory boards), which the REST door mounts. */
+  readonly kindReads: readonly RestRead[];
   readonly kinds: Kinds;
   /** The directory skill at the hub's base (answers a Message, stores nothing). */
   readonly directory: Directory;
@@ -59,7 +55,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(withLimits(QUOTA_RULES, options.limits ?? {}), options.rateLimits);
   const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds());
-  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, boards: { store, requireAgent: (handle) => identity.requireAgent(handle) } });
+  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle) });
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
   const spaces = new Spaces(store, identity, clock);
@@ -72,8 +68,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,
-    intents: new IntentListing(store, spaces, view),
-    boards: new BoardReads(store),
+    kindReads: kinds.restReads({ store, spaces, view }),
     kinds,
     directory: new Directory(identity),
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),

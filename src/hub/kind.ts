@@ -6,11 +6,26 @@
 import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
 import type { Caller } from '../identity/caller.js';
 import type { QuotaRule, Quotas } from '../identity/quotas.js';
-import type { BoardDeps } from './kinds/memory/board-access.js';
-import type { EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
+import type { z } from 'zod';
+import type { BoardStore, EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, Store, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
+import type { OpenKeyOf } from '../store/open-key-backfill.js';
+import type { Spaces } from './spaces.js';
+import type { View } from './view.js';
 
-/** Where a request came in: the hub's own base, one agent's base, one space's base, or the memory base. */
-export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string } | { kind: 'space'; name: string } | { kind: 'memory' };
+/** Where a request came in: the hub's own base, one agent's base, one space's base, or a base a kind brings (KindBase: the memory base). */
+export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string } | { kind: 'space'; name: string } | { kind: 'base'; name: string };
+
+/**
+ * A base a kind brings of its own: an A2A base at `/{name}/` with its own card, where the kind
+ * opens its tasks (OpensAt `{door: 'base'}`). The A2A door serves it and the catalog lists it,
+ * iterating the modules; a list there shows each caller the tasks it opened there (view.ts).
+ */
+export interface KindBase {
+  /** Its name, which is also its path under the hub's URL. */
+  name: string;
+  /** Its Agent Card's name and description, and what the card says of the bearer token. */
+  card: { name: string; description: string; bearer: string };
+}
 
 /** A caller's standing in a space: its role there, or what it is without one. */
 export interface Standing {
@@ -31,6 +46,9 @@ export interface KindReads {
    */
   requireQuota(charges: readonly QuotaCharge[]): Promise<void>;
 }
+
+/** What a check under a lock may read (Opening.underLock): the lock's reads, and only those. */
+export type LockedReads = Pick<KindReads, 'spaceTasks'>;
 
 export interface KindContext {
   caller: Caller;
@@ -70,6 +88,13 @@ export interface Opening {
    * the store's unique key does.
    */
   openKey?: { key: string; twinNote: (twin: StoredTask) => string };
+  /**
+   * Opens only under the store's lock `key` (TaskStore.underLock), and only when `twinOf`, asked
+   * there, finds no task the opening repeats: a twin check made in `open` reads before the write,
+   * so the same work opened at that moment through another process would pass it; made under the
+   * lock, it cannot. A twin found there opens nothing and is answered as `open`'s Twin is.
+   */
+  underLock?: { key: string; twinOf?: (reads: LockedReads) => Promise<Twin | undefined> };
   /**
    * What the task becomes at once, in the same write (work the hub itself performs, such as a
    * memory skill): the log holds the opening and then this change, so a stream shows both.
@@ -155,12 +180,14 @@ export interface CardSkill {
   outputModes?: string[];
 }
 
-/** What a kind is handed when the hub is built. */
+/** What a kind is handed when the hub is built: each takes what it needs by name. */
 export interface KindDeps {
   quotas: Quotas;
   settings: KindSettings;
-  /** Memory boards, for the kind that keeps them. */
-  boards: BoardDeps;
+  /** The store's parts a kind keeps its own records in (memory boards); tasks it changes only through its Changes. */
+  store: BoardStore;
+  /** Refuses (AGENT_NOT_FOUND) a handle that names no agent on this hub. */
+  requireAgent(handle: string): Promise<void>;
 }
 
 /** Settings kinds read (config/settings.ts defines and documents them). */
@@ -170,10 +197,38 @@ export interface KindSettings {
   intentWaitMs?: number;
 }
 
-/** Where a kind opens new tasks: a door kind and, for kinds that take skill calls there, the skill. */
+/** Where a kind opens new tasks: a door kind (`base`: the module's own base) and, for kinds that take skill calls there, the skill. */
 export interface OpensAt {
   door: Door['kind'];
   skill?: string;
+}
+
+/** What a kind's REST reads are built over (KindModule.restReads): the hub's services, never a door. */
+export interface ReadServices {
+  store: Store;
+  spaces: Spaces;
+  view: View;
+}
+
+/** One REST read as its handler sees it: the caller (worked out when asked for), the path's params, the checked query. */
+export interface RestReadRequest<Q> {
+  caller(): Promise<Caller>;
+  params: Readonly<Record<string, string>>;
+  query: Q;
+}
+
+/**
+ * A GET a kind serves over REST. The REST door mounts it at `path`, checks the query against
+ * `query` (a bad field is refused in the door's words; without it, the query is not read), and
+ * sends what `answer` answers as JSON, or as `mediaType` when set; the door's error table maps what
+ * it throws.
+ */
+export interface RestRead<Q = unknown> {
+  /** Fastify's form, with `:param` segments: '/api/spaces/:name/intents'. */
+  path: string;
+  query?: z.ZodType<Q>;
+  mediaType?: string;
+  answer(request: RestReadRequest<Q>): Promise<unknown>;
 }
 
 /**
@@ -186,9 +241,18 @@ export interface KindModule {
   readonly quotaRules?: Readonly<Record<string, QuotaRule>>;
   /** Which door (and skill) opens this kind's tasks: at most one module per pair, checked when the hub starts. */
   readonly opensAt: readonly OpensAt[];
-  /** The skills this kind lists on the card of each kind of base; `subject` names the agent or space. */
+  /** Its own A2A base, if it brings one (the memory base). */
+  readonly base?: KindBase;
+  /** The skills this kind lists on the card of each kind of base; `subject` names the agent, space or kind base. */
   cardSkills?(door: Door['kind'], subject: string): CardSkill[];
   create(deps: KindDeps): Kind;
+  /**
+   * The open key (Opening.openKey) of a stored task of this kind, from its metadata, as `open`
+   * gives it: the store's migrations derive the keys of tasks written before keys with it.
+   */
+  openKeyOf?: OpenKeyOf;
+  /** The REST reads the kind serves (a space's intents page), built once over the hub's services. */
+  restReads?(services: ReadServices): RestRead[];
 }
 
 /** The door a kind opens at, narrowed: the opening table sends it nothing else. */

@@ -9,9 +9,11 @@ import { requireToken, type Caller } from '../identity/caller.js';
 import type { Identity } from '../identity/agents.js';
 import { StoreConflict, type SpaceMember, type SpaceRecord, type SpaceRole, type Store } from '../store/store.js';
 import type { Standing } from './kind.js';
-import { PRIORITY } from './kinds/intent/declaration.js';
+import { PRIORITY } from './kinds/intent/limits.js'; // a space caps its orchestrators' intents within the intent's range
 
 export const SPACE_NAME = /^[a-z0-9-]{2,40}$/;
+/** Said in every refusal of a caller without the right token at a space: reading a space needs none. */
+export const READS_NEED_NO_TOKEN = 'Reads (GetTask, ListTasks, SubscribeToTask) at a space need no token';
 const nameRule = 'must be 2 to 40 characters: lowercase letters, digits and -';
 const claimRule = z.enum(['open', 'members'], 'must be "open" (any registered agent claims) or "members" (only workers and the owner)');
 const description = z.string('must be text').trim().max(2000, 'must be at most 2000 characters');

@@ -6,15 +6,15 @@ import { HubError, invalidParams } from '../errors/hub-error.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireToken, uncheckedToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
-import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type GetOptions, type PushConfig, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type GetOptions, type LockedTasks, type PushConfig, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { Following, settles, type FollowOptions, type Subscription } from './following.js';
-import { PerKeyQueue } from './per-key-queue.js';
+import { PerKeyQueue } from '../store/per-key-queue.js';
 import { readPages } from './pages.js';
 import { fingerprintOf, restKey, runOnce, type Idempotency } from './idempotency.js';
 import { storeRefusal } from './refusals.js';
-import { createUnlessKeyHeld } from './open-keys.js';
-import type { Change, Door, Kind, KindContext, KindReads } from './kind.js';
+import { createOpening } from './open-keys.js';
+import type { Change, Door, Kind, KindContext, KindReads, LockedReads } from './kind.js';
 import type { Kinds } from './kinds/index.js';
 import type { Spaces } from './spaces.js';
 import { checkParts } from './limits.js';
@@ -246,9 +246,10 @@ export class TaskService {
       const token = uncheckedToken(actor.caller);
       if (token) write.liveToken = token.hash;
       if (token?.gate) write.tokenGate = token.gate;
-      const made = await createUnlessKeyHeld(this.store, write).catch((e: unknown) => {
+      const made = await createOpening(this.store, opening, write, (tasks) => this.lockedReads(tasks)).catch((e: unknown) => {
         throw this.refusal(e);
       });
+      if ('twinOf' in made) return this.view.twin(made.twinOf, made.note, FULL);
       if ('holder' in made) {
         const twin = this.visible(actor, await this.read(actor, made.holder, FULL), made.holder);
         return this.view.twin(twin, opening.openKey!.twinNote(twin), FULL);
@@ -367,10 +368,15 @@ export class TaskService {
     return ctx;
   }
 
+  /** What a kind's check under a lock reads: through the lock's own reads (Opening.underLock). */
+  private lockedReads(tasks: Pick<LockedTasks, 'listTasks'>): LockedReads {
+    return { spaceTasks: (space, kinds, query, max) => readPages(tasks, { ...query, scope: this.view.heldAt({ kind: 'space', name: space }, kinds) }, max) };
+  }
+
   /** What kinds may read while they decide. */
   private readonly reads: KindReads = {
     standing: (space, caller) => this.spaces.standing(space, caller),
-    spaceTasks: (space, kinds, query, max) => readPages(this.store, { ...query, scope: this.view.heldAt({ kind: 'space', name: space }, kinds) }, max),
+    spaceTasks: (...args) => this.lockedReads(this.store).spaceTasks(...args),
     requireQuota: async (charges) => {
       for (const c of charges) {
         if ((c.amount ?? 1) > 0 && (await this.store.quotaUsed(c.key, c.windowStart)) + (c.amount ?? 1) > c.limit) throw this.quotas.refusal(new QuotaExceeded(c.key, c.limit), this.clock());
@@ -388,7 +394,6 @@ export class TaskService {
   private kindOf(task: Task): Kind | undefined {
     return this.kinds.byName.get((task.metadata?.['muster'] as { kind: string }).kind);
   }
-
 }
 
 /** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */

@@ -63,31 +63,30 @@ export interface RenderOptions {
 }
 
 export class View {
-  /** The kinds whose tasks live at a space's base, and at the memory base. */
+  /** The kinds whose tasks live at a space's base. */
   private readonly spaceKinds: ReadonlySet<string>;
-  private readonly memoryKinds: readonly string[];
 
   constructor(private readonly kinds: Kinds) {
     this.spaceKinds = new Set(kinds.atDoor('space'));
-    this.memoryKinds = kinds.atDoor('memory');
   }
 
   canSee(caller: Caller, record: TaskRecord): boolean {
     return this.kinds.byName.get(record.kind)?.canSee(caller, record) ?? false;
   }
 
-  /** Whether a task is one this base holds: any at the hub's; an agent's own at its base; a space's intents at the space's. */
+  /** Whether a task is one this base holds: any at the hub's; an agent's own at its base; a space's intents at the space's; a kind's own at its base. */
   private atDoor(door: Door, r: TaskRecord): boolean {
     if (door.kind === 'hub') return true;
     if (door.kind === 'agent') return r.target === door.handle || r.sender === door.handle;
-    if (door.kind === 'memory') return this.memoryKinds.includes(r.kind);
+    if (door.kind === 'base') return this.kinds.baseOf(r.kind) === door.name;
     return this.spaceKinds.has(r.kind) && r.contextId === door.name;
   }
 
   /** The base that holds a task, relative to the hub's ('' for the hub's own). */
   private baseOf(r: TaskRecord): string {
     if (this.spaceKinds.has(r.kind)) return `spaces/${r.contextId}/`;
-    if (this.memoryKinds.includes(r.kind)) return 'memory/';
+    const own = this.kinds.baseOf(r.kind);
+    if (own !== undefined) return `${own}/`;
     return r.target === undefined ? '' : `agents/${r.target}/`;
   }
 
@@ -133,10 +132,10 @@ export class View {
   /** Which tasks a list at this door shows this caller; undefined when it shows none. */
   listScope(caller: Caller, door: Door): TaskScope | undefined {
     if (door.kind === 'space') return this.heldAt(door); // a space's tasks are public to all
-    if (door.kind === 'memory') {
-      // Memory calls are private to their caller; the admin lists them all.
+    if (door.kind === 'base') {
+      // A kind's own base lists the caller's own tasks there (memory calls are private to their caller); the admin lists them all.
       if (caller.kind === 'anonymous') return undefined;
-      return scopes.sentOfKinds(this.memoryKinds, caller.kind === 'agent' ? caller.handle : undefined);
+      return scopes.sentOfKinds(this.kinds.atBase(door.name), caller.kind === 'agent' ? caller.handle : undefined);
     }
     if (door.kind === 'agent') {
       if (caller.kind === 'admin') return scopes.inbox(door.handle);

@@ -1,4 +1,4 @@
-import type { Store, TaskWrite } from '../store/store.js';
+import type { LockedTasks, Store, TaskWrite } from '../store/store.js';
 import type { HubMetrics } from './metrics.js';
 
 /**
@@ -17,6 +17,21 @@ export function observedStore(store: Store, metrics: HubMetrics): Store {
     updateTask: async (write: TaskWrite) => {
       await store.updateTask(write);
       count(write);
+    },
+    // A create under a lock commits when the work ends: counted then, once.
+    underLock: async <T>(key: string, work: (tasks: LockedTasks) => Promise<T>) => {
+      let made: TaskWrite[] = [];
+      const result = await store.underLock(key, (tasks) => {
+        made = [];
+        // Not a spread: a layer below may keep its methods on its prototype (cached-store.ts).
+        return work({
+          getTask: (id, options) => tasks.getTask(id, options),
+          listTasks: (query) => tasks.listTasks(query),
+          createTask: (write) => tasks.createTask(write).then((created) => (made.push(write), created)),
+        });
+      });
+      made.forEach(count);
+      return result;
     },
   });
 }

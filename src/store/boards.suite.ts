@@ -37,6 +37,22 @@ export function boardsSuite(name: string, open: () => Promise<Store>): void {
       expect(cards[0]).toStrictEqual({ id: 'c1', boardId: board.id, position: 0, text: 'Ship the face #launch', title: 'Face', tags: ['launch'], links: [], writtenBy: 'a2a:ann', createdAt: 5 });
       expect(cards[1]!.claimedBy).toBe('planner');
       expect(connections).toStrictEqual([{ boardId: board.id, from: 'c1', to: 'c3', type: 'leads_to', writtenBy: 'a2a:ann', createdAt: 9 }]);
+      // The cards among some ids, in order, without reading the board whole; ids not on it are not there.
+      expect((await store.boardCards(board.id, ['c3', 'nope', 'c1'])).map((c) => c.id)).toEqual(['c1', 'c3']);
+      expect(await store.boardCards(board.id, [])).toEqual([]);
+      await store.close();
+    });
+
+    it("counts a write's quota charges with it; one over its limit refuses the write whole, counter included", async () => {
+      const store = await open();
+      const ann = await registered(store, `ann-${tagged()}`);
+      const quota = { key: `memory.calls|${ann}`, windowStart: 60_000, limit: 1 };
+      const board = await store.writeBoard(Object.assign(newBoard(ann, {}, [card('c1', 'one')]), { quotas: [quota] }));
+      expect(await store.quotaUsed(quota.key, quota.windowStart)).toBe(1);
+      const over = store.writeBoard({ boardId: board.id, cards: [card('c2', 'two')], connections: [], maxCards: 100, at: 6, quotas: [quota] });
+      await expect(over).rejects.toMatchObject({ name: 'QuotaExceeded', key: quota.key });
+      expect((await store.boardContents(board.id)).cards.map((c) => c.id)).toEqual(['c1']);
+      expect(await store.quotaUsed(quota.key, quota.windowStart)).toBe(1);
       await store.close();
     });
 

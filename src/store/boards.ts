@@ -3,9 +3,11 @@
  * recall through the memory base's skills. A store promises: an append never loses a card, with
  * any number of writers on any number of processes (appends to one board queue on its row); a
  * write is whole or not at all; a write repeated with the same ids (a retried request) adds
- * nothing; a board never holds more cards than the write allows; recall reads the store's own
+ * nothing; a board never holds more cards than the write allows; a write's quota charges are
+ * counted in its transaction (over a limit, nothing of it stands); recall reads the store's own
  * full-text index and only the boards the scope lets it read.
  */
+import type { QuotaCharge } from './receipts.js';
 
 export type BoardVisibility = 'private' | 'shared' | 'public';
 
@@ -65,6 +67,8 @@ export interface BoardWrite {
   /** With `create`: the most boards its owner may have after it (StoreConflict 'boards-limit' otherwise). */
   maxBoards?: number;
   at: number;
+  /** Counted in the write's own transaction: one over its limit refuses the write whole (QuotaExceeded), counter included. */
+  quotas?: readonly QuotaCharge[];
 }
 
 /** How titles are compared (case folded the same way on every dialect): a board's title key. */
@@ -112,6 +116,8 @@ export interface BoardStore {
   listBoards(scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
   /** A board's cards in order, and its connections in the order they were made. */
   boardContents(id: string): Promise<{ cards: CardRecord[]; connections: ConnectionRecord[] }>;
+  /** The cards of a board among `ids` (those there, in order): what a write needs to check, without reading the board whole. */
+  boardCards(id: string, ids: readonly string[]): Promise<CardRecord[]>;
   /** Cards in the scope's boards that match, best first. */
   recall(scope: BoardScope, query: RecallQuery): Promise<RecalledCard[]>;
   /** How many boards the agent owns. */

@@ -1,8 +1,9 @@
 /**
  * Open keys (TaskRecord.openKey), as a suite every dialect runs: no two tasks that are not
  * terminal carry one key, whoever writes; a terminal task's key holds nothing; `openKeyHolder`
- * reads the task that holds a key. Keys and contexts carry a tag of each test's own, so the suite
- * also holds on a database other tests write to.
+ * reads the task that holds a key; and works under one lock's name (underLock) run one at a time,
+ * each reading what the one before it wrote. Keys and contexts carry a tag of each test's own, so
+ * the suite also holds on a database other tests write to.
  */
 import { describe, expect, it } from 'vitest';
 import { StoreConflict, type Store, type TaskRecord, type TaskWrite } from './store.js';
@@ -84,6 +85,39 @@ export function openKeysSuite(name: string, open: () => Promise<Store>): void {
         for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toEqual(refusedAs('open-key'));
         expect(await store.openKeyHolder(key)).toBe(stood[0]!.record.id);
       }
+      await store.close();
+    });
+
+    it('of many check-then-create works under one lock at once, each reads what the ones before it wrote', async () => {
+      const store = await open();
+      const context = `c-${tagged()}`;
+      const scope = { anyOf: [{ contextId: { in: [context] } }] };
+      // Each opens a task unless one is there: without the lock, every check would run before any write.
+      const works = Array.from({ length: 8 }, () =>
+        store.underLock(`lock-${context}`, async (tasks) => {
+          const seen = await tasks.listTasks({ scope, limit: 10, includeArtifacts: false });
+          if (seen.tasks.length > 0) return 'found';
+          await tasks.createTask(opening({ contextId: context }));
+          return 'opened';
+        }),
+      );
+      expect((await Promise.all(works)).sort()).toEqual(['found', 'found', 'found', 'found', 'found', 'found', 'found', 'opened']);
+      expect((await store.listTasks({ scope, limit: 10, includeArtifacts: false })).tasks).toHaveLength(1);
+      await store.close();
+    });
+
+    it('a work that fails frees the lock; on PostgreSQL nothing of its writes stands', async () => {
+      const store = await open();
+      const written = opening();
+      const lock = `lock-${tagged()}`;
+      const failed = store.underLock(lock, async (tasks) => {
+        await tasks.createTask(written);
+        throw new Error('the work failed');
+      });
+      await expect(failed).rejects.toThrow('the work failed');
+      // SQLite's writes stand as they commit: its lock orders works, it is not a transaction.
+      if (store.name === 'postgres') expect(await store.getTask(written.record.id, { includeArtifacts: false })).toBeUndefined();
+      await expect(store.underLock(lock, async () => 'ran')).resolves.toBe('ran');
       await store.close();
     });
   });

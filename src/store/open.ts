@@ -2,25 +2,29 @@ import type { DbConfig } from '../config/index.js';
 import { cached } from './cached/cached-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { CommitObserver, Store } from './store.js';
+import type { MigrationInputs } from './open-key-backfill.js';
 
 const postgres = () => import('./postgres/postgres-store.js');
 
 /**
- * The store `db` names, behind the caching layer (which only an exclusive store uses). `log` hears
- * what the store cannot say in an error (a lost PostgreSQL connection); `observe`, each commit.
+ * The store `db` names, behind the caching layer (which only an exclusive store uses), migrated
+ * with `inputs` (the kinds' open keys, hub/kinds/index.ts). `log` hears what the store cannot say
+ * in an error (a lost PostgreSQL connection); `observe`, each commit.
  */
-export async function openStore(db: DbConfig, log: (line: string) => void, observe?: CommitObserver): Promise<Store> {
+export async function openStore(db: DbConfig, inputs: MigrationInputs, log: (line: string) => void, observe?: CommitObserver): Promise<Store> {
   // Loaded only when asked for: a hub on SQLite never loads the PostgreSQL driver.
   const store =
-    db.kind === 'sqlite' ? openSqliteStore(db.file, undefined, observe) : await (await postgres()).openPostgresStore(db.url, { log, ...(observe ? { observe } : {}) });
+    db.kind === 'sqlite'
+      ? openSqliteStore(db.file, undefined, observe, inputs)
+      : await (await postgres()).openPostgresStore(db.url, { log, migrationInputs: inputs, ...(observe ? { observe } : {}) });
   return cached(store);
 }
 
 /** Applies the database's pending migrations and closes it (`muster migrate`); answers the versions applied. */
-export async function migrateStore(db: DbConfig): Promise<number[]> {
-  if (db.kind === 'postgres') return (await (await postgres()).migratePostgres(db.url)).applied;
+export async function migrateStore(db: DbConfig, inputs: MigrationInputs): Promise<number[]> {
+  if (db.kind === 'postgres') return (await (await postgres()).migratePostgres(db.url, inputs)).applied;
   let applied: number[] = [];
-  const store = openSqliteStore(db.file, (versions) => (applied = versions)); // SQLite migrates as it opens
+  const store = openSqliteStore(db.file, (versions) => (applied = versions), undefined, inputs); // SQLite migrates as it opens
   await store.close();
   return applied;
 }

@@ -7,7 +7,8 @@
  * events with the task's new last sequence number; and that a read or write given a `liveToken`
  * checks it in the same statement (a request whose token is revoked meanwhile gets nothing); and that
  * no two tasks that are not terminal carry the same open key (TaskRecord.openKey), checked by the
- * database in the write itself, whichever process writes. The event log is the source of truth: a task's
+ * database in the write itself, whichever process writes; and that works under one lock's name run one
+ * at a time, whichever process runs them (underLock). The event log is the source of truth: a task's
  * events are numbered 1, 2, 3… without gaps, and `eventsAfter` reads them back in order.
  */
 import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
@@ -223,12 +224,25 @@ export interface TaskStore {
   addEntry(write: SealedWrite): Promise<void>;
   /** The id of the task that is not terminal and holds this open key (TaskRecord.openKey), if any. */
   openKeyHolder(key: string): Promise<string | undefined>;
+  /**
+   * Runs `work` holding the lock named `key`, across every process on the database, and answers
+   * what it answers. Works under one key run one at a time, each after the writes of the one
+   * before it committed, so what a work reads through `tasks` stays true until it writes there:
+   * a check and the write it allows are one step (a kind's twin check and its opening). PostgreSQL
+   * runs the work in one transaction that takes `pg_advisory_xact_lock` first; SQLite, exclusive,
+   * queues the works in its one process, where each write stands as it commits (so a work's one
+   * write is its last step). A lock is a name: it guards only works that take it.
+   */
+  underLock<T>(key: string, work: (tasks: LockedTasks) => Promise<T>): Promise<T>;
   /** A task's entries in the order they were written. */
   entries(taskId: string): Promise<TaskEntry[]>;
   entryOf(taskId: string, author: string): Promise<TaskEntry | undefined>;
   /** The task's stored events with a sequence number above `afterSeq`, in order, at most `limit`. */
   eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
 }
+
+/** What work under a lock reads and writes through (TaskStore.underLock). */
+export type LockedTasks = Pick<TaskStore, 'getTask' | 'listTasks' | 'createTask'>;
 
 /** A write's events with the sequence numbers the store gives them. */
 export const loggedEvents = (write: TaskWrite): LoggedEvent[] => {

@@ -6,11 +6,12 @@
 import { createHub } from '../../src/hub/hub.js';
 import { hashToken } from '../../src/identity/tokens.js';
 import { openStore } from '../../src/store/open.js';
+import { kindMigrationInputs } from '../../src/hub/kinds/index.js';
 import { testDatabase } from './database.js';
 
 export async function inProcessHub() {
   const db = await testDatabase('in-process');
-  const store = await openStore(db.config, () => {});
+  const store = await openStore(db.config, kindMigrationInputs(), () => {});
   const clock = { now: Date.now() };
   const hub = createHub(store, {
     adminTokenHash: hashToken('in-process-admin'),

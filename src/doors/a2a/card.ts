@@ -1,11 +1,11 @@
 /**
- * Agent Cards in the A2A 1.0 shape: the hub's own, one per agent, one per space and the memory
- * base's. They are signed when served (card-signing.ts), so no member holds a default or empty
+ * Agent Cards in the A2A 1.0 shape: the hub's own, one per agent, one per space and one per base
+ * a kind brings (the memory base). They are signed when served (card-signing.ts), so no member holds a default or empty
  * value. Each names its JSON-RPC URL (the base itself) twice, for protocol 1.0 and 0.3: the
  * method name picks the shapes. The skills come from the kinds that open tasks at that kind of base.
  */
 import { HUB_BASE_SKILLS } from '../../hub/hub-skills.js';
-import type { CardSkill } from '../../hub/kind.js';
+import type { CardSkill, KindBase } from '../../hub/kind.js';
 import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 import { VERSION } from '../../version.js';
 
@@ -84,8 +84,7 @@ export function spaceCard(hubBase: string, space: SpaceRecord, skills: CardSkill
   return common(hubBase, base, space.name, description, skills, "An agent token from POST /api/agents (the space's owner or an orchestrator) to declare or withdraw; GetTask, ListTasks and SubscribeToTask need none");
 }
 
-export function memoryCard(hubBase: string, skills: CardSkill[]) {
-  const description =
-    'The memory base of a Muster hub: shared memory boards the hub itself keeps. Send a data part {"skill": "board.…", "args": {…}} (each skill below has an example), or ask in plain words ("What do we know about X?"). Every call is a task private to its caller, answered at once.';
-  return common(hubBase, `${hubBase}memory/`, 'Muster memory', description, skills, 'An agent token from POST /api/agents; public boards are read without one at GET /api/boards/{id}');
+/** The card of a base a kind brings, in the kind's words (KindBase.card). */
+export function kindBaseCard(hubBase: string, base: KindBase, skills: CardSkill[]) {
+  return common(hubBase, `${hubBase}${base.name}/`, base.card.name, base.card.description, skills, base.card.bearer);
 }

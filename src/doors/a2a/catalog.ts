@@ -1,7 +1,7 @@
 /**
  * GET /.well-known/ai-catalog.json: the hub's AI Catalog (Agent-Card/ai-catalog, specVersion
  * 1.0, the Level 2 "Discoverable" shape: `specVersion`, `host`, `entries`), listing every public
- * base — the hub, the memory base, each space and each agent — as an entry of type
+ * base — the hub, the bases kinds bring (memory), each space and each agent — as an entry of type
  * `application/a2a-agent-card+json` whose `url` is the base's card. Public: no token needed.
  *
  * The format has no paging; it partitions big catalogs into nested catalogs (entries of type
@@ -23,7 +23,7 @@ import type { Hub } from '../../hub/hub.js';
 import { SPACE_NAME } from '../../hub/spaces.js';
 import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 import { baseUrl } from '../http/context.js';
-import { agentCard, hubCard, memoryCard, spaceCard } from './card.js';
+import { agentCard, hubCard, kindBaseCard, spaceCard } from './card.js';
 import { CARD_PATH } from '../../a2a/card-path.js';
 
 export const CATALOG_PATH = '.well-known/ai-catalog.json';
@@ -175,11 +175,11 @@ export function catalogRoutes(app: FastifyInstance, hub: Hub, options: { publicU
       return send(request, reply, { specVersion: CATALOG_SPEC_VERSION, host, entries });
     }
 
-    // The root: the hub and the memory base, the first page of each kind, and a link to every later page.
+    // The root: the hub and the kinds' own bases (memory), the first page of each kind, and a link to every later page.
     const [agents, spaces] = await Promise.all([read('agents', undefined), read('spaces', undefined)]);
     const entries: CatalogEntry[] = [
       base(hubBase, hubCard(hubBase, []), ['hub']),
-      base(`${hubBase}memory/`, memoryCard(hubBase, []), ['memory']),
+      ...hub.kinds.bases.map((b) => base(`${hubBase}${b.name}/`, kindBaseCard(hubBase, b, []), [b.name])),
       ...(spaces.items as SpaceRecord[]).map((s) => spaceEntry(hubBase, s)),
       ...(agents.items as AgentRecord[]).map((a) => agentEntry(hubBase, a)),
     ];

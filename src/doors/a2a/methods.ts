@@ -14,7 +14,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { Subscription } from '../../hub/following.js';
 import { trimHistory, type Actor } from '../../hub/tasks.js';
 import { requireToken } from '../../identity/caller.js';
-import { READS_NEED_NO_TOKEN } from '../../hub/kinds/intent/intent.js';
+import { READS_NEED_NO_TOKEN } from '../../hub/spaces.js';
 
 export type ProtocolVersion = '1.0' | '0.3';
 

@@ -3,7 +3,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { baseUrl, claimedCallerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
-import { agentCard, hubCard, legacyCard, memoryCard, spaceCard } from './card.js';
+import { agentCard, hubCard, kindBaseCard, legacyCard, spaceCard } from './card.js';
 import { CARD_PATH } from '../../a2a/card-path.js';
 import { CardSigner } from './card-signing.js';
 import type { Signer } from '../../delivery/signing.js';
@@ -55,7 +55,7 @@ async function sendCard(request: FastifyRequest, reply: FastifyReply, cards: Car
   return reply.send(body);
 }
 
-/** The A2A door: the hub's base and each agent's base, with their cards and JSON-RPC endpoints. */
+/** The A2A door: the hub's base, each agent's, each space's and each kind's own, with their cards and JSON-RPC endpoints. */
 export function a2aRoutes(
   app: FastifyInstance,
   hub: Hub,
@@ -159,7 +159,11 @@ export function a2aRoutes(
   app.post('/spaces/:name/', { config }, rpc(spaceDoor));
   app.post('/spaces/:name', { config }, rpc(spaceDoor));
 
-  app.get(`/memory/${CARD}`, (request, reply) => card(request, reply, (hubBase) => memoryCard(hubBase, skills('memory'))));
-  app.post('/memory/', { config }, rpc(async () => ({ kind: 'memory' })));
-  app.post('/memory', { config }, rpc(async () => ({ kind: 'memory' })));
+  // The bases kinds bring of their own (the memory base), each with its card.
+  for (const base of hub.kinds.bases) {
+    const door = rpc(async () => ({ kind: 'base', name: base.name }));
+    app.get(`/${base.name}/${CARD}`, (request, reply) => card(request, reply, (hubBase) => kindBaseCard(hubBase, base, skills('base', base.name))));
+    app.post(`/${base.name}/`, { config }, door);
+    app.post(`/${base.name}`, { config }, door);
+  }
 }

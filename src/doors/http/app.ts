@@ -22,7 +22,7 @@ import { callerLabel, logFailure, requestId, requestTracker } from '../../observ
 import { METHODS } from '../a2a/methods.js';
 import { metricsRoutes } from '../rest/metrics.js';
 import { spaceRoutes } from '../rest/spaces.js';
-import { boardRoutes } from '../rest/boards.js';
+import { kindReadRoutes } from '../rest/kind-reads.js';
 
 export interface AppOptions {
   streams: StreamSettings;
@@ -144,7 +144,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   agentRoutes(app, hub, options);
   taskRoutes(app, hub);
   spaceRoutes(app, hub, options);
-  boardRoutes(app, hub);
+  kindReadRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);

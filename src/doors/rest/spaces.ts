@@ -21,9 +21,8 @@ const shown = (space: SpaceRecord, base: string) => ({
 });
 
 const listQuery = z.object(pageFields).strict();
-const intentsQuery = z.object({ state: z.string().optional(), ...pageFields }).strict();
 
-/** Spaces and their members over REST; a space's intents as a worker's page. Reads need no token. */
+/** Spaces and their members over REST (a space's intents are the intent kind's read). Reads need no token. */
 export function spaceRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl: URL | undefined }): void {
   const config = { door: 'rest' as const };
   const base = (request: FastifyRequest) => baseUrl(options.publicUrl, request);
@@ -57,6 +56,4 @@ export function spaceRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
     await hub.spaces.removeMember(await callerOf(hub, request), name(request), handle);
     return reply.code(204).send();
   });
-
-  app.get('/api/spaces/:name/intents', { config }, async (request) => hub.intents.page(name(request), parseWith(intentsQuery, request.query)));
 }

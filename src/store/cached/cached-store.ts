@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { AgentRecord, GetOptions, QuotaGate, Store, TokenRecord } from '../store.js';
+import type { AgentRecord, GetOptions, LockedTasks, QuotaGate, Store, TokenRecord } from '../store.js';
 import { TaskCache } from './task-cache.js';
 
 /** Live tokens and agent records kept at most; the least recently used go first. */
@@ -26,7 +26,9 @@ export function cached(store: Store): Store {
     });
   const rememberAgent = (agent: AgentRecord) => (agents.set(agent.handle, agent), agent);
 
-  return Object.assign(Object.create(store) as Store, {
+  const layer: Store = Object.assign(Object.create(store) as Store, {
+    // The lock's work reads and writes through this layer too, so the cache learns of its writes.
+    underLock: <T>(key: string, work: (tasks: LockedTasks) => Promise<T>) => store.underLock(key, () => work(layer)),
     getTask: async (id: string, options: GetOptions) => {
       if (options.liveToken !== undefined) return store.getTask(id, options); // the check is the store's
       const hit = tasks.get(id, options);
@@ -70,4 +72,5 @@ export function cached(store: Store): Store {
       return updated && rememberAgent(updated);
     },
   });
+  return layer;
 }

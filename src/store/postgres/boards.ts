@@ -6,7 +6,8 @@
  * (tags weigh most, then the title, then the text) under a GIN index.
  */
 import type pg from 'pg';
-import type { Db } from './database.js';
+import { Statement, type Db } from './database.js';
+import { chargeQuotas } from './receipts.js';
 import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
 
@@ -64,6 +65,13 @@ async function createBoard(client: pg.PoolClient, w: BoardWrite & { create: NonN
   if (sharedWith.length) await client.query('INSERT INTO board_readers (board_id, handle) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [id, sharedWith]);
 }
 
+/** Counts the write's charges in its transaction; one over its limit raises MU429 (QuotaExceeded), rolling the write back. */
+async function charge(client: pg.PoolClient, charges: BoardWrite['quotas']): Promise<void> {
+  const s = new Statement();
+  const held = chargeQuotas(s, charges);
+  if (held) await client.query(s.text(`SELECT (SELECT count(*) FROM ${held})::int AS over`), s.values);
+}
+
 async function appendTo(client: pg.PoolClient, w: BoardWrite): Promise<BoardRecord> {
   const board = await readBoard(onClient(client), w.boardId, true);
   if (!board) throw new StoreConflict('board-missing', `no board ${w.boardId}`);
@@ -98,7 +106,9 @@ export function boardStatements(db: Db) {
     writeBoard: (w: BoardWrite) =>
       db.transaction(async (client) => {
         if (w.create) await createBoard(client, w as BoardWrite & { create: NonNullable<BoardWrite['create']> });
-        return appendTo(client, w);
+        const board = await appendTo(client, w);
+        await charge(client, w.quotas); // last: the agent's counter rows are its writes' hottest lock
+        return board;
       }),
 
     getBoard: (id: string) => readBoard(db, id),
@@ -120,6 +130,9 @@ export function boardStatements(db: Db) {
       ]);
       return { cards: cards.rows.map(cardFromRow), connections: connections.rows.map(connectionFromRow) };
     },
+
+    boardCards: async (id: string, ids: readonly string[]) =>
+      (await db.query<CardRow>(`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.board_id = $1 AND c.id = ANY($2::text[]) ORDER BY c.position`, [id, ids])).rows.map(cardFromRow),
 
     recall: async (scope: BoardScope, query: RecallQuery) => {
       const text = tsQuery(query);

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { QuotaExceeded, StoreConflict, StoreUnavailable, TokenNotLive, type CommitObserver } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
+import type { MigrationInputs } from '../open-key-backfill.js';
 
 /** What the store's modules query through: one statement in its own transaction, or several in one. */
 export interface Db {
@@ -87,6 +88,20 @@ export function database(pool: pg.Pool, observe?: CommitObserver): Db {
       return READ.test(text) ? run() : timed(run);
     },
     transaction: (work) => timed(() => retried(() => inTransaction(pool, work))),
+  };
+}
+
+/**
+ * The queries of a transaction already open on `client` (its statements named as the pool's are).
+ * It opens none of its own: a nested transaction is a bug.
+ */
+export function clientDb(client: pg.ClientBase): Db {
+  return {
+    query: async (text, values) => {
+      const result = await client.query({ name: statementName(text), text, values: values as unknown[] });
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    },
+    transaction: () => Promise.reject(new Error('a transaction inside a transaction')),
   };
 }
 
@@ -185,7 +200,7 @@ const MIGRATION_LOCK = 0x6d757374; // "must"
  * Applies pending migrations in one transaction under an advisory lock: a process that starts
  * while another migrates waits, then finds nothing left to do. Answers the versions it applied.
  */
-export async function migrate(client: pg.ClientBase): Promise<number[]> {
+export async function migrate(client: pg.ClientBase, inputs: MigrationInputs): Promise<number[]> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -195,7 +210,7 @@ export async function migrate(client: pg.ClientBase): Promise<number[]> {
     const pending = MIGRATIONS.filter((m) => m.version > (rows[0]?.v ?? 0));
     for (const m of pending) {
       await client.query(m.sql);
-      await m.data?.(client);
+      await m.data?.(client, inputs);
       await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
     }
     await client.query('COMMIT');

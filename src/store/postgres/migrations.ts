@@ -9,7 +9,7 @@
  * id as SQLite does (bytes), and comparisons skip the locale.
  */
 import type pg from 'pg';
-import { BACKFILL_ROWS, backfilledKeys } from '../open-key-backfill.js';
+import { backfilledKeys, backfillRows, type MigrationInputs } from '../open-key-backfill.js';
 import { AGENT_PROFILES_SQL, profileBackfill } from '../agent-profile-upgrade.js';
 import type { AgentRow } from '../rows.js';
 
@@ -17,8 +17,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
-  /** Rows SQL alone cannot compute, written after `sql` in the same transaction. */
-  data?: (client: pg.ClientBase) => Promise<void>;
+  /** Rows SQL alone cannot compute, written after `sql` in the same transaction, with what the opener handed (MigrationInputs). */
+  data?: (client: pg.ClientBase, inputs: MigrationInputs) => Promise<void>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -349,9 +349,10 @@ ALTER TABLE tasks ADD COLUMN open_key TEXT COLLATE "C";
 CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
   WHERE open_key IS NOT NULL AND state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED');
 `,
-    // Open intents written before get their keys (open-key-backfill.ts), derived in TypeScript as the kind derives them.
-    data: async (client) => {
-      const keyed = backfilledKeys((await client.query<{ id: string; kind: string; metadata: string | null }>(BACKFILL_ROWS)).rows);
+    // Open tasks written before get their keys (open-key-backfill.ts), derived in TypeScript as their kinds derive them.
+    data: async (client, inputs) => {
+      const rows = (await client.query<{ id: string; kind: string; metadata: string | null }>(backfillRows('kind = ANY($1::text[])'), [Object.keys(inputs.openKeys)])).rows;
+      const keyed = backfilledKeys(rows, inputs);
       if (keyed.length === 0) return;
       await client.query('UPDATE tasks t SET open_key = k.key FROM unnest($1::text[], $2::text[]) AS k(id, key) WHERE t.id = k.id', [keyed.map((k) => k.id), keyed.map((k) => k.key)]);
     },

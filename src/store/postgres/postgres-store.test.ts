@@ -5,6 +5,7 @@ import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { openKeysSuite } from '../open-keys.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
+import { kindMigrationInputs } from '../../hub/kinds/index.js';
 import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
@@ -21,7 +22,7 @@ import { taskScopes } from '../../hub/view.js';
 async function upgradedFrom(version: number, fill: (client: pg.Client) => Promise<void>, check: (store: Store) => Promise<void>): Promise<void> {
   const old = await databaseAt(version, fill);
   try {
-    const store = await openPostgresStore(old.url);
+    const store = await openPostgresStore(old.url, { migrationInputs: kindMigrationInputs() });
     await check(store);
     await store.close();
   } finally {

@@ -6,6 +6,7 @@
  */
 import { EventBus, type CommitObserver, type Store } from '../store.js';
 import type pg from 'pg';
+import { NO_MIGRATION_INPUTS, type MigrationInputs } from '../open-key-backfill.js';
 import { connectClient, database, endPool, migrate, openPool, storeError } from './database.js';
 import { Listener, type ListenOptions } from './events.js';
 import { identityStatements } from './identity.js';
@@ -17,6 +18,7 @@ import { spaceStatements } from './spaces.js';
 import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
 import { entryReads, taskWriter } from './tasks.js';
+import { lockedWork } from './locks.js';
 
 export interface PostgresOptions extends ListenOptions {
   /** Where the store says what it cannot say in an error (a lost LISTEN connection). */
@@ -25,6 +27,8 @@ export interface PostgresOptions extends ListenOptions {
   poolSize?: number;
   /** Hears of each commit's time (metrics). */
   observe?: CommitObserver;
+  /** What migrations that compute rows in TypeScript need (the kinds' open keys); none by default. */
+  migrationInputs?: MigrationInputs;
 }
 
 /** Finished deliveries stay visible this long before `before` (a week, with the day of receipts `before` already is). */
@@ -37,7 +41,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   const db = database(pool, options.observe);
   const listener = new Listener(url, db, bus, log, options);
   try {
-    await migrateWith(pool);
+    await migrateWith(pool, options.migrationInputs ?? NO_MIGRATION_INPUTS);
     await listener.start();
   } catch (e) {
     await listener.close();
@@ -66,6 +70,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     getTask: reads.get,
     listTasks: reads.list,
     openKeyHolder: reads.openKeyHolder,
+    underLock: lockedWork(db, listener),
     entries: entries.list,
     entryOf: entries.of,
     eventsAfter: entries.eventsAfter,
@@ -94,22 +99,22 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   };
 }
 
-async function migrateWith(pool: pg.Pool): Promise<number[]> {
+async function migrateWith(pool: pg.Pool, inputs: MigrationInputs): Promise<number[]> {
   const client = await pool.connect().catch((e: unknown) => {
     throw storeError(e);
   });
   try {
-    return await migrate(client);
+    return await migrate(client, inputs);
   } finally {
     client.release();
   }
 }
 
 /** Applies pending migrations and disconnects (`muster migrate`); answers the versions it applied. */
-export async function migratePostgres(url: string): Promise<{ applied: number[] }> {
+export async function migratePostgres(url: string, inputs: MigrationInputs): Promise<{ applied: number[] }> {
   const client = await connectClient({ connectionString: url, application_name: 'muster-migrate' });
   try {
-    return { applied: await migrate(client) };
+    return { applied: await migrate(client, inputs) };
   } finally {
     await client.end();
   }

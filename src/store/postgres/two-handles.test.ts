@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
 import { QuotaExceeded, StoreConflict, type AgentChange, type DeliveryDraft, type Store, type TaskCommitted, type TaskRecord, type TaskWrite } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
+import { NO_MIGRATION_INPUTS } from '../open-key-backfill.js';
 import { migratePostgres, openPostgresStore } from './postgres-store.js';
 
 const T0 = 1_800_000_000_000;
@@ -99,6 +100,22 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     expect(await b.getReceipt('two', 'same')).toMatchObject({ result: { taskId: winner.record.id } });
     expect(await a.getTask(loser.record.id, { includeArtifacts: false })).toBeUndefined();
     expect(await a.eventsAfter(loser.record.id, 0, 10)).toEqual([]);
+  });
+
+  it('runs works under one lock one at a time across both: of checks-then-creates racing through both, one creates', async () => {
+    for (let round = 0; round < 5; round++) {
+      const context = `locked-${randomUUID()}`;
+      const scope = { anyOf: [{ contextId: { in: [context] } }] };
+      const works = [a, b, a, b, a, b].map((store) =>
+        store.underLock(`lock-${context}`, async (tasks) => {
+          if ((await tasks.listTasks({ scope, limit: 5, includeArtifacts: false })).tasks.length > 0) return 'found';
+          await tasks.createTask(newTask({ contextId: context }));
+          return 'created';
+        }),
+      );
+      expect((await Promise.all(works)).filter((w) => w === 'created')).toHaveLength(1);
+      expect((await b.listTasks({ scope, limit: 5, includeArtifacts: false })).tasks).toHaveLength(1);
+    }
   });
 
   it('lets exactly one of two compare-and-set updates from one version win', async () => {
@@ -367,7 +384,7 @@ describe.skipIf(!testPostgres)('opening an empty PostgreSQL database', () => {
       const stores = await Promise.all([1, 2, 3].map(() => openPostgresStore(database.url)));
       const applied = await sql<{ version: number }>(database.url, 'SELECT version FROM schema_migrations ORDER BY version');
       expect(applied.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
-      expect(await migratePostgres(database.url)).toEqual({ applied: [] });
+      expect(await migratePostgres(database.url, NO_MIGRATION_INPUTS)).toEqual({ applied: [] });
       await Promise.all(stores.map((s) => s.close()));
     } finally {
       await database.drop();

@@ -6,6 +6,7 @@
 import { statementCache, type Db } from './database.js';
 import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
+import { quotaStatements } from './quota-charges.js';
 
 /** A board row (alias b) with its readers, in one query. */
 const BOARD_SELECT = "b.*, (SELECT json_group_array(handle) FROM (SELECT handle FROM board_readers r WHERE r.board_id = b.id ORDER BY handle)) AS shared_with";
@@ -48,6 +49,7 @@ export function boardStatements(db: Db) {
   );
   const touchBoard = db.prepare('UPDATE boards SET card_count = ?, updated_at = MAX(updated_at, ?) WHERE id = ?');
   const cardsOf = db.prepare('SELECT * FROM cards WHERE board_id = ? ORDER BY position');
+  const cardsAmong = db.prepare('SELECT * FROM cards WHERE board_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position');
   const connectionsOf = db.prepare('SELECT * FROM card_connections WHERE board_id = ? ORDER BY rowid');
 
   const read = (id: string): BoardRecord | undefined => {
@@ -69,7 +71,9 @@ export function boardStatements(db: Db) {
     for (const handle of w.create.sharedWith) insertReader.run(w.create.id, handle);
   };
 
+  const quotas = quotaStatements(db);
   const write = db.transaction((w: BoardWrite): BoardRecord => {
+    quotas.charge(w.quotas); // refused before anything is written
     if (w.create) create(w as BoardWrite & { create: NonNullable<BoardWrite['create']> });
     const board = read(w.boardId);
     if (!board) throw new StoreConflict('board-missing', `no board ${w.boardId}`);
@@ -98,6 +102,7 @@ export function boardStatements(db: Db) {
       cards: (cardsOf.all(id) as CardRow[]).map(cardFromRow),
       connections: (connectionsOf.all(id) as ConnectionRow[]).map(connectionFromRow),
     }),
+    boardCards: (id: string, ids: readonly string[]) => (cardsAmong.all(id, JSON.stringify(ids)) as CardRow[]).map(cardFromRow),
     recall: (scope: BoardScope, query: RecallQuery) => {
       const match = matchExpression(query);
       if (!match) return [];

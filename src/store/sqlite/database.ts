@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { touchFile } from '../../files/folders.js';
 import { MIGRATIONS } from './migrations.js';
+import { NO_MIGRATION_INPUTS, type MigrationInputs } from '../open-key-backfill.js';
 
 export type Db = Database.Database;
 
@@ -19,7 +20,7 @@ export function statementCache(db: Db): (sql: string) => Database.Statement {
 }
 
 /** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations (`applied` hears which). */
-export function openDatabase(file: string, applied: (versions: number[]) => void = () => {}): Db {
+export function openDatabase(file: string, applied: (versions: number[]) => void = () => {}, inputs: MigrationInputs = NO_MIGRATION_INPUTS): Db {
   if (file !== ':memory:') touchFile(file); // a refusal in the system's words, not SQLite's "unable to open"
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -28,11 +29,11 @@ export function openDatabase(file: string, applied: (versions: number[]) => void
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -65536'); // 64 MiB of page cache: list pages and hot index pages stay in memory
-  applied(migrate(db));
+  applied(migrate(db, inputs));
   return db;
 }
 
-function migrate(db: Db): number[] {
+function migrate(db: Db, inputs: MigrationInputs): number[] {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
   // IMMEDIATE takes the write lock first, so two processes starting at once migrate one after the other.
   const apply = db.transaction(() => {
@@ -40,7 +41,7 @@ function migrate(db: Db): number[] {
     const pending = MIGRATIONS.filter((m) => m.version > row.v);
     for (const m of pending) {
       db.exec(m.sql);
-      m.data?.(db);
+      m.data?.(db, inputs);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
     }
     return pending.map((m) => m.version);

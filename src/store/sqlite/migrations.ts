@@ -2,7 +2,7 @@
  * Numbered migrations, only ever appended once released. Pending ones run in order, once,
  * together in one IMMEDIATE transaction (see database.ts).
  */
-import { BACKFILL_ROWS, backfilledKeys } from '../open-key-backfill.js';
+import { backfilledKeys, backfillRows, type MigrationInputs } from '../open-key-backfill.js';
 import { AGENT_PROFILES_SQL, profileBackfill } from '../agent-profile-upgrade.js';
 import type { AgentRow } from '../rows.js';
 import type { Db } from './database.js';
@@ -11,8 +11,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
-  /** Rows SQL alone cannot compute, written after `sql` in the same transaction. */
-  data?: (db: Db) => void;
+  /** Rows SQL alone cannot compute, written after `sql` in the same transaction, with what the opener handed (MigrationInputs). */
+  data?: (db: Db, inputs: MigrationInputs) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -363,10 +363,11 @@ ALTER TABLE tasks ADD COLUMN open_key TEXT;
 CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
   WHERE open_key IS NOT NULL AND state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED');
 `,
-    // Open intents written before get their keys (open-key-backfill.ts), derived in TypeScript as the kind derives them.
-    data: (db) => {
+    // Open tasks written before get their keys (open-key-backfill.ts), derived in TypeScript as their kinds derive them.
+    data: (db, inputs) => {
       const keep = db.prepare('UPDATE tasks SET open_key = ? WHERE id = ?');
-      for (const { id, key } of backfilledKeys(db.prepare(BACKFILL_ROWS).all() as { id: string; kind: string; metadata: string | null }[])) keep.run(key, id);
+      const rows = db.prepare(backfillRows('kind IN (SELECT value FROM json_each(?))')).all(JSON.stringify(Object.keys(inputs.openKeys)));
+      for (const { id, key } of backfilledKeys(rows as { id: string; kind: string; metadata: string | null }[], inputs)) keep.run(key, id);
     },
   },
   {

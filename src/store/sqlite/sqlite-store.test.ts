@@ -10,6 +10,7 @@ import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
+import { kindMigrationInputs } from '../../hub/kinds/index.js';
 import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
@@ -119,7 +120,7 @@ describe('sqlite migrations', () => {
   });
 
   it('migration 13 gives the open intents of a file written before it their open keys, the oldest of twins taking it', async () => {
-    const store = openSqliteStore(fileAt(12, insertTasks(ROWS_UNKEYED)));
+    const store = openSqliteStore(fileAt(12, insertTasks(ROWS_UNKEYED)), undefined, undefined, kindMigrationInputs()); // the kinds' open keys, as a hub hands them
     await expectKeyed(store);
     await store.close();
   });

@@ -13,6 +13,8 @@ import { entryStatements } from './entries.js';
 import { dueWorkStatements } from './schedule.js';
 import { receiptIndex } from './receipts.js';
 import { holdExclusively } from './ownership.js';
+import { PerKeyQueue } from '../per-key-queue.js';
+import type { MigrationInputs } from '../open-key-backfill.js';
 import { EventBus, HOLD_WINDOW, TokenNotLive, type CommitObserver, type Store } from '../store.js';
 
 /** Receipts pruned per turn of the event loop (about 30 ms of work). */
@@ -23,12 +25,12 @@ const PRUNE_SLICE = 10_000;
  * (ownership.ts): so it is exclusive, keeps its receipt index in memory, and announces commits in
  * process. Calls are synchronous underneath.
  */
-export function openSqliteStore(file: string, applied?: (versions: number[]) => void, observe?: CommitObserver): Store {
+export function openSqliteStore(file: string, applied?: (versions: number[]) => void, observe?: CommitObserver, inputs?: MigrationInputs): Store {
   if (file !== ':memory:') makeFolder(dirname(file)); // the lock lives beside the file
   const release = holdExclusively(file);
   let db: ReturnType<typeof openDatabase>;
   try {
-    db = openDatabase(file, applied);
+    db = openDatabase(file, applied, inputs);
   } catch (e) {
     release();
     throw e;
@@ -50,8 +52,10 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const chargeQuotas = db.transaction(quotas.charge);
   const pruneQuotas = db.prepare('DELETE FROM quota_counters WHERE window_start < ? AND window_start != ?');
   const pruneDeliveries = db.prepare("DELETE FROM deliveries WHERE state != 'pending' AND created_at < ?");
+  // The store is exclusive: a lock held in this process is held against every writer of the file.
+  const locks = new PerKeyQueue();
 
-  return {
+  const store: Store = {
     name: 'sqlite',
     exclusive: true,
     events: bus,
@@ -82,6 +86,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     getBoard: async (id) => boards.getBoard(id),
     listBoards: async (scope, query) => boards.listBoards(scope, query),
     boardContents: async (id) => boards.boardContents(id),
+    boardCards: async (id, ids) => boards.boardCards(id, ids),
     recall: async (scope, query) => boards.recall(scope, query),
     countBoards: async (owner) => boards.countBoards(owner),
     createTask: async (write) => writes.create(write),
@@ -93,6 +98,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     },
     listTasks: async (query) => reads.list(query),
     openKeyHolder: async (key) => reads.openKeyHolder(key),
+    underLock: (key, work) => locks.run(key, () => work(store)),
     addEntry: async (write) => writes.seal(write),
     entries: async (taskId) => entries.list(taskId),
     entryOf: async (taskId, author) => entries.of(taskId, author),
@@ -123,4 +129,5 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
       release();
     },
   };
+  return store;
 }

@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '../../../a2a/types.js';
 import type { StoredTask, TaskRecord } from '../../../store/store.js';
 
+/** The kind's name, on its tasks and in scopes that read them. */
+export const INTENT = 'intent';
+
 export interface IntentFacts {
   space: string;
   title: string;

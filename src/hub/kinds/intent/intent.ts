@@ -5,10 +5,12 @@ import { callerName, requireToken, type Caller } from '../../../identity/caller.
 import { MINUTE, type Quotas } from '../../../identity/quotas.js';
 import { INTENT_QUOTA_RULES } from './quota-rules.js';
 import type { StoredTask } from '../../../store/store.js';
-import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening, type Standing, type Twin } from '../../kind.js';
+import { doorOf, type Change, type Kind, type KindContext, type KindModule, type LockedReads, type Opening, type Standing, type Twin } from '../../kind.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
-import { factsOf, holdFacts, said, type IntentFacts } from './facts.js';
-import { footprintsOverlap, intentOpenKey, titleWords } from './twins.js';
+import { factsOf, holdFacts, INTENT, said, type IntentFacts } from './facts.js';
+import { footprintsOverlap, intentOpenKey, storedOpenKey, titleWords } from './twins.js';
+import { intentsPage, IntentListing } from './listing.js';
+import { READS_NEED_NO_TOKEN } from '../../spaces.js';
 import { askInput, claim, fail, heartbeat, holdEnds, land, leaseExpired, progress, release } from './work.js';
 
 export const DECLARE_INTENT = 'declare-intent';
@@ -17,8 +19,6 @@ const TWIN_WINDOW_MS = 30 * MINUTE;
 const OPEN_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED'] as const;
 /** Open intents a twin check reads at most (the oldest beyond it are not compared). */
 const TWIN_SCAN = 2_000;
-/** Said in every refusal of a caller without the right token: reading a space needs none. */
-export const READS_NEED_NO_TOKEN = 'Reads (GetTask, ListTasks, SubscribeToTask) at a space need no token';
 
 /** The space's standing of the caller, or SPACE_NOT_FOUND. */
 async function standingIn(ctx: KindContext, space: string): Promise<Standing> {
@@ -37,18 +37,25 @@ function declaredPriority(standing: Standing, asked: number): { priority: number
   });
 }
 
-/** An open or recently landed intent the declaration repeats, if any. */
-async function twinOf(ctx: KindContext, space: string, declaration: Declaration): Promise<StoredTask | undefined> {
+/** An open or recently landed intent the declaration repeats, if any, as the answer to it. */
+async function twinOf(reads: LockedReads, now: number, space: string, declaration: Declaration): Promise<Twin | undefined> {
   const [open, landed] = await Promise.all([
-    ctx.reads.spaceTasks(space, [INTENT], { states: [...OPEN_STATES], includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
-    ctx.reads.spaceTasks(space, [INTENT], { states: ['TASK_STATE_COMPLETED'], statusAtOrAfter: ctx.now - TWIN_WINDOW_MS, includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
+    reads.spaceTasks(space, [INTENT], { states: [...OPEN_STATES], includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
+    reads.spaceTasks(space, [INTENT], { states: ['TASK_STATE_COMPLETED'], statusAtOrAfter: now - TWIN_WINDOW_MS, includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
   ]);
   const words = titleWords(declaration.title);
-  return [...open, ...landed].find((t) => {
+  const twin = [...open, ...landed].find((t) => {
     const facts = factsOf(t);
     return titleWords(facts.title) === words && footprintsOverlap(facts.footprint, declaration.footprint);
   });
+  return twin && { twinOf: twin, note: repeats(twin, 'overlapping footprint') };
 }
+
+/**
+ * The lock every declaration in a space opens under: the twin check reads the space's intents
+ * there, so a twin declared at the same moment through another node is found by whichever comes second.
+ */
+const declaring = (space: string) => `intent:declare:${space}`;
 
 /** Said first in the answer to a twin: which intent it repeats, and how to declare it anyway. */
 const repeats = (twin: StoredTask, footprint: string) =>
@@ -64,8 +71,6 @@ function openedSentence(id: string, space: string, priority: number, capped: boo
  * over A2A; workers claim it with a lease, report progress and land it over REST. Intents are
  * public to read. Twins (same title words, overlapping footprint) declare nothing.
  */
-/** The kind's name, on its tasks and in scopes that read them. */
-export const INTENT = 'intent';
 
 export function intentKind(quotas: Quotas, waitMs: number): Kind {
   /** The owner, the admin and the intent's declarer may withdraw it or answer its question. */
@@ -92,10 +97,6 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
       const declaration = readDeclaration(message, space);
       const standing = await standingIn(ctx, space);
       const { priority, capped } = declaredPriority(standing, declaration.priority);
-      if (!declaration.force) {
-        const twin = await twinOf(ctx, space, declaration);
-        if (twin) return { twinOf: twin, note: repeats(twin, 'overlapping footprint') };
-      }
       const id = uuidv7();
       const facts: IntentFacts = {
         space,
@@ -115,8 +116,9 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
         statusMessage: said(openedSentence(id, space, priority, capped, declaration.priority)),
         metadata: { muster: facts } as unknown as JsonObject,
         rank: priority, // claimable intents are listed by it
-        // The twin check above read before this write, so a twin declared at the same moment (through another node) is caught by
-        // the key alone, and only an exact one (twins.ts). A forced declaration carries none: it opens beside its twins.
+        // Forced, it opens beside its twins, but still under the lock, so a twin checked at that moment sees it.
+        underLock: { key: declaring(space), ...(declaration.force ? {} : { twinOf: (reads: LockedReads) => twinOf(reads, ctx.now, space, declaration) }) },
+        // The exact same work is also refused by the store's open key (twins.ts), lock or no lock.
         ...(declaration.force ? {} : { openKey: { key: intentOpenKey(space, declaration.title, declaration.footprint), twinNote: (t: StoredTask) => repeats(t, 'same footprint') } }),
         messages: [message],
         quotas: quotas.charge('intent.declare', callerName(ctx.caller), ctx.now),
@@ -185,4 +187,6 @@ export const intentModule: KindModule = {
           },
         ],
   create: ({ quotas, settings }) => intentKind(quotas, settings.intentWaitMs ?? 20_000),
+  openKeyOf: storedOpenKey,
+  restReads: ({ store, spaces, view }) => [intentsPage(new IntentListing(store, spaces, view))],
 };

@@ -3,19 +3,18 @@
  * worker takes next; the store's rank order, the rank being the priority); any other filter
  * latest update first, as every task list. Both are one keyset page of the store.
  */
+import { z } from 'zod';
 import { stateFilter } from '../../mailbox.js';
+import type { RestRead } from '../../kind.js';
+import { pageFields } from '../../page-query.js';
 import type { Store, StoredTask, TaskPage, TaskRecord } from '../../../store/store.js';
 import type { View } from '../../view.js';
 import { cursorFrom, encodePageToken, encodeRankToken, rankCursorFrom } from '../../page-token.js';
 import type { Spaces } from '../../spaces.js';
-import { factsOf } from './facts.js';
-import { INTENT } from './intent.js';
+import { factsOf, INTENT } from './facts.js';
 
-export interface IntentQuery {
-  state?: string;
-  cursor?: string;
-  limit?: number;
-}
+const intentQuery = z.object({ state: z.string().optional(), ...pageFields }).strict();
+export type IntentQuery = z.infer<typeof intentQuery>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -67,3 +66,10 @@ export class IntentListing {
     return restPage(page, (last) => encodePageToken(last, filters));
   }
 }
+
+/** `GET /api/spaces/{name}/intents`: a worker's page of a space's intents; it needs no token. */
+export const intentsPage = (listing: IntentListing): RestRead<IntentQuery> => ({
+  path: '/api/spaces/:name/intents',
+  query: intentQuery,
+  answer: ({ params, query }) => listing.page(params['name']!, query),
+});

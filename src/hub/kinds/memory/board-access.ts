@@ -5,7 +5,7 @@
  */
 import { HubError, invalidParams, isHubError } from '../../../errors/hub-error.js';
 import type { Caller } from '../../../identity/caller.js';
-import { StoreConflict, type BoardRecord, type BoardStore, type BoardWrite, type RecallQuery } from '../../../store/store.js';
+import { QuotaExceeded, StoreConflict, type BoardRecord, type BoardStore, type BoardWrite, type QuotaCharge, type RecallQuery } from '../../../store/store.js';
 import { boardScope, mayReadBoard, mayWriteBoard } from '../../view.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import type { BoardAccess } from './skills.js';
@@ -18,6 +18,17 @@ export interface BoardDeps {
   requireAgent(handle: string): Promise<void>;
 }
 
+/**
+ * A call's quota charge, paid once: by its first board write, in that write's transaction (so a
+ * call over the limit writes no card, on any number of nodes), or else by its task's write.
+ */
+export interface CallCharge {
+  /** The charge not yet paid, and from now on nothing. */
+  take(): QuotaCharge[];
+  /** The store's refusal of it as the hub's error. */
+  refused(e: QuotaExceeded): HubError;
+}
+
 /** A board the caller may not read, or that is not there: the same answer for both. */
 export const boardNotFound = (ref: string, hint = 'List the boards you may read with {"skill": "board.list"}; name one by its id or its title') =>
   new HubError('BOARD_NOT_FOUND', `No board '${ref}' that you may read`, { hint });
@@ -25,7 +36,7 @@ export const boardNotFound = (ref: string, hint = 'List the boards you may read 
 /** Titles are matched in tiers: the caller's own boards, then those shared with it, then public ones. */
 const TITLE_MATCHES = 50;
 
-export function boardAccess(deps: BoardDeps, caller: Caller, now: number): BoardAccess {
+export function boardAccess(deps: BoardDeps, caller: Caller, now: number, charge: CallCharge): BoardAccess {
   const scope = boardScope(caller);
   const byRef = async (ref: string, field: string): Promise<BoardRecord> => {
     const byId = await deps.store.getBoard(ref);
@@ -47,14 +58,15 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number): Board
       return board;
     },
     contents: (board) => deps.store.boardContents(board.id),
+    cards: (board, ids) => deps.store.boardCards(board.id, ids),
     list: () => deps.store.listBoards(scope, { limit: LISTED }),
     recall: (query: RecallQuery) => deps.store.recall(scope, query),
     async write(write) {
-      const full: BoardWrite = { ...write, maxCards: L.cardsPerBoard, maxBoards: L.boardsPerAgent, at: now };
+      const full: BoardWrite = { ...write, maxCards: L.cardsPerBoard, maxBoards: L.boardsPerAgent, at: now, quotas: charge.take() };
       try {
         return await deps.store.writeBoard(full);
       } catch (e) {
-        throw refusal(e, write.boardId);
+        throw e instanceof QuotaExceeded ? charge.refused(e) : refusal(e, write.boardId);
       }
     },
     async requireAgents(handles, field) {

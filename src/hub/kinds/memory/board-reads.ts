@@ -2,12 +2,15 @@
  * Boards read over REST, with or without a token: a page of the boards the caller may read, and
  * one board as its board file. What a caller may read is the view's to say (boardScope).
  */
+import { z } from 'zod';
 import type { Caller } from '../../../identity/caller.js';
+import type { RestRead } from '../../kind.js';
+import { pageFields } from '../../page-query.js';
 import type { BoardStore } from '../../../store/store.js';
 import { decodePageToken, encodePageToken } from '../../page-token.js';
 import { boardScope, mayReadBoard } from '../../view.js';
 import { boardNotFound } from './board-access.js';
-import { boardFile, boardSummary, type BoardFile } from './board-file.js';
+import { BOARD_MEDIA_TYPE, boardFile, boardSummary, type BoardFile } from './board-file.js';
 
 /** What a board page token is bound to: the list has no filters. */
 const BOARD_PAGES = 'boards';
@@ -29,4 +32,13 @@ export class BoardReads {
     const { cards, connections } = await this.store.boardContents(id);
     return boardFile(board, cards, connections);
   }
+}
+
+const listQuery = z.object(pageFields).strict();
+
+/** `GET /api/boards` (a page of the boards the caller may read) and `GET /api/boards/{id}` (one, as its board file); public ones need no token. */
+export function boardReads(reads: BoardReads): RestRead[] {
+  const list: RestRead<z.infer<typeof listQuery>> = { path: '/api/boards', query: listQuery, answer: async ({ caller, query }) => reads.page(await caller(), query) };
+  const file: RestRead = { path: '/api/boards/:id', mediaType: BOARD_MEDIA_TYPE, answer: async ({ caller, params }) => reads.file(await caller(), params['id']!) };
+  return [list, file];
 }

@@ -15,7 +15,8 @@ import { requireAgent } from '../../../identity/caller.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
 import { ARGS, DATA } from '../skill-call.js';
-import { boardAccess, type BoardDeps } from './board-access.js';
+import { boardAccess, type BoardDeps, type CallCharge } from './board-access.js';
+import { boardReads, BoardReads } from './board-reads.js';
 import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { MEMORY_QUOTA_RULES } from './quota-rules.js';
@@ -119,14 +120,16 @@ async function run(env: MemoryEnv, { skill, args, inCallerTerms }: Call): Promis
   }
 }
 
+/** Whether the caller takes the board file in answers (no acceptedOutputModes: anything). */
+const wantsFile = (ctx: KindContext) => !ctx.acceptedOutputModes?.length || ctx.acceptedOutputModes.includes(BOARD_MEDIA_TYPE);
+
 /** The task's status, artifacts and facts for an outcome. */
 function settle(ctx: KindContext, skill: string, outcome: Outcome): Change {
   const result: Part[] = [{ text: outcome.text }, { data: outcome.data, mediaType: 'application/json' }];
   const artifacts: Artifact[] = [];
   if (outcome.state === 'TASK_STATE_COMPLETED') {
     artifacts.push({ artifactId: 'result', name: skill, parts: result });
-    const accepts = ctx.acceptedOutputModes;
-    if (outcome.board && (!accepts?.length || accepts.includes(BOARD_MEDIA_TYPE))) {
+    if (outcome.board && wantsFile(ctx)) {
       const { cards, connections, ...board } = outcome.board;
       artifacts.push({ artifactId: 'board', name: 'Board file', parts: [boardFilePart(boardFile(board, cards, connections), L.inlineBoardFile, ctx.hubUrl)] });
     }
@@ -154,11 +157,18 @@ function resumedCall(pending: Pending, data: unknown): Call {
 }
 
 export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
-  const envOf = (ctx: KindContext, handle: string, message: Message): MemoryEnv => ({
+  const envOf = (ctx: KindContext, handle: string, message: Message, charge: CallCharge): MemoryEnv => ({
     caller: handle,
     writer: { writtenBy: `a2a:${handle}`, now: ctx.now, seed: `${handle}\u0000${message.messageId}` },
-    boards: boardAccess(deps, ctx.caller, ctx.now),
+    boards: boardAccess(deps, ctx.caller, ctx.now, charge),
+    wantsFile: wantsFile(ctx),
   });
+  /** The call's charge, refused now when it would go over (before the skill does any work); paid by whichever write comes first. */
+  const chargeFor = async (ctx: KindContext, handle: string): Promise<CallCharge> => {
+    const unpaid = quotas.charge('memory.calls', handle, ctx.now);
+    await ctx.reads.requireQuota(unpaid);
+    return { take: () => unpaid.splice(0), refused: (e) => quotas.refusal(e, ctx.now) };
+  };
 
   return {
     name: MEMORY,
@@ -167,10 +177,9 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
 
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       const handle = requireAgent(ctx.caller, 'call memory skills');
-      const charges = quotas.charge('memory.calls', handle, ctx.now);
-      await ctx.reads.requireQuota(charges); // before the skill writes: a refused call writes nothing
+      const charge = await chargeFor(ctx, handle);
       const call = callOf(message, handle);
-      const outcome = call ? await run(envOf(ctx, handle, message), call) : unrouted();
+      const outcome = call ? await run(envOf(ctx, handle, message, charge), call) : unrouted();
       return {
         kind: MEMORY,
         contextId: message.contextId ?? uuidv7(),
@@ -178,7 +187,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
         visibility: 'participants',
         state: 'TASK_STATE_SUBMITTED',
         messages: [message],
-        quotas: charges,
+        quotas: charge.take(), // none left when a board write paid it
         settles: settle(ctx, call?.skill ?? '', outcome),
       };
     },
@@ -192,9 +201,8 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
           meta: { currentState: task.record.state },
         });
       }
-      const charges = quotas.charge('memory.calls', handle, ctx.now);
-      await ctx.reads.requireQuota(charges);
-      const env = envOf(ctx, handle, message);
+      const charge = await chargeFor(ctx, handle);
+      const env = envOf(ctx, handle, message, charge);
       const data = dataOf(message);
       let outcome: Outcome;
       let skill = pending.skill;
@@ -204,7 +212,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
         skill = call?.skill ?? '';
         outcome = call ? await run(env, call) : unrouted();
       } else outcome = await run(env, resumedCall(pending, data));
-      return { ...settle(ctx, skill, outcome), messages: [message], quotas: charges };
+      return { ...settle(ctx, skill, outcome), messages: [message], quotas: charge.take() };
     },
 
     cancel(ctx: KindContext): Change {
@@ -219,9 +227,18 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
 export const memoryModule: KindModule = {
   name: MEMORY,
   quotaRules: MEMORY_QUOTA_RULES,
-  opensAt: [{ door: 'memory' }],
+  base: {
+    name: 'memory',
+    card: {
+      name: 'Muster memory',
+      description:
+        'The memory base of a Muster hub: shared memory boards the hub itself keeps. Send a data part {"skill": "board.…", "args": {…}} (each skill below has an example), or ask in plain words ("What do we know about X?"). Every call is a task private to its caller, answered at once.',
+      bearer: 'An agent token from POST /api/agents; public boards are read without one at GET /api/boards/{id}',
+    },
+  },
+  opensAt: [{ door: 'base' }],
   cardSkills: (door) =>
-    door !== 'memory'
+    door !== 'base'
       ? []
       : SKILLS.map((s) => ({
           id: s.id,
@@ -232,5 +249,6 @@ export const memoryModule: KindModule = {
           inputModes: ['application/json', 'text/plain'],
           outputModes: s.answersBoard ? ['text/plain', 'application/json', BOARD_MEDIA_TYPE] : ['text/plain', 'application/json'],
         })),
-  create: ({ quotas, boards }) => memoryKind(quotas, boards),
+  create: ({ quotas, store, requireAgent }) => memoryKind(quotas, { store, requireAgent }),
+  restReads: ({ store }) => boardReads(new BoardReads(store)),
 };

@@ -25,6 +25,8 @@ export interface BoardAccess {
   /** The board `ref` (an id, or a title) names among those the caller may read, or write; BOARD_NOT_FOUND otherwise. */
   find(ref: string, purpose: 'read' | 'write', field: string): Promise<BoardRecord>;
   contents(board: BoardRecord): Promise<BoardContents>;
+  /** The cards of the board among `ids`: what a write checks its new cards and links against. */
+  cards(board: BoardRecord, ids: readonly string[]): Promise<CardRecord[]>;
   list(): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
   recall(query: RecallQuery): Promise<RecalledCard[]>;
   write(write: Omit<BoardWrite, 'maxCards' | 'maxBoards' | 'at'>): Promise<BoardRecord>;
@@ -36,6 +38,8 @@ export interface MemoryEnv {
   caller: string;
   writer: Writer;
   boards: BoardAccess;
+  /** Whether the caller takes the board file in answers (acceptedOutputModes): without it, a write reads no contents to answer. */
+  wantsFile: boolean;
 }
 
 /** A call waiting for input: its skill, the args it has so far, and a proposal to confirm. */
@@ -85,6 +89,9 @@ async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRe
   return { ...board, ...(await env.boards.contents(board)) };
 }
 
+/** A written board as its answer's file, read only when the caller takes the file. */
+const writtenFile = async (env: MemoryEnv, board: BoardRecord) => (env.wantsFile ? withContents(env, board) : undefined);
+
 const createArgs = z
   .object({ title: boardRef, cards: cardsArg, connections: connectionsArg.optional(), visibility: visibilityArg.default('private'), sharedWith: sharedWithArg.optional() })
   .strict();
@@ -106,7 +113,7 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
     cards,
     connections,
   });
-  const full = await withContents(env, board);
+  const full = await writtenFile(env, board);
   return done(`Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connectionsWord(connections.length)}.`, { board: boardSummary(board) }, full);
 }
 
@@ -124,7 +131,10 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
     if (args.board === own && isHubError(e) && e.code === 'BOARD_NOT_FOUND') return undefined; // made now
     throw e;
   });
-  const onBoard = new Map((target ? (await env.boards.contents(target)).cards : []).map((c) => [c.id, c]));
+  // Only the board's cards the call names (its cards' ids, their links, its connections' ends): not the whole board.
+  const named = newCards(args.cards, env.writer, `${ARGS}.cards`);
+  const ids = [...named.flatMap((c) => [c.id, ...c.links]), ...(args.connections ?? []).flatMap((c) => [c.from, c.to]).filter((end) => typeof end === 'string')];
+  const onBoard = new Map((target ? await env.boards.cards(target, [...new Set(ids)]) : []).map((c) => [c.id, c]));
   const known = new Set(onBoard.keys());
   const cards = newCards(args.cards, env.writer, `${ARGS}.cards`, onBoard);
   checkLinks(cards, known, `${ARGS}.cards`);
@@ -136,7 +146,7 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
     cards,
     connections,
   });
-  const full = await withContents(env, board);
+  const full = await writtenFile(env, board);
   const added = board.cardCount - before;
   const drawn = connections.length ? ` and ${connectionsWord(connections.length)}` : '';
   return done(`Added ${cardsWord(added)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`, { board: boardSummary(board), added: cards.map((c) => c.id) }, full);
