@@ -8,6 +8,7 @@ import type { Task } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
 import { callerName, type Caller } from '../identity/caller.js';
 import type { Receipt, Store } from '../store/store.js';
+import type { Door } from './kind.js';
 
 /** Keeps the result of a write so a retry with the same key gets the same answer. */
 export interface Idempotency {
@@ -15,6 +16,12 @@ export interface Idempotency {
   key: string;
   fingerprint: string;
 }
+
+/**
+ * A door as a message's fingerprint names it: a kind's own base by its name alone, as the memory
+ * base was named before kind bases existed, so a message retried across that upgrade still matches.
+ */
+export const doorPrint = (door: Door): unknown => (door.kind === 'base' ? { kind: door.name } : door);
 
 export const fingerprintOf = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
 

@@ -11,7 +11,7 @@ import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
 import { Following, settles, type FollowOptions, type Subscription } from './following.js';
 import { PerKeyQueue } from '../store/per-key-queue.js';
 import { readPages } from './pages.js';
-import { fingerprintOf, restKey, runOnce, type Idempotency } from './idempotency.js';
+import { doorPrint, fingerprintOf, restKey, runOnce, type Idempotency } from './idempotency.js';
 import { storeRefusal } from './refusals.js';
 import { createOpening } from './open-keys.js';
 import type { Change, Door, Kind, KindContext, KindReads, LockedReads } from './kind.js';
@@ -136,7 +136,7 @@ export class TaskService {
     if (push || worksOnOpen) await this.confirm(actor.caller);
     if (push) await this.push.check(push.url, `${pushField}.url`);
     if (push && message.taskId !== undefined) await this.push.assertSettable(actor.caller, message.taskId, push.id);
-    const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: fingerprintOf([actor.door, message]) };
+    const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: fingerprintOf([doorPrint(actor.door), message]) };
     const task = await this.idempotent(
       actor,
       idem,
