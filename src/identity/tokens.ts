@@ -3,6 +3,12 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 /** Every Muster token starts with this, so a leaked one is recognisable in scans (and in screening). */
 export const TOKEN_PREFIX = 'mst_';
 
+/** Operators' tokens start with this instead: a person's account, told apart from an agent's at a glance (and by authenticate). */
+export const OPERATOR_TOKEN_PREFIX = 'mso_';
+
+/** A new operator token: 256 random bits, with the operator prefix. */
+export const newOperatorToken = (): string => `${OPERATOR_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+
 /** A new secret: 256 random bits, with the prefix. */
 export const newToken = (): string => `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 
