@@ -143,7 +143,7 @@ export class View {
     const scope = (handle: string) => (box === 'inbox' ? scopes.inbox(handle) : scopes.sent(handle));
     if (agent === undefined) {
       if (caller.kind === 'agent') return scope(caller.handle);
-      throw new HubError('FORBIDDEN', `The ${caller.kind} has no ${box} of its own`, { hint: `Name the agent: GET /api/${box}?agent=<handle> (an operator, its own agents; the admin, any)` });
+      throw new HubError('FORBIDDEN', `The ${caller.kind} has no ${box} of its own`, { hint: `Name the agent: GET /api/${box}?agent=<handle> (an operator, its own agents; the admin, any). An agent's token reads its own; GET /api/tasks/{id} reads one task` });
     }
     const mayRead = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === agent) || (caller.kind === 'operator' && caller.agents.includes(agent));
     if (!mayRead) throw new HubError('FORBIDDEN', `Only '${agent}', its operator or the admin may read its ${box}`, { hint: `Send your own agent's handle, or leave agent out for your own ${box}`, fields: [{ field: 'agent', description: 'is not an agent you own' }] });
