@@ -55,6 +55,8 @@ describe('pausing an agent', () => {
     expect(res.body.error.message).toBe(`Agent 'paused-bot' was paused by its operator 'pause-op' at ${paused.body.paused.at}: it takes no new tasks until it is resumed`);
     expect(res.body.error.data[0]).toMatchObject({ reason: 'AGENT_PAUSED', domain: 'muster.hub', metadata: { pausedAt: paused.body.paused.at, pausedBy: 'operator' } });
     await expect((await sdkClient(`${hub.url}agents/paused-bot/`, sender.token)).sendMessage(sendRequest('through the SDK'))).rejects.toThrow(/paused by its operator/);
+    const streamed = await rpc(`${hub.url}agents/paused-bot/`, 'SendStreamingMessage', { message: { messageId: 'streamed-while-paused', role: 'ROLE_USER', parts: [{ text: 'stream?' }] } }, { token: sender.token });
+    expect(streamed.body.error.data[0].reason).toBe('AGENT_PAUSED');
     expect(await stored()).toEqual(before);
   });
 
