@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
-/** Every Muster token starts with this, so a leaked one is recognisable in scans (and in screening). */
+/** Agents' (and the generated admin) tokens start with this, so a leaked one is recognisable in scans (and in screening). */
 export const TOKEN_PREFIX = 'mst_';
 
 /** Operators' tokens start with this instead: a person's account, told apart from an agent's at a glance (and by authenticate). */
