@@ -228,7 +228,7 @@ describe('--help', { timeout: 120_000 }, () => {
       optionsOf('review', 'digest'),
       optionsOf('logout'),
     ]);
-    expect(register).toEqual(['--url', '--profile', '--admin-token', '--json', '--name', '--description', '--endpoint', '-h']);
+    expect(register).toEqual(['--url', '--profile', '--admin-token', '--operator-token', '--json', '--name', '--description', '--endpoint', '-h']);
     expect(whoami).toEqual(['--url', '--profile', '--token', '--json', '-h']);
     expect(agents).toEqual(['--url', '--profile', '--json', '--limit', '--cursor', '--q', '--skill', '--tag', '-h']);
     expect(callOpen).toEqual(['--url', '--profile', '--admin-token', '--json', '--title', '-h']);

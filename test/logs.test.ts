@@ -101,6 +101,18 @@ describe('the request log of a real hub', () => {
     expect(attempts[1]).toMatchObject({ level: 30, msg: 'delivered', status: 200, attempt: 2 });
   });
 
+  it('an operator is logged by its handle, never its token: created, used, rotated, refused once revoked', async () => {
+    const made = await rest(node, 'POST', 'api/operators', { token: ADMIN, body: { handle: 'log-op' } });
+    expect(made.status).toBe(201);
+    secrets.push(made.body.token);
+    expect((await rest(node, 'GET', 'api/inbox?agent=bob', { token: made.body.token, headers: { 'x-request-id': 'operator-read' } })).status).toBe(403);
+    const rotated = await rest(node, 'POST', 'api/operators/log-op/token', { token: made.body.token });
+    secrets.push(rotated.body.token);
+    expect((await rest(node, 'GET', 'api/me', { token: made.body.token })).status).toBe(401); // rotated away
+    const line = await eventually('the operator line', async () => requestLines(node).find((l) => l['reqId'] === 'operator-read'));
+    expect(line).toMatchObject({ route: '/api/inbox', status: 403, caller: 'operator:log-op' });
+  });
+
   it('makes a request id when the one sent is not sane, and echoes it on refusals and unknown routes too', async () => {
     const bad = await fetch(`${node.url}health`, { headers: { 'x-request-id': 'has spaces and "quotes"' } });
     expect(bad.headers.get('x-request-id')).toMatch(MADE_ID);
@@ -178,7 +190,7 @@ describe('the request log of a real hub', () => {
     expect(lines.find((l) => l['signal'] === 'SIGTERM')).toMatchObject({ level: 30, msg: 'Muster: SIGTERM, stopping' });
     expect(lines.at(-1)).toMatchObject({ msg: 'Muster stopped' });
     expect(lines.find((l) => String(l['msg']).startsWith('Muster is listening on'))).toMatchObject({ url: node.url, version: expect.any(String) });
-    expect(secrets.length).toBe(11);
+    expect(secrets.length).toBe(13);
     for (const secret of secrets) expect(out).not.toContain(secret);
     expect(out).not.toMatch(/\bat .*\.ts:\d+/); // no stack frames
     expect(out).not.toMatch(/authorization/i);

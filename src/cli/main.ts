@@ -6,6 +6,7 @@ import { VERSION } from '../version.js';
 import { accountCommands } from './client/account-commands.js';
 import { agentCommands } from './client/agent-commands.js';
 import { keyCommands } from './client/key-commands.js';
+import { operatorCommands } from './client/operator-commands.js';
 import { clientCommands } from './client/commands.js';
 import { KIND_COMMANDS } from '../hub/kinds/cli.js';
 import { runProgram } from './client/run.js';
@@ -28,6 +29,7 @@ watchCommand(program);
 for (const commands of KIND_COMMANDS) commands(program);
 agentCommands(program);
 keyCommands(program);
+operatorCommands(program);
 demoCommand(program);
 
 runProgram(program).catch((e: unknown) => {

@@ -52,6 +52,7 @@ export const CATALOGUE = {
   HANDLE_RESERVED: own(-32602, 400, 'That handle is reserved'),
   IDEMPOTENCY_KEY_REUSED: own(-32602, 409, 'That idempotency key was used for a different request'),
   RATE_LIMITED: own(-32029, 429, 'Rate limit or quota exceeded', 429),
+  AGENT_PAUSED: own(-32013, 409, 'The agent is paused: it takes no new tasks'),
   // Refusals of one kind's rules (review tasks, open calls): each says what to send instead
   ALREADY_CONTRIBUTED: own(-32013, 409, 'This agent already has its one entry on this task'),
   TASK_FULL: own(-32013, 409, 'This task takes no more entries'),

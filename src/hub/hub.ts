@@ -1,3 +1,4 @@
+import { Operators } from '../identity/operators.js';
 import { Wakeups } from '../events/wakeups.js';
 import { Identity } from '../identity/agents.js';
 import { Quotas, withLimits, type QuotaRule } from '../identity/quotas.js';
@@ -49,6 +50,8 @@ export interface Hub {
   readonly kinds: Kinds;
   /** The directory skill at the hub's base (answers a Message, stores nothing). */
   readonly directory: Directory;
+  /** Operators: people's accounts that own agents (identity/operators.ts). */
+  readonly operators: Operators;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -72,5 +75,6 @@ export function createHub(store: Store, options: HubOptions): Hub {
     kinds,
     directory: new Directory(identity),
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
+    operators: new Operators(store, clock),
   };
 }

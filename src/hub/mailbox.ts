@@ -13,9 +13,9 @@ export class Mailboxes {
     private readonly view: View,
   ) {}
 
-  /** REST inbox/sent pages: one agent's received or sent direct tasks with counterparty and last message. */
-  async page(caller: Caller, box: 'inbox' | 'sent', query: { state?: string; cursor?: string; limit?: number }) {
-    const scope = this.view.mailboxScope(caller, box);
+  /** REST inbox/sent pages: one agent's received or sent direct tasks with counterparty and last message (`agent`: whose, for its operator or the admin). */
+  async page(caller: Caller, box: 'inbox' | 'sent', query: { agent?: string; state?: string; cursor?: string; limit?: number }) {
+    const scope = this.view.mailboxScope(caller, box, query.agent);
     const limit = query.limit ?? 20;
     const states = stateFilter(query.state ?? 'open');
     const filters = [scope, query.state ?? 'open'];

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { StreamResponse } from '../a2a/types.js';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
-import { callerName, requireToken, type Caller } from '../identity/caller.js';
+import { callerName, requireActor, type Caller } from '../identity/caller.js';
 import { pushChannel, type DeliveryDraft, type PushConfig, type Store, type TaskRecord } from '../store/store.js';
 import type { View } from './view.js';
 
@@ -71,7 +71,7 @@ export class PushConfigs {
   }
 
   async create(caller: Caller, taskId: string, input: ConfigInput, checked = false): Promise<PushConfig> {
-    requireToken(caller, 'A push config');
+    requireActor(caller, 'A push config', 'set push configs');
     if (!checked) await this.check(input.url);
     const config: PushConfig = {
       taskId,

@@ -39,6 +39,7 @@ const CASES: Record<string, { caught: string[]; notCaught: string[] }> = {
       fake('npm_', 36),
       `admin ${fake('mst_', 43, 'aB3-xY_7qZ9k')}`,
       fake('mst_admin_', 43),
+      `operator ${fake('mso_', 43)}`,
     ],
     notCaught: [
       'see the task-list and the risk-assessment-for-every-release-train',
@@ -46,6 +47,7 @@ const CASES: Record<string, { caught: string[]; notCaught: string[] }> = {
       'ghp_ is the prefix of GitHub personal access tokens',
       'AKIA is how AWS access key ids start',
       'mst_short',
+      'mso_short',
     ],
   },
   'secret-assignment': {

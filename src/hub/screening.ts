@@ -1,6 +1,6 @@
 import { isIpAddress, nonPublicReason } from '../delivery/address-policy.js';
 import { HubError } from '../errors/hub-error.js';
-import { TOKEN_PREFIX } from '../identity/tokens.js';
+import { OPERATOR_TOKEN_PREFIX, TOKEN_PREFIX } from '../identity/tokens.js';
 
 /**
  * Privacy screening: heuristics that spot private information (credentials, personal
@@ -57,7 +57,7 @@ const KEY_FORMATS: readonly { name: string; re: RegExp; random?: true }[] = [
   { name: 'a Google API key', re: /\b(AIza)[\w-]{35}/g },
   { name: 'a Stripe secret key', re: /\b([sr]k_live_)[A-Za-z0-9]{10,}/g },
   { name: 'an npm token', re: /\b(npm_)[A-Za-z0-9]{36}\b/g },
-  { name: 'a Muster token', re: new RegExp(String.raw`\b(${TOKEN_PREFIX})[\w-]{20,}`, 'g') },
+  { name: 'a Muster token', re: new RegExp(String.raw`\b(${TOKEN_PREFIX}|${OPERATOR_TOKEN_PREFIX})[\w-]{20,}`, 'g') },
 ];
 
 function findApiKey(text: string): string | undefined {

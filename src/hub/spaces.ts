@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
 import { HubError } from '../errors/hub-error.js';
-import { requireToken, type Caller } from '../identity/caller.js';
+import { requireActor, requireToken, type Caller } from '../identity/caller.js';
 import type { Identity } from '../identity/agents.js';
 import { StoreConflict, type SpaceMember, type SpaceRecord, type SpaceRole, type Store } from '../store/store.js';
 import type { Standing } from './kind.js';
@@ -35,7 +35,7 @@ export class Spaces {
   ) {}
 
   async create(caller: Caller, body: unknown): Promise<SpaceRecord> {
-    requireToken(caller, 'Making a space');
+    requireActor(caller, 'Making a space', 'make a space');
     const input = parseWith(createSchema, body);
     const now = this.clock();
     const space: SpaceRecord = {

@@ -4,7 +4,7 @@ import { camelKeys, parseWith } from '../a2a/validate.js';
 import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import type { Wakeups } from '../events/wakeups.js';
-import { callerName, requireToken, uncheckedToken, type Caller } from '../identity/caller.js';
+import { callerName, requireActor, uncheckedToken, type Caller } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
 import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type GetOptions, type LockedTasks, type PushConfig, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
@@ -120,7 +120,7 @@ export class TaskService {
     const accepts = params.configuration?.acceptedOutputModes;
     const actor: Actor = accepts ? Object.assign({}, asked, { acceptedOutputModes: accepts }) : asked;
     checkParts(message.parts, 'message.parts');
-    requireToken(actor.caller, 'SendMessage');
+    requireActor(actor.caller, 'SendMessage', 'send messages');
     const opens = message.taskId === undefined;
     const opener = opens ? this.kinds.opener(actor.door, message) : undefined;
     const worksOnOpen = opener?.worksOnOpen === true;
@@ -273,7 +273,7 @@ export class TaskService {
     decide: (kind: Kind, ctx: KindContext, task: StoredTask) => Change | undefined | Promise<Change | undefined>,
     idem?: Idempotency,
   ): Promise<Task> {
-    requireToken(actor.caller, 'Changing a task');
+    requireActor(actor.caller, 'Changing a task', 'change, answer, claim or cancel a task');
     return this.settled(id, async () => {
       const current = this.visible(actor, await this.read(actor, id, FULL), id);
       const kind = this.kinds.byName.get(current.record.kind)!;
@@ -375,6 +375,7 @@ export class TaskService {
 
   /** What kinds may read while they decide. */
   private readonly reads: KindReads = {
+    agent: (handle) => this.store.getAgent(handle),
     standing: (space, caller) => this.spaces.standing(space, caller),
     spaceTasks: (...args) => this.lockedReads(this.store).spaceTasks(...args),
     requireQuota: async (charges) => {

@@ -5,7 +5,7 @@
  */
 import type { JsonObject, StreamResponse, Task, TaskStatus } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
-import { callerName, requireToken, type Caller } from '../identity/caller.js';
+import { ANONYMOUS, callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
 import { pushChannel, type BoardRecord, type BoardScope, type Delivery, type PushConfig, type StoredTask, type TaskBranch, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door } from './kind.js';
@@ -26,6 +26,10 @@ export const taskScopes = {
   between: (agent: string, other: string): TaskScope => ({
     anyOf: [{ sender: { in: [agent] }, target: { in: [other] } }, { sender: { in: [other] }, target: { in: [agent] } }],
   }),
+  /** Every task the agent sent to another agent or received: what its operator reads at its base. */
+  ofAgent: (agent: string): TaskScope => ({
+    anyOf: [{ sender: { in: [agent] }, target: { set: true } }, { target: { in: [agent] }, sender: { not: agent } }],
+  }),
   /** Every public task, and the agent's own private ones. */
   visible: (agent: string): TaskScope => ({
     anyOf: [PUBLIC, { sender: { in: [agent] }, target: { set: true } }, { target: { in: [agent] }, sender: { not: agent } }],
@@ -43,7 +47,7 @@ const scopes = taskScopes;
  */
 export function boardScope(caller: Caller): BoardScope {
   if (caller.kind === 'admin') return { anyOf: [{}] };
-  if (caller.kind === 'anonymous') return { anyOf: [{ visibility: 'public' }] };
+  if (caller.kind !== 'agent') return { anyOf: [{ visibility: 'public' }] };
   return { anyOf: [{ owner: caller.handle }, { visibility: 'public' }, { visibility: 'shared', sharedWith: caller.handle }] };
 }
 
@@ -70,8 +74,15 @@ export class View {
     this.spaceKinds = new Set(kinds.atDoor('space'));
   }
 
+  /**
+   * Whether the caller may read the task. An operator reads what anyone reads, and every task its
+   * agents may read, as they would see it; it never acts (caller.ts requireActor).
+   */
   canSee(caller: Caller, record: TaskRecord): boolean {
-    return this.kinds.byName.get(record.kind)?.canSee(caller, record) ?? false;
+    const kind = this.kinds.byName.get(record.kind);
+    if (!kind) return false;
+    if (caller.kind !== 'operator') return kind.canSee(caller, record);
+    return kind.canSee(ANONYMOUS, record) || caller.agents.some((handle) => kind.canSee({ kind: 'agent', handle }, record));
   }
 
   /** Whether a task is one this base holds: any at the hub's; an agent's own at its base; a space's intents at the space's; a kind's own at its base. */
@@ -118,15 +129,24 @@ export class View {
   deliveries(caller: Caller, record: TaskRecord, deliveries: readonly Delivery[], configs: readonly PushConfig[]): Delivery[] {
     if (caller.kind === 'admin') return [...deliveries];
     const own = new Set(configs.filter((c) => this.ownsConfig(caller, c)).map((c) => pushChannel(c.id)));
-    const isTarget = caller.kind === 'agent' && caller.handle === record.target;
+    const isTarget = record.target !== undefined && (caller.kind === 'agent' ? caller.handle === record.target : caller.kind === 'operator' && caller.agents.includes(record.target));
     return deliveries.filter((d) => own.has(d.channel) || (isTarget && d.channel === FORWARD_CHANNEL));
   }
 
-  /** An agent's own inbox or sent list (REST). Only an agent has them. */
-  mailboxScope(caller: Caller, box: 'inbox' | 'sent'): TaskScope {
+  /**
+   * An agent's inbox or sent list (REST): the agent's own, or, naming it (`agent`), one its
+   * operator owns (the admin may name any agent). Anyone else naming an agent is refused.
+   */
+  mailboxScope(caller: Caller, box: 'inbox' | 'sent', agent?: string): TaskScope {
     requireToken(caller, `The ${box}`);
-    if (caller.kind !== 'agent') throw new HubError('FORBIDDEN', `The admin has no ${box}`, { hint: `The ${box} is an agent's own: call it with that agent's token; the admin reads one task with GET /api/tasks/{id}` });
-    return box === 'inbox' ? scopes.inbox(caller.handle) : scopes.sent(caller.handle);
+    const scope = (handle: string) => (box === 'inbox' ? scopes.inbox(handle) : scopes.sent(handle));
+    if (agent === undefined) {
+      if (caller.kind === 'agent') return scope(caller.handle);
+      throw new HubError('FORBIDDEN', `The ${caller.kind} has no ${box} of its own`, { hint: `Name the agent: GET /api/${box}?agent=<handle> (an operator, its own agents; the admin, any). An agent's token reads its own; GET /api/tasks/{id} reads one task` });
+    }
+    const mayRead = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === agent) || (caller.kind === 'operator' && caller.agents.includes(agent));
+    if (!mayRead) throw new HubError('FORBIDDEN', `Only '${agent}', its operator or the admin may read its ${box}`, { hint: `Send your own agent's handle, or leave agent out for your own ${box}`, fields: [{ field: 'agent', description: 'is not an agent you own' }] });
+    return scope(agent);
   }
 
   /** Which tasks a list at this door shows this caller; undefined when it shows none. */
@@ -134,17 +154,24 @@ export class View {
     if (door.kind === 'space') return this.heldAt(door); // a space's tasks are public to all
     if (door.kind === 'base') {
       // A kind's own base lists the caller's own tasks there (memory calls are private to their caller); the admin lists them all.
-      if (caller.kind === 'anonymous') return undefined;
+      if (caller.kind === 'anonymous' || caller.kind === 'operator') return undefined;
       return scopes.sentOfKinds(this.kinds.atBase(door.name), caller.kind === 'agent' ? caller.handle : undefined);
     }
     if (door.kind === 'agent') {
       if (caller.kind === 'admin') return scopes.inbox(door.handle);
+      if (caller.kind === 'operator') return this.ownedAgent(caller, door.handle);
       if (caller.kind !== 'agent') return undefined;
       return caller.handle === door.handle ? scopes.inbox(door.handle) : scopes.between(caller.handle, door.handle);
     }
     // At the hub's base: every public task, and an agent's own private ones. The admin reads an
     // agent's tasks at that agent's base.
     return caller.kind === 'agent' ? scopes.visible(caller.handle) : scopes.public();
+  }
+
+  /** At an agent's base, its operator lists every task the agent sent or received; another operator is refused. */
+  private ownedAgent(caller: Extract<Caller, { kind: 'operator' }>, handle: string): TaskScope {
+    if (caller.agents.includes(handle)) return scopes.ofAgent(handle);
+    throw new HubError('FORBIDDEN', `Operator '${caller.handle}' does not own '${handle}'`, { hint: "An operator lists the tasks of its own agents, at each agent's base" });
   }
 
   /**

@@ -8,16 +8,19 @@ import { profileColumns } from '../store/agent-profile-rows.js';
 import { QuotaExceeded, StoreConflict, type AgentRecord, type QuotaGate, type Store, type TokenRecord } from '../store/store.js';
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
-import { isReservedHandle } from './reserved-handles.js';
+import { refuseReservedHandle } from './reserved-handles.js';
 import { profilePatchSchema, refuseReservedSkillIds, type SearchFilters } from './profile.js';
 import { TokenFailures } from './token-failures.js';
-import { bearerToken, hashToken, newToken, newTokenId, sameHash } from './tokens.js';
+import { bearerToken, hashToken, newToken, newTokenId, OPERATOR_TOKEN_PREFIX, sameHash } from './tokens.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
+/** A handle as a request sends it: agents and operators share the rules (and one namespace). */
+export const handleField = z.string(whenMissing('a handle of 2 to 40 characters: lowercase letters, digits and -')).regex(HANDLE_PATTERN, 'must be 2 to 40 characters: lowercase letters, digits and -');
+
 const registration = z
   .object({
-    handle: z.string(whenMissing('a handle of 2 to 40 characters: lowercase letters, digits and -')).regex(HANDLE_PATTERN, 'must be 2 to 40 characters: lowercase letters, digits and -'),
+    handle: handleField,
     name: z.string().min(1).max(100).optional(),
     description: z.string().max(2000).optional(),
     endpoint: z
@@ -66,18 +69,16 @@ export class Identity {
     this.failures = new TokenFailures(store, quotas, clock);
   }
 
-  /** Registers an agent; `address` (the client's IP) is rate-limited unless the admin registers (or it is loopback). */
+  /**
+   * Registers an agent; `address` (the client's IP) is rate-limited unless the admin registers (or
+   * it is loopback). An operator registers agents it then owns.
+   */
   async register(caller: Caller, body: unknown, address: string): Promise<{ agent: AgentRecord; token: string }> {
     const input = parseWith(registration, body);
-    if (isReservedHandle(input.handle)) {
-      throw new HubError('HANDLE_RESERVED', `The handle '${input.handle}' is reserved for the hub's own use`, {
-        fields: [{ field: 'handle', description: 'is reserved: it names the hub, its operators or one of its routes' }],
-        hint: `Pick another handle, such as '${input.handle}-agent'`,
-      });
-    }
+    refuseReservedHandle(input.handle);
     const token = newToken();
     const now = this.clock();
-    const agent: AgentRecord = Object.assign({}, input, { createdAt: now });
+    const agent: AgentRecord = Object.assign({}, input, caller.kind === 'operator' ? { operator: caller.handle } : {}, { createdAt: now });
     const charges = caller.kind === 'admin' ? [] : this.quotas.charge('register.address', address, now);
     try {
       await this.store.insertAgent(agent, { id: newTokenId(), hash: hashToken(token) }, charges);
@@ -108,6 +109,10 @@ export class Identity {
       await this.failures.admit(gate);
       return { kind: 'admin' };
     }
+    if (token.startsWith(OPERATOR_TOKEN_PREFIX)) {
+      await this.failures.admit(gate);
+      return this.operatorOf(hash);
+    }
     const owner = this.owners?.get(hash);
     if (owner !== undefined) return { kind: 'agent', handle: owner, token: { hash, checked: false, ...(gate.length ? { gate } : {}) } };
     const record = await this.findToken(hash, gate);
@@ -119,6 +124,16 @@ export class Identity {
   /** Counts a request refused for its token (answered 401) against the client's address. */
   tokenRefused(authorization: string, address: string): Promise<void> {
     return this.failures.refused(authorization, address);
+  }
+
+  /**
+   * The operator a token names, checked live now (an operator's requests are few, and its token
+   * is never checked inside a task statement), with the agents it owns as the store has them now.
+   */
+  private async operatorOf(hash: string): Promise<Caller> {
+    const record = await this.store.findOperatorToken(hash);
+    if (!record) throw notLive();
+    return { kind: 'operator', handle: record.handle, agents: await this.store.operatorAgents(record.handle) };
   }
 
   /** Checks the caller's token now, unless something did already: 401 when it is no longer live. */
@@ -178,14 +193,9 @@ export class Identity {
     return { ...found, cursor: encodeRankToken({ rank: score, createdAt: last.createdAt, id: last.handle }, [AGENT_PAGES, bound]) };
   }
 
-  /**
-   * Changes the agent's profile (name, description, skills, tags; profile.ts bounds them). The
-   * agent itself or the admin may; an operator that owns the agent joins them in
-   * requireSelfOrAdmin, for every owner action alike.
-   */
+  /** Changes the agent's profile (name, description, skills, tags; profile.ts bounds them): the agent, its operator or the admin. */
   async updateProfile(caller: Caller, handle: string, body: unknown): Promise<AgentRecord> {
-    await this.agent(handle);
-    this.requireSelfOrAdmin(caller, handle);
+    this.requireOwner(caller, await this.agent(handle));
     const patch = parseWith(profilePatchSchema, body);
     refuseReservedSkillIds(patch, this.reservedSkillIds);
     const updated = await this.store.updateProfile(handle, patch);
@@ -208,32 +218,50 @@ export class Identity {
 
   /** A new token for the agent; every older one stops working at once. */
   async rotate(caller: Caller, handle: string): Promise<string> {
-    await this.agent(handle);
-    this.requireSelfOrAdmin(caller, handle);
+    this.requireOwner(caller, await this.agent(handle));
     const token = newToken();
     await this.store.insertToken(handle, { id: newTokenId(), hash: hashToken(token) }, this.clock(), true);
     return token;
   }
 
   async tokens(caller: Caller, handle: string): Promise<TokenRecord[]> {
-    await this.agent(handle);
-    this.requireSelfOrAdmin(caller, handle);
+    this.requireOwner(caller, await this.agent(handle));
     return this.store.listTokens(handle);
   }
 
   async revoke(caller: Caller, handle: string, tokenId: string): Promise<void> {
-    await this.agent(handle);
-    this.requireSelfOrAdmin(caller, handle);
+    this.requireOwner(caller, await this.agent(handle));
     const revoked = await this.store.revokeToken(handle, tokenId, this.clock());
     if (!revoked) {
       throw new HubError('NOT_FOUND', `No live token '${tokenId}' for '${handle}'`, { hint: `List tokens with GET /api/agents/${handle}/tokens` });
     }
   }
 
-  private requireSelfOrAdmin(caller: Caller, handle: string): void {
+  /**
+   * Pauses the agent (`paused`: new direct tasks to it are refused, kinds/direct) or resumes it:
+   * its operator or the admin, not the agent itself. The pause is a column of the agent's row,
+   * which every send reads, so it holds on every node at once.
+   */
+  async setPaused(caller: Caller, handle: string, paused: boolean): Promise<AgentRecord> {
+    const agent = await this.agent(handle);
+    const byOperator = caller.kind === 'operator' && agent.operator === caller.handle;
+    if (!byOperator && caller.kind !== 'admin') {
+      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only ${agent.operator ? `'${handle}''s operator '${agent.operator}'` : "an agent's operator"} or the admin may pause or resume '${handle}'`, {
+        hint: 'Send the operator token (--operator-token or MUSTER_OPERATOR_TOKEN in the CLI), or the admin token',
+      });
+    }
+    const updated = await this.store.setPause(handle, paused ? { at: this.clock(), by: byOperator ? 'operator' : 'admin' } : undefined);
+    if (!updated) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
+    return updated;
+  }
+
+  /** The owner actions (profile, tokens, forwarding, endpoint): the agent itself, its operator, or the admin. */
+  requireOwner(caller: Caller, agent: AgentRecord): void {
+    const { handle } = agent;
     if (caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === handle)) return;
-    throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only '${handle}' or the admin may do this`, {
-      hint: `Send ${handle}'s own token, or the admin token (--admin-token or MUSTER_ADMIN_TOKEN in the CLI)`,
+    if (caller.kind === 'operator' && agent.operator === caller.handle) return;
+    throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only '${handle}', its operator or the admin may do this`, {
+      hint: `Send ${handle}'s own token, its operator's token (--operator-token), or the admin token (--admin-token or MUSTER_ADMIN_TOKEN in the CLI)`,
     });
   }
 }

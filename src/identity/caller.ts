@@ -15,8 +15,16 @@ export interface TokenCheck {
   readonly gate?: QuotaGate;
 }
 
-/** Who is making a request. Only a request with no token at all is anonymous. */
-export type Caller = { kind: 'anonymous' } | { kind: 'agent'; handle: string; token?: TokenCheck } | { kind: 'admin' };
+/**
+ * Who is making a request. Only a request with no token at all is anonymous. An operator (a
+ * person's account) carries the handles of the agents it owns, read from the store with its
+ * token for this request: the view lets it read their tasks, and nothing lets it act as them.
+ */
+export type Caller =
+  | { kind: 'anonymous' }
+  | { kind: 'agent'; handle: string; token?: TokenCheck }
+  | { kind: 'admin' }
+  | { kind: 'operator'; handle: string; agents: readonly string[] };
 
 /** The caller's token, when it is still to be checked (see TokenCheck). */
 export const uncheckedToken = (caller: Caller): TokenCheck | undefined =>
@@ -25,7 +33,7 @@ export const uncheckedToken = (caller: Caller): TokenCheck | undefined =>
 export const ANONYMOUS: Caller = { kind: 'anonymous' };
 
 export const callerName = (caller: Caller): string =>
-  caller.kind === 'agent' ? caller.handle : caller.kind === 'admin' ? '(admin)' : '(anonymous)';
+  caller.kind === 'agent' || caller.kind === 'operator' ? caller.handle : caller.kind === 'admin' ? '(admin)' : '(anonymous)';
 
 /** Refuses an anonymous caller: `what` (e.g. "SendMessage") needs a bearer token. */
 export function requireToken(caller: Caller, what: string, more?: string): void {
@@ -35,9 +43,25 @@ export function requireToken(caller: Caller, what: string, more?: string): void 
   }
 }
 
+/** The refusal of an operator token where only an agent acts: operators read, agents act. */
+export const operatorCannotAct = (what: string) =>
+  new HubError('FORBIDDEN', `An operator token cannot ${what}: operators read their agents' tasks, and the agent's own token acts`, {
+    hint: "Send the agent's own token for this (an operator can rotate it: POST /api/agents/{handle}/token)",
+  });
+
+/**
+ * Refuses an anonymous caller (`what`, e.g. "SendMessage", needs a token) and an operator (it
+ * cannot `act`, e.g. "send messages"): a write only an agent or the admin makes.
+ */
+export function requireActor(caller: Caller, what: string, act: string): void {
+  requireToken(caller, what);
+  if (caller.kind === 'operator') throw operatorCannotAct(act);
+}
+
 /** Refuses any caller but an agent (the admin token acts on the hub, it does not take part); answers the agent's handle. */
 export function requireAgent(caller: Caller, what: string): string {
   requireToken(caller, what);
   if (caller.kind === 'agent') return caller.handle;
+  if (caller.kind === 'operator') throw operatorCannotAct(what);
   throw new HubError('FORBIDDEN', `Only an agent may ${what}`, { hint: 'Use an agent token (POST /api/agents)' });
 }

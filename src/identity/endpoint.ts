@@ -79,7 +79,7 @@ export class EndpointControl {
   private async own(caller: Caller, handle: string): Promise<AgentRecord> {
     const agent = await this.identity.agent(handle);
     requireToken(caller, 'Endpoint control');
-    if (!(caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === handle))) throw new HubError('FORBIDDEN', `Only '${handle}' or the admin may do this`);
+    this.identity.requireOwner(caller, agent);
     return agent;
   }
 

@@ -12,6 +12,8 @@ export const publicProfile = (agent: AgentRecord, base: string, show: { endpoint
   ...(show.endpoint && agent.endpoint ? { endpoint: agent.endpoint } : {}),
   ...(agent.skills ? { skills: agent.skills } : {}),
   ...(agent.tags ? { tags: agent.tags } : {}),
+  ...(agent.operator ? { operator: agent.operator } : {}),
+  ...(agent.paused ? { paused: { at: iso(agent.paused.at), by: agent.paused.by } } : {}),
   createdAt: iso(agent.createdAt),
   a2a: `${base}agents/${agent.handle}/`,
   card: `${base}agents/${agent.handle}/${CARD_PATH}`,

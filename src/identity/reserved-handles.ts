@@ -1,3 +1,5 @@
+import { HubError } from '../errors/hub-error.js';
+
 /**
  * Handles no agent may register: names that read as the hub itself or its operators, path
  * segments of the hub's own routes, and words that look like missing values. Agents registered
@@ -13,3 +15,12 @@ const RESERVED = new Set([
 ]);
 
 export const isReservedHandle = (handle: string): boolean => RESERVED.has(handle);
+
+/** Refuses a reserved handle, for an agent's registration and an operator's creation alike (one namespace). */
+export function refuseReservedHandle(handle: string): void {
+  if (!isReservedHandle(handle)) return;
+  throw new HubError('HANDLE_RESERVED', `The handle '${handle}' is reserved for the hub's own use`, {
+    fields: [{ field: 'handle', description: 'is reserved: it names the hub, its operators or one of its routes' }],
+    hint: `Pick another handle, such as '${handle}-agent'`,
+  });
+}

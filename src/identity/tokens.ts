@@ -1,7 +1,13 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
-/** Every Muster token starts with this, so a leaked one is recognisable in scans (and in screening). */
+/** Agents' (and the generated admin) tokens start with this, so a leaked one is recognisable in scans (and in screening). */
 export const TOKEN_PREFIX = 'mst_';
+
+/** Operators' tokens start with this instead: a person's account, told apart from an agent's at a glance (and by authenticate); refused ones have a rate limit of their own. */
+export const OPERATOR_TOKEN_PREFIX = 'mso_';
+
+/** A new operator token: 256 random bits, with the operator prefix. */
+export const newOperatorToken = (): string => `${OPERATOR_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 
 /** A new secret: 256 random bits, with the prefix. */
 export const newToken = (): string => `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -19,9 +25,6 @@ export const fingerprint = (token: string): string => hashToken(token).slice(0, 
 
 /** Constant-time comparison of two token hashes (hex). */
 export const sameHash = (a: string, b: string): boolean => timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
-
-/** Operators' tokens start with this (their accounts are identity/operators); refused ones have a rule of their own. */
-export const OPERATOR_TOKEN_PREFIX = 'mso_';
 
 /** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
 export const bearerToken = (authorization: string): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];

@@ -8,7 +8,7 @@ import type { DoorLabel, HubMetrics } from './metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who made the request, for the log: an agent's handle, 'admin' or 'anonymous' (never the token). */
+    /** Who made the request, for the log: an agent's handle, 'operator:<handle>', 'admin' or 'anonymous' (never the token). */
     callerLabel: string;
   }
 }
@@ -30,8 +30,8 @@ export function requestId(raw: IncomingMessage): string {
   return typeof given === 'string' && SANE_ID.test(given) ? given : MADE_PREFIX + (++made).toString(36);
 }
 
-/** A caller as the log names it: the agent's handle, 'admin' or 'anonymous'. */
-export const callerLabel = (caller: Caller): string => (caller.kind === 'agent' ? caller.handle : caller.kind);
+/** A caller as the log names it: the agent's handle, 'operator:<handle>', 'admin' or 'anonymous'. */
+export const callerLabel = (caller: Caller): string => (caller.kind === 'agent' ? caller.handle : caller.kind === 'operator' ? `operator:${caller.handle}` : caller.kind);
 
 export interface RequestObservers {
   logger: Logger;

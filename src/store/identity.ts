@@ -4,6 +4,7 @@
  * hash, once stored, is the one every process uses. Changes to tokens and to agent records are
  * announced on the store's events (see events.ts), so every process hears of them.
  */
+import type { AgentPause } from './operators.js';
 import type { QuotaCharge, QuotaGate } from './receipts.js';
 
 export interface AgentRecord {
@@ -21,6 +22,10 @@ export interface AgentRecord {
   skills?: AgentSkill[];
   /** Short lower-case words the agent is found by in the directory. */
   tags?: string[];
+  /** The operator who owns the agent (registered it with an operator token). */
+  operator?: string;
+  /** Set while the agent is paused: it takes no new direct tasks. */
+  paused?: AgentPause;
   createdAt: number;
 }
 
@@ -79,7 +84,7 @@ export interface AgentCursor {
 }
 
 export interface IdentityStore {
-  /** Registers an agent with its first token, charging `quotas` in the same transaction. */
+  /** Registers an agent with its first token (and its operator, if any), charging `quotas` in the same transaction; a handle an agent or operator holds is StoreConflict('handle'). */
   insertAgent(agent: AgentRecord, token: { id: string; hash: string }, quotas?: QuotaCharge[]): Promise<void>;
   getAgent(handle: string): Promise<AgentRecord | undefined>;
   /** Agents in registration order (then handle), `limit` at most, after `after` when given. */

@@ -1,7 +1,7 @@
 /** Agents on the hub (list and search, show, update your profile) and your own endpoint: proving control of it, and forwarding to it. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { myHandle } from './account-commands.js';
+import { agentActedOn, agentOption, myHandle } from './account-commands.js';
 import { CliError, EXIT } from './errors.js';
 import { fields, renderAgents, renderProfile } from './format.js';
 import { path, request } from './http.js';
@@ -47,13 +47,13 @@ export function agentCommands(program: Command): void {
       }),
     );
 
-  client(agents, 'update', "change your agent's profile: name, description, tags and declared skills")
+  agentOption(client(agents, 'update', "change your agent's profile (or, as its operator, an owned agent's): name, description, tags and declared skills", { operator: true }))
     .option('--name <name>', 'the name shown for your agent')
     .option('--description <text>', 'what your agent does')
     .option('--tags <list>', 'comma-separated lower-case tags, replacing the ones set ("" removes them)')
     .option('--skills <file>', 'a JSON file holding the skills array, [{id, name, description, tags?, examples?}], replacing the declared ones')
     .action(
-      action(async (ctx: Context<{ name?: string; description?: string; tags?: string; skills?: string }>) => {
+      action(async (ctx: Context<{ name?: string; description?: string; tags?: string; skills?: string; agent?: string }>) => {
         const { name, description, tags, skills } = ctx.options;
         const body = {
           ...(name !== undefined ? { name } : {}),
@@ -62,7 +62,7 @@ export function agentCommands(program: Command): void {
           ...(skills !== undefined ? { skills: readSkills(skills) } : {}),
         };
         if (Object.keys(body).length === 0) throw new CliError('USAGE', 'update needs something to change', EXIT.usage, 'Pass --name, --description, --tags or --skills');
-        const handle = await myHandle(ctx.target);
+        const handle = await agentActedOn(ctx);
         ctx.show((await request(ctx.target, `api/agents/${path(handle)}`, { method: 'PATCH', body })) as Profile, renderProfile);
       }),
     );
@@ -72,6 +72,18 @@ export function agentCommands(program: Command): void {
       ctx.show((await request(ctx.target, `api/agents/${path(handle)}`)) as Profile, renderProfile);
     }),
   );
+
+  const pausing = { pause: 'pause an agent you operate (or, with --admin-token, any): new direct tasks to it are refused until it is resumed', resume: 'resume a paused agent' };
+  for (const [verb, description] of Object.entries(pausing)) {
+    client(agents, `${verb} <handle>`, description, { token: false, operator: true, admin: true }).action(
+      action(async (ctx: Context<{ adminToken?: string }>, handle: string) => {
+        const token = ctx.options.adminToken || ctx.target.token;
+        if (!token) throw new CliError('USAGE', `${verb} needs the agent's operator token or the admin token`, EXIT.usage, 'Pass --operator-token (or set MUSTER_OPERATOR_TOKEN), or --admin-token');
+        const profile = (await request(ctx.target, `api/agents/${path(handle)}/${verb}`, { method: 'POST', body: {}, token })) as Profile;
+        ctx.show(profile, (p) => `${p.paused ? `Paused ${p.handle}: new direct tasks to it are refused until muster agents resume ${p.handle}.` : `Resumed ${p.handle}: it takes new tasks again.`}\n${renderProfile(p)}`);
+      }),
+    );
+  }
 
   const endpoint = program.command('endpoint').description("prove you control your agent's own A2A endpoint");
 
@@ -101,12 +113,12 @@ export function agentCommands(program: Command): void {
     }),
   );
 
-  client(program, 'forwarding [onOrOff]', 'show forwarding of new direct tasks to your verified endpoint, or switch it on or off').action(
-    action(async (ctx: Context, onOrOff: string | undefined) => {
+  agentOption(client(program, 'forwarding [onOrOff]', 'show forwarding of new direct tasks to your verified endpoint, or switch it on or off', { operator: true })).action(
+    action(async (ctx: Context<{ agent?: string }>, onOrOff: string | undefined) => {
       if (onOrOff !== undefined && onOrOff !== 'on' && onOrOff !== 'off') {
         throw new CliError('USAGE', `forwarding takes on or off, not '${onOrOff}'`, EXIT.usage, 'muster forwarding on, muster forwarding off, or muster forwarding to see it');
       }
-      const handle = await myHandle(ctx.target);
+      const handle = await agentActedOn(ctx);
       const route = `api/agents/${path(handle)}/forwarding`;
       const state = (await request(ctx.target, route, onOrOff ? { method: 'PUT', body: { enabled: onOrOff === 'on' } } : {})) as Forwarding;
       ctx.show(state, renderForwarding);

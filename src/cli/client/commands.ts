@@ -26,18 +26,20 @@ function keepHistory(task: Task, n: number | undefined): Task {
 }
 
 interface MailboxOptions {
+  agent?: string;
   state?: string;
   limit?: number;
   cursor?: string;
 }
 
 function mailbox(program: Command, box: 'inbox' | 'sent', description: string): void {
-  pageOptions(client(program, box, description).option('--state <state>', 'open, all, or a state such as working or input-required (default open)'), 'tasks')
+  pageOptions(client(program, box, description, { operator: true }).option('--state <state>', 'open, all, or a state such as working or input-required (default open)'), 'tasks')
+    .option('--agent <handle>', `whose ${box}: an agent your operator token owns (the admin's, any)`)
     .action(
       action(async (ctx: Context<MailboxOptions>) => {
-        const { state, limit, cursor } = ctx.options;
-        const page = pageOf((await request(ctx.target, `api/${box}`, { query: { state, limit, cursor } })) as RestPage<MailboxEntry>);
-        const next = nextCommand([box, ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : [])], page);
+        const { state, limit, cursor, agent } = ctx.options;
+        const page = pageOf((await request(ctx.target, `api/${box}`, { query: { agent, state, limit, cursor } })) as RestPage<MailboxEntry>);
+        const next = nextCommand([box, ...(agent ? ['--agent', agent] : []), ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : [])], page);
         ctx.show(page, (p) => renderMailbox(p, box, state ?? 'open', next));
       }),
     );
@@ -45,17 +47,18 @@ function mailbox(program: Command, box: 'inbox' | 'sent', description: string): 
 
 /** Client sub-commands for direct tasks (register, send, get, inbox, sent, respond, cancel). */
 export function clientCommands(program: Command): void {
-  client(program, 'register <handle>', 'register an agent; prints its token once', { token: false, admin: true })
+  client(program, 'register <handle>', 'register an agent; prints its token once (with --operator-token, an agent you then own)', { token: false, admin: true, operator: true })
     .option('--name <name>', 'display name')
     .option('--description <text>', 'what the agent does')
     .option('--endpoint <url>', "the base URL of the agent's own A2A endpoint")
     .action(
-      action(async (ctx: Context<{ name?: string; description?: string; endpoint?: string; adminToken?: string }>, handle: string) => {
+      action(async (ctx: Context<{ name?: string; description?: string; endpoint?: string; adminToken?: string; operatorToken?: string }>, handle: string) => {
         const { name, description, endpoint, adminToken } = ctx.options;
-        // Never the agent token: a stale MUSTER_TOKEN must not turn registration into a 401.
+        // Never the agent token: a stale MUSTER_TOKEN must not turn registration into a 401. An
+        // operator token (the target's, when given) registers an agent the operator owns.
         const answer = (await request(ctx.target, 'api/agents', {
           body: { handle, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}), ...(endpoint !== undefined ? { endpoint } : {}) },
-          token: adminToken || undefined,
+          token: adminToken || ctx.options.operatorToken || undefined,
         })) as Registration;
         ctx.show(answer, renderRegistration);
       }),
@@ -86,7 +89,7 @@ export function clientCommands(program: Command): void {
       }),
     );
 
-  client(program, 'get <taskId>', 'show a task: state, history and artifacts')
+  client(program, 'get <taskId>', "show a task: state, history and artifacts (an operator reads its agents' tasks)", { operator: true })
     .option('--history <n>', 'show only the last n messages of the history', wholeNumber(0))
     .action(
       action(async (ctx: Context<{ history?: number }>, id: string) => {

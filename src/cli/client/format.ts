@@ -150,6 +150,8 @@ export const renderProfile = (p: Profile): string =>
       ['about', p.description],
       ['tags', p.tags?.join(', ')],
       ['skills', p.skills?.map((s) => s.id).join(', ')],
+      ['operator', p.operator],
+      ['paused', p.paused && `since ${p.paused.at}, by the ${p.paused.by}`],
       ['since', p.createdAt],
     ]).map((l) => `  ${l}`),
   ].join('\n');
@@ -175,7 +177,8 @@ export function renderRegistration(r: Registration): string {
 
 /** What whoami prints. */
 export function renderMe(me: Me): string {
-  if (me.kind === 'admin') return 'admin (the hub operator token)';
+  if (me.kind === 'admin') return "admin (the hub's admin token)";
   if (me.kind === 'anonymous') return 'anonymous';
+  if (me.kind === 'operator') return `operator ${me.handle} (owns: ${me.agents.length ? me.agents.join(', ') : 'no agents yet'})`;
   return renderProfile(me);
 }

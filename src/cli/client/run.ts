@@ -12,23 +12,26 @@ export const DEFAULT_URL = 'http://127.0.0.1:7420/';
 
 /**
  * What a command uses: a hub (its URL; not for a local command), a profile (any command that
- * talks to a hub, and logout), the agent token, the admin token.
+ * talks to a hub, and logout), the agent token, the admin token, an operator token (the commands
+ * where an operator acts on or reads an agent it owns).
  */
 export interface Uses {
   hub?: boolean;
   profile?: boolean;
   token?: boolean;
   admin?: boolean;
+  operator?: boolean;
 }
 
 /** A client sub-command of `parent` with the shared options it uses, and only those (its --help lists them). */
 export function client(parent: Command, spec: string, description: string, uses: Uses = {}): Command {
-  const { hub = true, profile = hub, token = hub, admin = false } = uses;
+  const { hub = true, profile = hub, token = hub, admin = false, operator = false } = uses;
   const command = parent.command(spec).description(description);
   if (hub) command.addOption(new Option('--url <base>', `the hub base URL (default: the profile's, else ${DEFAULT_URL})`).env('MUSTER_URL'));
   if (profile) command.addOption(new Option('--profile <name>', `the saved login to use (default "${DEFAULT_PROFILE}")`).env('MUSTER_PROFILE'));
   if (token) command.addOption(new Option('--token <token>', "your agent token (default: the profile's)").env('MUSTER_TOKEN'));
   if (admin) command.addOption(new Option('--admin-token <token>', 'the admin token').env('MUSTER_ADMIN_TOKEN'));
+  if (operator) command.addOption(new Option('--operator-token <token>', 'an operator token: sent instead of the agent token, for an agent the operator owns').env('MUSTER_OPERATOR_TOKEN'));
   return command.option('--json', 'print one JSON document: the answer, or {"error": …} (see docs/cli.md)');
 }
 
@@ -37,11 +40,12 @@ interface SharedOptions {
   profile?: string;
   token?: string;
   adminToken?: string;
+  operatorToken?: string;
   json?: boolean;
 }
 
 export interface Context<O = Record<string, never>> {
-  /** Where to send and the agent token to send (from --token, MUSTER_TOKEN or the profile). */
+  /** Where to send and the token to send (from --operator-token, MUSTER_OPERATOR_TOKEN, --token, MUSTER_TOKEN or the profile). */
   readonly target: Target;
   /** The profile in use: its name, what it holds, and whether the target's token came from it. */
   readonly profile: { name: string; saved: SavedProfile | undefined; tokenFromProfile: boolean };
@@ -73,7 +77,13 @@ function context<O>(options: SharedOptions & O, json: boolean): Context<O> {
     const profile = profileOf(options.profile);
     const url = normalizeBase(options.url ?? profile.saved?.url ?? DEFAULT_URL);
     const profileToken = profile.saved && normalizeBase(profile.saved.url) === url ? profile.saved.token : undefined;
-    // A --token or MUSTER_TOKEN that is set wins, even empty: `MUSTER_TOKEN= muster get …` sends none.
+    // An --operator-token or MUSTER_OPERATOR_TOKEN (on the commands that take one) is sent instead
+    // of any agent token. A --token or MUSTER_TOKEN that is set wins over the profile's, even
+    // empty: `MUSTER_TOKEN= muster get …` sends none.
+    if (options.operatorToken) {
+      settled = { target: { url, token: options.operatorToken }, profile: { ...profile, tokenFromProfile: false } };
+      return settled;
+    }
     const token = options.token !== undefined ? options.token || undefined : profileToken;
     settled = { target: { url, token }, profile: { ...profile, tokenFromProfile: options.token === undefined && token !== undefined } };
     return settled;

@@ -16,6 +16,10 @@ export interface Profile {
   /** Skills and tags the agent declared (muster agents update). */
   skills?: { id: string; name: string; description: string; tags?: string[]; examples?: string[] }[];
   tags?: string[];
+  /** The operator who owns the agent, if one registered it. */
+  operator?: string;
+  /** Set while the agent is paused (muster agents pause): when, and by 'operator' or 'admin'. */
+  paused?: { at: string; by: string };
   createdAt: string;
   /** The agent's A2A base URL. */
   a2a: string;
@@ -24,7 +28,16 @@ export interface Profile {
 }
 
 /** GET /api/me. */
-export type Me = ({ kind: 'agent' } & Profile) | { kind: 'admin' } | { kind: 'anonymous' };
+export type Me = ({ kind: 'agent' } & Profile) | { kind: 'operator'; handle: string; agents: string[] } | { kind: 'admin' } | { kind: 'anonymous' };
+
+/** POST /api/operators (the token only then) and GET /api/operators/{handle}. */
+export interface OperatorInfo {
+  handle: string;
+  name?: string;
+  createdAt: string;
+  agents: string[];
+  token?: string;
+}
 
 /** One row of GET /api/inbox or /api/sent. */
 export interface MailboxEntry {

@@ -11,6 +11,7 @@ import { errorAnswer } from '../a2a/jsonrpc.js';
 import { agentRoutes } from '../rest/agents.js';
 import { healthRoutes } from '../rest/health.js';
 import { keyRoutes } from '../rest/keys.js';
+import { operatorRoutes } from '../rest/operators.js';
 import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
 import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
@@ -142,6 +143,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   a2aRoutes(app, hub, { ...options, logError: (error, request) => logFailure(options.logger, error, request) });
   catalogRoutes(app, hub, options);
   agentRoutes(app, hub, options);
+  operatorRoutes(app, hub);
   taskRoutes(app, hub);
   spaceRoutes(app, hub, options);
   kindReadRoutes(app, hub);

@@ -19,7 +19,8 @@ const listed = (agent: AgentRecord, base: string) => publicProfile(agent, base, 
 /** A page of agents; with q, skill or tag, a directory search (hub/directory.ts says how it matches). */
 const agentsQuery = z.object({ ...pageFields, ...searchFields }).strict();
 
-const tokenView = (t: TokenRecord) => ({ id: t.id, createdAt: iso(t.createdAt), ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}) });
+/** A token as its holder's list shows it: never the secret, nor its hash. */
+export const tokenView = (t: TokenRecord) => ({ id: t.id, createdAt: iso(t.createdAt), ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}) });
 
 /** Agents and tokens over REST. A token appears in exactly two answers: registration and rotation. */
 export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl: URL | undefined; registration: 'open' | 'admin' }): void {
@@ -28,9 +29,9 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
 
   app.post('/api/agents', { config }, async (request, reply) => {
     const caller = await callerOf(hub, request);
-    if (options.registration === 'admin' && caller.kind !== 'admin') {
-      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'Registration on this hub needs the admin token', {
-        hint: "Register with the admin token: muster register --admin-token TOKEN (or MUSTER_ADMIN_TOKEN), or send Authorization: Bearer <admin token>; the hub's operator has it",
+    if (options.registration === 'admin' && caller.kind !== 'admin' && caller.kind !== 'operator') {
+      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'Registration on this hub needs the admin token or an operator token', {
+        hint: 'Register with the admin token (muster register --admin-token TOKEN, or MUSTER_ADMIN_TOKEN) or an operator token (--operator-token, or MUSTER_OPERATOR_TOKEN); the hub\'s admin has them',
       });
     }
     const { agent, token } = await hub.identity.register(caller, request.body ?? {}, request.ip);
@@ -83,8 +84,16 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
     hub.endpoints.setForwarding(await callerOf(hub, request), handleOf(request), request.body ?? {}),
   );
 
+  // Pausing: new direct tasks to the agent are refused until it is resumed (its operator or the admin).
+  for (const [action, paused] of [['pause', true], ['resume', false]] as const) {
+    app.post(`/api/agents/:handle/${action}`, { config }, async (request) =>
+      profile(await hub.identity.setPaused(await callerOf(hub, request), handleOf(request), paused), base(request)),
+    );
+  }
+
   app.get('/api/me', { config }, async (request) => {
     const caller = await callerOf(hub, request);
+    if (caller.kind === 'operator') return { kind: 'operator', handle: caller.handle, agents: caller.agents };
     if (caller.kind !== 'agent') return { kind: caller.kind };
     return { kind: 'agent', ...profile(await hub.identity.agent(caller.handle), base(request)) };
   });

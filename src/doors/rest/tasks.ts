@@ -9,7 +9,7 @@ import { pageFields } from './page-query.js';
 
 const HUB_DOOR = { kind: 'hub' } as const;
 
-const mailboxQuery = z.object({ state: z.string().optional(), ...pageFields }).strict();
+const mailboxQuery = z.object({ state: z.string().optional(), ...pageFields, agent: z.string().optional() }).strict();
 
 const taskQuery = z.object({ historyLength: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').optional() }).strict();
 

@@ -67,6 +67,10 @@ export function cached(store: Store): Store {
     },
     markEndpointVerified: async (...args: Parameters<Store['markEndpointVerified']>) => rememberAgent(await store.markEndpointVerified(...args)),
     setForwarding: async (...args: Parameters<Store['setForwarding']>) => rememberAgent(await store.setForwarding(...args)),
+    setPause: async (...args: Parameters<Store['setPause']>) => {
+      const updated = await store.setPause(...args);
+      return updated && rememberAgent(updated);
+    },
     updateProfile: async (...args: Parameters<Store['updateProfile']>) => {
       const updated = await store.updateProfile(...args);
       return updated && rememberAgent(updated);

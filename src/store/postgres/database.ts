@@ -169,6 +169,7 @@ const CONFLICT_OF: Record<string, StoreConflict['what']> = {
   tasks_pkey: 'task-id',
   receipts_pkey: 'receipt',
   agents_pkey: 'handle',
+  handles_pkey: 'handle',
   spaces_pkey: 'space-name',
   boards_pkey: 'board-id',
   task_entries_pkey: 'entry-exists',

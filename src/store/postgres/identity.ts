@@ -13,7 +13,7 @@ import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../row
 
 
 
-const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_verified_at, forwarding, skills, tags';
+export const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_verified_at, forwarding, skills, tags, operator, paused_at, paused_by';
 /** The directory's search in PostgreSQL's words, its parameters in searchKeys' order. */
 const SEARCH = searchSql(
   'strpos',
@@ -44,12 +44,15 @@ export function identityStatements(db: Db, announcer: Announcer) {
       const s = new Statement();
       const at = s.param(agent.createdAt, 'int8');
       const p = profileColumns(agent);
+      const handle = s.param(agent.handle, 'text');
+      // The handle is held in the one namespace of agents and operators (a clash is handles_pkey).
+      s.with('held', `INSERT INTO handles (handle, holder) VALUES (${handle}, 'agent') RETURNING handle`);
       s.with(
         'agent',
-        `INSERT INTO agents (handle, name, description, endpoint, created_at, skills, tags, search_names, search_text, search_keys)
-         VALUES (${s.param(agent.handle, 'text')}, ${s.param(p.name, 'text')}, ${s.param(p.description, 'text')},
-           ${s.param(agent.endpoint ?? null, 'text')}, ${at}, ${s.param(p.skills, 'text')}, ${s.param(p.tags, 'text')},
-           ${s.param(p.search_names, 'text')}, ${s.param(p.search_text, 'text')}, ${s.param(p.search_keys, 'text')}) RETURNING handle`,
+        `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, search_names, search_text, search_keys)
+         SELECT held.handle, ${s.param(p.name, 'text')}, ${s.param(p.description, 'text')},
+           ${s.param(agent.endpoint ?? null, 'text')}, ${s.param(agent.operator ?? null, 'text')}, ${at}, ${s.param(p.skills, 'text')}, ${s.param(p.tags, 'text')},
+           ${s.param(p.search_names, 'text')}, ${s.param(p.search_text, 'text')}, ${s.param(p.search_keys, 'text')} FROM held RETURNING handle`,
       );
       s.with('token', `INSERT INTO tokens (id, handle, hash, created_at) SELECT ${s.param(token.id, 'text')}, handle, ${s.param(token.hash, 'text')}, ${at} FROM agent`);
       const quota = chargeQuotas(s, quotas, 'agent');

@@ -383,4 +383,36 @@ DROP INDEX signing_keys_first;
       );
     },
   },
+  {
+    version: 8,
+    name: 'operators',
+    sql: `
+-- One namespace for agents and operators: every handle is held here once, so a handle taken by
+-- either is refused to the other by the primary key (holder is 'agent' or 'operator'), whichever
+-- nodes the two registrations came through.
+CREATE TABLE handles (
+  handle TEXT COLLATE "C" PRIMARY KEY,
+  holder TEXT NOT NULL
+);
+INSERT INTO handles (handle, holder) SELECT handle, 'agent' FROM agents;
+CREATE TABLE operators (
+  handle TEXT COLLATE "C" PRIMARY KEY REFERENCES handles(handle),
+  name TEXT,
+  created_at BIGINT NOT NULL
+);
+CREATE TABLE operator_tokens (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  operator TEXT COLLATE "C" NOT NULL REFERENCES operators(handle),
+  hash TEXT COLLATE "C" NOT NULL UNIQUE,
+  created_at BIGINT NOT NULL,
+  revoked_at BIGINT
+);
+CREATE INDEX operator_tokens_by_operator ON operator_tokens(operator);
+-- The agent's owner (registered with an operator token), and its pause ('operator' or 'admin').
+ALTER TABLE agents ADD COLUMN operator TEXT COLLATE "C" REFERENCES operators(handle);
+ALTER TABLE agents ADD COLUMN paused_at BIGINT;
+ALTER TABLE agents ADD COLUMN paused_by TEXT;
+CREATE INDEX agents_by_operator ON agents(operator) WHERE operator IS NOT NULL;
+`,
+  },
 ];

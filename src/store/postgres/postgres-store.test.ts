@@ -7,6 +7,7 @@ import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
 import { kindMigrationInputs } from '../../hub/kinds/index.js';
 import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
+import { AGENTS_BEFORE_OPERATORS, expectOperatorsAfter } from '../operators-upgrade.fixture.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { storeSuite } from '../store.suite.js';
@@ -107,6 +108,14 @@ describe.skipIf(!testPostgres)('postgres store', () => {
         await client.query('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES ($1, $2, $3, $4, $5)', [r.handle, r.name, r.description, r.endpoint, r.created_at]);
       }
     }, expectSearchable);
+  });
+
+  it('migration 8 keeps the handles of a database written before it: no operator takes one; operators and pauses work after', async () => {
+    await upgradedFrom(7, async (client) => {
+      for (const r of AGENTS_BEFORE_OPERATORS) {
+        await client.query('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES ($1, $2, $3, $4, $5)', [r.handle, r.name, r.description, r.endpoint, r.created_at]);
+      }
+    }, expectOperatorsAfter);
   });
 
   describe('query plans', () => {

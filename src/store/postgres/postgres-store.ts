@@ -10,6 +10,7 @@ import { NO_MIGRATION_INPUTS, type MigrationInputs } from '../open-key-backfill.
 import { connectClient, database, endPool, migrate, openPool, storeError } from './database.js';
 import { Listener, type ListenOptions } from './events.js';
 import { identityStatements } from './identity.js';
+import { operatorStatements } from './operators.js';
 import { outboxStatements } from './outbox.js';
 import { signingKeyStatements } from './signing-keys.js';
 import { receiptStatements } from './receipts.js';
@@ -62,6 +63,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     exclusive: false,
     events: bus,
     ...identity,
+    ...operatorStatements(db, listener),
     ...spaces,
     ...boardStatements(db),
     createTask: writes.create,

@@ -11,9 +11,10 @@ const ADMIN_TOKEN_HASH = 'admin_token_hash';
 /** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
 export function identityStatements(db: Db, bus: EventBus) {
   const insertAgentRow = db.prepare(
-    `INSERT INTO agents (handle, name, description, endpoint, created_at, skills, tags, search_names, search_text, search_keys)
-     VALUES (@handle, @name, @description, @endpoint, @createdAt, @skills, @tags, @search_names, @search_text, @search_keys)`,
+    `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, search_names, search_text, search_keys)
+     VALUES (@handle, @name, @description, @endpoint, @operator, @createdAt, @skills, @tags, @search_names, @search_text, @search_keys)`,
   );
+  const holdHandle = db.prepare("INSERT INTO handles (handle, holder) VALUES (?, 'agent')");
   const insertTokenRow = db.prepare('INSERT INTO tokens (id, handle, hash, created_at) VALUES (?, ?, ?, ?)');
   const revokeOthers = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND revoked_at IS NULL');
   const getAgentRow = db.prepare('SELECT * FROM agents WHERE handle = ?');
@@ -28,7 +29,8 @@ export function identityStatements(db: Db, bus: EventBus) {
   const insertAgent = db.transaction((agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
     chargeQuotas(quotas);
     try {
-      insertAgentRow.run({ endpoint: agent.endpoint ?? null, handle: agent.handle, createdAt: agent.createdAt, ...profileColumns(agent) });
+      holdHandle.run(agent.handle);
+      insertAgentRow.run({ endpoint: agent.endpoint ?? null, operator: agent.operator ?? null, handle: agent.handle, createdAt: agent.createdAt, ...profileColumns(agent) });
     } catch (e) {
       if (isConstraintViolation(e)) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
       throw e;

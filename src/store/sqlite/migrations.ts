@@ -380,4 +380,35 @@ CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
       for (const c of profileBackfill(db.prepare('SELECT * FROM agents').all() as AgentRow[])) keep.run(c.search_names, c.search_text, c.search_keys, c.handle);
     },
   },
+  {
+    version: 15,
+    name: 'operators',
+    sql: `
+-- One namespace for agents and operators: every handle is held here once, so a handle taken by
+-- either is refused to the other by the primary key (holder is 'agent' or 'operator').
+CREATE TABLE handles (
+  handle TEXT PRIMARY KEY,
+  holder TEXT NOT NULL
+) WITHOUT ROWID;
+INSERT INTO handles (handle, holder) SELECT handle, 'agent' FROM agents;
+CREATE TABLE operators (
+  handle TEXT PRIMARY KEY REFERENCES handles(handle),
+  name TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE operator_tokens (
+  id TEXT PRIMARY KEY,
+  operator TEXT NOT NULL REFERENCES operators(handle),
+  hash TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+CREATE INDEX operator_tokens_by_operator ON operator_tokens(operator);
+-- The agent's owner (registered with an operator token), and its pause ('operator' or 'admin').
+ALTER TABLE agents ADD COLUMN operator TEXT REFERENCES operators(handle);
+ALTER TABLE agents ADD COLUMN paused_at INTEGER;
+ALTER TABLE agents ADD COLUMN paused_by TEXT;
+CREATE INDEX agents_by_operator ON agents(operator) WHERE operator IS NOT NULL;
+`,
+  },
 ];

@@ -12,6 +12,7 @@ import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
 import { kindMigrationInputs } from '../../hub/kinds/index.js';
 import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
+import { AGENTS_BEFORE_OPERATORS, expectOperatorsAfter } from '../operators-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
@@ -132,6 +133,16 @@ describe('sqlite migrations', () => {
     });
     const store = openSqliteStore(file);
     await expectSearchable(store);
+    await store.close();
+  });
+
+  it('migration 15 keeps the handles of a file written before it: no operator takes one; operators and pauses work after', async () => {
+    const file = fileAt(14, (db) => {
+      const insert = db.prepare('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @created_at)');
+      for (const row of AGENTS_BEFORE_OPERATORS) insert.run(row);
+    });
+    const store = openSqliteStore(file);
+    await expectOperatorsAfter(store);
     await store.close();
   });
 

@@ -3,6 +3,7 @@ import { makeFolder } from '../../files/folders.js';
 import { openDatabase } from './database.js';
 import { identityStatements } from './identity.js';
 import { quotaStatements } from './quota-charges.js';
+import { operatorStatements } from './operators.js';
 import { spaceStatements } from './spaces.js';
 import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
@@ -37,6 +38,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   }
   const bus = new EventBus();
   const identity = identityStatements(db, bus);
+  const operators = operatorStatements(db, bus);
   const spaces = spaceStatements(db);
   const boards = boardStatements(db);
   const outbox = deliveryStatements(db);
@@ -74,6 +76,14 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     searchAgents: async (query) => identity.searchAgents(query),
     adminTokenHash: async () => identity.adminTokenHash(),
     keepAdminTokenHash: async (hash) => identity.keepAdminTokenHash(hash),
+    insertOperator: async (operator, token) => operators.insertOperator(operator, token),
+    getOperator: async (handle) => operators.getOperator(handle),
+    operatorAgents: async (handle) => operators.operatorAgents(handle),
+    findOperatorToken: async (hash) => operators.findOperatorToken(hash),
+    listOperatorTokens: async (handle) => operators.listOperatorTokens(handle),
+    insertOperatorToken: async (handle, token, now, replace) => operators.insertOperatorToken(handle, token, now, replace),
+    revokeOperatorToken: async (handle, id, now) => operators.revokeOperatorToken(handle, id, now),
+    setPause: async (handle, pause) => operators.setPause(handle, pause),
     createSpace: async (space) => spaces.createSpace(space),
     getSpace: async (name) => spaces.getSpace(name),
     updateSpace: async (name, patch) => spaces.updateSpace(name, patch),
