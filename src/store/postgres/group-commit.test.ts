@@ -1,6 +1,7 @@
 /**
  * Group commit on PostgreSQL (group-commit.ts): the task writes of one turn of the event loop
- * commit as one transaction; a refused member sinks none of the others; and groups of two stores
+ * commit as one transaction; a refused member sinks none of the others, which commit as the next
+ * group; a member of two groups that failed runs alone; and groups of two stores
  * (two processes) that lock the same rows in opposite orders never deadlock.
  */
 import { randomUUID } from 'node:crypto';
@@ -62,8 +63,8 @@ describe.skipIf(!testPostgres)('group commit on PostgreSQL', () => {
     const writes = Array.from({ length: 5 }, (_, i) => newTask(i === 2 ? { receipt: taken.receipt! } : { receipt: receipt(`k-${randomUUID()}`, `n${i}`) }));
     let results: PromiseSettledResult<unknown>[] = [];
     const sizes = await observed(0, async () => (results = await Promise.allSettled(writes.map((w) => a.createTask(w)))));
-    // The group rolled back whole, and its members ran again alone: four commits of one.
-    expect(sizes).toEqual([1, 1, 1, 1]);
+    // The group rolled back whole; the refused member ran again alone, the four others as the next group.
+    expect(sizes).toEqual([4]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect((results[2] as PromiseRejectedResult).reason).toEqual(expect.objectContaining({ what: 'receipt' }));
     expect((results[2] as PromiseRejectedResult).reason).toBeInstanceOf(StoreConflict);
@@ -73,6 +74,19 @@ describe.skipIf(!testPostgres)('group commit on PostgreSQL', () => {
       else expect(stored?.record.version).toBe(1);
     }
     expect(await b.getReceipt('group', taken.receipt!.key)).toMatchObject({ result: { taskId: 'first' } });
+  });
+
+  it('runs alone a member whose group failed a second time', async () => {
+    const taken = newTask({ receipt: receipt(`k-${randomUUID()}`, 'first') });
+    await a.createTask(taken);
+    // Two refused members: the first sinks the group, the second the group the others made next.
+    const refused = new Set([1, 3]);
+    const writes = Array.from({ length: 4 }, (_, i) => newTask(refused.has(i) ? { receipt: taken.receipt! } : {}));
+    let results: PromiseSettledResult<unknown>[] = [];
+    const sizes = await observed(0, async () => (results = await Promise.allSettled(writes.map((w) => a.createTask(w)))));
+    expect(sizes).toEqual([1, 1]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    for (const [i, w] of writes.entries()) expect(await b.getTask(w.record.id, { includeArtifacts: false }), `write ${i}`)[refused.has(i) ? 'toBeUndefined' : 'toBeDefined']();
   });
 
   it('never deadlocks two stores whose groups take the same counters and task rows in opposite orders', async () => {

@@ -6,8 +6,10 @@
  * durable; a write that comes alone in its turn runs alone, as before.
  *
  * A member that fails rolls the whole group back (PostgreSQL aborts the transaction and skips what
- * follows), so nothing of the group stands; every member is then run again alone, as if it had never
- * been grouped: the one that failed fails alone with its own error, the others commit.
+ * follows), so nothing of the group stands. The member that failed then runs again alone, as if it
+ * had never been grouped (it fails with its own error, or stands if its failure was passing), and
+ * the others go back to the front of the queue, for the next group; a member whose group fails a
+ * second time runs alone too, so a refusal costs the others one more round trip, not one each.
  *
  * A group holds its row locks until its COMMIT, so two groups that met on two rows in opposite
  * orders would deadlock where their members alone would not. Before its members, a group therefore
@@ -30,6 +32,8 @@ interface Member {
   text: string;
   values: readonly unknown[];
   locks: WriteLocks;
+  /** Back in the queue once, after another member sank its group. */
+  requeued?: boolean;
   resolve(result: Rows): void;
   reject(error: unknown): void;
 }
@@ -40,7 +44,7 @@ const MAX_GROUP = 64;
 export interface GroupOptions {
   /** Its connections must be in pipeline mode. */
   pool: pg.Pool;
-  /** Runs one write alone (retried, its errors mapped): a group of one, and every member of a group that failed. */
+  /** Runs one write alone (retried, its errors mapped): a group of one, and a member of a group that failed. */
   alone(text: string, values: readonly unknown[]): Promise<Rows>;
   /** The statement's name (prepared once per connection). */
   nameOf(text: string): string | undefined;
@@ -72,9 +76,9 @@ export function groupCommit(o: GroupOptions): (text: string, values: readonly un
       return;
     }
     const started = performance.now();
-    let results: Rows[] | undefined;
+    let outcome: Outcome;
     try {
-      results = await inOneTransaction(client, members, o);
+      outcome = await inOneTransaction(client, members, o);
     } catch (e) {
       // The connection failed: whether the group committed is unknown, so no member runs again
       // (as a single write's lost connection is not retried either).
@@ -83,9 +87,21 @@ export function groupCommit(o: GroupOptions): (text: string, values: readonly un
       return;
     }
     client.release();
-    if (!results) return members.forEach(runAlone);
+    if ('failed' in outcome) return retry(members, outcome.failed);
     o.observe?.((performance.now() - started) / 1000, members.length);
-    members.forEach((m, i) => m.resolve(results[i]!));
+    members.forEach((m, i) => m.resolve(outcome.results[i]!));
+  };
+
+  /** After a group rolled back: the member that failed (unknown: all) and any already requeued run alone, the rest first in the queue. */
+  const retry = (members: Member[], failed: number | undefined) => {
+    const requeued: Member[] = [];
+    members.forEach((m, i) => {
+      if (failed === undefined || i === failed || m.requeued) runAlone(m);
+      else requeued.push(Object.assign(m, { requeued: true }));
+    });
+    if (requeued.length === 0) return;
+    queue = requeued.concat(queue);
+    schedule();
   };
 
   const schedule = () => {
@@ -108,11 +124,11 @@ const LOCK_QUOTAS = `INSERT INTO quota_counters (key, window_start, used)
   SELECT k, w, 0 FROM unnest($1::text[], $2::int8[]) AS q(k, w) ORDER BY k, w
   ON CONFLICT (key, window_start) DO UPDATE SET used = quota_counters.used`;
 
-/**
- * Sends the group in one socket write and answers each member's rows, or undefined when the group
- * rolled back (a member, or the commit, failed). Throws when the connection failed.
- */
-async function inOneTransaction(client: pg.PoolClient, members: Member[], o: GroupOptions): Promise<Rows[] | undefined> {
+/** Each member's rows; or, when the group rolled back, which member failed (undefined: none of them, BEGIN, a lock or COMMIT did). */
+type Outcome = { results: Rows[] } | { failed: number | undefined };
+
+/** Sends the group in one socket write and answers its outcome. Throws when the connection failed. */
+async function inOneTransaction(client: pg.PoolClient, members: Member[], o: GroupOptions): Promise<Outcome> {
   const tasks = [...new Set(members.flatMap((m) => m.locks.tasks))];
   const quotas = new Map<string, [string, number]>();
   for (const q of members.flatMap((m) => m.locks.quotas ?? [])) quotas.set(`${q.windowStart}|${q.key}`, [q.key, q.windowStart]);
@@ -133,9 +149,11 @@ async function inOneTransaction(client: pg.PoolClient, members: Member[], o: Gro
   }
   const settled = await Promise.allSettled(sent);
   for (const s of settled) if (s.status === 'rejected' && o.isConnectionError(s.reason)) throw s.reason;
-  // After a failure PostgreSQL skipped the rest, and the pipelined COMMIT ended the aborted transaction as a ROLLBACK.
-  if (settled.some((s) => s.status === 'rejected')) return undefined;
+  // After the first failure PostgreSQL refused the rest (the transaction is aborted), and the
+  // pipelined COMMIT ended it as a ROLLBACK.
+  const firstFailure = settled.findIndex((s) => s.status === 'rejected');
+  if (firstFailure >= 0) return { failed: firstFailure >= first && firstFailure < first + members.length ? firstFailure - first : undefined };
   const values = settled.map((s) => (s as PromiseFulfilledResult<pg.QueryResult>).value);
-  if (values.at(-1)!.command !== 'COMMIT') return undefined;
-  return values.slice(first, -1).map((r) => ({ rows: r.rows, rowCount: r.rowCount ?? 0 }));
+  if (values.at(-1)!.command !== 'COMMIT') return { failed: undefined };
+  return { results: values.slice(first, -1).map((r) => ({ rows: r.rows, rowCount: r.rowCount ?? 0 })) };
 }
