@@ -6,10 +6,11 @@
  * durable; a write that comes alone in its turn runs alone, as before.
  *
  * A member that fails rolls the whole group back (PostgreSQL aborts the transaction and skips what
- * follows), so nothing of the group stands. The member that failed then runs again alone, as if it
- * had never been grouped (it fails with its own error, or stands if its failure was passing), and
- * the others go back to the front of the queue, for the next group; a member whose group fails a
- * second time runs alone too, so a refusal costs the others one more round trip, not one each.
+ * follows), so nothing of the group stands. The others go back to the front of the queue, for the
+ * next group, and the member that failed runs again alone once those asked for before it are
+ * answered (so of two writes with one receipt key the first asked for still stands): it fails with
+ * its own error, or stands if its failure was passing. A member whose group fails a second time
+ * runs alone too. So a refusal costs the others one more round trip, not one each.
  *
  * A group holds its row locks until its COMMIT, so two groups that met on two rows in opposite
  * orders would deadlock where their members alone would not. Before its members, a group therefore
@@ -36,6 +37,8 @@ interface Member {
   requeued?: boolean;
   resolve(result: Rows): void;
   reject(error: unknown): void;
+  /** Its caller's promise. */
+  answered: Promise<Rows>;
 }
 
 /** Most writes in one group; any more wait for the next turn. */
@@ -92,13 +95,20 @@ export function groupCommit(o: GroupOptions): (text: string, values: readonly un
     members.forEach((m, i) => m.resolve(outcome.results[i]!));
   };
 
-  /** After a group rolled back: the member that failed (unknown: all) and any already requeued run alone, the rest first in the queue. */
+  /**
+   * After a group rolled back: the others first in the queue (those already requeued alone), then
+   * the member that failed alone, once those before it are answered. Unknown which failed: all alone.
+   */
   const retry = (members: Member[], failed: number | undefined) => {
+    if (failed === undefined) return members.forEach(runAlone);
     const requeued: Member[] = [];
     members.forEach((m, i) => {
-      if (failed === undefined || i === failed || m.requeued) runAlone(m);
+      if (i === failed) return;
+      if (m.requeued) runAlone(m);
       else requeued.push(Object.assign(m, { requeued: true }));
     });
+    const culprit = members[failed]!;
+    void Promise.allSettled(members.slice(0, failed).map((m) => m.answered)).then(() => runAlone(culprit));
     if (requeued.length === 0) return;
     queue = requeued.concat(queue);
     schedule();
@@ -110,11 +120,14 @@ export function groupCommit(o: GroupOptions): (text: string, values: readonly un
     setImmediate(flush);
   };
 
-  return (text, values, locks) =>
-    new Promise<Rows>((resolve, reject) => {
-      queue.push({ text, values, locks, resolve, reject });
-      schedule();
-    });
+  return (text, values, locks) => {
+    let member!: Member;
+    const answered = new Promise<Rows>((resolve, reject) => (member = { text, values, locks, resolve, reject } as Member));
+    member.answered = answered;
+    queue.push(member);
+    schedule();
+    return answered;
+  };
 }
 
 /** Takes the tasks' rows in id order (the rows a member changes, and its entry rule locks). */
