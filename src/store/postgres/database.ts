@@ -4,6 +4,7 @@
  *
  * Most writes here are one statement (data-modifying CTEs) run outside BEGIN/COMMIT: a single
  * statement is its own transaction, so it stands whole or not at all and costs one round trip.
+ * Task writes share that round trip and their commit with the others of their turn (`write`).
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
