@@ -3,9 +3,10 @@
  * deliveries and schedule) is ONE statement of data-modifying CTEs: alone, PostgreSQL runs it as
  * its own transaction; group-committed with the other writes of its turn (group-commit.ts), the
  * group's transaction stands or falls whole, and a member that fails runs again alone. Either
- * way the write stands whole or not at all. Every part after the row reads the row's CTE (`task_row`), so it is
- * written after the row and only with it; the checks that come first (the receipt, the lease on
- * due work, the entry rule, the caller's token) are CTEs the row joins, so it waits for them (see `guards`).
+ * way the write stands whole or not at all. Every part after the row reads the row's CTE
+ * (`task_row`), so it is written after the row and only with it; the checks that come first (the
+ * receipt, the lease on due work, the entry rule, the caller's token) are CTEs the row joins, so
+ * it waits for them (see `guards`).
  *
  * A refusal inside the statement (an entry's rule, a lost lease, a compare-and-set that matched no
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
