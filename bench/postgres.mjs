@@ -98,6 +98,13 @@ async function dbCounters(admin, db) {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }
 
+/** The pids of the backends connected to `db` now. */
+async function backendsOf(admin, db) {
+  if (!db) return [];
+  const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [db]);
+  return rows.map((r) => String(r.pid));
+}
+
 /** Client connections to this PostgreSQL server that are not this run's (other users of it). */
 async function otherClients(admin, ours) {
   const { rows: [row] } = await admin.query(
@@ -114,6 +121,7 @@ function makeProbe(admin, ourDatabases) {
     },
     async after(server, before, result) {
       const cpu = cpuSnapshot(server);
+      const backends = await backendsOf(admin, server.db);
       await sleep(STATS_FLUSH_MS);
       const db = await dbCounters(admin, server.db);
       const others = Math.max(before.others, await otherClients(admin, ourDatabases()));
@@ -122,12 +130,16 @@ function makeProbe(admin, ourDatabases) {
       const cores = (seconds) => Number((seconds / wall).toFixed(3));
       let postgres = 0;
       for (const [pid, s] of cpu.postgres) postgres += s - (before.cpu.postgres.get(pid) ?? 0);
+      // Only the server's own database's backends: on a PostgreSQL shared with others (test suites), theirs stay out.
+      let ownBackends = 0;
+      for (const pid of backends) ownBackends += (cpu.postgres.get(pid) ?? 0) - (before.cpu.postgres.get(pid) ?? 0);
       const driverUs = cpu.driver.user - before.cpu.driver.user + cpu.driver.system - before.cpu.driver.system;
       const observed = {
         cores: {
           driver: cores(driverUs / 1e6),
           server: cpu.server.map((s, i) => cores((s ?? 0) - (before.cpu.server[i] ?? 0))),
           postgres: cores(postgres),
+          ...(server.db && { databaseBackends: cores(ownBackends) }),
         },
         otherClients: others,
       };
@@ -147,14 +159,17 @@ function makeProbe(admin, ourDatabases) {
 /** Medians over the rounds of what the probe saw, per server and scenario; printed as a table. */
 function summarizeObserved(runs) {
   const out = {};
-  const rows = [['server', 'scenario', 'driver', 'hub/server', 'postgres', 'xacts/req', 'ins/req', 'upd/req', 'fetched/req', 'backends']];
+  const rows = [['server', 'scenario', 'driver', 'hub/server', 'postgres', 'its backends', 'xacts/req', 'ins/req', 'upd/req', 'fetched/req', 'backends']];
   const m = (xs) => median(xs);
   for (const [server, byScenario] of Object.entries(runs)) {
     for (const [scenario, list] of Object.entries(byScenario)) {
       const obs = list.map((r) => r.observed);
       const serverCores = obs[0].cores.server.map((_, i) => m(obs.map((o) => o.cores.server[i])));
       const o = {
-        cores: { driver: m(obs.map((x) => x.cores.driver)), server: serverCores, postgres: m(obs.map((x) => x.cores.postgres)) },
+        cores: {
+          driver: m(obs.map((x) => x.cores.driver)), server: serverCores, postgres: m(obs.map((x) => x.cores.postgres)),
+          ...(obs[0].cores.databaseBackends !== undefined && { databaseBackends: m(obs.map((x) => x.cores.databaseBackends)) }),
+        },
       };
       if (obs[0].perRequest) {
         o.perRequest = Object.fromEntries(Object.keys(obs[0].perRequest).map((k) => [k, m(obs.map((x) => x.perRequest[k]))]));
@@ -163,10 +178,12 @@ function summarizeObserved(runs) {
       (out[server] ??= {})[scenario] = o;
       const f = (x) => x.toFixed(2);
       rows.push([server, scenario, f(o.cores.driver), serverCores.map(f).join('+'), f(o.cores.postgres),
+        o.cores.databaseBackends === undefined ? '-' : f(o.cores.databaseBackends),
         ...(o.perRequest ? [f(o.perRequest.xacts), f(o.perRequest.rowsInserted), f(o.perRequest.rowsUpdated), f(o.perRequest.rowsFetched), String(o.backends)] : ['-', '-', '-', '-', '-'])]);
     }
   }
-  console.log(`\nwhat the measured runs used (medians over rounds): CPU in cores of ${os.cpus().length}; ` +
+  console.log(`\nwhat the measured runs used (medians over rounds): CPU in cores of ${os.cpus().length} (postgres: every ` +
+    'PostgreSQL process; its backends: those connected to the server\'s database at the end); ' +
     'PostgreSQL counters of the server\'s database per request; backends: its connections at the end');
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
   for (const row of rows) console.log(row.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));

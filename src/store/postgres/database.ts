@@ -4,17 +4,24 @@
  *
  * Most writes here are one statement (data-modifying CTEs) run outside BEGIN/COMMIT: a single
  * statement is its own transaction, so it stands whole or not at all and costs one round trip.
+ * Task writes share that round trip and their commit with the others of their turn (`write`).
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { QuotaExceeded, StoreConflict, StoreUnavailable, TokenNotLive, type CommitObserver } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import type { MigrationInputs } from '../open-key-backfill.js';
+import { groupCommit, type WriteLocks } from './group-commit.js';
 
 /** What the store's modules query through: one statement in its own transaction, or several in one. */
 export interface Db {
   /** Runs one statement (prepared by name on each connection) and answers its rows and row count. */
   query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /**
+   * Runs one writing statement, committed with the other writes of this turn of the event loop
+   * (group-commit.ts); `locks` names the rows it will wait on.
+   */
+  write<R = Record<string, unknown>>(text: string, values: readonly unknown[], locks: WriteLocks): Promise<{ rows: R[]; rowCount: number }>;
   /** Runs `work` in one transaction on one connection; retried whole on a serialization failure or deadlock. */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
 }
@@ -37,8 +44,10 @@ export const numericInt8: pg.CustomTypesConfig = {
 export const SILENCE_LIMITS = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 10_000 } as const;
 
 export function openPool(url: string, size: number, log: (line: string) => void): pg.Pool {
+  // Pipelined connections, so a group commit sends its whole transaction at once (group-commit.ts);
+  // a single statement or transaction runs on one as before.
   // A database that does not answer is StoreUnavailable after a while, not a request held forever.
-  const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster', ...SILENCE_LIMITS, query_timeout: 30_000 });
+  const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster', ...SILENCE_LIMITS, query_timeout: 30_000, pipeline: true });
   // An idle connection the server drops emits here; without a listener it would end the process.
   pool.on('error', (e) => log(`a PostgreSQL connection failed while idle (${e.message})`));
   return pool;
@@ -66,8 +75,8 @@ const ATTEMPTS = 4;
 const READ = /^\s*SELECT\b/i;
 
 /**
- * The store's queries over `pool`. `observe` hears of every write that committed, with its time:
- * each is its own commit here (one statement, or one transaction), so the batch size is 1.
+ * The store's queries over `pool`. `observe` hears of every commit, with its time and how many
+ * writes it carried: one for a statement or transaction of its own, a group's size for a group.
  */
 export function database(pool: pg.Pool, observe?: CommitObserver): Db {
   const timed = <T>(write: () => Promise<T>): Promise<T> => {
@@ -78,29 +87,34 @@ export function database(pool: pg.Pool, observe?: CommitObserver): Db {
       return result;
     });
   };
+  const query = (text: string, values?: readonly unknown[]) => {
+    const run = () =>
+      retried(async () => {
+        const result = await pool.query({ name: statementName(text), text, values: values as unknown[] });
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      });
+    return READ.test(text) ? run() : timed(run);
+  };
   return {
-    query: (text, values) => {
-      const run = () =>
-        retried(async () => {
-          const result = await pool.query({ name: statementName(text), text, values: values as unknown[] });
-          return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-        });
-      return READ.test(text) ? run() : timed(run);
-    },
+    query: query as Db['query'],
+    write: groupCommit({ pool, alone: query, nameOf: statementName, storeError, isConnectionError, observe }) as Db['write'],
     transaction: (work) => timed(() => retried(() => inTransaction(pool, work))),
   };
 }
 
 /**
  * The queries of a transaction already open on `client` (its statements named as the pool's are).
- * It opens none of its own: a nested transaction is a bug.
+ * It opens none of its own (a nested transaction is a bug), and joins no group commit.
  */
 export function clientDb(client: pg.ClientBase): Db {
+  const query = async <R>(text: string, values?: readonly unknown[]) => {
+    const result = await client.query({ name: statementName(text), text, values: values as unknown[] });
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+  };
   return {
-    query: async (text, values) => {
-      const result = await client.query({ name: statementName(text), text, values: values as unknown[] });
-      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-    },
+    query,
+    // Already inside a transaction, which commits the write: no group of its own.
+    write: (text, values) => query(text, values),
     transaction: () => Promise.reject(new Error('a transaction inside a transaction')),
   };
 }

@@ -1,10 +1,12 @@
 /**
  * Task writes. Each write (its row, messages, artifacts, events, entry, receipt, quota charges,
- * deliveries and schedule) is ONE statement of data-modifying CTEs, outside BEGIN/COMMIT:
- * PostgreSQL runs a single statement as its own transaction, so the write stands whole or not at
- * all, in one round trip. Every part after the row reads the row's CTE (`task_row`), so it is
- * written after the row and only with it; the checks that come first (the receipt, the lease on
- * due work, the entry rule, the caller's token) are CTEs the row joins, so it waits for them (see `guards`).
+ * deliveries and schedule) is ONE statement of data-modifying CTEs: alone, PostgreSQL runs it as
+ * its own transaction; group-committed with the other writes of its turn (group-commit.ts), the
+ * group's transaction stands or falls whole, and a member that fails runs again alone. Either
+ * way the write stands whole or not at all. Every part after the row reads the row's CTE
+ * (`task_row`), so it is written after the row and only with it; the checks that come first (the
+ * receipt, the lease on due work, the entry rule, the caller's token) are CTEs the row joins, so
+ * it waits for them (see `guards`).
  *
  * A refusal inside the statement (an entry's rule, a lost lease, a compare-and-set that matched no
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
@@ -12,6 +14,7 @@
  */
 import { loggedEvents, type EntryWrite, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { Statement, type Db } from './database.js';
+import type { WriteLocks } from './group-commit.js';
 import { chargeQuotas, writeReceipt } from './receipts.js';
 import type { Announcer } from './events.js';
 import { enqueueDeliveries, enqueueForward } from './outbox.js';
@@ -20,10 +23,13 @@ import { liveTokenTest, TASK_COLUMNS, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
 
 export function taskWriter(db: Db, announcer: Announcer) {
-  /** Runs a write's statement; `checks` name the CTEs that raise its refusals, which the main query must read. */
-  const run = async (s: Statement, checks: (string | undefined)[]): Promise<Record<string, number>> => {
+  /**
+   * Runs a write's statement (group-committed); `checks` name the CTEs that raise its refusals,
+   * which the main query must read; `locks` the rows it will wait on.
+   */
+  const run = async (s: Statement, checks: (string | undefined)[], locks: WriteLocks): Promise<Record<string, number>> => {
     const reads = checks.filter((c) => c !== undefined).map((c) => `(SELECT count(*) FROM ${c})::int AS ${c}`);
-    return (await db.query<Record<string, number>>(s.text(`SELECT ${reads.join(', ')}`), s.values)).rows[0]!;
+    return (await db.write<Record<string, number>>(s.text(`SELECT ${reads.join(', ')}`), s.values, locks)).rows[0]!;
   };
 
   const write = async (kind: 'create' | 'update', w: TaskWrite): Promise<TaskCreated> => {
@@ -39,7 +45,9 @@ export function taskWriter(db: Db, announcer: Announcer) {
     if (w.dueDone === undefined) scheduleDue(s, w.dueAt, 'task_row'); // done wins, as in SQLite (scheduled, then removed)
     // Quotas come last: their counter rows are the hottest locks a write takes (one agent's
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
-    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward]);
+    // A new task's row is nobody's to wait on; an update, or an entry's rule, locks the task's row.
+    const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas };
+    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward], locks);
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ taskId: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
     return { forwarded: counts['forward'] === 1 };
@@ -51,7 +59,7 @@ export function taskWriter(db: Db, announcer: Announcer) {
     const receipt = writeReceipt(s, w.receipt, w.entry.createdAt);
     entryGate(s, s.param(w.entry.taskId, 'text'), w, undefined, receipt);
     insertEntry(s, w, 'gate', 'task_row');
-    await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')]);
+    await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')], { tasks: [w.entry.taskId], quotas: w.quotas });
   };
 
   return { create: (w: TaskWrite) => write('create', w), update: async (w: TaskWrite) => void (await write('update', w)), seal };
