@@ -7,25 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
-import { StoreConflict, type Store, type TaskRecord, type TaskWrite } from '../store.js';
+import { StoreConflict, type Store, type TaskWrite } from '../store.js';
 import { openPostgresStore } from './postgres-store.js';
-
-const T0 = 1_800_000_000_000;
-
-function newTask(extra: Partial<TaskWrite> = {}): TaskWrite {
-  const id = `t-${randomUUID()}`;
-  const record: TaskRecord = {
-    id, kind: 'direct', contextId: 'ctx', sender: 'a', target: 'b', visibility: 'participants', state: 'TASK_STATE_WORKING',
-    statusAt: T0, createdAt: T0, updatedAt: T0, messageCount: 1, artifactCount: 0, version: 1, lastSeq: 1,
-  };
-  return {
-    record,
-    newMessages: [{ messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] }],
-    newArtifacts: [],
-    events: [{ task: { id, contextId: 'ctx', status: { state: record.state, timestamp: '' } } }],
-    ...extra,
-  };
-}
+import { newTask, T0 } from './task-write.fixture.js';
 
 const receipt = (key: string, taskId: string) => ({ scope: 'group', key, fingerprint: 'f', result: { taskId } });
 
@@ -58,9 +42,9 @@ describe.skipIf(!testPostgres)('group commit on PostgreSQL', () => {
   });
 
   it('answers a refused member with its own error and commits the others of its group', async () => {
-    const taken = newTask({ receipt: receipt(`k-${randomUUID()}`, 'first') });
+    const taken = newTask({}, { receipt: receipt(`k-${randomUUID()}`, 'first') });
     await a.createTask(taken);
-    const writes = Array.from({ length: 5 }, (_, i) => newTask(i === 2 ? { receipt: taken.receipt! } : { receipt: receipt(`k-${randomUUID()}`, `n${i}`) }));
+    const writes = Array.from({ length: 5 }, (_, i) => newTask({}, i === 2 ? { receipt: taken.receipt! } : { receipt: receipt(`k-${randomUUID()}`, `n${i}`) }));
     let results: PromiseSettledResult<unknown>[] = [];
     const sizes = await observed(0, async () => (results = await Promise.allSettled(writes.map((w) => a.createTask(w)))));
     // The group rolled back whole; the refused member ran again alone, the four others as the next group.
@@ -77,11 +61,11 @@ describe.skipIf(!testPostgres)('group commit on PostgreSQL', () => {
   });
 
   it('runs alone a member whose group failed a second time', async () => {
-    const taken = newTask({ receipt: receipt(`k-${randomUUID()}`, 'first') });
+    const taken = newTask({}, { receipt: receipt(`k-${randomUUID()}`, 'first') });
     await a.createTask(taken);
     // Two refused members: the first sinks the group, the second the group the others made next.
     const refused = new Set([1, 3]);
-    const writes = Array.from({ length: 4 }, (_, i) => newTask(refused.has(i) ? { receipt: taken.receipt! } : {}));
+    const writes = Array.from({ length: 4 }, (_, i) => newTask({}, refused.has(i) ? { receipt: taken.receipt! } : {}));
     let results: PromiseSettledResult<unknown>[] = [];
     const sizes = await observed(0, async () => (results = await Promise.allSettled(writes.map((w) => a.createTask(w)))));
     expect(sizes).toEqual([1, 1]);
@@ -105,8 +89,8 @@ describe.skipIf(!testPostgres)('group commit on PostgreSQL', () => {
       const [first, second] = round % 2 ? [keys, [...keys].reverse()] : [[...keys].reverse(), keys];
       const [tFirst, tSecond] = round % 2 ? [tasks, [...tasks].reverse()] : [[...tasks].reverse(), tasks];
       await Promise.all([
-        ...first.map((key) => a.createTask(newTask({ quotas: charge(key) }))),
-        ...second.map((key) => b.createTask(newTask({ quotas: charge(key) }))),
+        ...first.map((key) => a.createTask(newTask({}, { quotas: charge(key) }))),
+        ...second.map((key) => b.createTask(newTask({}, { quotas: charge(key) }))),
         ...tFirst.map((t) => a.addEntry(entry(t, `a${round}`))),
         ...tSecond.map((t) => b.addEntry(entry(t, `b${round}`))),
       ]);

@@ -7,27 +7,11 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
-import { QuotaExceeded, StoreConflict, type AgentChange, type DeliveryDraft, type Store, type TaskCommitted, type TaskRecord, type TaskWrite } from '../store.js';
+import { QuotaExceeded, StoreConflict, type AgentChange, type DeliveryDraft, type Store, type TaskCommitted, type TaskWrite } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import { NO_MIGRATION_INPUTS } from '../open-key-backfill.js';
 import { migratePostgres, openPostgresStore } from './postgres-store.js';
-
-const T0 = 1_800_000_000_000;
-
-function newTask(over: Partial<TaskRecord> = {}, extra: Partial<TaskWrite> = {}): TaskWrite {
-  const id = `t-${randomUUID()}`;
-  const record: TaskRecord = {
-    id, kind: 'direct', contextId: 'ctx', sender: 'a', target: 'b', visibility: 'participants', state: 'TASK_STATE_WORKING',
-    statusAt: T0, createdAt: T0, updatedAt: T0, messageCount: 1, artifactCount: 0, version: 1, lastSeq: 1, ...over,
-  };
-  return {
-    record,
-    newMessages: [{ messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] }],
-    newArtifacts: [],
-    events: [{ task: { id, contextId: 'ctx', status: { state: record.state, timestamp: '' } } }],
-    ...extra,
-  };
-}
+import { newTask, T0 } from './task-write.fixture.js';
 
 function bump(w: TaskWrite, note: string): TaskWrite {
   const r = w.record;
