@@ -5,9 +5,12 @@ import { path, request } from '../../../cli/client/http.js';
 import { action, client, type Context } from '../../../cli/client/run.js';
 import { sendData } from '../../../cli/client/send-data.js';
 import type { Task } from '../../../cli/client/wire.js';
+import type { KindCli } from '../../../cli/kind-cli.js';
 import { CALL_OPEN } from './call.js';
+import { callSection } from './cli-format.js';
+import { openCall } from './demo.js';
 
-export function callCommands(program: Command): void {
+function callCommands(program: Command): void {
   client(program, 'answer <callId> <text...>', 'answer an open call (public at once, once per call)')
     .option('--stance <stance>', 'support, oppose, mixed or neutral')
     .action(
@@ -35,3 +38,5 @@ export function callCommands(program: Command): void {
     }),
   );
 }
+
+export const callCli: KindCli = { commands: callCommands, section: callSection, demo: openCall };

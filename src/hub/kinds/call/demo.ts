@@ -1,10 +1,10 @@
 /** An open call: the admin asks, bob and carol answer (public at once, without their names), the admin closes it. */
 import type { Task } from '../../../a2a/types.js';
-import { request } from '../../client/http.js';
-import { admin, anonymous, type Demo } from '../cast.js';
-import { quote } from '../transcript.js';
-import { getTask, sendData, shortId, stateName } from './messages.js';
-import type { DemoStep } from './step.js';
+import { request } from '../../../cli/client/http.js';
+import { admin, anonymous, type Demo } from '../../../cli/demo/cast.js';
+import { quote } from '../../../cli/demo/transcript.js';
+import { getTask, sendData, shortId, stateName } from '../../../cli/demo/messages.js';
+import type { DemoStep } from '../../../cli/demo/step.js';
 
 const ANSWERS = {
   bob: { stance: 'support', body: 'Delivery guarantees, and how subscribers resume after a drop.' },
