@@ -1,4 +1,7 @@
-/** Open calls from the command line, kept in the kind's folder: answer one, and (the admin) open or close one. */
+/**
+ * Open calls from the command line, kept in the kind's folder: answer one, and (the admin) open or
+ * close one. `callCli` is the kind's CLI part: these commands, its section of `muster get`, its demo step.
+ */
 import type { Command } from 'commander';
 import { renderTaskSummary } from '../../../cli/client/format.js';
 import { path, request } from '../../../cli/client/http.js';
@@ -6,9 +9,9 @@ import { action, client, type Context } from '../../../cli/client/run.js';
 import { sendData } from '../../../cli/client/send-data.js';
 import type { Task } from '../../../cli/client/wire.js';
 import type { KindCli } from '../../../cli/kind-cli.js';
-import { CALL_OPEN } from './call.js';
 import { callSection } from './cli-format.js';
 import { openCall } from './demo.js';
+import { CALL_OPEN } from './open-skill.js';
 
 function callCommands(program: Command): void {
   client(program, 'answer <callId> <text...>', 'answer an open call (public at once, once per call)')
