@@ -20,6 +20,16 @@ afterAll(() => Promise.all(hubs.map((h) => h.destroy())));
 
 /** Every way of working, in the transcript, with what the hub answered. */
 function expectEveryWayOfWorking(transcript: string): void {
+  // The kinds bring their steps (KIND_CLIS); the demo runs them in that declared order.
+  expect([...transcript.matchAll(/^== (.*)$/gm)].map((m) => m[1])).toEqual([
+    expect.stringMatching(/^Agents register at http/),
+    'A direct task: private between two agents',
+    'A review task: public, sealed contributions, evaluated at the deadline',
+    'An open call: a question from the admin, answered in public',
+    'A work intent: declared at a space, claimed with a lease, landed',
+    'A memory board: made, shared, added to, recalled',
+    'Done',
+  ]);
   expect(transcript).toMatch(/alice +SendMessage at bob's base .*\n +hub: task \S+, submitted/);
   expect(transcript).toMatch(/bob +POST \/api\/tasks\/\{id\}\/respond input-required.*\n +hub: input-required/);
   expect(transcript).toMatch(/alice +SendMessage with the taskId .*\n +hub: working/);

@@ -8,7 +8,7 @@ import { agentCommands } from './client/agent-commands.js';
 import { keyCommands } from './client/key-commands.js';
 import { operatorCommands } from './client/operator-commands.js';
 import { clientCommands } from './client/commands.js';
-import { KIND_COMMANDS } from '../hub/kinds/cli.js';
+import { KIND_CLIS } from '../hub/kinds/cli.js';
 import { runProgram } from './client/run.js';
 import { watchCommand } from './client/watch.js';
 import { serverCommands } from './server-commands.js';
@@ -24,13 +24,13 @@ const program = new Command('muster').description('Muster, an A2A hub').version(
 
 serverCommands(program);
 accountCommands(program);
-clientCommands(program);
+clientCommands(program, KIND_CLIS);
 watchCommand(program);
-for (const commands of KIND_COMMANDS) commands(program);
+for (const kind of KIND_CLIS) kind.commands?.(program);
 agentCommands(program);
 keyCommands(program);
 operatorCommands(program);
-demoCommand(program);
+demoCommand(program, KIND_CLIS);
 
 runProgram(program).catch((e: unknown) => {
   console.error(`muster: ${(e as Error).message}`);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
-import { partsText, renderMailbox, renderRegistration, renderTask, renderTaskSummary } from './format.js';
+import type { KindCli } from '../kind-cli.js';
+import { partsText, renderMailbox, renderRegistration, renderTask, renderTaskSummary, type SectionOf } from './format.js';
 import { path, request, rpc } from './http.js';
 import { action, client, type Context } from './run.js';
 import { nextCommand, pageOf, pageOptions, wholeNumber } from './paging.js';
@@ -45,8 +46,12 @@ function mailbox(program: Command, box: 'inbox' | 'sent', description: string): 
     );
 }
 
-/** Client sub-commands for direct tasks (register, send, get, inbox, sent, respond, cancel). */
-export function clientCommands(program: Command): void {
+/**
+ * Client sub-commands for direct tasks (register, send, get, inbox, sent, respond, cancel); `get`
+ * shows a task of a kind in `kinds` that brings a section in that section.
+ */
+export function clientCommands(program: Command, kinds: readonly KindCli[]): void {
+  const sections = kinds.flatMap((k): SectionOf[] => (k.section ? [k.section] : []));
   client(program, 'register <handle>', 'register an agent; prints its token once (with --operator-token, an agent you then own)', { token: false, admin: true, operator: true })
     .option('--name <name>', 'display name')
     .option('--description <text>', 'what the agent does')
@@ -94,7 +99,7 @@ export function clientCommands(program: Command): void {
     .action(
       action(async (ctx: Context<{ history?: number }>, id: string) => {
         const task = keepHistory((await request(ctx.target, `api/tasks/${path(id)}`)) as Task, ctx.options.history);
-        ctx.show(task, renderTask);
+        ctx.show(task, (t) => renderTask(t, sections));
       }),
     );
 

@@ -1,5 +1,4 @@
 /** Readable renderings of hub answers, for people. Pure: each returns the text to print. */
-import { kindSection } from './format-kinds.js';
 import type { Artifact, MailboxEntry, Me, Message, MusterMetadata, Page, Part, Profile, Registration, Task, TokenInfo } from './wire.js';
 
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`; other spellings pass through. */
@@ -16,6 +15,9 @@ export function partText(part: Part): string {
   if (typeof part.raw === 'string') return `[${Math.floor((part.raw.length * 3) / 4)} bytes${file ? `, ${file}` : ''}]`;
   return JSON.stringify(part);
 }
+
+/** The data of the first data part, if there is one. */
+export const dataOf = (list: Part[] | undefined): unknown => list?.find((p) => p.data !== undefined)?.data;
 
 /** Parts as text, one after another. */
 export const partsText = (list: Part[]): string => list.map(partText).join('\n');
@@ -75,8 +77,28 @@ function renderArtifact(a: Artifact): string {
   return lines.join('\n');
 }
 
-/** What get prints: the summary, the status message, the history (or a public kind's own section) and the artifacts. */
-export function renderTask(task: Task): string {
+/** A kind's own part of what get prints: its lines, shown in place of the history, and the artifacts they explain. */
+export interface TaskSection {
+  lines: string[];
+  explains: ReadonlySet<string>;
+}
+
+/** A kind's section for a task of its own, or undefined for any other task. */
+export type SectionOf = (task: Task) => TaskSection | undefined;
+
+const sectionOf = (task: Task, sections: readonly SectionOf[]): TaskSection | undefined => {
+  for (const section of sections) {
+    const found = section(task);
+    if (found) return found;
+  }
+  return undefined;
+};
+
+/**
+ * What get prints: the summary, the status message, the history (or, for a kind that brings one
+ * of `sections`, its own section) and the artifacts.
+ */
+export function renderTask(task: Task, sections: readonly SectionOf[]): string {
   const m = musterOf(task);
   const out = [
     fields([
@@ -89,7 +111,7 @@ export function renderTask(task: Task): string {
     ]).join('\n'),
   ];
   if (task.status.message) out.push(`\nStatus message:\n${indent(task.status.message.parts.map(partText).join('\n'), '  ')}`);
-  const section = kindSection(task);
+  const section = sectionOf(task, sections);
   if (section) out.push(section.lines.join('\n'));
   const history = section ? [] : (task.history ?? []);
   if (history.length > 0) {

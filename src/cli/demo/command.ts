@@ -6,9 +6,10 @@ import { Option, type Command } from 'commander';
 import { printError } from '../client/errors.js';
 import { normalizeBase } from '../client/http.js';
 import { wholeNumber } from '../client/paging.js';
+import type { KindCli } from '../kind-cli.js';
 import { AGENT_NAMES, registerCast, type Demo } from './cast.js';
 import { startLocalHub, type LocalHub } from './local-hub.js';
-import { DEMO_STEPS } from './steps/index.js';
+import type { DemoStep } from './step.js';
 import { Transcript } from './transcript.js';
 
 interface DemoOptions {
@@ -21,7 +22,9 @@ interface DemoOptions {
 /** On its own hub the review's deadline is this near, so the demo sees the evaluation in seconds. */
 const LOCAL_REVIEW_DEADLINE_S = 3;
 
-export function demoCommand(program: Command): void {
+/** `muster demo`, running the demo step of each kind in `kinds` that brings one, in their order. */
+export function demoCommand(program: Command, kinds: readonly KindCli[]): void {
+  const steps = kinds.flatMap((k): DemoStep[] => (k.demo ? [k.demo] : []));
   program
     .command('demo')
     .description('run every way of working through a hub and print what each agent did (a temporary hub unless --url)')
@@ -31,14 +34,14 @@ export function demoCommand(program: Command): void {
     .option('--keep', "leave the temporary hub running and print how to look around (stop it with Ctrl-C); with --url, print the demo agents' tokens")
     .action(async (options: DemoOptions) => {
       try {
-        await runDemo(options);
+        await runDemo(options, steps);
       } catch (error) {
         printError(error, false);
       }
     });
 }
 
-async function runDemo(options: DemoOptions): Promise<void> {
+async function runDemo(options: DemoOptions, steps: readonly DemoStep[]): Promise<void> {
   const transcript = new Transcript();
   const local = options.url === undefined ? await startLocalHub() : undefined;
   try {
@@ -47,7 +50,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
     transcript.note(local ? `Muster demo on a temporary hub at ${url}` : `Muster demo on the hub at ${url}`);
     const agents = await registerCast(url, adminToken, local !== undefined, transcript);
     const demo: Demo = { url, adminToken, agents, transcript, reviewDeadlineS: local ? LOCAL_REVIEW_DEADLINE_S : options.reviewDeadline, made: [] };
-    for (const step of DEMO_STEPS) {
+    for (const step of steps) {
       transcript.section(step.title);
       await step.run(demo);
     }

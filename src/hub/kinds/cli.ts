@@ -1,12 +1,14 @@
 /**
- * Each kind's CLI commands, from its own folder. Kept apart from KIND_MODULES (index.ts) so the
- * client CLI loads none of the hub: these import only the CLI's client. A new kind adds its
- * commands here. (Direct tasks, the core, keep theirs in src/cli/client/commands.ts.)
+ * Each kind's part of the CLI (its commands, its section of `muster get`, its demo step), from its
+ * own folder. Kept apart from KIND_MODULES (index.ts) so the client CLI loads none of the hub:
+ * these import only the CLI's client and the demo's helpers. A new kind adds its entry here.
+ * The order is the order of `muster demo`'s steps and of the commands in `muster --help`.
  */
-import type { Command } from 'commander';
-import { callCommands } from './call/cli.js';
-import { intentCommands } from './intent/cli.js';
-import { boardCommands } from './memory/cli.js';
-import { reviewCommands } from './review/cli.js';
+import type { KindCli } from '../../cli/kind-cli.js';
+import { callCli } from './call/cli.js';
+import { directCli } from './direct/cli.js';
+import { intentCli } from './intent/cli.js';
+import { memoryCli } from './memory/cli.js';
+import { reviewCli } from './review/cli.js';
 
-export const KIND_COMMANDS: readonly ((program: Command) => void)[] = [reviewCommands, callCommands, intentCommands, boardCommands];
+export const KIND_CLIS: readonly KindCli[] = [directCli, reviewCli, callCli, intentCli, memoryCli];

@@ -8,6 +8,7 @@ import { requireAgent } from '../../../identity/caller.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
 import type { Quotas } from '../../../identity/quotas.js';
+import { CALL_OPEN } from './open-skill.js';
 import { CALL_QUOTA_RULES } from './quota-rules.js';
 import { requirePublic } from '../../screening.js';
 import { DATA, onlyData, skillArgs, skillOf } from '../skill-call.js';
@@ -17,7 +18,6 @@ export const MAX_ANSWERS = 300;
 
 const ADMIN_HINT = 'The admin sends the admin token: --admin-token TOKEN or MUSTER_ADMIN_TOKEN in the CLI';
 
-export const CALL_OPEN = 'call.open';
 const CALL_CLOSE = 'call.close';
 
 const openArgs = z

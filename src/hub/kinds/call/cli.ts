@@ -1,13 +1,19 @@
-/** Open calls from the command line, kept in the kind's folder: answer one, and (the admin) open or close one. */
+/**
+ * Open calls from the command line, kept in the kind's folder: answer one, and (the admin) open or
+ * close one. `callCli` is the kind's CLI part: these commands, its section of `muster get`, its demo step.
+ */
 import type { Command } from 'commander';
 import { renderTaskSummary } from '../../../cli/client/format.js';
 import { path, request } from '../../../cli/client/http.js';
 import { action, client, type Context } from '../../../cli/client/run.js';
 import { sendData } from '../../../cli/client/send-data.js';
 import type { Task } from '../../../cli/client/wire.js';
-import { CALL_OPEN } from './call.js';
+import type { KindCli } from '../../../cli/kind-cli.js';
+import { callSection } from './cli-format.js';
+import { openCall } from './demo.js';
+import { CALL_OPEN } from './open-skill.js';
 
-export function callCommands(program: Command): void {
+function callCommands(program: Command): void {
   client(program, 'answer <callId> <text...>', 'answer an open call (public at once, once per call)')
     .option('--stance <stance>', 'support, oppose, mixed or neutral')
     .action(
@@ -35,3 +41,5 @@ export function callCommands(program: Command): void {
     }),
   );
 }
+
+export const callCli: KindCli = { commands: callCommands, section: callSection, demo: openCall };

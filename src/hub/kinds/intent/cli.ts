@@ -29,6 +29,8 @@ import {
   type Member,
   type Space,
 } from './cli-format.js';
+import type { KindCli } from '../../../cli/kind-cli.js';
+import { workIntent } from './demo.js';
 import { LEASE_SECONDS, PRIORITY } from './limits.js';
 
 // The hub's own ranges (limits.ts), checked before sending so a bad value is a usage error (exit 2).
@@ -155,7 +157,7 @@ interface DeclareOptions {
 }
 
 /** Client sub-commands for spaces and work intents (see docs/cli.md, "Spaces and work intents"). */
-export function intentCommands(program: Command): void {
+function intentCommands(program: Command): void {
   spaceCommands(program);
 
   client(program, 'declare <space> <title>', 'declare a work intent in a space (its owner or an orchestrator)')
@@ -257,3 +259,5 @@ export function intentCommands(program: Command): void {
       }),
     );
 }
+
+export const intentCli: KindCli = { commands: intentCommands, demo: workIntent };

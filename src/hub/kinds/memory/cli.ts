@@ -13,8 +13,10 @@ import { wholeNumber } from '../../../cli/client/paging.js';
 import { action, client, type Context } from '../../../cli/client/run.js';
 import { sendData } from '../../../cli/client/send-data.js';
 import type { Task } from '../../../cli/client/wire.js';
+import type { KindCli } from '../../../cli/kind-cli.js';
 import { BOARD_MEDIA_TYPE, boardFileSchema, type BoardFile } from './board-file.js';
 import { importBoard, importSaid, planImport } from './board-import.js';
+import { memoryBoard } from './demo.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 
 const MEMORY_BASE = 'memory/';
@@ -55,7 +57,7 @@ function readBoardFile(file: string): BoardFile {
   return parsed.data as unknown as BoardFile;
 }
 
-export function boardCommands(program: Command): void {
+function boardCommands(program: Command): void {
   const board = program.command('board').description('memory boards: make, append to, recall, read, list, export and import boards');
 
   client(board, 'create <title> <cards...>', 'make a board, one card per argument ("#word" in a card tags it)')
@@ -116,3 +118,5 @@ export function boardCommands(program: Command): void {
       }),
     );
 }
+
+export const memoryCli: KindCli = { commands: boardCommands, demo: memoryBoard };

@@ -9,6 +9,9 @@ import { UsageError } from '../../../cli/client/errors.js';
 import { renderTaskSummary } from '../../../cli/client/format.js';
 import { action, client, type Context } from '../../../cli/client/run.js';
 import { sendData } from '../../../cli/client/send-data.js';
+import type { KindCli } from '../../../cli/kind-cli.js';
+import { reviewSection } from './cli-format.js';
+import { reviewTask } from './demo.js';
 import { checkRequest, REVIEW_OPEN, requestDigest, type ReviewRequest } from './request.js';
 
 function readJson(file: string): unknown {
@@ -44,7 +47,7 @@ function renderPreview(p: { request: ReviewRequest; digest: string }): string {
   ].join('\n');
 }
 
-export function reviewCommands(program: Command): void {
+function reviewCommands(program: Command): void {
   const review = program.command('review').description('public review tasks: digest and preview locally, post');
 
   client(review, 'digest <file>', 'print the SHA-256 (RFC 8785 canonical JSON) of a review request; nothing is sent', { hub: false }).action(
@@ -80,3 +83,5 @@ export function reviewCommands(program: Command): void {
     }),
   );
 }
+
+export const reviewCli: KindCli = { commands: reviewCommands, section: reviewSection, demo: reviewTask };

@@ -1,9 +1,9 @@
 /** A memory board: alice makes one shared with bob; bob adds to it and recalls from it; carol, not shared with, finds nothing; alice reads it in plain words. */
 import type { Task } from '../../../a2a/types.js';
-import type { Agent, Demo } from '../cast.js';
-import { quote } from '../transcript.js';
-import { sendMessage, stateName } from './messages.js';
-import type { DemoStep } from './step.js';
+import type { Agent, Demo } from '../../../cli/demo/cast.js';
+import { quote } from '../../../cli/demo/transcript.js';
+import { sendMessage, stateName } from '../../../cli/demo/messages.js';
+import type { DemoStep } from '../../../cli/demo/step.js';
 
 const MEMORY_BASE = 'memory/';
 

@@ -1,10 +1,10 @@
 /** A work intent: alice makes a space, bob declares work there over A2A, carol claims and lands it over REST. */
 import type { Task } from '../../../a2a/types.js';
-import { request } from '../../client/http.js';
-import { anonymous, type Demo } from '../cast.js';
-import { quote } from '../transcript.js';
-import { getTask, sendMessage, shortId, stateName } from './messages.js';
-import type { DemoStep } from './step.js';
+import { request } from '../../../cli/client/http.js';
+import { anonymous, type Demo } from '../../../cli/demo/cast.js';
+import { quote } from '../../../cli/demo/transcript.js';
+import { getTask, sendMessage, shortId, stateName } from '../../../cli/demo/messages.js';
+import type { DemoStep } from '../../../cli/demo/step.js';
 
 const TITLE = 'Add rate limiting to /api/links';
 

@@ -1,9 +1,11 @@
 /**
- * How `muster get` shows the public kinds: a review task (its request, and after the deadline
- * its evaluation) and an open call (its question and answers), instead of their raw data parts.
+ * How `muster get` shows a review task: its request and, after the deadline, its evaluation,
+ * instead of its raw data parts. Like the commands (cli.ts), this imports only from the client
+ * (src/cli/client/*) and the A2A types.
  */
-import { isJsonObject } from '../../a2a/types.js';
-import type { Artifact, Part, Task } from './wire.js';
+import { isJsonObject } from '../../../a2a/types.js';
+import { dataOf, type TaskSection } from '../../../cli/client/format.js';
+import type { Artifact, Task } from '../../../cli/client/wire.js';
 
 interface ReviewFacts {
   request: { title?: string; question: string; sources: string[]; acceptance: string[]; deadline: string; min_independent: number; max_contributors: number };
@@ -20,7 +22,6 @@ interface EvaluationData {
   contributions: { id: string; verdict: string; summary: string; source_urls: string[]; conditions?: string[]; limitations?: string[] }[];
 }
 
-const dataOf = (parts: Part[] | undefined): unknown => parts?.find((p) => p.data !== undefined)?.data;
 const listed = (label: string, items: string[]): string[] => (items.length > 0 ? [`  ${label}:`, ...items.map((i) => `    - ${i}`)] : []);
 
 function renderEvaluation(artifact: Artifact | undefined): string[] {
@@ -55,30 +56,9 @@ function renderReview(task: Task, review: ReviewFacts): string[] {
   ];
 }
 
-function renderCall(task: Task, call: { title: string; question: string }): string[] {
-  // The hub marks each answer (metadata.muster.answer), so a trimmed history (--history N) still shows them.
-  const answers = (task.history ?? [])
-    .filter((m) => isJsonObject(m.metadata?.['muster']) && (m.metadata['muster'] as Record<string, unknown>)['answer'] !== undefined)
-    .map((m) => dataOf(m.parts))
-    .filter((d): d is { body: string; stance?: string } => isJsonObject(d) && typeof d['body'] === 'string');
-  return [
-    '',
-    `Call: ${call.title}`,
-    `  question: ${call.question}`,
-    '',
-    `Answers (${answers.length}):`,
-    ...(answers.length > 0 ? answers.map((a) => `  - ${a.stance ? `${a.stance}: ` : ''}${a.body}`) : ['  (none yet)']),
-  ];
-}
-
-/**
- * The section a public kind shows in place of the history (and of the artifacts it explains),
- * or undefined for a task shown as messages.
- */
-export function kindSection(task: Task): { lines: string[]; explains: Set<string> } | undefined {
+/** A review task's section (it explains the evaluation artifact), or undefined for any other task. */
+export function reviewSection(task: Task): TaskSection | undefined {
   const muster = task.metadata?.['muster'];
-  if (!isJsonObject(muster)) return undefined;
-  if (isJsonObject(muster['review'])) return { lines: renderReview(task, muster['review'] as unknown as ReviewFacts), explains: new Set(['evaluation']) };
-  if (isJsonObject(muster['call'])) return { lines: renderCall(task, muster['call'] as { title: string; question: string }), explains: new Set() };
-  return undefined;
+  if (!isJsonObject(muster) || !isJsonObject(muster['review'])) return undefined;
+  return { lines: renderReview(task, muster['review'] as unknown as ReviewFacts), explains: new Set(['evaluation']) };
 }

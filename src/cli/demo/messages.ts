@@ -1,7 +1,7 @@
 /** The A2A calls every step makes, through the CLI's own HTTP client: SendMessage and GetTask. */
 import { randomUUID } from 'node:crypto';
-import type { Part, Task } from '../../../a2a/types.js';
-import { rpc, type Target } from '../../client/http.js';
+import type { Part, Task } from '../../a2a/types.js';
+import { rpc, type Target } from '../client/http.js';
 
 /** SendMessage at `base` (an agent's base, or '' for the hub's own); the hub always answers a task here. */
 export async function sendMessage(target: Target, base: string, parts: Part[], taskId?: string, configuration?: { returnImmediately: boolean }): Promise<Task> {

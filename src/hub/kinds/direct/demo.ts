@@ -1,10 +1,10 @@
 /** A direct task: alice asks bob, bob asks back (input-required), alice answers, bob completes it. */
 import type { Task } from '../../../a2a/types.js';
-import { request } from '../../client/http.js';
-import type { Demo } from '../cast.js';
-import { quote } from '../transcript.js';
-import { agentBase, getTask, sendText, shortId, stateName } from './messages.js';
-import type { DemoStep } from './step.js';
+import { request } from '../../../cli/client/http.js';
+import type { Demo } from '../../../cli/demo/cast.js';
+import { quote } from '../../../cli/demo/transcript.js';
+import { agentBase, getTask, sendText, shortId, stateName } from '../../../cli/demo/messages.js';
+import type { DemoStep } from '../../../cli/demo/step.js';
 
 export const directTask: DemoStep = {
   title: 'A direct task: private between two agents',

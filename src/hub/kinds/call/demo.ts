@@ -1,10 +1,11 @@
 /** An open call: the admin asks, bob and carol answer (public at once, without their names), the admin closes it. */
 import type { Task } from '../../../a2a/types.js';
-import { request } from '../../client/http.js';
-import { admin, anonymous, type Demo } from '../cast.js';
-import { quote } from '../transcript.js';
-import { getTask, sendData, shortId, stateName } from './messages.js';
-import type { DemoStep } from './step.js';
+import { request } from '../../../cli/client/http.js';
+import { admin, anonymous, type Demo } from '../../../cli/demo/cast.js';
+import { quote } from '../../../cli/demo/transcript.js';
+import { getTask, sendData, shortId, stateName } from '../../../cli/demo/messages.js';
+import type { DemoStep } from '../../../cli/demo/step.js';
+import { CALL_OPEN } from './open-skill.js';
 
 const ANSWERS = {
   bob: { stance: 'support', body: 'Delivery guarantees, and how subscribers resume after a drop.' },
@@ -20,7 +21,7 @@ export const openCall: DemoStep = {
       return;
     }
     const question = 'Which topics should the next paper cover?';
-    const call = await sendData(admin(demo), { skill: 'call.open', args: { title: 'Next paper', question } });
+    const call = await sendData(admin(demo), { skill: CALL_OPEN, args: { title: 'Next paper', question } });
     demo.made.push({ what: 'the open call', id: call.id });
     t.act('admin', `SendMessage call.open at the hub's base: ${quote(question)}`, `call ${shortId(call.id)}, ${stateName(call)}`);
 

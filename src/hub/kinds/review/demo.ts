@@ -3,12 +3,12 @@
  * sealed contributions, and the hub evaluates it once at its (near) deadline.
  */
 import type { Task } from '../../../a2a/types.js';
-import { REVIEW_OPEN, requestDigest } from '../../../hub/kinds/review/request.js';
-import { HubAnswerError } from '../../client/errors.js';
-import { anonymous, type Agent, type Demo } from '../cast.js';
-import { quote } from '../transcript.js';
-import { getTask, sendData, shortId, stateName } from './messages.js';
-import type { DemoStep } from './step.js';
+import { REVIEW_OPEN, requestDigest } from './request.js';
+import { HubAnswerError } from '../../../cli/client/errors.js';
+import { anonymous, type Agent, type Demo } from '../../../cli/demo/cast.js';
+import { quote } from '../../../cli/demo/transcript.js';
+import { getTask, sendData, shortId, stateName } from '../../../cli/demo/messages.js';
+import type { DemoStep } from '../../../cli/demo/step.js';
 
 const SOURCE = 'https://github.com/a2aproject/A2A';
 /** How long past the deadline the demo waits for the evaluation before it gives up. */
