@@ -1,7 +1,7 @@
 /**
  * Operators on two `muster serve` processes sharing one PostgreSQL database: an operator made
  * through A registers and reads through B, and a pause through A refuses a send through B at once
- * (the pause is a row, read with every send; no node keeps a copy). Runs only when MUSTER_TEST_PG
+ * (the pause is a row, checked in every send's own write; no node keeps a copy). Runs only when MUSTER_TEST_PG
  * names a server.
  */
 import { randomUUID } from 'node:crypto';

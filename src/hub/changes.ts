@@ -10,7 +10,7 @@ const stamp = (m: Message, record: TaskRecord): Message => Object.assign({}, m, 
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, openKey, settles, underLock: _createdUnderIt, ...unplaced } = opening;
+  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, openKey, settles, unlessPaused, underLock: _createdUnderIt, ...unplaced } = opening;
   unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
     id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
@@ -36,6 +36,7 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   const task: StoredTask = { record, history, artifacts: [] };
   const events: StreamResponse[] = [{ task: snapshot(task) }];
   const write: TaskWrite = { record, newMessages: history, newArtifacts: [], events, ...(quotas ? { quotas } : {}), ...(dueAt !== undefined ? { dueAt } : {}) };
+  if (unlessPaused !== undefined) write.unlessPaused = unlessPaused;
   return settles ? settledAtOnce({ task, write }, settles, now) : { task, write };
 }
 

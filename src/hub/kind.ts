@@ -7,7 +7,7 @@ import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
 import type { Caller } from '../identity/caller.js';
 import type { QuotaRule, Quotas } from '../identity/quotas.js';
 import type { z } from 'zod';
-import type { AgentRecord, BoardStore, EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, Store, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
+import type { BoardStore, EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, Store, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
 import type { OpenKeyOf } from '../store/open-key-backfill.js';
 import type { Spaces } from './spaces.js';
 import type { View } from './view.js';
@@ -36,8 +36,6 @@ export interface Standing {
 
 /** What a kind may read while it decides (it never writes). */
 export interface KindReads {
-  /** The agent's record as the store has it now (its pause is read with every send to it). */
-  agent(handle: string): Promise<AgentRecord | undefined>;
   /** The space and the caller's standing in it; undefined when there is no such space. */
   standing(space: string, caller: Caller): Promise<Standing | undefined>;
   /** The tasks of `kinds` a space's base holds (states and filters as in TaskQuery), latest update first, every page up to `max`. */
@@ -80,6 +78,11 @@ export interface Opening {
   quotas?: QuotaCharge[];
   /** When the kind's `due` runs for this task (a deadline). */
   dueAt?: number;
+  /**
+   * The agent whose pause refuses this opening (a direct task's target): the store checks it in
+   * the task's own write, so a pause through any node holds at once, with nothing written.
+   */
+  unlessPaused?: string;
   /** The task's place in lists by rank, highest first (an intent's priority); absent: 0. */
   rank?: number;
   /**

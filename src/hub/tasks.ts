@@ -375,7 +375,6 @@ export class TaskService {
 
   /** What kinds may read while they decide. */
   private readonly reads: KindReads = {
-    agent: (handle) => this.store.getAgent(handle),
     standing: (space, caller) => this.spaces.standing(space, caller),
     spaceTasks: (...args) => this.lockedReads(this.store).spaceTasks(...args),
     requireQuota: async (charges) => {

@@ -17,6 +17,14 @@ export class StoreConflict extends Error {
   }
 }
 
+/** The agent a write opens a task for (`unlessPaused`) is paused: nothing was written. */
+export class AgentPaused extends Error {
+  constructor(readonly agent: { handle: string; operator?: string; paused: { at: number; by: 'operator' | 'admin' } }) {
+    super(`agent ${agent.handle} is paused`);
+    this.name = 'AgentPaused';
+  }
+}
+
 /** The token a read or write was given (`liveToken`) is not live: nothing was read or written. */
 export class TokenNotLive extends Error {
   constructor() {

@@ -3,7 +3,7 @@
  * is held once, by an agent or an operator (one namespace, the `handles` table, so two nodes
  * registering the same handle as both cannot both win); an operator token revoked or replaced is
  * refused by `findOperatorToken` at once, on every process; an agent's pause is a column of its
- * row, read with every send. Operator token changes are announced like an agent's ('tokens').
+ * row, checked inside every write that opens a task for the agent (TaskWrite.unlessPaused). Operator token changes are announced like an agent's ('tokens').
  */
 import type { AgentRecord, TokenRecord } from './identity.js';
 

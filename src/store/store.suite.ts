@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../a2a/types.js';
-import { HOLD_WINDOW, pushChannel, QuotaExceeded, StoreConflict, TokenNotLive, type DeliveryDraft, type Store, type TaskRecord, type TaskWrite } from './store.js';
+import { AgentPaused, HOLD_WINDOW, pushChannel, QuotaExceeded, StoreConflict, TokenNotLive, type DeliveryDraft, type Store, type TaskRecord, type TaskWrite } from './store.js';
 import { taskScopes } from '../hub/view.js';
 
 const message = (id: string, text = id): Message => ({ messageId: id, role: 'ROLE_USER', parts: [{ text }] });
@@ -96,6 +96,26 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       expect(await store.getReceipt('tia', 'k')).toBeUndefined();
       expect(await store.quotaUsed('q', 0)).toBe(0);
       expect((await store.getTask(created.record.id, { includeArtifacts: false }))?.record.version).toBe(2);
+      await store.close();
+    });
+
+    it('checks a paused agent given to a write (unlessPaused) in that write: refused with when and by whom, and nothing is written', async () => {
+      const { store } = await open();
+      await store.insertAgent({ handle: 'pia', createdAt: 1 }, { id: 'tp1', hash: 'pia-hash' });
+      const before = newTask({ target: 'pia' });
+      await store.createTask({ ...before, unlessPaused: 'pia' });
+      await store.setPause('pia', { at: 1_234, by: 'admin' });
+      const refused = newTask({ target: 'pia' });
+      const receipt = { scope: 'sender', key: 'kp', fingerprint: 'f', result: { taskId: refused.record.id } };
+      const write = store.createTask({ ...refused, receipt, quotas: [{ key: 'qp', windowStart: 0, limit: 5 }], unlessPaused: 'pia' });
+      await expect(write).rejects.toBeInstanceOf(AgentPaused);
+      await expect(write).rejects.toMatchObject({ agent: { handle: 'pia', paused: { at: 1_234, by: 'admin' } } });
+      expect(await store.getTask(refused.record.id, { includeArtifacts: false })).toBeUndefined();
+      expect(await store.getReceipt('sender', 'kp')).toBeUndefined();
+      expect(await store.quotaUsed('qp', 0)).toBe(0);
+      await store.setPause('pia', undefined);
+      await store.createTask({ ...refused, unlessPaused: 'pia' });
+      expect((await store.getTask(refused.record.id, { includeArtifacts: false }))?.record.id).toBe(refused.record.id);
       await store.close();
     });
 

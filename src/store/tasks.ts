@@ -137,6 +137,8 @@ export interface TaskWrite {
   liveToken?: string;
   /** With liveToken: checked before it (see QuotaGate). */
   tokenGate?: QuotaGate;
+  /** The write stands only while this agent is not paused, checked in the write itself (AgentPaused: nothing written). */
+  unlessPaused?: string;
 }
 
 /** The task columns a list may test. */

@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { QuotaExceeded, StoreConflict, StoreUnavailable, TokenNotLive, type CommitObserver } from '../store.js';
+import { AgentPaused, QuotaExceeded, StoreConflict, StoreUnavailable, TokenNotLive, type CommitObserver } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import type { MigrationInputs } from '../open-key-backfill.js';
 import { groupCommit, type WriteLocks } from './group-commit.js';
@@ -193,6 +193,12 @@ const CONFLICT_OF: Record<string, StoreConflict['what']> = {
   events_pkey: 'version',
 };
 
+/** MU423's agent handle (the message) and its detail, `paused_at|paused_by[|operator]`. */
+function pausedAgent(handle: string, detail: string): AgentPaused {
+  const [at, by, operator] = detail.split('|');
+  return new AgentPaused({ handle, ...(operator ? { operator } : {}), paused: { at: Number(at), by: by === 'admin' ? 'admin' : 'operator' } });
+}
+
 /** The store's error for a driver error; anything it does not know is passed on as it is. */
 export function storeError(e: unknown): unknown {
   const code = codeOf(e);
@@ -200,6 +206,7 @@ export function storeError(e: unknown): unknown {
   if (code === 'MU409') return new StoreConflict(error.message as StoreConflict['what'], error.detail ?? error.message);
   if (code === 'MU429') return new QuotaExceeded(error.message, Number(error.detail));
   if (code === 'MU401') return new TokenNotLive();
+  if (code === 'MU423') return pausedAgent(error.message, error.detail ?? '');
   if (code === '23505') {
     const what = CONFLICT_OF[error.constraint ?? ''];
     return what ? new StoreConflict(what, error.detail ?? error.message) : e;

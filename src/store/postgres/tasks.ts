@@ -69,13 +69,24 @@ export function taskWriter(db: Db, announcer: Announcer) {
  * Adds what a write's row waits for and answers the last of them: the refusals that come before its
  * compare-and-set, each a CTE of one row (or it raises) joining the one before, so they run in
  * this order: the receipt (a retry racing its first write through another process is answered
- * from it, whatever else changed), the lease on due work, the entry rule, the caller's token.
+ * from it, whatever else changed), the lease on due work, the entry rule, the caller's token, the
+ * target's pause.
  */
 function guards(s: Statement, id: string, w: TaskWrite): string | undefined {
   let last = writeReceipt(s, w.receipt, w.record.updatedAt);
   if (w.dueDone !== undefined) last = finishDueWith(s, id, w.dueDone, last);
   last = entryGate(s, id, w.entry, w.entriesSeen, last) ?? last;
-  return liveToken(s, w.liveToken, w.tokenGate, last) ?? last;
+  last = liveToken(s, w.liveToken, w.tokenGate, last) ?? last;
+  return notPaused(s, w.unlessPaused, last) ?? last;
+}
+
+/** Adds `not_paused`, one row when the agent is not paused; else it raises MU423 (AgentPaused) with when, by whom, and its operator. */
+function notPaused(s: Statement, handle: string | undefined, after: string | undefined): string | undefined {
+  if (handle === undefined) return undefined;
+  s.with('not_paused', `SELECT CASE WHEN a.paused_at IS NULL THEN 1
+     ELSE muster_refuse('MU423', a.handle, concat_ws('|', a.paused_at, a.paused_by, a.operator)) END AS ok
+   FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${s.param(handle, 'text')}`);
+  return 'not_paused';
 }
 
 /** Adds `live_token`, one row when the token with this hash is live; else it raises MU401 (TokenNotLive). */

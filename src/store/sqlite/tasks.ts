@@ -1,7 +1,7 @@
 import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { loggedEvents, StoreConflict, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { AgentPaused, loggedEvents, StoreConflict, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
@@ -17,6 +17,7 @@ export function taskWriter(
   due: ReturnType<typeof dueWorkStatements>,
   receipts: ReturnType<typeof receiptIndex>,
   tokenLive: (hash: string) => boolean,
+  pauseOf: (handle: string) => AgentPaused['agent'] | undefined,
   observe: CommitObserver = () => {},
 ) {
   const insertTask = db.prepare(
@@ -36,11 +37,13 @@ export function taskWriter(
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
   const check = (
-    w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; record?: { id: string } },
+    w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; unlessPaused?: string; record?: { id: string } },
     entry: EntryWrite | undefined,
   ) => {
     quotas.gate(w.tokenGate);
     if (w.liveToken !== undefined && !tokenLive(w.liveToken)) throw new TokenNotLive();
+    const paused = w.unlessPaused === undefined ? undefined : pauseOf(w.unlessPaused);
+    if (paused) throw new AgentPaused(paused);
     if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);
     if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');

@@ -7,7 +7,6 @@ import type { StoredTask, TaskRecord } from '../../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening } from '../../kind.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import { DIRECT_QUOTA_RULES } from './quota-rules.js';
-import { refuseIfPaused } from '../../../identity/pause.js';
 import { respond } from './respond.js';
 
 /**
@@ -26,13 +25,13 @@ export function directKind(quotas: Quotas): Kind {
       const sender = requireAgent(ctx.caller, 'send a task');
       const target = doorOf(ctx, 'agent').handle;
       if (sender === target) throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', { hint: 'Send it to another agent\'s base URL' });
-      refuseIfPaused(await ctx.reads.agent(target)); // read with every send: a pause through any node holds at once
       return {
         kind: 'direct',
         contextId: message.contextId ?? uuidv7(),
         sender,
         target,
         visibility: 'participants',
+        unlessPaused: target, // checked in the task's own write: a pause through any node holds at once
         state: 'TASK_STATE_SUBMITTED',
         messages: [message],
         quotas: [
