@@ -14,7 +14,7 @@ const RESERVED = new Set([
   'null', 'undefined', 'none', 'nil', 'true', 'false',
 ]);
 
-export const isReservedHandle = (handle: string): boolean => RESERVED.has(handle);
+const isReservedHandle = (handle: string): boolean => RESERVED.has(handle);
 
 /** Refuses a reserved handle, for an agent's registration and an operator's creation alike (one namespace). */
 export function refuseReservedHandle(handle: string): void {
