@@ -93,6 +93,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   metrics.backlogFrom(() => outbox.backlog());
   hub = createHub(store, {
     adminTokenHash: admin.hash,
+    registration: config.registration,
     rateLimits: config.rateLimits,
     limits: config.limits,
     targets: policy,
@@ -118,7 +119,6 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     streams: config.streams,
     signer,
     publicUrl: config.publicUrl,
-    registration: config.registration,
     adminTokenFingerprint: admin.hash.slice(0, 16),
     logger,
     metrics,

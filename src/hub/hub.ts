@@ -27,6 +27,8 @@ export interface HubOptions {
   targets: TargetPolicy;
   /** Called when a write queued deliveries (the outbox's poke). */
   deliveriesQueued: () => void;
+  /** Who may register agents: anyone (open), or only the admin and operators (admin). */
+  registration?: 'open' | 'admin';
   /** What the kinds are configured with (review deadlines, the intent wait). */
   kinds?: KindSettings;
   clock?: () => number;
@@ -57,7 +59,7 @@ export interface Hub {
 export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(withLimits(QUOTA_RULES, options.limits ?? {}), options.rateLimits);
-  const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds());
+  const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds(), options.registration);
   const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle) });
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);

@@ -63,6 +63,8 @@ export class Identity {
     private readonly clock: () => number = Date.now,
     /** Skill ids the hub itself lists on cards: a profile may not declare them (profile.ts). */
     private readonly reservedSkillIds: ReadonlySet<string> = new Set(),
+    /** Who may register: anyone (open), or only the admin and operators (admin). */
+    private readonly registration: 'open' | 'admin' = 'open',
   ) {
     // An exclusive store caches live tokens itself (store/cached), so every check is already local.
     this.owners = store.exclusive ? undefined : new LRUCache({ max: KNOWN_HANDLES });
@@ -74,6 +76,11 @@ export class Identity {
    * it is loopback). An operator registers agents it then owns.
    */
   async register(caller: Caller, body: unknown, address: string): Promise<{ agent: AgentRecord; token: string }> {
+    if (this.registration === 'admin' && caller.kind !== 'admin' && caller.kind !== 'operator') {
+      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'Registration on this hub needs the admin token or an operator token', {
+        hint: 'Register with the admin token (muster register --admin-token TOKEN, or MUSTER_ADMIN_TOKEN) or an operator token (--operator-token, or MUSTER_OPERATOR_TOKEN); the hub\'s admin has them',
+      });
+    }
     const input = parseWith(registration, body);
     refuseReservedHandle(input.handle);
     const token = newToken();

@@ -30,7 +30,6 @@ export interface AppOptions {
   /** The hub's signing keys: they sign the cards, are published as a JWKS and rotate by the admin. */
   signer: Signer;
   publicUrl: URL | undefined;
-  registration: 'open' | 'admin';
   adminTokenFingerprint: string;
   /** Request lines, and unexpected failures (never told to the caller). */
   logger: Logger;

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
 import { pageFields } from './page-query.js';
-import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { AgentRecord, TokenRecord } from '../../store/store.js';
 import { baseUrl, callerOf } from '../http/context.js';
@@ -23,17 +22,12 @@ const agentsQuery = z.object({ ...pageFields, ...searchFields }).strict();
 export const tokenView = (t: TokenRecord) => ({ id: t.id, createdAt: iso(t.createdAt), ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}) });
 
 /** Agents and tokens over REST. A token appears in exactly two answers: registration and rotation. */
-export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl: URL | undefined; registration: 'open' | 'admin' }): void {
+export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl: URL | undefined }): void {
   const config = { door: 'rest' as const };
   const base = (request: Parameters<typeof baseUrl>[1]) => baseUrl(options.publicUrl, request);
 
   app.post('/api/agents', { config }, async (request, reply) => {
     const caller = await callerOf(hub, request);
-    if (options.registration === 'admin' && caller.kind !== 'admin' && caller.kind !== 'operator') {
-      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'Registration on this hub needs the admin token or an operator token', {
-        hint: 'Register with the admin token (muster register --admin-token TOKEN, or MUSTER_ADMIN_TOKEN) or an operator token (--operator-token, or MUSTER_OPERATOR_TOKEN); the hub\'s admin has them',
-      });
-    }
     const { agent, token } = await hub.identity.register(caller, request.body ?? {}, request.ip);
     return reply.code(201).header('cache-control', 'no-store').send(Object.assign(profile(agent, base(request)), { token }));
   });
