@@ -16,6 +16,12 @@ const SHARED_RECHECK_MS = 5_000;
 /** True for the event that ends a task's stream: a status update into a terminal state. */
 export const endsStream = (event: StreamResponse): boolean => 'statusUpdate' in event && isTerminal(event.statusUpdate.status.state);
 
+/** A numbered log follow() reads: a task's events (the store itself), or an agent's inbox. */
+export interface EventLog<E> {
+  readonly exclusive: boolean;
+  eventsAfter(key: string, afterSeq: number, limit: number): Promise<{ seq: number; event: E }[]>;
+}
+
 /**
  * A task's events after `afterSeq`, stored ones first and then live ones, in order, with no gap
  * and no duplicate. It reads the log to catch up; once caught up it takes the events that
@@ -23,18 +29,34 @@ export const endsStream = (event: StreamResponse): boolean => 'statusUpdate' in 
  * finds a gap, or (on a shared store) after a quiet while. It stops after a terminal status
  * update, or when `signal` aborts.
  */
-export async function* follow(store: Store, wakeups: Wakeups, taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<LoggedEvent> {
+export function follow(store: Store, wakeups: Wakeups, taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<LoggedEvent> {
+  return followLog(store, wakeups, taskId, afterSeq, signal, endsStream);
+}
+
+/**
+ * Any numbered log announced on the store's events under `key` (a task's, an inbox's), read as
+ * follow() reads a task's: stored events, then live ones, no gap, no duplicate, until `ends`
+ * holds for one or `signal` aborts.
+ */
+export async function* followLog<E>(
+  store: EventLog<E>,
+  wakeups: Wakeups,
+  taskId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+  ends: (event: E) => boolean,
+): AsyncGenerator<{ seq: number; event: E }> {
   let cursor = afterSeq;
   let known = afterSeq; // the highest seq a wake-up has announced
   let behind = true; // read the log until a short page says we are caught up
-  let live: LoggedEvent[] = [];
+  let live: { seq: number; event: E }[] = [];
   let wake: (() => void) | undefined;
   const unwatch = wakeups.watch(taskId, (lastSeq, events) => {
     known = Math.max(known, lastSeq);
     if (live.length + events.length > LIVE_LIMIT) {
       live = [];
       behind = true;
-    } else live.push(...events);
+    } else live.push(...(events as readonly { seq: number; event: unknown }[] as { seq: number; event: E }[])); // a key's announcements carry its own log's events
     wake?.();
   });
   const onAbort = () => wake?.();
@@ -46,7 +68,7 @@ export async function* follow(store: Store, wakeups: Wakeups, taskId: string, af
         for (const logged of page) {
           cursor = logged.seq;
           yield logged;
-          if (endsStream(logged.event)) return;
+          if (ends(logged.event)) return;
         }
         behind = page.length === PAGE;
         continue;
@@ -57,7 +79,7 @@ export async function* follow(store: Store, wakeups: Wakeups, taskId: string, af
         live.shift();
         cursor = next.seq;
         yield next;
-        if (endsStream(next.event)) return;
+        if (ends(next.event)) return;
         continue;
       }
       if (known > cursor) {

@@ -15,6 +15,7 @@ import { TaskService } from './tasks.js';
 import { Directory } from './directory.js';
 import { hubSkillIds } from './hub-skills.js';
 import { View } from './view.js';
+import { Inbox } from './inbox.js';
 
 export interface HubOptions {
   /** The admin token's hash (identity/tokens.ts hashToken). */
@@ -54,6 +55,8 @@ export interface Hub {
   readonly directory: Directory;
   /** Operators: people's accounts that own agents (identity/operators.ts). */
   readonly operators: Operators;
+  /** Agents' live inboxes and whether they are listening (hub/inbox.ts). */
+  readonly inbox: Inbox;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -78,5 +81,6 @@ export function createHub(store: Store, options: HubOptions): Hub {
     directory: new Directory(identity),
     endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
     operators: new Operators(store, clock),
+    inbox: new Inbox(store, wakeups),
   };
 }

@@ -18,6 +18,7 @@ import type { Change, Door, Kind, KindContext, KindReads, LockedReads } from './
 import type { Kinds } from './kinds/index.js';
 import type { Spaces } from './spaces.js';
 import { checkParts } from './limits.js';
+import { inboxOfChange, inboxOfOpening } from './inbox.js';
 import { cursorFrom, encodePageToken } from './page-token.js';
 import { configSchema, type PushConfigs } from './push.js';
 import type { RenderOptions, View } from './view.js';
@@ -240,6 +241,8 @@ export class TaskService {
       if ('twinOf' in opening) return this.view.twin(opening.twinOf, opening.note, FULL);
       // The opening event carries the task without its history: the messages are stored once, in the history.
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
+      const inbox = inboxOfOpening(task.record, () => this.view.render(task, FULL), actor.acceptedOutputModes);
+      if (inbox) write.inbox = inbox;
       const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target);
       if (forward) write.forward = forward;
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });
@@ -285,7 +288,7 @@ export class TaskService {
         await this.store.addEntry(Object.assign({}, change.sealed, receipt ? { receipt } : {}, change.quotas ? { quotas: change.quotas } : {}));
         return this.present(actor, current);
       }
-      return this.present(actor, await this.commit(current, change, ctx.now, receipt ? { receipt } : {}));
+      return this.present(actor, await this.commit(current, change, ctx.now, receipt ? { receipt } : {}, actor.caller));
     });
   }
 
@@ -308,8 +311,8 @@ export class TaskService {
     });
   }
 
-  /** Writes a kind's change to a task read at some version, with its events, deliveries and wake-ups. */
-  private async commit(current: StoredTask, change: Change, now: number, extra: Partial<TaskWrite>): Promise<StoredTask> {
+  /** Writes a kind's change to a task read at some version, with its events, deliveries, wake-ups and (made `by` a caller) its target's inbox events. */
+  private async commit(current: StoredTask, change: Change, now: number, extra: Partial<TaskWrite>, by?: Caller): Promise<StoredTask> {
     const { record } = current;
     // A change that writes an entry is bounded by the entry's own cap (an open call's 300
     // answers), which refuses as TASK_FULL; the message cap holds open-ended histories.
@@ -320,6 +323,8 @@ export class TaskService {
     }
     const { write, task } = changeWrite(current, change, now);
     Object.assign(write, extra);
+    const inbox = by && inboxOfChange(by, record, write);
+    if (inbox) write.inbox = inbox;
     const drafts = await this.push.drafts(write.record, write.events);
     if (drafts.length > 0) write.deliveries = drafts;
     await this.store.updateTask(write);

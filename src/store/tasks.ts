@@ -12,6 +12,7 @@
  * events are numbered 1, 2, 3… without gaps, and `eventsAfter` reads them back in order.
  */
 import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
+import type { InboxDraft } from './inbox.js';
 import type { DeliveryDraft, ForwardDraft } from './outbox.js';
 import type { QuotaCharge, QuotaGate, Receipt } from './receipts.js';
 
@@ -137,6 +138,8 @@ export interface TaskWrite {
   liveToken?: string;
   /** With liveToken: checked before it (see QuotaGate). */
   tokenGate?: QuotaGate;
+  /** Events for the task's target's inbox log, numbered and written with the change (see inbox.ts). */
+  inbox?: InboxDraft;
   /** The write stands only while this agent is not paused, checked in the write itself (AgentPaused: nothing written). */
   unlessPaused?: string;
 }

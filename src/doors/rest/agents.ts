@@ -7,6 +7,7 @@ import type { AgentRecord, TokenRecord } from '../../store/store.js';
 import { baseUrl, callerOf } from '../http/context.js';
 import { isSearch, searchFields } from '../../identity/profile.js';
 import { publicProfile } from '../../identity/profile-view.js';
+import { inboxRoutes, type InboxRouteOptions } from './inbox.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -22,8 +23,9 @@ const agentsQuery = z.object({ ...pageFields, ...searchFields }).strict();
 export const tokenView = (t: TokenRecord) => ({ id: t.id, createdAt: iso(t.createdAt), ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}) });
 
 /** Agents and tokens over REST. A token appears in exactly two answers: registration and rotation. */
-export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl: URL | undefined }): void {
+export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl: URL | undefined } & InboxRouteOptions): void {
   const config = { door: 'rest' as const };
+  inboxRoutes(app, hub, options); // an agent's own live inbox (registered here: app.ts lists the doors' route groups)
   const base = (request: Parameters<typeof baseUrl>[1]) => baseUrl(options.publicUrl, request);
 
   app.post('/api/agents', { config }, async (request, reply) => {

@@ -14,7 +14,7 @@
  *
  * A group holds its row locks until its COMMIT, so two groups that met on two rows in opposite
  * orders would deadlock where their members alone would not. Before its members, a group therefore
- * takes every lock they will wait on (the rows of the tasks they change, then their quota counters),
+ * takes every lock they will wait on (the rows of the tasks they change, then the inbox heads they append to, then their quota counters),
  * each kind in key order, as every single write takes them too (its task's row, then its counters
  * in key order): groups and single writes all lock in one order.
  */
@@ -23,10 +23,11 @@ import type { QuotaCharge } from '../receipts.js';
 
 export interface Rows { rows: Record<string, unknown>[]; rowCount: number }
 
-/** The rows a write will wait on: the tasks it changes (not ones it creates) and its quota counters. */
+/** The rows a write will wait on: the tasks it changes (not ones it creates), the inbox heads it appends to, and its quota counters. */
 export interface WriteLocks {
   tasks: readonly string[];
   quotas: readonly QuotaCharge[] | undefined;
+  inboxes?: readonly string[];
 }
 
 interface Member {
@@ -132,6 +133,9 @@ export function groupCommit(o: GroupOptions): (text: string, values: readonly un
 
 /** Takes the tasks' rows in id order (the rows a member changes, and its entry rule locks). */
 const LOCK_TASKS = 'SELECT 1 FROM tasks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE';
+/** Takes the inbox heads in handle order (after the tasks, before the counters, as a write's own statement does), making the missing ones. */
+const LOCK_INBOXES = `INSERT INTO inbox_heads (handle, last_seq) SELECT h, 0 FROM unnest($1::text[]) AS i(h) ORDER BY h
+  ON CONFLICT (handle) DO UPDATE SET last_seq = inbox_heads.last_seq`;
 /** Takes the counters in key order (the order a write's own charges take them in, see receipts.ts), making the missing ones. */
 const LOCK_QUOTAS = `INSERT INTO quota_counters (key, window_start, used)
   SELECT k, w, 0 FROM unnest($1::text[], $2::int8[]) AS q(k, w) ORDER BY k, w
@@ -143,6 +147,7 @@ type Outcome = { results: Rows[] } | { failed: number | undefined };
 /** Sends the group in one socket write and answers its outcome. Throws when the connection failed. */
 async function inOneTransaction(client: pg.PoolClient, members: Member[], o: GroupOptions): Promise<Outcome> {
   const tasks = [...new Set(members.flatMap((m) => m.locks.tasks))];
+  const inboxes = [...new Set(members.flatMap((m) => m.locks.inboxes ?? []))];
   const quotas = new Map<string, [string, number]>();
   for (const q of members.flatMap((m) => m.locks.quotas ?? [])) quotas.set(`${q.windowStart}|${q.key}`, [q.key, q.windowStart]);
   const send = (name: string | undefined, text: string, values?: unknown[]) => client.query({ name, text, values });
@@ -153,6 +158,7 @@ async function inOneTransaction(client: pg.PoolClient, members: Member[], o: Gro
   try {
     sent = [send('muster_group_begin', 'BEGIN')];
     if (tasks.length) sent.push(send('muster_group_tasks', LOCK_TASKS, [tasks]));
+    if (inboxes.length) sent.push(send('muster_group_inboxes', LOCK_INBOXES, [inboxes]));
     if (quotas.size) sent.push(send('muster_group_quotas', LOCK_QUOTAS, [[...quotas.values()].map((q) => q[0]), [...quotas.values()].map((q) => q[1])]));
     first = sent.length;
     for (const m of members) sent.push(send(o.nameOf(m.text), m.text, m.values as unknown[]));

@@ -415,4 +415,32 @@ ALTER TABLE agents ADD COLUMN paused_by TEXT;
 CREATE INDEX agents_by_operator ON agents(operator) WHERE operator IS NOT NULL;
 `,
   },
+  {
+    version: 9,
+    name: 'inbox logs',
+    sql: `
+-- Each agent's inbox log (store/inbox.ts): its last seq here (the row every write to the log
+-- locks until it commits, so seqs become visible in order), its events below.
+CREATE TABLE inbox_heads (
+  handle TEXT COLLATE "C" PRIMARY KEY,
+  last_seq INTEGER NOT NULL
+);
+CREATE TABLE inbox_events (
+  handle TEXT COLLATE "C" NOT NULL,
+  seq INTEGER NOT NULL,
+  task_id TEXT COLLATE "C" NOT NULL,
+  body TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (handle, seq)
+);
+CREATE INDEX inbox_events_by_task ON inbox_events(handle, task_id, seq);
+-- Live inbox streams: one lease per stream, renewed while it lives; ends by the database's clock.
+CREATE TABLE inbox_presence (
+  handle TEXT COLLATE "C" NOT NULL,
+  holder TEXT COLLATE "C" NOT NULL,
+  until BIGINT NOT NULL,
+  PRIMARY KEY (handle, holder)
+);
+`,
+  },
 ];

@@ -20,6 +20,7 @@ import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
 import { entryReads, taskWriter } from './tasks.js';
 import { lockedWork } from './locks.js';
+import { inboxStatements } from './inbox.js';
 
 export interface PostgresOptions extends ListenOptions {
   /** Where the store says what it cannot say in an error (a lost LISTEN connection). */
@@ -90,6 +91,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     listDeliveries: outbox.list,
     pendingDeliveries: outbox.pending,
     ...signingKeyStatements(db),
+    ...inboxStatements(db),
     prune: async (before) => {
       await receipts.prune(before);
       await outbox.prune(before - DELIVERIES_KEPT_MS);

@@ -411,4 +411,32 @@ ALTER TABLE agents ADD COLUMN paused_by TEXT;
 CREATE INDEX agents_by_operator ON agents(operator) WHERE operator IS NOT NULL;
 `,
   },
+  {
+    version: 16,
+    name: 'inbox logs',
+    sql: `
+-- Each agent's inbox log (store/inbox.ts): its last seq here, its events below, written by the
+-- task writes that address the agent.
+CREATE TABLE inbox_heads (
+  handle TEXT PRIMARY KEY,
+  last_seq INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE inbox_events (
+  handle TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (handle, seq)
+) WITHOUT ROWID;
+CREATE INDEX inbox_events_by_task ON inbox_events(handle, task_id, seq);
+-- Live inbox streams: one lease per stream, renewed while it lives.
+CREATE TABLE inbox_presence (
+  handle TEXT NOT NULL,
+  holder TEXT NOT NULL,
+  until INTEGER NOT NULL,
+  PRIMARY KEY (handle, holder)
+) WITHOUT ROWID;
+`,
+  },
 ];

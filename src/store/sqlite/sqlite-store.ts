@@ -8,6 +8,7 @@ import { spaceStatements } from './spaces.js';
 import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
 import { taskWriter } from './tasks.js';
+import { inboxStatements } from './inbox.js';
 import { deliveryStatements } from './outbox.js';
 import { signingKeyStatements } from './signing-keys.js';
 import { entryStatements } from './entries.js';
@@ -47,7 +48,8 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const due = dueWorkStatements(db);
   const receipts = receiptIndex(db);
   const tokenLive = (hash: string) => identity.findToken(hash) !== undefined;
-  const writes = taskWriter(db, bus, outbox, entries, due, receipts, tokenLive, pausedAgents(db), observe);
+  const inbox = inboxStatements(db);
+  const writes = taskWriter(db, bus, outbox, entries, due, receipts, tokenLive, pausedAgents(db), inbox, observe);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const quotaUsed = db.prepare('SELECT used FROM quota_counters WHERE key = ? AND window_start = ?').pluck();
   const quotas = quotaStatements(db);
@@ -126,6 +128,12 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     listDeliveries: async (taskId) => outbox.list(taskId),
     pendingDeliveries: async () => outbox.pending(),
     ...signingKeyStatements(db),
+    inboxHead: inbox.inboxHead,
+    inboxAfter: inbox.inboxAfter,
+    inboxOfTasksIn: inbox.inboxOfTasksIn,
+    holdPresence: inbox.holdPresence,
+    dropPresence: inbox.dropPresence,
+    present: inbox.present,
     eventsAfter: async (taskId, afterSeq, limit) =>
       (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
     prune: async (before) => {

@@ -7,6 +7,8 @@ import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
 import type { receiptIndex } from './receipts.js';
 import type { deliveryStatements } from './outbox.js';
+import type { inboxStatements } from './inbox.js';
+import { inboxKey } from '../inbox.js';
 
 /** Prepared statements for task writes; a whole TaskWrite is applied within one transaction, or none of it. */
 export function taskWriter(
@@ -18,6 +20,7 @@ export function taskWriter(
   receipts: ReturnType<typeof receiptIndex>,
   tokenLive: (hash: string) => boolean,
   pauseOf: (handle: string) => AgentPaused['agent'] | undefined,
+  inbox: Pick<ReturnType<typeof inboxStatements>, 'write'>,
   observe: CommitObserver = () => {},
 ) {
   const insertTask = db.prepare(
@@ -34,6 +37,8 @@ export function taskWriter(
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
   const quotas = quotaStatements(db);
+  /** Each write's inbox log end, once written, for its announcement after the commit. */
+  const inboxEnds = new WeakMap<TaskWrite, number>();
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
   const check = (
@@ -61,6 +66,7 @@ export function taskWriter(
       const firstEvent = record.lastSeq - w.events.length;
       w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
       if (w.receipt) receipts.write(w.receipt, record.updatedAt);
+      if (w.inbox) inboxEnds.set(w, inbox.write(w.inbox, record.updatedAt));
       if (w.deliveries) outbox.enqueue(w.deliveries, record.updatedAt);
       if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
       if (w.dueDone !== undefined) due.done(record.id);
@@ -117,7 +123,12 @@ export function taskWriter(
   };
   // A sealed entry leaves the task row and its log as they were: nothing to announce.
   const batch = groupCommit(db, apply, {
-    committed: (op) => op.kind !== 'sealed' && bus.task({ taskId: op.write.record.id, lastSeq: op.write.record.lastSeq, events: loggedEvents(op.write) }),
+    committed: (op) => {
+      if (op.kind === 'sealed') return;
+      bus.task({ taskId: op.write.record.id, lastSeq: op.write.record.lastSeq, events: loggedEvents(op.write) });
+      const inboxEnd = inboxEnds.get(op.write);
+      if (op.write.inbox && inboxEnd !== undefined) bus.task({ taskId: inboxKey(op.write.inbox.agent), lastSeq: inboxEnd, events: [] });
+    },
     ended: (committed, writes, seconds) => {
       receipts.settle(committed);
       if (committed) observe(seconds, writes);
