@@ -11,6 +11,7 @@ import { clientCommands } from './client/commands.js';
 import { KIND_CLIS } from '../hub/kinds/cli.js';
 import { runProgram } from './client/run.js';
 import { watchCommand } from './client/watch.js';
+import { attachCommand } from './attach/attach.js';
 import { serverCommands } from './server-commands.js';
 import { demoCommand } from './demo/command.js';
 
@@ -26,6 +27,7 @@ serverCommands(program);
 accountCommands(program);
 clientCommands(program, KIND_CLIS);
 watchCommand(program);
+attachCommand(program);
 for (const kind of KIND_CLIS) kind.commands?.(program);
 agentCommands(program);
 keyCommands(program);

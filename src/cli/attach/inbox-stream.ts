@@ -1,0 +1,82 @@
+/**
+ * Holds an agent's live inbox (GET /api/inbox/stream) for as long as it is asked to: a dropped
+ * stream, or a hub that is down for a while, is opened again with Last-Event-ID after a growing
+ * wait, so every event comes once, in order. A refusal of the stream itself (a bad token, a
+ * forbidden caller) is final.
+ */
+import { CliError, EXIT } from '../client/errors.js';
+import { readAnswer, send, type Target } from '../client/http.js';
+import type { InboxEvent } from '../../store/inbox.js';
+
+/** Waits before reopening, in ms: the first, doubled after each failure up to the last. */
+const FIRST_WAIT_MS = 200;
+const MOST_WAIT_MS = 10_000;
+
+export interface Delivered {
+  id: string;
+  event: InboxEvent;
+}
+
+export async function* holdInbox(target: Target, signal: AbortSignal, say: (line: string) => void): AsyncGenerator<Delivered> {
+  let lastId: string | undefined;
+  let wait = FIRST_WAIT_MS;
+  while (!signal.aborted) {
+    let opened = false;
+    try {
+      const { response, sentToken } = await send(target, 'api/inbox/stream', {
+        headers: { accept: 'text/event-stream', ...(lastId !== undefined ? { 'last-event-id': lastId } : {}) },
+        signal,
+      });
+      if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
+        await readAnswer(target, response, sentToken); // the refusal, as the hub said it
+        throw new CliError('NOT_A_HUB', `${target.url} answered without an event stream; is it a Muster hub?`, EXIT.unreachable);
+      }
+      opened = true;
+      wait = FIRST_WAIT_MS;
+      say(lastId === undefined ? 'holding the live inbox' : `holding the live inbox again, from event ${lastId}`);
+      for await (const block of sseBlocks(response.body)) {
+        if (block.id !== undefined) lastId = block.id;
+        if (block.error !== undefined) say(`the hub ended the stream: ${block.error}`);
+        if (block.data !== undefined && block.id !== undefined) yield { id: block.id, event: block.data as InboxEvent };
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      if (error instanceof CliError && error.exit !== EXIT.unreachable) throw error;
+      if (!opened) say(`cannot reach the hub (${(error as Error).message}); trying again in ${wait} ms`);
+    }
+    if (signal.aborted) return;
+    await new Promise((r) => setTimeout(r, wait * (0.75 + Math.random() / 2)));
+    if (!opened) wait = Math.min(wait * 2, MOST_WAIT_MS);
+  }
+}
+
+interface Block {
+  id?: string;
+  data?: unknown;
+  error?: string;
+}
+
+/** The blocks of an SSE body; comment blocks (keep-alives) are skipped, id-only blocks kept. */
+async function* sseBlocks(body: ReadableStream<Uint8Array>): AsyncGenerator<Block> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 2);
+      const block: Block = {};
+      let data: string | undefined;
+      let kind: string | undefined;
+      for (const line of lines) {
+        if (line.startsWith('id:')) block.id = line.slice(3).trim();
+        else if (line.startsWith('data:')) data = (data === undefined ? '' : `${data}\n`) + line.slice(5).trim();
+        else if (line.startsWith('event:')) kind = line.slice(6).trim();
+      }
+      if (data !== undefined && kind === 'error') block.error = data;
+      else if (data !== undefined) block.data = JSON.parse(data);
+      if (block.id !== undefined || block.data !== undefined || block.error !== undefined) yield block;
+    }
+  }
+}
