@@ -10,6 +10,7 @@ import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgra
 import { AGENTS_BEFORE_OPERATORS, expectOperatorsAfter } from '../operators-upgrade.fixture.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
+import { inboxSuite } from '../inbox.suite.js';
 import { storeSuite } from '../store.suite.js';
 import { StoreUnavailable, type Store, type TaskOrdering, type TaskSelection } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -87,6 +88,7 @@ describe.skipIf(!testPostgres)('postgres store', () => {
   holdsAndRanksSuite('postgres', onDatabase);
   spacesSuite('postgres', () => openPostgresStore(database.url));
   boardsSuite('postgres', () => openPostgresStore(database.url));
+  inboxSuite('postgres', () => openPostgresStore(database.url));
 
   it('is StoreUnavailable when the server cannot be reached', async () => {
     const nowhere = new URL(database.url);

@@ -8,6 +8,7 @@ import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { openKeysSuite } from '../open-keys.suite.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
+import { inboxSuite } from '../inbox.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
 import { kindMigrationInputs } from '../../hub/kinds/index.js';
@@ -32,6 +33,7 @@ openKeysSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile()))
 
 spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
 boardsSuite('sqlite', async () => openSqliteStore(freshFile()));
+inboxSuite('sqlite', async () => openSqliteStore(freshFile()));
 // The hub runs SQLite under the cache: spaces must pass through it, read from the file every time.
 spacesSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile())));
 

@@ -1,0 +1,104 @@
+/**
+ * The inbox contract as a suite (inbox.ts), run against every dialect: a task write's inbox
+ * events are numbered per agent without gaps, stand or fall with the write, are announced with
+ * the log's end, and replay by task state; presence leases come and go. Handles carry a tag of
+ * each test's own, so the suite also holds on a database other tests write to.
+ */
+import { describe, expect, it } from 'vitest';
+import { inboxKey, StoreConflict, type InboxEvent, type Store, type TaskRecord, type TaskWrite } from './store.js';
+
+const tagged = () => Math.random().toString(36).slice(2, 10);
+
+function opening(target: string, over: Partial<TaskRecord> = {}): TaskWrite {
+  const id = `task-${tagged()}`;
+  const record: TaskRecord = {
+    id, kind: 'direct', contextId: 'ctx', sender: 'ann', target, visibility: 'participants', state: 'TASK_STATE_SUBMITTED',
+    statusAt: 10, createdAt: 10, updatedAt: 10, messageCount: 0, artifactCount: 0, version: 1, lastSeq: 0, ...over,
+  };
+  const task: InboxEvent = { kind: 'task', task: { id, contextId: 'ctx', status: { state: record.state, timestamp: '' } } };
+  return { record, newMessages: [], newArtifacts: [], events: [], inbox: { agent: target, events: [task] } };
+}
+
+const canceled = (w: TaskWrite): TaskWrite => ({
+  record: { ...w.record, state: 'TASK_STATE_CANCELED', version: w.record.version + 1, updatedAt: 11 },
+  expectedVersion: w.record.version,
+  newMessages: [],
+  newArtifacts: [],
+  events: [],
+  inbox: { agent: w.record.target!, events: [{ kind: 'message', taskId: w.record.id, message: { messageId: `m-${tagged()}`, role: 'ROLE_USER', parts: [{ text: 'never mind' }] } }, { kind: 'cancel', taskId: w.record.id, reason: 'late' }] },
+});
+
+export function inboxSuite(name: string, open: () => Promise<Store>): void {
+  describe(`inbox contract: ${name}`, () => {
+    it('numbers each agent\'s events 1, 2, 3… with the writes, and announces the log\'s end', async () => {
+      const store = await open();
+      const bob = `bob-${tagged()}`;
+      const heard: [string, number][] = [];
+      store.events.onTask((c) => c.taskId === inboxKey(bob) && heard.push([c.taskId, c.lastSeq]));
+      expect(await store.inboxHead(bob)).toBe(0);
+      const first = opening(bob);
+      await store.createTask(first);
+      await store.createTask(opening(`other-${tagged()}`));
+      await store.updateTask(canceled(first));
+      expect(await store.inboxHead(bob)).toBe(3);
+      const log = await store.inboxAfter(bob, 0, 10);
+      expect(log.map((e) => [e.seq, e.event.kind])).toEqual([[1, 'task'], [2, 'message'], [3, 'cancel']]);
+      expect((await store.inboxAfter(bob, 2, 10)).map((e) => e.seq)).toEqual([3]);
+      expect(heard).toEqual([[inboxKey(bob), 1], [inboxKey(bob), 3]]);
+      await store.close();
+    });
+
+    it('writes nothing to the inbox when the task write is refused', async () => {
+      const store = await open();
+      const bob = `bob-${tagged()}`;
+      const w = opening(bob);
+      await store.createTask(w);
+      await expect(store.createTask({ ...w, record: { ...w.record } })).rejects.toBeInstanceOf(StoreConflict); // the same id again
+      await expect(store.updateTask({ ...canceled(w), expectedVersion: 7 })).rejects.toBeInstanceOf(StoreConflict); // a stale version
+      expect(await store.inboxHead(bob)).toBe(1);
+      expect(await store.inboxAfter(bob, 0, 10)).toHaveLength(1);
+      await store.close();
+    });
+
+    it('keeps numbers gapless under writes at once', async () => {
+      const store = await open();
+      const bob = `bob-${tagged()}`;
+      await Promise.all(Array.from({ length: 20 }, () => store.createTask(opening(bob))));
+      expect((await store.inboxAfter(bob, 0, 100)).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      await store.close();
+    });
+
+    it('replays the events of the tasks in the given states, in a range', async () => {
+      const store = await open();
+      const bob = `bob-${tagged()}`;
+      const open1 = opening(bob);
+      const gone = opening(bob);
+      const open2 = opening(bob);
+      for (const w of [open1, gone, open2]) await store.createTask(w);
+      await store.updateTask(canceled(gone));
+      const replay = await store.inboxOfTasksIn(bob, 0, 5, ['TASK_STATE_SUBMITTED'], 10);
+      expect(replay.map((e) => e.seq)).toEqual([1, 3]);
+      expect(replay.map((e) => (e.event.kind === 'task' ? e.event.task.id : ''))).toEqual([open1.record.id, open2.record.id]);
+      expect((await store.inboxOfTasksIn(bob, 1, 2, ['TASK_STATE_SUBMITTED'], 10)).map((e) => e.seq)).toEqual([]);
+      await store.close();
+    });
+
+    it('holds presence while a lease lives, and not after it is dropped or runs out', async () => {
+      const store = await open();
+      const bob = `bob-${tagged()}`;
+      expect(await store.present(bob)).toBe(false);
+      await store.holdPresence(bob, 'stream-1', 60_000);
+      await store.holdPresence(bob, 'stream-2', 60_000);
+      expect(await store.present(bob)).toBe(true);
+      await store.dropPresence(bob, 'stream-1');
+      expect(await store.present(bob)).toBe(true);
+      await store.dropPresence(bob, 'stream-2');
+      expect(await store.present(bob)).toBe(false);
+      await store.holdPresence(bob, 'stream-3', 150);
+      expect(await store.present(bob)).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await store.present(bob)).toBe(false);
+      await store.close();
+    });
+  });
+}
