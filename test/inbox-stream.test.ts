@@ -158,6 +158,19 @@ describe.skipIf(!testPostgres)('the live inbox on two nodes of one PostgreSQL da
     expect(await onB.take(1, 700)).toEqual([]);
     onB.close();
   });
+
+  it('numbers tasks sent at once through both nodes without a gap, and delivers each once', async () => {
+    const carol = await register(A, 'carol', {}, admin);
+    const inbox = await openInbox(A.url, carol.token);
+    await inbox.take(1, 300); // nothing open yet
+    const sent = await Promise.all(Array.from({ length: 24 }, (_, i) => send(i % 2 ? B : A, 'carol', alice, `burst ${i}`)));
+    const got = await inbox.take(24, 10_000);
+    expect(got.map((b) => b.data.task.id).sort()).toEqual(sent.map((t) => t.id).sort());
+    const ids = got.map((b) => Number(b.id));
+    expect(ids).toEqual(Array.from({ length: 24 }, (_, i) => ids[0]! + i));
+    expect(await inbox.take(1, 500)).toEqual([]);
+    inbox.close();
+  });
 });
 
 /** The database URL a node was started on (its --db argument). */
