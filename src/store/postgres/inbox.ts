@@ -14,7 +14,7 @@ export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: num
   s.with(
     'inbox_head',
     `INSERT INTO inbox_heads (handle, last_seq) SELECT ${agent}, ${count} FROM ${after}
-     ON CONFLICT (handle) DO UPDATE SET last_seq = inbox_heads.last_seq + EXCLUDED.last_seq RETURNING last_seq`,
+     ON CONFLICT (handle) DO UPDATE SET last_seq = inbox_heads.last_seq + EXCLUDED.last_seq, changed_at = muster_now_ms() RETURNING last_seq`,
   );
   s.with(
     'inbox_events',

@@ -420,11 +420,14 @@ CREATE INDEX agents_by_operator ON agents(operator) WHERE operator IS NOT NULL;
     name: 'inbox logs',
     sql: `
 -- Each agent's inbox log (store/inbox.ts): its last seq here (the row every write to the log
--- locks until it commits, so seqs become visible in order), its events below.
+-- locks until it commits, so seqs become visible in order; changed_at for the polling fallback of
+-- events.ts), its events below.
 CREATE TABLE inbox_heads (
   handle TEXT COLLATE "C" PRIMARY KEY,
-  last_seq INTEGER NOT NULL
+  last_seq INTEGER NOT NULL,
+  changed_at BIGINT NOT NULL DEFAULT muster_now_ms()
 );
+CREATE INDEX inbox_heads_changed ON inbox_heads(changed_at);
 CREATE TABLE inbox_events (
   handle TEXT COLLATE "C" NOT NULL,
   seq INTEGER NOT NULL,
