@@ -3,7 +3,8 @@
  * small node script (test/fixtures/attach-agent.mjs); alice sends through the official A2A SDK
  * client. Covers answers, input-required then a follow-up, a script's bad output and failure
  * (FAILED with a clear message, attach keeps running), a cancel that kills the running command,
- * and a hub restart: attach reconnects with Last-Event-ID and handles each event once.
+ * and a hub restart: attach reconnects with Last-Event-ID and handles each event once. On
+ * PostgreSQL, also attach on one node with the sender on another.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -13,8 +14,11 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, register, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
-import { spawnMuster } from './helpers/cli.js';
+import { runMuster, spawnMuster } from './helpers/cli.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
+import { clusterOnPostgres } from './helpers/cluster.js';
+import type { NodeProcess } from './helpers/nodes.js';
+import { testPostgres } from './helpers/postgres.js';
 
 const script = fileURLToPath(new URL('./fixtures/attach-agent.mjs', import.meta.url));
 
@@ -111,6 +115,15 @@ describe('muster attach --exec', () => {
     expect(reportsOf(sent.id)).toHaveLength(1); // no answer was attempted for it
   });
 
+  it('refuses a token that is not the agent\'s own (exit 2) and a token the hub refuses (exit 1)', async () => {
+    const wrong = await runMuster(hub.url, ['attach', 'alice', '--exec', 'true', '--json'], bob.token);
+    expect(wrong.code).toBe(2);
+    expect(JSON.parse(wrong.stdout).error.code).toBe('WRONG_AGENT');
+    const forged = await runMuster(hub.url, ['attach', 'bob', '--exec', 'true', '--json'], 'not-a-real-token');
+    expect(forged.code).toBe(1);
+    expect(JSON.parse(forged.stdout).error.code).toBe('UNAUTHENTICATED');
+  });
+
   it('reconnects after the hub restarts and handles each event once', async () => {
     const working = await sendText('work');
     expect((await settled(working.id)).status.state).toBe('TASK_STATE_WORKING');
@@ -125,5 +138,32 @@ describe('muster attach --exec', () => {
     expect(out).toMatch(/holding the live inbox again, from event \d+/);
     const history = wire(await asAlice.getTask({ tenant: '', id: after.id })).history;
     expect(history.filter((m: { role: string }) => m.role === 'ROLE_AGENT')).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!testPostgres)('muster attach on one node, the sender on another (PostgreSQL)', () => {
+  const admin = 'attach-nodes-admin';
+  const cluster = clusterOnPostgres('attach_nodes', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: admin }, startMs: 30_000 }));
+  let attached: ChildProcess;
+  let said = '';
+  afterAll(() => void attached?.kill('SIGTERM'));
+
+  it('answers through node A what was sent through node B, with the SDK client', async () => {
+    const [A, B] = cluster.nodes as [NodeProcess, NodeProcess];
+    const sender = await register(B, 'nodes-alice', {}, admin);
+    const agent = await register(A, 'nodes-bob', {}, admin);
+    attached = spawnMuster(A.url, ['attach', 'nodes-bob', '--exec', `node ${script}`, '--json'], agent.token);
+    attached.stdout!.on('data', (d: Buffer) => (said += d.toString()));
+    attached.stderr!.on('data', (d: Buffer) => (said += d.toString()));
+    const client = await sdkClient(`${B.url}agents/nodes-bob/`, sender.token);
+    const sent = wire(await client.sendMessage(sendRequest('complete across nodes', { returnImmediately: true })));
+    const task = await until(async () => {
+      const t = wire(await client.getTask({ tenant: '', id: sent.id }));
+      return t.status.state === 'TASK_STATE_COMPLETED' ? t : undefined;
+    }, 15_000).catch((e: Error) => {
+      throw new Error(`${e.message}\nattach said:\n${said}`);
+    });
+    expect(task.status.message.parts[0].text).toBe('done: across nodes');
+    expect(task.artifacts[0].parts[0].text).toBe('ACROSS NODES');
   });
 });

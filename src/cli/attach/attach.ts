@@ -103,8 +103,12 @@ export function attachCommand(program: Command): void {
     .action(
       action(async (ctx: Context<AttachOptions>, handle: string) => {
         if (!ctx.target.token) throw new UsageError(`muster attach needs ${handle}'s own token`, 'Pass --token, set MUSTER_TOKEN, or run muster login');
-        const me = (await request(ctx.target, 'api/me')) as { kind?: string; handle?: string };
-        if (me.kind !== 'agent' || me.handle !== handle) {
+        // Whose token this is; a hub that cannot be reached yet is waited for by the inbox, as after a drop.
+        const me = (await request(ctx.target, 'api/me').catch((e: unknown) => {
+          if (e instanceof UnreachableError) return undefined;
+          throw e;
+        })) as { kind?: string; handle?: string } | undefined;
+        if (me && (me.kind !== 'agent' || me.handle !== handle)) {
           throw new CliError('WRONG_AGENT', `The token is not ${handle}'s own (it is ${me.handle ?? me.kind ?? 'unknown'}'s)`, EXIT.usage, `Pass ${handle}'s own agent token: the live inbox is the agent's own feed`);
         }
         const say = (line: string) => void process.stderr.write(`muster attach: ${line}\n`); // the connection's story, apart from the report on stdout
