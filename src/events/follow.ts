@@ -41,7 +41,7 @@ export function follow(store: Store, wakeups: Wakeups, taskId: string, afterSeq:
 export async function* followLog<E>(
   store: EventLog<E>,
   wakeups: Wakeups,
-  taskId: string,
+  key: string,
   afterSeq: number,
   signal: AbortSignal,
   ends: (event: E) => boolean,
@@ -51,7 +51,7 @@ export async function* followLog<E>(
   let behind = true; // read the log until a short page says we are caught up
   let live: { seq: number; event: E }[] = [];
   let wake: (() => void) | undefined;
-  const unwatch = wakeups.watch(taskId, (lastSeq, events) => {
+  const unwatch = wakeups.watch(key, (lastSeq, events) => {
     known = Math.max(known, lastSeq);
     if (live.length + events.length > LIVE_LIMIT) {
       live = [];
@@ -64,7 +64,7 @@ export async function* followLog<E>(
   try {
     while (!signal.aborted) {
       if (behind) {
-        const page = await store.eventsAfter(taskId, cursor, PAGE);
+        const page = await store.eventsAfter(key, cursor, PAGE);
         for (const logged of page) {
           cursor = logged.seq;
           yield logged;
