@@ -156,6 +156,22 @@ describe('request limits, held to their settings', () => {
     expect(idleFor).toBeLessThan(KEEP_ALIVE_MS + 1_000 + LATE_MS);
   });
 
+  it("on a kept-alive connection the next request's headers limit runs from its first byte", async () => {
+    const conn = await exchange(`GET /health HTTP/1.1\r\n${host()}\r\n`);
+    await eventually('the answer', () => (conn.received().includes('"status":"ok"') ? true : undefined));
+    await sleep(500);
+    const first = Date.now();
+    conn.socket.write(`GET /health HTTP/1.1\r\n${host()}X-Request-Id: slow-second\r\nX-Slow: `);
+    const timer = setInterval(() => conn.socket.destroyed || conn.socket.write('a'), 100);
+    await conn.closed;
+    clearInterval(timer);
+    const after = Date.now() - first;
+    expect(after).toBeGreaterThanOrEqual(HEADERS_MS - 50);
+    expect(after).toBeLessThan(HEADERS_MS + LATE_MS);
+    const second = conn.received().slice(conn.received().indexOf('HTTP/1.1 408'));
+    expectHubError(second, 408, 'REQUEST_TIMEOUT');
+  });
+
   it('a connection in use is not cut: requests one after another over more than every limit', async () => {
     const conn = await exchange('');
     const began = Date.now();

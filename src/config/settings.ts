@@ -144,7 +144,7 @@ const declared = {
     allowed: 'a whole number of ms from 1 to 3600000, not more than requestTimeoutMs',
     parse: wholeNumber(1, 3_600_000),
     fallback: '10000',
-    help: 'ms a client has to send a request\'s headers, from its first byte (then 408 and the connection is closed)',
+    help: 'ms a client has to send a request\'s headers, from the connection\'s start or the request\'s first byte (then 408 and the connection is closed)',
   },
   requestTimeoutMs: {
     arg: '<ms>',
