@@ -244,6 +244,33 @@ describe('framing errors in the hub shape', () => {
   });
 });
 
+describe('a hub that is stopping', () => {
+  it('answers a request that still arrives on an open connection 503 UNAVAILABLE in the hub shape, not Fastify\'s own body', async () => {
+    const stopping = await startTestHub();
+    try {
+      const socket = connect(stopping.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${stopping.port}\r\n`); // the headers are not finished yet
+      await sleep(100);
+      const closing = stopping.close(); // waits for this connection, which is in the middle of a request
+      await sleep(200);
+      socket.write('\r\n');
+      await closed;
+      await closing;
+      const answer = answerOf(text);
+      expect(answer.status).toBe(503);
+      expect(answer.headers['connection']).toBe('close');
+      expect(answer.headers['retry-after']).toBe('5');
+      expect(answer.body).toEqual({ error: { code: 'UNAVAILABLE', status: 503, message: 'The hub is stopping', hint: expect.any(String), retryAfterSeconds: '5' } });
+    } finally {
+      await stopping.destroy();
+    }
+  });
+});
+
 describe('clients that leave', () => {
   const ABORT_LINE = 'client closed the connection before the answer';
 

@@ -75,7 +75,8 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
     logger: false,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has its own body: the onRequest hook answers in the hub's shape instead.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     trustProxy: options.trustProxy,
     // A request that trickles in is cut off; an answer, a stream's too, is not limited (node counts
@@ -112,8 +113,13 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   const track = requestTracker(app, { logger: options.logger, metrics: options.metrics, rpcMethods: METHODS });
   const guard = requestGuard(options.publicUrl);
   // One hook, callback style: most requests finish it without waiting on anything.
+  // Set as the hub starts to stop: a request that still arrives on an open connection (fastify
+  // marks its answer Connection: close) is sent elsewhere, before any work.
+  let stopping = false;
+  app.addHook('preClose', async () => void (stopping = true));
   app.addHook('onRequest', (request, reply, done) => {
     track(request, reply);
+    if (stopping) return done(new HubError('UNAVAILABLE', 'The hub is stopping', { hint: 'Retry in a few seconds: another node, or this one once restarted, will answer', meta: { retryAfterSeconds: '5' } }));
     try {
       guard(request);
     } catch (e) {
