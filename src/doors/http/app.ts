@@ -112,11 +112,11 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
 
   const track = requestTracker(app, { logger: options.logger, metrics: options.metrics, rpcMethods: METHODS });
   const guard = requestGuard(options.publicUrl);
-  // One hook, callback style: most requests finish it without waiting on anything.
   // Set as the hub starts to stop: a request that still arrives on an open connection (fastify
   // marks its answer Connection: close) is sent elsewhere, before any work.
   let stopping = false;
   app.addHook('preClose', async () => void (stopping = true));
+  // One hook, callback style: most requests finish it without waiting on anything.
   app.addHook('onRequest', (request, reply, done) => {
     track(request, reply);
     if (stopping) return done(new HubError('UNAVAILABLE', 'The hub is stopping', { hint: 'Retry in a few seconds: another node, or this one once restarted, will answer', meta: { retryAfterSeconds: '5' } }));

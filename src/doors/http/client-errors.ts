@@ -17,12 +17,12 @@ import { restErrorBody, restStatus } from './errors.js';
 const LEFT = new Set(['ECONNRESET', 'HPE_INVALID_EOF_STATE']);
 
 /** What a refusal before any request is counted as in muster_requests_total (its `method` label). */
-export const UNREAD_METHOD = '(unread)';
+const UNREAD_METHOD = '(unread)';
 
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 /** The hub's error for what node refused: the parser's error code, or its request timeout. */
-export function refusalOf(error: ConnectionError, limits: HttpLimits): HubError {
+function refusalOf(error: ConnectionError, limits: HttpLimits): HubError {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return new HubError('HEADERS_TOO_LARGE', `The request line and header fields are larger than ${maxHeaderSize} bytes`, {
       hint: `Send at most ${maxHeaderSize} bytes of request line and headers; put large data in the body`,
@@ -36,7 +36,7 @@ export function refusalOf(error: ConnectionError, limits: HttpLimits): HubError 
   // The parser's reason is its own fixed text ("Invalid character in chunk size"), never the client's bytes.
   const reason = (error as ConnectionError & { reason?: string }).reason ?? error.code ?? 'unknown';
   return new HubError('INVALID_REQUEST', `The request is not valid HTTP/1.1: ${reason}`, {
-    hint: 'Send a well-formed HTTP/1.1 request: a Content-Length that matches the body, or chunked encoding done right, not both',
+    hint: 'Send a well-formed HTTP/1.1 request: a request line, headers, then a body with a matching Content-Length or correct chunked encoding (not both)',
   });
 }
 
@@ -49,10 +49,11 @@ function rawAnswer(error: HubError, requestId: string): string {
 
 /**
  * Fastify's clientErrorHandler. A connection the client left (reset, or closed in the middle of a
- * request), or can no longer be written to, is simply closed: a request in flight on it is logged by the request tracker as left by the
- * client. Otherwise the answer goes on the socket, unless an answer there has already begun.
- * A request in flight gets one request line with this status; a refusal before any request was
- * read gets one line of its own and is counted as UNREAD_METHOD.
+ * request), or that can no longer be written to, is simply closed: the request tracker logs a
+ * request in flight on it as left by the client. Otherwise the answer goes on the socket, unless
+ * an answer there has already begun. A request in flight gets its one request line with this
+ * status; a refusal before any request was read gets one line of its own and is counted as
+ * UNREAD_METHOD.
  */
 export function clientErrorHandler(limits: HttpLimits, logger: Logger, metrics: HubMetrics): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
