@@ -13,8 +13,13 @@ import type { HubMetrics } from '../../observability/metrics.js';
 import { answeredOnSocket, newRequestId, trackedRequestId } from '../../observability/request-log.js';
 import { restErrorBody, restStatus } from './errors.js';
 
-/** The client reset the connection, or closed its side in the middle of a request: it has left, nothing is answered. */
-const LEFT = new Set(['ECONNRESET', 'HPE_INVALID_EOF_STATE']);
+/**
+ * What the hub answers: the parser's refusals and the request timeout. Anything else is the
+ * connection failing (a reset, a broken pipe), and a client that closed its side in the middle of
+ * a request (HPE_INVALID_EOF_STATE) has left too: nothing is answered to those.
+ */
+const answerable = (code: string | undefined): boolean =>
+  code === 'ERR_HTTP_REQUEST_TIMEOUT' || (code !== undefined && code.startsWith('HPE_') && code !== 'HPE_INVALID_EOF_STATE');
 
 /** What a refusal before any request is counted as in muster_requests_total (its `method` label). */
 const UNREAD_METHOD = '(unread)';
@@ -48,16 +53,15 @@ function rawAnswer(error: HubError, requestId: string): string {
 }
 
 /**
- * Fastify's clientErrorHandler. A connection the client left (reset, or closed in the middle of a
- * request), or that can no longer be written to, is simply closed: the request tracker logs a
- * request in flight on it as left by the client. Otherwise the answer goes on the socket, unless
- * an answer there has already begun. A request in flight gets its one request line with this
- * status; a refusal before any request was read gets one line of its own and is counted as
- * UNREAD_METHOD.
+ * Fastify's clientErrorHandler. A connection that failed, that the client left, or that can no
+ * longer be written to is simply closed: the request tracker logs a request in flight on it as
+ * left by the client. Otherwise the answer goes on the socket, unless an answer there has already
+ * begun. A request in flight gets its one request line with this status; a refusal before any
+ * request was read gets one line of its own and is counted as UNREAD_METHOD.
  */
 export function clientErrorHandler(limits: HttpLimits, logger: Logger, metrics: HubMetrics): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
-    if (LEFT.has(error.code) || !socket.writable) return void socket.destroy();
+    if (!answerable(error.code) || !socket.writable) return void socket.destroy();
     // node's own check before it writes its answer: the answer of the request in flight, if any.
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
     if (inFlight?.headersSent) return void socket.destroy();
