@@ -3,7 +3,7 @@
  * sockets: headers and whole requests sent too slowly are cut at their settings (small here: 1 s
  * and 2 s) and answered 408 in the hub's error shape; an idle keep-alive connection is closed at
  * its setting; what node's parser refuses (headers too large, bad chunked encoding, a bad request
- * line) gets the hub's error shape too; a stream outlives every limit; a client that leaves
+ * line) gets the hub's error shape too; a slow answer and a stream outlive every limit; a client that leaves
  * mid-body or mid-answer is one info line, never an error with a stack.
  * This is HTTP-level behaviour, the same on either store: it runs on SQLite, and on PostgreSQL
  * under MUSTER_TEST_PG (the fixtures make that free).
@@ -19,6 +19,8 @@ import { postRpc, sseBlocks } from './helpers/sse.js';
 const HEADERS_MS = 1_000;
 const REQUEST_MS = 2_000;
 const KEEP_ALIVE_MS = 1_000;
+/** How long a blocking declaration waits: longer than the request limit. */
+const INTENT_WAIT_S = 3;
 /** How late a cut may come on a busy machine: node checks every tenth of the shorter limit, plus scheduling. */
 const LATE_MS = 800;
 /** An id the hub makes: its process's random prefix, then a count in base 36. */
@@ -43,6 +45,7 @@ beforeAll(async () => {
     MUSTER_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
     MUSTER_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS),
     MUSTER_SSE_HEARTBEAT_MS: '200',
+    MUSTER_INTENT_WAIT_S: String(INTENT_WAIT_S),
   };
   hub = await startTestHub(env, createLogger('info', { destination: sink, pretty: false }));
   [alice, bob] = [await register(hub, 'alice'), await register(hub, 'bob')];
@@ -184,6 +187,19 @@ describe('request limits, held to their settings', () => {
     }
     expect(conn.socket.destroyed).toBe(false);
     expect(answers).toBeGreaterThanOrEqual(8);
+    conn.socket.destroy();
+  });
+
+  it('an answer that takes longer than requestTimeoutMs is not cut: a blocking declaration answered when its wait runs out', async () => {
+    expect((await rest(hub, 'POST', 'api/spaces', { token: alice.token, body: { name: 'slow' } })).status).toBe(201);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'waits-long', role: 'ROLE_USER', parts: [{ text: 'Wait for me' }, { data: { footprint: ['src/**'] } }] } } });
+    const conn = await exchange(`POST /spaces/slow/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const began = Date.now();
+    const answered = await eventually('the answer', () => (conn.received().includes('\r\n\r\n{') ? Date.now() - began : undefined), INTENT_WAIT_S * 1_000 + 3_000);
+    expect(answered).toBeGreaterThanOrEqual(INTENT_WAIT_S * 1_000 - 100);
+    const answer = answerOf(conn.received());
+    expect(answer.status).toBe(200);
+    expect(answer.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED'); // nobody claimed it: the wait ran out
     conn.socket.destroy();
   });
 
