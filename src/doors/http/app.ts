@@ -83,7 +83,8 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     // only until the request has arrived). Both are given to node's constructor, which checks them together.
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: checkingIntervalMs(limits) },
+    // requireHostHeader: a request without Host is refused by the guard, in the hub's shape.
+    http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: checkingIntervalMs(limits), requireHostHeader: false },
     // What node's parser refuses, and the timeouts' 408, in the hub's error shape (client-errors.ts).
     clientErrorHandler: clientErrorHandler(limits, options.logger, options.metrics),
     // X-Request-Id: the client's when it is sane, else made here (request-log.ts); echoed on every answer.

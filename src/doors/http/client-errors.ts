@@ -38,6 +38,9 @@ function refusalOf(error: ConnectionError, limits: HttpLimits): HubError {
       hint: 'Send each request whole and at once; the connection was closed',
     });
   }
+  if (error.code === 'HPE_PAUSED_H2_UPGRADE') {
+    return new HubError('INVALID_REQUEST', 'The hub does not speak HTTP/2 in clear text', { hint: 'Send HTTP/1.1, or HTTP/2 through a proxy that speaks HTTP/1.1 to the hub' });
+  }
   // The parser's reason is its own fixed text ("Invalid character in chunk size"), never the client's bytes.
   const reason = (error as ConnectionError & { reason?: string }).reason ?? error.code ?? 'unknown';
   return new HubError('INVALID_REQUEST', `The request is not valid HTTP/1.1: ${reason}`, {
