@@ -124,6 +124,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     metrics,
     metricsAccess: config.metrics,
     trustProxy: config.trustProxy,
+    httpLimits: config.http,
   });
   try {
     await app.listen({ host: config.host, port: config.port });

@@ -28,6 +28,7 @@ export interface Config {
   /** Seconds before each delivery retry. */
   deliveryRetries: number[];
   streams: StreamSettings;
+  http: HttpLimits;
   /** Days a replaced signing key stays published after a rotation. */
   keyGraceDays: number;
   review: ReviewSettings;
@@ -46,6 +47,16 @@ export interface StreamSettings {
   drainTimeoutMs: number;
   /** Open streams one caller may hold on this process. */
   maxPerCaller: number;
+}
+
+/** How long a client may take over a request, and keep an idle connection (node's http.Server timeouts). */
+export interface HttpLimits {
+  /** From a request's first byte to the end of its headers. */
+  headersTimeoutMs: number;
+  /** From a request's first byte to the end of its body. Answers, streams included, are not limited. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed this long after its last answer. */
+  keepAliveTimeoutMs: number;
 }
 
 /** A start-up problem the operator can fix; printed as one line. */

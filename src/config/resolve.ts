@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { ReviewSettings } from '../hub/kinds/review/request.js';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, type Config, type HttpLimits } from './config.js';
 import { readConfigFile, type FileSettings } from './file.js';
 import { isLoopbackHost } from './loopback.js';
 import { limitSettingKey } from '../identity/quota-rule.js';
@@ -75,6 +75,14 @@ function reviewFrom(s: Pick<Settled, 'reviewMinDeadlineS' | 'reviewMaxDeadlineS'
   return { minDeadlineS: min, maxDeadlineS: max, sourceHosts: s.reviewSourceHosts.value! };
 }
 
+function httpLimitsFrom(s: Pick<Settled, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>): HttpLimits {
+  const headers = s.headersTimeoutMs.value!;
+  const request = s.requestTimeoutMs.value!;
+  // The headers are part of the request: node refuses a headers limit above the request's.
+  if (headers > request) throw new ConfigError(`${described(s.headersTimeoutMs)} must not be more than ${described(s.requestTimeoutMs)}`);
+  return { headersTimeoutMs: headers, requestTimeoutMs: request, keepAliveTimeoutMs: s.keepAliveTimeoutMs.value! };
+}
+
 /** Each rule's limit from its setting (limit-settings.ts). */
 const limitsFrom = (s: Settled): Record<string, number> =>
   Object.fromEntries(Object.keys(QUOTA_RULE_DEFAULTS).map((rule) => [rule, s[limitSettingKey(rule as keyof typeof QUOTA_RULE_DEFAULTS)].value!]));
@@ -101,6 +109,7 @@ function configFrom(s: Settled): Config {
     allowPrivateTargets: s.allowPrivateTargets.value!,
     deliveryRetries: s.deliveryRetries.value!,
     streams: { heartbeatMs: s.sseHeartbeatMs.value!, drainTimeoutMs: s.sseDrainTimeoutMs.value!, maxPerCaller: s.maxStreamsPerCaller.value! },
+    http: httpLimitsFrom(s),
     keyGraceDays: s.keyGraceDays.value!,
     review: reviewFrom(s),
     intentWaitS: s.intentWaitS.value!,

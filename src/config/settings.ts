@@ -139,6 +139,27 @@ const declared = {
     fallback: '100',
     help: 'open streams one caller may hold on this node',
   },
+  headersTimeoutMs: {
+    arg: '<ms>',
+    allowed: 'a whole number of ms from 1 to 3600000, not more than requestTimeoutMs',
+    parse: wholeNumber(1, 3_600_000),
+    fallback: '10000',
+    help: 'ms a client has to send a request\'s headers, from the connection\'s start or the request\'s first byte (then 408 and the connection is closed)',
+  },
+  requestTimeoutMs: {
+    arg: '<ms>',
+    allowed: 'a whole number of ms from 1 to 3600000',
+    parse: wholeNumber(1, 3_600_000),
+    fallback: '30000',
+    help: 'ms a client has to send a whole request, body included (then 408 and the connection is closed); answers and streams are not limited',
+  },
+  keepAliveTimeoutMs: {
+    arg: '<ms>',
+    allowed: 'a whole number of ms from 1 to 3600000',
+    parse: wholeNumber(1, 3_600_000),
+    fallback: '65000',
+    help: 'ms an idle keep-alive connection stays open after an answer (longer than a proxy\'s idle timeout, so the proxy closes first)',
+  },
   keyGraceDays: {
     arg: '<days>',
     allowed: 'a whole number of days from 0 to 3650',

@@ -32,6 +32,8 @@ export const CATALOGUE = {
   // HTTP-level refusals (answered on every door with a JSON body)
   PAYLOAD_TOO_LARGE: own(-32600, 413, 'Request body is larger than 1 MiB', 413),
   ROUTE_NOT_FOUND: own(-32601, 404, 'No such route', 404),
+  REQUEST_TIMEOUT: own(-32600, 408, 'The request did not arrive in time', 408),
+  HEADERS_TOO_LARGE: own(-32600, 431, 'The request header fields are too large', 431),
   // A2A 1.0 errors
   TASK_NOT_FOUND: spec(-32001, 404, 'Task not found'),
   TASK_NOT_CANCELABLE: spec(-32002, 409, 'Task cannot be canceled'),

@@ -24,10 +24,13 @@ const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MADE_PREFIX = `${randomBytes(9).toString('base64url')}-`;
 let made = 0;
 
+/** A new request id of the hub's. */
+export const newRequestId = (): string => MADE_PREFIX + (++made).toString(36);
+
 /** fastify's genReqId: the client's X-Request-Id when it is sane, else a new one of the hub's. */
 export function requestId(raw: IncomingMessage): string {
   const given = raw.headers['x-request-id'];
-  return typeof given === 'string' && SANE_ID.test(given) ? given : MADE_PREFIX + (++made).toString(36);
+  return typeof given === 'string' && SANE_ID.test(given) ? given : newRequestId();
 }
 
 /** A caller as the log names it: the agent's handle, 'operator:<handle>', 'admin' or 'anonymous'. */
@@ -44,7 +47,23 @@ const NO_ROUTE = '(no route)';
 const ANONYMOUS = 'anonymous';
 const kRequest = Symbol('muster.request');
 const kStart = Symbol('muster.start');
-type Tracked = ServerResponse & { [kRequest]: FastifyRequest; [kStart]: number };
+const kOnSocket = Symbol('muster.onSocket');
+/** `kOnSocket`: the status of an answer the hub wrote on the bare socket (client-errors.ts), not through this response. */
+type Tracked = ServerResponse & { [kRequest]: FastifyRequest; [kStart]: number; [kOnSocket]?: number };
+
+/** The id of the request `res` answers, when the tracker has seen it. */
+export const trackedRequestId = (res: ServerResponse): string | undefined => (res as Partial<Tracked>)[kRequest]?.id;
+
+/**
+ * The hub answered the request of `res` on its socket (a framing error or timeout in the middle
+ * of the request): its one line and count carry `status`, not 'aborted'. False when the tracker
+ * has not seen the request.
+ */
+export function answeredOnSocket(res: ServerResponse, status: number): boolean {
+  if (!(kRequest in res)) return false;
+  (res as Tracked)[kOnSocket] = status;
+  return true;
+}
 
 /** The route's pattern and door; fastify builds `routeOptions` afresh on each read, so it is read once. */
 function routeOf(request: FastifyRequest): { route: string; door: DoorLabel } {
@@ -77,8 +96,8 @@ export function requestTracker(app: FastifyInstance, { logger, metrics, rpcMetho
     const ms = Math.round((performance.now() - this[kStart]) * 100) / 100;
     const { route, door } = routeOf(request);
     const method = methodOf(request, door, route);
-    const finished = this.writableFinished;
-    const status = finished ? this.statusCode : 'aborted';
+    const status = this.writableFinished ? this.statusCode : (this[kOnSocket] ?? 'aborted');
+    const finished = status !== 'aborted';
     metrics.request(door, method, status, ms / 1000);
     if (!logsRequests) return;
     // pino leaves out undefined fields: `rpc` appears on the JSON-RPC door only, `status` on a finished answer.

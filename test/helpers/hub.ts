@@ -5,7 +5,7 @@
  */
 import { resolveConfig } from '../../src/config/index.js';
 import { startHub, type RunningHub } from '../../src/server.js';
-import { silentLogger } from '../../src/observability/logger.js';
+import { silentLogger, type Logger } from '../../src/observability/logger.js';
 import { testDatabase, type TestDatabase } from './database.js';
 
 export const ADMIN_TOKEN = 'test-admin-token';
@@ -19,10 +19,11 @@ export interface TestHub extends RunningHub {
   destroy(): Promise<void>;
 }
 
-export async function startTestHub(env: Record<string, string> = {}): Promise<TestHub> {
+/** `logger`: where the hub's lines go (default: nowhere). */
+export async function startTestHub(env: Record<string, string> = {}, logger: Logger = silentLogger()): Promise<TestHub> {
   const db = await testDatabase('hub');
   const config = () => resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...env });
-  let running = await startHub(config(), { logger: silentLogger() });
+  let running = await startHub(config(), { logger });
   const hub: TestHub = {
     db,
     get url() {
@@ -40,7 +41,7 @@ export async function startTestHub(env: Record<string, string> = {}): Promise<Te
       await running.close();
       // Let clients notice their pooled keep-alive sockets were closed before the next request.
       await new Promise((r) => setTimeout(r, downMs));
-      running = await startHub({ ...config(), port }, { logger: silentLogger() });
+      running = await startHub({ ...config(), port }, { logger });
     },
     destroy: async () => {
       await running.close().catch(() => {});

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { once } from 'node:events';
 import { HubError } from '../../errors/hub-error.js';
-import type { StreamSettings } from '../../config/index.js';
+import type { HttpLimits, StreamSettings } from '../../config/index.js';
 import type { ProxyTrust } from '../../config/values.js';
 import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../hub/limits.js';
@@ -15,6 +15,7 @@ import { operatorRoutes } from '../rest/operators.js';
 import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
 import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
+import { clientErrorHandler } from './client-errors.js';
 import { callerOf, claimedCallerOf } from './context.js';
 import { requestGuard } from './guard.js';
 import type { Logger } from '../../observability/logger.js';
@@ -38,11 +39,12 @@ export interface AppOptions {
   metricsAccess: 'admin' | 'public';
   /** Whom X-Forwarded-For is taken from: `request.ip`, the address per-address limits count. */
   trustProxy: ProxyTrust;
+  /** How long a client may take over its request's headers, its whole request, and an idle connection. */
+  httpLimits: HttpLimits;
 }
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
 
-const REQUEST_TIMEOUT_MS = 30_000;
 /** JSON deeper than this is refused before anything walks it recursively. */
 const MAX_DEPTH = 64;
 
@@ -59,17 +61,32 @@ function tooDeep(value: unknown, depth = 1): boolean {
 const DRAIN_MS = 2_000;
 
 /**
+ * How often node looks for requests past their headers or request limit (default 30 s, so a
+ * limit held only to within 30 s): a tenth of the shorter limit, at most a second.
+ */
+const checkingIntervalMs = ({ headersTimeoutMs, requestTimeoutMs }: HttpLimits): number => Math.max(10, Math.min(1_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 10)));
+
+/**
  * The HTTP server shared by every door. It knows transport concerns only: body limits, JSON
  * parsing, the host/origin guard, and turning any error into a JSON answer for its door.
  */
 export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
+  const limits = options.httpLimits;
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
     logger: false,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has its own body: the onRequest hook answers in the hub's shape instead.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     trustProxy: options.trustProxy,
-    requestTimeout: REQUEST_TIMEOUT_MS, // a body that trickles in is cut off (streams are answers, not requests)
+    // A request that trickles in is cut off; an answer, a stream's too, is not limited (node counts
+    // only until the request has arrived). Both are given to node's constructor, which checks them together.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // requireHostHeader: a request without Host is refused by the guard, in the hub's shape.
+    http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: checkingIntervalMs(limits), requireHostHeader: false },
+    // What node's parser refuses, and the timeouts' 408, in the hub's error shape (client-errors.ts).
+    clientErrorHandler: clientErrorHandler(limits, options.logger, options.metrics),
     // X-Request-Id: the client's when it is sane, else made here (request-log.ts); echoed on every answer.
     requestIdHeader: false,
     genReqId: requestId,
@@ -96,9 +113,14 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
 
   const track = requestTracker(app, { logger: options.logger, metrics: options.metrics, rpcMethods: METHODS });
   const guard = requestGuard(options.publicUrl);
+  // Set as the hub starts to stop: a request that still arrives on an open connection (fastify
+  // marks its answer Connection: close) is sent elsewhere, before any work.
+  let stopping = false;
+  app.addHook('preClose', async () => void (stopping = true));
   // One hook, callback style: most requests finish it without waiting on anything.
   app.addHook('onRequest', (request, reply, done) => {
     track(request, reply);
+    if (stopping) return done(new HubError('UNAVAILABLE', 'The hub is stopping', { hint: 'Retry in a few seconds: another node, or this one once restarted, will answer', meta: { retryAfterSeconds: '5' } }));
     try {
       guard(request);
     } catch (e) {

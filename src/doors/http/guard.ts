@@ -27,7 +27,9 @@ export function requestGuard(publicUrl: URL | undefined) {
     return true;
   };
   return (request: FastifyRequest): void => {
-    const host = request.headers.host ?? '';
+    const host = request.headers.host;
+    // HTTP/1.1 makes Host a must; node's own check would answer with an empty body of its own (app.ts turns it off).
+    if (host === undefined) throw new HubError('INVALID_REQUEST', 'The request has no Host header', { hint: `Send Host: ${publicUrl ? publicUrl.host : "the hub's host and port, such as 127.0.0.1:7420"}` });
     if (!hostAllowed(host)) {
       throw new HubError('FORBIDDEN', `Requests for host '${host}' are refused`, {
         hint: publicUrl ? `Use ${publicUrl.origin}` : 'Use http://127.0.0.1 or http://localhost; a public host needs --public-url',
