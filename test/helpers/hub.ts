@@ -31,6 +31,9 @@ export async function startTestHub(env: Record<string, string> = {}): Promise<Te
     get port() {
       return running.port;
     },
+    get grpcPort() {
+      return running.grpcPort;
+    },
     get adminToken() {
       return running.adminToken;
     },

@@ -137,7 +137,7 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
         const { actor, call: ctx, who } = await context(call, abort);
         opened = await invoke(name, hub, actor, codec.toJSON(call.request as never), ctx);
         ended = options.streams.hold(who, abort);
-        await writeEvents(call, opened, abort.signal);
+        await writeEvents(call, opened, abort);
         call.end();
       } catch (error) {
         if (abort.signal.aborted && opened) call.end();
@@ -185,7 +185,8 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
 }
 
 /** Writes the snapshot, then each event until the one that ends the stream, waiting for the transport to drain. */
-async function writeEvents(call: grpc.ServerWritableStream<unknown, unknown>, opened: TaskStream, signal: AbortSignal): Promise<void> {
+async function writeEvents(call: grpc.ServerWritableStream<unknown, unknown>, opened: TaskStream, abort: AbortController): Promise<void> {
+  const { signal } = abort;
   const write = async (event: StreamEvent) => {
     if (call.write(StreamResponse.fromJSON(event))) return;
     await new Promise<void>((resolve) => {
@@ -197,6 +198,7 @@ async function writeEvents(call: grpc.ServerWritableStream<unknown, unknown>, op
   for await (const { event } of opened.subscription.events) {
     if (signal.aborted) return;
     await write(event);
-    if (endsStream(event)) return;
+    // The stream is over: the abort stops the log reader at once.
+    if (endsStream(event)) return abort.abort();
   }
 }
