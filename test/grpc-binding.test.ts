@@ -3,7 +3,11 @@ import { AgentCard, CancelTaskRequest, GetTaskRequest, ListTasksRequest, ListTas
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { register, rest, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, register, rest, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { clusterOnPostgres } from './helpers/cluster.js';
+import { freePort } from './helpers/nodes.js';
+import { testPostgres } from './helpers/postgres.js';
+import { restClient } from './helpers/bindings.js';
 import { sendRequest, wire } from './helpers/sdk.js';
 import { grpcClient } from './helpers/bindings.js';
 
@@ -126,4 +130,40 @@ describe('the gRPC binding', () => {
     const forged = await rawGetTask({ tenant: 'agents/bob', id: 'x' }, 'not-a-token');
     expect(forged.code).toBe(grpc.status.UNAUTHENTICATED);
   });
+});
+
+describe.skipIf(!testPostgres)('the bindings across two nodes of one PostgreSQL database', () => {
+  const grpcPorts: number[] = [];
+  beforeAll(async () => {
+    grpcPorts.push(await freePort(), await freePort());
+  });
+  const { nodes } = clusterOnPostgres('bindings_two_nodes', ['A', 'B'], (db, _name, i) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_GRPC_PORT: String(grpcPorts[i]) },
+    startMs: 30_000,
+  }));
+
+  it('a task sent over HTTP+JSON on node A streams over gRPC on node B, and the answer given on A reaches B', async () => {
+    const [A, B] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
+    const [sender, target] = [await register(A, 'cross-sender', {}, ADMIN_TOKEN), await register(A, 'cross-target', {}, ADMIN_TOKEN)];
+    const viaRest = await restClient(`${A.url}agents/cross-target/`, sender.token);
+    const sent = wire(await viaRest.sendMessage(sendRequest('From A', { returnImmediately: true })));
+    const bCard = (await rest(B, 'GET', 'agents/cross-target/.well-known/agent-card.json')).body;
+    expect(bCard.supportedInterfaces).toContainEqual({ url: `127.0.0.1:${grpcPorts[1]}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'agents/cross-target' });
+    const viaGrpc = await grpcClient(`${B.url}agents/cross-target/`, sender.token);
+    const seen: StreamResponse[] = [];
+    for await (const event of viaGrpc.resubscribeTask({ tenant: '', id: sent.id })) {
+      seen.push(event);
+      if (seen.length === 1) {
+        const answer = (body: unknown) => rest(A, 'POST', `api/tasks/${sent.id}/respond`, { token: target.token, body });
+        expect((await answer({ state: 'TASK_STATE_WORKING' })).status).toBe(200);
+        expect((await answer({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Answered on A' }] } })).status).toBe(200);
+      }
+    }
+    const got = events(seen);
+    expect(got[0].task.id).toBe(sent.id);
+    expect(got.slice(1).map(stateOf)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+    const final = wire(await viaGrpc.getTask({ tenant: '', id: sent.id }));
+    expect(final.status.message.parts[0].text).toBe('Answered on A');
+  }, 30_000);
 });

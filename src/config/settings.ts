@@ -56,12 +56,6 @@ const declared = {
     fallback: '7420',
     help: 'port to listen on (0: any free port)',
   },
-  grpcPort: {
-    arg: '<port>',
-    allowed: 'a number from 0 to 65535',
-    parse: wholeNumber(0, 65_535),
-    help: 'port of the A2A gRPC binding, on the same host (0: any free port); off unless set',
-  },
   db: {
     arg: '<url>',
     allowed: 'sqlite:<file> or postgres://…',
@@ -76,6 +70,12 @@ const declared = {
     parse: absoluteUrl,
     help: 'the URL clients reach the hub at; required off loopback',
     show: (url: URL) => url.href,
+  },
+  grpcPort: {
+    arg: '<port>',
+    allowed: 'a number from 0 to 65535',
+    parse: wholeNumber(0, 65_535),
+    help: 'port of the A2A gRPC binding, on the same host (0: any free port); off unless set',
   },
   registration: {
     arg: '<open|admin>',
