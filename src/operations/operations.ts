@@ -78,7 +78,7 @@ export const OPERATIONS = {
     return {};
   }),
   GetExtendedAgentCard: op(false, (params: unknown) => params, (hub, actor, _request, call) => extendedCard(hub, actor, call)),
-} satisfies Record<string, Operation<any, unknown>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each has its own request type
+} satisfies Record<string, Operation<any, unknown>>; // any: each operation has its own request type
 
 export type OperationName = keyof typeof OPERATIONS;
 type RequestOf<N extends OperationName> = ReturnType<(typeof OPERATIONS)[N]['parse']>;

@@ -39,6 +39,7 @@ import type { Bindings } from '../a2a/card.js';
 import { checkVersion } from '../a2a/jsonrpc.js';
 import type { OpenStreams } from '../a2a/streams.js';
 import { GRPC_ERRORS } from './errors.js';
+import { LIMITS } from '../../hub/limits.js';
 import { statusDetails } from './status-details.js';
 
 export interface GrpcOptions {
@@ -167,7 +168,8 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
     getExtendedAgentCard: unary('GetExtendedAgentCard', GetExtendedAgentCardRequest, AgentCard),
   };
 
-  const server = new grpc.Server();
+  // A request is held to the HTTP doors' body limit.
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': LIMITS.bodyBytes });
   server.addService(A2AService as unknown as grpc.ServiceDefinition, service as unknown as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (e, bound) => (e ? reject(e) : resolve(bound))),
