@@ -155,6 +155,14 @@ describe('the HTTP+JSON binding', () => {
     expect(Array.isArray(atHub.body.tasks)).toBe(true);
     const atMemory = await rest(hub, 'GET', 'memory/tasks', { token: alice.token });
     expect(atMemory.status).toBe(200);
+    // A space's base: reads need no token there, writes do; an unknown space is SPACE_NOT_FOUND.
+    expect((await rest(hub, 'POST', 'api/spaces', { token: alice.token, body: { name: 'rest-space' } })).status).toBe(201);
+    const spaceList = await rest(hub, 'GET', 'spaces/rest-space/tasks');
+    expect([spaceList.status, Array.isArray(spaceList.body.tasks)]).toEqual([200, true]);
+    const spaceWrite = await rest(hub, 'POST', 'spaces/rest-space/message:send', { body: sendRequestJson('Declare?') });
+    expect([spaceWrite.status, spaceWrite.body.error.status]).toEqual([401, 'UNAUTHENTICATED']);
+    const noSpace = await rest(hub, 'GET', 'spaces/no-space/tasks');
+    expect([noSpace.status, noSpace.body.error.details[0].reason]).toEqual([404, 'SPACE_NOT_FOUND']);
     const version = await rest(hub, 'GET', 'tasks', { token: alice.token, headers: { 'a2a-version': '9.9' } });
     expect([version.status, version.body.error.details[0].reason]).toEqual([400, 'VERSION_NOT_SUPPORTED']);
   });
