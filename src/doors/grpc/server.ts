@@ -30,6 +30,7 @@ import type { StreamResponse as StreamEvent } from '../../a2a/types.js';
 import { endsStream } from '../../events/follow.js';
 import type { Hub } from '../../hub/hub.js';
 import { callerName, type Caller } from '../../identity/caller.js';
+import { callerLabel } from '../../observability/request-log.js';
 import type { Logger } from '../../observability/logger.js';
 import type { CallContext, TaskStream } from '../../operations/context.js';
 import { invoke, type OperationName } from '../../operations/operations.js';
@@ -98,11 +99,11 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
   };
 
   /** A refusal as gRPC says it; a bad token is counted against the client's address, as on HTTP. */
-  const refusal = async (error: unknown, metadata: Metadata, peer: string, caller?: Caller): Promise<Partial<grpc.StatusObject>> => {
+  const refusal = async (error: unknown, metadata: Metadata, peer: string): Promise<Partial<grpc.StatusObject> & { code: grpc.status }> => {
     const hubError = asHubError(error);
     if (hubError.code === 'INTERNAL') options.logger.error({ err: error }, 'a gRPC call failed unexpectedly');
     const authorization = first(metadata, 'authorization');
-    if (hubError.code === 'UNAUTHENTICATED' && authorization && !caller) await hub.identity.tokenRefused(authorization, peerAddress(peer)).catch(() => undefined);
+    if (hubError.code === 'UNAUTHENTICATED' && authorization) await hub.identity.tokenRefused(authorization, peerAddress(peer)).catch(() => undefined);
     const code = GRPC_ERRORS[hubError.code];
     const details: Record<string, string> = Object.assign({}, hubError.meta, hubError.hint ? { hint: hubError.hint } : {});
     const trailer = new grpc.Metadata();
@@ -110,17 +111,27 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
     return { code, details: hubError.message, metadata: trailer };
   };
 
+  /** One line per call, as the HTTP doors write one per request (never the token). */
+  const logged = (name: OperationName, started: number, status: grpc.status, caller: Caller | undefined) =>
+    options.logger.info({ grpc: name, status: grpc.status[status], caller: caller ? callerLabel(caller) : undefined, ms: Date.now() - started }, 'grpc call');
+
   const unary =
     (name: OperationName, codec: Codec, out: Out) =>
     async (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const started = Date.now();
       const abort = new AbortController();
       call.once('cancelled', () => abort.abort());
+      let caller: Caller | undefined;
       try {
         const { actor, call: ctx } = await context(call, abort);
+        caller = actor.caller;
         const result = await invoke(name, hub, actor, codec.toJSON(call.request as never), ctx);
         callback(null, out.fromJSON(result as never));
+        logged(name, started, grpc.status.OK, caller);
       } catch (error) {
-        callback(await refusal(error, call.metadata, call.getPeer()), null);
+        const status = await refusal(error, call.metadata, call.getPeer());
+        callback(status, null);
+        logged(name, started, status.code, caller);
       } finally {
         abort.abort();
       }
@@ -129,22 +140,30 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
   const stream =
     (name: 'SendStreamingMessage' | 'SubscribeToTask', codec: Codec) =>
     async (call: grpc.ServerWritableStream<unknown, unknown>) => {
+      const started = Date.now();
       const abort = new AbortController();
       call.once('cancelled', () => abort.abort());
       open.add(abort);
       let opened: TaskStream | undefined;
       let ended: (() => void) | undefined;
+      let caller: Caller | undefined;
       try {
         const { actor, call: ctx, who } = await context(call, abort);
+        caller = actor.caller;
         opened = await invoke(name, hub, actor, codec.toJSON(call.request as never), ctx);
         ended = options.streams.hold(who, abort);
         await writeEvents(call, opened, abort);
         call.end();
+        logged(name, started, grpc.status.OK, caller);
       } catch (error) {
-        if (abort.signal.aborted && opened) call.end();
-        else {
-          call.emit('error', await refusal(error, call.metadata, call.getPeer()));
+        if (abort.signal.aborted && opened) {
           call.end();
+          logged(name, started, grpc.status.CANCELLED, caller);
+        } else {
+          const status = await refusal(error, call.metadata, call.getPeer());
+          call.emit('error', status);
+          call.end();
+          logged(name, started, status.code, caller);
         }
       } finally {
         ended?.();
