@@ -15,11 +15,15 @@ import { createLogger, type Logger } from './observability/logger.js';
 import { HubMetrics } from './observability/metrics.js';
 import { observedStore } from './observability/observed-store.js';
 import { reportDelivery } from './observability/deliveries.js';
+import { startGrpc, type RunningGrpc } from './doors/grpc/server.js';
+import { OpenStreams } from './doors/a2a/streams.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
   url: string;
   port: number;
+  /** The gRPC binding's port, when it is on. */
+  grpcPort?: number;
   /** Where an operator finds the admin token, and its fingerprint (as /health shows it). */
   adminToken: { where: string; fingerprint: string };
   /** Stops taking requests, lets in-flight ones finish, then closes the store. */
@@ -54,6 +58,20 @@ function startPruning(store: Store, logger: Logger): NodeJS.Timeout {
   const prune = () => store.prune(Date.now() - RECEIPT_TTL_MS).catch((e: unknown) => logger.warn({ err: e }, 'pruning old receipts failed (tried again within the hour)'));
   void prune();
   return setInterval(prune, PRUNE_EVERY_MS).unref();
+}
+
+/** Starts the gRPC binding on config.grpcPort; a port it cannot take is the operator's to fix. */
+async function startGrpcBinding(hub: Hub, config: Config, parts: { hubBase: () => string; streams: OpenStreams; logger: Logger }, store: Store, signer: Signer): Promise<RunningGrpc> {
+  let port = config.grpcPort!;
+  try {
+    const running = await startGrpc(hub, { host: config.host, port, ...parts, bindings: () => ({ grpcPort: port }) });
+    port = running.port;
+    return running;
+  } catch (e) {
+    signer.close();
+    await store.close();
+    throw new ConfigError(`cannot listen for gRPC on ${config.host}:${config.grpcPort}: ${reason(e)}`);
+  }
 }
 
 export interface StartOptions {
@@ -115,7 +133,13 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     lag: { dueAt: (work) => work.dueAt, report: (ms) => metrics.schedulerLag('deadlines', ms) },
     onError: (e) => logger.error({ err: e }, 'scheduled work failed (retried when its lease ends)'),
   });
+  // The gRPC binding listens first, so the cards served over HTTP can name its port.
+  const openStreams = new OpenStreams(hub, config.streams.maxPerCaller, metrics);
+  let hubUrl = '';
+  const grpc = config.grpcPort === undefined ? undefined : await startGrpcBinding(hub, config, { hubBase: () => hubUrl, streams: openStreams, logger }, store, signer);
   const app = buildApp(hub, {
+    grpcPort: grpc?.port,
+    openStreams,
     streams: config.streams,
     signer,
     publicUrl: config.publicUrl,
@@ -129,6 +153,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (e) {
+    await grpc?.close();
     signer.close();
     await store.close();
     const code = (e as NodeJS.ErrnoException).code;
@@ -142,13 +167,15 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   const { port } = app.server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.publicUrl?.href ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`;
+  hubUrl = url;
   return {
     url,
     port,
+    ...(grpc ? { grpcPort: grpc.port } : {}),
     adminToken: { where: admin.where, fingerprint: admin.hash.slice(0, 16) },
     close: async () => {
       clearInterval(pruner);
-      await app.close();
+      await Promise.all([app.close(), grpc?.close()]);
       await deadlines.stop();
       await outbox.stop();
       signer.close();

@@ -1,33 +1,42 @@
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { AgentCard } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { register, startTestHub, type TestHub } from './helpers/hub.js';
+import { register, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { sdkClient } from './helpers/sdk.js';
 
 let hub: TestHub;
+let reader: Registered;
 
 beforeAll(async () => {
   hub = await startTestHub();
   await register(hub, 'card-agent', { name: 'Card Agent', description: 'Answers questions about cards' });
+  reader = await register(hub, 'card-reader');
 });
 afterAll(() => hub.destroy());
 
 describe('agent card discovery', () => {
-  it('the SDK finds the hub base: JSON-RPC interface and bearer scheme', async () => {
-    const client = await new ClientFactory().createFromUrl(hub.url);
+  // The cards offer an extended card, so the SDK's getAgentCard() asks for it, which needs a token.
+  it('the SDK finds the hub base: JSON-RPC and HTTP+JSON interfaces and bearer scheme', async () => {
+    const client = await sdkClient(hub.url, reader.token);
     const card = await client.getAgentCard();
     expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion, i.url])).toEqual([
       ['JSONRPC', '1.0', hub.url],
       ['JSONRPC', '0.3', hub.url],
+      ['HTTP+JSON', '1.0', hub.url],
     ]);
     const bearer = card.securitySchemes['bearer'];
     expect(bearer?.scheme?.$case).toBe('httpAuthSecurityScheme');
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.capabilities?.pushNotifications).toBe(true);
+    expect(card.capabilities?.extendedAgentCard).toBe(true);
+    // Without a token the SDK still resolves the public card, but its getAgentCard() is refused.
+    const anonymous = await new ClientFactory().createFromUrl(hub.url);
+    await expect(anonymous.getAgentCard()).rejects.toThrow(/bearer token/);
   });
 
   it("the SDK finds an agent's base, and its card names the agent", async () => {
     const base = `${hub.url}agents/card-agent/`;
-    const client = await new ClientFactory().createFromUrl(base);
+    const client = await sdkClient(base, reader.token);
     const card = await client.getAgentCard();
     expect(card.name).toBe('Card Agent');
     expect(card.description).toBe('Answers questions about cards');

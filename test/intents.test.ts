@@ -76,11 +76,11 @@ describe('spaces', () => {
     expect((await rest(hub, 'DELETE', 'api/spaces/outside-work/members/worker', { token: outsider.token })).status).toBe(404);
   });
 
-  it("serves the space's card: its description, JSON-RPC for 1.0 and 0.3, the declare-intent skill, the bearer scheme", async () => {
+  it("serves the space's card: its description, JSON-RPC for 1.0 and 0.3 and HTTP+JSON, the declare-intent skill, the bearer scheme", async () => {
     const card = (await rest(hub, 'GET', 'spaces/links/.well-known/agent-card.json')).body;
     expect(card.name).toBe('links');
     expect(card.description).toBe('The links service');
-    expect(card.supportedInterfaces.map((i: any) => [i.url, i.protocolVersion])).toEqual([[spaceUrl('links'), '1.0'], [spaceUrl('links'), '0.3']]);
+    expect(card.supportedInterfaces.map((i: any) => [i.url, i.protocolVersion])).toEqual([[spaceUrl('links'), '1.0'], [spaceUrl('links'), '0.3'], [spaceUrl('links'), '1.0']]);
     expect(card.skills.map((s: any) => s.id)).toEqual(['declare-intent']);
     expect(card.skills[0].examples.length).toBeGreaterThan(0);
     expect(card.securitySchemes.bearer.httpAuthSecurityScheme.scheme).toBe('Bearer');

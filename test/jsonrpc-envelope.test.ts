@@ -71,14 +71,16 @@ describe('JSON-RPC envelope errors', () => {
     }
   });
 
-  it('answers the extended card, which this hub does not have, with -32004', async () => {
-    const cases: [string, unknown, number][] = [
-      ['GetExtendedAgentCard', {}, -32004],
-      ['agent/getAuthenticatedExtendedCard', {}, -32004],
-    ];
-    for (const [method, params, code] of cases) {
-      const res = await rpc(base, method, params, { token: alice.token });
-      expect([method, res.body.error.code, res.body.error.data[0].domain]).toEqual([method, code, 'a2a-protocol.org']);
+  it('answers the extended card to a registered caller, in 1.0 and 0.3 shapes, and 401 -32010 to an anonymous one', async () => {
+    const card = await rpc(base, 'GetExtendedAgentCard', {}, { token: alice.token });
+    expect(card.body.result.capabilities.extendedAgentCard).toBe(true);
+    expect(card.body.result.capabilities.extensions.at(-1)).toMatchObject({ uri: 'urn:muster:extended-card:v1', params: { caller: { kind: 'agent', handle: 'alice' } } });
+    const legacy = await rpc(base, 'agent/getAuthenticatedExtendedCard', {}, { token: alice.token });
+    expect(legacy.body.result.protocolVersion).toBe('0.3.0');
+    expect(legacy.body.result.capabilities.extensions.at(-1).params.caller.handle).toBe('alice');
+    for (const method of ['GetExtendedAgentCard', 'agent/getAuthenticatedExtendedCard']) {
+      const anonymous = await rpc(base, method, {});
+      expect([method, anonymous.status, anonymous.body.error.code]).toEqual([method, 401, -32010]);
     }
   });
 

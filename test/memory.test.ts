@@ -46,11 +46,12 @@ beforeAll(async () => {
 afterAll(() => hub.destroy());
 
 describe('the memory base', () => {
-  it("serves its card: JSON-RPC 1.0 and 0.3, streaming, the bearer scheme, one skill per board skill with modes and an example", async () => {
+  it("serves its card: JSON-RPC 1.0 and 0.3, HTTP+JSON, streaming, the bearer scheme, one skill per board skill with modes and an example", async () => {
     const card = (await rest(hub, 'GET', 'memory/.well-known/agent-card.json')).body;
     expect(card.supportedInterfaces).toEqual([
       { url: memory(), protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: memory(), protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: memory(), protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ]);
     expect(card.capabilities.streaming).toBe(true);
     expect(card.securitySchemes.bearer.httpAuthSecurityScheme.scheme).toBe('Bearer');

@@ -26,6 +26,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     hub = await startHub(config, { logger: hubLogger });
     logger = lifecycleLogger(hubLogger);
     logger.info({ url: hub.url, store: describeDb(config.db), version: VERSION }, `Muster is listening on ${hub.url}`);
+    if (hub.grpcPort !== undefined) logger.info({ grpcPort: hub.grpcPort }, `A2A gRPC binding on ${config.host}:${hub.grpcPort}`);
     logger.info(`Admin token: ${hub.adminToken.where}`);
     logger.info(`Agents' bases: ${hub.url}agents/{handle}/  (register with POST ${hub.url}api/agents)`);
   } catch (e) {

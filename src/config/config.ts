@@ -9,6 +9,8 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 export interface Config {
   host: string;
   port: number;
+  /** The A2A gRPC binding's port; the binding is off when unset. */
+  grpcPort?: number;
   db: DbConfig;
   publicUrl?: URL;
   registration: 'open' | 'admin';

@@ -98,6 +98,7 @@ function configFrom(s: Settled): Config {
   return {
     host,
     port: s.port.value!,
+    ...(s.grpcPort.value === undefined ? {} : { grpcPort: s.grpcPort.value }),
     db,
     ...(publicUrl ? { publicUrl } : {}),
     registration: s.registration.value!,

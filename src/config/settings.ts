@@ -71,6 +71,12 @@ const declared = {
     help: 'the URL clients reach the hub at; required off loopback',
     show: (url: URL) => url.href,
   },
+  grpcPort: {
+    arg: '<port>',
+    allowed: 'a number from 0 to 65535',
+    parse: wholeNumber(0, 65_535),
+    help: 'port of the A2A gRPC binding, on the same host (0: any free port); off unless set',
+  },
   registration: {
     arg: '<open|admin>',
     allowed: 'open or admin',

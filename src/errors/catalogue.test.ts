@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import { jsonRpcError, restErrorBody, restStatus } from '../doors/http/errors.js';
+import { JSONRPC_ERRORS } from '../doors/a2a/jsonrpc-errors.js';
+import { REST_BINDING_ERRORS, statusBody } from '../doors/a2a/rest-binding-errors.js';
+import { GRPC_ERRORS } from '../doors/grpc/errors.js';
+import { REST_API_STATUS } from '../doors/rest/error-status.js';
 import { CATALOGUE, type ErrorCode } from './catalogue.js';
 import { HubError } from './hub-error.js';
 
@@ -12,19 +17,24 @@ describe('the error catalogue', () => {
     expect(surface).toContain(`\`${code}\``);
   });
 
-  it.each(codes)('%s maps to a JSON-RPC error with ErrorInfo and to a REST body', (code) => {
+  it.each(codes)('%s maps to a JSON-RPC error with ErrorInfo, a REST API body, a google.rpc.Status and a gRPC status', (code) => {
     const error = new HubError(code, undefined, { hint: 'do this instead' });
     const rpc = jsonRpcError(error);
-    expect(rpc.code).toBe(CATALOGUE[code].rpc);
+    expect(rpc.code).toBe(JSONRPC_ERRORS[code].code);
     expect(rpc.data[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: code, metadata: { hint: 'do this instead' } });
-    expect(restStatus(error)).toBe(CATALOGUE[code].http);
-    expect(restErrorBody(error).error).toMatchObject({ code, status: CATALOGUE[code].http, hint: 'do this instead' });
+    expect(restStatus(error)).toBe(REST_API_STATUS[code]);
+    expect(restErrorBody(error).error).toMatchObject({ code, status: REST_API_STATUS[code], hint: 'do this instead' });
+    const status = statusBody(error).error;
+    expect(status).toMatchObject({ code: REST_BINDING_ERRORS[code].http, status: REST_BINDING_ERRORS[code].status });
+    expect(status.details[0]).toMatchObject({ reason: code, domain: CATALOGUE[code].domain });
+    // The google.rpc.Status name of the HTTP+JSON binding is the gRPC code of the gRPC binding.
+    expect(grpcStatus[GRPC_ERRORS[code]]).toBe(code === 'ROUTE_NOT_FOUND' ? 'UNIMPLEMENTED' : REST_BINDING_ERRORS[code].status);
   });
 
   it('keeps the A2A codes of the specification and Muster\'s own three', () => {
-    const rpc = (c: ErrorCode) => CATALOGUE[c].rpc;
+    const rpc = (c: ErrorCode) => JSONRPC_ERRORS[c].code;
     expect([rpc('TASK_NOT_FOUND'), rpc('TASK_NOT_CANCELABLE'), rpc('PUSH_NOTIFICATION_NOT_SUPPORTED'), rpc('UNSUPPORTED_OPERATION'), rpc('VERSION_NOT_SUPPORTED')]).toEqual([-32001, -32002, -32003, -32004, -32009]);
-    expect([CATALOGUE.UNAUTHENTICATED, CATALOGUE.FORBIDDEN, CATALOGUE.RATE_LIMITED].map((s) => [s.rpc, s.http, s.rpcHttp])).toEqual([
+    expect((['UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED'] as const).map((c) => [JSONRPC_ERRORS[c].code, REST_API_STATUS[c], JSONRPC_ERRORS[c].http])).toEqual([
       [-32010, 401, 401],
       [-32011, 403, 403],
       [-32029, 429, 429],

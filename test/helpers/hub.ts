@@ -32,6 +32,9 @@ export async function startTestHub(env: Record<string, string> = {}, logger: Log
     get port() {
       return running.port;
     },
+    get grpcPort() {
+      return running.grpcPort;
+    },
     get adminToken() {
       return running.adminToken;
     },

@@ -1,5 +1,5 @@
 import { isJsonObject } from '../../a2a/types.js';
-import { CATALOGUE } from '../../errors/catalogue.js';
+import { REST_API_STATUS } from '../../doors/rest/error-status.js';
 import { isHubError } from '../../errors/hub-error.js';
 import { restErrorBody, restStatus } from '../../doors/http/errors.js';
 import { flagOfField, inCliWords } from './cli-words.js';
@@ -44,7 +44,7 @@ const violations = (list: unknown): FieldViolation[] =>
 
 /** The REST status a catalogue code stands for: a JSON-RPC refusal is usually HTTP 200. */
 const statusOf = (code: string | undefined, http: number): number =>
-  code !== undefined && code in CATALOGUE ? CATALOGUE[code as keyof typeof CATALOGUE].http : http;
+  code !== undefined && code in REST_API_STATUS ? REST_API_STATUS[code as keyof typeof REST_API_STATUS] : http;
 
 /** The hub answered with an error: a REST error body, or a JSON-RPC error read through its ErrorInfo. */
 export class HubAnswerError extends CliError {

@@ -1,8 +1,10 @@
 /**
  * Agent Cards in the A2A 1.0 shape: the hub's own, one per agent, one per space and one per base
  * a kind brings (the memory base). They are signed when served (card-signing.ts), so no member holds a default or empty
- * value. Each names its JSON-RPC URL (the base itself) twice, for protocol 1.0 and 0.3: the
- * method name picks the shapes. The skills come from the kinds that open tasks at that kind of base.
+ * value. Each names its JSON-RPC URL (the base itself) twice, for protocol 1.0 and 0.3 (the
+ * method name picks the shapes), its HTTP+JSON URL (the base again: the binding's paths hang
+ * off it), and, when the gRPC port is on, the gRPC address with the base as its `tenant`.
+ * The skills come from the kinds that open tasks at that kind of base.
  */
 import { HUB_BASE_SKILLS } from '../../hub/hub-skills.js';
 import type { CardSkill, KindBase } from '../../hub/kind.js';
@@ -16,17 +18,44 @@ export interface Capabilities {
 
 const CAPABILITIES: Capabilities = { streaming: true, pushNotifications: true };
 
-function common(hubBase: string, base: string, name: string, description: string, skills: object[], schemeDescription = 'An agent token from POST /api/agents; reads of public things need none') {
+/** The bindings a hub serves beside JSON-RPC and HTTP+JSON: the gRPC port, when it is on. */
+export interface Bindings {
+  grpcPort?: number | undefined;
+}
+
+/** A gRPC call names its base by `tenant`: '' is the hub, else the base's path without its slash (`agents/bob`). */
+export const tenantOf = (hubBase: string, base: string): string => base.slice(hubBase.length).replace(/\/$/, '');
+
+interface AgentInterface {
+  url: string;
+  protocolBinding: string;
+  protocolVersion: string;
+  tenant?: string;
+}
+
+function interfaces(hubBase: string, base: string, bindings: Bindings): AgentInterface[] {
+  const list: AgentInterface[] = [
+    { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    { url: base, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    { url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+  ];
+  if (bindings.grpcPort !== undefined) {
+    const tenant = tenantOf(hubBase, base);
+    // A signed card holds no empty member: the hub's own base (tenant '') names none.
+    list.push({ url: `${new URL(hubBase).hostname}:${bindings.grpcPort}`, protocolBinding: 'GRPC', protocolVersion: '1.0', ...(tenant ? { tenant } : {}) });
+  }
+  return list;
+}
+
+function common(hubBase: string, base: string, name: string, description: string, skills: object[], bindings: Bindings, schemeDescription = 'An agent token from POST /api/agents; reads of public things need none') {
   return {
     name,
     description,
-    supportedInterfaces: [
-      { url: base, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: base, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-    ],
+    supportedInterfaces: interfaces(hubBase, base, bindings),
     provider: { organization: 'Muster hub', url: hubBase },
     version: VERSION,
-    capabilities: Object.assign({}, CAPABILITIES, { extendedAgentCard: false }),
+    // GetExtendedAgentCard answers a registered caller (operations/extended-card.ts).
+    capabilities: Object.assign({}, CAPABILITIES, { extendedAgentCard: true }) as Capabilities & { extendedAgentCard: boolean; extensions?: unknown[] },
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: schemeDescription } },
     },
@@ -40,7 +69,7 @@ function common(hubBase: string, base: string, name: string, description: string
   };
 }
 
-type Card = ReturnType<typeof common>;
+export type Card = ReturnType<typeof common>;
 
 /**
  * The same card in 0.3 shape, for clients that ask with `A2A-Version: 0.3`: one `url`, the
@@ -59,11 +88,18 @@ export function legacyCard(card: Card) {
   });
 }
 
-export function hubCard(base: string, skills: CardSkill[]) {
+/** The extended card in 0.3 shape: the 0.3 card, keeping the extension that carries what only a registered caller sees. */
+export function legacyExtendedCard(card: Record<string, unknown>) {
+  const full = card as Card;
+  const legacy = legacyCard(full);
+  return Object.assign(legacy, { capabilities: Object.assign(legacy.capabilities, full.capabilities.extensions ? { extensions: full.capabilities.extensions } : {}) });
+}
+
+export function hubCard(base: string, skills: CardSkill[], bindings: Bindings = {}) {
   return common(base, base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/; declare work at a space\'s base, /spaces/{name}/; post and contribute to public review tasks and answer open calls here; find agents with directory.search.', [
     ...HUB_BASE_SKILLS,
     ...skills,
-  ]);
+  ], bindings);
 }
 
 /**
@@ -71,20 +107,20 @@ export function hubCard(base: string, skills: CardSkill[]) {
  * never collide: identity/profile.ts). A2A requires tags on every skill and a signed card holds
  * no empty member, so a declared skill without tags shows the agent's tags, or 'declared'.
  */
-export function agentCard(hubBase: string, agent: AgentRecord, skills: CardSkill[]) {
+export function agentCard(hubBase: string, agent: AgentRecord, skills: CardSkill[], bindings: Bindings = {}) {
   const name = agent.name ?? agent.handle;
   const base = `${hubBase}agents/${agent.handle}/`;
   const declared = (agent.skills ?? []).map((s) => Object.assign({}, s, { tags: s.tags ?? agent.tags ?? ['declared'] }));
-  return common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [...skills, ...declared]);
+  return common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [...skills, ...declared], bindings);
 }
 
-export function spaceCard(hubBase: string, space: SpaceRecord, skills: CardSkill[]) {
+export function spaceCard(hubBase: string, space: SpaceRecord, skills: CardSkill[], bindings: Bindings = {}) {
   const base = `${hubBase}spaces/${space.name}/`;
   const description = space.description ?? `Space ${space.name} on a Muster hub: declare work intents here; workers claim and land them.`;
-  return common(hubBase, base, space.name, description, skills, "An agent token from POST /api/agents (the space's owner or an orchestrator) to declare or withdraw; GetTask, ListTasks and SubscribeToTask need none");
+  return common(hubBase, base, space.name, description, skills, bindings, "An agent token from POST /api/agents (the space's owner or an orchestrator) to declare or withdraw; GetTask, ListTasks and SubscribeToTask need none");
 }
 
 /** The card of a base a kind brings, in the kind's words (KindBase.card). */
-export function kindBaseCard(hubBase: string, base: KindBase, skills: CardSkill[]) {
-  return common(hubBase, `${hubBase}${base.name}/`, base.card.name, base.card.description, skills, base.card.bearer);
+export function kindBaseCard(hubBase: string, base: KindBase, skills: CardSkill[], bindings: Bindings = {}) {
+  return common(hubBase, `${hubBase}${base.name}/`, base.card.name, base.card.description, skills, bindings, base.card.bearer);
 }

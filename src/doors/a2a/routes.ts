@@ -3,50 +3,24 @@ import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { baseUrl, claimedCallerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
-import { agentCard, hubCard, kindBaseCard, legacyCard, spaceCard } from './card.js';
+import { legacyCard, type Bindings, type Card } from './card.js';
+import { agentDoor, publicCard, spaceDoor } from './bases.js';
+import type { OpenStreams } from './streams.js';
+import { restBindingRoutes } from './rest-binding.js';
 import { CARD_PATH } from '../../a2a/card-path.js';
 import { CardSigner } from './card-signing.js';
 import type { Signer } from '../../delivery/signing.js';
 import { JWKS_PATH } from '../rest/keys.js';
 import { answer } from './jsonrpc.js';
-import { HubError } from '../../errors/hub-error.js';
 import { callerName } from '../../identity/caller.js';
-import { writeEventStream } from './sse.js';
-import type { HubMetrics } from '../../observability/metrics.js';
+import { jsonRpcFrames, writeEventStream } from './sse.js';
+import { lastEventIdOf } from './last-event-id.js';
 import type { StreamSettings } from '../../config/index.js';
 
 const CARD = CARD_PATH;
 
-/** Counts each caller's open streams on this process. */
-class StreamSlots {
-  private readonly open = new Map<string, number>();
-  constructor(private readonly limit: number) {}
-
-  take(who: string): () => void {
-    const held = this.open.get(who) ?? 0;
-    if (held >= this.limit) {
-      throw new HubError('RATE_LIMITED', `At most ${this.limit} open streams per caller`, { hint: 'Close a stream first, or poll with ListTasks' });
-    }
-    this.open.set(who, held + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.open.get(who) ?? 1) - 1;
-      if (left > 0) this.open.set(who, left);
-      else this.open.delete(who);
-    };
-  }
-}
-
-/** SSE's Last-Event-ID travels as a header, on the JSON-RPC POST as on any SSE request. */
-function lastEventId(request: FastifyRequest): { lastEventId?: number } {
-  const value = Number(request.headers['last-event-id']);
-  return Number.isInteger(value) && value >= 0 ? { lastEventId: value } : {};
-}
-
 /** A card as served: 1.0 unless the client asks for 0.3 (a header-less fetch gets 1.0), signed, with an ETag over the signed body. */
-async function sendCard(request: FastifyRequest, reply: FastifyReply, cards: CardSigner, hubBase: string, card: ReturnType<typeof hubCard>) {
+async function sendCard(request: FastifyRequest, reply: FastifyReply, cards: CardSigner, hubBase: string, card: Card) {
   const legacy = String(request.headers['a2a-version'] ?? '').startsWith('0.3');
   const { body, etag } = await cards.sign(legacy ? legacyCard(card) : card, `${hubBase}${JWKS_PATH}`);
   reply.header('vary', 'A2A-Version');
@@ -63,19 +37,16 @@ export function a2aRoutes(
     publicUrl: URL | undefined;
     streams: StreamSettings;
     logError: (error: unknown, request: FastifyRequest) => void;
-    metrics: Pick<HubMetrics, 'streamOpened' | 'streamClosed'>;
     signer: Signer;
+    bindings: Bindings;
+    /** Every stream of this process, on every binding. */
+    open: OpenStreams;
   },
 ): void {
-  const { publicUrl, logError, metrics } = options;
+  const { publicUrl, logError, bindings, open: streams } = options;
   const cards = new CardSigner(options.signer);
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
-  const streams = new Set<AbortController>();
-  // A stream lives no longer than the token that opened it: rotation or revocation ends the agent's streams.
-  const streamsOf = new Map<string, Set<AbortController>>();
-  hub.identity.onTokensChanged((handle) => streamsOf.get(handle)?.forEach((s) => s.abort()));
-  const slots = new StreamSlots(options.streams.maxPerCaller);
-  app.addHook('preClose', async () => streams.forEach((s) => s.abort()));
+  app.addHook('preClose', async () => streams.endAll());
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
     // Only a stream or a blocking send needs an end signal: made on first use, so plain calls do
@@ -93,27 +64,23 @@ export function a2aRoutes(
     const caller = await claimedCallerOf(hub, request);
     const who = callerName(caller);
     const base = baseUrl(publicUrl, request);
-    const result = await answer(hub, request.body, version, async () => ({ caller, door: await door(request), hubUrl: base }), {
+    let addressed: Door | undefined;
+    const result = await answer(hub, request.body, version, async () => ({ caller, door: (addressed = await door(request)), hubUrl: base }), {
       base,
       get signal() {
         return ending().signal;
       },
-      ...lastEventId(request),
-      reserveStream: () => slots.take(who),
+      ...lastEventIdOf(request),
+      reserveStream: () => streams.reserve(who),
+      publicCard: () => publicCard(hub, addressed!, base, bindings),
     });
     if (result.stream) {
       const { events } = result.stream;
       const abort = ending();
       reply.hijack();
-      streams.add(abort);
-      metrics.streamOpened();
-      const own = streamsOf.get(who) ?? new Set<AbortController>();
-      streamsOf.set(who, own.add(abort));
-      return writeEventStream(reply.raw, result.stream.id, events, abort, options.streams).finally(() => {
-        streams.delete(abort);
-        metrics.streamClosed();
-        own.delete(abort);
-        if (own.size === 0) streamsOf.delete(who);
+      const ended = streams.hold(who, abort);
+      return writeEventStream(reply.raw, jsonRpcFrames(result.stream.id), events, abort, options.streams).finally(() => {
+        ended();
         events.release();
       });
     }
@@ -122,48 +89,30 @@ export function a2aRoutes(
     if (result.body === undefined) return reply.code(result.status).send();
     return reply.code(result.status).type('application/json').send(result.body);
   };
-  const agentDoor = async (request: FastifyRequest): Promise<Door> => {
-    const { handle } = request.params as { handle: string };
-    await hub.identity.requireAgent(handle);
-    return { kind: 'agent', handle };
-  };
-  const spaceDoor = async (request: FastifyRequest): Promise<Door> => {
-    const { name } = request.params as { name: string };
-    await hub.spaces.require(name);
-    return { kind: 'space', name };
-  };
   const config = { door: 'jsonrpc' as const };
-  const skills = (door: Door['kind'], subject = '') => hub.kinds.cardSkills(door, subject);
-
-  const card = (request: FastifyRequest, reply: FastifyReply, make: (hubBase: string) => ReturnType<typeof hubCard>) => {
+  const card = async (request: FastifyRequest, reply: FastifyReply, door: Door) => {
     const hubBase = baseUrl(publicUrl, request);
-    return sendCard(request, reply, cards, hubBase, make(hubBase));
+    return sendCard(request, reply, cards, hubBase, await publicCard(hub, door, hubBase, bindings));
   };
+  const named = {
+    agent: (request: FastifyRequest): Door & { kind: 'agent' } => ({ kind: 'agent', handle: (request.params as { handle: string }).handle }),
+    space: (request: FastifyRequest): Door & { kind: 'space' } => ({ kind: 'space', name: (request.params as { name: string }).name }),
+  };
+  const agentOf = (request: FastifyRequest) => agentDoor(hub, named.agent(request).handle);
+  const spaceOf = (request: FastifyRequest) => spaceDoor(hub, named.space(request).name);
 
-  app.get(`/${CARD}`, (request, reply) => card(request, reply, (hubBase) => hubCard(hubBase, skills('hub'))));
-  app.post('/', { config }, rpc(async () => ({ kind: 'hub' })));
-
-  app.get(`/agents/:handle/${CARD}`, { config: { door: 'rest' } }, async (request, reply) => {
-    const { handle } = request.params as { handle: string };
-    const agent = await hub.identity.agent(handle);
-    return card(request, reply, (hubBase) => agentCard(hubBase, agent, skills('agent', handle)));
-  });
-  app.post('/agents/:handle/', { config }, rpc(agentDoor));
-  app.post('/agents/:handle', { config }, rpc(agentDoor));
-
-  app.get(`/spaces/:name/${CARD}`, { config: { door: 'rest' } }, async (request, reply) => {
-    const { name } = request.params as { name: string };
-    const space = await hub.spaces.require(name);
-    return card(request, reply, (hubBase) => spaceCard(hubBase, space, skills('space', name)));
-  });
-  app.post('/spaces/:name/', { config }, rpc(spaceDoor));
-  app.post('/spaces/:name', { config }, rpc(spaceDoor));
-
+  // Each base: its card (whose reading checks the base exists), its JSON-RPC endpoint (with and
+  // without the slash), its HTTP+JSON binding.
+  const mount = (path: string, door: (request: FastifyRequest) => Promise<Door>, cardOf: (request: FastifyRequest) => Door, cardConfig: 'rest' | undefined) => {
+    app.get(`/${path}${CARD}`, cardConfig ? { config: { door: cardConfig } } : {}, (request, reply) => card(request, reply, cardOf(request)));
+    app.post(`/${path}`, { config }, rpc(door));
+    if (path !== '') app.post(`/${path.slice(0, -1)}`, { config }, rpc(door));
+    restBindingRoutes(app, hub, { path, door, publicUrl, bindings, streams, settings: options.streams, logError });
+  };
+  const fixed = (door: Door) => [async () => door, () => door] as const;
+  mount('', ...fixed({ kind: 'hub' }), undefined);
+  mount('agents/:handle/', agentOf, named.agent, 'rest');
+  mount('spaces/:name/', spaceOf, named.space, 'rest');
   // The bases kinds bring of their own (the memory base), each with its card.
-  for (const base of hub.kinds.bases) {
-    const door = rpc(async () => ({ kind: 'base', name: base.name }));
-    app.get(`/${base.name}/${CARD}`, (request, reply) => card(request, reply, (hubBase) => kindBaseCard(hubBase, base, skills('base', base.name))));
-    app.post(`/${base.name}/`, { config }, door);
-    app.post(`/${base.name}`, { config }, door);
-  }
+  for (const base of hub.kinds.bases) mount(`${base.name}/`, ...fixed({ kind: 'base', name: base.name }), undefined);
 }

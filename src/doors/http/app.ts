@@ -7,6 +7,7 @@ import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../hub/limits.js';
 import { a2aRoutes } from '../a2a/routes.js';
 import { catalogRoutes } from '../a2a/catalog.js';
+import { OpenStreams } from '../a2a/streams.js';
 import { errorAnswer } from '../a2a/jsonrpc.js';
 import { agentRoutes } from '../rest/agents.js';
 import { healthRoutes } from '../rest/health.js';
@@ -41,6 +42,10 @@ export interface AppOptions {
   trustProxy: ProxyTrust;
   /** How long a client may take over its request's headers, its whole request, and an idle connection. */
   httpLimits: HttpLimits;
+  /** The gRPC binding's port, when it is on (the cards name it). */
+  grpcPort?: number | undefined;
+  /** The streams of this process, shared with the gRPC binding (made here when not given). */
+  openStreams?: OpenStreams;
 }
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
@@ -161,7 +166,8 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     return reply.code(404).type('application/json').send(restErrorBody(error));
   });
 
-  a2aRoutes(app, hub, { ...options, logError: (error, request) => logFailure(options.logger, error, request) });
+  const open = options.openStreams ?? new OpenStreams(hub, options.streams.maxPerCaller, options.metrics);
+  a2aRoutes(app, hub, { ...options, open, bindings: { grpcPort: options.grpcPort }, logError: (error, request) => logFailure(options.logger, error, request) });
   catalogRoutes(app, hub, options);
   agentRoutes(app, hub, options);
   operatorRoutes(app, hub);

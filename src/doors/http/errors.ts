@@ -1,8 +1,11 @@
 /**
- * The one place wire errors are shaped. Every door maps a HubError through the catalogue here:
- * JSON-RPC error objects (with google.rpc.ErrorInfo in `data`) and REST error bodies.
+ * Wire errors of the HTTP doors: any thrown value as a HubError, JSON-RPC error objects (with
+ * google.rpc.ErrorInfo in `data`, numbers from the JSON-RPC table) and REST API error bodies
+ * (statuses from the REST API's table). The HTTP+JSON binding shapes its own (a2a/rest-binding-errors.ts).
  */
-import { CATALOGUE, errorDomain } from '../../errors/catalogue.js';
+import { errorDomain } from '../../errors/catalogue.js';
+import { JSONRPC_ERRORS } from '../a2a/jsonrpc-errors.js';
+import { REST_API_STATUS } from '../rest/error-status.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import { StoreConflict, StoreUnavailable } from '../../store/errors.js';
 import type { DoorKind } from './context.js';
@@ -54,7 +57,6 @@ export function asHubError(error: unknown): HubError {
 }
 
 export function jsonRpcError(error: HubError): JsonRpcErrorObject {
-  const spec = CATALOGUE[error.code];
   const metadata: Record<string, string> = Object.assign({}, error.meta, error.hint ? { hint: error.hint } : {});
   const data: Record<string, unknown>[] = [
     { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: error.code, domain: errorDomain(error.code), metadata },
@@ -62,7 +64,7 @@ export function jsonRpcError(error: HubError): JsonRpcErrorObject {
   if (error.fields.length > 0) {
     data.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: error.fields });
   }
-  return { code: spec.rpc, message: error.message, data };
+  return { code: JSONRPC_ERRORS[error.code].code, message: error.message, data };
 }
 
 export function restErrorBody(error: HubError): { error: Record<string, unknown> } {
@@ -70,7 +72,7 @@ export function restErrorBody(error: HubError): { error: Record<string, unknown>
   return {
     error: {
       code: error.code,
-      status: CATALOGUE[error.code].http,
+      status: REST_API_STATUS[error.code],
       message: error.message,
       ...(hint ? { hint } : {}),
       ...(error.fields.length > 0 ? { fields: error.fields } : {}),
@@ -79,8 +81,8 @@ export function restErrorBody(error: HubError): { error: Record<string, unknown>
   };
 }
 
-export const restStatus = (error: HubError): number => CATALOGUE[error.code].http;
-export const jsonRpcStatus = (error: HubError): number => CATALOGUE[error.code].rpcHttp;
+export const restStatus = (error: HubError): number => REST_API_STATUS[error.code];
+export const jsonRpcStatus = (error: HubError): number => JSONRPC_ERRORS[error.code].http;
 
 /** Headers an error answer carries on any door. */
 export function errorHeaders(error: HubError): Record<string, string> {

@@ -1,0 +1,70 @@
+/**
+ * The event streams this process holds open, on every binding (JSON-RPC SSE, HTTP+JSON SSE,
+ * gRPC server streams): each caller's slots, the end of every stream when the hub stops, and the
+ * end of an agent's streams when its token is rotated or revoked (a stream lives no longer than
+ * the token that opened it).
+ */
+import { HubError } from '../../errors/hub-error.js';
+import type { Hub } from '../../hub/hub.js';
+import type { HubMetrics } from '../../observability/metrics.js';
+
+/** Counts each caller's open streams on this process. */
+class StreamSlots {
+  private readonly open = new Map<string, number>();
+  constructor(private readonly limit: number) {}
+
+  take(who: string): () => void {
+    const held = this.open.get(who) ?? 0;
+    if (held >= this.limit) {
+      throw new HubError('RATE_LIMITED', `At most ${this.limit} open streams per caller`, { hint: 'Close a stream first, or poll with ListTasks' });
+    }
+    this.open.set(who, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.open.get(who) ?? 1) - 1;
+      if (left > 0) this.open.set(who, left);
+      else this.open.delete(who);
+    };
+  }
+}
+
+export class OpenStreams {
+  private readonly all = new Set<AbortController>();
+  private readonly byCaller = new Map<string, Set<AbortController>>();
+  private readonly slots: StreamSlots;
+
+  constructor(
+    hub: Hub,
+    maxPerCaller: number,
+    private readonly metrics: Pick<HubMetrics, 'streamOpened' | 'streamClosed'>,
+  ) {
+    this.slots = new StreamSlots(maxPerCaller);
+    hub.identity.onTokensChanged((handle) => this.byCaller.get(handle)?.forEach((s) => s.abort()));
+  }
+
+  /** Takes one of `who`'s slots; answers its release. */
+  reserve(who: string): () => void {
+    return this.slots.take(who);
+  }
+
+  /** Holds a stream that `abort` ends; answers what to call once it has ended. */
+  hold(who: string, abort: AbortController): () => void {
+    this.all.add(abort);
+    this.metrics.streamOpened();
+    const own = this.byCaller.get(who) ?? new Set<AbortController>();
+    this.byCaller.set(who, own.add(abort));
+    return () => {
+      this.all.delete(abort);
+      this.metrics.streamClosed();
+      own.delete(abort);
+      if (own.size === 0) this.byCaller.delete(who);
+    };
+  }
+
+  /** Ends every open stream (the hub is stopping). */
+  endAll(): void {
+    this.all.forEach((s) => s.abort());
+  }
+}
