@@ -15,6 +15,7 @@ import type { Subscription } from '../../hub/following.js';
 import { trimHistory, type Actor } from '../../hub/tasks.js';
 import { requireToken } from '../../identity/caller.js';
 import { READS_NEED_NO_TOKEN } from '../../hub/spaces.js';
+import { replyOf } from '../../hub/replies.js';
 
 export type ProtocolVersion = '1.0' | '0.3';
 
@@ -152,7 +153,9 @@ const send = (parse: (params: unknown) => SendMessageParams, shape: { task: (tas
   write(async (hub, actor, params, call) => {
     const request = parse(params);
     if (hub.directory.takes(actor.door, request)) return shape.message(await hub.directory.answer(actor.caller, request, call.base));
-    return shape.task(await hub.tasks.send(actor, request, () => call.signal));
+    const task = await hub.tasks.send(actor, request, () => call.signal);
+    const reply = replyOf(task); // the agent answered with a Message: that is the answer
+    return reply ? shape.message(reply) : shape.task(task);
   });
 
 /** SendStreamingMessage: the same send, then the task's events until it ends. */
