@@ -411,4 +411,13 @@ ALTER TABLE agents ADD COLUMN paused_by TEXT;
 CREATE INDEX agents_by_operator ON agents(operator) WHERE operator IS NOT NULL;
 `,
   },
+  {
+    version: 16,
+    name: 'agent media modes',
+    sql: `
+-- The media types an agent takes and gives (identity/media-modes.ts), JSON text; NULL: the defaults.
+ALTER TABLE agents ADD COLUMN input_modes TEXT;
+ALTER TABLE agents ADD COLUMN output_modes TEXT;
+`,
+  },
 ];
