@@ -98,7 +98,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     limits: config.limits,
     targets: policy,
     deliveriesQueued: () => outbox.poke(),
-    kinds: { review: config.review, intentWaitMs: config.intentWaitS * 1000 },
+    kinds: { review: config.review, intentWaitMs: config.intentWaitS * 1000, blockingWaitMs: config.blockingWaitS * 1000 },
   });
   // Deadlines: every process runs one; the lease and the task's compare-and-set make each run once.
   const deadlines = new LeasedWork<DueWork>({
