@@ -131,7 +131,7 @@ describe('muster endpoint and forwarding', { timeout: 120_000 }, () => {
     expect(on).toMatchObject({ handle: 'cmd-own', enabled: true, available: true });
     await rest(hub, 'POST', 'agents/cmd-own/', {
       token: ann.token,
-      body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'fwd-1', role: 'ROLE_USER', parts: [{ text: 'forward me' }] } } },
+      body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'fwd-1', role: 'ROLE_USER', parts: [{ text: 'forward me' }] }, configuration: { returnImmediately: true } } },
     });
     for (let i = 0; i < 100 && endpoint.received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(endpoint.received[0]?.body.params.message.parts[0]).toEqual({ text: "forward me" });
