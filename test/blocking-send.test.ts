@@ -14,6 +14,7 @@ import { register, rest, rpc, startTestHub, type Registered, type TestHub } from
 import type { NodeProcess } from './helpers/nodes.js';
 import { testPostgres } from './helpers/postgres.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
+import { postRpc, sseBlocks } from './helpers/sse.js';
 
 const WAIT_S = 3;
 /** What the little agent does with each task forwarded to it, by the task's first text. */
@@ -113,6 +114,22 @@ describe('blocking SendMessage on one hub', () => {
     expect(res.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(ms).toBeGreaterThanOrEqual(WAIT_S * 1000 - 100);
     expect(ms).toBeLessThan(WAIT_S * 1000 + 2000);
+  });
+
+  it('SendStreamingMessage never waits before its stream: the task comes first, at once, then the answer', async () => {
+    const controller = new AbortController();
+    const start = Date.now();
+    const res = await postRpc(fwdBase(), 'SendStreamingMessage', { message: message('complete, streamed') }, { token: alice.token, signal: controller.signal });
+    const reader = res.body!.getReader();
+    const seen: [number, any][] = [];
+    for await (const block of sseBlocks(reader)) {
+      if (block.data) seen.push([Date.now() - start, block.data.result]);
+      if (block.data?.result?.statusUpdate?.status.state === 'TASK_STATE_COMPLETED') break;
+    }
+    controller.abort();
+    expect(seen[0]![1].task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(seen[0]![0]).toBeLessThan(250); // the agent answers after 300 ms
+    expect(seen.at(-1)![0]).toBeGreaterThanOrEqual(250);
   });
 
   it('passes acceptedOutputModes on to the forwarded endpoint', async () => {

@@ -36,7 +36,8 @@ describe('muster agents', { timeout: 120_000 }, () => {
   it('list pages through every agent in registration order, readable and as {items, nextCursor}', async () => {
     const first = json(await muster(['agents', 'list', '--limit', '2', '--json']));
     expect(first.items.map((a: { handle: string }) => a.handle)).toEqual(['cmd-ann', 'cmd-ben']);
-    expect(first.items[0]).toEqual({ handle: 'cmd-ann', name: 'Ann', description: 'reads papers', createdAt: expect.any(String), a2a: `${hub.url}agents/cmd-ann/`, card: `${hub.url}agents/cmd-ann/.well-known/agent-card.json` });
+    const defaults = ['text/plain', 'application/json']; // the media modes of an agent that declared none
+    expect(first.items[0]).toEqual({ handle: 'cmd-ann', name: 'Ann', description: 'reads papers', inputModes: defaults, outputModes: defaults, createdAt: expect.any(String), a2a: `${hub.url}agents/cmd-ann/`, card: `${hub.url}agents/cmd-ann/.well-known/agent-card.json` });
     expect(typeof first.nextCursor).toBe('string');
     const [second, readable] = await Promise.all([
       muster(['agents', 'list', '--limit', '2', '--cursor', first.nextCursor, '--json']),

@@ -166,7 +166,9 @@ const sendStreaming = (parse: (params: unknown) => SendMessageParams, wire: Wire
       if (hub.directory.takes(actor.door, request)) {
         throw new HubError('UNSUPPORTED_OPERATION', 'A directory search is answered with one message, not a stream', { hint: 'Send it with SendMessage (message/send in 0.3)' });
       }
-      const task = await hub.tasks.send(actor, request);
+      // The stream is the wait: the send under it answers at once, whatever returnImmediately says.
+      const configuration = Object.assign({}, request.configuration, { returnImmediately: true });
+      const task = await hub.tasks.send(actor, Object.assign({}, request, { configuration }));
       // A new task is followed from its opening, so one the hub settled at once streams its whole lifecycle.
       const subscription = await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false, fromOpening: request.message.taskId === undefined });
       return Object.assign({}, subscription, { snapshot: trimHistory(subscription.snapshot, request.configuration?.historyLength) });
