@@ -16,7 +16,7 @@ import { HubMetrics } from './observability/metrics.js';
 import { observedStore } from './observability/observed-store.js';
 import { reportDelivery } from './observability/deliveries.js';
 import { startGrpc, type RunningGrpc } from './doors/grpc/server.js';
-import { OpenStreams } from './doors/a2a/streams.js';
+import { OpenStreams } from './doors/http/open-streams.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
@@ -116,7 +116,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     limits: config.limits,
     targets: policy,
     deliveriesQueued: () => outbox.poke(),
-    kinds: { review: config.review, intentWaitMs: config.intentWaitS * 1000 },
+    kinds: { review: config.review, intentWaitMs: config.intentWaitS * 1000, blockingWaitMs: config.blockingWaitS * 1000 },
   });
   // Deadlines: every process runs one; the lease and the task's compare-and-set make each run once.
   const deadlines = new LeasedWork<DueWork>({

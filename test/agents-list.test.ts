@@ -31,7 +31,8 @@ describe('GET /api/agents', () => {
 
     const all = await rest(hub, 'GET', 'api/agents');
     expect(all.body.hasMore).toBe(false);
-    expect(all.body.data[1]).toEqual({ handle: 'list-a', name: 'A', description: 'first of all', createdAt: expect.any(String), a2a: `${hub.url}agents/list-a/`, card: `${hub.url}agents/list-a/.well-known/agent-card.json` });
+    const defaults = ['text/plain', 'application/json']; // the media modes of an agent that declared none
+    expect(all.body.data[1]).toEqual({ handle: 'list-a', name: 'A', description: 'first of all', inputModes: defaults, outputModes: defaults, createdAt: expect.any(String), a2a: `${hub.url}agents/list-a/`, card: `${hub.url}agents/list-a/.well-known/agent-card.json` });
     expect(JSON.stringify(all.body)).not.toContain('a.example'); // the endpoint is not listed
   });
 

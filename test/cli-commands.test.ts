@@ -36,7 +36,8 @@ describe('muster agents', { timeout: 120_000 }, () => {
   it('list pages through every agent in registration order, readable and as {items, nextCursor}', async () => {
     const first = json(await muster(['agents', 'list', '--limit', '2', '--json']));
     expect(first.items.map((a: { handle: string }) => a.handle)).toEqual(['cmd-ann', 'cmd-ben']);
-    expect(first.items[0]).toEqual({ handle: 'cmd-ann', name: 'Ann', description: 'reads papers', createdAt: expect.any(String), a2a: `${hub.url}agents/cmd-ann/`, card: `${hub.url}agents/cmd-ann/.well-known/agent-card.json` });
+    const defaults = ['text/plain', 'application/json']; // the media modes of an agent that declared none
+    expect(first.items[0]).toEqual({ handle: 'cmd-ann', name: 'Ann', description: 'reads papers', inputModes: defaults, outputModes: defaults, createdAt: expect.any(String), a2a: `${hub.url}agents/cmd-ann/`, card: `${hub.url}agents/cmd-ann/.well-known/agent-card.json` });
     expect(typeof first.nextCursor).toBe('string');
     const [second, readable] = await Promise.all([
       muster(['agents', 'list', '--limit', '2', '--cursor', first.nextCursor, '--json']),
@@ -131,7 +132,7 @@ describe('muster endpoint and forwarding', { timeout: 120_000 }, () => {
     expect(on).toMatchObject({ handle: 'cmd-own', enabled: true, available: true });
     await rest(hub, 'POST', 'agents/cmd-own/', {
       token: ann.token,
-      body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'fwd-1', role: 'ROLE_USER', parts: [{ text: 'forward me' }] } } },
+      body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'fwd-1', role: 'ROLE_USER', parts: [{ text: 'forward me' }] }, configuration: { returnImmediately: true } } },
     });
     for (let i = 0; i < 100 && endpoint.received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(endpoint.received[0]?.body.params.message.parts[0]).toEqual({ text: "forward me" });

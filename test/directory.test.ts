@@ -58,6 +58,8 @@ describe('directory.search at the hub base', () => {
       name: 'Translator',
       skills: [skill('translate', 'Translate text', ['french'])],
       tags: ['language'],
+      inputModes: ['text/plain', 'application/json'], // the defaults: the agent declared none
+      outputModes: ['text/plain', 'application/json'],
       createdAt: expect.any(String),
       a2a: `${hub.url}agents/dir-translator/`,
       card: `${hub.url}agents/dir-translator/.well-known/agent-card.json`,

@@ -12,8 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => hub.destroy());
 
+// returnImmediately: an agent that forwards can answer, so a send to it would wait for the answer (test/blocking-send.test.ts).
 const send = (handle: string, messageId: string, text = 'please') =>
-  rpc(`${hub.url}agents/${handle}/`, 'SendMessage', { message: { messageId, role: 'ROLE_USER', parts: [{ text }] } }, { token: alice.token });
+  rpc(`${hub.url}agents/${handle}/`, 'SendMessage', { message: { messageId, role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } }, { token: alice.token });
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;

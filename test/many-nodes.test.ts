@@ -59,7 +59,9 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   const bobBase = (node: NodeProcess) => `${node.url}agents/bob/`;
   const respond = (node: NodeProcess, id: string, body: object, token = bob.token) => rest(node, 'POST', `api/tasks/${id}/respond`, { token, body });
   const newTask = async (node: NodeProcess, text: string, from = alice, to = 'bob'): Promise<string> => {
-    const { status, body } = await rpc(`${node.url}agents/${to}/`, 'SendMessage', { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } }, { token: from.token });
+    // returnImmediately: a send to an agent that forwards (9c) would wait for its answer (test/blocking-send.test.ts).
+    const message = { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] };
+    const { status, body } = await rpc(`${node.url}agents/${to}/`, 'SendMessage', { message, configuration: { returnImmediately: true } }, { token: from.token });
     if (status !== 200 || !body.result?.task?.id) throw new Error(`SendMessage on ${node.name}: ${status} ${JSON.stringify(body)}`);
     return body.result.task.id;
   };

@@ -36,6 +36,8 @@ export interface Config {
   review: ReviewSettings;
   /** Seconds a blocking SendMessage at a space waits for its intent to end or need input. */
   intentWaitS: number;
+  /** Seconds a blocking SendMessage to an agent that can answer waits for the answer. */
+  blockingWaitS: number;
   /** pino level for the hub's log lines. */
   logLevel: (typeof LOG_LEVELS)[number];
   /** Who may read GET /metrics: the admin token holder, or anyone. */

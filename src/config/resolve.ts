@@ -114,6 +114,7 @@ function configFrom(s: Settled): Config {
     keyGraceDays: s.keyGraceDays.value!,
     review: reviewFrom(s),
     intentWaitS: s.intentWaitS.value!,
+    blockingWaitS: s.blockingWaitS.value!,
     logLevel: s.logLevel.value!,
     metrics: s.metrics.value!,
   };

@@ -3,7 +3,7 @@
  * credentials, where its host points, where it redirects), so sending the same URL again will
  * be refused again unless its DNS changes.
  */
-export type RefusalReason = 'invalid-url' | 'scheme' | 'credentials' | 'private-address' | 'unresolvable' | 'redirect';
+export type RefusalReason = 'invalid-url' | 'scheme' | 'credentials' | 'private-address' | 'redirect';
 
 export class TargetRefused extends Error {
   override readonly name = 'TargetRefused';

@@ -39,21 +39,16 @@ export function parseTarget(raw: string, policy: TargetPolicy): URL {
 
 /**
  * Checks a URL before Muster stores it (a push config, an agent endpoint): the checks of
- * parseTarget, then every address its host resolves to must be public. safeSend checks again
- * at connect time, since DNS can change between now and then.
+ * parseTarget, then every address its host resolves to now must be public. A host that does not
+ * resolve now is taken (its record may not exist yet): nothing private can be reached through
+ * it, since safeSend checks every address again at connect time, as DNS can change meanwhile.
  */
 export async function checkTarget(raw: string, policy: TargetPolicy): Promise<URL> {
   const url = parseTarget(raw, policy);
   const host = hostOf(url);
-  if (isIpAddress(host)) return url;
-  let addresses: string[];
-  try {
-    addresses = await resolveAll(host);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new TargetRefused('unresolvable', `The host ${host} does not resolve (${code}); send a URL whose host has a public DNS record`);
-  }
-  if (!policy.allowPrivate) assertPublic(host, addresses);
+  if (isIpAddress(host) || policy.allowPrivate) return url;
+  const addresses = await resolveAll(host).catch(() => []);
+  assertPublic(host, addresses);
   return url;
 }
 

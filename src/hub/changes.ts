@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { dropUndefined } from '../a2a/schemas.js';
-import type { JsonObject, Message, StreamResponse, Task } from '../a2a/types.js';
+import type { Artifact, JsonObject, Message, StreamResponse, Task } from '../a2a/types.js';
 import type { Hold, StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
 import type { Change, Opening, Settling } from './kind.js';
 
@@ -72,6 +72,16 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     known.add(artifact.artifactId);
     events.push({ artifactUpdate: { taskId: record.id, contextId: record.contextId, artifact, append: false, lastChunk: true } });
   }
+  const stored = new Map<string, Artifact>();
+  for (const { artifact, append, lastChunk } of change.chunks ?? []) {
+    const at = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
+    const whole = append && at >= 0 ? appended(artifacts[at]!, artifact) : artifact;
+    if (at >= 0) artifacts[at] = whole;
+    else artifacts.push(whole);
+    known.add(artifact.artifactId);
+    stored.set(artifact.artifactId, whole);
+    events.push({ artifactUpdate: { taskId: record.id, contextId: record.contextId, artifact, append, lastChunk } });
+  }
   if (change.state) {
     record.state = change.state;
     record.statusAt = record.updatedAt;
@@ -90,13 +100,21 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     record,
     expectedVersion: before.version,
     newMessages: messages,
-    newArtifacts: change.artifacts,
+    newArtifacts: stored.size > 0 ? [...change.artifacts.filter((a) => !stored.has(a.artifactId)), ...stored.values()] : change.artifacts,
     events,
     ...(change.quotas ? { quotas: change.quotas } : {}),
     ...(change.entry ? { entry: change.entry } : {}),
     ...(change.dueAt !== undefined ? { dueAt: change.dueAt } : {}),
   };
   return { write, task: { record, history, artifacts } };
+}
+
+/** A stored artifact with a chunk's parts added; the chunk's name, description and metadata, when it has them, win. */
+function appended(before: Artifact, chunk: Artifact): Artifact {
+  const { parts, ...named } = chunk;
+  const merged = Object.assign({}, before, named, { parts: [...before.parts, ...parts] });
+  if (before.metadata && chunk.metadata) merged.metadata = Object.assign({}, before.metadata, chunk.metadata);
+  return merged;
 }
 
 /** Sets the record's holder and its hold's end, or (null) clears both: they go together. */

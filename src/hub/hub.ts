@@ -11,6 +11,7 @@ import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
 import { EndpointControl } from '../identity/endpoint.js';
+import { inputModesOf } from '../identity/media-modes.js';
 import { TaskService } from './tasks.js';
 import { Directory } from './directory.js';
 import { hubSkillIds } from './hub-skills.js';
@@ -63,24 +64,29 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(withLimits(QUOTA_RULES, options.limits ?? {}), options.rateLimits);
   const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds(), options.registration);
-  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle) });
+  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle), inputModes: async (handle) => inputModesOf(await identity.agent(handle)) });
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
   const spaces = new Spaces(store, identity, clock);
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
+  const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
+  // Someone can answer a task to this agent now: a blocking send waits only then (KindReads.canAnswer).
+  const inbox = new Inbox(store, wakeups);
+  // The live inbox is asked first: a listening agent needs no read of its record.
+  const canAnswer = async (h: string): Promise<boolean> => (await inbox.listening(h)) || (await endpoints.forwardsTo(h));
   return {
     store,
     wakeups,
     identity,
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), clock),
+    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), canAnswer, clock),
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,
     kindReads: kinds.restReads({ store, spaces, view }),
     kinds,
     directory: new Directory(identity),
-    endpoints: new EndpointControl(store, identity, quotas, options.targets, clock),
+    endpoints,
     operators: new Operators(store, clock),
-    inbox: new Inbox(store, wakeups),
+    inbox,
   };
 }

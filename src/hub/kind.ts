@@ -3,7 +3,7 @@
  * tasks, which transitions are legal, what cancel does and who may see its tasks. It never
  * writes: it returns a Change, and the task service writes it with its events.
  */
-import type { Artifact, JsonObject, Message, TaskState } from '../a2a/types.js';
+import type { Artifact, JsonObject, Message, Task, TaskState } from '../a2a/types.js';
 import type { Caller } from '../identity/caller.js';
 import type { QuotaRule, Quotas } from '../identity/quotas.js';
 import type { z } from 'zod';
@@ -45,6 +45,8 @@ export interface KindReads {
    * of its own before its task is written; the charges are still made, and held, with the write.
    */
   requireQuota(charges: readonly QuotaCharge[]): Promise<void>;
+  /** Whether the agent can answer a task now (a verified forwarding endpoint, a live inbox): a blocking send waits only then. */
+  canAnswer(handle: string): Promise<boolean>;
 }
 
 /** What a check under a lock may read (Opening.underLock): the lock's reads, and only those. */
@@ -120,6 +122,11 @@ export interface Change {
   statusMessage?: Message;
   messages: Message[];
   artifacts: Artifact[];
+  /**
+   * Artifacts streamed in pieces, after `artifacts`: a chunk with `append` adds its parts to the
+   * stored artifact of its id; subscribers see each chunk as it came, with its flags.
+   */
+  chunks?: ArtifactChunk[];
   /** Merged into the task's metadata; under `muster`, key by key. */
   metadata?: JsonObject;
   quotas?: QuotaCharge[];
@@ -134,6 +141,16 @@ export interface Change {
   dueAt?: number;
   /** Sets (or moves) the task's holder and its hold's end: a claim, a heartbeat; null: nobody holds it (a release). */
   hold?: Hold | null;
+}
+
+/** One piece of an artifact streamed in chunks (A2A's TaskArtifactUpdateEvent flags). */
+export interface ArtifactChunk {
+  /** The piece: its id names the artifact it belongs to; its parts are only this piece's. */
+  artifact: Artifact;
+  /** true: the parts join the stored artifact of this id; false: the piece replaces (or starts) it. */
+  append: boolean;
+  /** The artifact's last piece. */
+  lastChunk: boolean;
 }
 
 /** A change an opening settles with at once: nothing that needs the task stored first (entries, holds). */
@@ -168,10 +185,11 @@ export interface Kind {
   /** Kind-specific actions over REST (e.g. `respond`), keyed by action name; undefined as for followUp. */
   readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Decision>>;
   /**
-   * How long a blocking SendMessage that opens one of these tasks waits for it to end or need
-   * input (A2A's returnImmediately: false); without it, the answer comes at once.
+   * How long a blocking SendMessage (A2A's returnImmediately: false) to this task waits for it to
+   * end or need input; undefined or 0, and without it: the answer comes at once. Asked only when
+   * the send blocks, so what it reads costs nothing to a send that does not.
    */
-  readonly blockingWaitMs?: number;
+  blockingWaitMs?(task: Task, ctx: KindContext): number | undefined | Promise<number | undefined>;
 }
 
 /** A skill a kind lists on the Agent Card of a base it opens tasks at. */
@@ -193,6 +211,8 @@ export interface KindDeps {
   store: BoardStore;
   /** Refuses (AGENT_NOT_FOUND) a handle that names no agent on this hub. */
   requireAgent(handle: string): Promise<void>;
+  /** The media types an agent takes in parts sent to it (its profile's inputModes, or the defaults). */
+  inputModes(handle: string): Promise<readonly string[]>;
 }
 
 /** Settings kinds read (config/settings.ts defines and documents them). */
@@ -200,6 +220,8 @@ export interface KindSettings {
   review?: import('./kinds/review/request.js').ReviewSettings;
   /** How long a blocking declaration waits for its intent to end (MUSTER_INTENT_WAIT_S). */
   intentWaitMs?: number;
+  /** How long a blocking SendMessage to an agent that can answer waits (MUSTER_BLOCKING_WAIT_S). */
+  blockingWaitMs?: number;
 }
 
 /** Where a kind opens new tasks: a door kind (`base`: the module's own base) and, for kinds that take skill calls there, the skill. */

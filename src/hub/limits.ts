@@ -9,6 +9,8 @@ export const LIMITS = {
   dataPartBytes: 64 * 1024,
   rawBytes: 256 * 1024,
   artifactsPerWrite: 10,
+  /** Parts one artifact may gather from its chunks (each write is bounded by parts above). */
+  partsPerArtifact: 200,
 } as const;
 
 const KB = (n: number) => `${Math.round(n / 1024)} KB`;

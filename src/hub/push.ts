@@ -36,7 +36,6 @@ const REFUSALS: Record<string, string> = {
   scheme: 'must be an https URL',
   credentials: 'must not carry a user name or password',
   'private-address': 'does not resolve to a public address',
-  unresolvable: 'does not resolve',
 };
 
 const ownerCaller = (owner: string): Caller => (owner === '(admin)' ? { kind: 'admin' } : { kind: 'agent', handle: owner });

@@ -8,7 +8,8 @@ import { callerName, requireActor, uncheckedToken, type Caller } from '../identi
 import type { Quotas } from '../identity/quotas.js';
 import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type GetOptions, type LockedTasks, type PushConfig, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
-import { Following, settles, type FollowOptions, type Subscription } from './following.js';
+import { blockingAnswer } from './blocking.js';
+import { Following, type FollowOptions, type Subscription } from './following.js';
 import { PerKeyQueue } from '../store/per-key-queue.js';
 import { readPages } from './pages.js';
 import { doorPrint, fingerprintOf, restKey, runOnce, type Idempotency } from './idempotency.js';
@@ -68,6 +69,8 @@ export class TaskService {
     private readonly deliveriesQueued: () => void,
     /** Checks a caller's token now, when it is still to be checked (Identity.confirm). */
     private readonly confirm: (caller: Caller) => Promise<void>,
+    /** Whether an agent can answer a task now (KindReads.canAnswer). */
+    private readonly canAnswer: (handle: string) => Promise<boolean>,
     private readonly clock: () => number = Date.now,
   ) {
     this.following = new Following(store, view, wakeups, kinds);
@@ -151,8 +154,9 @@ export class TaskService {
       !opens || worksOnOpen,
     );
     if (push) await this.push.create(actor.caller, task.id, push, true);
-    const waitMs = params.configuration?.returnImmediately ? undefined : this.kindOf(task)?.blockingWaitMs;
-    const answer = waitMs ? await this.settledAnswer(actor, task, gone ? AbortSignal.any([AbortSignal.timeout(waitMs), gone()]) : AbortSignal.timeout(waitMs)) : task;
+    const kind = this.kinds.byName.get((task.metadata?.['muster'] as { kind: string }).kind);
+    const blocking = { task, kind, ctx: this.context(actor), configuration: params.configuration, reread: () => this.get(actor, task.id) };
+    const answer = await blockingAnswer(this.following, gone ? Object.assign(blocking, { gone }) : blocking);
     return trimHistory(answer, params.configuration?.historyLength ?? ANSWER_HISTORY);
   }
 
@@ -243,7 +247,7 @@ export class TaskService {
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
       const inbox = inboxOfOpening(task.record, () => this.view.render(task, FULL), actor.acceptedOutputModes);
       if (inbox) write.inbox = inbox;
-      const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target);
+      const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target, actor.acceptedOutputModes);
       if (forward) write.forward = forward;
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });
       const token = uncheckedToken(actor.caller);
@@ -380,6 +384,7 @@ export class TaskService {
 
   /** What kinds may read while they decide. */
   private readonly reads: KindReads = {
+    canAnswer: (handle) => this.canAnswer(handle),
     standing: (space, caller) => this.spaces.standing(space, caller),
     spaceTasks: (...args) => this.lockedReads(this.store).spaceTasks(...args),
     requireQuota: async (charges) => {
@@ -388,17 +393,6 @@ export class TaskService {
       }
     },
   };
-
-  /** A blocking send's answer: the task once it ends or needs input, or as it stands when `until` fires. */
-  private async settledAnswer(actor: Actor, task: Task, until: AbortSignal): Promise<Task> {
-    if (settles(task.status.state)) return task;
-    await this.following.waitToSettle(task.id, until);
-    return this.get(actor, task.id);
-  }
-
-  private kindOf(task: Task): Kind | undefined {
-    return this.kinds.byName.get((task.metadata?.['muster'] as { kind: string }).kind);
-  }
 }
 
 /** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */

@@ -9,6 +9,7 @@ import { QuotaExceeded, StoreConflict, type AgentRecord, type QuotaGate, type St
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { refuseReservedHandle } from './reserved-handles.js';
+import { modeList } from './media-modes.js';
 import { profilePatchSchema, refuseReservedSkillIds, type SearchFilters } from './profile.js';
 import { TokenFailures } from './token-failures.js';
 import { bearerToken, hashToken, newToken, newTokenId, OPERATOR_TOKEN_PREFIX, sameHash } from './tokens.js';
@@ -28,6 +29,8 @@ const registration = z
       .url({ error: 'must be an absolute URL' })
       .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL: the base URL of your own A2A endpoint')
       .optional(),
+    inputModes: modeList.optional(),
+    outputModes: modeList.optional(),
   })
   .strict();
 

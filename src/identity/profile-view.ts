@@ -1,6 +1,7 @@
 /** An agent's public profile as the REST door and the directory show it. */
 import type { AgentRecord } from '../store/store.js';
 import { CARD_PATH } from '../a2a/card-path.js';
+import { inputModesOf, outputModesOf } from './media-modes.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -12,6 +13,8 @@ export const publicProfile = (agent: AgentRecord, base: string, show: { endpoint
   ...(show.endpoint && agent.endpoint ? { endpoint: agent.endpoint } : {}),
   ...(agent.skills ? { skills: agent.skills } : {}),
   ...(agent.tags ? { tags: agent.tags } : {}),
+  inputModes: inputModesOf(agent),
+  outputModes: outputModesOf(agent),
   ...(agent.operator ? { operator: agent.operator } : {}),
   ...(agent.paused ? { paused: { at: iso(agent.paused.at), by: agent.paused.by } } : {}),
   createdAt: iso(agent.createdAt),

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { invalidParams } from '../errors/hub-error.js';
 import type { ProfilePatch } from '../store/store.js';
+import { modeList } from './media-modes.js';
 
 export const PROFILE_LIMITS = {
   name: 100,
@@ -65,9 +66,11 @@ export const profilePatchSchema = z
       .superRefine(unique<{ id: string }>('skill id', (s) => s.id, 'id'))
       .optional(),
     tags: tagList(PROFILE_LIMITS.tags).optional(),
+    inputModes: modeList.nullable().optional(),
+    outputModes: modeList.nullable().optional(),
   })
   .strict()
-  .refine((p) => Object.values(p).some((v) => v !== undefined), 'must name at least one of name, description, skills and tags');
+  .refine((p) => Object.values(p).some((v) => v !== undefined), 'must name at least one of name, description, skills, tags, inputModes and outputModes');
 
 /**
  * Refuses a declared skill whose id the hub itself lists on the agent's card or at its base

@@ -9,6 +9,7 @@ import { HubError } from '../errors/hub-error.js';
 import type { Hub } from '../hub/hub.js';
 import { configOut } from '../hub/push.js';
 import { READS_NEED_NO_TOKEN } from '../hub/spaces.js';
+import { replyOf } from '../hub/replies.js';
 import { trimHistory, type Actor } from '../hub/tasks.js';
 import { requireToken } from '../identity/caller.js';
 import type { CallContext, TaskStream } from './context.js';
@@ -24,7 +25,7 @@ export interface Operation<Request, Result> {
 
 const op = <Request, Result>(write: boolean, parser: (params: unknown) => Request, run: Operation<Request, Result>['run']): Operation<Request, Result> => ({ write, parse: parser, run });
 
-/** SendMessage's answer: the task, or (a directory search at the hub's base) a Message. */
+/** SendMessage's answer: the task, or a Message (a directory search at the hub's base, or an agent's Message reply). */
 export type SendResult = { task: Task } | { message: Message };
 
 /** Opens a stream within the caller's slots: the slot is taken before any work is done. */
@@ -44,7 +45,9 @@ export const OPERATIONS = {
   /** A task, or at the hub's base a directory search answered with a Message and nothing stored (hub/directory.ts). */
   SendMessage: op(true, parse.parseSend, async (hub, actor, request, call): Promise<SendResult> => {
     if (hub.directory.takes(actor.door, request)) return { message: await hub.directory.answer(actor.caller, request, call.base) };
-    return { task: await hub.tasks.send(actor, request, () => call.signal) };
+    const task = await hub.tasks.send(actor, request, () => call.signal);
+    const reply = replyOf(task); // the agent answered with a Message: that is the answer
+    return reply ? { message: reply } : { task };
   }),
   /** The same send, then the task's events until it ends. */
   SendStreamingMessage: op(true, parse.parseSend, (hub, actor, request, call) =>
@@ -52,7 +55,9 @@ export const OPERATIONS = {
       if (hub.directory.takes(actor.door, request)) {
         throw new HubError('UNSUPPORTED_OPERATION', 'A directory search is answered with one message, not a stream', { hint: 'Send it with SendMessage (message/send in 0.3)' });
       }
-      const task = await hub.tasks.send(actor, request);
+      // The stream is the wait: the send under it answers at once, whatever returnImmediately says.
+      const configuration = Object.assign({}, request.configuration, { returnImmediately: true });
+      const task = await hub.tasks.send(actor, Object.assign({}, request, { configuration }));
       // A new task is followed from its opening, so one the hub settled at once streams its whole lifecycle.
       const subscription = await hub.tasks.subscribe(actor, task.id, { signal: call.signal, refuseTerminal: false, fromOpening: request.message.taskId === undefined });
       return Object.assign({}, subscription, { snapshot: trimHistory(subscription.snapshot, request.configuration?.historyLength) });

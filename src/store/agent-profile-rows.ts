@@ -16,12 +16,14 @@ export interface ProfileColumns {
   description: string | null;
   skills: string | null;
   tags: string | null;
+  input_modes: string | null;
+  output_modes: string | null;
   search_names: string;
   search_text: string;
   search_keys: string;
 }
 
-type Profiled = Pick<AgentRecord, 'handle' | 'name' | 'description' | 'skills' | 'tags'>;
+type Profiled = Pick<AgentRecord, 'handle' | 'name' | 'description' | 'skills' | 'tags' | 'inputModes' | 'outputModes'>;
 
 const skillKey = (id: string) => ` s:${id} `;
 const tagKey = (tag: string) => ` t:${tag} `;
@@ -36,6 +38,8 @@ export function profileColumns(agent: Profiled): ProfileColumns {
     description: agent.description ?? null,
     skills: skills.length ? JSON.stringify(skills) : null,
     tags: agent.tags?.length ? JSON.stringify(agent.tags) : null,
+    input_modes: agent.inputModes ? JSON.stringify(agent.inputModes) : null,
+    output_modes: agent.outputModes ? JSON.stringify(agent.outputModes) : null,
     search_names: [agent.handle, agent.name ?? ''].join('\n').toLowerCase(),
     search_text: [agent.description ?? '', ...skills.map((s) => s.name)].join('\n').toLowerCase(),
     search_keys: keys.length ? ` ${keys.join(' ')} ` : '',
@@ -45,7 +49,7 @@ export function profileColumns(agent: Profiled): ProfileColumns {
 /** The record after a patch: members it names replace (null and [] remove), the rest stay. */
 export function patchedAgent(agent: AgentRecord, patch: ProfilePatch): AgentRecord {
   const next: AgentRecord = { ...agent };
-  const set = <K extends 'name' | 'description' | 'skills' | 'tags'>(key: K, value: AgentRecord[K] | null | undefined) => {
+  const set = <K extends 'name' | 'description' | 'skills' | 'tags' | 'inputModes' | 'outputModes'>(key: K, value: AgentRecord[K] | null | undefined) => {
     if (value === undefined) return;
     if (value === null || (Array.isArray(value) && value.length === 0)) delete next[key];
     else next[key] = value;
@@ -54,6 +58,8 @@ export function patchedAgent(agent: AgentRecord, patch: ProfilePatch): AgentReco
   set('description', patch.description);
   set('skills', patch.skills);
   set('tags', patch.tags);
+  set('inputModes', patch.inputModes);
+  set('outputModes', patch.outputModes);
   return next;
 }
 

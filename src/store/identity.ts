@@ -22,6 +22,10 @@ export interface AgentRecord {
   skills?: AgentSkill[];
   /** Short lower-case words the agent is found by in the directory. */
   tags?: string[];
+  /** Media types the agent takes in parts sent to it; absent: text/plain and application/json (identity/media-modes.ts). */
+  inputModes?: string[];
+  /** Media types the agent answers in; absent: text/plain and application/json. */
+  outputModes?: string[];
   /** The operator who owns the agent (registered it with an operator token). */
   operator?: string;
   /** Set while the agent is paused: it takes no new direct tasks. */
@@ -44,6 +48,9 @@ export interface ProfilePatch {
   description?: string | null;
   skills?: AgentSkill[];
   tags?: string[];
+  /** `null` goes back to the defaults. */
+  inputModes?: string[] | null;
+  outputModes?: string[] | null;
 }
 
 /**

@@ -76,6 +76,8 @@ export interface AgentRow {
   handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
   endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: number | boolean;
   skills: string | null; tags: string | null;
+  /** Absent in rows read before the media-modes migration (the profile backfill). */
+  input_modes?: string | null; output_modes?: string | null;
   operator: string | null; paused_at: number | null; paused_by: string | null;
 }
 export interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
@@ -90,6 +92,8 @@ export const agentFromRow = (r: AgentRow): AgentRecord => {
   if (r.forwarding === 1 || r.forwarding === true) a.forwarding = true; // SQLite has no boolean
   if (r.skills !== null) a.skills = json(r.skills);
   if (r.tags !== null) a.tags = json(r.tags);
+  if (r.input_modes != null) a.inputModes = json(r.input_modes);
+  if (r.output_modes != null) a.outputModes = json(r.output_modes);
   if (r.operator !== null) a.operator = r.operator;
   if (r.paused_at !== null) a.paused = { at: r.paused_at, by: r.paused_by === 'admin' ? 'admin' : 'operator' };
   return a;

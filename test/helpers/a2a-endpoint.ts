@@ -8,8 +8,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { AGENT_CARD_PATH, TaskState, type AgentCard, type Message } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { register, rest } from './hub.js';
 
-export async function startA2AEndpoint(options: { failFirst?: number } = {}) {
+/** `onReceive` runs for each task forwarded to it (as an agent would start on it), with the JSON-RPC body it came in. */
+export async function startA2AEndpoint(options: { failFirst?: number; onReceive?: (body: any) => void } = {}) {
   const received: { headers: IncomingHttpHeaders; body: any; message: Message }[] = [];
   let challenge = '';
   let calls = 0;
@@ -32,6 +34,7 @@ export async function startA2AEndpoint(options: { failFirst?: number } = {}) {
     async execute(ctx, bus) {
       const request = pending.shift()!;
       received.push({ ...request, message: ctx.userMessage });
+      options.onReceive?.(request.body);
       bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
     },
     async cancelTask() {},
@@ -58,4 +61,15 @@ export async function startA2AEndpoint(options: { failFirst?: number } = {}) {
     serveChallenge: (value: string) => void (challenge = value),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Registers `handle` with `endpoint` as its own A2A endpoint on the hub (or node), proves control of it and turns forwarding on. */
+export async function forwardingAgent(hub: { url: string }, handle: string, endpoint: { base: string; serveChallenge: (value: string) => void }, adminToken?: string) {
+  const agent = await register(hub, handle, { endpoint: endpoint.base }, adminToken);
+  const challenge = await rest(hub, 'POST', `api/agents/${handle}/endpoint/challenge`, { token: agent.token });
+  endpoint.serveChallenge(challenge.body.challenge);
+  const verified = await rest(hub, 'POST', `api/agents/${handle}/endpoint/verify`, { token: agent.token });
+  const on = await rest(hub, 'PUT', `api/agents/${handle}/forwarding`, { token: agent.token, body: { enabled: true } });
+  if (verified.status !== 200 || on.status !== 200) throw new Error(`forwarding for ${handle}: ${JSON.stringify([verified.body, on.body])}`);
+  return agent;
 }

@@ -88,7 +88,7 @@ export function clientCommands(program: Command, kinds: readonly KindCli[]): voi
         };
         const result = (await rpc(ctx.target, `agents/${path(handle)}/`, 'SendMessage', { message }, message.messageId)) as SendResult;
         const answered = taskOf(result);
-        // The hub always answers with a task; an A2A message answer is printed as the Message it is.
+        // A task, or the agent's Message when it answered the new task with one: printed as the Message it is.
         if (answered) ctx.show(answered, renderTaskSummary);
         else ctx.show((result as { message: Message }).message, (m) => partsText(m.parts));
       }),

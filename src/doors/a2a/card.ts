@@ -8,6 +8,7 @@
  */
 import { HUB_BASE_SKILLS } from '../../hub/hub-skills.js';
 import type { CardSkill, KindBase } from '../../hub/kind.js';
+import { inputModesOf, outputModesOf } from '../../identity/media-modes.js';
 import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 import { VERSION } from '../../version.js';
 
@@ -111,7 +112,8 @@ export function agentCard(hubBase: string, agent: AgentRecord, skills: CardSkill
   const name = agent.name ?? agent.handle;
   const base = `${hubBase}agents/${agent.handle}/`;
   const declared = (agent.skills ?? []).map((s) => Object.assign({}, s, { tags: s.tags ?? agent.tags ?? ['declared'] }));
-  return common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [...skills, ...declared], bindings);
+  const card = common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [...skills, ...declared], bindings);
+  return Object.assign(card, { defaultInputModes: [...inputModesOf(agent)], defaultOutputModes: [...outputModesOf(agent)] }); // the profile's modes
 }
 
 export function spaceCard(hubBase: string, space: SpaceRecord, skills: CardSkill[], bindings: Bindings = {}) {

@@ -22,7 +22,7 @@ import { EventStream, v1Wire } from './methods.js';
 import { statusBody, REST_BINDING_ERRORS } from './rest-binding-errors.js';
 import { lastEventIdOf } from './last-event-id.js';
 import { writeEventStream, type SseFrames } from './sse.js';
-import type { OpenStreams } from './streams.js';
+import type { OpenStreams } from '../http/open-streams.js';
 
 const A2A_JSON = 'application/a2a+json';
 

@@ -5,7 +5,7 @@ import { baseUrl, claimedCallerOf } from '../http/context.js';
 import { errorHeaders } from '../http/errors.js';
 import { legacyCard, type Bindings, type Card } from './card.js';
 import { agentDoor, publicCard, spaceDoor } from './bases.js';
-import type { OpenStreams } from './streams.js';
+import type { OpenStreams } from '../http/open-streams.js';
 import { restBindingRoutes } from './rest-binding.js';
 import { CARD_PATH } from '../../a2a/card-path.js';
 import { CardSigner } from './card-signing.js';

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { drained } from '../http/drained.js';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
 import type { StreamResponse } from '../../a2a/types.js';
 import type { StreamSettings } from '../../config/index.js';
@@ -63,21 +64,4 @@ function serialized(event: StreamResponse, shape: WireFormat['shape']): string {
   let text = byShape.get(shape);
   if (text === undefined) byShape.set(shape, (text = JSON.stringify(shape(event))));
   return text;
-}
-
-/** Resolves true when the socket drains, false after `ms` or on abort; leaves no listener or timer behind. */
-function drained(res: ServerResponse, ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    const finish = (ok: boolean) => {
-      clearTimeout(timer);
-      res.off('drain', onDrain);
-      signal.removeEventListener('abort', onAbort);
-      resolve(ok);
-    };
-    const onDrain = () => finish(true);
-    const onAbort = () => finish(false);
-    const timer = setTimeout(() => finish(false), ms);
-    res.once('drain', onDrain);
-    signal.addEventListener('abort', onAbort);
-  });
 }

@@ -38,7 +38,7 @@ import { asHubError } from '../http/errors.js';
 import { publicCard, tenantDoor } from '../a2a/bases.js';
 import type { Bindings } from '../a2a/card.js';
 import { checkVersion } from '../a2a/jsonrpc.js';
-import type { OpenStreams } from '../a2a/streams.js';
+import type { OpenStreams } from '../http/open-streams.js';
 import { GRPC_ERRORS } from './errors.js';
 import { LIMITS } from '../../hub/limits.js';
 import { statusDetails } from './status-details.js';

@@ -7,7 +7,7 @@ import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../hub/limits.js';
 import { a2aRoutes } from '../a2a/routes.js';
 import { catalogRoutes } from '../a2a/catalog.js';
-import { OpenStreams } from '../a2a/streams.js';
+import { OpenStreams } from './open-streams.js';
 import { errorAnswer } from '../a2a/jsonrpc.js';
 import { agentRoutes } from '../rest/agents.js';
 import { healthRoutes } from '../rest/health.js';
@@ -169,7 +169,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   const open = options.openStreams ?? new OpenStreams(hub, options.streams.maxPerCaller, options.metrics);
   a2aRoutes(app, hub, { ...options, open, bindings: { grpcPort: options.grpcPort }, logError: (error, request) => logFailure(options.logger, error, request) });
   catalogRoutes(app, hub, options);
-  agentRoutes(app, hub, options);
+  agentRoutes(app, hub, { ...options, open });
   operatorRoutes(app, hub);
   taskRoutes(app, hub);
   spaceRoutes(app, hub, options);

@@ -4,50 +4,42 @@
  * (the end of the open tasks' replay), so a client's Last-Event-ID moves past it. Only the agent's
  * own token opens it; rotating or revoking that token closes it.
  */
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { StreamSettings } from '../../config/index.js';
 import type { Hub } from '../../hub/hub.js';
 import type { InboxItem } from '../../hub/inbox.js';
 import { requireAgent } from '../../identity/caller.js';
-import type { HubMetrics } from '../../observability/metrics.js';
 import { asHubError, restErrorBody } from '../http/errors.js';
 import { callerOf } from '../http/context.js';
-import { streamSlotsOf } from '../http/stream-slots.js';
+import { drained } from '../http/drained.js';
+import type { OpenStreams } from '../http/open-streams.js';
 
 export interface InboxRouteOptions {
   streams: StreamSettings;
-  metrics: Pick<HubMetrics, 'streamOpened' | 'streamClosed'>;
+  /** The process's open streams: the live inbox counts in the caller's slots, ends with the token and at shutdown. */
+  open: OpenStreams;
 }
 
 export function inboxRoutes(app: FastifyInstance, hub: Hub, options: InboxRouteOptions): void {
-  const slots = streamSlotsOf(hub, options.streams.maxPerCaller);
-  const open = new Map<string, Set<AbortController>>();
-  hub.identity.onTokensChanged((handle) => open.get(handle)?.forEach((s) => s.abort()));
-  app.addHook('preClose', async () => open.forEach((set) => set.forEach((s) => s.abort())));
 
   app.get('/api/inbox/stream', { config: { door: 'rest' } }, async (request, reply) => {
     const handle = requireAgent(await callerOf(hub, request), 'hold a live inbox (it is the agent\'s own feed)');
     const lastEventId = request.headers['last-event-id'];
     const abort = new AbortController();
     const items = hub.inbox.stream(handle, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, abort.signal);
-    const release = slots.take(handle);
+    const release = options.open.reserve(handle);
     const presence = await hub.inbox.listen(handle, options.streams.heartbeatMs).catch((e: unknown) => {
       release();
       throw e;
     });
-    const own = open.get(handle) ?? new Set<AbortController>();
-    open.set(handle, own.add(abort));
+    const ended = options.open.hold(handle, abort);
     reply.hijack();
-    options.metrics.streamOpened();
     try {
       await writeInbox(reply.raw, items, abort, options.streams);
     } finally {
-      own.delete(abort);
-      if (own.size === 0) open.delete(handle);
+      ended();
       release();
-      options.metrics.streamClosed();
       await presence.release();
     }
   });
@@ -75,11 +67,3 @@ async function writeInbox(res: ServerResponse, items: AsyncGenerator<InboxItem>,
   }
 }
 
-async function drained(res: ServerResponse, ms: number, signal: AbortSignal): Promise<boolean> {
-  try {
-    await once(res, 'drain', { signal: AbortSignal.any([signal, AbortSignal.timeout(ms)]) });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -6,12 +6,13 @@
  */
 import { CALL_QUOTA_RULES } from './call/quota-rules.js';
 import { DIRECT_QUOTA_RULES } from './direct/quota-rules.js';
+import { DIRECT_SETTINGS } from './direct/settings.js';
 import { INTENT_QUOTA_RULES } from './intent/quota-rules.js';
 import { INTENT_SETTINGS } from './intent/settings.js';
 import { MEMORY_QUOTA_RULES } from './memory/quota-rules.js';
 import { REVIEW_QUOTA_RULES } from './review/quota-rules.js';
 import { REVIEW_SETTINGS } from './review/settings.js';
 
-export const KIND_SETTINGS = { ...REVIEW_SETTINGS, ...INTENT_SETTINGS };
+export const KIND_SETTINGS = { ...DIRECT_SETTINGS, ...REVIEW_SETTINGS, ...INTENT_SETTINGS };
 
 export const KIND_QUOTA_RULES = { ...DIRECT_QUOTA_RULES, ...REVIEW_QUOTA_RULES, ...CALL_QUOTA_RULES, ...INTENT_QUOTA_RULES, ...MEMORY_QUOTA_RULES };

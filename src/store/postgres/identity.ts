@@ -13,7 +13,7 @@ import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../row
 
 
 
-export const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_verified_at, forwarding, skills, tags, operator, paused_at, paused_by';
+export const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
 /** The directory's search in PostgreSQL's words, its parameters in searchKeys' order. */
 const SEARCH = searchSql(
   'strpos',
@@ -49,9 +49,10 @@ export function identityStatements(db: Db, announcer: Announcer) {
       s.with('held', `INSERT INTO handles (handle, holder) VALUES (${handle}, 'agent') RETURNING handle`);
       s.with(
         'agent',
-        `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, search_names, search_text, search_keys)
+        `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
          SELECT held.handle, ${s.param(p.name, 'text')}, ${s.param(p.description, 'text')},
            ${s.param(agent.endpoint ?? null, 'text')}, ${s.param(agent.operator ?? null, 'text')}, ${at}, ${s.param(p.skills, 'text')}, ${s.param(p.tags, 'text')},
+           ${s.param(p.input_modes, 'text')}, ${s.param(p.output_modes, 'text')},
            ${s.param(p.search_names, 'text')}, ${s.param(p.search_text, 'text')}, ${s.param(p.search_keys, 'text')} FROM held RETURNING handle`,
       );
       s.with('token', `INSERT INTO tokens (id, handle, hash, created_at) SELECT ${s.param(token.id, 'text')}, handle, ${s.param(token.hash, 'text')}, ${at} FROM agent`);
@@ -86,8 +87,8 @@ export function identityStatements(db: Db, announcer: Announcer) {
         const c = profileColumns(next);
         await client.query(
           `UPDATE agents SET name = $2, description = $3, skills = $4, tags = $5, search_names = $6, search_text = $7, search_keys = $8,
-             changed_at = muster_now_ms() WHERE handle = $1`,
-          [handle, c.name, c.description, c.skills, c.tags, c.search_names, c.search_text, c.search_keys],
+             input_modes = $9, output_modes = $10, changed_at = muster_now_ms() WHERE handle = $1`,
+          [handle, c.name, c.description, c.skills, c.tags, c.search_names, c.search_text, c.search_keys, c.input_modes, c.output_modes],
         );
         await client.query(`SELECT pg_notify('${AGENTS}', $1)`, [announcer.agentNotice(handle, 'record')]);
         return next;

@@ -11,8 +11,8 @@ const ADMIN_TOKEN_HASH = 'admin_token_hash';
 /** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
 export function identityStatements(db: Db, bus: EventBus) {
   const insertAgentRow = db.prepare(
-    `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, search_names, search_text, search_keys)
-     VALUES (@handle, @name, @description, @endpoint, @operator, @createdAt, @skills, @tags, @search_names, @search_text, @search_keys)`,
+    `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
+     VALUES (@handle, @name, @description, @endpoint, @operator, @createdAt, @skills, @tags, @input_modes, @output_modes, @search_names, @search_text, @search_keys)`,
   );
   const holdHandle = db.prepare("INSERT INTO handles (handle, holder) VALUES (?, 'agent')");
   const insertTokenRow = db.prepare('INSERT INTO tokens (id, handle, hash, created_at) VALUES (?, ?, ?, ?)');
@@ -53,7 +53,7 @@ export function identityStatements(db: Db, bus: EventBus) {
   );
   const readAgent = (handle: string) => agentFromRow(getAgentRow.get(handle) as AgentRow);
   const writeProfile = db.prepare(
-    `UPDATE agents SET name = @name, description = @description, skills = @skills, tags = @tags,
+    `UPDATE agents SET name = @name, description = @description, skills = @skills, tags = @tags, input_modes = @input_modes, output_modes = @output_modes,
        search_names = @search_names, search_text = @search_text, search_keys = @search_keys WHERE handle = @handle`,
   );
   const updateProfile = db.transaction((handle: string, patch: ProfilePatch) => {

@@ -439,4 +439,13 @@ CREATE TABLE inbox_presence (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 17,
+    name: 'agent media modes',
+    sql: `
+-- The media types an agent takes and gives (identity/media-modes.ts), JSON text; NULL: the defaults.
+ALTER TABLE agents ADD COLUMN input_modes TEXT;
+ALTER TABLE agents ADD COLUMN output_modes TEXT;
+`,
+  },
 ];

@@ -4,7 +4,9 @@ import type { Message } from '../../../a2a/types.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent, type Caller } from '../../../identity/caller.js';
 import type { StoredTask, TaskRecord } from '../../../store/store.js';
-import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening } from '../../kind.js';
+import { doorOf, type Change, type Kind, type KindContext, type KindDeps, type KindModule, type Opening } from '../../kind.js';
+import { requireAcceptedParts } from '../../../identity/media-modes.js';
+import type { Task } from '../../../a2a/types.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import { DIRECT_QUOTA_RULES } from './quota-rules.js';
 import { respond } from './respond.js';
@@ -13,7 +15,7 @@ import { respond } from './respond.js';
  * Direct tasks (the Vorn way of working): an agent hands a task to another agent's inbox.
  * The hub stores and routes it; the target answers with `respond`; it never executes anything.
  */
-export function directKind(quotas: Quotas): Kind {
+export function directKind(quotas: Quotas, deps: Pick<KindDeps, 'inputModes'>, waitMs: number): Kind {
   const isParty = (caller: Caller, task: TaskRecord) =>
     caller.kind === 'admin' || (caller.kind === 'agent' && (caller.handle === task.sender || caller.handle === task.target));
 
@@ -25,6 +27,7 @@ export function directKind(quotas: Quotas): Kind {
       const sender = requireAgent(ctx.caller, 'send a task');
       const target = doorOf(ctx, 'agent').handle;
       if (sender === target) throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', { hint: 'Send it to another agent\'s base URL' });
+      requireAcceptedParts(message.parts, await deps.inputModes(target), target, 'message.parts');
       return {
         kind: 'direct',
         contextId: message.contextId ?? uuidv7(),
@@ -42,7 +45,7 @@ export function directKind(quotas: Quotas): Kind {
       };
     },
 
-    followUp(ctx: KindContext, task: StoredTask, message: Message): Change {
+    async followUp(ctx: KindContext, task: StoredTask, message: Message): Promise<Change> {
       const { record } = task;
       if (ctx.caller.kind === 'agent' && ctx.caller.handle === record.target) {
         throw new HubError('FORBIDDEN', 'The target answers a task with respond, not SendMessage', { hint: `POST /api/tasks/${record.id}/respond` });
@@ -51,6 +54,7 @@ export function directKind(quotas: Quotas): Kind {
       if (isTerminal(record.state)) {
         throw new HubError('UNSUPPORTED_OPERATION', `Task ${record.id} is ${record.state}; it takes no more messages`, { hint: 'Start a new task', meta: { currentState: record.state } });
       }
+      requireAcceptedParts(message.parts, await deps.inputModes(record.target!), record.target!, 'message.parts');
       const resumes = record.state === 'TASK_STATE_INPUT_REQUIRED';
       const charges = quotas.charge('direct.followup', `${ctx.caller.handle}>${record.target}`, ctx.now);
       return { messages: [message], artifacts: [], quotas: charges, ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}) };
@@ -66,8 +70,14 @@ export function directKind(quotas: Quotas): Kind {
     },
 
     actions: { respond },
+
+    // Only while someone can answer (a verified forwarding endpoint, a live inbox): else nobody would before the wait ends.
+    blockingWaitMs: async (task, ctx) => (waitMs > 0 && (await ctx.reads.canAnswer(targetOf(task))) ? waitMs : undefined),
   };
 }
+
+/** The agent a direct task was sent to, as the task shows it (view.ts: metadata.muster.to). */
+const targetOf = (task: Task): string => (task.metadata?.['muster'] as { to: string }).to;
 
 export const directModule: KindModule = {
   name: 'direct',
@@ -81,12 +91,14 @@ export const directModule: KindModule = {
             id: 'direct-task',
             name: 'Direct task',
             description:
-              `Send a task to ${handle}'s inbox. Muster stores and routes it, never executes it, and answers at once with the task as it stands ` +
-              `(TASK_STATE_SUBMITTED), whatever returnImmediately says: the answer waits on ${handle}. Follow it with GetTask or ListTasks; ` +
-              'answer TASK_STATE_INPUT_REQUIRED with SendMessage carrying the taskId.',
+              `Send a task to ${handle}'s inbox. Muster stores and routes it, never executes it. While ${handle} can answer (it forwards tasks to ` +
+              `its own verified endpoint, or holds a live inbox), SendMessage waits for the answer unless configuration.returnImmediately is true, ` +
+              'up to the hub\'s blocking wait, until the task ends or needs input; the answer may be a Message. Otherwise it answers at once with the task ' +
+              `as it stands (TASK_STATE_SUBMITTED) and the answer waits on ${handle}: follow it with GetTask, ListTasks or SubscribeToTask. ` +
+              'Answer TASK_STATE_INPUT_REQUIRED with SendMessage carrying the taskId. Parts must be of the input modes on this card.',
             tags: ['direct', 'inbox'],
             examples: ['Please review the attached proposal and reply with your comments.'],
           },
         ],
-  create: ({ quotas }) => directKind(quotas),
+  create: ({ quotas, settings, inputModes }) => directKind(quotas, { inputModes }, settings.blockingWaitMs ?? 30_000),
 };

@@ -89,7 +89,7 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
   return {
     name: INTENT,
     canSee: () => true, // spaces are public to read
-    blockingWaitMs: waitMs,
+    blockingWaitMs: () => waitMs,
 
     async open(ctx: KindContext, message: Message): Promise<Opening | Twin> {
       const space = doorOf(ctx, 'space').name;

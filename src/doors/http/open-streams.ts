@@ -1,6 +1,6 @@
 /**
  * The event streams this process holds open, on every binding (JSON-RPC SSE, HTTP+JSON SSE,
- * gRPC server streams): each caller's slots, the end of every stream when the hub stops, and the
+ * gRPC server streams, the live inbox): each caller's slots, the end of every stream when the hub stops, and the
  * end of an agent's streams when its token is rotated or revoked (a stream lives no longer than
  * the token that opened it).
  */

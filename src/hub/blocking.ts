@@ -1,0 +1,31 @@
+/**
+ * A blocking send (A2A's SendMessage without returnImmediately): the answer waits until the task
+ * ends or needs the sender, for as long as its kind says (Kind.blockingWaitMs), following the
+ * event log, so it ends on whichever node the answer is written.
+ */
+import type { SendMessageConfiguration, Task } from '../a2a/types.js';
+import { withDeadline } from '../events/deadline.js';
+import { settles, type Following } from './following.js';
+import type { Kind, KindContext } from './kind.js';
+
+export interface BlockingSend {
+  task: Task;
+  kind: Kind | undefined;
+  ctx: KindContext;
+  configuration: SendMessageConfiguration | undefined;
+  /** Fires when the caller stops waiting (its connection closed); asked only when the send blocks. */
+  gone?: () => AbortSignal;
+  /** The task again, as the caller reads it. */
+  reread: () => Promise<Task>;
+}
+
+/** The send's answer: at once when it does not block, else the task once it settles or the wait ends. */
+export async function blockingAnswer(following: Following, send: BlockingSend): Promise<Task> {
+  const { task, kind, configuration } = send;
+  // returnImmediately is checked first: a send that does not block makes no read to decide it.
+  if (configuration?.returnImmediately || !kind?.blockingWaitMs || settles(task.status.state)) return task;
+  const waitMs = await kind.blockingWaitMs(task, send.ctx);
+  if (!waitMs) return task;
+  await withDeadline(waitMs, send.gone?.(), (until) => following.waitToSettle(task.id, until));
+  return send.reread();
+}
