@@ -2,8 +2,11 @@
 // InMemoryTaskStore behind its express handlers, with an executor that does the
 // same work Muster does for SendMessage: store a SUBMITTED task and answer.
 //
-//   node bench/reference-server.mjs [port] [--pg <url>]   (or PORT=..., REFERENCE_PG_URL=...;
-//                                                           port 0 picks a free port)
+//   node bench/reference-server.mjs [port] [--pg <url>] [--answer]
+//                                   (or PORT=..., REFERENCE_PG_URL=...; port 0 picks a free port)
+//
+// With --answer the agent answers each task at once: COMPLETED with a message saying "done", as
+// the attached agent of bench/relay.mjs does (the direct call that the relay is measured against).
 //
 // With --pg (or REFERENCE_PG_URL) the task store is the SDK's DatabaseTaskStore on Kysely +
 // pg (pool of 10) instead: the tables must exist (node_modules/.bin/a2a-db upgrade --url <url>).
@@ -11,11 +14,12 @@
 // JSON-RPC endpoint: POST /a2a/jsonrpc (needs header "A2A-Version: 1.0").
 import { parseArgs } from 'node:util';
 import express from 'express';
-import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, TaskState } from '@a2a-js/sdk';
+import { randomUUID } from 'node:crypto';
+import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, Role, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
-const args = parseArgs({ allowPositionals: true, options: { pg: { type: 'string' } } });
+const args = parseArgs({ allowPositionals: true, options: { pg: { type: 'string' }, answer: { type: 'boolean' } } });
 const port = Number(args.positionals[0] ?? process.env.PORT ?? 0);
 const pgUrl = args.values.pg ?? process.env.REFERENCE_PG_URL;
 const JSONRPC_PATH = '/a2a/jsonrpc';
@@ -39,7 +43,11 @@ const agentCard = {
 };
 
 // Publishes the task in SUBMITTED and returns; with configuration.returnImmediately
-// the handler answers right after this first event.
+// the handler answers right after this first event. With --answer it completes the task too.
+const done = (taskId, contextId) => ({
+  messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, metadata: undefined, extensions: [], referenceTaskIds: [],
+  parts: [{ content: { $case: 'text', value: 'done' }, mediaType: 'text/plain', filename: '', metadata: undefined }],
+});
 const executor = {
   async execute(ctx, bus) {
     const { taskId, contextId, userMessage } = ctx;
@@ -51,6 +59,9 @@ const executor = {
       history: [userMessage],
       metadata: undefined,
     }));
+    if (!args.values.answer) return;
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined,
+      status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: new Date().toISOString(), message: done(taskId, contextId) } }));
   },
   async cancelTask() {},
 };
