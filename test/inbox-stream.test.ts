@@ -133,18 +133,18 @@ describe.skipIf(!testPostgres)('the live inbox on two nodes of one PostgreSQL da
   afterAll(() => observer?.close());
 
   it('drops on node A, tasks arrive through both, resumes on node B: each exactly once; presence follows', async () => {
-    expect(await observer.inbox.listening('bob')).toBe(false);
+    expect(await observer.inbox.canAnswer('bob')).toBe(false);
     const early = await send(A, 'bob', alice, 'waiting when bob comes');
     const onA = await openInbox(A.url, bob.token);
     const [replayed] = await onA.take(1);
     expect(replayed!.data.task.id).toBe(early.id);
-    expect(await observer.inbox.listening('bob')).toBe(true);
+    expect(await observer.inbox.canAnswer('bob')).toBe(true);
     const live = await send(B, 'bob', alice, 'live through B');
     expect((await onA.take(1))[0]!.data.task.id).toBe(live.id); // written through B, heard on A
     const resumeFrom = onA.lastId!;
     onA.close();
     await new Promise((r) => setTimeout(r, 200));
-    expect(await observer.inbox.listening('bob')).toBe(false);
+    expect(await observer.inbox.canAnswer('bob')).toBe(false);
 
     const away = [(await send(A, 'bob', alice, 'away via A')).id, (await send(B, 'bob', alice, 'away via B')).id];
     await send(A, 'bob', alice, 'a follow-up while away', { taskId: early.id });

@@ -70,15 +70,12 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const spaces = new Spaces(store, identity, clock);
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
-  // Someone can answer a task to this agent now: a blocking send waits only then (KindReads.canAnswer).
   const inbox = new Inbox(store, wakeups);
-  // The live inbox is asked first: a listening agent needs no read of its record.
-  const canAnswer = async (h: string): Promise<boolean> => (await inbox.listening(h)) || (await endpoints.forwardsTo(h));
   return {
     store,
     wakeups,
     identity,
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), canAnswer, clock),
+    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), (h) => inbox.canAnswer(h), clock),
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,

@@ -44,9 +44,12 @@ export class Inbox {
     private readonly wakeups: Wakeups,
   ) {}
 
-  /** True while the agent holds a live inbox stream on any node. */
-  listening(handle: string): Promise<boolean> {
-    return this.store.present(handle);
+  /**
+   * Whether someone can answer the agent's tasks now, from any node: it holds a live inbox, or it
+   * forwards to its verified endpoint (one read; a blocking send waits only then).
+   */
+  canAnswer(handle: string): Promise<boolean> {
+    return this.store.answerable(handle);
   }
 
   /**

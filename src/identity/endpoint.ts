@@ -57,12 +57,6 @@ export class EndpointControl {
     return view(verified);
   }
 
-  /** Whether new tasks to the agent go on to its own endpoint, whose control it proved (so it can answer them). */
-  async forwardsTo(handle: string): Promise<boolean> {
-    const agent = await this.identity.agent(handle);
-    return agent.forwarding === true && agent.endpointRpcUrl !== undefined && agent.endpointVerifiedAt !== undefined;
-  }
-
   async forwarding(caller: Caller, handle: string): Promise<ForwardingView> {
     return view(await this.own(caller, handle));
   }

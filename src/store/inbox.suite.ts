@@ -86,18 +86,18 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
     it('holds presence while a lease lives, and not after it is dropped or runs out', async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
-      expect(await store.present(bob)).toBe(false);
+      expect(await store.answerable(bob)).toBe(false);
       await store.holdPresence(bob, 'stream-1', 60_000);
       await store.holdPresence(bob, 'stream-2', 60_000);
-      expect(await store.present(bob)).toBe(true);
+      expect(await store.answerable(bob)).toBe(true);
       await store.dropPresence(bob, 'stream-1');
-      expect(await store.present(bob)).toBe(true);
+      expect(await store.answerable(bob)).toBe(true);
       await store.dropPresence(bob, 'stream-2');
-      expect(await store.present(bob)).toBe(false);
+      expect(await store.answerable(bob)).toBe(false);
       await store.holdPresence(bob, 'stream-3', 150);
-      expect(await store.present(bob)).toBe(true);
+      expect(await store.answerable(bob)).toBe(true);
       await new Promise((r) => setTimeout(r, 300));
-      expect(await store.present(bob)).toBe(false);
+      expect(await store.answerable(bob)).toBe(false);
       await store.close();
     });
   });

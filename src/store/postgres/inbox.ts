@@ -52,7 +52,13 @@ export function inboxStatements(db: Db) {
       );
     },
     dropPresence: async (agent: string, holder: string) => void (await db.query('DELETE FROM inbox_presence WHERE handle = $1 AND holder = $2', [agent, holder])),
-    present: async (agent: string) =>
-      (await db.query('SELECT 1 FROM inbox_presence WHERE handle = $1 AND until > muster_now_ms() LIMIT 1', [agent])).rows.length > 0,
+    answerable: async (agent: string) =>
+      (
+        await db.query(
+          `SELECT EXISTS (SELECT 1 FROM inbox_presence WHERE handle = $1 AND until > muster_now_ms())
+               OR EXISTS (SELECT 1 FROM agents WHERE handle = $1 AND forwarding AND endpoint_rpc_url IS NOT NULL AND endpoint_verified_at IS NOT NULL) AS answerable`,
+          [agent],
+        )
+      ).rows[0]?.answerable === true,
   };
 }

@@ -19,7 +19,12 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
   );
   const hold = db.prepare('INSERT INTO inbox_presence (handle, holder, until) VALUES (?, ?, ?) ON CONFLICT (handle, holder) DO UPDATE SET until = excluded.until');
   const drop = db.prepare('DELETE FROM inbox_presence WHERE handle = ? AND holder = ?');
-  const present = db.prepare('SELECT 1 FROM inbox_presence WHERE handle = ? AND until > ? LIMIT 1').pluck();
+  const answerable = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM inbox_presence WHERE handle = @agent AND until > @now)
+           OR EXISTS (SELECT 1 FROM agents WHERE handle = @agent AND forwarding = 1 AND endpoint_rpc_url IS NOT NULL AND endpoint_verified_at IS NOT NULL)`,
+    )
+    .pluck();
   const expired = db.prepare('DELETE FROM inbox_presence WHERE until <= ?');
 
   return {
@@ -39,6 +44,6 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
       hold.run(agent, holder, clock() + ttlMs);
     },
     dropPresence: async (agent: string, holder: string) => void drop.run(agent, holder),
-    present: async (agent: string) => present.get(agent, clock()) !== undefined,
+    answerable: async (agent: string) => answerable.get({ agent, now: clock() }) === 1,
   };
 }
