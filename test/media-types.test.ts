@@ -64,6 +64,14 @@ describe('-32005 ContentTypeNotSupportedError', () => {
     expect(ok.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
   });
 
+  it('a change of modes holds for the very next send (the modes a node remembers are forgotten on the change)', async () => {
+    expect((await send('carol', [{ text: '# Title', mediaType: 'text/markdown' }])).body.error.code).toBe(-32005);
+    expect((await rest(hub, 'PATCH', 'api/agents/carol', { token: carol.token, body: { inputModes: ['text/*'] } })).status).toBe(200);
+    expect((await send('carol', [{ text: '# Title', mediaType: 'text/markdown' }])).body.result.task).toBeDefined();
+    expect((await rest(hub, 'PATCH', 'api/agents/carol', { token: carol.token, body: { inputModes: null } })).status).toBe(200);
+    expect((await send('carol', [{ text: '# Title', mediaType: 'text/markdown' }])).body.error.code).toBe(-32005);
+  });
+
   it('raw JSON-RPC: the code, the part named, and the modes that would do', async () => {
     const refused = await send('carol', [{ text: 'notes' }, { text: '# Title', mediaType: 'text/markdown' }]);
     expect(refused.body.error.code).toBe(-32005);

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { Part } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
-import type { AgentRecord } from '../store/store.js';
+import { LRUCache } from 'lru-cache';
+import type { AgentRecord, StoreEvents } from '../store/store.js';
 
 export const DEFAULT_MODES: readonly string[] = ['text/plain', 'application/json'];
 export const MAX_MODES = 20;
@@ -47,4 +48,24 @@ export function requireAcceptedParts(parts: readonly Part[], modes: readonly str
       meta: { field: `${field}[${i}]`, mediaType: type, inputModes: modes.join(',') },
     });
   });
+}
+
+/** How long a node keeps an agent's input modes when no change is heard (a lost announcement). */
+const MODES_KEPT_MS = 5_000;
+
+/**
+ * An agent's input modes as every send to it checks them, remembered so a send reads no agent
+ * record: forgotten when the store announces a change to the agent (through any node), and after
+ * MODES_KEPT_MS in any case.
+ */
+export function rememberedInputModes(read: (handle: string) => Promise<AgentRecord>, events: Pick<StoreEvents, 'onAgent'>): (handle: string) => Promise<readonly string[]> {
+  const kept = new LRUCache<string, readonly string[]>({ max: 10_000, ttl: MODES_KEPT_MS });
+  events.onAgent((handle) => kept.delete(handle));
+  return async (handle) => {
+    const known = kept.get(handle);
+    if (known) return known;
+    const modes = inputModesOf(await read(handle));
+    kept.set(handle, modes);
+    return modes;
+  };
 }

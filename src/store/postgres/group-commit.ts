@@ -17,6 +17,11 @@
  * takes every lock they will wait on (the rows of the tasks they change, then the inbox heads they append to, then their quota counters),
  * each kind in key order, as every single write takes them too (its task's row, then its counters
  * in key order): groups and single writes all lock in one order.
+ *
+ * An agent's inbox head is one row every new task to that agent appends through. A write whose
+ * inbox head a group (or single write) in flight holds waits in the queue until that one is
+ * answered, rather than start a group of its own that would wait on the row in PostgreSQL holding
+ * a connection: so the writes to a busy agent gather into the next group, one commit for them all.
  */
 import type pg from 'pg';
 import type { QuotaCharge } from '../receipts.js';
@@ -63,15 +68,53 @@ export interface GroupOptions {
 export function groupCommit(o: GroupOptions): (text: string, values: readonly unknown[], locks: WriteLocks) => Promise<Rows> {
   let queue: Member[] = [];
   let scheduled = false;
+  /** Inbox heads held by the groups and single writes in flight, with how many hold each. */
+  const held = new Map<string, number>();
+  const inboxesOf = (members: readonly Member[]) => members.flatMap((m) => m.locks.inboxes ?? []);
+  const hold = (members: readonly Member[]) => {
+    for (const h of inboxesOf(members)) held.set(h, (held.get(h) ?? 0) + 1);
+    return () => {
+      for (const h of inboxesOf(members)) {
+        const left = held.get(h)! - 1;
+        if (left > 0) held.set(h, left);
+        else held.delete(h);
+      }
+      if (queue.length > 0) schedule(); // the writes that waited on these heads
+    };
+  };
 
-  const runAlone = (m: Member) => void o.alone(m.text, m.values).then(m.resolve, m.reject);
+  const runAlone = (m: Member) => {
+    const release = hold([m]);
+    void o.alone(m.text, m.values).then(m.resolve, m.reject).finally(release);
+  };
+
+  /** The next group: up to MAX_GROUP members in queue order, leaving those whose inbox head is held. */
+  const takeGroup = (): Member[] => {
+    const members: Member[] = [];
+    const waiting: Member[] = [];
+    for (const m of queue) {
+      if (members.length < MAX_GROUP && !(m.locks.inboxes ?? []).some((h) => held.has(h))) members.push(m);
+      else waiting.push(m);
+    }
+    queue = waiting;
+    return members;
+  };
 
   const flush = async () => {
     scheduled = false;
-    const members = queue.length > MAX_GROUP ? queue.splice(0, MAX_GROUP) : queue;
-    if (members === queue) queue = [];
-    else schedule();
+    const members = takeGroup();
+    if (members.length === 0) return; // all wait on heads in flight: scheduled again as those are answered
+    if (queue.length > 0 && queue.some((m) => !(m.locks.inboxes ?? []).some((h) => held.has(h)))) schedule();
     if (members.length === 1) return runAlone(members[0]!);
+    const release = hold(members);
+    try {
+      await runGroup(members);
+    } finally {
+      release();
+    }
+  };
+
+  const runGroup = async (members: Member[]) => {
     let client: pg.PoolClient;
     try {
       client = await o.pool.connect();
