@@ -7,6 +7,7 @@
 import { CliError, EXIT } from '../client/errors.js';
 import { readAnswer, send, type Target } from '../client/http.js';
 import type { InboxEvent } from '../../store/inbox.js';
+import { sseBlocks } from '../client/sse.js';
 
 /** Waits before reopening, in ms: the first, doubled after each failure up to the last. */
 const FIRST_WAIT_MS = 200;
@@ -36,8 +37,8 @@ export async function* holdInbox(target: Target, signal: AbortSignal, say: (line
       say(lastId === undefined ? 'holding the live inbox' : `holding the live inbox again, from event ${lastId}`);
       for await (const block of sseBlocks(response.body)) {
         if (block.id !== undefined) lastId = block.id;
-        if (block.error !== undefined) say(`the hub ended the stream: ${block.error}`);
-        if (block.data !== undefined && block.id !== undefined) yield { id: block.id, event: block.data as InboxEvent };
+        if (block.event === 'error') say(`the hub ended the stream: ${block.data}`);
+        else if (block.data !== undefined && block.id !== undefined) yield { id: block.id, event: JSON.parse(block.data) as InboxEvent };
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -47,36 +48,5 @@ export async function* holdInbox(target: Target, signal: AbortSignal, say: (line
     if (signal.aborted) return;
     await new Promise((r) => setTimeout(r, wait * (0.75 + Math.random() / 2)));
     if (!opened) wait = Math.min(wait * 2, MOST_WAIT_MS);
-  }
-}
-
-interface Block {
-  id?: string;
-  data?: unknown;
-  error?: string;
-}
-
-/** The blocks of an SSE body; comment blocks (keep-alives) are skipped, id-only blocks kept. */
-async function* sseBlocks(body: ReadableStream<Uint8Array>): AsyncGenerator<Block> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const lines = buffer.slice(0, end).split('\n');
-      buffer = buffer.slice(end + 2);
-      const block: Block = {};
-      let data: string | undefined;
-      let kind: string | undefined;
-      for (const line of lines) {
-        if (line.startsWith('id:')) block.id = line.slice(3).trim();
-        else if (line.startsWith('data:')) data = (data === undefined ? '' : `${data}\n`) + line.slice(5).trim();
-        else if (line.startsWith('event:')) kind = line.slice(6).trim();
-      }
-      if (data !== undefined && kind === 'error') block.error = data;
-      else if (data !== undefined) block.data = JSON.parse(data);
-      if (block.id !== undefined || block.data !== undefined || block.error !== undefined) yield block;
-    }
   }
 }

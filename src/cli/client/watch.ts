@@ -10,33 +10,11 @@ import { CliError, EXIT, HubAnswerError, printError, UnreachableError } from './
 import { partsText, renderTaskSummary, stateLabel, truncate } from './format.js';
 import { path, readAnswer, request, send, type Target } from './http.js';
 import { action, client, type Context } from './run.js';
+import { sseBlocks } from './sse.js';
 import type { MusterMetadata, Task } from './wire.js';
 
 /** Waits between attempts to reopen a dropped stream, in ms; past the last one the hub counts as unreachable. */
 const RECONNECT_DELAYS = [200, 500, 1000, 2000, 3000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000]; // about a minute
-
-interface SseEvent {
-  id?: number;
-  data: unknown;
-}
-
-/** The events of an SSE body as they arrive; comment blocks (keep-alives) are skipped. */
-async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const lines = buffer.slice(0, end).split('\n');
-      buffer = buffer.slice(end + 2);
-      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim());
-      if (data.length === 0) continue;
-      const id = lines.find((l) => l.startsWith('id:'));
-      yield { ...(id ? { id: Number(id.slice(3).trim()) } : {}), data: JSON.parse(data.join('\n')) };
-    }
-  }
-}
 
 /** One update as a line for people. */
 function describe(update: StreamResponse): string | undefined {
@@ -97,14 +75,15 @@ class Follower {
 
   /** Prints a stream's updates; answers whether the task ended. */
   private async read(body: ReadableStream<Uint8Array>, sentToken: boolean): Promise<boolean> {
-    for await (const event of sseEvents(body)) {
-      const data = event.data as { result?: StreamResponse; error?: unknown };
+    for await (const block of sseBlocks(body)) {
+      if (block.data === undefined) continue;
+      const data = JSON.parse(block.data) as { result?: StreamResponse; error?: unknown };
       if (data.error !== undefined) throw new HubAnswerError(200, data, sentToken);
       const update = data.result;
       if (!update) continue;
       // A resumed stream's snapshot (no id) repeats what was printed: only its later events are new.
       if (!('task' in update) || this.lastId === undefined) this.print(update);
-      if (event.id !== undefined) this.lastId = event.id;
+      if (block.id !== undefined) this.lastId = Number(block.id);
       if (endsStream(update)) return true;
     }
     return false;
