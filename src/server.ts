@@ -64,7 +64,7 @@ function startPruning(store: Store, logger: Logger): NodeJS.Timeout {
 async function startGrpcBinding(hub: Hub, config: Config, parts: { hubBase: () => string; streams: OpenStreams; logger: Logger }, store: Store, signer: Signer): Promise<RunningGrpc> {
   let port = config.grpcPort!;
   try {
-    const running = await startGrpc(hub, { host: config.host, port, ...parts, bindings: () => ({ grpcPort: port }) });
+    const running = await startGrpc(hub, { host: config.host, port, ...parts, drainTimeoutMs: config.streams.drainTimeoutMs, bindings: () => ({ grpcPort: port }) });
     port = running.port;
     return running;
   } catch (e) {

@@ -99,6 +99,12 @@ describe('the live inbox on one hub', () => {
     const bad = await openInbox(hub.url, bob.token, 'yesterday');
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBeTruthy();
+    // An id past the log's end was never sent either: taken, it would skip the events up to it.
+    for (const past of ['999999', '999999/999999']) {
+      const ahead = await openInbox(hub.url, bob.token, past);
+      expect(ahead.status).toBe(400);
+      expect(ahead.body.error.message).toContain('past the last event of this inbox');
+    }
   });
 
   it('marks the agent present while a stream is open, and closes it when its token is rotated', async () => {

@@ -44,6 +44,9 @@ describe('the HTTP+JSON binding', () => {
 
     const listed = ListTasksResponse.toJSON(await asAlice.listTasks(ListTasksRequest.fromJSON({ contextId: sent.contextId }))) as any;
     expect(listed.tasks.map((t: any) => t.id)).toEqual([id]);
+    // A query value of digits stays a string where the request takes a string (a contextId, a pageToken).
+    const digits = await rest(hub, 'GET', 'agents/bob/tasks?contextId=12345&pageSize=5', { token: alice.token });
+    expect([digits.status, digits.body.tasks ?? []]).toEqual([200, []]);
     const none = ListTasksResponse.toJSON(await asAlice.listTasks(ListTasksRequest.fromJSON({ status: 'TASK_STATE_COMPLETED', contextId: sent.contextId }))) as any;
     expect(none.tasks ?? []).toEqual([]);
 

@@ -20,6 +20,8 @@ const PAGE = 100;
 const NOBODY_MS = 1_000;
 /** The longest a presence lease is renewed for: a node that dies leaves its agents listening no longer than this. */
 const MOST_LEASE_MS = 45_000;
+/** The most often a lease is renewed, whatever the heartbeat: one write a second per stream at most. */
+const MIN_RENEW_MS = 1_000;
 
 /** One item of a live inbox: an event with its SSE id, or (no event) only the id the stream has reached. */
 export interface InboxItem {
@@ -78,14 +80,20 @@ export class Inbox {
    * new stream), then every event as it is logged, until `signal` aborts. A Last-Event-ID this
    * stream never sent is refused at once (INVALID_PARAMS).
    */
-  stream(handle: string, lastEventId: string | undefined, signal: AbortSignal): AsyncGenerator<InboxItem> {
-    return this.items(handle, cursorOf(lastEventId), signal);
+  async stream(handle: string, lastEventId: string | undefined, signal: AbortSignal): Promise<AsyncGenerator<InboxItem>> {
+    const cursor = cursorOf(lastEventId);
+    const head = await this.store.inboxHead(handle);
+    // An id past the log's end was never sent: taken, it would skip the events up to it.
+    if (Math.max(cursor.after, cursor.replay ? (cursor.through ?? 0) : 0) > head) {
+      throw invalidParams('Last-Event-ID', `'${lastEventId!.slice(0, 40)}' is past the last event of this inbox (${head})`, 'Send the id of the last event received, as it came, or no Last-Event-ID to start again');
+    }
+    return this.items(handle, cursor, head, signal);
   }
 
-  private async *items(handle: string, cursor: Cursor, signal: AbortSignal): AsyncGenerator<InboxItem> {
+  private async *items(handle: string, cursor: Cursor, head: number, signal: AbortSignal): AsyncGenerator<InboxItem> {
     let after = cursor.after;
     if (cursor.replay) {
-      const through = cursor.through ?? (await this.store.inboxHead(handle));
+      const through = cursor.through ?? head;
       for (;;) {
         const page = await this.store.inboxOfTasksIn(handle, after, through, WAITING_ON_TARGET, PAGE);
         for (const { seq, event } of page) yield { id: `${seq}/${through}`, event };
@@ -105,7 +113,7 @@ export class Inbox {
    */
   async listen(handle: string, everyMs: number): Promise<{ release(): Promise<void> }> {
     const holder = randomUUID();
-    const every = Math.min(everyMs, MOST_LEASE_MS / 3);
+    const every = Math.max(MIN_RENEW_MS, Math.min(everyMs, MOST_LEASE_MS / 3));
     const ttl = Math.min(every * 3, MOST_LEASE_MS);
     await this.store.holdPresence(handle, holder, ttl);
     this.nobody.delete(handle); // after the lease is held: a send asking now finds it

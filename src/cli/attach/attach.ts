@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import { inboxTaskId, type InboxEvent } from '../../store/inbox.js';
-import { CliError, EXIT, HubAnswerError, UnreachableError, UsageError } from '../client/errors.js';
+import { CliError, EXIT, HubAnswerError, mayPass, UsageError } from '../client/errors.js';
 import { path, request, type Target } from '../client/http.js';
 import { wholeNumber } from '../client/paging.js';
 import { action, client, type Context } from '../client/run.js';
@@ -85,7 +85,7 @@ class Attached {
         const state = task.status?.state ?? String(body['state'] ?? 'replied');
         return this.report(`task ${taskId}: answered the ${kind} with ${state}${problem ? ` (${problem})` : ''}`, { taskId, event: kind, state, ...(problem ? { problem } : {}) });
       } catch (error) {
-        if (error instanceof UnreachableError && attempt < ANSWER_RETRIES_MS.length) {
+        if (mayPass(error) && attempt < ANSWER_RETRIES_MS.length) {
           await new Promise((r) => setTimeout(r, ANSWER_RETRIES_MS[attempt]));
           continue;
         }
@@ -105,7 +105,7 @@ export function attachCommand(program: Command): void {
         if (!ctx.target.token) throw new UsageError(`muster attach needs ${handle}'s own token`, 'Pass --token, set MUSTER_TOKEN, or run muster login');
         // Whose token this is; a hub that cannot be reached yet is waited for by the inbox, as after a drop.
         const me = (await request(ctx.target, 'api/me').catch((e: unknown) => {
-          if (e instanceof UnreachableError) return undefined;
+          if (mayPass(e)) return undefined;
           throw e;
         })) as { kind?: string; handle?: string } | undefined;
         if (me && (me.kind !== 'agent' || me.handle !== handle)) {

@@ -47,6 +47,10 @@ const statusOf = (code: string | undefined, http: number): number =>
   code !== undefined && code in REST_API_STATUS ? REST_API_STATUS[code as keyof typeof REST_API_STATUS] : http;
 
 /** The hub answered with an error: a REST error body, or a JSON-RPC error read through its ErrorInfo. */
+/** A failure that may pass: the hub unreachable, busy (429) or failing for now (5xx): worth trying again. */
+export const mayPass = (error: unknown): boolean =>
+  error instanceof UnreachableError || (error instanceof HubAnswerError && (error.status === 429 || (error.status ?? 0) >= 500));
+
 export class HubAnswerError extends CliError {
   constructor(http: number, body: unknown, sentToken: boolean) {
     const error = isJsonObject(body) && isJsonObject(body['error']) ? body['error'] : {};

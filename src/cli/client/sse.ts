@@ -6,11 +6,15 @@ export interface SseBlock {
   data?: string;
 }
 
-/** The blocks of an SSE body as they arrive; comment blocks (keep-alives) are skipped, id-only blocks kept. */
-export async function* sseBlocks(body: ReadableStream<Uint8Array>): AsyncGenerator<SseBlock> {
+/**
+ * The blocks of an SSE body as they arrive; comment blocks (keep-alives) are skipped, id-only
+ * blocks kept. `heard` is called for every chunk, keep-alives included (the connection lives).
+ */
+export async function* sseBlocks(body: ReadableStream<Uint8Array>, heard?: () => void): AsyncGenerator<SseBlock> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of body) {
+    heard?.();
     buffer += decoder.decode(chunk, { stream: true });
     let end;
     while ((end = buffer.indexOf('\n\n')) >= 0) {

@@ -43,16 +43,20 @@ const restFrames: SseFrames = {
   error: (error) => `event: error\ndata: ${JSON.stringify(statusBody(asHubError(error)))}\n\n`,
 };
 
-/** A query value as ProtoJSON would carry it: integers and booleans typed, anything else as sent (so a refusal quotes it). */
-function typed(value: unknown): unknown {
+/** The query parameters the requests read as integers and booleans; every other one stays a string (a contextId of digits too). */
+const INTEGERS = new Set(['pageSize', 'historyLength', 'page_size', 'history_length']);
+const BOOLEANS = new Set(['includeArtifacts', 'include_artifacts']);
+
+/** A query value as ProtoJSON would carry it: integers and booleans typed where the request has them, anything else as sent (so a refusal quotes it). */
+function typed(name: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  if (/^-?\d+$/.test(value)) return Number(value);
-  if (value === 'true' || value === 'false') return value === 'true';
+  if (INTEGERS.has(name) && /^-?\d+$/.test(value)) return Number(value);
+  if (BOOLEANS.has(name) && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }
 
 const query = (request: FastifyRequest): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, typed(v)]));
+  Object.fromEntries(Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, typed(k, v)]));
 const body = (request: FastifyRequest): Record<string, unknown> => (isJsonObject(request.body) ? request.body : {});
 
 /** `tasks/{id}:verb` arrives as one path segment: the task id and the verb after its last colon. */

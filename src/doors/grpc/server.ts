@@ -35,9 +35,12 @@ import type { Logger } from '../../observability/logger.js';
 import type { CallContext, TaskStream } from '../../operations/context.js';
 import { invoke, type OperationName } from '../../operations/operations.js';
 import { asHubError } from '../http/errors.js';
+import { HubError } from '../../errors/hub-error.js';
 import { publicCard, tenantDoor } from '../a2a/bases.js';
 import type { Bindings } from '../a2a/card.js';
 import { checkVersion } from '../a2a/jsonrpc.js';
+import { lastEventIdFrom } from '../a2a/last-event-id.js';
+import { drained } from '../http/drained.js';
 import type { OpenStreams } from '../http/open-streams.js';
 import { GRPC_ERRORS } from './errors.js';
 import { LIMITS } from '../../hub/limits.js';
@@ -50,6 +53,8 @@ export interface GrpcOptions {
   hubBase: () => string;
   bindings: () => Bindings;
   streams: OpenStreams;
+  /** How long a stream waits for a client that stopped reading before it is closed (sseDrainTimeoutMs). */
+  drainTimeoutMs: number;
   logger: Logger;
 }
 
@@ -84,14 +89,15 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
     const authorization = first(call.metadata, 'authorization');
     const caller = await hub.identity.authenticate(authorization, peerAddress(call.getPeer()));
     await hub.identity.confirm(caller);
-    const door = await tenantDoor(hub, String((call.request as { tenant?: unknown }).tenant ?? ''));
     const base = options.hubBase();
-    const lastEventId = Number(first(call.metadata, 'last-event-id'));
+    // The gRPC port opens just before HTTP does: until then the hub has no URL to put in answers.
+    if (base === '') throw new HubError('UNAVAILABLE', 'The hub is starting', { hint: 'Retry in a moment' });
+    const door = await tenantDoor(hub, String((call.request as { tenant?: unknown }).tenant ?? ''));
     const who = callerName(caller);
     const context: CallContext = {
       base,
       signal: abort.signal,
-      ...(Number.isInteger(lastEventId) && lastEventId >= 0 ? { lastEventId } : {}),
+      ...lastEventIdFrom(first(call.metadata, 'last-event-id')),
       reserveStream: () => options.streams.reserve(who),
       publicCard: () => publicCard(hub, door, base, options.bindings()),
     };
@@ -152,7 +158,7 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
         caller = actor.caller;
         opened = await invoke(name, hub, actor, codec.toJSON(call.request as never), ctx);
         ended = options.streams.hold(who, abort);
-        await writeEvents(call, opened, abort);
+        await writeEvents(call, opened, abort, options.drainTimeoutMs);
         call.end();
         logged(name, started, grpc.status.OK, caller);
       } catch (error) {
@@ -206,14 +212,12 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
 }
 
 /** Writes the snapshot, then each event until the one that ends the stream, waiting for the transport to drain. */
-async function writeEvents(call: grpc.ServerWritableStream<unknown, unknown>, opened: TaskStream, abort: AbortController): Promise<void> {
+async function writeEvents(call: grpc.ServerWritableStream<unknown, unknown>, opened: TaskStream, abort: AbortController, drainTimeoutMs: number): Promise<void> {
   const { signal } = abort;
+  // A client that stops reading is let go after drainTimeoutMs (it resubscribes with last-event-id), as on SSE.
   const write = async (event: StreamEvent) => {
     if (call.write(StreamResponse.fromJSON(event))) return;
-    await new Promise<void>((resolve) => {
-      call.once('drain', resolve);
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    if (!(await drained(call, drainTimeoutMs, signal))) abort.abort();
   };
   await write({ task: opened.subscription.snapshot });
   for await (const { event } of opened.subscription.events) {

@@ -1,7 +1,7 @@
-import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 
-/** Resolves true when the socket drains, false after `ms` or on abort; leaves no listener or timer behind. */
-export function drained(res: ServerResponse, ms: number, signal: AbortSignal): Promise<boolean> {
+/** Resolves true when the stream drains, false after `ms` or on abort; leaves no listener or timer behind. */
+export function drained(res: Pick<Writable, 'once' | 'off'>, ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     const finish = (ok: boolean) => {
       clearTimeout(timer);

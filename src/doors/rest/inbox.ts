@@ -27,7 +27,8 @@ export function inboxRoutes(app: FastifyInstance, hub: Hub, options: InboxRouteO
     const handle = requireAgent(await callerOf(hub, request), 'hold a live inbox (it is the agent\'s own feed)');
     const lastEventId = request.headers['last-event-id'];
     const abort = new AbortController();
-    const items = hub.inbox.stream(handle, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, abort.signal);
+    reply.raw.once('close', () => abort.abort()); // heard even if the client leaves while its lease is taken below
+    const items = await hub.inbox.stream(handle, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, abort.signal);
     const release = options.open.reserve(handle);
     const presence = await hub.inbox.listen(handle, options.streams.heartbeatMs).catch((e: unknown) => {
       release();
