@@ -45,7 +45,10 @@ export interface KindReads {
    * of its own before its task is written; the charges are still made, and held, with the write.
    */
   requireQuota(charges: readonly QuotaCharge[]): Promise<void>;
-  /** Whether the agent can answer a task now (a verified forwarding endpoint, a live inbox): a blocking send waits only then. */
+  /**
+   * Whether the agent can answer a task now (a verified forwarding endpoint, a live inbox): a
+   * blocking send waits only then. A "no" may be up to a second old (Inbox.mayWait).
+   */
   canAnswer(handle: string): Promise<boolean>;
 }
 

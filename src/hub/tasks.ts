@@ -69,7 +69,7 @@ export class TaskService {
     private readonly deliveriesQueued: () => void,
     /** Checks a caller's token now, when it is still to be checked (Identity.confirm). */
     private readonly confirm: (caller: Caller) => Promise<void>,
-    /** Whether an agent can answer a task now (KindReads.canAnswer). */
+    /** Whether a blocking send to an agent waits (KindReads.canAnswer; Inbox.mayWait). */
     private readonly canAnswer: (handle: string) => Promise<boolean>,
     private readonly clock: () => number = Date.now,
   ) {

@@ -24,6 +24,9 @@ interface AttachOptions {
   timeout?: number;
 }
 
+/** Event ids remembered as handled: a resume repeats none, so only the latest need keeping, and a long run stays bounded. */
+const HANDLED_KEPT = 10_000;
+
 class Attached {
   private readonly handled = new Set<string>();
   private readonly queues = new Map<string, Promise<void>>();
@@ -41,6 +44,7 @@ class Attached {
   take(id: string, event: InboxEvent): void {
     if (this.handled.has(id)) return;
     this.handled.add(id);
+    if (this.handled.size > HANDLED_KEPT) this.handled.delete(this.handled.values().next().value!); // the oldest
     const taskId = inboxTaskId(event);
     if (event.kind === 'cancel') {
       this.canceled.add(taskId);
