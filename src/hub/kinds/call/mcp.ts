@@ -1,0 +1,4 @@
+/** The call kind's MCP tools (see src/doors/mcp/tool.ts). */
+import type { MusterTool } from '../../../doors/mcp/tool.js';
+
+export const callTools: readonly MusterTool[] = [];

@@ -1,0 +1,4 @@
+/** The intent kind's MCP tools (see src/doors/mcp/tool.ts). */
+import type { MusterTool } from '../../../doors/mcp/tool.js';
+
+export const intentTools: readonly MusterTool[] = [];
