@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterOnPostgres } from './helpers/cluster.js';
 import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
-import { callTool, connectMcp, mcpOverHttp, toolNames, type McpConnection, type McpTransportName } from './helpers/mcp.js';
+import { callTool, connectMcp, mcpOverHttp, type McpConnection, type McpTransportName } from './helpers/mcp.js';
 import type { NodeProcess } from './helpers/nodes.js';
 import { testPostgres } from './helpers/postgres.js';
 
@@ -164,7 +164,7 @@ describe('the MCP door on one hub', () => {
     it('refuses a foreign Origin (a write or a stream) and a DNS-rebinding Host, in the hub shape with a hint', async () => {
       const fromPage = await post({ origin: 'http://evil.example' });
       expect(fromPage.status).toBe(403);
-      expect((await fromPage.json()).error).toMatchObject({ code: 'FORBIDDEN', hint: expect.any(String) });
+      expect(((await fromPage.json()) as any).error).toMatchObject({ code: 'FORBIDDEN', hint: expect.any(String) });
       const stream = await fetch(`${hub.url}mcp`, { headers: { accept: 'text/event-stream', origin: 'http://evil.example' } });
       expect(stream.status).toBe(403);
       const rebound = await postWithHost('evil.example');
@@ -180,10 +180,10 @@ describe('the MCP door on one hub', () => {
       expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer/);
       const unknown = await post({ 'mcp-session-id': randomUUID() }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
       expect(unknown.status).toBe(404);
-      expect((await unknown.json()).error.message).toContain('initialize');
+      expect(((await unknown.json()) as any).error.message).toContain('initialize');
       const sessionless = await post({}, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
       expect(sessionless.status).toBe(400);
-      expect((await sessionless.json()).error.hint).toContain('Mcp-Session-Id');
+      expect(((await sessionless.json()) as any).error.hint).toContain('Mcp-Session-Id');
     });
 
     it('keeps a session to the token that opened it', async () => {
