@@ -41,6 +41,11 @@ function updates(client: Client): { next(): Promise<string> } {
 describe('the MCP door on one hub', () => {
   let hub: TestHub;
   let alice: Registered, bob: Registered;
+  /** The hub's open event streams (a subscription holds one while it waits on the log). */
+  const openStreams = async (): Promise<number> => {
+    const metrics = await fetch(`${hub.url}metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    return Number(/^muster_open_streams (\d+)/m.exec(await metrics.text())?.[1]);
+  };
   beforeAll(async () => {
     hub = await startTestHub();
     alice = await register(hub, 'alice', { name: 'Alice', description: 'sends translation work' }, ADMIN_TOKEN);
@@ -103,6 +108,11 @@ describe('the MCP door on one hub', () => {
       expect(unknownTask.structured.error.code).toBe('TASK_NOT_FOUND');
       expect(unknownTask.structured.error.hint).toEqual(expect.any(String));
       expect(unknownTask.text).toContain('Hint:');
+      // what the schema refuses is refused the same way, naming the argument
+      const tooLong = await callTool(agent.client, 'muster_wait_task', { id: 'x', timeoutSeconds: 99 });
+      expect(tooLong.structured.error).toMatchObject({ code: 'INVALID_PARAMS', remedy: 'fix-input', fields: [{ field: 'timeoutSeconds' }], hint: expect.any(String) });
+      const anonymousWait = await callTool(anonymous.client, 'muster_whoami', { extra: true });
+      expect(anonymousWait.structured.error.code).toBe('INVALID_PARAMS');
     });
 
     it('muster_wait_task answers when the other agent answers the task, and says nothing changed when nothing did', async () => {
@@ -140,7 +150,15 @@ describe('the MCP door on one hub', () => {
       await agent.client.subscribeResource({ uri });
       await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'working' } });
       expect(await heard.next()).toBe(uri);
+      await expect.poll(openStreams).toBe(1); // the subscription's wait on the event log
       await agent.client.unsubscribeResource({ uri });
+      await expect.poll(openStreams).toBe(0);
+      // the end of the connection ends whatever it followed
+      const other = await connectMcp(transport, hub, alice.token);
+      await other.client.subscribeResource({ uri });
+      await expect.poll(openStreams).toBe(1);
+      await other.close();
+      await expect.poll(openStreams).toBe(0);
     });
   });
 
