@@ -101,7 +101,8 @@ export function mcpRoutes(app: FastifyInstance, options: McpDoorOptions): void {
       const session = await sessionOf(request, token ? hashToken(token) : '');
       if (session instanceof Response) return sendAnswer(request, reply, session, () => undefined);
       const streaming = request.method === 'GET';
-      if (streaming) session.streams += 1;
+      const counter = streaming ? 'streams' : 'calls';
+      session[counter] += 1;
       const answer = await session.transport.handleRequest(webRequest(request), request.method === 'POST' ? { parsedBody: request.body } : {});
       // An `initialize` the transport refused leaves a session that was never named: nothing holds it.
       if (session.id === '') void session.server.close();
@@ -109,7 +110,7 @@ export function mcpRoutes(app: FastifyInstance, options: McpDoorOptions): void {
       return sendAnswer(request, reply, answer, () => {
         if (ended) return;
         ended = true;
-        if (streaming) session.streams -= 1;
+        session[counter] -= 1;
         session.lastUsed = Date.now();
       });
     },

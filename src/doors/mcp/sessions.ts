@@ -22,7 +22,12 @@ export interface McpSession {
   lastUsed: number;
   /** Open GET streams: a session holding one is listening, not idle. */
   streams: number;
+  /** POSTs still being answered (a tool call may be waiting on a task). */
+  calls: number;
 }
+
+/** The longest the hub's stop waits for calls still being answered. */
+const STOP_GRACE_MS = 2_000;
 
 export interface SessionLimits {
   maxSessions: number;
@@ -70,7 +75,7 @@ export class McpSessions {
       onsessionclosed: (id) => void this.close(id),
     });
     const server = build(() => session!);
-    session = { id: '', transport, server, owner, ...caller, lastUsed: Date.now(), streams: 0 };
+    session = { id: '', transport, server, owner, ...caller, lastUsed: Date.now(), streams: 0, calls: 0 };
     await server.connect(transport);
     return session;
   }
@@ -83,8 +88,15 @@ export class McpSessions {
     await session.server.close().catch(() => undefined);
   }
 
+  /**
+   * Ends every session (the hub is stopping). Calls still being answered get a moment first: the
+   * hub's stop ends their waits at once, and their answers should reach the client before the
+   * session goes.
+   */
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
+    const until = Date.now() + STOP_GRACE_MS;
+    while ([...this.open.values()].some((s) => s.calls > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     await Promise.all([...this.open.keys()].map((id) => this.close(id)));
   }
 
