@@ -86,6 +86,11 @@ describe('the MCP door on one hub', () => {
       expect(me.text).toContain('alice');
       const nobody = await callTool(anonymous.client, 'muster_whoami');
       expect(nobody.structured.me).toEqual({ kind: 'anonymous' });
+      // muster mcp says what it serves on stderr: stdout is the MCP stream's alone
+      if (transport === 'stdio') {
+        expect(agent.stderr()).toContain(`serving ${hub.url} with a token`);
+        expect(anonymous.stderr()).toContain('without a token (public tools only)');
+      }
     });
 
     it('searches the directory and reads an agent card, without a token too', async () => {
