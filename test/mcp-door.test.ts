@@ -167,6 +167,24 @@ describe('the MCP door on one hub', () => {
     });
   });
 
+  it('reads a space with its open intents, and notifies a subscriber when the space changes', async () => {
+    expect((await rest(hub, 'POST', 'api/spaces', { token: alice.token, body: { name: 'docs' } })).status).toBe(201);
+    const connection = await mcpOverHttp(hub, alice.token);
+    try {
+      const uri = 'muster://spaces/docs';
+      const read = await connection.client.readResource({ uri });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ name: 'docs', owner: 'alice', openIntents: [] });
+      const heard = updates(connection.client);
+      await connection.client.subscribeResource({ uri });
+      await rest(hub, 'PUT', 'api/spaces/docs/members/bob', { token: alice.token, body: { role: 'worker' } });
+      expect(await heard.next()).toBe(uri);
+      const again = await connection.client.readResource({ uri });
+      expect(JSON.parse((again.contents[0] as { text: string }).text).members).toEqual(expect.arrayContaining([expect.objectContaining({ handle: 'bob', role: 'worker' })]));
+    } finally {
+      await connection.close();
+    }
+  });
+
   describe('/mcp over HTTP', () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
     const post = (headers: Record<string, string>, body: unknown = initialize) =>

@@ -7,10 +7,30 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { UsageError } from '../../cli/client/errors.js';
 import { path, request, type Target } from '../../cli/client/http.js';
 
+/** The most open intents a space resource shows (the latest updated): the intents route's largest page. */
+const SPACE_INTENTS = 50;
+
+type Read = (target: Target, key: string, signal: AbortSignal) => Promise<unknown>;
+const readPath = (...segments: string[]): Read => (target, key, signal) => request(target, path(...segments, key), { signal });
+
+/** A space with its open intents, so a subscriber hears of an intent declared, claimed or ended in it. */
+const readSpace: Read = async (target, name, signal) => {
+  const [space, intents] = await Promise.all([
+    request(target, path('api', 'spaces', name), { signal }),
+    request(target, `${path('api', 'spaces', name)}/intents`, { query: { state: 'open', limit: SPACE_INTENTS }, signal }),
+  ]);
+  return { ...(space as object), openIntents: (intents as { data: unknown[] }).data };
+};
+
 const TEMPLATES = {
-  task: { uri: 'muster://tasks/{id}', title: 'A task', description: 'A task as you may see it (state, history, artifacts). Subscribe to hear when it changes.', read: (id: string) => path('api', 'tasks', id) },
-  board: { uri: 'muster://boards/{id}', title: 'A memory board', description: 'A memory board file as you may see it. Subscribe to hear when it changes.', read: (id: string) => path('api', 'boards', id) },
-  space: { uri: 'muster://spaces/{name}', title: 'A space', description: 'A space and its members. Subscribe to hear when it changes.', read: (name: string) => path('api', 'spaces', name) },
+  task: { uri: 'muster://tasks/{id}', title: 'A task', description: 'A task as you may see it (state, history, artifacts). Subscribe to hear when it changes.', read: readPath('api', 'tasks') },
+  board: { uri: 'muster://boards/{id}', title: 'A memory board', description: 'A memory board file as you may see it. Subscribe to hear when it changes.', read: readPath('api', 'boards') },
+  space: {
+    uri: 'muster://spaces/{name}',
+    title: 'A space',
+    description: `A space, its members and its open intents (the ${SPACE_INTENTS} latest updated). Subscribe to hear when an intent is declared, claimed or ends there.`,
+    read: readSpace,
+  },
 } as const;
 
 export type ResourceKind = keyof typeof TEMPLATES;
@@ -31,7 +51,7 @@ export function resourceOf(uri: string): ResourceRef {
 }
 
 /** The resource as the caller may see it, through the REST door. */
-export const readResource = (target: Target, { kind, key }: ResourceRef, signal: AbortSignal): Promise<unknown> => request(target, TEMPLATES[kind].read(key), { signal });
+export const readResource = (target: Target, { kind, key }: ResourceRef, signal: AbortSignal): Promise<unknown> => TEMPLATES[kind].read(target, key, signal);
 
 export function registerResources(server: McpServer, target: Target): void {
   for (const [kind, template] of Object.entries(TEMPLATES) as [ResourceKind, (typeof TEMPLATES)[ResourceKind]][]) {
