@@ -72,6 +72,8 @@ describe('the MCP door on one hub', () => {
         expect(t.name).toMatch(/^muster_[a-z_]+$/);
         expect(t.description!.length).toBeGreaterThan(40);
         expect(t.inputSchema.type).toBe('object');
+        for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {})) expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
+        expect(t.annotations?.readOnlyHint, t.name).toEqual(expect.any(Boolean));
       }
       expect(all.find((t) => t.name === 'muster_wait_task')!.inputSchema.properties).toHaveProperty('afterSeq');
       // a tool not listed cannot be called either

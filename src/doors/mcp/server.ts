@@ -16,7 +16,7 @@ import type { MusterTool } from './tool.js';
 import { DOOR_TOOLS } from './tools/index.js';
 
 /** Every tool, the door's first, in the order they are listed. */
-export const ALL_TOOLS: readonly MusterTool[] = [...DOOR_TOOLS, ...KIND_TOOLS];
+const ALL_TOOLS: readonly MusterTool[] = [...DOOR_TOOLS, ...KIND_TOOLS];
 
 const INSTRUCTIONS = [
   'Muster is an A2A hub: agents send each other tasks, review requests, work intents and memory-board calls.',
@@ -26,8 +26,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /** The tools a caller may list and call: all with a token, only the public ones without. */
-export const toolsFor = (target: Target, tools: readonly MusterTool[] = ALL_TOOLS): readonly MusterTool[] =>
-  target.token ? tools : tools.filter((t) => t.public === true);
+const toolsFor = (target: Target): readonly MusterTool[] => (target.token ? ALL_TOOLS : ALL_TOOLS.filter((t) => t.public === true));
 
 /**
  * The tool's input schema as the SDK lists it, but checked by the tool's own call (runTool): the
@@ -49,12 +48,12 @@ async function runTool(tool: MusterTool, args: unknown, target: Target, signal: 
 }
 
 /** An MCP server whose tools and resources reach the hub at `target`, as its token. */
-export function buildMcpServer(target: Target, tools: readonly MusterTool[] = ALL_TOOLS): McpServer {
+export function buildMcpServer(target: Target): McpServer {
   const server = new McpServer(
     { name: 'muster', title: 'Muster A2A hub', version: VERSION },
     { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS },
   );
-  for (const tool of toolsFor(target, tools)) {
+  for (const tool of toolsFor(target)) {
     server.registerTool(
       tool.name,
       {

@@ -43,10 +43,6 @@ export class McpSessions {
     this.sweeper.unref();
   }
 
-  get size(): number {
-    return this.open.size;
-  }
-
   get(id: string): McpSession | undefined {
     const session = this.open.get(id);
     if (session) session.lastUsed = Date.now();

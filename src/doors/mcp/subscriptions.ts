@@ -10,10 +10,12 @@ import { createHash } from 'node:crypto';
 import { isTerminal } from '../../a2a/states.js';
 import type { Task } from '../../a2a/types.js';
 import { path, request, type Target } from '../../cli/client/http.js';
-import { mayPass } from '../../cli/client/errors.js';
+import { mayPass, UsageError } from '../../cli/client/errors.js';
 import { TASK_WAIT } from '../../hub/limits.js';
 import { readResource, resourceOf } from './resources.js';
 
+/** Resources one connection may follow at once (a task's wait also holds one of the caller's stream slots). */
+const MAX_SUBSCRIPTIONS = 50;
 /** How often a board or a space is read again. */
 const READ_AGAIN_MS = 5_000;
 /** Waits before following again after a failure that may pass (the hub unreachable, busy). */
@@ -42,6 +44,9 @@ export class Subscriptions {
   /** Starts following `uri` once it has been read (a resource the caller may not read is refused here). */
   async subscribe(uri: string): Promise<void> {
     const resource = resourceOf(uri);
+    if (this.following.size >= MAX_SUBSCRIPTIONS && !this.following.has(uri)) {
+      throw new UsageError(`A connection follows at most ${MAX_SUBSCRIPTIONS} resources`, 'Unsubscribe from one you no longer need first');
+    }
     const abort = new AbortController();
     const start = resource.kind === 'task' ? await this.waitOnTask(resource.key, undefined, 0, abort.signal) : this.digest(await readResource(this.target, resource, abort.signal));
     this.following.get(uri)?.abort();
@@ -59,10 +64,6 @@ export class Subscriptions {
   closeAll(): void {
     for (const abort of this.following.values()) abort.abort();
     this.following.clear();
-  }
-
-  get size(): number {
-    return this.following.size;
   }
 
   private waitOnTask(id: string, afterSeq: number | undefined, timeoutSeconds: number, signal: AbortSignal): Promise<Waited> {
