@@ -27,11 +27,10 @@ export const directorySearch = tool({
   async run(args, { target, signal }) {
     const page = (await request(target, 'api/agents', { query: args, signal })) as RestPage<Profile>;
     const next = page.hasMore && page.cursor ? `more agents: call again with cursor "${page.cursor}"` : 'send one a task with muster_send {to: handle}, or read its card with muster_card';
-    const answer = listAnswer('agents', page.data, (a) => `${a.handle}${a.name ? ` (${a.name})` : ''}${a.description ? `: ${a.description}` : ''}`, {
+    return listAnswer('agents', page.data, (a) => `${a.handle}${a.name ? ` (${a.name})` : ''}${a.description ? `: ${a.description}` : ''}`, {
       ...(page.hasMore && page.cursor ? { nextCursor: page.cursor } : {}),
       next,
     });
-    return { ...answer, text: `${answer.text}\nNext: ${next}.` };
   },
 });
 
