@@ -6,6 +6,7 @@ import { JSONRPC_ERRORS } from '../doors/a2a/jsonrpc-errors.js';
 import { REST_BINDING_ERRORS, statusBody } from '../doors/a2a/rest-binding-errors.js';
 import { GRPC_ERRORS } from '../doors/grpc/errors.js';
 import { REST_API_STATUS } from '../doors/rest/error-status.js';
+import { MCP_TOOL_ERRORS, toolErrorResult } from '../doors/mcp/errors.js';
 import { CATALOGUE, type ErrorCode } from './catalogue.js';
 import { HubError } from './hub-error.js';
 
@@ -29,6 +30,13 @@ describe('the error catalogue', () => {
     expect(status.details[0]).toMatchObject({ reason: code, domain: CATALOGUE[code].domain });
     // The google.rpc.Status name of the HTTP+JSON binding is the gRPC code of the gRPC binding.
     expect(grpcStatus[GRPC_ERRORS[code]]).toBe(code === 'ROUTE_NOT_FOUND' ? 'UNIMPLEMENTED' : REST_BINDING_ERRORS[code].status);
+  });
+
+  it.each(codes)('%s is an MCP tool error with its code, its remedy and a hint', (code) => {
+    const result = toolErrorResult(new HubError(code, undefined, { hint: 'do this instead' }));
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code, remedy: MCP_TOOL_ERRORS[code], hint: code === 'UNAUTHENTICATED' ? expect.stringContaining('MUSTER_TOKEN') : 'do this instead' } });
+    expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining(code) });
   });
 
   it('keeps the A2A codes of the specification and Muster\'s own three', () => {

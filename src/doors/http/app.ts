@@ -15,6 +15,7 @@ import { keyRoutes } from '../rest/keys.js';
 import { operatorRoutes } from '../rest/operators.js';
 import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
+import { taskWaitRoutes } from '../rest/task-wait.js';
 import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
 import { clientErrorHandler } from './client-errors.js';
 import { callerOf, claimedCallerOf } from './context.js';
@@ -26,6 +27,8 @@ import { METHODS } from '../a2a/methods.js';
 import { metricsRoutes } from '../rest/metrics.js';
 import { spaceRoutes } from '../rest/spaces.js';
 import { kindReadRoutes } from '../rest/kind-reads.js';
+import { mcpRoutes } from '../mcp/http.js';
+import type { SessionLimits } from '../mcp/sessions.js';
 
 export interface AppOptions {
   streams: StreamSettings;
@@ -46,6 +49,8 @@ export interface AppOptions {
   grpcPort?: number | undefined;
   /** The streams of this process, shared with the gRPC binding (made here when not given). */
   openStreams?: OpenStreams;
+  /** How many /mcp sessions this node holds, and how long an idle one lives. */
+  mcpSessions: SessionLimits;
 }
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
@@ -172,11 +177,13 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   agentRoutes(app, hub, { ...options, open });
   operatorRoutes(app, hub);
   taskRoutes(app, hub);
+  taskWaitRoutes(app, hub, open);
   spaceRoutes(app, hub, options);
   kindReadRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
+  mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions });
   return app;
 }
 
