@@ -34,3 +34,9 @@ export function listAnswer<T>(noun: string, items: readonly T[], line: (item: T)
   const then = typeof extra['next'] === 'string' ? [`Next: ${extra['next']}.`] : [];
   return { text: [head, ...items.map((item) => `- ${line(item)}`), ...then].join('\n'), structured: { ...extra, items } };
 }
+
+/** One page of a longer list: listAnswer, with `nextCursor` and, after `next`, how to read on (call `tool` again with it). */
+export function pageAnswer<T>(tool: string, noun: string, items: readonly T[], line: (item: T) => string, next: string, nextCursor: string | undefined): ToolAnswer {
+  const more = nextCursor ? `; for more, call ${tool} again with cursor ${nextCursor}` : '';
+  return listAnswer(noun, items, line, { ...(nextCursor ? { nextCursor } : {}), next: `${next}${more}` });
+}

@@ -12,7 +12,7 @@ import { firstText, partsText, truncate } from '../../../cli/client/format.js';
 import { path, request, rpc, type Target } from '../../../cli/client/http.js';
 import { pageOf } from '../../../cli/client/paging.js';
 import { taskOf, type MailboxEntry, type Me, type Message, type Part, type RestPage, type SendResult, type Task } from '../../../cli/client/wire.js';
-import { listAnswer, taskAnswer } from '../../../doors/mcp/answers.js';
+import { pageAnswer, taskAnswer } from '../../../doors/mcp/answers.js';
 import { tool, type MusterTool, type ToolAnswer } from '../../../doors/mcp/tool.js';
 import { RESPOND_STATES } from './transitions.js';
 
@@ -165,8 +165,7 @@ function mailboxTool(box: keyof typeof BOX): MusterTool {
     run: async (args, call) => {
       const page = pageOf((await request(call.target, `api/${box}`, { query: { state: args.state, limit: args.limit, cursor: args.cursor } })) as RestPage<MailboxEntry>);
       const line = (e: MailboxEntry) => `${e.id} ${LEGACY_STATE[e.state as TaskState] ?? e.state} ${words.who} ${e.counterparty.handle}: ${truncate(firstText(e.lastMessage), 80)}`;
-      const more = page.nextCursor ? `; for more, call muster_${box} again with cursor ${page.nextCursor}` : '';
-      return listAnswer(words.noun, page.items, line, { ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), next: `${words.next}${more}` });
+      return pageAnswer(`muster_${box}`, words.noun, page.items, line, words.next, page.nextCursor);
     },
   });
 }

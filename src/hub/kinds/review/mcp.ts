@@ -11,7 +11,7 @@ import { dataOf } from '../../../cli/client/format.js';
 import { path, request, rpc, type Target } from '../../../cli/client/http.js';
 import { sendData } from '../../../cli/client/send-data.js';
 import type { Task } from '../../../cli/client/wire.js';
-import { listAnswer, taskAnswer } from '../../../doors/mcp/answers.js';
+import { pageAnswer, taskAnswer } from '../../../doors/mcp/answers.js';
 import { tool, type MusterTool } from '../../../doors/mcp/tool.js';
 import { previewLines } from './cli-format.js';
 import { VERDICTS } from './contribution.js';
@@ -90,7 +90,6 @@ async function readReviews(target: Target, which: Which, cursor: string | undefi
 
 const which = z.enum(['open', 'evaluated', 'all']).optional().describe("'open' (taking contributions until the deadline; the default), 'evaluated' (with an outcome) or 'all'");
 const cursor = z.string().min(1).optional().describe('the nextCursor of the answer before, to read on');
-const moreText = (tool: string, nextCursor: string | undefined) => (nextCursor ? `; there may be more: call ${tool} again with cursor ${nextCursor}` : '');
 
 const reviews = tool({
   name: 'muster_reviews',
@@ -105,8 +104,7 @@ const reviews = tool({
     const { reviews: found, nextCursor } = await readReviews(call.target, args.state ?? 'open', args.cursor);
     const items = found.map(summary);
     const line = (r: ReviewSummary) => `${r.id} (${r.outcome ?? r.state.replace('TASK_STATE_', '').toLowerCase()}, deadline ${r.deadline}): ${r.title ?? r.question}`;
-    const next = `read one with muster_get_task; contribute to an open one with muster_review_contribute${moreText('muster_reviews', nextCursor)}`;
-    return listAnswer('review tasks', items, line, { ...(nextCursor ? { nextCursor } : {}), next });
+    return pageAnswer('muster_reviews', 'review tasks', items, line, 'read one with muster_get_task; contribute to an open one with muster_review_contribute', nextCursor);
   },
 });
 
@@ -211,8 +209,7 @@ const myContributions = tool({
       return [{ ...summary(task), contribution: mine, ...(copy !== undefined ? { published: copy } : {}) }];
     });
     const line = (c: (typeof items)[number]) => `${c.contribution.verdict} on ${c.id} (${c.outcome ?? `sealed until ${c.deadline}`}): ${c.title ?? c.question}`;
-    const next = `read a review whole with muster_get_task${moreText('muster_my_contributions', nextCursor)}`;
-    return listAnswer('contributions of yours', items, line, { ...(nextCursor ? { nextCursor } : {}), next });
+    return pageAnswer('muster_my_contributions', 'contributions of yours', items, line, 'read a review whole with muster_get_task', nextCursor);
   },
 });
 
