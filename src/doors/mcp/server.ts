@@ -10,6 +10,7 @@ import { KIND_TOOLS } from '../../hub/kinds/mcp.js';
 import { VERSION } from '../../version.js';
 import { toolErrorResult } from './errors.js';
 import { registerResources } from './resources.js';
+import { Subscriptions } from './subscriptions.js';
 import type { MusterTool } from './tool.js';
 import { DOOR_TOOLS } from './tools/index.js';
 
@@ -55,5 +56,15 @@ export function buildMcpServer(target: Target, tools: readonly MusterTool[] = AL
     );
   }
   registerResources(server, target);
+  const subscriptions = new Subscriptions(target, (uri) => server.server.sendResourceUpdated({ uri }));
+  server.server.setRequestHandler('resources/subscribe', async (request) => {
+    await subscriptions.subscribe(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', (request) => {
+    subscriptions.unsubscribe(request.params.uri);
+    return {};
+  });
+  server.server.onclose = () => subscriptions.closeAll();
   return server;
 }
