@@ -19,17 +19,6 @@ afterAll(() => hub.destroy());
 /** GetTask over A2A, with the official SDK client (anonymous, or as `token`). */
 const a2aTask = async (id: string, token?: string): Promise<any> => wire(await (await sdkClient(hub.url, token)).getTask({ tenant: '', id, historyLength: undefined }));
 
-/** Polls GetTask over A2A until the review leaves WORKING (the hub evaluates it at its deadline). */
-async function evaluated(id: string, ms = 15_000): Promise<any> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const task = await a2aTask(id);
-    if (task.status.state !== 'TASK_STATE_WORKING') return task;
-    if (Date.now() > until) throw new Error(`review ${id} was not evaluated within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** A refusal as the door answers it: a tool error with the hub's code and a hint. */
 function expectRefusal(outcome: ToolOutcome, code: string): void {
   expect(outcome.isError, outcome.text).toBe(true);
@@ -84,8 +73,13 @@ describe.each<McpTransportName>(['http', 'stdio'])('the task tools over %s', (tr
     expect(read.task.history[0].parts).toEqual([{ text: 'Please summarise the release notes.' }, { data: { release: '1.2' } }]);
     expect(read.next).toMatch(/muster_respond/); // the target's next step, not the sender's
 
+    // The sender waits through MCP while the target asks through MCP.
+    const waiting = callTool(mcp.poster.client, 'muster_wait_task', { id, untilState: 'input-required', timeoutSeconds: 30 });
     const asked = ok(await callTool(mcp.one.client, 'muster_respond', { id, state: 'input-required', text: 'Which audience: users or operators?' }));
     expect(asked.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(asked.next).toMatch(/muster_wait_task/);
+    const waited = ok(await waiting);
+    expect([waited.state, waited.timedOut, waited.next]).toEqual(['TASK_STATE_INPUT_REQUIRED', false, expect.stringMatching(/muster_reply/)]);
     const seenBySender = await a2aTask(id, poster.token);
     expect(seenBySender.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(seenBySender.status.message.parts[0].text).toBe('Which audience: users or operators?');
@@ -145,7 +139,9 @@ describe.each<McpTransportName>(['http', 'stdio'])('the task tools over %s', (tr
     expectRefusal(await callTool(mcp.poster.client, 'muster_review_contribute', { id, contribution: contribution() }), 'FORBIDDEN');
     expectRefusal(await callTool(mcp.poster.client, 'muster_cancel', { id }), 'TASK_NOT_CANCELABLE');
 
-    const done = await evaluated(id);
+    const outcome = ok(await callTool(mcp.poster.client, 'muster_wait_task', { id, untilState: 'completed', timeoutSeconds: 30 }));
+    expect(outcome.state).toBe('TASK_STATE_COMPLETED');
+    const done = await a2aTask(id);
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(done.metadata.muster.review.outcome).toBe('resolved');
     const evaluation = done.artifacts.find((a: any) => a.artifactId === 'evaluation').parts[1].data;
