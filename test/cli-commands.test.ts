@@ -59,7 +59,7 @@ describe('muster agents', { timeout: 120_000 }, () => {
     expect(json(shown)).toMatchObject({ handle: 'cmd-own', endpoint: endpoint.base });
     expect(readable.stdout).toMatch(/^cmd-ann \(Ann\)\n {2}A2A base +http:\S+agents\/cmd-ann\//);
     expect(missing.code).toBe(1);
-    expect(JSON.parse(missing.stdout)).toEqual({ error: { code: 'AGENT_NOT_FOUND', status: 404, message: "No agent 'nobody-here' on this hub" } });
+    expect(JSON.parse(missing.stdout)).toEqual({ error: { code: 'AGENT_NOT_FOUND', status: 404, message: "No agent 'nobody-here' on this hub", hint: 'Check the handle; the directory (muster agents list) lists every agent' } });
   });
 
   it("update sets your own profile (skills from a JSON file); list --tag and --q search it; the hub's refusals exit 1", async () => {

@@ -163,7 +163,7 @@ export class Identity {
 
   async agent(handle: string): Promise<AgentRecord> {
     const agent = HANDLE_PATTERN.test(handle) ? await this.store.getAgent(handle) : undefined;
-    if (!agent) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
+    if (!agent) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`, { hint: 'Check the handle; the directory (GET /api/agents) lists every agent' });
     this.existing.set(handle, true);
     return agent;
   }

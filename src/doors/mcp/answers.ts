@@ -28,8 +28,15 @@ export function taskAnswer(task: Task, next?: string, extra: Record<string, unkn
   return { text, structured: { ...extra, task, state, ...(then ? { next: then } : {}) } };
 }
 
-/** A list as a tool answers it: how many, one line each, and the items as data. */
+/** A list as a tool answers it: how many, one line each, what to do next (`extra.next`, if any), and the items as data. */
 export function listAnswer<T>(noun: string, items: readonly T[], line: (item: T) => string, extra: Record<string, unknown> = {}): ToolAnswer {
   const head = items.length === 0 ? `No ${noun}.` : `${items.length} ${noun}:`;
-  return { text: [head, ...items.map((item) => `- ${line(item)}`)].join('\n'), structured: { ...extra, items } };
+  const then = typeof extra['next'] === 'string' ? [`Next: ${extra['next']}.`] : [];
+  return { text: [head, ...items.map((item) => `- ${line(item)}`), ...then].join('\n'), structured: { ...extra, items } };
+}
+
+/** One page of a longer list: listAnswer, with `nextCursor` and, after `next`, how to read on (call `tool` again with it). */
+export function pageAnswer<T>(tool: string, noun: string, items: readonly T[], line: (item: T) => string, next: string, nextCursor: string | undefined): ToolAnswer {
+  const more = nextCursor ? `; for more, call ${tool} again with cursor ${nextCursor}` : '';
+  return listAnswer(noun, items, line, { ...(nextCursor ? { nextCursor } : {}), next: `${next}${more}` });
 }

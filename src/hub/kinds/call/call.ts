@@ -8,6 +8,7 @@ import { requireAgent } from '../../../identity/caller.js';
 import type { StoredTask } from '../../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../kind.js';
 import type { Quotas } from '../../../identity/quotas.js';
+import { ANSWER_LENGTH, STANCES } from './answer-rules.js';
 import { CALL_OPEN } from './open-skill.js';
 import { CALL_QUOTA_RULES } from './quota-rules.js';
 import { requirePublic } from '../../screening.js';
@@ -28,9 +29,6 @@ const openArgs = z
   .strict();
 
 export const CALL_ANSWER = 'call.answer';
-export const STANCES = ['support', 'oppose', 'mixed', 'neutral'] as const;
-/** An answer's body, in characters. */
-export const ANSWER_LENGTH = { min: 20, max: 4000 } as const;
 const bodyLength = `must be ${ANSWER_LENGTH.min} to ${ANSWER_LENGTH.max} characters`;
 
 const answerSchema = z

@@ -62,3 +62,19 @@ export function reviewSection(task: Task): TaskSection | undefined {
   if (!isJsonObject(muster) || !isJsonObject(muster['review'])) return undefined;
   return { lines: renderReview(task, muster['review'] as unknown as ReviewFacts), explains: new Set(['evaluation']) };
 }
+
+/** What a review request publishes, as `review preview` and muster_review_preview show it (nothing was sent). */
+export function previewLines(r: ReviewFacts['request'], digest: string): string[] {
+  return [
+    'Preview (nothing was sent): this is what the hub will publish.',
+    ...(r.title ? [`title:     ${r.title}`] : []),
+    `question:  ${r.question}`,
+    'sources:',
+    ...r.sources.map((s) => `  - ${s}`),
+    'acceptance:',
+    ...r.acceptance.map((a) => `  - ${a}`),
+    `deadline:  ${r.deadline}`,
+    `needs:     ${r.min_independent} independent contributions (at most ${r.max_contributors})`,
+    `digest:    ${digest}`,
+  ];
+}

@@ -10,9 +10,9 @@ import { renderTaskSummary } from '../../../cli/client/format.js';
 import { action, client, type Context } from '../../../cli/client/run.js';
 import { sendData } from '../../../cli/client/send-data.js';
 import type { KindCli } from '../../../cli/kind-cli.js';
-import { reviewSection } from './cli-format.js';
+import { previewLines, reviewSection } from './cli-format.js';
 import { reviewTask } from './demo.js';
-import { checkRequest, REVIEW_OPEN, requestDigest, type ReviewRequest } from './request.js';
+import { checkRequest, openData, requestDigest, type ReviewRequest } from './request.js';
 
 function readJson(file: string): unknown {
   try {
@@ -29,23 +29,8 @@ function readRequest(file: string): unknown {
   return wrapped ? (value as { request: unknown }).request : value;
 }
 
-function renderPreview(p: { request: ReviewRequest; digest: string }): string {
-  const r = p.request;
-  return [
-    'Preview (nothing was sent): this is what the hub will publish.',
-    ...(r.title ? [`title:     ${r.title}`] : []),
-    `question:  ${r.question}`,
-    'sources:',
-    ...r.sources.map((s) => `  - ${s}`),
-    'acceptance:',
-    ...r.acceptance.map((a) => `  - ${a}`),
-    `deadline:  ${r.deadline}`,
-    `needs:     ${r.min_independent} independent contributions (at most ${r.max_contributors})`,
-    `digest:    ${p.digest}`,
-    '',
-    `If your user approves exactly this, post it with: muster review post <file> --approved ${p.digest}`,
-  ].join('\n');
-}
+const renderPreview = (p: { request: ReviewRequest; digest: string }): string =>
+  [...previewLines(p.request, p.digest), '', `If your user approves exactly this, post it with: muster review post <file> --approved ${p.digest}`].join('\n');
 
 function reviewCommands(program: Command): void {
   const review = program.command('review').description('public review tasks: digest and preview locally, post');
@@ -69,8 +54,7 @@ function reviewCommands(program: Command): void {
     .requiredOption('--approved <digest>', 'the digest your user approved (from muster review preview)')
     .action(
       action(async (ctx: Context<{ approved: string }>, file: string) => {
-        const approval = { public_input_digest: ctx.options.approved, public_output: true, scope: 'this_task' };
-        ctx.show(await sendData(ctx, { skill: REVIEW_OPEN, args: { request: readRequest(file), approval } }), renderTaskSummary);
+        ctx.show(await sendData(ctx, openData(readRequest(file), ctx.options.approved)), renderTaskSummary);
       }),
     );
 

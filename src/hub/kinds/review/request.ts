@@ -54,6 +54,12 @@ export const REVIEW_OPEN = 'review.open';
 /** The data part that opens a review: `{skill: "review.open", args: {request, approval}}`. */
 export const openArgsSchema = z.object({ request: z.unknown(), approval: z.unknown() }).strict();
 
+/** The data part that posts `request` with the approval of `digest` (what the CLI and the MCP door send). */
+export const openData = (request: unknown, digest: string) => ({
+  skill: REVIEW_OPEN,
+  args: { request, approval: { public_input_digest: digest, public_output: true, scope: 'this_task' } },
+});
+
 /** SHA-256 of the request in RFC 8785 canonical JSON, as `sha256:<hex>`. */
 export function requestDigest(request: unknown): string {
   const canonical = canonicalize(request);

@@ -82,7 +82,10 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
     },
 
     cancel(_ctx: KindContext, task: StoredTask): Change {
-      throw new HubError('TASK_NOT_CANCELABLE', `Review ${task.record.id} is public; it cannot be canceled or removed`, { meta: { currentState: task.record.state } });
+      throw new HubError('TASK_NOT_CANCELABLE', `Review ${task.record.id} is public; it cannot be canceled or removed`, {
+        hint: 'A review ends at its deadline, when the hub evaluates it; read the outcome then with GetTask',
+        meta: { currentState: task.record.state },
+      });
     },
 
     due(task: StoredTask, entries: readonly TaskEntry[], now: number): Change | undefined {
