@@ -8,7 +8,7 @@ import { taskOf, type SendResult, type Task } from './wire.js';
  * Sends one data part at the hub's base, or at `base` (as `token` when given); these kinds always
  * answer with the task. `configuration` goes with the message (acceptedOutputModes, say).
  */
-export async function sendData(ctx: Context<unknown>, data: unknown, taskId?: string, token?: string, base = '', configuration?: object): Promise<Task> {
+export async function sendData(ctx: Pick<Context<unknown>, 'target'>, data: unknown, taskId?: string, token?: string, base = '', configuration?: object): Promise<Task> {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) };
   const task = taskOf((await rpc(ctx.target, base, 'SendMessage', { message, ...(configuration ? { configuration } : {}) }, message.messageId, token)) as SendResult);
   if (!task) throw new Error('the hub answered with a message, not a task');
