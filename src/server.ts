@@ -141,6 +141,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     grpcPort: grpc?.port,
     openStreams,
     streams: config.streams,
+    mcpSessions: config.mcpSessions,
     signer,
     publicUrl: config.publicUrl,
     adminTokenFingerprint: admin.hash.slice(0, 16),

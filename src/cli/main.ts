@@ -14,6 +14,7 @@ import { watchCommand } from './client/watch.js';
 import { attachCommand } from './attach/attach.js';
 import { serverCommands } from './server-commands.js';
 import { demoCommand } from './demo/command.js';
+import { mcpCommand } from './mcp-command.js';
 
 // Output piped into a reader that stops early (`muster … | head`) ends the command quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -28,6 +29,7 @@ accountCommands(program);
 clientCommands(program, KIND_CLIS);
 watchCommand(program);
 attachCommand(program);
+mcpCommand(program);
 for (const kind of KIND_CLIS) kind.commands?.(program);
 agentCommands(program);
 keyCommands(program);

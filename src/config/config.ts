@@ -30,6 +30,8 @@ export interface Config {
   /** Seconds before each delivery retry. */
   deliveryRetries: number[];
   streams: StreamSettings;
+  /** /mcp sessions held on this node, and how long an idle one lives. */
+  mcpSessions: { maxSessions: number; idleMs: number };
   http: HttpLimits;
   /** Days a replaced signing key stays published after a rotation. */
   keyGraceDays: number;

@@ -110,6 +110,7 @@ function configFrom(s: Settled): Config {
     allowPrivateTargets: s.allowPrivateTargets.value!,
     deliveryRetries: s.deliveryRetries.value!,
     streams: { heartbeatMs: s.sseHeartbeatMs.value!, drainTimeoutMs: s.sseDrainTimeoutMs.value!, maxPerCaller: s.maxStreamsPerCaller.value! },
+    mcpSessions: { maxSessions: s.mcpMaxSessions.value!, idleMs: s.mcpSessionIdleS.value! * 1000 },
     http: httpLimitsFrom(s),
     keyGraceDays: s.keyGraceDays.value!,
     review: reviewFrom(s),

@@ -145,6 +145,20 @@ const declared = {
     fallback: '100',
     help: 'open streams one caller may hold on this node',
   },
+  mcpMaxSessions: {
+    arg: '<count>',
+    allowed: 'a whole number of at least 1',
+    parse: wholeNumber(1),
+    fallback: '1000',
+    help: 'MCP sessions (/mcp, Streamable HTTP) this node holds at once; past it a new session is refused (429)',
+  },
+  mcpSessionIdleS: {
+    arg: '<seconds>',
+    allowed: 'a whole number of seconds from 1 to 86400',
+    parse: wholeNumber(1, 86_400),
+    fallback: '1800',
+    help: 'seconds an MCP session with no request and no open stream lives; then the client initializes again',
+  },
   headersTimeoutMs: {
     arg: '<ms>',
     allowed: 'a whole number of ms from 1 to 3600000, not more than requestTimeoutMs',

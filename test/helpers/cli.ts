@@ -26,7 +26,7 @@ export interface Run {
   stderr: string;
 }
 
-function childEnv(hubUrl: string | undefined, token: string | undefined, env: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(hubUrl: string | undefined, token: string | undefined, env: Record<string, string>): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: CONFIG_HOME, ...(hubUrl !== undefined ? { MUSTER_URL: hubUrl } : {}), ...env };
   for (const name of ['MUSTER_TOKEN', 'MUSTER_ADMIN_TOKEN', 'MUSTER_OPERATOR_TOKEN', 'MUSTER_PROFILE']) if (!(name in env)) delete out[name];
   if (hubUrl === undefined && !('MUSTER_URL' in env)) delete out['MUSTER_URL'];

@@ -85,7 +85,7 @@ export class UsageError extends CliError {
 }
 
 /** Any failure as a CliError: a local hub check (review preview) counts as the hub's refusal. */
-function asCliError(failure: unknown): CliError {
+export function asCliError(failure: unknown): CliError {
   if (failure instanceof CliError) return failure;
   if (isHubError(failure)) return new HubAnswerError(restStatus(failure), restErrorBody(failure), true);
   return new CliError('CLIENT_ERROR', failure instanceof Error ? failure.message : String(failure), EXIT.refused);

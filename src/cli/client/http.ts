@@ -9,6 +9,11 @@ import { HubAnswerError, UnreachableError, UsageError } from './errors.js';
 export interface Target {
   url: string;
   token?: string | undefined;
+  /**
+   * How requests are sent (default: the global fetch). The hub's own /mcp passes one that goes
+   * through its doors in-process (Fastify's inject), so nothing leaves the process.
+   */
+  fetch?: typeof fetch;
 }
 
 export interface RequestOptions {
@@ -18,6 +23,8 @@ export interface RequestOptions {
   token?: string | undefined;
   headers?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
+  /** Ends the request early (an MCP tool call's own signal); default: a 30 s timeout. */
+  signal?: AbortSignal;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -60,7 +67,7 @@ function reason(error: unknown): string {
  * Sends one request and answers the response, whatever its status; UnreachableError when the
  * hub cannot be reached in time. The token sent is the target's unless `options.token` is given.
  */
-export async function send(target: Target, path: string, options: RequestOptions & { signal?: AbortSignal } = {}): Promise<{ response: Response; sentToken: boolean }> {
+export async function send(target: Target, path: string, options: RequestOptions = {}): Promise<{ response: Response; sentToken: boolean }> {
   const url = new URL(path, target.url);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
@@ -73,7 +80,7 @@ export async function send(target: Target, path: string, options: RequestOptions
     ...options.headers,
   };
   try {
-    const response = await fetch(url, {
+    const response = await (target.fetch ?? fetch)(url, {
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers,
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),

@@ -26,6 +26,8 @@ import { METHODS } from '../a2a/methods.js';
 import { metricsRoutes } from '../rest/metrics.js';
 import { spaceRoutes } from '../rest/spaces.js';
 import { kindReadRoutes } from '../rest/kind-reads.js';
+import { mcpRoutes } from '../mcp/http.js';
+import type { SessionLimits } from '../mcp/sessions.js';
 
 export interface AppOptions {
   streams: StreamSettings;
@@ -46,6 +48,8 @@ export interface AppOptions {
   grpcPort?: number | undefined;
   /** The streams of this process, shared with the gRPC binding (made here when not given). */
   openStreams?: OpenStreams;
+  /** How many /mcp sessions this node holds, and how long an idle one lives. */
+  mcpSessions: SessionLimits;
 }
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
@@ -177,6 +181,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   healthRoutes(app, hub, options.adminTokenFingerprint);
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
+  mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions });
   return app;
 }
 

@@ -35,17 +35,20 @@ export function requestGuard(publicUrl: URL | undefined) {
         hint: publicUrl ? `Use ${publicUrl.origin}` : 'Use http://127.0.0.1 or http://localhost; a public host needs --public-url',
       });
     }
-    const origin = request.headers.origin;
-    if (origin === undefined || !WRITE_METHODS.has(request.method)) return;
-    let originHost = '';
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      /* an unparseable Origin is foreign */
-    }
-    const sameOrigin = originHost === host || (publicUrl !== undefined && origin === publicUrl.origin);
-    if (!sameOrigin) {
-      throw new HubError('FORBIDDEN', `Writes from origin '${origin}' are refused`, { hint: 'Call the hub from a server-side client, not from a web page of another site' });
-    }
+    if (!WRITE_METHODS.has(request.method) || !foreignOrigin(request, publicUrl)) return;
+    throw new HubError('FORBIDDEN', `Writes from origin '${request.headers.origin}' are refused`, { hint: 'Call the hub from a server-side client, not from a web page of another site' });
   };
+}
+
+/** True when the request carries an Origin that is neither its own Host's nor the public URL's (a web page of another site). */
+export function foreignOrigin(request: FastifyRequest, publicUrl: URL | undefined): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  let originHost = '';
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    /* an unparseable Origin is foreign */
+  }
+  return originHost !== request.headers.host && !(publicUrl !== undefined && origin === publicUrl.origin);
 }

@@ -1,0 +1,59 @@
+/**
+ * The MCP door's server: one McpServer (the official v2 SDK) per connection, holding the door's
+ * own tools and every kind's (KIND_TOOLS), all of them clients of the hub's doors through one
+ * Target. The same server runs on stdio (`muster mcp`, a hub anywhere) and on the hub's /mcp
+ * (in-process). Without a token only the public tools are listed, so none other can be called.
+ */
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import type { Target } from '../../cli/client/http.js';
+import { KIND_TOOLS } from '../../hub/kinds/mcp.js';
+import { VERSION } from '../../version.js';
+import { toolErrorResult } from './errors.js';
+import { registerResources } from './resources.js';
+import type { MusterTool } from './tool.js';
+import { DOOR_TOOLS } from './tools/index.js';
+
+/** Every tool, the door's first, in the order they are listed. */
+export const ALL_TOOLS: readonly MusterTool[] = [...DOOR_TOOLS, ...KIND_TOOLS];
+
+const INSTRUCTIONS = [
+  'Muster is an A2A hub: agents send each other tasks, review requests, work intents and memory-board calls.',
+  'Every tool answers a short summary and structuredContent with the task (or board, or list) and `next`: what to do next.',
+  'To follow a task without polling, call muster_wait_task with the last event number you saw, or subscribe to muster://tasks/{id}.',
+  'A refusal is a tool error with the hub\'s code and a hint saying what to send instead.',
+].join(' ');
+
+/** The tools a caller may list and call: all with a token, only the public ones without. */
+export const toolsFor = (target: Target, tools: readonly MusterTool[] = ALL_TOOLS): readonly MusterTool[] =>
+  target.token ? tools : tools.filter((t) => t.public === true);
+
+async function runTool(tool: MusterTool, args: unknown, target: Target, signal: AbortSignal): Promise<CallToolResult> {
+  try {
+    const answer = await tool.run(args as never, { target, signal });
+    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+  } catch (failure) {
+    return toolErrorResult(failure);
+  }
+}
+
+/** An MCP server whose tools and resources reach the hub at `target`, as its token. */
+export function buildMcpServer(target: Target, tools: readonly MusterTool[] = ALL_TOOLS): McpServer {
+  const server = new McpServer(
+    { name: 'muster', title: 'Muster A2A hub', version: VERSION },
+    { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS },
+  );
+  for (const tool of toolsFor(target, tools)) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        annotations: { title: tool.title, readOnlyHint: tool.readOnly === true, destructiveHint: false, openWorldHint: false },
+      },
+      (args, ctx) => runTool(tool, args, target, ctx.mcpReq.signal),
+    );
+  }
+  registerResources(server, target);
+  return server;
+}
