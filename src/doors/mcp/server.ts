@@ -30,7 +30,8 @@ export const toolsFor = (target: Target, tools: readonly MusterTool[] = ALL_TOOL
 async function runTool(tool: MusterTool, args: unknown, target: Target, signal: AbortSignal): Promise<CallToolResult> {
   try {
     const answer = await tool.run(args as never, { target, signal });
-    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+    const files = (answer.resources ?? []).map((resource) => ({ type: 'resource' as const, resource }));
+    return { content: [{ type: 'text', text: answer.text }, ...files], structuredContent: answer.structured };
   } catch (failure) {
     return toolErrorResult(failure);
   }
