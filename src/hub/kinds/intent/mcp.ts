@@ -32,11 +32,12 @@ const keepWorking = (task: Task): string => {
   return `send muster_intent_heartbeat before the lease ends${until ? ` (${until})` : ''}, report with muster_intent_progress, ask the declarer with muster_intent_ask, and muster_intent_land when done (or muster_intent_fail, muster_intent_release)`;
 };
 
-/** An intent as a tool answers it: the task, its facts (space, title, worker, leaseUntil…), and what to do next. */
-const intentAnswer = (task: Task, next: string | undefined, said?: string): ToolAnswer => {
-  const answer = taskAnswer(task, next, { intent: factsOf(task) });
-  return said ? { ...answer, text: `${said} ${answer.text}` } : answer;
-};
+/**
+ * An intent as a tool answers it: what happened and what to do next in the text (the hub's own
+ * status sentence speaks A2A methods, so it is left to the task), and the task with its facts
+ * (space, title, worker, leaseUntil…) as data.
+ */
+const intentAnswer = (task: Task, next: string, said: string): ToolAnswer => ({ ...taskAnswer(task, next, { intent: factsOf(task) }), text: `${said} Next: ${next}.` });
 
 const intents = tool({
   name: 'muster_intents',
@@ -85,10 +86,10 @@ const declare = tool({
     const task = await declareIntent(call, space, declaration);
     const f = factsOf(task);
     if (f.duplicateOf !== undefined) {
-      return intentAnswer(task, 'follow that intent with muster_wait_task {id}, or declare again with force: true', `Declared nothing: this repeats intent ${task.id}.`);
+      return intentAnswer(task, 'follow that intent with muster_wait_task {id}, or declare again with force: true', `Declared nothing: this repeats intent ${task.id} (${stateLabel(task.status.state)}), "${f.title ?? ''}".`);
     }
     const capped = declaration.priority !== undefined && f.priority !== undefined && f.priority < declaration.priority ? `, capped: you asked for ${declaration.priority}` : '';
-    return intentAnswer(task, 'follow it with muster_wait_task {id} until a worker lands it or asks', `Declared intent ${task.id} in space ${task.contextId} at priority ${f.priority ?? '?'}${capped}.`);
+    return intentAnswer(task, 'follow it with muster_wait_task {id} until a worker lands it or asks', `Declared intent ${task.id} in space ${task.contextId} at priority ${f.priority ?? '?'}${capped}; it is open for a worker to claim.`);
   },
 });
 
@@ -100,7 +101,7 @@ const claim = tool({
   input: z.object({ id, leaseSeconds }),
   async run({ id: intent, leaseSeconds: seconds }, call) {
     const task = await actOn(call, intent, 'claim', seconds !== undefined ? { leaseSeconds: seconds } : {});
-    return intentAnswer(task, keepWorking(task), `Claimed intent ${task.id} until ${factsOf(task).leaseUntil ?? '?'}.`);
+    return intentAnswer(task, keepWorking(task), `Claimed intent ${task.id} (now working); the lease runs until ${factsOf(task).leaseUntil ?? '?'}.`);
   },
 });
 
@@ -136,7 +137,7 @@ const ask = tool({
     const task = await actOn(call, intent, 'input-required', { message: text });
     const until = factsOf(task).leaseUntil;
     const next = `wait for the answer with muster_wait_task {id, untilState: "working"}, and send muster_intent_heartbeat before the lease ends${until ? ` (${until})` : ''}`;
-    return intentAnswer(task, next, `Asked the declarer about intent ${task.id}.`);
+    return intentAnswer(task, next, `Asked the declarer about intent ${task.id} (now input-required): ${text}`);
   },
 });
 
@@ -155,7 +156,7 @@ const land = tool({
   }),
   async run({ id: intent, summary, commit, files }, call) {
     const task = await actOn(call, intent, 'land', { summary, ...(commit !== undefined ? { commit } : {}), ...(files ? { files } : {}) });
-    return intentAnswer(task, 'look for more work with muster_intents', `Landed intent ${task.id}.`);
+    return intentAnswer(task, 'look for more work with muster_intents', `Landed intent ${task.id} (now completed).`);
   },
 });
 
@@ -166,7 +167,7 @@ const fail = tool({
   input: z.object({ id, reason: words('why the work cannot be done') }),
   async run({ id: intent, reason }, call) {
     const task = await actOn(call, intent, 'fail', { reason });
-    return intentAnswer(task, 'look for other work with muster_intents', `Failed intent ${task.id}.`);
+    return intentAnswer(task, 'look for other work with muster_intents', `Failed intent ${task.id} (now failed): nobody claims it again.`);
   },
 });
 
@@ -177,7 +178,7 @@ const release = tool({
   input: z.object({ id }),
   async run({ id: intent }, call) {
     const task = await actOn(call, intent, 'release', {});
-    return intentAnswer(task, 'look for other work with muster_intents', `Released intent ${task.id}.`);
+    return intentAnswer(task, 'look for other work with muster_intents', `Released intent ${task.id}: it is open again for any worker.`);
   },
 });
 

@@ -26,7 +26,7 @@ const FOLLOW_UP: Readonly<Record<string, ToolWords>> = {
   'board.read': { when: 'Use it to read a whole board; the board file comes embedded.', readOnly: true, next: 'add to it with muster_board_remember' },
   'board.list': { when: 'Use it to see which boards there are to read.', readOnly: true, next: 'read one with muster_board_read {board}' },
   'board.insights': { when: 'Use it to see what a board lacks: loose cards and unanswered questions.', readOnly: true, next: 'connect related cards with muster_board_connect' },
-  [CONNECT]: { when: 'Use it to tidy a board: it only proposes, and draws nothing until you confirm.', readOnly: true, next: 'nothing: the board is connected' },
+  [CONNECT]: { when: 'Use it to tidy a board: it only proposes, and draws nothing until you confirm.', readOnly: true, next: 'read the board with muster_board_read' },
 };
 
 const toolName = (skill: Skill): `muster_${string}` => `muster_${skill.id.replace('.', '_')}`;
