@@ -14,8 +14,10 @@ export function mcpCommand(program: Command): void {
       const [{ StdioServerTransport }, { buildMcpServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../doors/mcp/server.js')]);
       const target = ctx.target;
       const server = buildMcpServer(target);
-      await server.connect(new StdioServerTransport());
-      const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));
+      const transport = new StdioServerTransport();
+      // Set before connect: the server chains its own close handling after it.
+      const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+      await server.connect(transport);
       process.stderr.write(`muster mcp: serving ${target.url} ${target.token ? 'with a token' : 'without a token (public tools only)'} on stdio\n`);
       await closed;
     }),

@@ -13,6 +13,12 @@ export const LIMITS = {
   partsPerArtifact: 200,
 } as const;
 
+/**
+ * One wait on a task (GET /api/tasks/{id}/wait, muster_wait_task), in seconds: the most is under
+ * the 60 s an MCP client gives a tool call by default.
+ */
+export const TASK_WAIT = { defaultSeconds: 30, maxSeconds: 50 } as const;
+
 const KB = (n: number) => `${Math.round(n / 1024)} KB`;
 
 /** Refuses parts over the hub's limits, naming the field (`message.parts[3].data`). */

@@ -13,7 +13,7 @@ import { flagOfField, inCliWords } from './cli-words.js';
 export const EXIT = { refused: 1, usage: 2, unreachable: 3 } as const;
 type ExitStatus = (typeof EXIT)[keyof typeof EXIT];
 
-interface FieldViolation {
+export interface FieldViolation {
   field: string;
   description: string;
 }
@@ -52,6 +52,9 @@ export const mayPass = (error: unknown): boolean =>
   error instanceof UnreachableError || (error instanceof HubAnswerError && (error.status === 429 || (error.status ?? 0) >= 500));
 
 export class HubAnswerError extends CliError {
+  /** The refusal as the hub put it (wire field names, no CLI flags): what a door other than the CLI shows (the MCP door). */
+  readonly inHubWords: { message: string; hint?: string | undefined; fields: FieldViolation[] };
+
   constructor(http: number, body: unknown, sentToken: boolean) {
     const error = isJsonObject(body) && isJsonObject(body['error']) ? body['error'] : {};
     const details = Array.isArray(error['data']) ? error['data'].filter(isJsonObject) : [];
@@ -61,12 +64,14 @@ export class HubAnswerError extends CliError {
     const hubHint = str(error['hint']) ?? (isJsonObject(info?.['metadata']) ? str(info['metadata']['hint']) : undefined);
     // The hub's hint speaks HTTP ("send Authorization: …"); with no token sent, say it in the CLI's terms.
     const hint = http === 401 && !sentToken ? 'Pass --token, set MUSTER_TOKEN, or run muster login' : hubHint && inCliWords(hubHint);
-    const fields = [...violations(error['fields']), ...violations(badRequest?.['fieldViolations'])].map((f) => ({
+    const hubFields = [...violations(error['fields']), ...violations(badRequest?.['fieldViolations'])];
+    const fields = hubFields.map((f) => ({
       field: flagOfField(f.field),
       description: inCliWords(f.description),
     }));
-    const message = inCliWords(str(error['message']) ?? `the hub answered HTTP ${http}`);
-    super(code ?? `HTTP_${http}`, message, EXIT.refused, hint, statusOf(code, http), fields);
+    const hubMessage = str(error['message']) ?? `the hub answered HTTP ${http}`;
+    super(code ?? `HTTP_${http}`, inCliWords(hubMessage), EXIT.refused, hint, statusOf(code, http), fields);
+    this.inHubWords = { message: hubMessage, hint: hubHint, fields: hubFields };
   }
 }
 

@@ -15,6 +15,7 @@ import { keyRoutes } from '../rest/keys.js';
 import { operatorRoutes } from '../rest/operators.js';
 import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
+import { taskWaitRoutes } from '../rest/task-wait.js';
 import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
 import { clientErrorHandler } from './client-errors.js';
 import { callerOf, claimedCallerOf } from './context.js';
@@ -176,6 +177,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   agentRoutes(app, hub, { ...options, open });
   operatorRoutes(app, hub);
   taskRoutes(app, hub);
+  taskWaitRoutes(app, hub, open);
   spaceRoutes(app, hub, options);
   kindReadRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);

@@ -6,7 +6,7 @@
  * the client's own codes (the hub unreachable, a bad argument found before sending) are here too.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { asCliError } from '../../cli/client/errors.js';
+import { asCliError, HubAnswerError } from '../../cli/client/errors.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 
 /** What the caller can do about a failure. */
@@ -85,18 +85,23 @@ function remedyOf(code: string, status: number | undefined): Remedy {
 }
 
 /** Any failure of a tool as the tool result the model reads: the same facts in text and data. */
+/** What an agent without a token is told: how each transport takes one. */
+const TOKEN_HINT = 'Give the MCP door an agent token: MUSTER_TOKEN (or `muster login`) for muster mcp, or Authorization: Bearer <token> on /mcp';
+
 export function toolErrorResult(failure: unknown): CallToolResult {
   const error = asCliError(failure);
   const remedy = remedyOf(error.code, error.status);
-  const fields = error.fields.map((f) => `${f.field}: ${f.description}`);
-  const text = [`Refused (${error.code}): ${error.message}`, ...fields.map((f) => `- ${f}`), error.hint ? `Hint: ${error.hint}` : ''].filter((s) => s !== '').join('\n');
+  // The hub's own words (field names as the tool's arguments name them), not the CLI's flags.
+  const words = error instanceof HubAnswerError ? error.inHubWords : error;
+  const hint = remedy === 'authenticate' ? TOKEN_HINT : words.hint;
+  const text = [`Refused (${error.code}): ${words.message}`, ...words.fields.map((f) => `- ${f.field}: ${f.description}`), hint ? `Hint: ${hint}` : ''].filter((s) => s !== '').join('\n');
   const structured = {
     error: {
       code: error.code,
-      message: error.message,
+      message: words.message,
       remedy,
-      ...(error.hint ? { hint: error.hint } : {}),
-      ...(error.fields.length > 0 ? { fields: error.fields } : {}),
+      ...(hint ? { hint } : {}),
+      ...(words.fields.length > 0 ? { fields: words.fields } : {}),
       ...(error.status !== undefined ? { status: error.status } : {}),
     },
   };

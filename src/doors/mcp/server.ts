@@ -4,12 +4,14 @@
  * Target. The same server runs on stdio (`muster mcp`, a hub anywhere) and on the hub's /mcp
  * (in-process). Without a token only the public tools are listed, so none other can be called.
  */
-import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import { McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { parseWith } from '../../a2a/validate.js';
 import type { Target } from '../../cli/client/http.js';
 import { KIND_TOOLS } from '../../hub/kinds/mcp.js';
 import { VERSION } from '../../version.js';
 import { toolErrorResult } from './errors.js';
 import { registerResources } from './resources.js';
+import { Subscriptions } from './subscriptions.js';
 import type { MusterTool } from './tool.js';
 import { DOOR_TOOLS } from './tools/index.js';
 
@@ -27,9 +29,19 @@ const INSTRUCTIONS = [
 export const toolsFor = (target: Target, tools: readonly MusterTool[] = ALL_TOOLS): readonly MusterTool[] =>
   target.token ? tools : tools.filter((t) => t.public === true);
 
+/**
+ * The tool's input schema as the SDK lists it, but checked by the tool's own call (runTool): the
+ * SDK's own check answers a bare sentence, the door answers INVALID_PARAMS with the fields at fault
+ * and a hint, like every other refusal.
+ */
+function listedSchema(tool: MusterTool): StandardSchemaWithJSON {
+  const own = tool.input['~standard'];
+  return { '~standard': { version: 1, vendor: 'muster', validate: (value: unknown) => ({ value }), jsonSchema: own.jsonSchema } };
+}
+
 async function runTool(tool: MusterTool, args: unknown, target: Target, signal: AbortSignal): Promise<CallToolResult> {
   try {
-    const answer = await tool.run(args as never, { target, signal });
+    const answer = await tool.run(parseWith(tool.input, args ?? {}), { target, signal });
     const files = (answer.resources ?? []).map((resource) => ({ type: 'resource' as const, resource }));
     return { content: [{ type: 'text', text: answer.text }, ...files], structuredContent: answer.structured };
   } catch (failure) {
@@ -49,12 +61,22 @@ export function buildMcpServer(target: Target, tools: readonly MusterTool[] = AL
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        inputSchema: listedSchema(tool),
         annotations: { title: tool.title, readOnlyHint: tool.readOnly === true, destructiveHint: false, openWorldHint: false },
       },
       (args, ctx) => runTool(tool, args, target, ctx.mcpReq.signal),
     );
   }
   registerResources(server, target);
+  const subscriptions = new Subscriptions(target, (uri) => server.server.sendResourceUpdated({ uri }));
+  server.server.setRequestHandler('resources/subscribe', async (request) => {
+    await subscriptions.subscribe(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', (request) => {
+    subscriptions.unsubscribe(request.params.uri);
+    return {};
+  });
+  server.server.onclose = () => subscriptions.closeAll();
   return server;
 }

@@ -1,18 +1,12 @@
 /** muster_whoami: who the MCP door acts as (GET /api/me). */
 import { z } from 'zod';
 import { request } from '../../../cli/client/http.js';
+import type { Me } from '../../../cli/client/wire.js';
 import { tool } from '../tool.js';
-
-interface Me {
-  kind: string;
-  handle?: string;
-  name?: string;
-  agents?: string[];
-}
 
 function sentence(me: Me): string {
   if (me.kind === 'agent') return `You are agent ${me.handle}${me.name ? ` (${me.name})` : ''}. Next: check your inbox with muster_inbox, or find agents with muster_directory_search.`;
-  if (me.kind === 'operator') return `You are operator ${me.handle}, acting for ${me.agents?.join(', ') || 'no agents yet'}.`;
+  if (me.kind === 'operator') return `You are operator ${me.handle}, acting for ${me.agents.join(', ') || 'no agents yet'}.`;
   if (me.kind === 'admin') return 'You hold the admin token.';
   return 'You are anonymous: only public reads are open. Next: set MUSTER_TOKEN (or send Authorization: Bearer <token> to /mcp) to act as an agent.';
 }
