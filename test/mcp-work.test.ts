@@ -29,16 +29,18 @@ beforeAll(async () => {
     expect((await rest(hub, 'PUT', `api/spaces/links/members/${who.handle}`, { token: owner.token, body: { role } })).status).toBe(200);
   }
 });
-// Closing the hub after these runs takes about 4 s, once over 20 s: its HTTP server waits on a connection (reported to the lead).
 afterAll(async () => {
   await Promise.all(closing.map((c) => c.close().catch(() => undefined)));
   await hub?.destroy();
-}, 60_000);
+});
 
 describe.each<McpTransportName>(['stdio', 'http'])('a work intent through MCP over %s', (transport) => {
   let asOrch: McpConnection, asWorker: McpConnection, asOther: McpConnection, anonymous: McpConnection;
   beforeAll(async () => {
     [asOrch, asWorker, asOther, anonymous] = await Promise.all([connect(transport, orch), connect(transport, worker), connect(transport, other), connect(transport)]);
+  });
+  afterAll(async () => {
+    await Promise.all([asOrch, asWorker, asOther, anonymous].map((c) => c?.close()));
   });
 
   it('declare, list, claim, heartbeat, progress, ask (answered over A2A), land: the same intent as A2A reads it', async () => {
