@@ -178,7 +178,13 @@ describe('memory boards through MCP', () => {
     const create = boards.find((t) => t.name === 'muster_board_create')!;
     expect(create.inputSchema.required).toEqual(['title', 'cards']);
     expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(['title', 'cards', 'connections', 'visibility', 'sharedWith']);
-    for (const [field, schema] of Object.entries(create.inputSchema.properties ?? {})) expect((schema as { description?: string }).description, field).toBeTruthy();
+    const ours = tools.filter((t) => /^muster_(board_|intent)/.test(t.name));
+    expect(ours).toHaveLength(16);
+    for (const t of ours) {
+      expect(t.description, t.name).toMatch(/Use it|Use to|Use when|when/i);
+      for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {})) expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
+    }
+    expect(tools.find((t) => t.name === 'muster_intent_declare')!.inputSchema.properties!['priority']).toMatchObject({ minimum: 1, maximum: 10 });
     expect(boards.find((t) => t.name === 'muster_board_read')!.annotations?.readOnlyHint).toBe(true);
     expect(create.annotations?.readOnlyHint).toBe(false);
     expect((await toolNames(anonymous.client)).filter((n) => n.startsWith('muster_board_'))).toEqual([]);

@@ -108,7 +108,7 @@ const claim = tool({
 const heartbeat = tool({
   name: 'muster_intent_heartbeat',
   title: 'Keep the lease on an intent',
-  description: 'Keep the lease on an intent you hold: call it before the lease ends (its end is in every answer), or the intent goes back to any worker.',
+  description: 'Keep the lease on an intent you hold. Use it before the lease ends (its end is in every answer), or the intent goes back to any worker.',
   input: z.object({ id, leaseSeconds }),
   async run({ id: intent, leaseSeconds: seconds }, call) {
     const task = await actOn(call, intent, 'heartbeat', seconds !== undefined ? { leaseSeconds: seconds } : {});
@@ -119,7 +119,7 @@ const heartbeat = tool({
 const progress = tool({
   name: 'muster_intent_progress',
   title: 'Report progress on an intent',
-  description: "Tell the declarer how the work goes, on an intent you hold (added to its history; the state stays). Use it at each step worth knowing.",
+  description: 'Tell the declarer how the work goes, on an intent you hold (added to its history; the state stays). Use it at each step worth knowing.',
   input: z.object({ id, text: words('what you did or found, for the declarer') }),
   async run({ id: intent, text }, call) {
     const task = await actOn(call, intent, 'progress', { message: text });
@@ -131,7 +131,7 @@ const ask = tool({
   name: 'muster_intent_ask',
   title: 'Ask the declarer about an intent',
   description:
-    'Ask the declarer a question about an intent you hold, when you cannot go on without an answer: the intent goes input-required until they answer, and you keep the lease with heartbeats meanwhile.',
+    'Ask the declarer a question about an intent you hold. Use it when you cannot go on without an answer: the intent goes input-required until they answer, and you keep the lease with heartbeats meanwhile.',
   input: z.object({ id, text: words('the question') }),
   async run({ id: intent, text }, call) {
     const task = await actOn(call, intent, 'input-required', { message: text });
@@ -144,7 +144,7 @@ const ask = tool({
 const land = tool({
   name: 'muster_intent_land',
   title: 'Land a work intent',
-  description: 'Finish an intent you hold: say what the change does, and give the commit and the files it wrote. The intent completes with a Landing artifact.',
+  description: 'Finish an intent you hold. Use it when the work is done: say what the change does, and give the commit and the files it wrote. The intent completes with a Landing artifact.',
   input: z.object({
     id,
     summary: words('what the change does'),
@@ -163,7 +163,7 @@ const land = tool({
 const fail = tool({
   name: 'muster_intent_fail',
   title: 'Give up a work intent',
-  description: 'Fail an intent you hold when the work cannot be done, saying why. It ends: nobody claims it again (use muster_intent_release to hand it back instead).',
+  description: 'Fail an intent you hold. Use it when the work cannot be done, saying why. It ends: nobody claims it again (use muster_intent_release to hand it back instead).',
   input: z.object({ id, reason: words('why the work cannot be done') }),
   async run({ id: intent, reason }, call) {
     const task = await actOn(call, intent, 'fail', { reason });
@@ -174,7 +174,7 @@ const fail = tool({
 const release = tool({
   name: 'muster_intent_release',
   title: 'Let go of a work intent',
-  description: 'Let go of an intent you hold without finishing it: it is open again for any worker to claim.',
+  description: 'Let go of an intent you hold. Use it when you stop without finishing: it is open again for any worker to claim.',
   input: z.object({ id }),
   async run({ id: intent }, call) {
     const task = await actOn(call, intent, 'release', {});
