@@ -41,7 +41,8 @@ function listedSchema(tool: MusterTool): StandardSchemaWithJSON {
 async function runTool(tool: MusterTool, args: unknown, target: Target, signal: AbortSignal): Promise<CallToolResult> {
   try {
     const answer = await tool.run(parseWith(tool.input, args ?? {}), { target, signal });
-    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+    const files = (answer.resources ?? []).map((resource) => ({ type: 'resource' as const, resource }));
+    return { content: [{ type: 'text', text: answer.text }, ...files], structuredContent: answer.structured };
   } catch (failure) {
     return toolErrorResult(failure);
   }

@@ -19,6 +19,15 @@ export interface ToolAnswer {
   text: string;
   /** The tool result's structuredContent: the task (or board, or list) and whatever else the text says. */
   structured: Record<string, unknown>;
+  /** Files the answer carries whole (a board's file): the result's content embeds each as a `resource`. */
+  resources?: readonly EmbeddedFile[];
+}
+
+/** A file embedded in a tool result (MCP's embedded resource with text contents). */
+export interface EmbeddedFile {
+  uri: string;
+  mimeType: string;
+  text: string;
 }
 
 export interface MusterTool<Input extends z.ZodObject = z.ZodObject> {

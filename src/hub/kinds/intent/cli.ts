@@ -4,14 +4,14 @@
  * withdraw. The kind's own commands, kept in its folder; they import only from the client
  * (src/cli/client/*), so the client CLI never loads the hub.
  */
-import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../../../cli/client/errors.js';
 import { path, request, rpc } from '../../../cli/client/http.js';
 import { nextCommand, pageOf, pageOptions, wholeNumber } from '../../../cli/client/paging.js';
 import { action, client, type Context } from '../../../cli/client/run.js';
 import { anyState } from '../../../cli/client/states.js';
-import { taskOf, type Page, type RestPage, type SendResult, type Task } from '../../../cli/client/wire.js';
+import type { RestPage, Task } from '../../../cli/client/wire.js';
+import { actOn, declareIntent, listIntents, spaceBase } from './client.js';
 import {
   inIntentWords,
   renderAsked,
@@ -25,7 +25,6 @@ import {
   renderSpaces,
   renderSpaceWithMembers,
   type FieldWords,
-  type IntentRow,
   type Member,
   type Space,
 } from './cli-format.js';
@@ -67,11 +66,6 @@ function intentAction<O, A extends unknown[]>(words: FieldWords, handler: (ctx: 
     }
   });
 }
-
-const spaceBase = (name: string): string => `spaces/${path(name)}/`;
-
-/** A worker action on an intent: POST /api/tasks/{id}/{action}, answering the task. */
-const act = async (ctx: Context<unknown>, id: string, what: string, body: unknown): Promise<Task> => (await request(ctx.target, `api/tasks/${path(id)}/${what}`, { body })) as Task;
 
 function spaceCommands(program: Command): void {
   const space = program.command('space').description('spaces: where work intents are declared and claimed');
@@ -171,11 +165,7 @@ function intentCommands(program: Command): void {
       intentAction({}, async (ctx: Context<DeclareOptions>, space: string, title: string) => {
         const { footprint, why, acceptance, priority: asked, force, wait } = ctx.options;
         if (title.includes('\n')) throw new UsageError('<title> must be one line', 'Put the detail in --why');
-        const data = { footprint, ...(acceptance ? { acceptance } : {}), ...(asked !== undefined ? { priority: asked } : {}), ...(force ? { force: true } : {}) };
-        const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: why ? `${title}\n${why}` : title }, { data }] };
-        const result = (await rpc(ctx.target, spaceBase(space), 'SendMessage', { message, configuration: { returnImmediately: !wait } }, message.messageId)) as SendResult;
-        const task = taskOf(result);
-        if (!task) throw new Error('the hub answered with a message, not a task');
+        const task = await declareIntent(ctx, space, { title, why, footprint, acceptance, priority: asked, force }, wait);
         ctx.show(task, (t) => renderDeclared(t, asked));
       }),
     );
@@ -190,7 +180,7 @@ function intentCommands(program: Command): void {
   ).action(
     intentAction({ state: '--state' }, async (ctx: Context<{ state?: string; limit?: number; cursor?: string }>, space: string) => {
       const { state, limit, cursor } = ctx.options;
-      const page: Page<IntentRow> = pageOf((await request(ctx.target, `api/spaces/${path(space)}/intents`, { query: { state, limit, cursor } })) as RestPage<IntentRow>);
+      const page = await listIntents(ctx, space, { state, limit, cursor });
       const next = nextCommand(['intents', space, ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : [])], page);
       ctx.show(page, (p) => renderIntents(p, space, state ?? 'claimable', next));
     }),
@@ -200,26 +190,26 @@ function intentCommands(program: Command): void {
   lease(client(program, 'claim <id>', 'claim an intent: an exclusive lease on its work')).action(
     intentAction(leaseWords, async (ctx: Context<{ lease?: number }>, id: string) => {
       const { lease: seconds } = ctx.options;
-      ctx.show(await act(ctx, id, 'claim', seconds !== undefined ? { leaseSeconds: seconds } : {}), renderClaimed);
+      ctx.show(await actOn(ctx, id, 'claim', seconds !== undefined ? { leaseSeconds: seconds } : {}), renderClaimed);
     }),
   );
 
   lease(client(program, 'heartbeat <id>', 'keep the lease on an intent you hold')).action(
     intentAction(leaseWords, async (ctx: Context<{ lease?: number }>, id: string) => {
       const { lease: seconds } = ctx.options;
-      ctx.show(await act(ctx, id, 'heartbeat', seconds !== undefined ? { leaseSeconds: seconds } : {}), renderHeartbeat);
+      ctx.show(await actOn(ctx, id, 'heartbeat', seconds !== undefined ? { leaseSeconds: seconds } : {}), renderHeartbeat);
     }),
   );
 
   client(program, 'progress <id> <message...>', 'report progress on an intent you hold (added to its history)').action(
     intentAction({ message: '<message>' }, async (ctx: Context, id: string, message: string[]) => {
-      ctx.show(await act(ctx, id, 'progress', { message: message.join(' ') }), renderProgress);
+      ctx.show(await actOn(ctx, id, 'progress', { message: message.join(' ') }), renderProgress);
     }),
   );
 
   client(program, 'ask <id> <question...>', 'ask the declarer a question about an intent you hold (input-required)').action(
     intentAction({ message: '<question>' }, async (ctx: Context, id: string, question: string[]) => {
-      ctx.show(await act(ctx, id, 'input-required', { message: question.join(' ') }), renderAsked);
+      ctx.show(await actOn(ctx, id, 'input-required', { message: question.join(' ') }), renderAsked);
     }),
   );
 
@@ -230,7 +220,7 @@ function intentCommands(program: Command): void {
     .action(
       intentAction({ summary: '--summary', commit: '--commit', files: '--file' }, async (ctx: Context<{ summary: string; commit?: string; file?: { path: string; why?: string }[] }>, id: string) => {
         const { summary, commit, file } = ctx.options;
-        ctx.show(await act(ctx, id, 'land', { summary, ...(commit !== undefined ? { commit } : {}), ...(file ? { files: file } : {}) }), renderOutcome('landed'));
+        ctx.show(await actOn(ctx, id, 'land', { summary, ...(commit !== undefined ? { commit } : {}), ...(file ? { files: file } : {}) }), renderOutcome('landed'));
       }),
     );
 
@@ -238,13 +228,13 @@ function intentCommands(program: Command): void {
     .requiredOption('--reason <text>', 'why the work cannot be done')
     .action(
       intentAction({ reason: '--reason' }, async (ctx: Context<{ reason: string }>, id: string) => {
-        ctx.show(await act(ctx, id, 'fail', { reason: ctx.options.reason }), renderOutcome('failed'));
+        ctx.show(await actOn(ctx, id, 'fail', { reason: ctx.options.reason }), renderOutcome('failed'));
       }),
     );
 
   client(program, 'release <id>', 'let go of an intent you hold: it is open again for any worker').action(
     intentAction({}, async (ctx: Context, id: string) => {
-      ctx.show(await act(ctx, id, 'release', {}), renderOutcome('released'));
+      ctx.show(await actOn(ctx, id, 'release', {}), renderOutcome('released'));
     }),
   );
 

@@ -33,19 +33,21 @@ export const cardObject = z
 /** A card as a caller sends it: its text alone, or an object. */
 export const cardArg = z.union([text(L.cardText), cardObject], { error: 'must be the card\'s text, or {"text", "title"?, "tags"?, "links"?, "id"?, "author"?}' });
 const cardList = z.array(cardArg, 'must be a list of cards: texts, or {"text": …} objects').max(L.cardsPerCall, `must hold at most ${L.cardsPerCall} cards per call`);
-export const cardsArg = cardList.min(1, 'must hold at least one card');
+const CARDS = `the cards, each its text ("#word" tags it) or {text, title?, tags?, links?, id?, author?}; at most ${L.cardsPerCall}`;
+export const cardsArg = cardList.min(1, 'must hold at least one card').describe(CARDS);
 /** Cards an append adds: none is allowed when it draws connections. */
-export const addedCardsArg = cardList;
+export const addedCardsArg = cardList.describe(`${CARDS}; none when connections are given`);
 
 const cardRef = z.union([z.number().int().min(0), z.string().regex(CARD_ID)], { error: "must be a card's place in this call's cards (0, 1, …) or a card id" });
 export const connectionArg = z.object({ from: cardRef, to: cardRef, type: z.string('must be text').regex(CONNECTION_TYPE, 'must be a lower-case word such as leads_to, answers or related').default('related') }).strict();
 export const connectionsArg = z
   .array(connectionArg, 'must be a list of {"from", "to", "type"?}')
-  .max(L.connectionsPerCall, `must hold at most ${L.connectionsPerCall} connections per call`);
+  .max(L.connectionsPerCall, `must hold at most ${L.connectionsPerCall} connections per call`)
+  .describe("typed connections {from, to, type?}: each end a card's place in this call's cards (0, 1, …) or a card id; type a lower-case word such as leads_to, answers or related (the default)");
 
 export const boardRef = text(L.title).describe('a board id or title');
-export const visibilityArg = z.enum(['private', 'shared', 'public'], 'must be private, shared or public');
-export const sharedWithArg = z.array(z.string().regex(HANDLE, 'must be an agent handle'), 'must be a list of agent handles').max(L.sharedWith, `must name at most ${L.sharedWith} agents`);
+export const visibilityArg = z.enum(['private', 'shared', 'public'], 'must be private, shared or public').describe('who may read the board: private (you alone, the default), shared (with sharedWith) or public');
+export const sharedWithArg = z.array(z.string().regex(HANDLE, 'must be an agent handle'), 'must be a list of agent handles').max(L.sharedWith, `must name at most ${L.sharedWith} agents`).describe('the handles of the agents a shared board is shared with');
 
 export type CardArg = z.output<typeof cardArg>;
 export type ConnectionArg = z.output<typeof connectionsArg>[number];

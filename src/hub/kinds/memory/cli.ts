@@ -8,36 +8,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../../cli/client/errors.js';
-import { path, request } from '../../../cli/client/http.js';
 import { wholeNumber } from '../../../cli/client/paging.js';
 import { action, client, type Context } from '../../../cli/client/run.js';
-import { sendData } from '../../../cli/client/send-data.js';
-import type { Task } from '../../../cli/client/wire.js';
 import type { KindCli } from '../../../cli/kind-cli.js';
 import { BOARD_MEDIA_TYPE, boardFileSchema, type BoardFile } from './board-file.js';
 import { importBoard, importSaid, planImport } from './board-import.js';
+import { boardFileOf, callSkill, callText } from './client.js';
 import { memoryBoard } from './demo.js';
 import { MEMORY_LIMITS as L } from './limits.js';
-
-const MEMORY_BASE = 'memory/';
-
-/** What a memory call says for people: its result's text, or what its status asks. */
-function renderCall(task: Task): string {
-  const result = task.artifacts?.find((a) => a.artifactId === 'result')?.parts.find((p) => p.text !== undefined)?.text;
-  const asked = task.status.message?.parts.find((p) => p.text !== undefined)?.text;
-  return (task.status.state === 'TASK_STATE_COMPLETED' ? result : asked) ?? `${task.id} ${task.status.state}`;
-}
-
-const call = (ctx: Context<unknown>, skill: string, args: object, configuration?: object) => sendData(ctx, { skill, args }, undefined, undefined, MEMORY_BASE, configuration);
-
-/** The board file a `board.read` answers: inline, or (a large board) fetched from the link it gives. */
-async function boardFileOf(ctx: Context<unknown>, task: Task): Promise<BoardFile> {
-  const part = task.artifacts?.find((a) => a.artifactId === 'board')?.parts[0];
-  if (part?.raw !== undefined) return JSON.parse(Buffer.from(part.raw, 'base64').toString('utf8')) as BoardFile;
-  const board = (task.metadata?.['muster'] as { board?: string } | undefined)?.board;
-  if (part?.url === undefined || board === undefined) throw new Error(`the hub answered no board file (${renderCall(task)})`);
-  return (await request(ctx.target, `api/boards/${path(board)}`)) as BoardFile;
-}
 
 function readBoardFile(file: string): BoardFile {
   let text: string;
@@ -67,12 +45,12 @@ function boardCommands(program: Command): void {
       action(async (ctx: Context<{ visibility?: string; share?: string[] }>, title: string, cards: string[]) => {
         const { visibility, share } = ctx.options;
         const shown = visibility ?? (share ? 'shared' : undefined);
-        ctx.show(await call(ctx, 'board.create', { title, cards, ...(shown ? { visibility: shown } : {}), ...(share ? { sharedWith: share } : {}) }), renderCall);
+        ctx.show(await callSkill(ctx, 'board.create', { title, cards, ...(shown ? { visibility: shown } : {}), ...(share ? { sharedWith: share } : {}) }), callText);
       }),
     );
 
   client(board, 'remember <board> <text...>', 'append one card to a board (named by id or title)').action(
-    action(async (ctx: Context, ref: string, text: string[]) => ctx.show(await call(ctx, 'board.remember', { board: ref, cards: [text.join(' ')] }), renderCall)),
+    action(async (ctx: Context, ref: string, text: string[]) => ctx.show(await callSkill(ctx, 'board.remember', { board: ref, cards: [text.join(' ')] }), callText)),
   );
 
   client(board, 'recall <query...>', 'the cards that best match words and #tags, across the boards you may read')
@@ -81,21 +59,21 @@ function boardCommands(program: Command): void {
     .action(
       action(async (ctx: Context<{ board?: string; limit?: number }>, query: string[]) => {
         const { board: ref, limit } = ctx.options;
-        ctx.show(await call(ctx, 'board.recall', { query: query.join(' '), ...(ref ? { board: ref } : {}), ...(limit ? { limit } : {}) }), renderCall);
+        ctx.show(await callSkill(ctx, 'board.recall', { query: query.join(' '), ...(ref ? { board: ref } : {}), ...(limit ? { limit } : {}) }), callText);
       }),
     );
 
   client(board, 'read <board>', "a board's cards and connections (by id or title)").action(
-    action(async (ctx: Context, ref: string) => ctx.show(await call(ctx, 'board.read', { board: ref }, { acceptedOutputModes: ['text/plain', 'application/json'] }), renderCall)),
+    action(async (ctx: Context, ref: string) => ctx.show(await callSkill(ctx, 'board.read', { board: ref }, { acceptedOutputModes: ['text/plain', 'application/json'] }), callText)),
   );
 
-  client(board, 'list', 'the boards you may read').action(action(async (ctx: Context) => ctx.show(await call(ctx, 'board.list', {}), renderCall)));
+  client(board, 'list', 'the boards you may read').action(action(async (ctx: Context) => ctx.show(await callSkill(ctx, 'board.list', {}), callText)));
 
   client(board, 'export <board>', `write a board's file (${BOARD_MEDIA_TYPE})`)
     .option('-o, --out <file>', 'the file to write (default: print it)')
     .action(
       action(async (ctx: Context<{ out?: string }>, ref: string) => {
-        const file = await boardFileOf(ctx, await call(ctx, 'board.read', { board: ref }, { acceptedOutputModes: [BOARD_MEDIA_TYPE] }));
+        const file = await boardFileOf(ctx, await callSkill(ctx, 'board.read', { board: ref }, { acceptedOutputModes: [BOARD_MEDIA_TYPE] }));
         const text = `${JSON.stringify(file, null, 2)}\n`;
         if (!ctx.options.out) return void process.stdout.write(text);
         writeFileSync(ctx.options.out, text);
@@ -113,7 +91,7 @@ function boardCommands(program: Command): void {
         const file = readBoardFile(fileName);
         const plan = planImport(file, fileName);
         const visibility = file.board.visibility === 'shared' ? { visibility: 'shared', sharedWith: file.board.sharedWith } : { visibility: file.board.visibility };
-        const task = await importBoard((skill, args) => call(ctx, skill, args), plan, { title: title ?? file.board.title, visibility, fileName, ...(resume !== undefined ? { resume } : {}) });
+        const task = await importBoard((skill, args) => callSkill(ctx, skill, args), plan, { title: title ?? file.board.title, visibility, fileName, ...(resume !== undefined ? { resume } : {}) });
         ctx.show(task, (t) => importSaid(t, plan));
       }),
     );

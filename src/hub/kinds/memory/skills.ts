@@ -93,7 +93,7 @@ async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRe
 const writtenFile = async (env: MemoryEnv, board: BoardRecord) => (env.wantsFile ? withContents(env, board) : undefined);
 
 const createArgs = z
-  .object({ title: boardRef, cards: cardsArg, connections: connectionsArg.optional(), visibility: visibilityArg.default('private'), sharedWith: sharedWithArg.optional() })
+  .object({ title: boardRef.describe("the new board's title"), cards: cardsArg, connections: connectionsArg.optional(), visibility: visibilityArg.default('private'), sharedWith: sharedWithArg.optional() })
   .strict();
 
 async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
@@ -154,9 +154,9 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 
 const recallArgs = z
   .object({
-    query: z.string('must be text').trim().min(1, 'must not be empty').max(L.query, `must be at most ${L.query} characters`),
+    query: z.string('must be text').trim().min(1, 'must not be empty').max(L.query, `must be at most ${L.query} characters`).describe('words and #tags to match'),
     board: boardRef.optional(),
-    limit: z.number('must be a number').int('must be a whole number').min(1, `must be from 1 to ${L.recallLimit.max}`).max(L.recallLimit.max, `must be from 1 to ${L.recallLimit.max}`).default(L.recallLimit.default),
+    limit: z.number('must be a number').int('must be a whole number').min(1, `must be from 1 to ${L.recallLimit.max}`).max(L.recallLimit.max, `must be from 1 to ${L.recallLimit.max}`).default(L.recallLimit.default).describe(`at most this many cards (1 to ${L.recallLimit.max}, default ${L.recallLimit.default})`),
   })
   .strict();
 
