@@ -305,6 +305,20 @@ describe('a hub that is stopping', () => {
       await stopping.destroy();
     }
   });
+
+  it('a connection that never sent a byte does not hold the hub open: stopping cuts it', async () => {
+    const stopping = await startTestHub();
+    try {
+      const socket = connect(stopping.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      await stopping.close(); // before the fix, this waited for the silent connection forever
+      await closed;
+      expect(socket.destroyed).toBe(true);
+    } finally {
+      await stopping.destroy();
+    }
+  });
 });
 
 describe('clients that leave', () => {

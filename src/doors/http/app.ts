@@ -20,6 +20,7 @@ import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus }
 import { clientErrorHandler } from './client-errors.js';
 import { callerOf, claimedCallerOf } from './context.js';
 import { requestGuard } from './guard.js';
+import { cutUnusedConnectionsOnStop } from './unused-connections.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
 import { callerLabel, logFailure, requestId, requestTracker } from '../../observability/request-log.js';
@@ -126,7 +127,11 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   // Set as the hub starts to stop: a request that still arrives on an open connection (fastify
   // marks its answer Connection: close) is sent elsewhere, before any work.
   let stopping = false;
-  app.addHook('preClose', async () => void (stopping = true));
+  const unused = cutUnusedConnectionsOnStop(app.server);
+  app.addHook('preClose', async () => {
+    stopping = true;
+    unused.stop();
+  });
   // One hook, callback style: most requests finish it without waiting on anything.
   app.addHook('onRequest', (request, reply, done) => {
     track(request, reply);
