@@ -14,6 +14,11 @@ export interface Target {
    * through its doors in-process (Fastify's inject), so nothing leaves the process.
    */
   fetch?: typeof fetch;
+  /**
+   * Ends every request made for this target, within the usual timeout: an MCP tool call's own
+   * signal (the client cancelled, or the session closed), so no hub call outlives its tool call.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RequestOptions {
@@ -23,7 +28,7 @@ export interface RequestOptions {
   token?: string | undefined;
   headers?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
-  /** Ends the request early (an MCP tool call's own signal); default: a 30 s timeout. */
+  /** Ends the request, and replaces the timeout (a wait longer than it bounds itself); default: the target's signal within a 30 s timeout. */
   signal?: AbortSignal;
 }
 
@@ -45,6 +50,20 @@ export function normalizeBase(base: string): string {
   url.hash = '';
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url.href;
+}
+
+/**
+ * The request's signal when none is given: the timeout, ended early by the target's signal. Not
+ * `AbortSignal.any`: on Node 20 it can lose its timeout once the garbage collector runs.
+ */
+function boundedSignal(outer: AbortSignal | undefined): AbortSignal {
+  if (!outer) return AbortSignal.timeout(TIMEOUT_MS);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The hub did not answer in time', 'TimeoutError')), TIMEOUT_MS);
+  timer.unref();
+  if (outer.aborted) controller.abort(outer.reason);
+  else outer.addEventListener('abort', () => (clearTimeout(timer), controller.abort(outer.reason)), { once: true });
+  return controller.signal;
 }
 
 /** The base as shown to people: no user info, in case the URL carries any. */
@@ -84,7 +103,7 @@ export async function send(target: Target, path: string, options: RequestOptions
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers,
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-      signal: options.signal ?? AbortSignal.timeout(TIMEOUT_MS),
+      signal: options.signal ?? boundedSignal(target.signal),
     });
     return { response, sentToken: token !== undefined && token !== '' };
   } catch (error) {

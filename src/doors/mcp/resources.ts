@@ -10,14 +10,15 @@ import { path, request, type Target } from '../../cli/client/http.js';
 /** The most open intents a space resource shows (the latest updated): the intents route's largest page. */
 const SPACE_INTENTS = 50;
 
-type Read = (target: Target, key: string, signal: AbortSignal) => Promise<unknown>;
-const readPath = (...segments: string[]): Read => (target, key, signal) => request(target, path(...segments, key), { signal });
+/** A read as the caller, ended by the target's signal (the MCP request's, or a subscription's). */
+type Read = (target: Target, key: string) => Promise<unknown>;
+const readPath = (...segments: string[]): Read => (target, key) => request(target, path(...segments, key));
 
 /** A space with its open intents, so a subscriber hears of an intent declared, claimed or ended in it. */
-const readSpace: Read = async (target, name, signal) => {
+const readSpace: Read = async (target, name) => {
   const [space, intents] = await Promise.all([
-    request(target, path('api', 'spaces', name), { signal }),
-    request(target, `${path('api', 'spaces', name)}/intents`, { query: { state: 'open', limit: SPACE_INTENTS }, signal }),
+    request(target, path('api', 'spaces', name)),
+    request(target, `${path('api', 'spaces', name)}/intents`, { query: { state: 'open', limit: SPACE_INTENTS } }),
   ]);
   return { ...(space as object), openIntents: (intents as { data: unknown[] }).data };
 };
@@ -50,8 +51,8 @@ export function resourceOf(uri: string): ResourceRef {
   return { kind: PLURAL[match[1]!]!, key: decodeURIComponent(match[2]!) };
 }
 
-/** The resource as the caller may see it, through the REST door. */
-export const readResource = (target: Target, { kind, key }: ResourceRef, signal: AbortSignal): Promise<unknown> => TEMPLATES[kind].read(target, key, signal);
+/** The resource as the caller may see it, through the REST door, until `signal` ends the read. */
+export const readResource = (target: Target, { kind, key }: ResourceRef, signal: AbortSignal): Promise<unknown> => TEMPLATES[kind].read({ ...target, signal }, key);
 
 export function registerResources(server: McpServer, target: Target): void {
   for (const [kind, template] of Object.entries(TEMPLATES) as [ResourceKind, (typeof TEMPLATES)[ResourceKind]][]) {

@@ -12,7 +12,7 @@ import { VERSION } from '../../version.js';
 import { toolErrorResult } from './errors.js';
 import { registerResources } from './resources.js';
 import { Subscriptions } from './subscriptions.js';
-import type { MusterTool } from './tool.js';
+import { toolCall, type MusterTool } from './tool.js';
 import { DOOR_TOOLS } from './tools/index.js';
 
 /** Every tool, the door's first, in the order they are listed. */
@@ -40,7 +40,7 @@ function listedSchema(tool: MusterTool): StandardSchemaWithJSON {
 
 async function runTool(tool: MusterTool, args: unknown, target: Target, signal: AbortSignal): Promise<CallToolResult> {
   try {
-    const answer = await tool.run(parseWith(tool.input, args ?? {}), { target, signal });
+    const answer = await tool.run(parseWith(tool.input, args ?? {}), toolCall(target, signal));
     const files = (answer.resources ?? []).map((resource) => ({ type: 'resource' as const, resource }));
     return { content: [{ type: 'text', text: answer.text }, ...files], structuredContent: answer.structured };
   } catch (failure) {

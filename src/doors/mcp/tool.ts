@@ -10,9 +10,16 @@ import type { Target } from '../../cli/client/http.js';
 
 /** Where a tool call goes and as whom; `signal` ends with the MCP request. */
 export interface ToolCall {
+  /** Carries `signal` too, so every hub call the tool makes ends with the MCP request (see toolCall). */
   target: Target;
   signal: AbortSignal;
 }
+
+/**
+ * The one place a tool call is made: the target bound to the MCP request's signal, so when the
+ * client cancels or the session closes, whatever the tool is asking the hub is cut off with it.
+ */
+export const toolCall = (target: Target, signal: AbortSignal): ToolCall => ({ target: { ...target, signal }, signal });
 
 /** A tool's answer: a short text summary (what happened and what to do next) and the same as data. */
 export interface ToolAnswer {

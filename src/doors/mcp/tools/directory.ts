@@ -24,8 +24,8 @@ export const directorySearch = tool({
     .strict(),
   public: true,
   readOnly: true,
-  async run(args, { target, signal }) {
-    const page = (await request(target, 'api/agents', { query: args, signal })) as RestPage<Profile>;
+  async run(args, { target }) {
+    const page = (await request(target, 'api/agents', { query: args })) as RestPage<Profile>;
     const next = page.hasMore && page.cursor ? `more agents: call again with cursor "${page.cursor}"` : 'send one a task with muster_send {to: handle}, or read its card with muster_card';
     return listAnswer('agents', page.data, (a) => `${a.handle}${a.name ? ` (${a.name})` : ''}${a.description ? `: ${a.description}` : ''}`, {
       ...(page.hasMore && page.cursor ? { nextCursor: page.cursor } : {}),
@@ -41,8 +41,8 @@ export const card = tool({
   input: z.object({ handle: HANDLE }).strict(),
   public: true,
   readOnly: true,
-  async run({ handle }, { target, signal }) {
-    const agentCard = (await request(target, `agents/${path(handle)}/${CARD_PATH}`, { signal })) as { name?: string; description?: string; skills?: { id: string; name: string }[] };
+  async run({ handle }, { target }) {
+    const agentCard = (await request(target, `agents/${path(handle)}/${CARD_PATH}`)) as { name?: string; description?: string; skills?: { id: string; name: string }[] };
     const skills = (agentCard.skills ?? []).map((s) => `${s.id} (${s.name})`).join(', ');
     const text = `${agentCard.name ?? handle}: ${agentCard.description ?? 'no description'}.${skills ? ` Skills: ${skills}.` : ''} Next: send it a task with muster_send {to: "${handle}"}.`;
     return { text, structured: { card: agentCard, next: `send it a task with muster_send {to: "${handle}"}` } };

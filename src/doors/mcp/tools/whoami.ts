@@ -18,8 +18,8 @@ export const whoami = tool({
   input: z.object({}).strict(),
   public: true,
   readOnly: true,
-  async run(_args, { target, signal }) {
-    const me = (await request(target, 'api/me', { signal })) as Me;
+  async run(_args, { target }) {
+    const me = (await request(target, 'api/me')) as Me;
     return { text: sentence(me), structured: { me } };
   },
 });
