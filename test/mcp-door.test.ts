@@ -2,18 +2,25 @@
  * The MCP door (issue 15) with the official MCP client: over stdio (a real `muster mcp` child) and
  * over Streamable HTTP (/mcp), on SQLite or PostgreSQL (MUSTER_TEST_PG): the tools listed (public
  * only without a token), whoami, the directory and cards, muster_wait_task answering when another
- * agent answers, tool errors with the hub's code and hint, /mcp's Host, Origin, token and session
- * checks, and a subscribed task notified of a change made through another node of one database.
+ * agent answers (through REST, or from its own A2A endpoint the task was forwarded to), a tool call
+ * whose signal ended making no hub call, tool errors with the hub's code and hint, /mcp's Host,
+ * Origin, token and session checks, and a subscribed task, space and board notified of a change
+ * (made through another node of one database on PostgreSQL).
  */
+import { SendMessageRequest } from '@a2a-js/sdk';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolCall } from '../src/doors/mcp/tool.js';
+import { KIND_TOOLS } from '../src/hub/kinds/mcp.js';
+import { forwardingAgent, startA2AEndpoint } from './helpers/a2a-endpoint.js';
 import { clusterOnPostgres } from './helpers/cluster.js';
 import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { callTool, connectMcp, mcpOverHttp, type McpConnection, type McpTransportName } from './helpers/mcp.js';
 import type { NodeProcess } from './helpers/nodes.js';
 import { testPostgres } from './helpers/postgres.js';
+import { sdkClient, wire } from './helpers/sdk.js';
 
 const PUBLIC_DOOR_TOOLS = ['muster_whoami', 'muster_directory_search', 'muster_card'];
 
@@ -38,20 +45,43 @@ function updates(client: Client): { next(): Promise<string> } {
   return { next: () => (seen.length > 0 ? Promise.resolve(seen.shift()!) : new Promise((resolve) => waiting.push(resolve))) };
 }
 
+/** A board skill called over A2A at `node`'s memory base with the official SDK client (not through MCP). */
+async function boardSkillOverA2A(node: { url: string }, token: string, skill: string, args: object): Promise<any> {
+  const a2a = await sdkClient(`${node.url}memory/`, token);
+  const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, args } }] };
+  return wire(await a2a.sendMessage(SendMessageRequest.fromJSON({ message })));
+}
+
+/** The cards' texts of the board a resource read answers. */
+const cardTexts = (read: { contents: unknown[] }): string[] => JSON.parse((read.contents[0] as { text: string }).text).cards.map((c: { text: string }) => c.text);
+
 describe('the MCP door on one hub', () => {
   let hub: TestHub;
-  let alice: Registered, bob: Registered;
+  let alice: Registered, bob: Registered, fwd: Registered;
+  /** An agent with its own A2A endpoint (the official SDK's server): a task forwarded to it is answered through the hub. */
+  let endpoint: Awaited<ReturnType<typeof startA2AEndpoint>>;
   /** The hub's open event streams (a subscription holds one while it waits on the log). */
   const openStreams = async (): Promise<number> => {
     const metrics = await fetch(`${hub.url}metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     return Number(/^muster_open_streams (\d+)/m.exec(await metrics.text())?.[1]);
   };
   beforeAll(async () => {
-    hub = await startTestHub();
+    hub = await startTestHub({ MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_DELIVERY_RETRIES: '1,1,2' });
     alice = await register(hub, 'alice', { name: 'Alice', description: 'sends translation work' }, ADMIN_TOKEN);
     bob = await register(hub, 'bob', { name: 'Bob the translator', description: 'translates into French' }, ADMIN_TOKEN);
+    endpoint = await startA2AEndpoint({
+      onReceive: (body) => {
+        const { taskId } = body.params.message.metadata.muster;
+        const answer = { state: 'completed', message: { parts: [{ text: `done: ${body.params.message.parts[0].text}` }] }, artifacts: [{ name: 'out', parts: [{ text: 'result' }] }] };
+        void rest(hub, 'POST', `api/tasks/${taskId}/respond`, { token: fwd.token, body: answer });
+      },
+    });
+    fwd = await forwardingAgent(hub, 'fwd', endpoint, ADMIN_TOKEN);
   });
-  afterAll(() => hub.destroy());
+  afterAll(async () => {
+    await endpoint?.close();
+    await hub.destroy();
+  });
 
   describe.each<McpTransportName>(['stdio', 'http'])('over %s', (transport) => {
     let anonymous: McpConnection, agent: McpConnection;
@@ -148,6 +178,20 @@ describe('the MCP door on one hub', () => {
       }
     });
 
+    it('muster_wait_task answers when the target, an agent with its own A2A endpoint, answers the task forwarded to it', async () => {
+      const text = `forwarded over ${transport}`;
+      const sent = await callTool(agent.client, 'muster_send', { to: 'fwd', text });
+      expect(sent.isError).toBe(false);
+      const id: string = sent.structured.task.id;
+      const done = await callTool(agent.client, 'muster_wait_task', { id, untilState: 'completed', timeoutSeconds: 50 });
+      expect(done.isError).toBe(false);
+      expect(done.structured).toMatchObject({ reached: true, timedOut: false, state: 'TASK_STATE_COMPLETED' });
+      expect(done.text).toContain(`done: ${text}`);
+      expect(done.structured.task.artifacts).toEqual([expect.objectContaining({ name: 'out', parts: [{ text: 'result' }] })]);
+      // it reached the agent over A2A, at the official SDK's server
+      expect(endpoint.received.map((r) => r.body.params.message.parts[0].text)).toContain(text);
+    });
+
     it('reads a task resource and notifies a subscriber when the task changes; unsubscribing stops it', async () => {
       const id = await sendTask(hub, alice, 'bob', `subscribe ${transport}`);
       const uri = `muster://tasks/${id}`;
@@ -184,6 +228,36 @@ describe('the MCP door on one hub', () => {
       expect(JSON.parse((again.contents[0] as { text: string }).text).members).toEqual(expect.arrayContaining([expect.objectContaining({ handle: 'bob', role: 'worker' })]));
     } finally {
       await connection.close();
+    }
+  });
+
+  it('a tool call that has ended makes no hub call: muster_send with its signal ended sends nothing', async () => {
+    const send = KIND_TOOLS.find((t) => t.name === 'muster_send')!;
+    const asAlice = { url: hub.url, token: alice.token };
+    const inbox = async () => JSON.stringify((await rest(hub, 'GET', 'api/inbox?state=all&limit=50', { token: bob.token })).body);
+    const [ended, live] = [`cancelled ${randomUUID()}`, `live ${randomUUID()}`];
+    await expect(send.run({ to: 'bob', text: ended }, toolCall(asAlice, AbortSignal.abort()))).rejects.toMatchObject({ code: 'UNREACHABLE' });
+    await send.run({ to: 'bob', text: live }, toolCall(asAlice, new AbortController().signal));
+    const seen = await inbox();
+    expect(seen).toContain(live);
+    expect(seen).not.toContain(ended);
+  });
+
+  it('reads a board and notifies a subscriber when a card is added over A2A; another agent cannot follow it', async () => {
+    const [asAlice, asBob] = await Promise.all([mcpOverHttp(hub, alice.token), mcpOverHttp(hub, bob.token)]);
+    try {
+      const made = await callTool(asAlice.client, 'muster_board_create', { title: 'Followed', cards: ['first'] });
+      const uri = `muster://boards/${made.structured.board.id}`;
+      expect(cardTexts(await asAlice.client.readResource({ uri }))).toEqual(['first']);
+      const heard = updates(asAlice.client);
+      await asAlice.client.subscribeResource({ uri });
+      await expect(asBob.client.subscribeResource({ uri })).rejects.toThrow();
+      const added = await boardSkillOverA2A(hub, alice.token, 'board.remember', { board: made.structured.board.id, cards: ['second'] });
+      expect(added.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(await heard.next()).toBe(uri);
+      expect(cardTexts(await asAlice.client.readResource({ uri }))).toEqual(['first', 'second']);
+    } finally {
+      await Promise.all([asAlice.close(), asBob.close()]);
     }
   });
 
@@ -267,6 +341,21 @@ describe.skipIf(!testPostgres)('the MCP door on two nodes of one PostgreSQL data
       const answered = await waiting;
       expect(answered.structured).toMatchObject({ reached: true, state: 'TASK_STATE_INPUT_REQUIRED' });
       expect(answered.structured.next).toContain('muster_reply');
+    } finally {
+      await onA.close();
+    }
+  });
+
+  it('notifies a subscriber on node A of a board changed through node B', async () => {
+    const onA = await mcpOverHttp(A, alice.token);
+    try {
+      const made = await callTool(onA.client, 'muster_board_create', { title: 'Across nodes', cards: ['on A'] });
+      const uri = `muster://boards/${made.structured.board.id}`;
+      const heard = updates(onA.client);
+      await onA.client.subscribeResource({ uri });
+      await boardSkillOverA2A(B, alice.token, 'board.remember', { board: made.structured.board.id, cards: ['on B'] });
+      expect(await heard.next()).toBe(uri);
+      expect(cardTexts(await onA.client.readResource({ uri }))).toEqual(['on A', 'on B']);
     } finally {
       await onA.close();
     }
