@@ -2,7 +2,7 @@
  * The MCP door's work-intent and memory-board tools (issue 15) with the official MCP client: a
  * whole intent flow (declare, claim, heartbeat, progress, ask, land) over stdio (`muster mcp`)
  * and Streamable HTTP, checked through A2A with the official SDK client; a memory round trip
- * with the board file embedded; a private board no other agent sees through MCP; refusals as tool
+ * with the board file embedded, over both transports too; a private board no other agent sees through MCP; refusals as tool
  * errors with the hub's code and hint. On SQLite, and on PostgreSQL under MUSTER_TEST_PG.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -162,13 +162,14 @@ const embedded = (result: CallToolResult) =>
   result.content.flatMap((c) => (c.type === 'resource' && 'text' in c.resource ? [{ uri: c.resource.uri, mimeType: c.resource.mimeType, file: JSON.parse(c.resource.text) }] : []));
 const raw = async (conn: McpConnection, name: string, args: Record<string, unknown>) => (await conn.client.callTool({ name, arguments: args })) as CallToolResult;
 
-describe('memory boards through MCP', () => {
+describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP over %s', (transport) => {
   let asAlice: McpConnection, asBob: McpConnection, anonymous: McpConnection;
   let boardId: string;
   const secret = `zanzibar${randomUUID().slice(0, 6)}`;
+  // alice makes the same boards over each transport: titles of their own keep them apart
+  const [launch, ideas] = [`Launch plan ${transport}`, `Ideas ${transport}`];
   beforeAll(async () => {
-    [asAlice, asBob, anonymous] = await Promise.all([connect('http', alice), connect('http', bob), mcpOverHttp(hub)]);
-    closing.push(anonymous);
+    [asAlice, asBob, anonymous] = await Promise.all([connect(transport, alice), connect(transport, bob), connect(transport)]);
   });
 
   it('one tool per board skill, with the skill\'s arguments as its input schema; none offered without a token', async () => {
@@ -191,21 +192,21 @@ describe('memory boards through MCP', () => {
   });
 
   it('create, remember, recall, read: each write and the read embed the board file as muster://boards/{id}', async () => {
-    const made = await raw(asAlice, 'muster_board_create', { title: 'Launch plan', cards: ['Ship the A2A face', { text: `Seed the directory #launch ${secret}`, title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] });
+    const made = await raw(asAlice, 'muster_board_create', { title: launch, cards: ['Ship the A2A face', { text: `Seed the directory #launch ${secret}`, title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] });
     expect(made.isError).toBeFalsy();
     const madeData = made.structuredContent as any;
-    expect(madeData.board).toMatchObject({ title: 'Launch plan', owner: 'alice', visibility: 'private', cards: 2 });
+    expect(madeData.board).toMatchObject({ title: launch, owner: 'alice', visibility: 'private', cards: 2 });
     boardId = madeData.board.id;
     const [file] = embedded(made);
     expect(file).toMatchObject({ uri: `muster://boards/${boardId}`, mimeType: 'application/vnd.muster.board+json' });
-    expect(file!.file).toMatchObject({ format: 'muster.board', version: 1, board: { id: boardId, title: 'Launch plan' } });
+    expect(file!.file).toMatchObject({ format: 'muster.board', version: 1, board: { id: boardId, title: launch } });
     expect(file!.file.connections).toMatchObject([{ type: 'leads_to' }]);
 
-    const added = await raw(asAlice, 'muster_board_remember', { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] });
+    const added = await raw(asAlice, 'muster_board_remember', { board: launch, cards: ['We chose PostgreSQL for many nodes #decision'] });
     expect((added.structuredContent as any).board.cards).toBe(3);
     expect(embedded(added)[0]!.file.cards.map((c: { text: string }) => c.text)).toContain('We chose PostgreSQL for many nodes #decision');
 
-    const recalled = await callTool(asAlice.client, 'muster_board_recall', { query: 'postgresql #decision' });
+    const recalled = await callTool(asAlice.client, 'muster_board_recall', { query: 'postgresql #decision', board: boardId });
     expect(recalled.isError).toBe(false);
     expect(recalled.structured.cards[0]).toMatchObject({ text: 'We chose PostgreSQL for many nodes #decision', board: { id: boardId } });
     expect(recalled.text).toContain('PostgreSQL');
@@ -222,10 +223,10 @@ describe('memory boards through MCP', () => {
   });
 
   it('insights names orphans; connect proposes and asks (input-required), and a follow-up with confirm draws the connections', async () => {
-    await callTool(asAlice.client, 'muster_board_create', { title: 'Ideas', cards: ['cache the directory search results', 'cache directory search per caller', 'what about eviction?'] });
-    const insight = await callTool(asAlice.client, 'muster_board_insights', { board: 'Ideas' });
+    await callTool(asAlice.client, 'muster_board_create', { title: ideas, cards: ['cache the directory search results', 'cache directory search per caller', 'what about eviction?'] });
+    const insight = await callTool(asAlice.client, 'muster_board_insights', { board: ideas });
     expect(insight.structured.orphans).toHaveLength(3);
-    const proposed = await callTool(asAlice.client, 'muster_board_connect', { board: 'Ideas' });
+    const proposed = await callTool(asAlice.client, 'muster_board_connect', { board: ideas });
     expect(proposed.structured.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(proposed.structured.proposal.length).toBeGreaterThan(0);
     expect(proposed.structured.next).toContain(`muster_reply {id: "${proposed.structured.taskId}", data: {"confirm": true}}`);
@@ -235,7 +236,7 @@ describe('memory boards through MCP', () => {
     const { SendMessageRequest } = await import('@a2a-js/sdk');
     const drawn = wire(await a2a.sendMessage(SendMessageRequest.fromJSON({ message: confirm })));
     expect(drawn.status.state).toBe('TASK_STATE_COMPLETED');
-    const read = await raw(asAlice, 'muster_board_read', { board: 'Ideas' });
+    const read = await raw(asAlice, 'muster_board_read', { board: ideas });
     expect(embedded(read)[0]!.file.connections.length).toBe(proposed.structured.proposal.length);
   });
 
@@ -243,7 +244,7 @@ describe('memory boards through MCP', () => {
     const listed = await callTool(asBob.client, 'muster_board_list');
     expect(listed.isError).toBe(false);
     expect(listed.structured.boards.map((b: { id: string }) => b.id)).not.toContain(boardId);
-    for (const board of [boardId, 'Launch plan']) {
+    for (const board of [boardId, launch]) {
       const read = await raw(asBob, 'muster_board_read', { board });
       expect(read.isError).toBe(true);
       expect((read.structuredContent as any).error).toMatchObject({ code: 'BOARD_NOT_FOUND', remedy: 'not-found' });
