@@ -117,6 +117,8 @@ describe('intent refusals through MCP', () => {
     expect(taken.structured.error).toMatchObject({ code: 'LEASE_HELD', remedy: 'conflict' });
     expect(taken.structured.error.message).toContain('held by worker');
     expect(taken.structured.error.hint).toMatch(/[Cc]laim another intent/);
+    expect(taken.structured.error.hint).toContain('muster_intents {space}'); // the hub's route, said as the tool that reads it
+    expect(taken.structured.error.hint).not.toContain('/api/');
     expect(taken.text).toMatch(/LEASE_HELD[\s\S]*Hint:/);
   });
 
@@ -248,7 +250,8 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
       const read = await raw(asBob, 'muster_board_read', { board });
       expect(read.isError).toBe(true);
       expect((read.structuredContent as any).error).toMatchObject({ code: 'BOARD_NOT_FOUND', remedy: 'not-found' });
-      expect((read.structuredContent as any).error.hint).toBeTruthy();
+      expect((read.structuredContent as any).error.hint).toContain('muster_board_list');
+      expect((read.structuredContent as any).error.hint).not.toContain('"skill"');
       expect(embedded(read)).toEqual([]);
       expect(JSON.stringify(read)).not.toContain(secret);
     }

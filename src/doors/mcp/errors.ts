@@ -84,16 +84,35 @@ function remedyOf(code: string, status: number | undefined): Remedy {
   return status !== undefined && status < 500 ? 'fix-input' : 'hub-fault';
 }
 
-/** Any failure of a tool as the tool result the model reads: the same facts in text and data. */
 /** What an agent without a token is told: how each transport takes one. */
 const TOKEN_HINT = 'Give the MCP door an agent token: MUSTER_TOKEN (or `muster login`) for muster mcp, or Authorization: Bearer <token> on /mcp';
 
+/**
+ * The hub's hints speak to every door, so they name its routes, methods and skills; where a tool
+ * does the same, the MCP door names the tool instead. Only these forms are rewritten: a route no
+ * tool covers (listing spaces, say) stays as the hub wrote it.
+ */
+const IN_TOOL_TERMS: readonly (readonly [RegExp, string])[] = [
+  [/\{"skill": "board\.(\w+)"\}/g, 'muster_board_$1'],
+  [/GET \/api\/spaces\/\{name\}\/intents\?state=claimable/g, 'muster_intents {space}'],
+  [/POST \/api\/tasks\/([\w-]+)\/claim/g, 'muster_intent_claim {id: "$1"}'],
+  [/POST \/api\/tasks\/([\w-]+)\/respond/g, 'muster_respond {id: "$1"}'],
+  [/GET \/api\/tasks\/\{id\}/g, 'muster_get_task'],
+  [/GET \/api\/tasks\/([\w-]+)/g, 'muster_get_task {id: "$1"}'],
+  [/\(GET \/api\/agents\)/g, '(muster_directory_search)'],
+  [/\bGetTask\b/g, 'muster_get_task'],
+  [/\bCancelTask\b/g, 'muster_cancel'],
+];
+
+const inToolTerms = (hint: string | undefined): string | undefined => IN_TOOL_TERMS.reduce((said, [form, tool]) => said?.replace(form, tool), hint);
+
+/** Any failure of a tool as the tool result the model reads: the same facts in text and data. */
 export function toolErrorResult(failure: unknown): CallToolResult {
   const error = asCliError(failure);
   const remedy = remedyOf(error.code, error.status);
   // The hub's own words (field names as the tool's arguments name them), not the CLI's flags.
   const words = error instanceof HubAnswerError ? error.inHubWords : error;
-  const hint = remedy === 'authenticate' ? TOKEN_HINT : words.hint;
+  const hint = remedy === 'authenticate' ? TOKEN_HINT : inToolTerms(words.hint);
   const text = [`Refused (${error.code}): ${words.message}`, ...words.fields.map((f) => `- ${f.field}: ${f.description}`), hint ? `Hint: ${hint}` : ''].filter((s) => s !== '').join('\n');
   const structured = {
     error: {
