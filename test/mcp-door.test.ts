@@ -150,6 +150,10 @@ describe('the MCP door on one hub', () => {
       expect(tooLong.structured.error).toMatchObject({ code: 'INVALID_PARAMS', remedy: 'fix-input', fields: [{ field: 'timeoutSeconds' }], hint: expect.any(String) });
       const anonymousWait = await callTool(anonymous.client, 'muster_whoami', { extra: true });
       expect(anonymousWait.structured.error.code).toBe('INVALID_PARAMS');
+      // a kind's tool too: a misspelt argument is refused, not dropped (nothing is sent)
+      const misspelt = await callTool(agent.client, 'muster_send', { to: 'bob', text: 'hello', contextID: 'c-1' });
+      expect(misspelt.structured.error).toMatchObject({ code: 'INVALID_PARAMS', remedy: 'fix-input' });
+      expect(misspelt.text).toContain('contextID');
     });
 
     it('muster_wait_task answers when the other agent answers the task, and says nothing changed when nothing did', async () => {

@@ -33,14 +33,14 @@ const toolsFor = (target: Target): readonly MusterTool[] => (target.token ? ALL_
  * SDK's own check answers a bare sentence, the door answers INVALID_PARAMS with the fields at fault
  * and a hint, like every other refusal.
  */
-function listedSchema(tool: MusterTool): StandardSchemaWithJSON {
-  const own = tool.input['~standard'];
+function listedSchema(input: MusterTool['input']): StandardSchemaWithJSON {
+  const own = input['~standard'];
   return { '~standard': { version: 1, vendor: 'muster', validate: (value: unknown) => ({ value }), jsonSchema: own.jsonSchema } };
 }
 
-async function runTool(tool: MusterTool, args: unknown, target: Target, signal: AbortSignal): Promise<CallToolResult> {
+async function runTool(tool: MusterTool, input: MusterTool['input'], args: unknown, target: Target, signal: AbortSignal): Promise<CallToolResult> {
   try {
-    const answer = await tool.run(parseWith(tool.input, args ?? {}), toolCall(target, signal));
+    const answer = await tool.run(parseWith(input, args ?? {}), toolCall(target, signal));
     const files = (answer.resources ?? []).map((resource) => ({ type: 'resource' as const, resource }));
     return { content: [{ type: 'text', text: answer.text }, ...files], structuredContent: answer.structured };
   } catch (failure) {
@@ -55,15 +55,17 @@ export function buildMcpServer(target: Target): McpServer {
     { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS },
   );
   for (const tool of toolsFor(target)) {
+    // An argument no tool takes (a misspelt one) is refused, not dropped: the caller learns it.
+    const input = tool.input.strict();
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: listedSchema(tool),
+        inputSchema: listedSchema(input),
         annotations: { title: tool.title, readOnlyHint: tool.readOnly === true, destructiveHint: false, openWorldHint: false },
       },
-      (args, ctx) => runTool(tool, args, target, ctx.mcpReq.signal),
+      (args, ctx) => runTool(tool, input, args, target, ctx.mcpReq.signal),
     );
   }
   registerResources(server, target);
