@@ -60,6 +60,7 @@ describe.each<McpTransportName>(['stdio', 'http'])('a work intent through MCP ov
     expect(listed.isError).toBe(false);
     expect(listed.structured.items.map((i: { id: string }) => i.id)).toContain(id);
     expect(listed.structured.next).toContain('muster_intent_claim');
+    expect(listed.text.match(/Next:/g)).toHaveLength(1);
 
     const claimed = await callTool(asWorker.client, 'muster_intent_claim', { id, leaseSeconds: 120 });
     expect(claimed.isError).toBe(false);

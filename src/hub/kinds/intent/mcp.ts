@@ -54,11 +54,11 @@ const intents = tool({
   async run({ space, state, cursor }, call) {
     const page = await listIntents(call, space, { state, cursor });
     const shown = state ?? 'claimable';
-    const next = page.items.length === 0 ? undefined : shown === 'claimable' ? 'claim the first with muster_intent_claim {id}' : 'read one with muster_get_task {id}';
-    const more = page.nextCursor ? `; more with cursor ${page.nextCursor}` : '';
+    const more = page.nextCursor ? `; for more, call muster_intents again with cursor ${page.nextCursor}` : '';
+    const next = page.items.length === 0 ? undefined : `${shown === 'claimable' ? 'claim the first with muster_intent_claim {id}' : 'read one with muster_get_task {id}'}${more}`;
     const line = (i: IntentRow) => `${i.id} [${stateLabel(i.state)}, priority ${i.priority}${i.worker ? `, ${i.worker}` : ''}] ${i.title} (${i.footprint.join(' ')})`;
-    const answer = listAnswer(`${shown} intents in space ${space}`, page.items, line, { space, state: shown, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...(next ? { next } : {}) });
-    return { ...answer, text: `${answer.text}${next ? `\nNext: ${next}${more}.` : more ? `\nMore${more.slice(1)}.` : ''}` };
+    // listAnswer says `next` in the text once; saying it here too would say it twice.
+    return listAnswer(`${shown} intents in space ${space}`, page.items, line, { space, state: shown, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...(next ? { next } : {}) });
   },
 });
 
