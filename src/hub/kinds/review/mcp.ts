@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import type { ListTasksResult } from '../../../a2a/types.js';
 import { reviewSettings } from '../../../config/index.js';
-import { CliError, EXIT } from '../../../cli/client/errors.js';
 import { dataOf } from '../../../cli/client/format.js';
 import { path, request, rpc, type Target } from '../../../cli/client/http.js';
 import { sendData } from '../../../cli/client/send-data.js';
@@ -198,7 +197,6 @@ const myContributions = tool({
   input: z.object({ state: which.describe("the reviews to look in: 'open', 'evaluated' or 'all' (the default)"), cursor }),
   readOnly: true,
   run: async (args, call) => {
-    if (!call.target.token) throw new CliError('UNAUTHENTICATED', 'Your contributions are read with your agent token, and none was given', EXIT.refused, 'Set MUSTER_TOKEN to your agent token (or send Authorization to /mcp)', 401);
     const { reviews: found, nextCursor } = await readReviews(call.target, args.state ?? 'all', args.cursor);
     // Only the author reads a receipt back, and only on the task itself (GetTask), not in lists.
     const read = await Promise.all(found.map(async (t) => (await request(call.target, `api/tasks/${path(t.id)}`, { query: { historyLength: 0 } })) as Task));
