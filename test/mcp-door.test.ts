@@ -196,6 +196,22 @@ describe('the MCP door on one hub', () => {
       expect(endpoint.received.map((r) => r.body.params.message.parts[0].text)).toContain(text);
     });
 
+    it('a wait the client cancels, or whose session ends, stops waiting at the hub at once', async () => {
+      const id = await sendTask(hub, alice, 'bob', `cancelled wait ${transport}`);
+      const cancel = new AbortController();
+      const cancelled = agent.client.callTool({ name: 'muster_wait_task', arguments: { id, timeoutSeconds: 50 } }, { signal: cancel.signal });
+      await expect.poll(openStreams).toBe(1); // the wait on the task's event log
+      cancel.abort();
+      await expect(cancelled).rejects.toThrow();
+      await expect.poll(openStreams).toBe(0);
+      const leaving = await connectMcp(transport, hub, alice.token);
+      const orphaned = leaving.client.callTool({ name: 'muster_wait_task', arguments: { id, timeoutSeconds: 50 } }).catch(() => undefined);
+      await expect.poll(openStreams).toBe(1);
+      await leaving.close();
+      await orphaned;
+      await expect.poll(openStreams).toBe(0);
+    });
+
     it('reads a task resource and notifies a subscriber when the task changes; unsubscribing stops it', async () => {
       const id = await sendTask(hub, alice, 'bob', `subscribe ${transport}`);
       const uri = `muster://tasks/${id}`;
