@@ -245,7 +245,9 @@ export class TaskService {
       if ('twinOf' in opening) return this.view.twin(opening.twinOf, opening.note, FULL);
       // The opening event carries the task without its history: the messages are stored once, in the history.
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
-      const inbox = inboxOfOpening(task.record, () => this.view.render(task, FULL), actor.acceptedOutputModes);
+      let rendered: Task | undefined; // the answer, rendered once for the inbox event and the caller
+      const full = () => (rendered ??= this.view.render(task, FULL));
+      const inbox = inboxOfOpening(task.record, full, actor.acceptedOutputModes);
       if (inbox) write.inbox = inbox;
       const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target, actor.acceptedOutputModes);
       if (forward) write.forward = forward;
@@ -263,7 +265,7 @@ export class TaskService {
       }
       if (token) token.checked = true;
       if (made.forwarded) this.deliveriesQueued();
-      return this.view.render(task, FULL);
+      return full();
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {
       hint: "Send a direct task to an agent's base, http://HOST:PORT/agents/{handle}/, or declare work at a space's base, /spaces/{name}/; at the hub's base, a data part {\"skill\": \"review.open\", ...} posts a review",

@@ -12,7 +12,7 @@
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
  * violation (task id, receipt) does the same. database.ts maps both to the store's errors.
  */
-import { inboxKey, loggedEvents, type EntryWrite, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { inboxKey, loggedEvents, UNNUMBERED, type EntryWrite, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { Statement, type Db } from './database.js';
 import type { WriteLocks } from './group-commit.js';
 import { chargeQuotas, writeReceipt } from './receipts.js';
@@ -26,13 +26,10 @@ import { entryFromRow, type EntryRow } from '../rows.js';
 export function taskWriter(db: Db, announcer: Announcer) {
   /**
    * Runs a write's statement (group-committed); `checks` name the CTEs that raise its refusals,
-   * which the main query must read, in this order; `locks` the rows it will wait on. A check may
-   * be [name, column]: its value is read instead of its count.
+   * which the main query must read; `locks` the rows it will wait on.
    */
-  const run = async (s: Statement, checks: (string | [string, string] | undefined)[], locks: WriteLocks): Promise<Record<string, number>> => {
-    const reads = checks
-      .filter((c) => c !== undefined)
-      .map((c) => (typeof c === 'string' ? `(SELECT count(*) FROM ${c})::int AS ${c}` : `(SELECT max(${c[1]}) FROM ${c[0]})::int AS ${c[0]}`));
+  const run = async (s: Statement, checks: (string | undefined)[], locks: WriteLocks): Promise<Record<string, number>> => {
+    const reads = checks.filter((c) => c !== undefined).map((c) => `(SELECT count(*) FROM ${c})::int AS ${c}`);
     return (await db.write<Record<string, number>>(s.text(`SELECT ${reads.join(', ')}`), s.values, locks)).rows[0]!;
   };
 
@@ -47,17 +44,15 @@ export function taskWriter(db: Db, announcer: Announcer) {
     enqueueDeliveries(s, w.deliveries, w.record.updatedAt, 'task_row');
     const forward = enqueueForward(s, w.forward, w.record.updatedAt, 'task_row');
     if (w.dueDone === undefined) scheduleDue(s, w.dueAt, 'task_row'); // done wins, as in SQLite (scheduled, then removed)
-    // The inbox head's lock comes after the task row's and before the quota counters' (read in that order below).
-    const inbox = appendInbox(s, w.inbox, w.record.updatedAt, 'task_row');
+    appendInbox(s, w.inbox, w.record.updatedAt, 'task_row');
     // Quotas come last: their counter rows are the hottest locks a write takes (one agent's
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
     // A new task's row is nobody's to wait on; an update, or an entry's rule, locks the task's row.
-    const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas, inboxes: w.inbox ? [w.inbox.agent] : [] };
-    const first = kind === 'update' ? versionCheck(s, id) : 'task_row';
-    const counts = await run(s, [first, inbox && [inbox, 'last_seq'], chargeQuotas(s, w.quotas, 'task_row'), forward], locks);
+    const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas };
+    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward], locks);
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ taskId: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
-    if (w.inbox && inbox) announcer.taskCommitted({ taskId: inboxKey(w.inbox.agent), lastSeq: counts[inbox]!, events: [] });
+    if (w.inbox) announcer.taskCommitted({ taskId: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
     return { forwarded: counts['forward'] === 1 };
   };
 
@@ -67,7 +62,7 @@ export function taskWriter(db: Db, announcer: Announcer) {
     const receipt = writeReceipt(s, w.receipt, w.entry.createdAt);
     entryGate(s, s.param(w.entry.taskId, 'text'), w, undefined, receipt);
     insertEntry(s, w, 'gate', 'task_row');
-    await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')], { tasks: [w.entry.taskId], quotas: w.quotas, inboxes: [] });
+    await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')], { tasks: [w.entry.taskId], quotas: w.quotas });
   };
 
   return { create: (w: TaskWrite) => write('create', w), update: async (w: TaskWrite) => void (await write('update', w)), seal };
