@@ -5,7 +5,7 @@
  * each test's own, so the suite also holds on a database other tests write to.
  */
 import { describe, expect, it } from 'vitest';
-import { inboxKey, StoreConflict, UNNUMBERED, type InboxEvent, type Store, type TaskRecord, type TaskWrite } from './store.js';
+import { inboxKey, PartsRefused, StoreConflict, UNNUMBERED, type InboxEvent, type Store, type TaskRecord, type TaskWrite } from './store.js';
 
 const tagged = () => Math.random().toString(36).slice(2, 10);
 
@@ -97,6 +97,21 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       expect(replay.map((e) => e.seq)).toEqual([1, 3]);
       expect(replay.map((e) => (e.event.kind === 'task' ? e.event.task.id : ''))).toEqual([open1.record.id, open2.record.id]);
       expect((await store.inboxOfTasksIn(bob, 1, 2, ['TASK_STATE_SUBMITTED'], 10)).map((e) => e.seq)).toEqual([]);
+      await store.close();
+    });
+
+    it('refuses in the write a part the agent does not take, and answers there whether someone can answer it', async () => {
+      const store = await open();
+      const bob = `bob-${tagged()}`;
+      const takes = (mediaTypes: (string | null)[]) => ({ agent: bob, mediaTypes, defaults: ['text/plain', 'image/*'] });
+      const refused = store.createTask({ ...opening(bob), takes: takes(['text/plain', null, 'application/json']) });
+      await expect(refused).rejects.toBeInstanceOf(PartsRefused);
+      await expect(refused).rejects.toMatchObject({ agent: bob, index: 2, mediaType: 'application/json', modes: ['text/plain', 'image/*'] });
+      expect(await store.inboxHead(bob)).toBe(0); // nothing written
+      expect(await store.createTask({ ...opening(bob), takes: takes(['image/png', null]), asksAnswerable: bob })).toEqual({ forwarded: false, answerable: false });
+      await store.holdPresence(bob, 'stream-1', 60_000);
+      expect((await store.createTask({ ...opening(bob), asksAnswerable: bob })).answerable).toBe(true);
+      expect(await store.createTask(opening(bob))).toEqual({ forwarded: false }); // not asked
       await store.close();
     });
 

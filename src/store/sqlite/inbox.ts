@@ -26,6 +26,7 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
     )
     .pluck();
   const expired = db.prepare('DELETE FROM inbox_presence WHERE until <= ?');
+  const answerableNow = (agent: string) => answerable.get({ agent, now: clock() }) === 1;
 
   return {
     /** Appends a write's inbox events inside its transaction; answers the log's new last seq. */
@@ -44,6 +45,8 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
       hold.run(agent, holder, clock() + ttlMs);
     },
     dropPresence: async (agent: string, holder: string) => void drop.run(agent, holder),
-    answerable: async (agent: string) => answerable.get({ agent, now: clock() }) === 1,
+    answerable: async (agent: string) => answerableNow(agent),
+    /** answerable, inside a write's transaction. */
+    answerableNow,
   };
 }

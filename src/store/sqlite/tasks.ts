@@ -1,7 +1,7 @@
 import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { AgentPaused, loggedEvents, StoreConflict, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { AgentPaused, loggedEvents, PartsRefused, refusedPart, StoreConflict, type PartsCheck, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
@@ -20,7 +20,7 @@ export function taskWriter(
   receipts: ReturnType<typeof receiptIndex>,
   tokenLive: (hash: string) => boolean,
   pauseOf: (handle: string) => AgentPaused['agent'] | undefined,
-  inbox: Pick<ReturnType<typeof inboxStatements>, 'write'>,
+  inbox: Pick<ReturnType<typeof inboxStatements>, 'write' | 'answerableNow'>,
   observe: CommitObserver = () => {},
 ) {
   const insertTask = db.prepare(
@@ -37,18 +37,20 @@ export function taskWriter(
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
   const quotas = quotaStatements(db);
+  const inputModes = db.prepare('SELECT input_modes FROM agents WHERE handle = ?').pluck();
   /** Each write's inbox log end, once written, for its announcement after the commit. */
   const inboxEnds = new WeakMap<TaskWrite, number>();
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
   const check = (
-    w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; unlessPaused?: string; record?: { id: string } },
+    w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; unlessPaused?: string; takes?: PartsCheck; record?: { id: string } },
     entry: EntryWrite | undefined,
   ) => {
     quotas.gate(w.tokenGate);
     if (w.liveToken !== undefined && !tokenLive(w.liveToken)) throw new TokenNotLive();
     const paused = w.unlessPaused === undefined ? undefined : pauseOf(w.unlessPaused);
     if (paused) throw new AgentPaused(paused);
+    if (w.takes) takesParts(w.takes);
     if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);
     if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
@@ -84,7 +86,16 @@ export function taskWriter(
     } catch (e) {
       throw keyTaken(e, w) ?? (isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e);
     }
-    return { forwarded: rest(w) };
+    const forwarded = rest(w);
+    return w.asksAnswerable === undefined ? { forwarded } : { forwarded, answerable: inbox.answerableNow(w.asksAnswerable) };
+  };
+
+  /** Refuses (PartsRefused) a part the agent's input modes do not take. */
+  const takesParts = (check: PartsCheck) => {
+    const stored = inputModes.get(check.agent) as string | null | undefined;
+    const modes: readonly string[] = stored ? JSON.parse(stored) : check.defaults;
+    const refused = refusedPart(check, modes);
+    if (refused >= 0) throw new PartsRefused(check.agent, refused, check.mediaTypes[refused]!, modes);
   };
 
   const update = (w: TaskWrite): void => {
