@@ -2,6 +2,7 @@ import type { Db } from './database.js';
 import { inboxTaskId, type InboxDraft, type LoggedInboxEvent } from '../inbox.js';
 
 type Row = { seq: number; body: string };
+export interface AgentTarget { modes: readonly string[] | undefined; answerable: boolean }
 const logged = (rows: unknown[]): LoggedInboxEvent[] => (rows as Row[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
 
 /** Inbox logs and presence (store/inbox.ts). One process owns the file, so its clock is the clock. */
@@ -19,14 +20,18 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
   );
   const hold = db.prepare('INSERT INTO inbox_presence (handle, holder, until) VALUES (?, ?, ?) ON CONFLICT (handle, holder) DO UPDATE SET until = excluded.until');
   const drop = db.prepare('DELETE FROM inbox_presence WHERE handle = ? AND holder = ?');
-  const answerable = db
-    .prepare(
-      `SELECT EXISTS (SELECT 1 FROM inbox_presence WHERE handle = @agent AND until > @now)
-           OR EXISTS (SELECT 1 FROM agents WHERE handle = @agent AND forwarding = 1 AND endpoint_rpc_url IS NOT NULL AND endpoint_verified_at IS NOT NULL)`,
-    )
-    .pluck();
+  // One read of what a write to the agent asks (TaskWrite.takes, asksAnswerable) and of answerable.
+  const target = db.prepare(
+    `SELECT a.input_modes AS modes,
+       EXISTS (SELECT 1 FROM inbox_presence WHERE handle = @agent AND until > @now)
+       OR COALESCE(a.forwarding = 1 AND a.endpoint_rpc_url IS NOT NULL AND a.endpoint_verified_at IS NOT NULL, 0) AS answerable
+     FROM (SELECT 1) one LEFT JOIN agents a ON a.handle = @agent`,
+  );
+  const targetOf = (agent: string): AgentTarget => {
+    const row = target.get({ agent, now: clock() }) as { modes: string | null; answerable: number };
+    return { modes: row.modes === null ? undefined : JSON.parse(row.modes), answerable: row.answerable === 1 };
+  };
   const expired = db.prepare('DELETE FROM inbox_presence WHERE until <= ?');
-  const answerableNow = (agent: string) => answerable.get({ agent, now: clock() }) === 1;
 
   return {
     /** Appends a write's inbox events inside its transaction; answers the log's new last seq. */
@@ -45,8 +50,8 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
       hold.run(agent, holder, clock() + ttlMs);
     },
     dropPresence: async (agent: string, holder: string) => void drop.run(agent, holder),
-    answerable: async (agent: string) => answerableNow(agent),
-    /** answerable, inside a write's transaction. */
-    answerableNow,
+    answerable: async (agent: string) => targetOf(agent).answerable,
+    /** The agent's input modes (undefined: the defaults) and whether someone can answer it, inside a write's transaction. */
+    targetOf,
   };
 }

@@ -20,7 +20,7 @@ export function taskWriter(
   receipts: ReturnType<typeof receiptIndex>,
   tokenLive: (hash: string) => boolean,
   pauseOf: (handle: string) => AgentPaused['agent'] | undefined,
-  inbox: Pick<ReturnType<typeof inboxStatements>, 'write' | 'answerableNow'>,
+  inbox: Pick<ReturnType<typeof inboxStatements>, 'write' | 'targetOf'>,
   observe: CommitObserver = () => {},
 ) {
   const insertTask = db.prepare(
@@ -37,11 +37,10 @@ export function taskWriter(
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
   const quotas = quotaStatements(db);
-  const inputModes = db.prepare('SELECT input_modes FROM agents WHERE handle = ?').pluck();
   /** Each write's inbox log end, once written, for its announcement after the commit. */
   const inboxEnds = new WeakMap<TaskWrite, number>();
 
-  /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
+  /** Everything that may refuse a write, read before it writes anything (see group-commit.ts); answers what it read of the parts' agent. */
   const check = (
     w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; unlessPaused?: string; takes?: PartsCheck; record?: { id: string } },
     entry: EntryWrite | undefined,
@@ -50,11 +49,13 @@ export function taskWriter(
     if (w.liveToken !== undefined && !tokenLive(w.liveToken)) throw new TokenNotLive();
     const paused = w.unlessPaused === undefined ? undefined : pauseOf(w.unlessPaused);
     if (paused) throw new AgentPaused(paused);
-    if (w.takes) takesParts(w.takes);
+    const target = w.takes && inbox.targetOf(w.takes.agent);
+    if (target) takesParts(w.takes!, target.modes ?? w.takes!.defaults);
     if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);
     if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
     quotas.check(w.quotas);
+    return target;
   };
 
   /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. Answers whether it queued a forward. */
@@ -80,20 +81,19 @@ export function taskWriter(
   };
 
   const create = (w: TaskWrite): TaskCreated => {
-    check(w, w.entry);
+    const target = check(w, w.entry);
     try {
       insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
       throw keyTaken(e, w) ?? (isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e);
     }
     const forwarded = rest(w);
-    return w.asksAnswerable === undefined ? { forwarded } : { forwarded, answerable: inbox.answerableNow(w.asksAnswerable) };
+    if (w.asksAnswerable === undefined) return { forwarded };
+    return { forwarded, answerable: (w.asksAnswerable === w.takes?.agent ? target! : inbox.targetOf(w.asksAnswerable)).answerable };
   };
 
   /** Refuses (PartsRefused) a part the agent's input modes do not take. */
-  const takesParts = (check: PartsCheck) => {
-    const stored = inputModes.get(check.agent) as string | null | undefined;
-    const modes: readonly string[] = stored ? JSON.parse(stored) : check.defaults;
+  const takesParts = (check: PartsCheck, modes: readonly string[]) => {
     const refused = refusedPart(check, modes);
     if (refused >= 0) throw new PartsRefused(check.agent, refused, check.mediaTypes[refused]!, modes);
   };
