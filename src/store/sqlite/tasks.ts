@@ -8,6 +8,7 @@ import type { dueWorkStatements } from './schedule.js';
 import type { receiptIndex } from './receipts.js';
 import type { deliveryStatements } from './outbox.js';
 import type { inboxStatements } from './inbox.js';
+import type { Target } from './targets.js';
 import { inboxKey } from '../inbox.js';
 
 /** Prepared statements for task writes; a whole TaskWrite is applied within one transaction, or none of it. */
@@ -19,8 +20,8 @@ export function taskWriter(
   due: ReturnType<typeof dueWorkStatements>,
   receipts: ReturnType<typeof receiptIndex>,
   tokenLive: (hash: string) => boolean,
-  pauseOf: (handle: string) => AgentPaused['agent'] | undefined,
-  inbox: Pick<ReturnType<typeof inboxStatements>, 'write' | 'targetOf'>,
+  targetOf: (handle: string) => Target,
+  inbox: Pick<ReturnType<typeof inboxStatements>, 'write'>,
   observe: CommitObserver = () => {},
 ) {
   const insertTask = db.prepare(
@@ -40,22 +41,26 @@ export function taskWriter(
   /** Each write's inbox log end, once written, for its announcement after the commit. */
   const inboxEnds = new WeakMap<TaskWrite, number>();
 
-  /** Everything that may refuse a write, read before it writes anything (see group-commit.ts); answers what it read of the parts' agent. */
+  /** The agent `handle` names, read once per write: `known` when it is that one. */
+  const target = (handle: string | undefined, known?: Target): Target | undefined =>
+    handle === undefined ? undefined : known?.handle === handle ? known : targetOf(handle);
+
+  /** Everything that may refuse a write, read before it writes anything (see group-commit.ts); answers what it read of the agent it goes to. */
   const check = (
     w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; unlessPaused?: string; takes?: PartsCheck; record?: { id: string } },
     entry: EntryWrite | undefined,
   ) => {
     quotas.gate(w.tokenGate);
     if (w.liveToken !== undefined && !tokenLive(w.liveToken)) throw new TokenNotLive();
-    const paused = w.unlessPaused === undefined ? undefined : pauseOf(w.unlessPaused);
-    if (paused) throw new AgentPaused(paused);
-    const target = w.takes && inbox.targetOf(w.takes.agent);
-    if (target) takesParts(w.takes!, target.modes ?? w.takes!.defaults);
+    const pausable = target(w.unlessPaused);
+    if (pausable?.paused) throw new AgentPaused(pausable.paused);
+    const taking = target(w.takes?.agent, pausable);
+    if (taking) takesParts(w.takes!, taking.modes ?? w.takes!.defaults);
     if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);
     if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
     quotas.check(w.quotas);
-    return target;
+    return taking ?? pausable;
   };
 
   /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. Answers whether it queued a forward. */
@@ -81,7 +86,7 @@ export function taskWriter(
   };
 
   const create = (w: TaskWrite): TaskCreated => {
-    const target = check(w, w.entry);
+    const read = check(w, w.entry);
     try {
       insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
@@ -89,7 +94,7 @@ export function taskWriter(
     }
     const forwarded = rest(w);
     if (w.asksAnswerable === undefined) return { forwarded };
-    return { forwarded, answerable: (w.asksAnswerable === w.takes?.agent ? target! : inbox.targetOf(w.asksAnswerable)).answerable };
+    return { forwarded, answerable: target(w.asksAnswerable, read)!.answerable };
   };
 
   /** Refuses (PartsRefused) a part the agent's input modes do not take. */
