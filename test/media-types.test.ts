@@ -64,7 +64,7 @@ describe('-32005 ContentTypeNotSupportedError', () => {
     expect(ok.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
   });
 
-  it('a change of modes holds for the very next send (the modes a node remembers are forgotten on the change)', async () => {
+  it('a change of modes holds for the very next send (read by the new task\'s write itself)', async () => {
     expect((await send('carol', [{ text: '# Title', mediaType: 'text/markdown' }])).body.error.code).toBe(-32005);
     expect((await rest(hub, 'PATCH', 'api/agents/carol', { token: carol.token, body: { inputModes: ['text/*'] } })).status).toBe(200);
     expect((await send('carol', [{ text: '# Title', mediaType: 'text/markdown' }])).body.result.task).toBeDefined();

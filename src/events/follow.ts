@@ -1,6 +1,6 @@
 import { isTerminal } from '../a2a/states.js';
 import type { StreamResponse } from '../a2a/types.js';
-import type { LoggedEvent, Store } from '../store/store.js';
+import { UNNUMBERED, type LoggedEvent, type Store } from '../store/store.js';
 import type { Wakeups } from './wakeups.js';
 
 const PAGE = 100;
@@ -49,9 +49,11 @@ export async function* followLog<E>(
   let cursor = afterSeq;
   let known = afterSeq; // the highest seq a wake-up has announced
   let behind = true; // read the log until a short page says we are caught up
+  let poked = false; // an UNNUMBERED commit was announced since the last read began
   let live: { seq: number; event: E }[] = [];
   let wake: (() => void) | undefined;
   const unwatch = wakeups.watch(key, (lastSeq, events) => {
+    if (lastSeq === UNNUMBERED) poked = true; // new events whose numbers the log gives when read (store/inbox.ts)
     known = Math.max(known, lastSeq);
     if (live.length + events.length > LIVE_LIMIT) {
       live = [];
@@ -63,7 +65,8 @@ export async function* followLog<E>(
   signal.addEventListener('abort', onAbort);
   try {
     while (!signal.aborted) {
-      if (behind) {
+      if (behind || poked) {
+        poked = false;
         const page = await store.eventsAfter(key, cursor, PAGE);
         for (const logged of page) {
           cursor = logged.seq;
@@ -92,7 +95,7 @@ export async function* followLog<E>(
           clearTimeout(timer);
           resolve(false);
         };
-        if (known > cursor || signal.aborted) wake();
+        if (known > cursor || poked || signal.aborted) wake();
       });
       wake = undefined;
       if (recheck) behind = true;

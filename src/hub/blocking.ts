@@ -19,6 +19,19 @@ export interface BlockingSend {
   reread: () => Promise<Task>;
 }
 
+/** Whether someone could answer an agent, as a new task's own write found (TaskCreated.answerable). */
+export interface Answerable {
+  agent: string;
+  answerable: boolean;
+}
+
+/** The send's context, whose canAnswer gives what the write found for its agent instead of reading again. */
+export function answeredIn(ctx: KindContext, heard: Answerable | undefined): KindContext {
+  if (!heard) return ctx;
+  const canAnswer = (handle: string) => (handle === heard.agent ? Promise.resolve(heard.answerable) : ctx.reads.canAnswer(handle));
+  return Object.assign({}, ctx, { reads: Object.assign({}, ctx.reads, { canAnswer }) });
+}
+
 /** The send's answer: at once when it does not block, else the task once it settles or the wait ends. */
 export async function blockingAnswer(following: Following, send: BlockingSend): Promise<Task> {
   const { task, kind, configuration } = send;

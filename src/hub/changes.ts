@@ -3,6 +3,7 @@ import { dropUndefined } from '../a2a/schemas.js';
 import type { Artifact, JsonObject, Message, StreamResponse, Task } from '../a2a/types.js';
 import type { Hold, StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
 import type { Change, Opening, Settling } from './kind.js';
+import { partsCheck } from '../identity/media-modes.js';
 
 // Hot paths copy with Object.assign, not `{ ...x, more }`: on Node 20's V8 every property after a
 // leading spread in a literal takes a slow runtime path (~0.5 us each; see docs/performance.md).
@@ -10,7 +11,7 @@ const stamp = (m: Message, record: TaskRecord): Message => Object.assign({}, m, 
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, openKey, settles, unlessPaused, underLock: _createdUnderIt, ...unplaced } = opening;
+  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, openKey, settles, unlessPaused, partsFor, underLock: _createdUnderIt, ...unplaced } = opening;
   unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
     id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
@@ -37,6 +38,7 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   const events: StreamResponse[] = [{ task: snapshot(task) }];
   const write: TaskWrite = { record, newMessages: history, newArtifacts: [], events, ...(quotas ? { quotas } : {}), ...(dueAt !== undefined ? { dueAt } : {}) };
   if (unlessPaused !== undefined) write.unlessPaused = unlessPaused;
+  if (partsFor !== undefined) write.takes = partsCheck(partsFor, messages);
   return settles ? settledAtOnce({ task, write }, settles, now) : { task, write };
 }
 
@@ -106,6 +108,7 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     ...(change.entry ? { entry: change.entry } : {}),
     ...(change.dueAt !== undefined ? { dueAt: change.dueAt } : {}),
   };
+  if (change.partsFor !== undefined) write.takes = partsCheck(change.partsFor, change.messages);
   return { write, task: { record, history, artifacts } };
 }
 

@@ -11,7 +11,6 @@ import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
 import { EndpointControl } from '../identity/endpoint.js';
-import { rememberedInputModes } from '../identity/media-modes.js';
 import { TaskService } from './tasks.js';
 import { Directory } from './directory.js';
 import { hubSkillIds } from './hub-skills.js';
@@ -64,7 +63,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(withLimits(QUOTA_RULES, options.limits ?? {}), options.rateLimits);
   const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds(), options.registration);
-  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle), inputModes: rememberedInputModes((handle) => identity.agent(handle), store.events) });
+  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle) });
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
   const spaces = new Spaces(store, identity, clock);
@@ -75,7 +74,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     store,
     wakeups,
     identity,
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), (h) => inbox.mayWait(h), clock),
+    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), (h) => inbox.canAnswer(h), clock),
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,

@@ -4,7 +4,6 @@
  * store. The log is written by the task writes themselves (inboxOfOpening, inboxOfChange).
  */
 import { randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Task, TaskState } from '../a2a/types.js';
 import { invalidParams } from '../errors/hub-error.js';
 import { followLog } from '../events/follow.js';
@@ -16,8 +15,6 @@ import { inboxKey, type InboxDraft, type InboxEvent, type Store, type TaskRecord
 export const WAITING_ON_TARGET: readonly TaskState[] = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'];
 
 const PAGE = 100;
-/** How long a blocking send remembers that nobody can answer an agent (see mayWait). */
-const NOBODY_MS = 1_000;
 /** The longest a presence lease is renewed for: a node that dies leaves its agents listening no longer than this. */
 const MOST_LEASE_MS = 45_000;
 /** The most often a lease is renewed, whatever the heartbeat: one write a second per stream at most. */
@@ -44,28 +41,10 @@ function cursorOf(lastEventId: string | undefined): Cursor {
 }
 
 export class Inbox {
-  /** Agents nobody could answer for when last asked, for NOBODY_MS. */
-  private readonly nobody = new LRUCache<string, true>({ max: 10_000, ttl: NOBODY_MS });
-
   constructor(
     private readonly store: Store,
     private readonly wakeups: Wakeups,
-  ) {
-    store.events.onAgent((handle) => this.nobody.delete(handle)); // forwarding switched on, through any node
-  }
-
-  /**
-   * Whether a blocking send to the agent waits: canAnswer, with a "no" remembered for a second so
-   * sends to an agent nobody answers for cost no read. The "no" is forgotten at once when the
-   * agent's record changes or it opens a live inbox on this node; one opened on another node is
-   * seen within the second.
-   */
-  async mayWait(handle: string): Promise<boolean> {
-    if (this.nobody.has(handle)) return false;
-    const yes = await this.canAnswer(handle);
-    if (!yes) this.nobody.set(handle, true);
-    return yes;
-  }
+  ) {}
 
   /**
    * Whether someone can answer the agent's tasks now, from any node: it holds a live inbox, or it
@@ -116,7 +95,6 @@ export class Inbox {
     const every = Math.max(MIN_RENEW_MS, Math.min(everyMs, MOST_LEASE_MS / 3));
     const ttl = Math.min(every * 3, MOST_LEASE_MS);
     await this.store.holdPresence(handle, holder, ttl);
-    this.nobody.delete(handle); // after the lease is held: a send asking now finds it
     const timer = setInterval(() => void this.store.holdPresence(handle, holder, ttl).catch(() => {}), every); // a missed renewal is made up by the next
     timer.unref();
     return {

@@ -47,7 +47,7 @@ export interface KindReads {
   requireQuota(charges: readonly QuotaCharge[]): Promise<void>;
   /**
    * Whether the agent can answer a task now (a verified forwarding endpoint, a live inbox): a
-   * blocking send waits only then. A "no" may be up to a second old (Inbox.mayWait).
+   * blocking send waits only then. A new task's send is answered by the task's own write.
    */
   canAnswer(handle: string): Promise<boolean>;
 }
@@ -88,6 +88,8 @@ export interface Opening {
    * the task's own write, so a pause through any node holds at once, with nothing written.
    */
   unlessPaused?: string;
+  /** The agent that must take every part of `messages` (its input modes): checked in the task's own write, as unlessPaused. */
+  partsFor?: string;
   /** The task's place in lists by rank, highest first (an intent's priority); absent: 0. */
   rank?: number;
   /**
@@ -132,6 +134,8 @@ export interface Change {
   chunks?: ArtifactChunk[];
   /** Merged into the task's metadata; under `muster`, key by key. */
   metadata?: JsonObject;
+  /** The agent that must take every part of `messages` (its input modes): checked in the task's own write. */
+  partsFor?: string;
   quotas?: QuotaCharge[];
   /** The caller's one entry on the task (an answer, a contribution), written under its rule with the change. */
   entry?: EntryWrite;
@@ -214,8 +218,6 @@ export interface KindDeps {
   store: BoardStore;
   /** Refuses (AGENT_NOT_FOUND) a handle that names no agent on this hub. */
   requireAgent(handle: string): Promise<void>;
-  /** The media types an agent takes in parts sent to it (its profile's inputModes, or the defaults). */
-  inputModes(handle: string): Promise<readonly string[]>;
 }
 
 /** Settings kinds read (config/settings.ts defines and documents them). */

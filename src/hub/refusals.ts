@@ -3,12 +3,14 @@ import { HubError } from '../errors/hub-error.js';
 import { notLive } from '../identity/agents.js';
 import type { Quotas } from '../identity/quotas.js';
 import { pausedRefusal } from '../identity/pause.js';
-import { AgentPaused, QuotaExceeded, StoreConflict, TokenNotLive } from '../store/store.js';
+import { partRefused } from '../identity/media-modes.js';
+import { AgentPaused, PartsRefused, QuotaExceeded, StoreConflict, TokenNotLive } from '../store/store.js';
 
 /** A store refusal as the hub's error (the caller's token, quota, lost race, an entry's rule); anything else passes unchanged. */
 export function storeRefusal(e: unknown, quotas: Quotas, now: number): unknown {
   if (e instanceof TokenNotLive) return notLive();
   if (e instanceof AgentPaused) return pausedRefusal(e);
+  if (e instanceof PartsRefused) return partRefused(e.index, e.mediaType, e.modes, e.agent, 'message.parts');
   if (e instanceof QuotaExceeded) return quotas.refusal(e, now);
   if (e instanceof StoreConflict && e.what.startsWith('entry-')) return entryRefusal(e.what);
   if (e instanceof StoreConflict && e.what === 'version') {

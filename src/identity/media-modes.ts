@@ -4,10 +4,9 @@
  * against them: a part the agent cannot take is refused (A2A's ContentTypeNotSupportedError).
  */
 import { z } from 'zod';
-import type { Part } from '../a2a/types.js';
+import type { Message, Part } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
-import { LRUCache } from 'lru-cache';
-import type { AgentRecord, StoreEvents } from '../store/store.js';
+import type { AgentRecord, PartsCheck } from '../store/store.js';
 
 export const DEFAULT_MODES: readonly string[] = ['text/plain', 'application/json'];
 export const MAX_MODES = 20;
@@ -32,40 +31,15 @@ export function partMediaType(part: Part): string | undefined {
   return undefined;
 }
 
-/** Whether a declared mode (exact, `type/*` or `*\/*`) takes a media type. */
-export function modeTakes(mode: string, mediaType: string): boolean {
-  if (mode === '*/*' || mode === mediaType) return true;
-  return mode.endsWith('/*') && mediaType.startsWith(mode.slice(0, -1));
-}
-
-/** Refuses (CONTENT_TYPE_NOT_SUPPORTED) the first part whose media type none of `modes` takes, naming it. */
-export function requireAcceptedParts(parts: readonly Part[], modes: readonly string[], who: string, field: string): void {
-  parts.forEach((part, i) => {
-    const type = partMediaType(part);
-    if (type === undefined || modes.some((m) => modeTakes(m, type))) return;
-    throw new HubError('CONTENT_TYPE_NOT_SUPPORTED', `${field}[${i}] is ${type}, which ${who} does not take: it takes ${modes.join(', ')}`, {
-      hint: `Send the content as one of ${modes.join(', ')} (see defaultInputModes on ${who}'s agent card)`,
-      meta: { field: `${field}[${i}]`, mediaType: type, inputModes: modes.join(',') },
-    });
+/** The refusal of part `index` of `field`, of media type `type`, which `who` (taking `modes`) does not take. */
+export function partRefused(index: number, type: string, modes: readonly string[], who: string, field: string): HubError {
+  return new HubError('CONTENT_TYPE_NOT_SUPPORTED', `${field}[${index}] is ${type}, which ${who} does not take: it takes ${modes.join(', ')}`, {
+    hint: `Send the content as one of ${modes.join(', ')} (see defaultInputModes on ${who}'s agent card)`,
+    meta: { field: `${field}[${index}]`, mediaType: type, inputModes: modes.join(',') },
   });
 }
 
-/** How long a node keeps an agent's input modes when no change is heard (a lost announcement). */
-const MODES_KEPT_MS = 5_000;
-
-/**
- * An agent's input modes as every send to it checks them, remembered so a send reads no agent
- * record: forgotten when the store announces a change to the agent (through any node), and after
- * MODES_KEPT_MS in any case.
- */
-export function rememberedInputModes(read: (handle: string) => Promise<AgentRecord>, events: Pick<StoreEvents, 'onAgent'>): (handle: string) => Promise<readonly string[]> {
-  const kept = new LRUCache<string, readonly string[]>({ max: 10_000, ttl: MODES_KEPT_MS });
-  events.onAgent((handle) => kept.delete(handle));
-  return async (handle) => {
-    const known = kept.get(handle);
-    if (known) return known;
-    const modes = inputModesOf(await read(handle));
-    kept.set(handle, modes);
-    return modes;
-  };
+/** What a task write checks of its messages' parts against the agent they go to (TaskWrite.takes): the store reads its modes. */
+export function partsCheck(agent: string, messages: readonly Message[]): PartsCheck {
+  return { agent, mediaTypes: messages.flatMap((m) => m.parts.map((p) => partMediaType(p) ?? null)), defaults: DEFAULT_MODES };
 }

@@ -25,6 +25,14 @@ export class AgentPaused extends Error {
   }
 }
 
+/** The agent a write's parts go to (`takes`) does not take the part at `index`: nothing was written. */
+export class PartsRefused extends Error {
+  constructor(readonly agent: string, readonly index: number, readonly mediaType: string, readonly modes: readonly string[]) {
+    super(`agent ${agent} does not take ${mediaType}`);
+    this.name = 'PartsRefused';
+  }
+}
+
 /** The token a read or write was given (`liveToken`) is not live: nothing was read or written. */
 export class TokenNotLive extends Error {
   constructor() {

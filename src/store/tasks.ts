@@ -142,6 +142,28 @@ export interface TaskWrite {
   inbox?: InboxDraft;
   /** The write stands only while this agent is not paused, checked in the write itself (AgentPaused: nothing written). */
   unlessPaused?: string;
+  /** The write stands only while this agent takes these media types, checked in the write itself (PartsRefused: nothing written). */
+  takes?: PartsCheck;
+  /** A create answers whether someone can answer this agent now (TaskCreated.answerable; InboxStore.answerable), read in the write itself. */
+  asksAnswerable?: string;
+}
+
+/** The media types of a write's message parts, against what its target takes (its input modes, else `defaults`). */
+export interface PartsCheck {
+  agent: string;
+  /** Each part's media type, in order; null for a part that has none to check. */
+  mediaTypes: readonly (string | null)[];
+  defaults: readonly string[];
+}
+
+/**
+ * The first part of a PartsCheck that none of `modes` takes (a mode takes its exact type, `type/*`
+ * the types under it, `*\/*` all), or -1: SQLite applies it as it writes; PostgreSQL's write says
+ * the same in SQL (postgres/tasks.ts, takesParts).
+ */
+export function refusedPart(check: PartsCheck, modes: readonly string[]): number {
+  const takes = (mode: string, type: string) => mode === '*/*' || mode === type || (mode.endsWith('/*') && type.startsWith(mode.slice(0, -1)));
+  return check.mediaTypes.findIndex((type) => type !== null && !modes.some((m) => takes(m, type)));
 }
 
 /** The task columns a list may test. */
@@ -215,6 +237,8 @@ export interface GetOptions {
 export interface TaskCreated {
   /** The write's forward was queued: its target forwards. */
   forwarded: boolean;
+  /** Whether someone could answer the write's `asksAnswerable` agent as it was written; absent when not asked. */
+  answerable?: boolean;
 }
 
 export interface TaskStore {

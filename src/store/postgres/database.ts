@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { AgentPaused, QuotaExceeded, StoreConflict, StoreUnavailable, TokenNotLive, type CommitObserver } from '../store.js';
+import { AgentPaused, PartsRefused, QuotaExceeded, StoreConflict, StoreUnavailable, TokenNotLive, type CommitObserver } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import type { MigrationInputs } from '../open-key-backfill.js';
 import { groupCommit, type WriteLocks } from './group-commit.js';
@@ -199,6 +199,12 @@ function pausedAgent(handle: string, detail: string): AgentPaused {
   return new AgentPaused({ handle, ...(operator ? { operator } : {}), paused: { at: Number(at), by: by === 'admin' ? 'admin' : 'operator' } });
 }
 
+/** MU415's agent handle (the message) and its detail, `index|modes as JSON|media type`. */
+function partsRefused(handle: string, detail: string): PartsRefused {
+  const [index, modes, ...type] = detail.split('|');
+  return new PartsRefused(handle, Number(index), type.join('|'), JSON.parse(modes!) as string[]);
+}
+
 /** The store's error for a driver error; anything it does not know is passed on as it is. */
 export function storeError(e: unknown): unknown {
   const code = codeOf(e);
@@ -207,6 +213,7 @@ export function storeError(e: unknown): unknown {
   if (code === 'MU429') return new QuotaExceeded(error.message, Number(error.detail));
   if (code === 'MU401') return new TokenNotLive();
   if (code === 'MU423') return pausedAgent(error.message, error.detail ?? '');
+  if (code === 'MU415') return partsRefused(error.message, error.detail ?? '');
   if (code === '23505') {
     const what = CONFLICT_OF[error.constraint ?? ''];
     return what ? new StoreConflict(what, error.detail ?? error.message) : e;

@@ -15,7 +15,7 @@
  *
  * If the LISTEN connection drops, the store says so once in the log, polls every second for what
  * changed (by the database's clock: changed_at columns; inbox logs are announced as their keys,
- * store/inbox.ts) and reconnects with backoff; once it
+ * store/inbox.ts, with the unnumbered events of agents listening) and reconnects with backoff; once it
  * listens again it polls once more, to cover the gap, and stops polling. The poll may repeat an
  * announcement the listener already made; announcements are hints.
  */
@@ -48,6 +48,8 @@ const POLL = `
 WITH clock AS (SELECT muster_now_ms() AS now), since AS (SELECT COALESCE($1::int8, now) - ${POLL_OVERLAP_MS} AS at FROM clock)
 SELECT 'task' AS kind, id AS name, last_seq AS seq, version::int8 AS mark FROM tasks, since WHERE changed_at >= since.at
 UNION ALL SELECT 'task', 'inbox:' || handle, last_seq, last_seq::int8 FROM inbox_heads, since WHERE changed_at >= since.at -- inboxKey(handle)
+UNION ALL SELECT 'task', 'inbox:' || e.handle, 0, max(e.id) FROM (SELECT DISTINCT handle FROM inbox_presence) p
+  JOIN inbox_events e ON e.handle = p.handle AND e.seq IS NULL GROUP BY e.handle -- unnumbered (UNNUMBERED) events of agents listening
 UNION ALL SELECT 'tokens', handle, 0, changed_at FROM tokens, since WHERE changed_at >= since.at
 UNION ALL SELECT 'record', handle, 0, changed_at FROM agents, since WHERE changed_at >= since.at
 UNION ALL SELECT 'clock', '', 0, now FROM clock`;

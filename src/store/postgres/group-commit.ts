@@ -14,25 +14,19 @@
  *
  * A group holds its row locks until its COMMIT, so two groups that met on two rows in opposite
  * orders would deadlock where their members alone would not. Before its members, a group therefore
- * takes every lock they will wait on (the rows of the tasks they change, then the inbox heads they append to, then their quota counters),
+ * takes every lock they will wait on (the rows of the tasks they change, then their quota counters),
  * each kind in key order, as every single write takes them too (its task's row, then its counters
  * in key order): groups and single writes all lock in one order.
- *
- * An agent's inbox head is one row every new task to that agent appends through. A write whose
- * inbox head a group (or single write) in flight holds waits in the queue until that one is
- * answered, rather than start a group of its own that would wait on the row in PostgreSQL holding
- * a connection: so the writes to a busy agent gather into the next group, one commit for them all.
  */
 import type pg from 'pg';
 import type { QuotaCharge } from '../receipts.js';
 
 export interface Rows { rows: Record<string, unknown>[]; rowCount: number }
 
-/** The rows a write will wait on: the tasks it changes (not ones it creates), the inbox heads it appends to, and its quota counters. */
+/** The rows a write will wait on: the tasks it changes (not ones it creates) and its quota counters. */
 export interface WriteLocks {
   tasks: readonly string[];
   quotas: readonly QuotaCharge[] | undefined;
-  inboxes?: readonly string[];
 }
 
 interface Member {
@@ -68,53 +62,15 @@ export interface GroupOptions {
 export function groupCommit(o: GroupOptions): (text: string, values: readonly unknown[], locks: WriteLocks) => Promise<Rows> {
   let queue: Member[] = [];
   let scheduled = false;
-  /** Inbox heads held by the groups and single writes in flight, with how many hold each. */
-  const held = new Map<string, number>();
-  const inboxesOf = (members: readonly Member[]) => members.flatMap((m) => m.locks.inboxes ?? []);
-  const hold = (members: readonly Member[]) => {
-    for (const h of inboxesOf(members)) held.set(h, (held.get(h) ?? 0) + 1);
-    return () => {
-      for (const h of inboxesOf(members)) {
-        const left = held.get(h)! - 1;
-        if (left > 0) held.set(h, left);
-        else held.delete(h);
-      }
-      if (queue.length > 0) schedule(); // the writes that waited on these heads
-    };
-  };
 
-  const runAlone = (m: Member) => {
-    const release = hold([m]);
-    void o.alone(m.text, m.values).then(m.resolve, m.reject).finally(release);
-  };
-
-  /** The next group: up to MAX_GROUP members in queue order, leaving those whose inbox head is held. */
-  const takeGroup = (): Member[] => {
-    const members: Member[] = [];
-    const waiting: Member[] = [];
-    for (const m of queue) {
-      if (members.length < MAX_GROUP && !(m.locks.inboxes ?? []).some((h) => held.has(h))) members.push(m);
-      else waiting.push(m);
-    }
-    queue = waiting;
-    return members;
-  };
+  const runAlone = (m: Member) => void o.alone(m.text, m.values).then(m.resolve, m.reject);
 
   const flush = async () => {
     scheduled = false;
-    const members = takeGroup();
-    if (members.length === 0) return; // all wait on heads in flight: scheduled again as those are answered
-    if (queue.length > 0 && queue.some((m) => !(m.locks.inboxes ?? []).some((h) => held.has(h)))) schedule();
+    const members = queue.length > MAX_GROUP ? queue.splice(0, MAX_GROUP) : queue;
+    if (members === queue) queue = [];
+    else schedule();
     if (members.length === 1) return runAlone(members[0]!);
-    const release = hold(members);
-    try {
-      await runGroup(members);
-    } finally {
-      release();
-    }
-  };
-
-  const runGroup = async (members: Member[]) => {
     let client: pg.PoolClient;
     try {
       client = await o.pool.connect();
@@ -176,9 +132,6 @@ export function groupCommit(o: GroupOptions): (text: string, values: readonly un
 
 /** Takes the tasks' rows in id order (the rows a member changes, and its entry rule locks). */
 const LOCK_TASKS = 'SELECT 1 FROM tasks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE';
-/** Takes the inbox heads in handle order (after the tasks, before the counters, as a write's own statement does), making the missing ones. */
-const LOCK_INBOXES = `INSERT INTO inbox_heads (handle, last_seq) SELECT h, 0 FROM unnest($1::text[]) AS i(h) ORDER BY h
-  ON CONFLICT (handle) DO UPDATE SET last_seq = inbox_heads.last_seq`;
 /** Takes the counters in key order (the order a write's own charges take them in, see receipts.ts), making the missing ones. */
 const LOCK_QUOTAS = `INSERT INTO quota_counters (key, window_start, used)
   SELECT k, w, 0 FROM unnest($1::text[], $2::int8[]) AS q(k, w) ORDER BY k, w
@@ -190,7 +143,6 @@ type Outcome = { results: Rows[] } | { failed: number | undefined };
 /** Sends the group in one socket write and answers its outcome. Throws when the connection failed. */
 async function inOneTransaction(client: pg.PoolClient, members: Member[], o: GroupOptions): Promise<Outcome> {
   const tasks = [...new Set(members.flatMap((m) => m.locks.tasks))];
-  const inboxes = [...new Set(members.flatMap((m) => m.locks.inboxes ?? []))];
   const quotas = new Map<string, [string, number]>();
   for (const q of members.flatMap((m) => m.locks.quotas ?? [])) quotas.set(`${q.windowStart}|${q.key}`, [q.key, q.windowStart]);
   const send = (name: string | undefined, text: string, values?: unknown[]) => client.query({ name, text, values });
@@ -201,7 +153,6 @@ async function inOneTransaction(client: pg.PoolClient, members: Member[], o: Gro
   try {
     sent = [send('muster_group_begin', 'BEGIN')];
     if (tasks.length) sent.push(send('muster_group_tasks', LOCK_TASKS, [tasks]));
-    if (inboxes.length) sent.push(send('muster_group_inboxes', LOCK_INBOXES, [inboxes]));
     if (quotas.size) sent.push(send('muster_group_quotas', LOCK_QUOTAS, [[...quotas.values()].map((q) => q[0]), [...quotas.values()].map((q) => q[1])]));
     first = sent.length;
     for (const m of members) sent.push(send(o.nameOf(m.text), m.text, m.values as unknown[]));

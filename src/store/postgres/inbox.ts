@@ -1,38 +1,36 @@
 /**
- * Inbox logs and presence (store/inbox.ts). A write's inbox events are CTEs of its statement:
- * the head row's increment (which locks it until the commit, so seqs become visible in order),
- * then the events numbered from it. Presence leases end by the database's clock.
+ * Inbox logs and presence (store/inbox.ts). A write adds its inbox events unnumbered, as a CTE of
+ * its statement, taking no lock: writes to one agent do not wait on each other. A reader numbers
+ * the committed ones first (muster_inbox_number, migration 11), under the agent's head row, so the
+ * numbers are gapless and become visible in order. Presence leases end by the database's clock.
  */
 import { inboxTaskId, type InboxDraft, type LoggedInboxEvent } from '../inbox.js';
 import type { Db, Statement } from './database.js';
 
-/** Adds `inbox_head` (the log's new last seq) and the events after `after`; answers the CTE to read the end from. */
-export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: number, after: string): string | undefined {
-  if (!draft) return undefined;
-  const agent = s.param(draft.agent, 'text');
-  const count = s.param(draft.events.length, 'int');
-  s.with(
-    'inbox_head',
-    `INSERT INTO inbox_heads (handle, last_seq) SELECT ${agent}, ${count} FROM ${after}
-     ON CONFLICT (handle) DO UPDATE SET last_seq = inbox_heads.last_seq + EXCLUDED.last_seq, changed_at = muster_now_ms() RETURNING last_seq`,
-  );
+/** Adds the write's inbox events (unnumbered, in order) after the CTE `after`. */
+export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: number, after: string): void {
+  if (!draft) return;
   s.with(
     'inbox_events',
-    `INSERT INTO inbox_events (handle, seq, task_id, body, created_at)
-     SELECT ${agent}, h.last_seq - ${count} + e.i, e.t, e.b, ${s.param(at, 'int8')}
-     FROM inbox_head h, unnest(${s.param(draft.events.map(inboxTaskId), 'text[]')}, ${s.param(draft.events.map((e) => JSON.stringify(e)), 'text[]')}) WITH ORDINALITY AS e(t, b, i)
-     RETURNING seq`,
+    `INSERT INTO inbox_events (handle, task_id, body, created_at)
+     SELECT ${s.param(draft.agent, 'text')}, e.t, e.b, ${s.param(at, 'int8')}
+     FROM ${after}, unnest(${s.param(draft.events.map(inboxTaskId), 'text[]')}, ${s.param(draft.events.map((e) => JSON.stringify(e)), 'text[]')}) WITH ORDINALITY AS e(t, b, i)
+     ORDER BY e.i`,
   );
-  return 'inbox_head';
 }
+
+/** SQL true while someone can answer the agent (its parameter `agent`): a live presence lease, or forwarding to its verified endpoint. */
+export const answerableTest = (agent: string): string =>
+  `(EXISTS (SELECT 1 FROM inbox_presence WHERE handle = ${agent} AND until > muster_now_ms())
+    OR EXISTS (SELECT 1 FROM agents WHERE handle = ${agent} AND forwarding AND endpoint_rpc_url IS NOT NULL AND endpoint_verified_at IS NOT NULL))`;
 
 const logged = (rows: { seq: number; body: string }[]): LoggedInboxEvent[] => rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
 
 export function inboxStatements(db: Db) {
   return {
-    inboxHead: async (agent: string) => (await db.query<{ last_seq: number }>('SELECT last_seq FROM inbox_heads WHERE handle = $1', [agent])).rows[0]?.last_seq ?? 0,
+    inboxHead: async (agent: string) => (await db.query<{ head: number }>('SELECT muster_inbox_number($1) AS head', [agent])).rows[0]!.head,
     inboxAfter: async (agent: string, afterSeq: number, limit: number) =>
-      logged((await db.query<{ seq: number; body: string }>('SELECT seq, body FROM inbox_events WHERE handle = $1 AND seq > $2 ORDER BY seq LIMIT $3', [agent, afterSeq, limit])).rows),
+      logged((await db.query<{ seq: number; body: string }>('SELECT seq, body FROM muster_inbox_after($1, $2, $3)', [agent, afterSeq, limit])).rows),
     inboxOfTasksIn: async (agent: string, afterSeq: number, throughSeq: number, states: readonly string[], limit: number) =>
       logged(
         (
@@ -52,13 +50,6 @@ export function inboxStatements(db: Db) {
       );
     },
     dropPresence: async (agent: string, holder: string) => void (await db.query('DELETE FROM inbox_presence WHERE handle = $1 AND holder = $2', [agent, holder])),
-    answerable: async (agent: string) =>
-      (
-        await db.query(
-          `SELECT EXISTS (SELECT 1 FROM inbox_presence WHERE handle = $1 AND until > muster_now_ms())
-               OR EXISTS (SELECT 1 FROM agents WHERE handle = $1 AND forwarding AND endpoint_rpc_url IS NOT NULL AND endpoint_verified_at IS NOT NULL) AS answerable`,
-          [agent],
-        )
-      ).rows[0]?.answerable === true,
+    answerable: async (agent: string) => (await db.query(`SELECT ${answerableTest('$1')} AS answerable`, [agent])).rows[0]?.answerable === true,
   };
 }

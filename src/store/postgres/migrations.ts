@@ -141,4 +141,47 @@ ALTER TABLE agents ADD COLUMN input_modes TEXT;
 ALTER TABLE agents ADD COLUMN output_modes TEXT;
 `,
   },
+  {
+    version: 11,
+    name: 'inbox events numbered when read',
+    sql: `
+-- A task write adds its inbox events unnumbered (seq NULL, in id order), taking no per-agent lock,
+-- so writes to one agent no longer queue on its head row until their commits. Whoever reads an
+-- inbox numbers what is committed and unnumbered first, under the head row's lock, after the head
+-- (store/inbox.ts): the numbers stay gapless per agent and become visible in order.
+ALTER TABLE inbox_events DROP CONSTRAINT inbox_events_pkey;
+ALTER TABLE inbox_events ADD COLUMN id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY;
+ALTER TABLE inbox_events ALTER COLUMN seq DROP NOT NULL;
+CREATE UNIQUE INDEX inbox_events_seq ON inbox_events(handle, seq);
+CREATE INDEX inbox_events_unnumbered ON inbox_events(handle, id) WHERE seq IS NULL;
+
+-- Numbers the agent's committed unnumbered inbox events after its head, in id order; answers the head.
+CREATE FUNCTION muster_inbox_number(p_handle text) RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  head integer;
+  added integer;
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM inbox_events WHERE handle = p_handle AND seq IS NULL) THEN
+    RETURN COALESCE((SELECT last_seq FROM inbox_heads WHERE handle = p_handle), 0);
+  END IF;
+  INSERT INTO inbox_heads (handle, last_seq) VALUES (p_handle, 0) ON CONFLICT (handle) DO NOTHING;
+  -- Another reader numbering now holds the row: this waits, then reads the head it left, and the
+  -- statement below (a new snapshot) sees the events it numbered as numbered.
+  SELECT last_seq INTO head FROM inbox_heads WHERE handle = p_handle FOR UPDATE;
+  UPDATE inbox_events e SET seq = head + n.n
+  FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM inbox_events WHERE handle = p_handle AND seq IS NULL) n
+  WHERE e.id = n.id;
+  GET DIAGNOSTICS added = ROW_COUNT;
+  UPDATE inbox_heads SET last_seq = head + added, changed_at = muster_now_ms() WHERE handle = p_handle;
+  RETURN head + added;
+END $$;
+
+-- The agent's inbox events after p_after, in order, at most p_limit, numbering the new ones first.
+CREATE FUNCTION muster_inbox_after(p_handle text, p_after integer, p_limit integer) RETURNS TABLE (seq integer, body text) LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  PERFORM muster_inbox_number(p_handle);
+  RETURN QUERY SELECT e.seq, e.body FROM inbox_events e WHERE e.handle = p_handle AND e.seq > p_after ORDER BY e.seq LIMIT p_limit;
+END $$;
+`,
+  },
 ];

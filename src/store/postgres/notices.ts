@@ -7,6 +7,7 @@
  */
 import pg from 'pg';
 import { SILENCE_LIMITS } from './database.js';
+import { UNNUMBERED } from '../inbox.js';
 
 /** The channels: task commits, and changes to agents (their tokens, their records). */
 export const TASKS = 'muster_tasks';
@@ -17,6 +18,8 @@ const PAYLOAD_BYTES = 7_000;
 
 export class Notifier {
   private queue: [string, number][] = [];
+  /** The keys queued UNNUMBERED: one such notice a batch says all a receiver learns from it (read the log). */
+  private pokes = new Set<string>();
   private client: Promise<pg.Client> | undefined;
   private sending: Promise<void> | undefined;
   private failing = false;
@@ -30,6 +33,10 @@ export class Notifier {
 
   send(taskId: string, lastSeq: number): void {
     if (this.closed) return;
+    if (lastSeq === UNNUMBERED) {
+      if (this.pokes.has(taskId)) return;
+      this.pokes.add(taskId);
+    }
     this.queue.push([taskId, lastSeq]);
     if (this.queue.length === 1 && !this.sending) setImmediate(() => this.flush());
   }
@@ -48,6 +55,7 @@ export class Notifier {
     if (this.sending || this.queue.length === 0) return;
     const notices = this.queue;
     this.queue = [];
+    this.pokes.clear();
     this.sending = this.notify(notices).finally(() => {
       this.sending = undefined;
       this.flush(); // what queued up meanwhile

@@ -12,13 +12,13 @@
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
  * violation (task id, receipt) does the same. database.ts maps both to the store's errors.
  */
-import { inboxKey, loggedEvents, type EntryWrite, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { inboxKey, loggedEvents, UNNUMBERED, type EntryWrite, type PartsCheck, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { Statement, type Db } from './database.js';
 import type { WriteLocks } from './group-commit.js';
 import { chargeQuotas, writeReceipt } from './receipts.js';
 import type { Announcer } from './events.js';
 import { enqueueDeliveries, enqueueForward } from './outbox.js';
-import { appendInbox } from './inbox.js';
+import { answerableTest, appendInbox } from './inbox.js';
 import { finishDueWith, scheduleDue } from './schedule.js';
 import { liveTokenTest, TASK_COLUMNS, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
@@ -26,13 +26,10 @@ import { entryFromRow, type EntryRow } from '../rows.js';
 export function taskWriter(db: Db, announcer: Announcer) {
   /**
    * Runs a write's statement (group-committed); `checks` name the CTEs that raise its refusals,
-   * which the main query must read, in this order; `locks` the rows it will wait on. A check may
-   * be [name, column]: its value is read instead of its count.
+   * which the main query must read; `locks` the rows it will wait on.
    */
-  const run = async (s: Statement, checks: (string | [string, string] | undefined)[], locks: WriteLocks): Promise<Record<string, number>> => {
-    const reads = checks
-      .filter((c) => c !== undefined)
-      .map((c) => (typeof c === 'string' ? `(SELECT count(*) FROM ${c})::int AS ${c}` : `(SELECT max(${c[1]}) FROM ${c[0]})::int AS ${c[0]}`));
+  const run = async (s: Statement, checks: (string | undefined)[], locks: WriteLocks): Promise<Record<string, number>> => {
+    const reads = checks.filter((c) => c !== undefined).map((c) => `(SELECT count(*) FROM ${c})::int AS ${c}`);
     return (await db.write<Record<string, number>>(s.text(`SELECT ${reads.join(', ')}`), s.values, locks)).rows[0]!;
   };
 
@@ -47,18 +44,17 @@ export function taskWriter(db: Db, announcer: Announcer) {
     enqueueDeliveries(s, w.deliveries, w.record.updatedAt, 'task_row');
     const forward = enqueueForward(s, w.forward, w.record.updatedAt, 'task_row');
     if (w.dueDone === undefined) scheduleDue(s, w.dueAt, 'task_row'); // done wins, as in SQLite (scheduled, then removed)
-    // The inbox head's lock comes after the task row's and before the quota counters' (read in that order below).
-    const inbox = appendInbox(s, w.inbox, w.record.updatedAt, 'task_row');
+    appendInbox(s, w.inbox, w.record.updatedAt, 'task_row');
+    if (w.asksAnswerable !== undefined) s.with('answerable', `SELECT 1 WHERE ${answerableTest(s.param(w.asksAnswerable, 'text'))}`);
     // Quotas come last: their counter rows are the hottest locks a write takes (one agent's
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
     // A new task's row is nobody's to wait on; an update, or an entry's rule, locks the task's row.
-    const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas, inboxes: w.inbox ? [w.inbox.agent] : [] };
-    const first = kind === 'update' ? versionCheck(s, id) : 'task_row';
-    const counts = await run(s, [first, inbox && [inbox, 'last_seq'], chargeQuotas(s, w.quotas, 'task_row'), forward], locks);
+    const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas };
+    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, w.asksAnswerable !== undefined ? 'answerable' : undefined], locks);
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ taskId: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
-    if (w.inbox && inbox) announcer.taskCommitted({ taskId: inboxKey(w.inbox.agent), lastSeq: counts[inbox]!, events: [] });
-    return { forwarded: counts['forward'] === 1 };
+    if (w.inbox) announcer.taskCommitted({ taskId: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
+    return w.asksAnswerable === undefined ? { forwarded: counts['forward'] === 1 } : { forwarded: counts['forward'] === 1, answerable: counts['answerable'] === 1 };
   };
 
   /** A sealed entry alone: the task row, its history and log stay as they are, so nothing is announced. */
@@ -67,7 +63,7 @@ export function taskWriter(db: Db, announcer: Announcer) {
     const receipt = writeReceipt(s, w.receipt, w.entry.createdAt);
     entryGate(s, s.param(w.entry.taskId, 'text'), w, undefined, receipt);
     insertEntry(s, w, 'gate', 'task_row');
-    await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')], { tasks: [w.entry.taskId], quotas: w.quotas, inboxes: [] });
+    await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')], { tasks: [w.entry.taskId], quotas: w.quotas });
   };
 
   return { create: (w: TaskWrite) => write('create', w), update: async (w: TaskWrite) => void (await write('update', w)), seal };
@@ -85,7 +81,25 @@ function guards(s: Statement, id: string, w: TaskWrite): string | undefined {
   if (w.dueDone !== undefined) last = finishDueWith(s, id, w.dueDone, last);
   last = entryGate(s, id, w.entry, w.entriesSeen, last) ?? last;
   last = liveToken(s, w.liveToken, w.tokenGate, last) ?? last;
-  return notPaused(s, w.unlessPaused, last) ?? last;
+  last = notPaused(s, w.unlessPaused, last) ?? last;
+  return takesParts(s, w.takes, last) ?? last;
+}
+
+/**
+ * Adds `takes_parts`, one row when the agent takes every part's media type (refusedPart's rule, in
+ * SQL); else it raises MU415 (PartsRefused) with the first part it does not take and its modes.
+ */
+function takesParts(s: Statement, check: PartsCheck | undefined, after: string | undefined): string | undefined {
+  if (check === undefined) return undefined;
+  const agent = s.param(check.agent, 'text');
+  const modes = `COALESCE(a.input_modes, ${s.param(JSON.stringify(check.defaults), 'text')})`;
+  s.with('takes_parts', `SELECT CASE WHEN r.i IS NULL THEN 1 ELSE muster_refuse('MU415', ${agent}, concat_ws('|', r.i - 1, ${modes}, r.m)) END AS ok
+   FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${agent}
+   LEFT JOIN LATERAL (SELECT t.m, t.i FROM unnest(${s.param(check.mediaTypes, 'text[]')}) WITH ORDINALITY AS t(m, i)
+     WHERE t.m IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_array_elements_text(${modes}::json) AS d(m)
+       WHERE d.m = '*/*' OR d.m = t.m OR (right(d.m, 2) = '/*' AND starts_with(t.m, left(d.m, -1))))
+     ORDER BY t.i LIMIT 1) r ON true`);
+  return 'takes_parts';
 }
 
 /** Adds `not_paused`, one row when the agent is not paused; else it raises MU423 (AgentPaused) with when, by whom, and its operator. */

@@ -1,17 +1,21 @@
 import type { Db } from './database.js';
+import { targetReads } from './targets.js';
 import { inboxTaskId, type InboxDraft, type LoggedInboxEvent } from '../inbox.js';
 
 type Row = { seq: number; body: string };
 const logged = (rows: unknown[]): LoggedInboxEvent[] => (rows as Row[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
 
-/** Inbox logs and presence (store/inbox.ts). One process owns the file, so its clock is the clock. */
+/**
+ * Inbox logs and presence (store/inbox.ts). One process owns the file and writes one write at a
+ * time, so an event's seq is the log's last plus one, read from the log's own key; its clock is the clock.
+ */
 export function inboxStatements(db: Db, clock: () => number = Date.now) {
-  const bump = db.prepare(
-    `INSERT INTO inbox_heads (handle, last_seq) VALUES (?, ?)
-     ON CONFLICT (handle) DO UPDATE SET last_seq = last_seq + excluded.last_seq RETURNING last_seq`,
+  const targetOf = targetReads(db, clock);
+  const append = db.prepare(
+    `INSERT INTO inbox_events (handle, seq, task_id, body, created_at)
+     VALUES (@agent, (SELECT COALESCE(MAX(seq), 0) + 1 FROM inbox_events WHERE handle = @agent), @task, @body, @at) RETURNING seq`,
   ).pluck();
-  const insert = db.prepare('INSERT INTO inbox_events (handle, seq, task_id, body, created_at) VALUES (?, ?, ?, ?, ?)');
-  const head = db.prepare('SELECT last_seq FROM inbox_heads WHERE handle = ?').pluck();
+  const head = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM inbox_events WHERE handle = ?').pluck();
   const after = db.prepare('SELECT seq, body FROM inbox_events WHERE handle = ? AND seq > ? ORDER BY seq LIMIT ?');
   const ofTasksIn = db.prepare(
     `SELECT e.seq, e.body FROM tasks t JOIN inbox_events e ON e.handle = t.target AND e.task_id = t.id
@@ -19,23 +23,16 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
   );
   const hold = db.prepare('INSERT INTO inbox_presence (handle, holder, until) VALUES (?, ?, ?) ON CONFLICT (handle, holder) DO UPDATE SET until = excluded.until');
   const drop = db.prepare('DELETE FROM inbox_presence WHERE handle = ? AND holder = ?');
-  const answerable = db
-    .prepare(
-      `SELECT EXISTS (SELECT 1 FROM inbox_presence WHERE handle = @agent AND until > @now)
-           OR EXISTS (SELECT 1 FROM agents WHERE handle = @agent AND forwarding = 1 AND endpoint_rpc_url IS NOT NULL AND endpoint_verified_at IS NOT NULL)`,
-    )
-    .pluck();
   const expired = db.prepare('DELETE FROM inbox_presence WHERE until <= ?');
 
   return {
     /** Appends a write's inbox events inside its transaction; answers the log's new last seq. */
     write(draft: InboxDraft, now: number): number {
-      const last = bump.get(draft.agent, draft.events.length) as number;
-      const first = last - draft.events.length;
-      draft.events.forEach((e, i) => insert.run(draft.agent, first + i + 1, inboxTaskId(e), JSON.stringify(e), now));
+      let last = 0;
+      for (const e of draft.events) last = append.get({ agent: draft.agent, task: inboxTaskId(e), body: JSON.stringify(e), at: now }) as number;
       return last;
     },
-    inboxHead: async (agent: string) => (head.get(agent) as number | undefined) ?? 0,
+    inboxHead: async (agent: string) => head.get(agent) as number,
     inboxAfter: async (agent: string, afterSeq: number, limit: number) => logged(after.all(agent, afterSeq, limit)),
     inboxOfTasksIn: async (agent: string, afterSeq: number, throughSeq: number, states: readonly string[], limit: number) =>
       logged(ofTasksIn.all(agent, JSON.stringify(states), afterSeq, throughSeq, limit)),
@@ -44,6 +41,6 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
       hold.run(agent, holder, clock() + ttlMs);
     },
     dropPresence: async (agent: string, holder: string) => void drop.run(agent, holder),
-    answerable: async (agent: string) => answerable.get({ agent, now: clock() }) === 1,
+    answerable: async (agent: string) => targetOf(agent).answerable,
   };
 }

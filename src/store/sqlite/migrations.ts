@@ -194,4 +194,13 @@ ALTER TABLE agents ADD COLUMN input_modes TEXT;
 ALTER TABLE agents ADD COLUMN output_modes TEXT;
 `,
   },
+  {
+    version: 18,
+    name: 'inbox heads from the log',
+    sql: `
+-- An inbox event takes the seq after its log's last (one process writes, one write at a time),
+-- read from inbox_events' own key: a head row to update as well cost every task write a statement.
+DROP TABLE inbox_heads;
+`,
+  },
 ];

@@ -1,5 +1,5 @@
 import { isConstraintViolation, type Db } from './database.js';
-import { StoreConflict, type AgentPause, type AgentPaused, type EventBus, type OperatorRecord } from '../store.js';
+import { StoreConflict, type AgentPause, type EventBus, type OperatorRecord } from '../store.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 
 interface OperatorRow { handle: string; name: string | null; created_at: number }
@@ -65,15 +65,5 @@ export function operatorStatements(db: Db, bus: EventBus) {
       if (agent) bus.agent(handle, 'record');
       return agent;
     },
-  };
-}
-
-/** The agent as a paused agent's refusal names it (AgentPaused), or undefined when it is not paused: read inside each write that asks. */
-export function pausedAgents(db: Db): (handle: string) => AgentPaused['agent'] | undefined {
-  const pauseOf = db.prepare('SELECT paused_at, paused_by, operator FROM agents WHERE handle = ? AND paused_at IS NOT NULL');
-  return (handle) => {
-    const row = pauseOf.get(handle) as { paused_at: number; paused_by: string; operator: string | null } | undefined;
-    if (!row) return undefined;
-    return { handle, ...(row.operator ? { operator: row.operator } : {}), paused: { at: row.paused_at, by: row.paused_by === 'admin' ? 'admin' : 'operator' } };
   };
 }

@@ -3,7 +3,8 @@ import { makeFolder } from '../../files/folders.js';
 import { openDatabase } from './database.js';
 import { identityStatements } from './identity.js';
 import { quotaStatements } from './quota-charges.js';
-import { operatorStatements, pausedAgents } from './operators.js';
+import { operatorStatements } from './operators.js';
+import { targetReads } from './targets.js';
 import { spaceStatements } from './spaces.js';
 import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
@@ -49,7 +50,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const receipts = receiptIndex(db);
   const tokenLive = (hash: string) => identity.findToken(hash) !== undefined;
   const inbox = inboxStatements(db);
-  const writes = taskWriter(db, bus, outbox, entries, due, receipts, tokenLive, pausedAgents(db), inbox, observe);
+  const writes = taskWriter(db, bus, outbox, entries, due, receipts, tokenLive, targetReads(db), inbox, observe);
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const quotaUsed = db.prepare('SELECT used FROM quota_counters WHERE key = ? AND window_start = ?').pluck();
   const quotas = quotaStatements(db);

@@ -1,13 +1,14 @@
 import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { AgentPaused, loggedEvents, StoreConflict, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { AgentPaused, loggedEvents, PartsRefused, refusedPart, StoreConflict, type PartsCheck, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
 import type { receiptIndex } from './receipts.js';
 import type { deliveryStatements } from './outbox.js';
 import type { inboxStatements } from './inbox.js';
+import type { Target } from './targets.js';
 import { inboxKey } from '../inbox.js';
 
 /** Prepared statements for task writes; a whole TaskWrite is applied within one transaction, or none of it. */
@@ -19,7 +20,7 @@ export function taskWriter(
   due: ReturnType<typeof dueWorkStatements>,
   receipts: ReturnType<typeof receiptIndex>,
   tokenLive: (hash: string) => boolean,
-  pauseOf: (handle: string) => AgentPaused['agent'] | undefined,
+  targetOf: (handle: string) => Target,
   inbox: Pick<ReturnType<typeof inboxStatements>, 'write'>,
   observe: CommitObserver = () => {},
 ) {
@@ -40,19 +41,26 @@ export function taskWriter(
   /** Each write's inbox log end, once written, for its announcement after the commit. */
   const inboxEnds = new WeakMap<TaskWrite, number>();
 
-  /** Everything that may refuse a write, read before it writes anything (see group-commit.ts). */
+  /** The agent `handle` names, read once per write: `known` when it is that one. */
+  const target = (handle: string | undefined, known?: Target): Target | undefined =>
+    handle === undefined ? undefined : known?.handle === handle ? known : targetOf(handle);
+
+  /** Everything that may refuse a write, read before it writes anything (see group-commit.ts); answers what it read of the agent it goes to. */
   const check = (
-    w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; unlessPaused?: string; record?: { id: string } },
+    w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; unlessPaused?: string; takes?: PartsCheck; record?: { id: string } },
     entry: EntryWrite | undefined,
   ) => {
     quotas.gate(w.tokenGate);
     if (w.liveToken !== undefined && !tokenLive(w.liveToken)) throw new TokenNotLive();
-    const paused = w.unlessPaused === undefined ? undefined : pauseOf(w.unlessPaused);
-    if (paused) throw new AgentPaused(paused);
+    const pausable = target(w.unlessPaused);
+    if (pausable?.paused) throw new AgentPaused(pausable.paused);
+    const taking = target(w.takes?.agent, pausable);
+    if (taking) takesParts(w.takes!, taking.modes ?? w.takes!.defaults);
     if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);
     if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
     quotas.check(w.quotas);
+    return taking ?? pausable;
   };
 
   /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. Answers whether it queued a forward. */
@@ -78,13 +86,21 @@ export function taskWriter(
   };
 
   const create = (w: TaskWrite): TaskCreated => {
-    check(w, w.entry);
+    const read = check(w, w.entry);
     try {
       insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
       throw keyTaken(e, w) ?? (isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e);
     }
-    return { forwarded: rest(w) };
+    const forwarded = rest(w);
+    if (w.asksAnswerable === undefined) return { forwarded };
+    return { forwarded, answerable: target(w.asksAnswerable, read)!.answerable };
+  };
+
+  /** Refuses (PartsRefused) a part the agent's input modes do not take. */
+  const takesParts = (check: PartsCheck, modes: readonly string[]) => {
+    const refused = refusedPart(check, modes);
+    if (refused >= 0) throw new PartsRefused(check.agent, refused, check.mediaTypes[refused]!, modes);
   };
 
   const update = (w: TaskWrite): void => {

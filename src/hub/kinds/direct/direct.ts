@@ -4,8 +4,7 @@ import type { Message } from '../../../a2a/types.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent, type Caller } from '../../../identity/caller.js';
 import type { StoredTask, TaskRecord } from '../../../store/store.js';
-import { doorOf, type Change, type Kind, type KindContext, type KindDeps, type KindModule, type Opening } from '../../kind.js';
-import { requireAcceptedParts } from '../../../identity/media-modes.js';
+import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening } from '../../kind.js';
 import type { Task } from '../../../a2a/types.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import { DIRECT_QUOTA_RULES } from './quota-rules.js';
@@ -15,7 +14,7 @@ import { respond } from './respond.js';
  * Direct tasks (the Vorn way of working): an agent hands a task to another agent's inbox.
  * The hub stores and routes it; the target answers with `respond`; it never executes anything.
  */
-export function directKind(quotas: Quotas, deps: Pick<KindDeps, 'inputModes'>, waitMs: number): Kind {
+export function directKind(quotas: Quotas, waitMs: number): Kind {
   const isParty = (caller: Caller, task: TaskRecord) =>
     caller.kind === 'admin' || (caller.kind === 'agent' && (caller.handle === task.sender || caller.handle === task.target));
 
@@ -27,7 +26,6 @@ export function directKind(quotas: Quotas, deps: Pick<KindDeps, 'inputModes'>, w
       const sender = requireAgent(ctx.caller, 'send a task');
       const target = doorOf(ctx, 'agent').handle;
       if (sender === target) throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', { hint: 'Send it to another agent\'s base URL' });
-      requireAcceptedParts(message.parts, await deps.inputModes(target), target, 'message.parts');
       return {
         kind: 'direct',
         contextId: message.contextId ?? uuidv7(),
@@ -35,6 +33,7 @@ export function directKind(quotas: Quotas, deps: Pick<KindDeps, 'inputModes'>, w
         target,
         visibility: 'participants',
         unlessPaused: target, // checked in the task's own write: a pause through any node holds at once
+        partsFor: target, // so are its input modes: a change to them through any node holds at once, and a send reads no agent
         state: 'TASK_STATE_SUBMITTED',
         messages: [message],
         quotas: [
@@ -54,10 +53,9 @@ export function directKind(quotas: Quotas, deps: Pick<KindDeps, 'inputModes'>, w
       if (isTerminal(record.state)) {
         throw new HubError('UNSUPPORTED_OPERATION', `Task ${record.id} is ${record.state}; it takes no more messages`, { hint: 'Start a new task', meta: { currentState: record.state } });
       }
-      requireAcceptedParts(message.parts, await deps.inputModes(record.target!), record.target!, 'message.parts');
       const resumes = record.state === 'TASK_STATE_INPUT_REQUIRED';
       const charges = quotas.charge('direct.followup', `${ctx.caller.handle}>${record.target}`, ctx.now);
-      return { messages: [message], artifacts: [], quotas: charges, ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}) };
+      return { messages: [message], artifacts: [], quotas: charges, partsFor: record.target!, ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}) };
     },
 
     cancel(ctx: KindContext, task: StoredTask, _reason: string | undefined): Change {
@@ -100,5 +98,5 @@ export const directModule: KindModule = {
             examples: ['Please review the attached proposal and reply with your comments.'],
           },
         ],
-  create: ({ quotas, settings, inputModes }) => directKind(quotas, { inputModes }, settings.blockingWaitMs ?? 30_000),
+  create: ({ quotas, settings }) => directKind(quotas, settings.blockingWaitMs ?? 30_000),
 };
