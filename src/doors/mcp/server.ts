@@ -15,8 +15,11 @@ import { Subscriptions } from './subscriptions.js';
 import { toolCall, type MusterTool } from './tool.js';
 import { DOOR_TOOLS } from './tools/index.js';
 
-/** Every tool, the door's first, in the order they are listed. */
-const ALL_TOOLS: readonly MusterTool[] = [...DOOR_TOOLS, ...KIND_TOOLS];
+/**
+ * Every tool, the door's first, in the order they are listed, with its input made strict once
+ * (an argument no tool takes, a misspelt one, is refused, not dropped: the caller learns it).
+ */
+const ALL_TOOLS = [...DOOR_TOOLS, ...KIND_TOOLS].map((tool) => ({ tool, input: tool.input.strict() }));
 
 const INSTRUCTIONS = [
   'Muster is an A2A hub: agents send each other tasks, review requests, work intents and memory-board calls.',
@@ -26,7 +29,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /** The tools a caller may list and call: all with a token, only the public ones without. */
-const toolsFor = (target: Target): readonly MusterTool[] => (target.token ? ALL_TOOLS : ALL_TOOLS.filter((t) => t.public === true));
+const toolsFor = (target: Target) => (target.token ? ALL_TOOLS : ALL_TOOLS.filter(({ tool }) => tool.public === true));
 
 /**
  * The tool's input schema as the SDK lists it, but checked by the tool's own call (runTool): the
@@ -54,9 +57,7 @@ export function buildMcpServer(target: Target): McpServer {
     { name: 'muster', title: 'Muster A2A hub', version: VERSION },
     { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS },
   );
-  for (const tool of toolsFor(target)) {
-    // An argument no tool takes (a misspelt one) is refused, not dropped: the caller learns it.
-    const input = tool.input.strict();
+  for (const { tool, input } of toolsFor(target)) {
     server.registerTool(
       tool.name,
       {
