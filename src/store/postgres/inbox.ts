@@ -6,6 +6,7 @@
  */
 import { inboxTaskId, type InboxDraft, type LoggedInboxEvent } from '../inbox.js';
 import type { Db, Statement } from './database.js';
+import { forwardsTest, presentTest } from './targets.js';
 
 /** Adds the write's inbox events (unnumbered, in order) after the CTE `after`. */
 export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: number, after: string): void {
@@ -18,11 +19,6 @@ export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: num
      ORDER BY e.i`,
   );
 }
-
-/** SQL true while someone can answer the agent (its parameter `agent`): a live presence lease, or forwarding to its verified endpoint. */
-export const answerableTest = (agent: string): string =>
-  `(EXISTS (SELECT 1 FROM inbox_presence WHERE handle = ${agent} AND until > muster_now_ms())
-    OR EXISTS (SELECT 1 FROM agents WHERE handle = ${agent} AND forwarding AND endpoint_rpc_url IS NOT NULL AND endpoint_verified_at IS NOT NULL))`;
 
 const logged = (rows: { seq: number; body: string }[]): LoggedInboxEvent[] => rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
 
@@ -50,6 +46,7 @@ export function inboxStatements(db: Db) {
       );
     },
     dropPresence: async (agent: string, holder: string) => void (await db.query('DELETE FROM inbox_presence WHERE handle = $1 AND holder = $2', [agent, holder])),
-    answerable: async (agent: string) => (await db.query(`SELECT ${answerableTest('$1')} AS answerable`, [agent])).rows[0]?.answerable === true,
+    answerable: async (agent: string) =>
+      (await db.query(`SELECT ${presentTest('$1')} OR EXISTS (SELECT 1 FROM agents a WHERE a.handle = $1 AND ${forwardsTest('a')}) AS answerable`, [agent])).rows[0]?.answerable === true,
   };
 }

@@ -12,13 +12,14 @@
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
  * violation (task id, receipt) does the same. database.ts maps both to the store's errors.
  */
-import { inboxKey, loggedEvents, UNNUMBERED, type EntryWrite, type PartsCheck, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { inboxKey, loggedEvents, UNNUMBERED, type EntryWrite, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
 import { Statement, type Db } from './database.js';
 import type { WriteLocks } from './group-commit.js';
 import { chargeQuotas, writeReceipt } from './receipts.js';
 import type { Announcer } from './events.js';
 import { enqueueDeliveries, enqueueForward } from './outbox.js';
-import { answerableTest, appendInbox } from './inbox.js';
+import { appendInbox } from './inbox.js';
+import { targetChecks } from './targets.js';
 import { finishDueWith, scheduleDue } from './schedule.js';
 import { liveTokenTest, TASK_COLUMNS, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
@@ -36,7 +37,7 @@ export function taskWriter(db: Db, announcer: Announcer) {
   const write = async (kind: 'create' | 'update', w: TaskWrite): Promise<TaskCreated> => {
     const s = new Statement();
     const id = s.param(w.record.id, 'text');
-    const guard = guards(s, id, w);
+    const { last: guard, answerable } = guards(s, id, w);
     if (kind === 'create') insertRow(s, id, w, guard);
     else updateRow(s, id, w, guard);
     if (w.entry) insertEntry(s, w.entry, 'gate, task_row');
@@ -45,16 +46,15 @@ export function taskWriter(db: Db, announcer: Announcer) {
     const forward = enqueueForward(s, w.forward, w.record.updatedAt, 'task_row');
     if (w.dueDone === undefined) scheduleDue(s, w.dueAt, 'task_row'); // done wins, as in SQLite (scheduled, then removed)
     appendInbox(s, w.inbox, w.record.updatedAt, 'task_row');
-    if (w.asksAnswerable !== undefined) s.with('answerable', `SELECT 1 WHERE ${answerableTest(s.param(w.asksAnswerable, 'text'))}`);
     // Quotas come last: their counter rows are the hottest locks a write takes (one agent's
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
     // A new task's row is nobody's to wait on; an update, or an entry's rule, locks the task's row.
     const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas };
-    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, w.asksAnswerable !== undefined ? 'answerable' : undefined], locks);
+    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, answerable], locks);
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ taskId: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
     if (w.inbox) announcer.taskCommitted({ taskId: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
-    return w.asksAnswerable === undefined ? { forwarded: counts['forward'] === 1 } : { forwarded: counts['forward'] === 1, answerable: counts['answerable'] === 1 };
+    return answerable === undefined ? { forwarded: counts['forward'] === 1 } : { forwarded: counts['forward'] === 1, answerable: counts[answerable] === 1 };
   };
 
   /** A sealed entry alone: the task row, its history and log stay as they are, so nothing is announced. */
@@ -74,41 +74,14 @@ export function taskWriter(db: Db, announcer: Announcer) {
  * compare-and-set, each a CTE of one row (or it raises) joining the one before, so they run in
  * this order: the receipt (a retry racing its first write through another process is answered
  * from it, whatever else changed), the lease on due work, the entry rule, the caller's token, the
- * target's pause.
+ * agents the write goes to (pause, parts; whether someone can answer, when asked: that CTE too).
  */
-function guards(s: Statement, id: string, w: TaskWrite): string | undefined {
+function guards(s: Statement, id: string, w: TaskWrite): { last: string | undefined; answerable?: string } {
   let last = writeReceipt(s, w.receipt, w.record.updatedAt);
   if (w.dueDone !== undefined) last = finishDueWith(s, id, w.dueDone, last);
   last = entryGate(s, id, w.entry, w.entriesSeen, last) ?? last;
   last = liveToken(s, w.liveToken, w.tokenGate, last) ?? last;
-  last = notPaused(s, w.unlessPaused, last) ?? last;
-  return takesParts(s, w.takes, last) ?? last;
-}
-
-/**
- * Adds `takes_parts`, one row when the agent takes every part's media type (refusedPart's rule, in
- * SQL); else it raises MU415 (PartsRefused) with the first part it does not take and its modes.
- */
-function takesParts(s: Statement, check: PartsCheck | undefined, after: string | undefined): string | undefined {
-  if (check === undefined) return undefined;
-  const agent = s.param(check.agent, 'text');
-  const modes = `COALESCE(a.input_modes, ${s.param(JSON.stringify(check.defaults), 'text')})`;
-  s.with('takes_parts', `SELECT CASE WHEN r.i IS NULL THEN 1 ELSE muster_refuse('MU415', ${agent}, concat_ws('|', r.i - 1, ${modes}, r.m)) END AS ok
-   FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${agent}
-   LEFT JOIN LATERAL (SELECT t.m, t.i FROM unnest(${s.param(check.mediaTypes, 'text[]')}) WITH ORDINALITY AS t(m, i)
-     WHERE t.m IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_array_elements_text(${modes}::json) AS d(m)
-       WHERE d.m = '*/*' OR d.m = t.m OR (right(d.m, 2) = '/*' AND starts_with(t.m, left(d.m, -1))))
-     ORDER BY t.i LIMIT 1) r ON true`);
-  return 'takes_parts';
-}
-
-/** Adds `not_paused`, one row when the agent is not paused; else it raises MU423 (AgentPaused) with when, by whom, and its operator. */
-function notPaused(s: Statement, handle: string | undefined, after: string | undefined): string | undefined {
-  if (handle === undefined) return undefined;
-  s.with('not_paused', `SELECT CASE WHEN a.paused_at IS NULL THEN 1
-     ELSE muster_refuse('MU423', a.handle, concat_ws('|', a.paused_at, a.paused_by, a.operator)) END AS ok
-   FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${s.param(handle, 'text')}`);
-  return 'not_paused';
+  return targetChecks(s, w, last);
 }
 
 /** Adds `live_token`, one row when the token with this hash is live; else it raises MU401 (TokenNotLive). */

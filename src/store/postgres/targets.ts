@@ -1,0 +1,70 @@
+/**
+ * What a task write checks of the agents it goes to (TaskWrite.unlessPaused, takes,
+ * asksAnswerable), as CTEs of its statement: one per agent, reading the agent's row once.
+ *
+ * The part check is the costly one (an unnest of the parts against the agent's modes, as JSON), so
+ * it runs only for an agent that declared its own modes: under the defaults, the hub already knows
+ * the verdict (refusedPart) and the statement only says it.
+ */
+import { refusedPart, type PartsCheck, type TaskWrite } from '../store.js';
+import type { Statement } from './database.js';
+
+/** SQL true when the agents row `a` forwards its tasks to its verified endpoint. */
+export const forwardsTest = (a: string): string => `(${a}.forwarding AND ${a}.endpoint_rpc_url IS NOT NULL AND ${a}.endpoint_verified_at IS NOT NULL)`;
+
+/** SQL true while one of the agent's (parameter `agent`) presence leases has not run out. */
+export const presentTest = (agent: string): string => `EXISTS (SELECT 1 FROM inbox_presence WHERE handle = ${agent} AND until > muster_now_ms())`;
+
+interface Checks {
+  paused?: true;
+  takes?: PartsCheck;
+  answerable?: true;
+}
+
+/**
+ * Adds the checks of `w` on its agents, each CTE joining the one before (so they run in order
+ * after `after`); answers the last of them, and the CTE with one row when the agent asked about
+ * (asksAnswerable) can answer, if asked.
+ */
+export function targetChecks(s: Statement, w: Pick<TaskWrite, 'unlessPaused' | 'takes' | 'asksAnswerable'>, after: string | undefined): { last: string | undefined; answerable?: string } {
+  const agents = new Map<string, Checks>();
+  const of = (handle: string) => agents.get(handle) ?? agents.set(handle, {}).get(handle)!;
+  if (w.unlessPaused !== undefined) of(w.unlessPaused).paused = true;
+  if (w.takes !== undefined) of(w.takes.agent).takes = w.takes;
+  if (w.asksAnswerable !== undefined) of(w.asksAnswerable).answerable = true;
+  let last = after;
+  let answerable: string | undefined;
+  for (const [handle, checks] of agents) {
+    const name = `agent_${s.values.length + 1}`; // unique per statement: the handle's parameter is next
+    s.with(name, agentCheck(s, s.param(handle, 'text'), checks, last));
+    last = name;
+    if (checks.answerable) s.with((answerable = 'answerable'), `SELECT 1 FROM ${name} WHERE answerable`);
+  }
+  return answerable ? { last, answerable } : { last };
+}
+
+/** One row for the agent: `ok` (or it raises MU423 for a pause, MU415 for a part it does not take), and `answerable` when asked. */
+function agentCheck(s: Statement, agent: string, checks: Checks, after: string | undefined): string {
+  const refusals: string[] = [];
+  if (checks.paused) refusals.push(`WHEN a.paused_at IS NOT NULL THEN muster_refuse('MU423', a.handle, concat_ws('|', a.paused_at, a.paused_by, a.operator))`);
+  if (checks.takes) refusals.push(...partRefusals(s, agent, checks.takes));
+  const ok = refusals.length ? `CASE ${refusals.join(' ')} ELSE 1 END` : '1';
+  const answerable = checks.answerable ? `, ${presentTest(agent)} OR COALESCE(${forwardsTest('a')}, false) AS answerable` : '';
+  return `SELECT ${ok} AS ok${answerable} FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${agent}`;
+}
+
+/**
+ * The CASE branches that refuse a part (MU415: `index|modes as JSON|media type`, refusedPart's
+ * rule): under the defaults, the verdict the hub already reached; else the agent's own modes, checked here.
+ */
+function partRefusals(s: Statement, agent: string, check: PartsCheck): string[] {
+  const byDefault = refusedPart(check, check.defaults);
+  const detail = `${byDefault}|${JSON.stringify(check.defaults)}|${check.mediaTypes[byDefault]}`;
+  const underDefaults = byDefault < 0 ? [] : [`WHEN a.input_modes IS NULL THEN muster_refuse('MU415', ${agent}, ${s.param(detail, 'text')})`];
+  const ownModes = `WHEN a.input_modes IS NOT NULL THEN COALESCE((SELECT muster_refuse('MU415', ${agent}, concat_ws('|', t.i - 1, a.input_modes, t.m))
+     FROM unnest(${s.param(check.mediaTypes, 'text[]')}) WITH ORDINALITY AS t(m, i)
+     WHERE t.m IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_array_elements_text(a.input_modes::json) AS d(m)
+       WHERE d.m = '*/*' OR d.m = t.m OR (right(d.m, 2) = '/*' AND starts_with(t.m, left(d.m, -1))))
+     ORDER BY t.i LIMIT 1), 1)`;
+  return [...underDefaults, ownModes];
+}
