@@ -11,6 +11,7 @@ import { AGENTS_BEFORE_OPERATORS, expectOperatorsAfter } from '../operators-upgr
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { inboxSuite } from '../inbox.suite.js';
+import { statusSuite } from '../status.suite.js';
 import { storeSuite } from '../store.suite.js';
 import { StoreUnavailable, type Store, type TaskOrdering, type TaskSelection } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -89,6 +90,7 @@ describe.skipIf(!testPostgres)('postgres store', () => {
   spacesSuite('postgres', () => openPostgresStore(database.url));
   boardsSuite('postgres', () => openPostgresStore(database.url));
   inboxSuite('postgres', () => openPostgresStore(database.url));
+  statusSuite('postgres', () => openPostgresStore(database.url));
 
   it('is StoreUnavailable when the server cannot be reached', async () => {
     const nowhere = new URL(database.url);
