@@ -48,7 +48,8 @@ export class Heartbeat {
     await this.store.dropNode(this.facts.id).catch(() => {});
   }
 
-  private beat(): Promise<void> {
+  /** Writes one heartbeat now (the timer's call); a failure is reported, never thrown. */
+  beat(): Promise<void> {
     if (this.beating) return this.beating; // a slow database: one heartbeat at a time
     const node: NodeFacts = { ...this.facts, ...(this.address !== undefined ? { address: this.address } : {}) };
     this.beating = this.store
