@@ -40,6 +40,7 @@ describe('one hub', () => {
     const [node] = res.body.nodes;
     expect(node).toEqual({ id: expect.any(String), version: health.version, startedAt: expect.any(String), lastSeenAt: expect.any(String), self: true });
     expect(Date.parse(node.lastSeenAt)).toBeGreaterThanOrEqual(Date.parse(node.startedAt));
+    expect((await rest(hub, 'GET', 'api/status', { token: 'not-a-token' })).status).toBe(401); // as on every route
   });
 
   it('tasksPerHour counts a public review task and not a private direct task', async () => {
@@ -75,7 +76,6 @@ describe('one hub', () => {
     expect((await held('worker=st-worker', worker.token)).body.data.map((i: any) => i.id)).toEqual([claimed]);
     expect((await held('worker=st-worker', ADMIN_TOKEN)).body.data.map((i: any) => i.id)).toEqual([claimed]);
     expect((await held('worker=me', other.token)).body.data).toEqual([]);
-    expect(left).not.toBe(claimed);
 
     const refused = await held('worker=st-worker', other.token);
     expect(refused.status).toBe(403);
@@ -86,8 +86,26 @@ describe('one hub', () => {
     expect(missing.status).toBe(400);
     expect(JSON.stringify(missing.body.error)).toContain('worker');
 
+    // Paged like a space's list: a second held intent comes on the next page.
+    const third = await declare('Trim the logs');
+    expect((await act(third, 'claim', worker.token)).status).toBe(200);
+    const first = await held('worker=me&limit=1', worker.token);
+    expect(first.body).toMatchObject({ data: [{ id: third }], hasMore: true, cursor: expect.any(String) });
+    const second = await held(`worker=me&limit=1&cursor=${encodeURIComponent(first.body.cursor)}`, worker.token);
+    expect(second.body).toEqual({ data: [expect.objectContaining({ id: claimed })], hasMore: false });
+    expect((await act(third, 'release', worker.token)).status).toBe(200);
+
+    // An operator names its own agents, and no others.
+    const operator = (await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'st-work-op' } })).body.token as string;
+    const ownedWorker = await register(hub, 'st-owned-worker', {}, operator);
+    expect((await act(left, 'claim', ownedWorker.token)).status).toBe(200);
+    expect((await held('worker=st-owned-worker', operator)).body.data.map((i: any) => i.id)).toEqual([left]);
+    expect((await held('worker=st-worker', operator)).status).toBe(403);
+    expect((await held('worker=me', operator)).status).toBe(403);
+
     expect((await act(claimed, 'release', worker.token)).status).toBe(200);
     expect((await held('worker=me', worker.token)).body.data).toEqual([]);
+    expect((await held('worker=st-worker', ADMIN_TOKEN)).body.data).toEqual([]);
   });
 
   it('GET /api/boards with an operator token shows the boards of its agents, and not those of other agents', async () => {
