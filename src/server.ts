@@ -17,6 +17,8 @@ import { observedStore } from './observability/observed-store.js';
 import { reportDelivery } from './observability/deliveries.js';
 import { startGrpc, type RunningGrpc } from './doors/grpc/server.js';
 import { OpenStreams } from './doors/http/open-streams.js';
+import { Heartbeat } from './hub/heartbeat.js';
+import { VERSION } from './version.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
@@ -169,6 +171,12 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.publicUrl?.href ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`;
   hubUrl = url;
+  // This process as one of the hub's nodes (GET /api/status); an outage is said once, and its end.
+  const heartbeat = new Heartbeat(store, { id: hub.status.nodeId, version: VERSION, startedAt: hub.status.startedAt }, {
+    failed: (e) => logger.warn({ err: e }, 'the node heartbeat failed (tried again every 10 s; said again when it works)'),
+    recovered: () => logger.info('the node heartbeat works again'),
+  });
+  await heartbeat.start(url);
   return {
     url,
     port,
@@ -179,6 +187,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
       await Promise.all([app.close(), grpc?.close()]);
       await deadlines.stop();
       await outbox.stop();
+      await heartbeat.stop();
       signer.close();
       await store.close();
     },

@@ -16,6 +16,7 @@ import { Directory } from './directory.js';
 import { hubSkillIds } from './hub-skills.js';
 import { View } from './view.js';
 import { Inbox } from './inbox.js';
+import { HubStatus } from './status.js';
 
 export interface HubOptions {
   /** The admin token's hash (identity/tokens.ts hashToken). */
@@ -57,6 +58,8 @@ export interface Hub {
   readonly operators: Operators;
   /** Agents' live inboxes and whether they are listening (hub/inbox.ts). */
   readonly inbox: Inbox;
+  /** The hub's nodes and tasks per hour, as anyone may read them (hub/status.ts). */
+  readonly status: HubStatus;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -78,11 +81,12 @@ export function createHub(store: Store, options: HubOptions): Hub {
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,
-    kindReads: kinds.restReads({ store, spaces, view }),
+    kindReads: kinds.restReads({ store, spaces, view, clock }),
     kinds,
     directory: new Directory(identity),
     endpoints,
     operators: new Operators(store, clock),
     inbox,
+    status: new HubStatus(store, view, clock),
   };
 }

@@ -240,6 +240,7 @@ export interface ReadServices {
   store: Store;
   spaces: Spaces;
   view: View;
+  clock: () => number;
 }
 
 /** One REST read as its handler sees it: the caller (worked out when asked for), the path's params, the checked query. */

@@ -36,24 +36,30 @@ export const taskScopes = {
   }),
   /** The tasks of `kinds` in a space's context. */
   space: (name: string, kinds: readonly string[]): TaskScope => ({ anyOf: [{ contextId: { in: [name] }, kind: { in: kinds } }] }),
+  /** The tasks of `kinds` the agent holds or held last (an intent's worker); a list asks only for live holds. */
+  heldBy: (agent: string, kinds: readonly string[]): TaskScope => ({ anyOf: [{ holder: { in: [agent] }, kind: { in: kinds } }] }),
   /** The tasks of `kinds` an agent sent (its own memory calls), or everyone's (`agent` undefined: the admin). */
   sentOfKinds: (kinds: readonly string[], agent?: string): TaskScope => ({ anyOf: [{ kind: { in: kinds }, ...(agent !== undefined ? { sender: { in: [agent] } } : {}) }] }),
 };
 const scopes = taskScopes;
 
+/** The agents whose boards a caller reads as they would: an agent itself, an operator's own agents. */
+const boardReaders = (caller: Caller): readonly string[] => (caller.kind === 'agent' ? [caller.handle] : caller.kind === 'operator' ? caller.agents : []);
+
 /**
- * Which memory boards a caller may read: its own, those shared with it and public ones (the
- * admin: all; without a token: public ones). `mayReadBoard` is the same rule for one board.
+ * Which memory boards a caller may read: its own, those shared with it and public ones (an
+ * operator: what each of its agents may read; the admin: all; without a token: public ones).
+ * `mayReadBoard` is the same rule for one board.
  */
 export function boardScope(caller: Caller): BoardScope {
   if (caller.kind === 'admin') return { anyOf: [{}] };
-  if (caller.kind !== 'agent') return { anyOf: [{ visibility: 'public' }] };
-  return { anyOf: [{ owner: caller.handle }, { visibility: 'public' }, { visibility: 'shared', sharedWith: caller.handle }] };
+  const own = boardReaders(caller).flatMap((handle) => [{ owner: handle }, { visibility: 'shared' as const, sharedWith: handle }]);
+  return { anyOf: [{ visibility: 'public' }, ...own] };
 }
 
 export function mayReadBoard(caller: Caller, board: BoardRecord): boolean {
   if (caller.kind === 'admin' || board.visibility === 'public') return true;
-  return caller.kind === 'agent' && (board.owner === caller.handle || (board.visibility === 'shared' && board.sharedWith.includes(caller.handle)));
+  return boardReaders(caller).some((handle) => board.owner === handle || (board.visibility === 'shared' && board.sharedWith.includes(handle)));
 }
 
 /** Who writes to a board: its owner, and the agents a shared board is shared with. */
@@ -147,6 +153,22 @@ export class View {
     const mayRead = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === agent) || (caller.kind === 'operator' && caller.agents.includes(agent));
     if (!mayRead) throw new HubError('FORBIDDEN', `Only '${agent}', its operator or the admin may read its ${box}`, { hint: `Send your own agent's handle, or leave agent out for your own ${box}`, fields: [{ field: 'agent', description: 'is not an agent you own' }] });
     return scope(agent);
+  }
+
+  /**
+   * The tasks of `kinds` (held at spaces) that `worker` holds, for this caller: `me` is the caller,
+   * which must then be an agent; naming an agent, the agent itself, its operator or the admin.
+   */
+  heldScope(caller: Caller, worker: string, kinds: readonly string[]): TaskScope {
+    requireToken(caller, 'The intents a worker holds');
+    const held = kinds.filter((k) => this.spaceKinds.has(k));
+    if (worker === 'me') {
+      if (caller.kind === 'agent') return scopes.heldBy(caller.handle, held);
+      throw new HubError('FORBIDDEN', `The ${caller.kind} holds no intents of its own`, { hint: 'Name the agent: GET /api/intents?worker=<handle> (an operator, its own agents; the admin, any); an agent token reads its own with worker=me', fields: [{ field: 'worker', description: "me is an agent token's own handle" }] });
+    }
+    const mayRead = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === worker) || (caller.kind === 'operator' && caller.agents.includes(worker));
+    if (!mayRead) throw new HubError('FORBIDDEN', `Only '${worker}', its operator or the admin may list the intents it holds`, { hint: 'Send worker=me for your own, or the handle of an agent you own', fields: [{ field: 'worker', description: 'is not you or an agent you own' }] });
+    return scopes.heldBy(worker, held);
   }
 
   /** Which tasks a list at this door shows this caller; undefined when it shows none. */

@@ -59,6 +59,28 @@ export function holdsAndRanksSuite(name: string, open: () => Promise<{ store: St
       await again.close();
     });
 
+    it("lists the tasks a holder holds past a time, and nobody else's (the view's heldBy scope, TaskQuery.heldAfter)", async () => {
+      const { store } = await open();
+      const space = `s-${tagged()}`;
+      const worker = `w-${tagged()}`;
+      const write = async (over: Partial<TaskRecord>) => {
+        const created = opening(space);
+        await store.createTask(created);
+        await store.updateTask(next(created, { state: 'TASK_STATE_WORKING', ...over }));
+        return created.record.id;
+      };
+      const live = await write({ holder: worker, heldUntil: 5_000 });
+      await write({ holder: worker, heldUntil: 3_000 }); // ran out before 4_000
+      await write({ holder: `other-${tagged()}`, heldUntil: 5_000 });
+      // Who landed it: the hub ends the hold at the landing, so a later time finds it held no longer.
+      const landed = await write({ state: 'TASK_STATE_COMPLETED', holder: worker, heldUntil: 3_500 });
+      const heldBy = (after: number) => store.listTasks({ scope: taskScopes.heldBy(worker, ['intent']), heldAfter: after, limit: 5, includeArtifacts: false });
+      expect(ids(await heldBy(4_000))).toEqual([live]);
+      expect(ids(await heldBy(3_400)).sort()).toEqual([live, landed].sort());
+      expect((await store.listTasks({ scope: taskScopes.heldBy(worker, ['review']), heldAfter: 0, limit: 5, includeArtifacts: false })).total).toBe(0);
+      await store.close();
+    });
+
     it('lists by rank: highest first, then oldest, in keyset pages that go on when the last task shown has left the list', async () => {
       const { store } = await open();
       const space = `s-${tagged()}`;

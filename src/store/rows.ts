@@ -4,7 +4,7 @@
  */
 import type { TaskState } from '../a2a/types.js';
 import type { StoredSigningKey } from './signing-keys.js';
-import type { AgentRecord, ClaimPolicy, TaskColumn, Delivery, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
+import type { AgentRecord, ClaimPolicy, TaskColumn, Delivery, NodeRecord, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
 
 /** A `tasks` row. */
 export interface TaskRow {
@@ -31,7 +31,7 @@ export interface TaskRow {
 }
 
 /** The `tasks` column a list scope's test names (TaskScope). */
-export const SCOPE_COLUMNS: Readonly<Record<TaskColumn, keyof TaskRow>> = { sender: 'sender', target: 'target', visibility: 'visibility', kind: 'kind', contextId: 'context_id' };
+export const SCOPE_COLUMNS: Readonly<Record<TaskColumn, keyof TaskRow>> = { sender: 'sender', target: 'target', visibility: 'visibility', kind: 'kind', contextId: 'context_id', holder: 'holder' };
 
 /**
  * The condition under which a task's open key holds (TaskRecord.openKey): it is not terminal.
@@ -179,3 +179,14 @@ export const signingKeyFromRow = (k: SigningKeyRow): StoredSigningKey => ({
 
 /** The newest signing key's kid: the one that signs, and the one a rotation must replace. */
 export const NEWEST_SIGNING_KEY = 'SELECT kid FROM signing_keys ORDER BY created_at DESC, kid DESC LIMIT 1';
+
+/** A `nodes` row (store/nodes.ts); PostgreSQL gives BIGINT columns as text. */
+export type NodeRow = { id: string; version: string; started_at: number | string; last_seen: number | string; address: string | null };
+
+export const nodeFromRow = (row: NodeRow): NodeRecord => ({
+  id: row.id,
+  version: row.version,
+  startedAt: Number(row.started_at),
+  lastSeenAt: Number(row.last_seen),
+  ...(row.address !== null ? { address: row.address } : {}),
+});

@@ -1,6 +1,6 @@
 /**
  * The store contract, one file per concern: tasks.ts, identity.ts, outbox.ts, signing-keys.ts, schedule.ts,
- * operators.ts, receipts.ts, spaces.ts, boards.ts, inbox.ts, events.ts and errors.ts each open with what they promise. Every dialect
+ * operators.ts, receipts.ts, spaces.ts, boards.ts, inbox.ts, nodes.ts, events.ts and errors.ts each open with what they promise. Every dialect
  * (store/sqlite, store/postgres) fills the same parts in files of the same names and passes the
  * same suite (store.suite.ts). It is async so a networked database can stand behind it.
  */
@@ -8,6 +8,7 @@ import type { BoardStore } from './boards.js';
 import type { StoreEvents } from './events.js';
 import type { IdentityStore } from './identity.js';
 import type { InboxStore } from './inbox.js';
+import type { NodeStore } from './nodes.js';
 import type { OperatorStore } from './operators.js';
 import type { OutboxStore } from './outbox.js';
 import type { ReceiptStore } from './receipts.js';
@@ -21,6 +22,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './identity.js';
 export * from './inbox.js';
+export * from './nodes.js';
 export * from './operators.js';
 export * from './outbox.js';
 export * from './receipts.js';
@@ -32,7 +34,7 @@ export * from './tasks.js';
 /** Told of each commit of writes: how long it took and how many writes shared it (for metrics). */
 export type CommitObserver = (seconds: number, writes: number) => void;
 
-export interface Store extends TaskStore, IdentityStore, OperatorStore, OutboxStore, SigningKeyStore, ScheduleStore, ReceiptStore, SpaceStore, BoardStore, InboxStore {
+export interface Store extends TaskStore, IdentityStore, OperatorStore, OutboxStore, SigningKeyStore, ScheduleStore, ReceiptStore, SpaceStore, BoardStore, InboxStore, NodeStore {
   readonly name: 'sqlite' | 'postgres';
   /**
    * True when this process is the only one on its database (the store enforces it). Only then may

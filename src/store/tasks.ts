@@ -167,7 +167,7 @@ export function refusedPart(check: PartsCheck, modes: readonly string[]): number
 }
 
 /** The task columns a list may test. */
-export type TaskColumn = 'sender' | 'target' | 'visibility' | 'kind' | 'contextId';
+export type TaskColumn = 'sender' | 'target' | 'visibility' | 'kind' | 'contextId' | 'holder';
 
 /**
  * A test on one column: its value is one of `in`; or it is not `not` (a column with no value is
@@ -211,6 +211,8 @@ export interface TaskSelection {
   states?: readonly TaskState[];
   contextId?: string;
   statusAtOrAfter?: number;
+  /** Only tasks whose hold runs past this time (TaskRecord.heldUntil): live holds at `now`. */
+  heldAfter?: number;
   limit: number;
   historyLength?: number;
   includeArtifacts: boolean;
@@ -268,7 +270,22 @@ export interface TaskStore {
   entryOf(taskId: string, author: string): Promise<TaskEntry | undefined>;
   /** The task's stored events with a sequence number above `afterSeq`, in order, at most `limit`. */
   eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
+  /**
+   * How many tasks of the scope were created in each of `buckets` spans of `bucketMs`, the first
+   * starting at `from`, oldest first: one statement that groups by created_at (indexed).
+   */
+  countCreated(scope: TaskScope, from: number, bucketMs: number, buckets: number): Promise<number[]>;
 }
+
+/** Counts by bucket number (rows of a GROUP BY) as one count per bucket, 0 where none were found. */
+export const countsByBucket = (rows: readonly { bucket: number | string; n: number | string }[], buckets: number): number[] => {
+  const counts: number[] = new Array<number>(buckets).fill(0);
+  for (const row of rows) {
+    const i = Number(row.bucket);
+    if (i >= 0 && i < buckets) counts[i] = Number(row.n);
+  }
+  return counts;
+};
 
 /** What work under a lock reads and writes through (TaskStore.underLock). */
 export type LockedTasks = Pick<TaskStore, 'getTask' | 'listTasks' | 'createTask'>;

@@ -11,6 +11,7 @@ import { OpenStreams } from './open-streams.js';
 import { errorAnswer } from '../a2a/jsonrpc.js';
 import { agentRoutes } from '../rest/agents.js';
 import { healthRoutes } from '../rest/health.js';
+import { statusRoutes } from '../rest/status.js';
 import { keyRoutes } from '../rest/keys.js';
 import { operatorRoutes } from '../rest/operators.js';
 import type { Signer } from '../../delivery/signing.js';
@@ -186,6 +187,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   spaceRoutes(app, hub, options);
   kindReadRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
+  statusRoutes(app, hub);
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
   mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions });

@@ -4,12 +4,11 @@ import { VERSION } from '../../version.js';
 
 /** Liveness, and the admin token's fingerprint so a client can check the server before sending the token. */
 export function healthRoutes(app: FastifyInstance, hub: Hub, adminTokenFingerprint: string): void {
-  const started = Date.now();
   app.get('/health', { config: { door: 'rest' } }, async () => ({
     status: 'ok',
     version: VERSION,
     store: hub.store.name,
     adminTokenFingerprint,
-    uptimeSeconds: Math.floor((Date.now() - started) / 1000),
+    uptimeSeconds: hub.status.uptimeSeconds(),
   }));
 }

@@ -184,4 +184,22 @@ BEGIN
 END $$;
 `,
   },
+  {
+    version: 12,
+    name: 'nodes, tasks by creation and by holder',
+    sql: `
+-- Each running hub process (store/nodes.ts), refreshed by its heartbeat by the database's clock.
+CREATE TABLE nodes (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  version TEXT NOT NULL,
+  started_at BIGINT NOT NULL,
+  last_seen BIGINT NOT NULL,
+  address TEXT
+);
+-- Tasks created per hour (TaskStore.countCreated) walk the span by creation time.
+CREATE INDEX tasks_by_created ON tasks(created_at);
+-- The intents a worker holds (a scope on holder), latest update first.
+CREATE INDEX tasks_by_holder ON tasks(holder, updated_at, id) WHERE holder IS NOT NULL;
+`,
+  },
 ];

@@ -21,6 +21,7 @@ import { taskReader } from './task-reads.js';
 import { entryReads, taskWriter } from './tasks.js';
 import { lockedWork } from './locks.js';
 import { inboxStatements } from './inbox.js';
+import { nodeStatements } from './nodes.js';
 
 export interface PostgresOptions extends ListenOptions {
   /** Where the store says what it cannot say in an error (a lost LISTEN connection). */
@@ -73,6 +74,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     getTask: reads.get,
     listTasks: reads.list,
     openKeyHolder: reads.openKeyHolder,
+    countCreated: reads.countCreated,
     underLock: lockedWork(db, listener),
     entries: entries.list,
     entryOf: entries.of,
@@ -92,6 +94,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     pendingDeliveries: outbox.pending,
     ...signingKeyStatements(db),
     ...inboxStatements(db),
+    ...nodeStatements(db),
     prune: async (before) => {
       await receipts.prune(before);
       await outbox.prune(before - DELIVERIES_KEPT_MS);

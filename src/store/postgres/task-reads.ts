@@ -5,7 +5,7 @@
  * once per task.
  */
 import type { Artifact, Message } from '../../a2a/types.js';
-import type { ColumnTest, GetOptions, QuotaGate, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskRecord, TaskScope } from '../store.js';
+import { countsByBucket, type ColumnTest, type GetOptions, type QuotaGate, type StoredTask, type TaskColumn, type TaskPage, type TaskQuery, type TaskRecord, type TaskScope } from '../store.js';
 import { Statement, type Db } from './database.js';
 import { gateTest } from './receipts.js';
 import { cursorWalks, orderBy } from '../order.js';
@@ -72,6 +72,7 @@ function filters(s: Statement, q: TaskQuery): string {
   let sql = '';
   if (q.contextId !== undefined) sql += ` AND context_id = ${s.param(q.contextId, 'text')}`;
   if (q.statusAtOrAfter !== undefined) sql += ` AND status_at >= ${s.param(q.statusAtOrAfter, 'int8')}`;
+  if (q.heldAfter !== undefined) sql += ` AND held_until > ${s.param(q.heldAfter, 'int8')}`;
   return sql;
 }
 
@@ -134,5 +135,17 @@ export function taskReader(db: Db) {
   const openKeyHolder = async (key: string): Promise<string | undefined> =>
     (await db.query<{ id: string }>(`SELECT id FROM tasks WHERE open_key = $1 AND ${OPEN_KEY_HOLDS}`, [key])).rows[0]?.id;
 
-  return { get, list, openKeyHolder };
+  /** Walks the created_at index over the span, testing the scope on each row in it. */
+  const countCreated = async (scope: TaskScope, from: number, bucketMs: number, buckets: number): Promise<number[]> => {
+    const s = new Statement();
+    const start = s.param(from, 'int8');
+    const end = s.param(from + bucketMs * buckets, 'int8');
+    const scoped = scopeBranches(s, scope).map((b) => `(${b})`).join(' OR ') || 'FALSE';
+    const sql = `SELECT (created_at - ${start}) / ${s.param(bucketMs, 'int8')} AS bucket, count(*) AS n FROM tasks
+      WHERE created_at >= ${start} AND created_at < ${end} AND (${scoped}) GROUP BY bucket`;
+    const { rows } = await db.query<{ bucket: string; n: string }>(sql, s.values);
+    return countsByBucket(rows, buckets);
+  };
+
+  return { get, list, openKeyHolder, countCreated };
 }

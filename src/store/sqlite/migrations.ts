@@ -203,4 +203,22 @@ ALTER TABLE agents ADD COLUMN output_modes TEXT;
 DROP TABLE inbox_heads;
 `,
   },
+  {
+    version: 19,
+    name: 'nodes, tasks by creation and by holder',
+    sql: `
+-- Each running hub process (store/nodes.ts), refreshed by its heartbeat.
+CREATE TABLE nodes (
+  id TEXT PRIMARY KEY,
+  version TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  address TEXT
+) WITHOUT ROWID;
+-- Tasks created per hour (TaskStore.countCreated) walk the span by creation time.
+CREATE INDEX tasks_by_created ON tasks(created_at);
+-- The intents a worker holds (a scope on holder), latest update first.
+CREATE INDEX tasks_by_holder ON tasks(holder, updated_at, id) WHERE holder IS NOT NULL;
+`,
+  },
 ];

@@ -9,6 +9,7 @@ import { openKeysSuite } from '../open-keys.suite.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { inboxSuite } from '../inbox.suite.js';
+import { statusSuite } from '../status.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
 import { kindMigrationInputs } from '../../hub/kinds/index.js';
@@ -34,6 +35,7 @@ openKeysSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile()))
 spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
 boardsSuite('sqlite', async () => openSqliteStore(freshFile()));
 inboxSuite('sqlite', async () => openSqliteStore(freshFile()));
+statusSuite('sqlite', async () => openSqliteStore(freshFile()));
 // The hub runs SQLite under the cache: spaces must pass through it, read from the file every time.
 spacesSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile())));
 
@@ -63,6 +65,7 @@ describe('sqlite query plans', () => {
     ['public', "SELECT * FROM tasks WHERE visibility = 'public' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public by state', "SELECT * FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['received at the hub base', "SELECT * FROM tasks WHERE target = 'a' AND sender IS NOT 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    ['held by a worker', "SELECT * FROM tasks WHERE holder = 'w' AND kind = 'intent' AND held_until > 5 ORDER BY updated_at DESC, id DESC LIMIT 21"],
     // by rank (order.ts): from the start; after a cursor, the rest of its rank, then the ranks below it
     ['claimable intents', `${CLAIMABLE} ORDER BY rank DESC, created_at, id LIMIT 21`],
     ['claimable intents in the rank of a cursor', `${CLAIMABLE} AND rank = 3 AND (created_at, id) > (5, 'x') ORDER BY rank DESC, created_at, id LIMIT 21`],
@@ -70,6 +73,10 @@ describe('sqlite query plans', () => {
   ];
   it('an open key is looked up by its index (the lookup repeats the index\'s condition, OPEN_KEY_HOLDS)', () => {
     expect(planOf(`SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`)).toMatch(/USING (COVERING )?INDEX tasks_open_key/);
+  });
+
+  it('tasks created per hour walk the creation index over the span', () => {
+    expect(planOf("SELECT (created_at - 5) / 3600000 AS bucket, COUNT(*) FROM tasks WHERE created_at >= 5 AND created_at < 9 AND ((visibility = 'public')) GROUP BY bucket")).toMatch(/USING (COVERING )?INDEX tasks_by_created/);
   });
 
   it.each(lists)('the %s list uses an index and no sort', (_name, sql) => {

@@ -10,6 +10,7 @@ import { boardStatements } from './boards.js';
 import { taskReader } from './task-reads.js';
 import { taskWriter } from './tasks.js';
 import { inboxStatements } from './inbox.js';
+import { nodeStatements } from './nodes.js';
 import { deliveryStatements } from './outbox.js';
 import { signingKeyStatements } from './signing-keys.js';
 import { entryStatements } from './entries.js';
@@ -111,6 +112,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     },
     listTasks: async (query) => reads.list(query),
     openKeyHolder: async (key) => reads.openKeyHolder(key),
+    countCreated: async (scope, from, bucketMs, buckets) => reads.countCreated(scope, from, bucketMs, buckets),
     underLock: (key, work) => locks.run(key, () => work(store)),
     addEntry: async (write) => writes.seal(write),
     entries: async (taskId) => entries.list(taskId),
@@ -129,6 +131,7 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     listDeliveries: async (taskId) => outbox.list(taskId),
     pendingDeliveries: async () => outbox.pending(),
     ...signingKeyStatements(db),
+    ...nodeStatements(db),
     inboxHead: inbox.inboxHead,
     inboxAfter: inbox.inboxAfter,
     inboxOfTasksIn: inbox.inboxOfTasksIn,

@@ -2,7 +2,7 @@ import type { Artifact, Message } from '../../a2a/types.js';
 import { statementCache, type Db } from './database.js';
 import { cursorWalks, orderBy } from '../order.js';
 import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
-import type { ColumnTest, GetOptions, StoredTask, TaskColumn, TaskPage, TaskQuery, TaskScope } from '../store.js';
+import { countsByBucket, type ColumnTest, type GetOptions, type StoredTask, type TaskColumn, type TaskPage, type TaskQuery, type TaskScope } from '../store.js';
 
 type Branch = { where: string; params: Record<string, unknown> };
 
@@ -44,6 +44,10 @@ function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> }
   if (q.statusAtOrAfter !== undefined) {
     parts.push('status_at >= @since');
     params['since'] = q.statusAtOrAfter;
+  }
+  if (q.heldAfter !== undefined) {
+    parts.push('held_until > @heldAfter');
+    params['heldAfter'] = q.heldAfter;
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
@@ -102,5 +106,14 @@ export function taskReader(db: Db) {
 
   const openKeyHolder = (key: string): string | undefined => keyHolder.get(key) as string | undefined;
 
-  return { get, list, openKeyHolder };
+  /** Walks the created_at index over the span, testing the scope on each row in it. */
+  const countCreated = (scope: TaskScope, from: number, bucketMs: number, buckets: number): number[] => {
+    const scoped = scopeBranches(scope);
+    const sql = `SELECT CAST((created_at - @from) / @width AS INTEGER) AS bucket, COUNT(*) AS n FROM tasks
+      WHERE created_at >= @from AND created_at < @to AND (${scoped.map((b) => `(${b.where})`).join(' OR ') || '0'}) GROUP BY bucket`;
+    const params = Object.assign({}, ...scoped.map((b) => b.params), { from, width: bucketMs, to: from + bucketMs * buckets });
+    return countsByBucket(prepare(sql).all(params) as { bucket: number; n: number }[], buckets);
+  };
+
+  return { get, list, openKeyHolder, countCreated };
 }

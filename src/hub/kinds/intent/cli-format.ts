@@ -28,6 +28,7 @@ export interface Member {
 /** One row of GET /api/spaces/{name}/intents. */
 export interface IntentRow {
   id: string;
+  space: string;
   title: string;
   priority: number;
   state: string;

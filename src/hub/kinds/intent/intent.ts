@@ -9,7 +9,7 @@ import { doorOf, type Change, type Kind, type KindContext, type KindModule, type
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
 import { factsOf, holdFacts, INTENT, said, type IntentFacts } from './facts.js';
 import { footprintsOverlap, intentOpenKey, storedOpenKey, titleWords } from './twins.js';
-import { intentsPage, IntentListing } from './listing.js';
+import { heldIntentsPage, intentsPage, IntentListing } from './listing.js';
 import { READS_NEED_NO_TOKEN } from '../../spaces.js';
 import { askInput, claim, fail, heartbeat, holdEnds, land, leaseExpired, progress, release } from './work.js';
 
@@ -188,5 +188,8 @@ export const intentModule: KindModule = {
         ],
   create: ({ quotas, settings }) => intentKind(quotas, settings.intentWaitMs ?? 20_000),
   openKeyOf: storedOpenKey,
-  restReads: ({ store, spaces, view }) => [intentsPage(new IntentListing(store, spaces, view))],
+  restReads: ({ store, spaces, view, clock }) => {
+    const listing = new IntentListing(store, spaces, view, clock);
+    return [intentsPage(listing), heldIntentsPage(listing)];
+  },
 };

@@ -1,9 +1,11 @@
 /**
  * A space's intents as a REST page: claimable ones highest priority first, then oldest (what a
  * worker takes next; the store's rank order, the rank being the priority); any other filter
- * latest update first, as every task list. Both are one keyset page of the store.
+ * latest update first, as every task list. Both are one keyset page of the store. And the intents
+ * a worker holds a live lease on, in every space, latest update first: the same page.
  */
 import { z } from 'zod';
+import type { Caller } from '../../../identity/caller.js';
 import { stateFilter } from '../../mailbox.js';
 import type { RestRead } from '../../kind.js';
 import { pageFields } from '../../page-query.js';
@@ -15,6 +17,8 @@ import { factsOf, INTENT } from './facts.js';
 
 const intentQuery = z.object({ state: z.string().optional(), ...pageFields }).strict();
 export type IntentQuery = z.infer<typeof intentQuery>;
+const heldQuery = z.object({ worker: z.string().min(1, 'send me (your own agent) or an agent handle'), ...pageFields }).strict();
+export type HeldQuery = z.infer<typeof heldQuery>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -23,6 +27,7 @@ function summary(task: StoredTask) {
   const facts = factsOf(task);
   return {
     id: record.id,
+    space: record.contextId,
     title: facts.title,
     priority: facts.priority,
     state: record.state,
@@ -44,6 +49,7 @@ export class IntentListing {
     private readonly store: Store,
     private readonly spaces: Spaces,
     private readonly view: View,
+    private readonly clock: () => number,
   ) {}
 
   /**
@@ -65,6 +71,14 @@ export class IntentListing {
     const page = await this.store.listTasks({ ...read, ...(states ? { states } : {}), ...cursorFrom(query.cursor, filters, 'cursor') });
     return restPage(page, (last) => encodePageToken(last, filters));
   }
+
+  /** The intents whose lease `worker` holds now (the view says who may ask, and what `me` is). */
+  async held(caller: Caller, query: HeldQuery) {
+    const scope = this.view.heldScope(caller, query.worker, [INTENT]);
+    const filters = [scope, 'held'];
+    const page = await this.store.listTasks({ scope, heldAfter: this.clock(), limit: query.limit ?? 20, historyLength: 0, includeArtifacts: false, ...cursorFrom(query.cursor, filters, 'cursor') });
+    return restPage(page, (last) => encodePageToken(last, filters));
+  }
 }
 
 /** `GET /api/spaces/{name}/intents`: a worker's page of a space's intents; it needs no token. */
@@ -72,4 +86,11 @@ export const intentsPage = (listing: IntentListing): RestRead<IntentQuery> => ({
   path: '/api/spaces/:name/intents',
   query: intentQuery,
   answer: ({ params, query }) => listing.page(params['name']!, query),
+});
+
+/** `GET /api/intents?worker=me`: the intents a worker holds, in every space; it needs a token. */
+export const heldIntentsPage = (listing: IntentListing): RestRead<HeldQuery> => ({
+  path: '/api/intents',
+  query: heldQuery,
+  answer: async ({ caller, query }) => listing.held(await caller(), query),
 });
