@@ -186,7 +186,7 @@ END $$;
   },
   {
     version: 12,
-    name: 'nodes, tasks by creation and by holder',
+    name: 'nodes, tasks by holder',
     sql: `
 -- Each running hub process (store/nodes.ts), refreshed by its heartbeat by the database's clock.
 CREATE TABLE nodes (
@@ -196,8 +196,6 @@ CREATE TABLE nodes (
   last_seen BIGINT NOT NULL,
   address TEXT
 );
--- Tasks created per hour (TaskStore.countCreated) walk the span by creation time.
-CREATE INDEX tasks_by_created ON tasks(created_at);
 -- The intents a worker holds (a scope on holder), latest update first.
 CREATE INDEX tasks_by_holder ON tasks(holder, updated_at, id) WHERE holder IS NOT NULL;
 `,

@@ -205,7 +205,7 @@ DROP TABLE inbox_heads;
   },
   {
     version: 19,
-    name: 'nodes, tasks by creation and by holder',
+    name: 'nodes, tasks by holder',
     sql: `
 -- Each running hub process (store/nodes.ts), refreshed by its heartbeat.
 CREATE TABLE nodes (
@@ -215,8 +215,6 @@ CREATE TABLE nodes (
   last_seen INTEGER NOT NULL,
   address TEXT
 ) WITHOUT ROWID;
--- Tasks created per hour (TaskStore.countCreated) walk the span by creation time.
-CREATE INDEX tasks_by_created ON tasks(created_at);
 -- The intents a worker holds (a scope on holder), latest update first.
 CREATE INDEX tasks_by_holder ON tasks(holder, updated_at, id) WHERE holder IS NOT NULL;
 `,

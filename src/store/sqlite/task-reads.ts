@@ -106,11 +106,14 @@ export function taskReader(db: Db) {
 
   const openKeyHolder = (key: string): string | undefined => keyHolder.get(key) as string | undefined;
 
-  /** Walks the created_at index over the span, testing the scope on each row in it. */
+  /**
+   * A task is updated no earlier than it is created, so the span's tasks are among those updated
+   * since it began: the scope's indexes (by updated_at) walk them, and task writes keep no index by creation.
+   */
   const countCreated = (scope: TaskScope, from: number, bucketMs: number, buckets: number): number[] => {
     const scoped = scopeBranches(scope);
     const sql = `SELECT CAST((created_at - @from) / @width AS INTEGER) AS bucket, COUNT(*) AS n FROM tasks
-      WHERE created_at >= @from AND created_at < @to AND (${scoped.map((b) => `(${b.where})`).join(' OR ') || '0'}) GROUP BY bucket`;
+      WHERE updated_at >= @from AND created_at >= @from AND created_at < @to AND (${scoped.map((b) => `(${b.where})`).join(' OR ') || '0'}) GROUP BY bucket`;
     const params = Object.assign({}, ...scoped.map((b) => b.params), { from, width: bucketMs, to: from + bucketMs * buckets });
     return countsByBucket(prepare(sql).all(params) as { bucket: number; n: number }[], buckets);
   };
