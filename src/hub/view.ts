@@ -7,7 +7,7 @@ import type { JsonObject, StreamResponse, Task, TaskStatus } from '../a2a/types.
 import { HubError } from '../errors/hub-error.js';
 import { ANONYMOUS, callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
-import { pushChannel, type BoardRecord, type BoardScope, type Delivery, type PushConfig, type StoredTask, type TaskBranch, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
+import { pushChannel, type AgentRecord, type BoardRecord, type BoardScope, type Delivery, type PushConfig, type StoredTask, type TaskBranch, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door } from './kind.js';
 import type { Kinds } from './kinds/index.js';
 
@@ -60,6 +60,15 @@ export function boardScope(caller: Caller): BoardScope {
 export function mayReadBoard(caller: Caller, board: BoardRecord): boolean {
   if (caller.kind === 'admin' || board.visibility === 'public') return true;
   return boardReaders(caller).some((handle) => board.owner === handle || (board.visibility === 'shared' && board.sharedWith.includes(handle)));
+}
+
+/**
+ * What a registered caller (any token) reads of an agent beyond its public card, in its extended
+ * card: whether it takes no new tasks (paused), and whether its tasks also go to its own verified endpoint.
+ */
+export function registeredAgentFacts(caller: Caller, agent: AgentRecord): { handle: string; paused: boolean; forwarding: boolean } | undefined {
+  if (caller.kind === 'anonymous') return undefined;
+  return { handle: agent.handle, paused: agent.paused !== undefined, forwarding: agent.forwarding === true && agent.endpointVerifiedAt !== undefined };
 }
 
 /** Who writes to a board: its owner, and the agents a shared board is shared with. */

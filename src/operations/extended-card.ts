@@ -9,6 +9,7 @@ import type { Actor } from '../hub/tasks.js';
 import { requireToken } from '../identity/caller.js';
 import type { CallContext } from './context.js';
 import { HubError } from '../errors/hub-error.js';
+import { registeredAgentFacts } from '../hub/view.js';
 
 /** An Agent Card in ProtoJSON, as the cards module builds it. */
 export interface AgentCardJson {
@@ -21,8 +22,8 @@ async function callerFacts(hub: Hub, actor: Actor): Promise<Record<string, unkno
   const { caller, door } = actor;
   const facts: Record<string, unknown> = { caller: { kind: caller.kind, ...('handle' in caller ? { handle: caller.handle } : {}) } };
   if (door.kind === 'agent') {
-    const agent = await hub.identity.agent(door.handle);
-    facts['agent'] = { handle: agent.handle, paused: agent.paused !== undefined, forwarding: agent.forwarding === true && agent.endpointVerifiedAt !== undefined };
+    const agent = registeredAgentFacts(caller, await hub.identity.agent(door.handle)); // the view decides what a token reads of it
+    if (agent) facts['agent'] = agent;
   }
   return facts;
 }
