@@ -35,7 +35,7 @@ describe('the live inbox on one hub', () => {
   });
   afterAll(() => hub.destroy());
 
-  it('gives the open tasks first (not the finished ones, nor those waiting on the sender), then live tasks, follow-ups and cancels', async () => {
+  it('gives the open tasks first (not the finished ones, nor those waiting on the sender), then live tasks, follow-ups (each with what its sender accepts back) and cancels', async () => {
     const open = await send(hub, 'bob', alice, 'first, still open');
     const done = await send(hub, 'bob', alice, 'second, answered');
     await rest(hub, 'POST', `api/tasks/${done.id}/respond`, { token: bob.token, body: { state: 'completed', message: { parts: [{ text: 'ok' }] } } });
@@ -51,11 +51,11 @@ describe('the live inbox on one hub', () => {
     expect(first!.id).toMatch(/^\d+\/\d+$/);
 
     const live = await send(hub, 'bob', alice, 'live one', { accepts: ['text/plain'] });
-    await send(hub, 'bob', alice, 'more please', { taskId: asking.id });
+    await send(hub, 'bob', alice, 'more please', { taskId: asking.id, accepts: ['application/json'] });
     await rest(hub, 'POST', `api/tasks/${open.id}/cancel`, { token: alice.token, body: { reason: 'no longer needed' } });
     const [task, message, cancel] = await inbox.take(3);
     expect(task!.data).toMatchObject({ kind: 'task', task: { id: live.id, status: { state: 'TASK_STATE_SUBMITTED' } }, acceptedOutputModes: ['text/plain'] });
-    expect(message!.data).toMatchObject({ kind: 'message', taskId: asking.id, message: { role: 'ROLE_USER', parts: [{ text: 'more please' }] } });
+    expect(message!.data).toMatchObject({ kind: 'message', taskId: asking.id, message: { role: 'ROLE_USER', parts: [{ text: 'more please' }] }, acceptedOutputModes: ['application/json'] });
     expect(cancel!.data).toEqual({ kind: 'cancel', taskId: open.id, reason: 'no longer needed' });
     expect([task, message, cancel].map((b) => Number(b!.id))).toEqual([1, 2, 3].map((i) => Number(task!.id) + i - 1));
     // bob's own answers are not fed back to him

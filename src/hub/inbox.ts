@@ -113,11 +113,12 @@ export function inboxOfOpening(record: TaskRecord, task: () => Task, acceptedOut
   return { agent: record.target, events: [event] };
 }
 
-/** What a change by someone other than its target tells the target: the messages it adds, and its cancel. */
-export function inboxOfChange(by: Caller, before: TaskRecord, write: TaskWrite): InboxDraft | undefined {
+/** What a change by someone other than its target tells the target: the messages it adds (with what their sender accepts back), and its cancel. */
+export function inboxOfChange(by: Caller, before: TaskRecord, write: TaskWrite, acceptedOutputModes?: readonly string[]): InboxDraft | undefined {
   const target = before.target;
   if (target === undefined || (by.kind === 'agent' && callerName(by) === target)) return undefined;
-  const events: InboxEvent[] = write.newMessages.map((message) => ({ kind: 'message', taskId: before.id, message }));
+  const accepts = acceptedOutputModes?.length ? { acceptedOutputModes } : {};
+  const events: InboxEvent[] = write.newMessages.map((message) => Object.assign({ kind: 'message' as const, taskId: before.id, message }, accepts));
   if (write.record.state === 'TASK_STATE_CANCELED' && before.state !== 'TASK_STATE_CANCELED') {
     const reason = (write.record.metadata?.['muster'] as { cancelReason?: unknown } | undefined)?.cancelReason;
     events.push(typeof reason === 'string' ? { kind: 'cancel', taskId: before.id, reason } : { kind: 'cancel', taskId: before.id });

@@ -298,7 +298,7 @@ export class TaskService {
         await this.store.addEntry(Object.assign({}, change.sealed, receipt ? { receipt } : {}, change.quotas ? { quotas: change.quotas } : {}));
         return this.present(actor, current);
       }
-      return this.present(actor, await this.commit(current, change, ctx.now, receipt ? { receipt } : {}, actor.caller));
+      return this.present(actor, await this.commit(current, change, ctx.now, receipt ? { receipt } : {}, actor));
     });
   }
 
@@ -322,7 +322,7 @@ export class TaskService {
   }
 
   /** Writes a kind's change to a task read at some version, with its events, deliveries, wake-ups and (made `by` a caller) its target's inbox events. */
-  private async commit(current: StoredTask, change: Change, now: number, extra: Partial<TaskWrite>, by?: Caller): Promise<StoredTask> {
+  private async commit(current: StoredTask, change: Change, now: number, extra: Partial<TaskWrite>, by?: Actor): Promise<StoredTask> {
     const { record } = current;
     // A change that writes an entry is bounded by the entry's own cap (an open call's 300
     // answers), which refuses as TASK_FULL; the message cap holds open-ended histories.
@@ -333,7 +333,7 @@ export class TaskService {
     }
     const { write, task } = changeWrite(current, change, now);
     Object.assign(write, extra);
-    const inbox = by && inboxOfChange(by, record, write);
+    const inbox = by && inboxOfChange(by.caller, record, write, by.acceptedOutputModes);
     if (inbox) write.inbox = inbox;
     const drafts = await this.push.drafts(write.record, write.events);
     if (drafts.length > 0) write.deliveries = drafts;

@@ -18,7 +18,7 @@ import type { Message, Task } from '../a2a/types.js';
 
 export type InboxEvent =
   | { kind: 'task'; task: Task; acceptedOutputModes?: readonly string[] }
-  | { kind: 'message'; taskId: string; message: Message }
+  | { kind: 'message'; taskId: string; message: Message; acceptedOutputModes?: readonly string[] }
   | { kind: 'cancel'; taskId: string; reason?: string };
 
 /** What one task write adds to its target's inbox. */
