@@ -12,7 +12,7 @@ import type { InboxItem } from '../../hub/inbox.js';
 import { requireAgent } from '../../identity/caller.js';
 import { asHubError, restErrorBody } from '../http/errors.js';
 import { callerOf } from '../http/context.js';
-import { drained } from '../http/drained.js';
+import { sseBlock, writeSse } from '../http/sse.js';
 import type { OpenStreams } from '../http/open-streams.js';
 
 export interface InboxRouteOptions {
@@ -46,25 +46,13 @@ export function inboxRoutes(app: FastifyInstance, hub: Hub, options: InboxRouteO
   });
 }
 
-/** Writes the items as SSE until the stream ends, the client leaves, or the socket stops draining. */
-async function writeInbox(res: ServerResponse, items: AsyncGenerator<InboxItem>, abort: AbortController, settings: StreamSettings): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-  res.flushHeaders();
-  res.on('close', () => abort.abort());
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), settings.heartbeatMs);
-  try {
+/** Writes the items as SSE (http/sse.ts) until the stream ends, the client leaves, or the socket stops draining. */
+function writeInbox(res: ServerResponse, items: AsyncGenerator<InboxItem>, abort: AbortController, settings: StreamSettings): Promise<void> {
+  const failed = (error: unknown) => `event: error\ndata: ${JSON.stringify(restErrorBody(asHubError(error)))}\n\n`;
+  return writeSse(res, abort, settings, async (send) => {
     for await (const { id, event } of items) {
       if (abort.signal.aborted) break;
-      if (res.write(event ? `id: ${id}\ndata: ${JSON.stringify(event)}\n\n` : `id: ${id}\n\n`)) continue;
-      if (!(await drained(res, settings.drainTimeoutMs, abort.signal))) break; // too far behind: it resumes with Last-Event-ID
+      await send(sseBlock(id, event && JSON.stringify(event))); // an id alone marks where the stream has got to
     }
-  } catch (error) {
-    if (!abort.signal.aborted) res.write(`event: error\ndata: ${JSON.stringify(restErrorBody(asHubError(error)))}\n\n`);
-  } finally {
-    clearInterval(heartbeat);
-    abort.abort();
-    await items.return(undefined);
-    res.end();
-  }
+  }, failed).finally(() => items.return(undefined));
 }
-
