@@ -13,7 +13,7 @@ export class Wakeups {
   private readonly watchers = new Map<string, Set<Watcher>>();
 
   constructor(events: StoreEvents) {
-    events.onTask((commit) => this.wake(commit.taskId, commit.lastSeq, commit.events));
+    events.onTask((commit) => this.wake(commit.log, commit.lastSeq, commit.events));
   }
 
   watch(taskId: string, wake: Watcher): () => void {

@@ -11,7 +11,8 @@
 import type { LoggedEvent } from './tasks.js';
 
 export interface TaskCommitted {
-  taskId: string;
+  /** The log that reached `lastSeq`: a task's (its id) or an agent's inbox (inboxKey(handle), store/inbox.ts). */
+  log: string;
   lastSeq: number;
   /** The write's events, when this process wrote them; empty when another process did (read the log). */
   events: readonly LoggedEvent[];

@@ -34,7 +34,7 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       const store = await open();
       const bob = `bob-${tagged()}`;
       const heard: [string, number][] = [];
-      store.events.onTask((c) => c.taskId === inboxKey(bob) && heard.push([c.taskId, c.lastSeq]));
+      store.events.onTask((c) => c.log === inboxKey(bob) && heard.push([c.log, c.lastSeq]));
       expect(await store.inboxHead(bob)).toBe(0);
       const first = opening(bob);
       await store.createTask(first);

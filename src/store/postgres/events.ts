@@ -117,7 +117,7 @@ export class Listener implements Announcer {
   }
 
   taskCommitted(commit: TaskCommitted): void {
-    this.notifier.send(commit.taskId, commit.lastSeq);
+    this.notifier.send(commit.log, commit.lastSeq);
     this.tell(() => this.bus.task(commit));
   }
 
@@ -186,7 +186,7 @@ export class Listener implements Announcer {
     const { t, h, c } = notice as { t?: unknown; h?: unknown; c?: unknown };
     if (n.channel === TASKS && Array.isArray(t)) {
       for (const pair of t) {
-        if (Array.isArray(pair) && typeof pair[0] === 'string' && Number.isInteger(pair[1])) this.tell(() => this.bus.task({ taskId: pair[0], lastSeq: pair[1], events: [] }));
+        if (Array.isArray(pair) && typeof pair[0] === 'string' && Number.isInteger(pair[1])) this.tell(() => this.bus.task({ log: pair[0], lastSeq: pair[1], events: [] }));
       }
     } else if (n.channel === AGENTS && typeof h === 'string' && (c === 'tokens' || c === 'record')) this.tell(() => this.bus.agent(h, c));
   }
@@ -251,7 +251,7 @@ export class Listener implements Announcer {
       const key = `${row.kind}:${row.name}:${row.mark}`;
       announced.add(key);
       if (this.announced.has(key) || this.closing) continue;
-      if (row.kind === 'task') this.tell(() => this.bus.task({ taskId: row.name, lastSeq: row.seq, events: [] }));
+      if (row.kind === 'task') this.tell(() => this.bus.task({ log: row.name, lastSeq: row.seq, events: [] }));
       else agents.set(`${row.kind}:${row.name}`, [row.name, row.kind]);
     }
     for (const [handle, change] of agents.values()) this.tell(() => this.bus.agent(handle, change));

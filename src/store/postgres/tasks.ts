@@ -52,8 +52,8 @@ export function taskWriter(db: Db, announcer: Announcer) {
     const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas };
     const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, answerable], locks);
     // Told after the commit, here and (batched, see events.ts) to the other processes.
-    announcer.taskCommitted({ taskId: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
-    if (w.inbox) announcer.taskCommitted({ taskId: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
+    announcer.taskCommitted({ log: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
+    if (w.inbox) announcer.taskCommitted({ log: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
     return answerable === undefined ? { forwarded: counts['forward'] === 1 } : { forwarded: counts['forward'] === 1, answerable: counts[answerable] === 1 };
   };
 

@@ -222,8 +222,8 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     const heardB: TaskCommitted[] = [];
     const heardA: TaskCommitted[] = [];
     const w = newTask();
-    const offB = b.events.onTask((c) => c.taskId === w.record.id && heardB.push(c));
-    const offA = a.events.onTask((c) => c.taskId === w.record.id && heardA.push(c));
+    const offB = b.events.onTask((c) => c.log === w.record.id && heardB.push(c));
+    const offA = a.events.onTask((c) => c.log === w.record.id && heardA.push(c));
     try {
       await a.createTask(w);
       await a.updateTask(bump(w, 'next'));
@@ -270,8 +270,8 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
       }
       const w = newTask();
       await a.createTask(w);
-      await eventually(() => expect(heard.map((c) => c.taskId)).toContain(w.record.id)); // still alive and listening
-      expect(heard.every((c) => typeof c.taskId === 'string' && Number.isInteger(c.lastSeq))).toBe(true);
+      await eventually(() => expect(heard.map((c) => c.log)).toContain(w.record.id)); // still alive and listening
+      expect(heard.every((c) => typeof c.log === 'string' && Number.isInteger(c.lastSeq))).toBe(true);
     } finally {
       off();
     }
@@ -298,7 +298,7 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     const lines: string[] = [];
     const c = await openPostgresStore(database.url, { log: (l) => lines.push(l), heartbeatMs: 400, reconnectMs: { first: 100, most: 200 } });
     const heard: string[] = [];
-    const off = c.events.onTask((commit) => heard.push(commit.taskId));
+    const off = c.events.onTask((commit) => heard.push(commit.log));
     const [listening] = await sql<{ pid: number }>(database.url, "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %' ORDER BY backend_start DESC LIMIT 1");
     const pid = listening!.pid;
     try {

@@ -141,9 +141,9 @@ export function taskWriter(
   const batch = groupCommit(db, apply, {
     committed: (op) => {
       if (op.kind === 'sealed') return;
-      bus.task({ taskId: op.write.record.id, lastSeq: op.write.record.lastSeq, events: loggedEvents(op.write) });
+      bus.task({ log: op.write.record.id, lastSeq: op.write.record.lastSeq, events: loggedEvents(op.write) });
       const inboxEnd = inboxEnds.get(op.write);
-      if (op.write.inbox && inboxEnd !== undefined) bus.task({ taskId: inboxKey(op.write.inbox.agent), lastSeq: inboxEnd, events: [] });
+      if (op.write.inbox && inboxEnd !== undefined) bus.task({ log: inboxKey(op.write.inbox.agent), lastSeq: inboxEnd, events: [] });
     },
     ended: (committed, writes, seconds) => {
       receipts.settle(committed);
