@@ -16,6 +16,7 @@ import { Directory } from './directory.js';
 import { hubSkillIds } from './hub-skills.js';
 import { View } from './view.js';
 import { Inbox } from './inbox.js';
+import { Feed } from './feed.js';
 
 export interface HubOptions {
   /** The admin token's hash (identity/tokens.ts hashToken). */
@@ -57,6 +58,8 @@ export interface Hub {
   readonly operators: Operators;
   /** Agents' live inboxes and whether they are listening (hub/inbox.ts). */
   readonly inbox: Inbox;
+  /** What anyone may see change, live: the web feed's news (hub/feed.ts). */
+  readonly feed: Feed;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -70,11 +73,12 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
   const inbox = new Inbox(store, wakeups);
+  const tasks = new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), (h) => inbox.canAnswer(h), clock);
   return {
     store,
     wakeups,
     identity,
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), (h) => inbox.canAnswer(h), clock),
+    tasks,
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,
@@ -84,5 +88,6 @@ export function createHub(store: Store, options: HubOptions): Hub {
     endpoints,
     operators: new Operators(store, clock),
     inbox,
+    feed: new Feed(store.events, tasks),
   };
 }

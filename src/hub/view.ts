@@ -41,6 +41,17 @@ export const taskScopes = {
 };
 const scopes = taskScopes;
 
+/** The scope narrowed to tasks of `kinds`: each branch keeps its tests and gains (or narrows) its kind test. */
+function ofKinds(scope: TaskScope, kinds: readonly string[]): TaskScope {
+  return {
+    anyOf: scope.anyOf.map((branch) => {
+      const test = branch.kind;
+      const kept = kinds.filter((k) => !test || ('in' in test ? test.in.includes(k) : 'not' in test ? test.not !== k : test.set));
+      return { ...branch, kind: { in: kept } };
+    }),
+  };
+}
+
 /**
  * Which memory boards a caller may read: its own, those shared with it and public ones (the
  * admin: all; without a token: public ones). `mayReadBoard` is the same rule for one board.
@@ -149,8 +160,16 @@ export class View {
     return scope(agent);
   }
 
-  /** Which tasks a list at this door shows this caller; undefined when it shows none. */
-  listScope(caller: Caller, door: Door): TaskScope | undefined {
+  /**
+   * Which tasks a list at this door shows this caller, only of `kinds` when given (the web feed's
+   * lists of reviews or calls); undefined when it shows none.
+   */
+  listScope(caller: Caller, door: Door, kinds?: readonly string[]): TaskScope | undefined {
+    const scope = this.doorScope(caller, door);
+    return scope && kinds ? ofKinds(scope, kinds) : scope;
+  }
+
+  private doorScope(caller: Caller, door: Door): TaskScope | undefined {
     if (door.kind === 'space') return this.heldAt(door); // a space's tasks are public to all
     if (door.kind === 'base') {
       // A kind's own base lists the caller's own tasks there (memory calls are private to their caller); the admin lists them all.
