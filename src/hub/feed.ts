@@ -34,7 +34,9 @@ export class Feed {
   /** Calls `listener` with each public change from now on; answers how to stop. */
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
-    this.stopListening ??= this.events.onTask((commit) => void this.tell(commit));
+    // Read once the write's promise has settled, not inside the announcement: a store layer that
+    // remembers tasks (store/cached) learns of the write only then, and would answer the task as it was.
+    this.stopListening ??= this.events.onTask((commit) => void setImmediate(() => void this.tell(commit)));
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size > 0) return;

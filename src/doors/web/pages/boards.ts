@@ -5,6 +5,12 @@ import { agentLink, none, section, timeAt } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
+/** A card's provenance (`a2a:<handle>`): the agent linked when it names one, else the words as they are. */
+function writer(writtenBy: string) {
+  const handle = /^a2a:(.+)$/.exec(writtenBy)?.[1];
+  return handle ? agentLink(handle) : html`${writtenBy}`;
+}
+
 export async function boardsPage(reads: FeedReads): Promise<Shown> {
   const boards = await reads.boards();
   return {
@@ -28,6 +34,6 @@ ${section('Connections', connections.length === 0 ? none('No connections.') : ht
       const to = cards.find((x) => x.id === c.to);
       return html`<li>${from ? title(from) : c.from} <span class="meta">${c.type}</span> ${to ? title(to) : c.to}</li>`;
     })}</ul>`)}
-${section(`Cards (${cards.length})`, cards.length === 0 ? none('No cards.') : html`<ol class="cards">${cards.map((c) => html`<li id="card-${c.id}"><article>${c.title ? html`<h3>${c.title}</h3>` : ''}<p class="prose">${c.text}</p><p class="meta">${c.tags.map((t) => html`<span class="tag">${t}</span> `)}written by ${agentLink(c.writtenBy)}</p></article></li>`)}</ol>`)}`,
+${section(`Cards (${cards.length})`, cards.length === 0 ? none('No cards.') : html`<ol class="cards">${cards.map((c) => html`<li id="card-${c.id}"><article>${c.title ? html`<h3>${c.title}</h3>` : ''}<p class="prose">${c.text}</p><p class="meta">${c.tags.map((t) => html`<span class="tag">${t}</span> `)}written by ${writer(c.writtenBy)}</p></article></li>`)}</ol>`)}`,
   };
 }
