@@ -30,7 +30,7 @@ beforeAll(async () => {
   // On PostgreSQL a second node shares the database: the review is posted there while the browser watches the first.
   if (testPostgres) second = await startNode('B', { db: hub.db.url, cwd: hub.db.dir, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...REVIEW_ENV } });
   [seeded, browser] = await Promise.all([seedHub(hub), launchBrowser()]);
-  [poster, c1, c2] = await Promise.all(['poster', 'c-one', 'c-two'].map((h) => register(hub, h)));
+  [poster, c1, c2] = await Promise.all([register(hub, 'poster'), register(hub, 'c-one'), register(hub, 'c-two')]);
   view = await watchedPage(browser);
 }, 60_000);
 
@@ -45,6 +45,13 @@ const postingUrl = () => second?.url ?? hub.url;
 
 const text = () => view.page.locator('main').innerText();
 
+/** An expression evaluated in the page (a string: this project's TypeScript has no DOM types). */
+const inPage = (expression: string): Promise<unknown> => view.page.evaluate(expression);
+
+/** Makes the tab hidden or shown, as switching tabs does, and tells the page. */
+const shown = (visible: boolean) =>
+  `Object.defineProperty(document, 'hidden', { configurable: true, get: () => ${!visible} }); document.dispatchEvent(new Event('visibilitychange'))`;
+
 async function visit(path: string): Promise<string> {
   const response = await view.page.goto(`${hub.url}${path.replace(/^\//, '')}`);
   expect(response?.status(), path).toBe(200);
@@ -53,7 +60,7 @@ async function visit(path: string): Promise<string> {
 
 /** Nothing hostile ran on any page so far: no flag set, no dialog, no CSP refusal of the hub's own script or style. */
 async function nothingRan(): Promise<void> {
-  expect(await view.page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+  expect(await inPage('window.__pwned')).toBeUndefined();
   expect(view.dialogs).toEqual([]);
   expect(view.errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
 }
@@ -66,7 +73,7 @@ describe('the web feed in Chromium', () => {
     for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
       const other = await fetch(hub.url, { headers: accept ? { accept } : {} });
       expect(other.status, String(accept)).toBe(404);
-      expect((await other.json()).error.code).toBe('ROUTE_NOT_FOUND');
+      expect(((await other.json()) as { error: { code: string } }).error.code).toBe('ROUTE_NOT_FOUND');
       expect(other.headers.get('content-security-policy')).toBeNull();
     }
     const card = await fetch(`${hub.url}.well-known/agent-card.json`);
@@ -159,7 +166,7 @@ describe('the web feed in Chromium', () => {
       expect(response?.status(), path).toBe(200);
       const page = await view.page.content();
       for (const secret of seeded.secrets) expect(page, `${path} shows ${secret}`).not.toContain(secret);
-      const links = await view.page.locator('a[href]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+      const links = (await inPage('Array.from(document.querySelectorAll("a[href]"), (a) => a.href)')) as string[];
       for (const href of links) {
         const url = new URL(href);
         if (url.origin !== new URL(hub.url).origin || !(url.pathname === '/' || url.pathname.startsWith('/feed/')) || seen.has(url.pathname)) continue;
@@ -177,7 +184,7 @@ describe('the web feed in Chromium', () => {
   it('a review posted over A2A appears on the open home page without a reload; its contributions stay sealed until the Evaluation shows them', async () => {
     await view.page.goto(hub.url);
     await view.page.waitForSelector('body[data-feed="open"]');
-    await view.page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
+    await inPage('window.__samePage = true');
 
     // A raw reader of the live stream beside the browser: it must never carry the private task.
     const events = await fetch(`${hub.url}feed/events`);
@@ -197,7 +204,7 @@ describe('the web feed in Chromium', () => {
     const request = reviewRequest(6_000, { title });
     const posted = await sendData(await sdkClient(postingUrl(), poster.token), openData(request));
     await view.page.locator('#open-reviews').getByRole('link', { name: title }).waitFor({ timeout: 5_000 });
-    expect(await view.page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+    expect(await inPage('window.__samePage')).toBe(true); // the same document: no reload
     expect(await text()).toMatch(/left/); // the countdown
 
     const sealed = `SEALED-${Date.now()}`;
@@ -213,10 +220,10 @@ describe('the web feed in Chromium', () => {
     await view.page.waitForSelector('body[data-feed="open"]');
     expect(await text()).toContain('sealed until the deadline');
     expect(await view.page.content()).not.toContain(sealed);
-    await view.page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
+    await inPage('window.__samePage = true');
 
     await view.page.getByText(/Resolved: all 2 contributions agree/).waitFor({ timeout: 15_000 });
-    expect(await view.page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+    expect(await inPage('window.__samePage')).toBe(true); // the same document: no reload
     expect(await text()).toContain(`${sealed} c-one`);
     expect(await view.page.locator('svg.bars rect.bar').count()).toBe(3);
     await screenshot(view.page, 'review-evaluated');
@@ -233,15 +240,9 @@ describe('the web feed in Chromium', () => {
   it('a live page closes its stream while the tab is hidden and opens it again when shown', async () => {
     await view.page.goto(`${hub.url}feed/reviews`);
     await view.page.waitForSelector('body[data-feed="open"]');
-    await view.page.evaluate(() => {
-      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
-      document.dispatchEvent(new Event('visibilitychange'));
-    });
+    await inPage(shown(false));
     expect(await view.page.locator('body').getAttribute('data-feed')).toBe('paused');
-    await view.page.evaluate(() => {
-      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
-      document.dispatchEvent(new Event('visibilitychange'));
-    });
+    await inPage(shown(true));
     await view.page.waitForSelector('body[data-feed="open"]');
   });
 
@@ -250,7 +251,7 @@ describe('the web feed in Chromium', () => {
     await view.page.getByLabel('Token').fill(seeded.bob.token);
     await view.page.getByRole('button', { name: 'Sign in' }).click();
     await view.page.waitForURL('**/feed/inbox');
-    expect(await view.page.evaluate(() => sessionStorage.getItem('muster.token'))).toBe(seeded.bob.token);
+    expect(await inPage("sessionStorage.getItem('muster.token')")).toBe(seeded.bob.token);
 
     await view.page.getByRole('button', { name: seeded.directText }).first().click();
     await view.page.getByLabel('State').selectOption('TASK_STATE_COMPLETED');
@@ -266,7 +267,7 @@ describe('the web feed in Chromium', () => {
 
     await view.page.getByRole('button', { name: 'Sign out' }).click();
     await view.page.waitForURL('**/feed/signin');
-    expect(await view.page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await inPage('sessionStorage.length')).toBe(0);
     // The token went only in headers: never in a URL the browser asked for, nor in a cookie.
     expect(view.requests.filter((url) => url.includes(seeded.bob.token))).toEqual([]);
     expect(await view.page.context().cookies()).toEqual([]);

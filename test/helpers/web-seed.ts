@@ -39,7 +39,7 @@ async function ok(call: Promise<{ status: number; body: any }>, what: string): P
 
 export async function seedHub(hub: { url: string }): Promise<Seeded> {
   const alice = await register(hub, 'alice', { name: hostileShort('an'), description: hostile('agent-description'), endpoint: 'https://alice.example/a2a/' });
-  const [bob, worker, orch] = await Promise.all(['bob', 'worker', 'orch'].map((h) => register(hub, h)));
+  const [bob, worker, orch] = await Promise.all([register(hub, 'bob'), register(hub, 'worker'), register(hub, 'orch')]);
   await ok(rest(hub, 'PATCH', 'api/agents/alice', { token: alice.token, body: { skills: [{ id: 'summarize', name: hostileShort('sn'), description: hostile('skill-description'), examples: [hostile('skill-example')] }], tags: ['writer'] } }), 'profile');
 
   const call = await ok(rpc(hub.url, 'SendMessage', dataMessage({ skill: 'call.open', args: { title: hostile('call-title'), question: hostile('call-question') } }), { token: ADMIN_TOKEN }), 'call');
