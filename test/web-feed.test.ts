@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ADMIN_TOKEN, register, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { testPostgres } from './helpers/postgres.js';
 import { startNode, type NodeProcess } from './helpers/nodes.js';
 import { sdkClient, wire } from './helpers/sdk.js';
@@ -271,6 +271,29 @@ describe('the web feed in Chromium', () => {
     // The token went only in headers: never in a URL the browser asked for, nor in a cookie.
     expect(view.requests.filter((url) => url.includes(seeded.bob.token))).toEqual([]);
     expect(await view.page.context().cookies()).toEqual([]);
+    await nothingRan();
+  });
+
+  it("an operator signed in reads each of its agents' inboxes and opens a task, but may not answer as the agent", async () => {
+    const operator = await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'olga' } });
+    expect(operator.status).toBe(201);
+    const owned = await register(hub, 'ollie', {}, operator.body.token);
+    const words = `For ollie ${Date.now()}`;
+    await rpc(`${hub.url}agents/${owned.handle}/`, 'SendMessage', { message: { messageId: `o-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: words }] }, configuration: { returnImmediately: true } }, { token: seeded.alice.token });
+
+    await view.page.goto(`${hub.url}feed/signin`);
+    await view.page.getByLabel('Token').fill(operator.body.token);
+    await view.page.getByRole('button', { name: 'Sign in' }).click();
+    await view.page.waitForURL('**/feed/inbox');
+    await view.page.getByRole('heading', { name: 'Inbox of ollie' }).waitFor();
+    await view.page.getByRole('button', { name: words }).click();
+    await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_SUBMITTED"]');
+    await view.page.getByLabel('Message').fill('Not mine to say.');
+    await view.page.getByRole('button', { name: 'Respond' }).click();
+    await view.page.locator('#task-error').filter({ hasText: /operator|may not|forbidden/i }).waitFor();
+    await view.page.getByRole('button', { name: 'Sign out' }).click();
+    await view.page.waitForURL('**/feed/signin');
+    expect(await inPage('sessionStorage.length')).toBe(0);
     await nothingRan();
   });
 });
