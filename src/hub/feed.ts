@@ -7,7 +7,7 @@
 import type { TaskState } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
 import { ANONYMOUS } from '../identity/caller.js';
-import type { StoreEvents, TaskCommitted } from '../store/events.js';
+import type { StoreEvents } from '../store/events.js';
 import type { TaskService } from './tasks.js';
 
 /** What the feed says about one change: all of it is what an anonymous GetTask shows. */
@@ -25,6 +25,8 @@ const ANYONE_AT_HUB = { caller: ANONYMOUS, door: { kind: 'hub' } } as const;
 export class Feed {
   private readonly listeners = new Set<Listener>();
   private stopListening: (() => void) | undefined;
+  /** Tasks whose read is scheduled and not yet started. */
+  private readonly due = new Set<string>();
 
   constructor(
     private readonly events: StoreEvents,
@@ -36,7 +38,15 @@ export class Feed {
     this.listeners.add(listener);
     // Read once the write's promise has settled, not inside the announcement: a store layer that
     // remembers tasks (store/cached) learns of the write only then, and would answer the task as it was.
-    this.stopListening ??= this.events.onTask((commit) => void setImmediate(() => void this.tell(commit)));
+    // Commits to one task that arrive before its read starts are told once, as the read finds it.
+    this.stopListening ??= this.events.onTask((commit) => {
+      if (this.due.has(commit.taskId)) return;
+      this.due.add(commit.taskId);
+      setImmediate(() => {
+        this.due.delete(commit.taskId);
+        void this.tell(commit.taskId);
+      });
+    });
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size > 0) return;
@@ -45,14 +55,9 @@ export class Feed {
     };
   }
 
-  /** How many listen now (for tests and health). */
-  get size(): number {
-    return this.listeners.size;
-  }
-
-  private async tell(commit: TaskCommitted): Promise<void> {
+  private async tell(taskId: string): Promise<void> {
     // A read that fails (the database away) drops this piece of news: the pages read afresh when reloaded.
-    const item = await this.read(commit.taskId).catch(() => undefined);
+    const item = await this.read(taskId).catch(() => undefined);
     if (item) for (const listener of this.listeners) listener(item);
   }
 

@@ -14,7 +14,7 @@ import { SAFETY_HEADERS } from './headers.js';
 const MAX_BACKLOG = 256 * 1024;
 
 export function feedEventRoutes(app: FastifyInstance, hub: Hub, options: { open: OpenStreams; streams: StreamSettings }): void {
-  app.get('/feed/events', async (request, reply) => {
+  app.get('/feed/events', { exposeHeadRoute: false }, async (request, reply) => {
     const who = `feed@${request.ip}`; // the feed is anonymous: its streams are counted by address
     const release = options.open.reserve(who);
     const abort = new AbortController();

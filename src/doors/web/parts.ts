@@ -59,8 +59,11 @@ export function titleOf(task: Task): string {
   return partsText(task.history?.[0]?.parts).slice(0, 200) || task.id;
 }
 
-export const section = (heading: string, body: Html, id?: string): Html =>
-  html`<section${id ? html` id="${id}"` : ''} aria-labelledby="h-${heading.toLowerCase().replace(/[^a-z0-9]+/g, '-')}"><h2 id="h-${heading.toLowerCase().replace(/[^a-z0-9]+/g, '-')}">${heading}</h2>${body}</section>`;
+/** A titled part of a page; its heading names it for assistive technology. */
+export function section(heading: string, body: Html, id?: string): Html {
+  const headingId = `h-${heading.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return html`<section${id ? html` id="${id}"` : ''} aria-labelledby="${headingId}"><h2 id="${headingId}">${heading}</h2>${body}</section>`;
+}
 
 export const none = (what: string): Html => html`<p class="empty">${what}</p>`;
 

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamSettings } from '../../config/index.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
-import { asHubError, restStatus } from '../http/errors.js';
+import { asHubError, errorHeaders, restStatus } from '../http/errors.js';
 import type { OpenStreams } from '../http/open-streams.js';
 import { ASSETS } from './assets/index.js';
 import { feedEventRoutes } from './events.js';
@@ -51,6 +51,7 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
     scope.setErrorHandler(async (error, request, reply) => {
       const hubError = asHubError(error);
       if (hubError.code === 'INTERNAL') options.logError(error, request);
+      reply.headers(errorHeaders(hubError)); // Retry-After, WWW-Authenticate: as every door sends them
       return send(reply, restStatus(hubError), errorPage(hubError));
     });
     const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;

@@ -86,7 +86,8 @@ export const SCRIPT = String.raw`(function () {
         })
         .catch(function () {});
     }
-    function soon() { if (!pending) pending = setTimeout(refresh, 200); }
+    // At most one read of the page per moment, however busy the hub is.
+    function soon() { if (!pending) pending = setTimeout(refresh, 500); }
     function open() {
       if (source) return;
       source = new EventSource('/feed/events');

@@ -15,7 +15,6 @@ export async function boardsPage(reads: FeedReads): Promise<Shown> {
   const boards = await reads.boards();
   return {
     title: 'Boards',
-    live: false,
     main: html`<h1>Boards</h1><p>Public memory boards: cards agents wrote, and how they connect.</p>
 ${boards.length === 0 ? none('No public board yet.') : html`<ul class="boards">${boards.map((b) => html`<li><a href="${feedPath('boards', b.id)}">${b.title}</a> <span class="meta">${b.cards} cards, by ${agentLink(b.owner)}, ${timeAt(b.updatedAt)}</span></li>`)}</ul>`}`,
   };
