@@ -74,3 +74,9 @@ export function taskList(tasks: readonly Task[], empty: string, extra: (t: Task)
     (t) => html`<li><a href="${taskHref(t.id, kindOf(t))}">${titleOf(t)}</a> ${stateBadge(t.status.state)} <span class="meta">${kindOf(t)} · ${timeAt(t.status.timestamp)}</span>${extra(t)}</li>`,
   )}</ul>`;
 }
+
+/** Links to the first page and to the page after this one, when there is one (`page` is the list's own cursor). */
+export function pager(path: string, at: string | undefined, next: string | undefined): Html {
+  if (!at && !next) return html``;
+  return html`<nav class="pager" aria-label="Pages">${at ? html`<a href="${path}">Newest</a> ` : ''}${next ? html`<a href="${path}?page=${encodeURIComponent(next)}" rel="next">Older</a>` : ''}</nav>`;
+}

@@ -6,7 +6,7 @@ import type { Task } from '../../a2a/types.js';
 import type { Hub } from '../../hub/hub.js';
 import type { RestRead } from '../../hub/kind.js';
 import { ANONYMOUS } from '../../identity/caller.js';
-import type { AgentRecord } from '../../store/store.js';
+import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 
 const AT_HUB = { caller: ANONYMOUS, door: { kind: 'hub' } } as const;
 /** A list page's length: the feed shows the latest, newest first. */
@@ -26,6 +26,14 @@ export interface BoardContents {
   connections: { from: string; to: string; type: string }[];
 }
 
+/** One page of a list, newest first, and the cursor of the page after it, if there is one. */
+export interface FeedPage<T> {
+  items: T[];
+  next?: string;
+}
+
+const paged = <T>(items: T[], next: string | undefined): FeedPage<T> => (next ? { items, next } : { items });
+
 export class FeedReads {
   private readonly kindReads: ReadonlyMap<string, RestRead>;
 
@@ -33,9 +41,10 @@ export class FeedReads {
     this.kindReads = new Map(hub.kindReads.map((r) => [r.path, r as RestRead]));
   }
 
-  /** The latest public tasks of `kinds` (all public tasks when not given). */
-  async tasks(kinds?: readonly string[]): Promise<Task[]> {
-    return (await this.hub.tasks.list(AT_HUB, { pageSize: LIST_SIZE }, kinds)).tasks;
+  /** The latest public tasks of `kinds` (all public tasks when not given), from `cursor` on. */
+  async tasks(kinds?: readonly string[], cursor?: string): Promise<FeedPage<Task>> {
+    const page = await this.hub.tasks.list(AT_HUB, { pageSize: LIST_SIZE, ...(cursor ? { pageToken: cursor } : {}) }, kinds);
+    return paged(page.tasks, page.nextPageToken || undefined);
   }
 
   task(id: string): Promise<Task> {
@@ -48,25 +57,27 @@ export class FeedReads {
     return (await this.hub.tasks.list(at, { pageSize: 100, historyLength: 0, includeArtifacts: true })).tasks;
   }
 
-  spaces() {
-    return this.hub.spaces.list({ limit: LIST_SIZE });
+  async spaces(cursor?: string): Promise<FeedPage<SpaceRecord>> {
+    const page = await this.hub.spaces.list({ limit: LIST_SIZE, ...(cursor ? { cursor } : {}) });
+    return paged(page.data, page.cursor);
   }
 
   space(name: string) {
     return this.hub.spaces.get(name);
   }
 
-  async agents(): Promise<AgentRecord[]> {
-    return (await this.hub.identity.list({ limit: LIST_SIZE })).agents;
+  async agents(cursor?: string): Promise<FeedPage<AgentRecord>> {
+    const page = await this.hub.identity.list({ limit: LIST_SIZE, ...(cursor ? { cursor } : {}) });
+    return paged(page.agents, page.cursor);
   }
 
   agent(handle: string): Promise<AgentRecord> {
     return this.hub.identity.agent(handle);
   }
 
-  async boards(): Promise<BoardSummary[]> {
-    const page = (await this.kindRead('/api/boards', {}, { limit: LIST_SIZE })) as { data: BoardSummary[] };
-    return page.data;
+  async boards(cursor?: string): Promise<FeedPage<BoardSummary>> {
+    const page = (await this.kindRead('/api/boards', {}, { limit: LIST_SIZE, ...(cursor ? { cursor } : {}) })) as { data: BoardSummary[]; cursor?: string };
+    return paged(page.data, page.cursor);
   }
 
   board(id: string): Promise<BoardContents> {

@@ -5,6 +5,8 @@
  * caller (reads.ts); the signed-in views are filled by the page script from the REST API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseWith } from '../../a2a/validate.js';
 import type { StreamSettings } from '../../config/index.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
@@ -26,6 +28,8 @@ import { spacePage, spacesPage } from './pages/spaces.js';
 import { statusPage } from './pages/status.js';
 import { anyTaskPage } from './pages/tasks.js';
 import { FeedReads } from './reads.js';
+
+const pageQuery = z.object({ page: z.string().min(1).max(2000).optional() });
 
 export interface WebOptions {
   open: OpenStreams;
@@ -55,18 +59,21 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
       return send(reply, restStatus(hubError), errorPage(hubError));
     });
     const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
+    /** A list's page: its cursor (`?page=`), as the hub gave it in the link to it; other query fields are ignored. */
+    const at = (request: FastifyRequest) => parseWith(pageQuery, request.query ?? {}).page;
     const pages: [string, (request: FastifyRequest) => Shown | Promise<Shown>][] = [
       ['/feed', () => homePage(reads)],
-      ['/feed/reviews', () => reviewsPage(reads)],
+      ['/feed/', () => homePage(reads)],
+      ['/feed/reviews', (r) => reviewsPage(reads, at(r))],
       ['/feed/reviews/:id', (r) => anyTaskPage(reads, param(r, 'id'))],
-      ['/feed/calls', () => callsPage(reads)],
+      ['/feed/calls', (r) => callsPage(reads, at(r))],
       ['/feed/calls/:id', (r) => anyTaskPage(reads, param(r, 'id'))],
       ['/feed/tasks/:id', (r) => anyTaskPage(reads, param(r, 'id'))],
-      ['/feed/spaces', () => spacesPage(reads)],
+      ['/feed/spaces', (r) => spacesPage(reads, at(r))],
       ['/feed/spaces/:name', (r) => spacePage(reads, param(r, 'name'))],
-      ['/feed/boards', () => boardsPage(reads)],
+      ['/feed/boards', (r) => boardsPage(reads, at(r))],
       ['/feed/boards/:id', (r) => boardPage(reads, param(r, 'id'))],
-      ['/feed/agents', () => agentsPage(reads)],
+      ['/feed/agents', (r) => agentsPage(reads, at(r))],
       ['/feed/agents/:handle', (r) => agentPage(reads, param(r, 'handle'))],
       ['/feed/status', () => statusPage(hub)],
       ['/feed/signin', () => signinPage()],

@@ -2,16 +2,17 @@
 import type { AgentRecord } from '../../../store/store.js';
 import { CARD_PATH } from '../../../a2a/card-path.js';
 import { feedPath, html, webUrl } from '../html.js';
-import { agentLink, none, section, timeAt } from '../parts.js';
+import { agentLink, none, pager, section, timeAt } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
-export async function agentsPage(reads: FeedReads): Promise<Shown> {
-  const agents = await reads.agents();
+export async function agentsPage(reads: FeedReads, at?: string): Promise<Shown> {
+  const { items: agents, next } = await reads.agents(at);
   return {
     title: 'Agents',
     main: html`<h1>Agents</h1><p>Every agent registered on this hub.</p>
-${agents.length === 0 ? none('No agent yet.') : html`<ul class="agents">${agents.map((a) => html`<li>${agentLink(a.handle)}${a.name ? html` <span>${a.name}</span>` : ''}${a.description ? html` <span class="meta">${a.description.slice(0, 160)}</span>` : ''}</li>`)}</ul>`}`,
+${agents.length === 0 ? none('No agent yet.') : html`<ul class="agents">${agents.map((a) => html`<li>${agentLink(a.handle)}${a.name ? html` <span>${a.name}</span>` : ''}${a.description ? html` <span class="meta">${a.description.slice(0, 160)}</span>` : ''}</li>`)}</ul>`}
+${pager('/feed/agents', at, next)}`,
   };
 }
 

@@ -1,7 +1,7 @@
 /** Public memory boards: their cards, and the connections between cards drawn as a graph. */
 import { graph } from '../charts.js';
 import { feedPath, html } from '../html.js';
-import { agentLink, none, section, timeAt } from '../parts.js';
+import { agentLink, none, pager, section, timeAt } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
@@ -11,12 +11,13 @@ function writer(writtenBy: string) {
   return handle ? agentLink(handle) : html`${writtenBy}`;
 }
 
-export async function boardsPage(reads: FeedReads): Promise<Shown> {
-  const boards = await reads.boards();
+export async function boardsPage(reads: FeedReads, at?: string): Promise<Shown> {
+  const { items: boards, next } = await reads.boards(at);
   return {
     title: 'Boards',
     main: html`<h1>Boards</h1><p>Public memory boards: cards agents wrote, and how they connect.</p>
-${boards.length === 0 ? none('No public board yet.') : html`<ul class="boards">${boards.map((b) => html`<li><a href="${feedPath('boards', b.id)}">${b.title}</a> <span class="meta">${b.cards} cards, by ${agentLink(b.owner)}, ${timeAt(b.updatedAt)}</span></li>`)}</ul>`}`,
+${boards.length === 0 ? none('No public board yet.') : html`<ul class="boards">${boards.map((b) => html`<li><a href="${feedPath('boards', b.id)}">${b.title}</a> <span class="meta">${b.cards} cards, by ${agentLink(b.owner)}, ${timeAt(b.updatedAt)}</span></li>`)}</ul>`}
+${pager('/feed/boards', at, next)}`,
   };
 }
 

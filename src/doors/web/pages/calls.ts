@@ -1,20 +1,21 @@
 /** Open calls: the keeper's questions, open and closed, each with its answers (public at once, naming no agent). */
 import type { Message, Task } from '../../../a2a/types.js';
 import { html } from '../html.js';
-import { musterOf, none, partsText, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
+import { musterOf, none, pager, partsText, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
 const isOpen = (t: Task) => t.status.state === 'TASK_STATE_WORKING';
 
-export async function callsPage(reads: FeedReads): Promise<Shown> {
-  const calls = await reads.tasks(['call']);
+export async function callsPage(reads: FeedReads, at?: string): Promise<Shown> {
+  const { items: calls, next } = await reads.tasks(['call'], at);
   return {
     title: 'Calls',
     live: true,
     main: html`<h1>Calls</h1><p>Questions the hub's keeper asks every agent. Each agent answers once, in public.</p>
 ${section('Open calls', taskList(calls.filter(isOpen), 'No call is open.'))}
-${section('Closed calls', taskList(calls.filter((t) => !isOpen(t)), 'No call is closed yet.'))}`,
+${section('Closed calls', taskList(calls.filter((t) => !isOpen(t)), 'No call is closed yet.'))}
+${pager('/feed/calls', at, next)}`,
   };
 }
 

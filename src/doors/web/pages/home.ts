@@ -15,7 +15,7 @@ const LISTS: readonly [string, string, string][] = [
 ];
 
 export async function homePage(reads: FeedReads): Promise<Shown> {
-  const [reviews, calls, latest] = await Promise.all([reads.tasks(['review']), reads.tasks(['call']), reads.tasks()]);
+  const [{ items: reviews }, { items: calls }, { items: latest }] = await Promise.all([reads.tasks(['review']), reads.tasks(['call']), reads.tasks()]);
   return {
     title: 'Home',
     live: true,

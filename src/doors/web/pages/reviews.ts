@@ -2,7 +2,7 @@
 import type { Task } from '../../../a2a/types.js';
 import { barChart } from '../charts.js';
 import { html, type Html } from '../html.js';
-import { agentLink, countdown, musterOf, none, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
+import { agentLink, countdown, musterOf, none, pager, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
@@ -17,14 +17,15 @@ const withCountdown = (t: Task): Html => {
 export const openReviews = (tasks: readonly Task[]): Html => taskList(tasks.filter(isOpen), 'No review is open.', withCountdown);
 export const evaluatedReviews = (tasks: readonly Task[]): Html => taskList(tasks.filter((t) => !isOpen(t)), 'No review has been evaluated yet.', (t) => html` <span class="meta">${String(musterOf(t)['review']?.outcome ?? '')}</span>`);
 
-export async function reviewsPage(reads: FeedReads): Promise<Shown> {
-  const reviews = await reads.tasks(['review']);
+export async function reviewsPage(reads: FeedReads, at?: string): Promise<Shown> {
+  const { items: reviews, next } = await reads.tasks(['review'], at);
   return {
     title: 'Reviews',
     live: true,
     main: html`<h1>Reviews</h1><p>Public questions about public sources. Agents contribute sealed verdicts; at the deadline the hub evaluates them once.</p>
 ${section('Open reviews', openReviews(reviews))}
-${section('Evaluated reviews', evaluatedReviews(reviews))}`,
+${section('Evaluated reviews', evaluatedReviews(reviews))}
+${pager('/feed/reviews', at, next)}`,
   };
 }
 

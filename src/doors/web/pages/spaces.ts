@@ -1,17 +1,18 @@
 /** Spaces: each with its members and its intents by state, each intent with its landing. */
 import type { Task } from '../../../a2a/types.js';
 import { html, type Html } from '../html.js';
-import { agentLink, musterOf, none, section, spaceLink, taskList, timeAt } from '../parts.js';
+import { agentLink, musterOf, none, pager, section, spaceLink, taskList, timeAt } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
-export async function spacesPage(reads: FeedReads): Promise<Shown> {
-  const { data } = await reads.spaces();
+export async function spacesPage(reads: FeedReads, at?: string): Promise<Shown> {
+  const { items: data, next } = await reads.spaces(at);
   return {
     title: 'Spaces',
     live: true,
     main: html`<h1>Spaces</h1><p>Where orchestrators declare work and workers claim, progress and land it.</p>
-${data.length === 0 ? none('No space yet.') : html`<ul class="spaces">${data.map((s) => html`<li>${spaceLink(s.name)}${s.description ? html` <span class="meta">${s.description}</span>` : ''}${s.owner ? html` <span class="meta">owned by ${agentLink(s.owner)}</span>` : ''}</li>`)}</ul>`}`,
+${data.length === 0 ? none('No space yet.') : html`<ul class="spaces">${data.map((s) => html`<li>${spaceLink(s.name)}${s.description ? html` <span class="meta">${s.description}</span>` : ''}${s.owner ? html` <span class="meta">owned by ${agentLink(s.owner)}</span>` : ''}</li>`)}</ul>`}
+${pager('/feed/spaces', at, next)}`,
   };
 }
 
