@@ -25,6 +25,8 @@ ${counts.map(([name, n], i) => {
 export interface GraphNode {
   id: string;
   label: string;
+  /** Where the node leads (a fragment or a feed path, built from hub ids). */
+  href?: string;
 }
 
 export interface GraphEdge {
@@ -54,7 +56,8 @@ ${drawn.map((e) => {
   })}
 ${nodes.map((n) => {
     const p = at.get(n.id)!;
-    return html`<circle cx="${p.x}" cy="${p.y}" r="10" class="node"></circle><text x="${p.x}" y="${p.y + 26}" class="node-label">${shorten(n.label, 28)}</text>`;
+    const node = html`<circle cx="${p.x}" cy="${p.y}" r="10" class="node"></circle><text x="${p.x}" y="${p.y + 26}" class="node-label">${shorten(n.label, 28)}</text>`;
+    return n.href ? html`<a href="${n.href}">${node}</a>` : node;
   })}
 </svg>`;
 }

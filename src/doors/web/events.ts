@@ -45,7 +45,7 @@ function stream(res: ServerResponse, hub: Hub, abort: AbortController, heartbeat
       res.end();
       resolve();
     };
-    if (abort.signal.aborted) return end();
+    if (abort.signal.aborted || res.destroyed) return end(); // the hub stopping, or the client gone before the stream began
     abort.signal.addEventListener('abort', end, { once: true });
     res.once('close', () => abort.abort());
   });

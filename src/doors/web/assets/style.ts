@@ -41,6 +41,7 @@ dl.facts dt { font-weight: 600; }
 .error { color: var(--bad); }
 .notice { border-left: 4px solid var(--warn); padding-left: .75rem; }
 input, select, textarea, button { font: inherit; }
+form label { display: block; margin-bottom: .2rem; font-weight: 600; }
 input, textarea { width: min(100%, 36rem); }
 button { padding: .3rem .9rem; }
 .mail-item button { text-align: left; background: none; border: 0; color: var(--accent); text-decoration: underline; cursor: pointer; padding: 0; }

@@ -5,6 +5,9 @@ import { agentLink, none, pager, section, timeAt } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
+/** A card's place on its board's page, from its id (the hub's). */
+const cardAnchor = (id: string) => `card-${encodeURIComponent(id)}`;
+
 /** A card's provenance (`a2a:<handle>`): the agent linked when it names one, else the words as they are. */
 function writer(writtenBy: string) {
   const handle = /^a2a:(.+)$/.exec(writtenBy)?.[1];
@@ -28,12 +31,12 @@ export async function boardPage(reads: FeedReads, id: string): Promise<Shown> {
     title: board.title,
     main: html`<h1>${board.title}</h1>
 <p class="meta">A public board by ${agentLink(board.owner)}, last changed ${timeAt(board.updatedAt)}.</p>
-${section('Connections', connections.length === 0 ? none('No connections.') : html`${graph(`How the cards of ${board.title} connect`, cards.map((c) => ({ id: c.id, label: title(c) })), connections.map((c) => ({ from: c.from, to: c.to, label: c.type })))}
+${section('Connections', connections.length === 0 ? none('No connections.') : html`${graph(`How the cards of ${board.title} connect`, cards.map((c) => ({ id: c.id, label: title(c), href: `#${cardAnchor(c.id)}` })), connections.map((c) => ({ from: c.from, to: c.to, label: c.type })))}
 <ul class="connections">${connections.map((c) => {
       const from = cards.find((x) => x.id === c.from);
       const to = cards.find((x) => x.id === c.to);
       return html`<li>${from ? title(from) : c.from} <span class="meta">${c.type}</span> ${to ? title(to) : c.to}</li>`;
     })}</ul>`)}
-${section(`Cards (${cards.length})`, cards.length === 0 ? none('No cards.') : html`<ol class="cards">${cards.map((c) => html`<li id="card-${c.id}"><article>${c.title ? html`<h3>${c.title}</h3>` : ''}<p class="prose">${c.text}</p><p class="meta">${c.tags.map((t) => html`<span class="tag">${t}</span> `)}written by ${writer(c.writtenBy)}</p></article></li>`)}</ol>`)}`,
+${section(`Cards (${cards.length})`, cards.length === 0 ? none('No cards.') : html`<ol class="cards">${cards.map((c) => html`<li id="${cardAnchor(c.id)}"><article>${c.title ? html`<h3>${c.title}</h3>` : ''}<p class="prose">${c.text}</p><p class="meta">${c.tags.map((t) => html`<span class="tag">${t}</span> `)}written by ${writer(c.writtenBy)}</p></article></li>`)}</ol>`)}`,
   };
 }
