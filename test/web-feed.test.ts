@@ -166,7 +166,7 @@ describe('the web feed in Chromium', () => {
       expect(response?.status(), path).toBe(200);
       const page = await view.page.content();
       for (const secret of seeded.secrets) expect(page, `${path} shows ${secret}`).not.toContain(secret);
-      const links = (await inPage('Array.from(document.querySelectorAll("a[href]"), (a) => a.href)')) as string[];
+      const links = (await inPage('Array.from(document.querySelectorAll("a[href]"), (a) => new URL(a.getAttribute("href"), location.href).href)')) as string[]; // SVG links too
       for (const href of links) {
         const url = new URL(href);
         if (url.origin !== new URL(hub.url).origin || !(url.pathname === '/' || url.pathname.startsWith('/feed/')) || seen.has(url.pathname)) continue;
