@@ -76,6 +76,9 @@ describe('the web feed in Chromium', () => {
       expect(((await other.json()) as { error: { code: string } }).error.code).toBe('ROUTE_NOT_FOUND');
       expect(other.headers.get('content-security-policy')).toBeNull();
     }
+    const forged = await fetch(hub.url, { headers: { authorization: 'Bearer mst_forged' } });
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('content-type')).toMatch(/^application\/json/);
     const card = await fetch(`${hub.url}.well-known/agent-card.json`);
     expect(card.status).toBe(200);
     const read = await rpc(hub.url, 'GetTask', { id: seeded.callId });

@@ -51,13 +51,22 @@ function errorPage(error: HubError): Shown {
 
 export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): void {
   const reads = new FeedReads(hub);
+  const refused = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const hubError = asHubError(error);
+    if (hubError.code === 'INTERNAL') options.logError(error, request);
+    reply.headers(errorHeaders(hubError)); // Retry-After, WWW-Authenticate: as every door sends them
+    return send(reply, restStatus(hubError), errorPage(hubError));
+  };
+
+  // The home page for a browser. Mounted outside the feed's scope: any other client's GET / is
+  // answered exactly as before, by the app's handlers (no route; a bad token's 401), in JSON.
+  app.get('/', async (request, reply) => {
+    if (!prefersHtml(request.headers.accept)) return reply.callNotFound();
+    return homePage(reads).then((shown) => send(reply, 200, shown), (error: unknown) => refused(error, request, reply));
+  });
+
   app.register(async (scope) => {
-    scope.setErrorHandler(async (error, request, reply) => {
-      const hubError = asHubError(error);
-      if (hubError.code === 'INTERNAL') options.logError(error, request);
-      reply.headers(errorHeaders(hubError)); // Retry-After, WWW-Authenticate: as every door sends them
-      return send(reply, restStatus(hubError), errorPage(hubError));
-    });
+    scope.setErrorHandler(async (error, request, reply) => refused(error, request, reply));
     const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
     /** A list's page: its cursor (`?page=`), as the hub gave it in the link to it; other query fields are ignored. */
     const at = (request: FastifyRequest) => parseWith(pageQuery, request.query ?? {}).page;
@@ -80,12 +89,6 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
       ['/feed/inbox', () => inboxPage()],
     ];
     for (const [path, render] of pages) scope.get(path, async (request, reply) => send(reply, 200, await render(request)));
-
-    // The home page for a browser; any other client's GET / is answered exactly as before (no route).
-    scope.get('/', async (request, reply) => {
-      if (!prefersHtml(request.headers.accept)) return reply.callNotFound();
-      return send(reply, 200, await homePage(reads));
-    });
 
     scope.get('/feed/assets/:name', async (request, reply) => {
       const asset = Object.hasOwn(ASSETS, param(request, 'name')) ? ASSETS[param(request, 'name')] : undefined;
