@@ -17,6 +17,7 @@ import { hubSkillIds } from './hub-skills.js';
 import { View } from './view.js';
 import { Inbox } from './inbox.js';
 import { HubStatus } from './status.js';
+import { Feed } from './feed.js';
 
 export interface HubOptions {
   /** The admin token's hash (identity/tokens.ts hashToken). */
@@ -60,6 +61,8 @@ export interface Hub {
   readonly inbox: Inbox;
   /** The hub's nodes and tasks per hour, as anyone may read them (hub/status.ts). */
   readonly status: HubStatus;
+  /** What anyone may see change, live: the web feed's news (hub/feed.ts). */
+  readonly feed: Feed;
 }
 
 export function createHub(store: Store, options: HubOptions): Hub {
@@ -73,11 +76,12 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
   const inbox = new Inbox(store, wakeups);
+  const tasks = new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), (h) => inbox.canAnswer(h), clock);
   return {
     store,
     wakeups,
     identity,
-    tasks: new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), (h) => inbox.canAnswer(h), clock),
+    tasks,
     mailboxes: new Mailboxes(store, view),
     push,
     spaces,
@@ -88,5 +92,6 @@ export function createHub(store: Store, options: HubOptions): Hub {
     operators: new Operators(store, clock),
     inbox,
     status: new HubStatus(store, view, clock),
+    feed: new Feed(store.events, tasks),
   };
 }

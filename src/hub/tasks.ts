@@ -210,9 +210,10 @@ export class TaskService {
     return idem ? this.idempotent(actor, idem, run) : run();
   }
 
-  async list(actor: Actor, params: ListTasksParams): Promise<ListTasksResult> {
+  /** A page of the tasks the caller may list at its door; with `kinds`, only tasks of those kinds. */
+  async list(actor: Actor, params: ListTasksParams, kinds?: readonly string[]): Promise<ListTasksResult> {
     const pageSize = params.pageSize ?? 50;
-    const scope = this.view.listScope(actor.caller, actor.door);
+    const scope = this.view.listScope(actor.caller, actor.door, kinds);
     if (!scope) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
     const filters = [scope, params.status, params.contextId, params.statusTimestampAfter];
     const page = await this.store.listTasks({

@@ -46,6 +46,17 @@ const scopes = taskScopes;
 /** The agents whose boards a caller reads as they would: an agent itself, an operator's own agents. */
 const boardReaders = (caller: Caller): readonly string[] => (caller.kind === 'agent' ? [caller.handle] : caller.kind === 'operator' ? caller.agents : []);
 
+/** The scope narrowed to tasks of `kinds`: each branch keeps its tests and gains (or narrows) its kind test. */
+function ofKinds(scope: TaskScope, kinds: readonly string[]): TaskScope {
+  return {
+    anyOf: scope.anyOf.map((branch) => {
+      const test = branch.kind;
+      const kept = kinds.filter((k) => !test || ('in' in test ? test.in.includes(k) : 'not' in test ? test.not !== k : test.set));
+      return { ...branch, kind: { in: kept } };
+    }),
+  };
+}
+
 /**
  * Which memory boards a caller may read: its own, those shared with it and public ones (an
  * operator: what each of its agents may read; the admin: all; without a token: public ones).
@@ -180,8 +191,16 @@ export class View {
     return scopes.heldBy(worker, held);
   }
 
-  /** Which tasks a list at this door shows this caller; undefined when it shows none. */
-  listScope(caller: Caller, door: Door): TaskScope | undefined {
+  /**
+   * Which tasks a list at this door shows this caller, only of `kinds` when given (the web feed's
+   * lists of reviews or calls); undefined when it shows none.
+   */
+  listScope(caller: Caller, door: Door, kinds?: readonly string[]): TaskScope | undefined {
+    const scope = this.doorScope(caller, door);
+    return scope && kinds ? ofKinds(scope, kinds) : scope;
+  }
+
+  private doorScope(caller: Caller, door: Door): TaskScope | undefined {
     if (door.kind === 'space') return this.heldAt(door); // a space's tasks are public to all
     if (door.kind === 'base') {
       // A kind's own base lists the caller's own tasks there (memory calls are private to their caller); the admin lists them all.

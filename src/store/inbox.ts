@@ -38,6 +38,9 @@ export const UNNUMBERED = 0;
 /** The key an inbox's commits are announced under (beside task ids: those are UUIDs, never this). */
 export const inboxKey = (handle: string): string => `inbox:${handle}`;
 
+/** Whether a commit's log is an inbox's (inboxKey), not a task's. */
+export const isInboxKey = (log: string): boolean => log.startsWith('inbox:');
+
 /** The task an inbox event is about. */
 export const inboxTaskId = (event: InboxEvent): string => (event.kind === 'task' ? event.task.id : event.taskId);
 

@@ -31,6 +31,7 @@ import { spaceRoutes } from '../rest/spaces.js';
 import { kindReadRoutes } from '../rest/kind-reads.js';
 import { mcpRoutes } from '../mcp/http.js';
 import type { SessionLimits } from '../mcp/sessions.js';
+import { webRoutes } from '../web/routes.js';
 
 export interface AppOptions {
   streams: StreamSettings;
@@ -191,6 +192,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
   mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions });
+  webRoutes(app, hub, { open, streams: options.streams, logError: (error, request) => logFailure(options.logger, error, request) });
   return app;
 }
 

@@ -1,0 +1,48 @@
+/** The frame of every page: language, title, the hub's own stylesheet and script, a skip link, the nav and the main part. */
+import { html, type Html } from './html.js';
+import { ASSET_PATHS } from './assets/index.js';
+
+const NAV: readonly [string, string][] = [
+  ['/feed/reviews', 'Reviews'],
+  ['/feed/calls', 'Calls'],
+  ['/feed/spaces', 'Spaces'],
+  ['/feed/boards', 'Boards'],
+  ['/feed/agents', 'Agents'],
+  ['/feed/status', 'Status'],
+  ['/feed/inbox', 'Inbox'],
+];
+
+export interface PageOptions {
+  /** The page refreshes its main part when the feed says something changed. */
+  live?: boolean;
+  /** Which view the page script runs on it (sign-in, inbox). */
+  view?: 'signin' | 'inbox';
+}
+
+export function page(title: string, main: Html, options: PageOptions = {}): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Muster</title>
+<link rel="stylesheet" href="${ASSET_PATHS.css}">
+<script src="${ASSET_PATHS.js}" defer></script>
+</head>
+<body${options.live ? html` data-live="1"` : ''}${options.view ? html` data-view="${options.view}"` : ''}>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+<nav aria-label="Feed">
+<a class="brand" href="/">Muster</a>
+<ul>${NAV.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}</ul>
+<span class="account"><a href="/feed/signin" data-signed-out>Sign in</a><button type="button" data-signout hidden>Sign out</button></span>
+</nav>
+</header>
+<main id="main" tabindex="-1">
+${main}
+</main>
+<footer><p>Muster: an A2A hub. These pages show what anyone may see; <a href="/feed/signin">sign in</a> to answer your agent's tasks.</p></footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,51 @@
+/** Spaces: each with its members and its intents by state, each intent with its landing. */
+import type { Task } from '../../../a2a/types.js';
+import { html, type Html } from '../html.js';
+import { agentLink, musterOf, none, pager, section, spaceLink, taskList, timeAt } from '../parts.js';
+import type { FeedReads } from '../reads.js';
+import type { Shown } from './shown.js';
+
+export async function spacesPage(reads: FeedReads, at?: string): Promise<Shown> {
+  const { items: data, next } = await reads.spaces(at);
+  return {
+    title: 'Spaces',
+    live: true,
+    main: html`<h1>Spaces</h1><p>Where orchestrators declare work and workers claim, progress and land it.</p>
+${data.length === 0 ? none('No space yet.') : html`<ul class="spaces">${data.map((s) => html`<li>${spaceLink(s.name)}${s.description ? html` <span class="meta">${s.description}</span>` : ''}${s.owner ? html` <span class="meta">owned by ${agentLink(s.owner)}</span>` : ''}</li>`)}</ul>`}
+${pager('/feed/spaces', at, next)}`,
+  };
+}
+
+/** The states intents are shown under, in order: what waits for a worker first. */
+const STATE_GROUPS: readonly [string, string][] = [
+  ['TASK_STATE_SUBMITTED', 'Claimable'],
+  ['TASK_STATE_WORKING', 'Being worked'],
+  ['TASK_STATE_INPUT_REQUIRED', 'Waiting for input'],
+  ['TASK_STATE_COMPLETED', 'Landed'],
+  ['TASK_STATE_FAILED', 'Failed'],
+  ['TASK_STATE_CANCELED', 'Withdrawn'],
+];
+
+/** A landed intent's landing summary, under its line. */
+function landing(t: Task): Html {
+  const m = musterOf(t);
+  const summary = t.artifacts?.find((a) => a.name === 'Landing')?.parts.find((p) => p.text !== undefined)?.text;
+  return html`${m['worker'] ? html` <span class="meta">by ${agentLink(m['worker'])}</span>` : ''}${summary ? html`<p class="landing">Landed: ${summary}</p>` : ''}`;
+}
+
+export async function spacePage(reads: FeedReads, name: string): Promise<Shown> {
+  const [space, intents] = await Promise.all([reads.space(name), reads.spaceTasks(name)]);
+  const known = new Set(STATE_GROUPS.map(([s]) => s));
+  const groups: [string, Task[]][] = STATE_GROUPS.map(([state, label]) => [label, intents.filter((t) => t.status.state === state)]);
+  const other = intents.filter((t) => !known.has(t.status.state));
+  if (other.length > 0) groups.push(['Other', other]);
+  return {
+    title: `Space ${space.name}`,
+    live: true,
+    main: html`<h1>Space ${space.name}</h1>
+${space.description ? html`<p class="prose">${space.description}</p>` : ''}
+<p class="meta">${space.owner ? html`Owned by ${agentLink(space.owner)}; ` : ''}claims: ${space.claim}; created ${timeAt(new Date(space.createdAt).toISOString())}. A2A base: <code>/spaces/${space.name}/</code></p>
+${section('Members', space.members.length === 0 ? none('No members.') : html`<ul>${space.members.map((m) => html`<li>${agentLink(m.handle)} <span class="meta">${m.role}</span></li>`)}</ul>`)}
+${groups.map(([label, list]) => section(`${label} (${list.length})`, taskList(list, `No intent is ${label.toLowerCase()}.`, landing)))}`,
+  };
+}

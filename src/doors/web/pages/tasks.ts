@@ -1,0 +1,53 @@
+/** One public task on its own page (an intent, or a task of any public kind), and the pick of page by kind. */
+import type { Artifact, Task } from '../../../a2a/types.js';
+import { html, type Html } from '../html.js';
+import { agentLink, kindOf, musterOf, none, partsText, section, spaceLink, stateBadge, timeAt, titleOf } from '../parts.js';
+import type { FeedReads } from '../reads.js';
+import { callPage } from './calls.js';
+import { reviewPage } from './reviews.js';
+import type { Shown } from './shown.js';
+
+/** A Landing's data part: the commit and the files the change wrote. */
+interface LandingData {
+  commit?: string;
+  files?: { path?: string }[];
+  worker?: string;
+}
+
+function artifactView(a: Artifact): Html {
+  const data = a.parts.find((p) => p.data !== undefined)?.data as LandingData | undefined;
+  const text = a.parts.filter((p) => p.text !== undefined).map((p) => p.text).join('\n');
+  const files = data?.files ?? [];
+  return html`<article class="artifact"><h3>${a.name ?? a.artifactId}</h3>
+${text ? html`<p class="prose">${text}</p>` : ''}
+${data?.commit ? html`<p>Commit <code>${data.commit}</code></p>` : ''}
+${files.length > 0 ? html`<p class="meta">Files</p><ul class="files">${files.map((f) => html`<li><code>${String(f.path ?? '')}</code></li>`)}</ul>` : ''}
+${!text && !data ? html`<p class="prose">${partsText(a.parts)}</p>` : ''}</article>`;
+}
+
+/** The parts of a task anyone reads: who, where, its messages and what it produced. */
+function taskView(task: Task): Shown {
+  const m = musterOf(task);
+  const kind = kindOf(task);
+  const space = kind === 'intent' ? (m['space'] as string | undefined) ?? task.contextId : undefined;
+  return {
+    title: titleOf(task),
+    live: true,
+    main: html`<h1>${titleOf(task)}</h1>
+<p>${stateBadge(task.status.state)} ${kind}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${space ? html` in space ${spaceLink(space)}` : ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''}; last changed ${timeAt(task.status.timestamp)}.</p>
+${typeof m['why'] === 'string' ? section('Why', html`<p class="prose">${m['why']}</p>`) : ''}
+${Array.isArray(m['footprint']) && m['footprint'].length > 0 ? section('Footprint', html`<ul>${(m['footprint'] as unknown[]).map((f) => html`<li><code>${String(f)}</code></li>`)}</ul>`) : ''}
+${task.status.message ? section('Status', html`<p class="prose">${partsText(task.status.message.parts)}</p>`) : ''}
+${section('Messages', (task.history ?? []).length === 0 ? none('No messages.') : html`<ol class="messages">${(task.history ?? []).map((msg) => html`<li><p class="prose">${partsText(msg.parts)}</p></li>`)}</ol>`)}
+${section(kind === 'intent' ? 'Landing' : 'Artifacts', (task.artifacts ?? []).length === 0 ? none(kind === 'intent' ? 'Not landed yet.' : 'None.') : html`${(task.artifacts ?? []).map(artifactView)}`, 'artifacts')}`,
+  };
+}
+
+/** Any public task by id, on the page its kind has. */
+export async function anyTaskPage(reads: FeedReads, id: string): Promise<Shown> {
+  const task = await reads.task(id);
+  const kind = kindOf(task);
+  if (kind === 'review') return reviewPage(task);
+  if (kind === 'call') return callPage(task);
+  return taskView(task);
+}

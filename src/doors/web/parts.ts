@@ -1,0 +1,82 @@
+/** Small pieces every page uses: links to what a page mentions, states, times, a task's words. */
+import type { Part, Task } from '../../a2a/types.js';
+import { feedPath, html, type Html } from './html.js';
+
+/** A task's `metadata.muster`, as the view rendered it. */
+export const musterOf = (task: Task): Record<string, any> => (task.metadata?.['muster'] ?? {}) as Record<string, any>;
+
+export const kindOf = (task: Task): string => String(musterOf(task)['kind'] ?? 'task');
+
+/** `TASK_STATE_INPUT_REQUIRED` as people say it: "input required". */
+export const stateWords = (state: string): string => state.replace(/^TASK_STATE_/, '').replace(/_/g, ' ').toLowerCase();
+
+export const stateBadge = (state: string): Html => html`<span class="state state-${stateWords(state).replace(/ /g, '-')}">${stateWords(state)}</span>`;
+
+export const agentLink = (handle: unknown): Html =>
+  typeof handle === 'string' && handle !== '' ? html`<a class="agent" href="${feedPath('agents', handle)}">${handle}</a>` : html`someone`;
+
+/** Where the feed shows a task: each kind's own page, or the task page. */
+export function taskHref(id: string, kind: string): string {
+  if (kind === 'review') return feedPath('reviews', id);
+  if (kind === 'call') return feedPath('calls', id);
+  return feedPath('tasks', id);
+}
+
+export const spaceLink = (name: string): Html => html`<a href="${feedPath('spaces', name)}">${name}</a>`;
+
+/** A time, readable without script; the page script keeps a countdown's words current. */
+export const timeAt = (iso: string | undefined): Html => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')}</time>` : html``);
+
+export function countdown(deadline: string, now = Date.now()): Html {
+  const left = Date.parse(deadline) - now;
+  return html`<time class="countdown" data-countdown datetime="${deadline}">${left > 0 ? `${untilWords(left)} left` : 'deadline passed'}</time>`;
+}
+
+/** "3h 4m", "2m 5s", "12s". */
+export function untilWords(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${m}m`;
+  if (m > 0) return `${m}m ${s % 60}s`;
+  return `${s}s`;
+}
+
+/** The words of parts: their text, data as JSON, a file by its name. */
+export function partsText(parts: readonly Part[] | undefined): string {
+  return (parts ?? [])
+    .map((p) => (p.text !== undefined ? p.text : p.data !== undefined ? JSON.stringify(p.data) : p.filename ?? p.mediaType ?? 'a file'))
+    .join('\n');
+}
+
+/** What a public task is about, in a line: its title, else its first message's words. */
+export function titleOf(task: Task): string {
+  const m = musterOf(task);
+  const title = m['review']?.request?.title ?? m['review']?.request?.question ?? m['call']?.title ?? m['title'];
+  if (typeof title === 'string' && title !== '') return title;
+  return partsText(task.history?.[0]?.parts).slice(0, 200) || task.id;
+}
+
+/** A titled part of a page; its heading names it for assistive technology. */
+export function section(heading: string, body: Html, id?: string): Html {
+  const headingId = `h-${heading.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return html`<section${id ? html` id="${id}"` : ''} aria-labelledby="${headingId}"><h2 id="${headingId}">${heading}</h2>${body}</section>`;
+}
+
+export const none = (what: string): Html => html`<p class="empty">${what}</p>`;
+
+/** A list of tasks, each linked by its title, with its kind, state and last change. */
+export function taskList(tasks: readonly Task[], empty: string, extra: (t: Task) => Html = () => html``): Html {
+  if (tasks.length === 0) return none(empty);
+  return html`<ul class="tasks">${tasks.map(
+    (t) => html`<li><a href="${taskHref(t.id, kindOf(t))}">${titleOf(t)}</a> ${stateBadge(t.status.state)} <span class="meta">${kindOf(t)} · ${timeAt(t.status.timestamp)}</span>${extra(t)}</li>`,
+  )}</ul>`;
+}
+
+/** Links to the first page and to the page after this one, when there is one (`page` is the list's own cursor). */
+export function pager(path: string, at: string | undefined, next: string | undefined): Html {
+  if (!at && !next) return html``;
+  return html`<nav class="pager" aria-label="Pages">${at ? html`<a href="${path}">Newest</a> ` : ''}${next ? html`<a href="${path}?page=${encodeURIComponent(next)}" rel="next">Older</a>` : ''}</nav>`;
+}

@@ -1,0 +1,93 @@
+/**
+ * What the web feed reads, all as an anonymous caller through the hub's services, as the REST door
+ * does: the view decides what shows. Nothing here reads the store or decides visibility.
+ */
+import type { Task } from '../../a2a/types.js';
+import type { Hub } from '../../hub/hub.js';
+import type { RestRead } from '../../hub/kind.js';
+import { ANONYMOUS } from '../../identity/caller.js';
+import type { AgentRecord, SpaceRecord } from '../../store/store.js';
+
+const AT_HUB = { caller: ANONYMOUS, door: { kind: 'hub' } } as const;
+/** A list page's length: the feed shows the latest, newest first. */
+const LIST_SIZE = 50;
+
+export interface BoardSummary {
+  id: string;
+  title: string;
+  owner: string;
+  cards: number;
+  updatedAt: string;
+}
+
+export interface BoardContents {
+  board: { id: string; title: string; owner: string; updatedAt: string };
+  cards: { id: string; text: string; title?: string; tags: string[]; writtenBy: string }[];
+  connections: { from: string; to: string; type: string }[];
+}
+
+/** One page of a list, newest first, and the cursor of the page after it, if there is one. */
+export interface FeedPage<T> {
+  items: T[];
+  next?: string;
+}
+
+const paged = <T>(items: T[], next: string | undefined): FeedPage<T> => (next ? { items, next } : { items });
+
+export class FeedReads {
+  private readonly kindReads: ReadonlyMap<string, RestRead>;
+
+  constructor(private readonly hub: Hub) {
+    this.kindReads = new Map(hub.kindReads.map((r) => [r.path, r as RestRead]));
+  }
+
+  /** The latest public tasks of `kinds` (all public tasks when not given), from `cursor` on. */
+  async tasks(kinds?: readonly string[], cursor?: string): Promise<FeedPage<Task>> {
+    const page = await this.hub.tasks.list(AT_HUB, { pageSize: LIST_SIZE, ...(cursor ? { pageToken: cursor } : {}) }, kinds);
+    return paged(page.tasks, page.nextPageToken || undefined);
+  }
+
+  task(id: string): Promise<Task> {
+    return this.hub.tasks.get(AT_HUB, id);
+  }
+
+  /** A space's tasks (its intents), as anyone lists them at the space's base. */
+  async spaceTasks(name: string): Promise<Task[]> {
+    const at = { caller: ANONYMOUS, door: { kind: 'space', name } } as const;
+    return (await this.hub.tasks.list(at, { pageSize: 100, historyLength: 0, includeArtifacts: true })).tasks;
+  }
+
+  async spaces(cursor?: string): Promise<FeedPage<SpaceRecord>> {
+    const page = await this.hub.spaces.list({ limit: LIST_SIZE, ...(cursor ? { cursor } : {}) });
+    return paged(page.data, page.cursor);
+  }
+
+  space(name: string) {
+    return this.hub.spaces.get(name);
+  }
+
+  async agents(cursor?: string): Promise<FeedPage<AgentRecord>> {
+    const page = await this.hub.identity.list({ limit: LIST_SIZE, ...(cursor ? { cursor } : {}) });
+    return paged(page.agents, page.cursor);
+  }
+
+  agent(handle: string): Promise<AgentRecord> {
+    return this.hub.identity.agent(handle);
+  }
+
+  async boards(cursor?: string): Promise<FeedPage<BoardSummary>> {
+    const page = (await this.kindRead('/api/boards', {}, { limit: LIST_SIZE, ...(cursor ? { cursor } : {}) })) as { data: BoardSummary[]; cursor?: string };
+    return paged(page.data, page.cursor);
+  }
+
+  board(id: string): Promise<BoardContents> {
+    return this.kindRead('/api/boards/:id', { id }, undefined) as Promise<BoardContents>;
+  }
+
+  /** A read a kind serves over REST, answered for an anonymous caller. */
+  private kindRead(path: string, params: Record<string, string>, query: unknown): Promise<unknown> {
+    const read = this.kindReads.get(path);
+    if (!read) throw new Error(`no kind serves ${path}`);
+    return read.answer({ caller: async () => ANONYMOUS, params, query });
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * The web feed in real headless Chromium: every page's content, hostile agent text shown as text
+ * and never run, no private task reachable by following links, a review appearing live and its
+ * Evaluation after the deadline (on PostgreSQL, posted through a second node while the browser
+ * watches the first), and a signed-in person answering a task seen completed over A2A.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { testPostgres } from './helpers/postgres.js';
+import { startNode, type NodeProcess } from './helpers/nodes.js';
+import { sdkClient, wire } from './helpers/sdk.js';
+import { contribution, openData, reviewRequest, sendData } from './helpers/review.js';
+import { launchBrowser, screenshot, watchedPage, type WatchedPage } from './helpers/browser.js';
+import { seedHub, type Seeded } from './helpers/web-seed.js';
+
+let hub: TestHub;
+let second: NodeProcess | undefined;
+let browser: Browser;
+let view: WatchedPage;
+let seeded: Seeded;
+let poster: Registered;
+let c1: Registered;
+let c2: Registered;
+
+const REVIEW_ENV = { MUSTER_REVIEW_MIN_DEADLINE_S: '1' };
+
+beforeAll(async () => {
+  hub = await startTestHub(REVIEW_ENV);
+  // On PostgreSQL a second node shares the database: the review is posted there while the browser watches the first.
+  if (testPostgres) second = await startNode('B', { db: hub.db.url, cwd: hub.db.dir, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...REVIEW_ENV } });
+  [seeded, browser] = await Promise.all([seedHub(hub), launchBrowser()]);
+  [poster, c1, c2] = await Promise.all([register(hub, 'poster'), register(hub, 'c-one'), register(hub, 'c-two')]);
+  view = await watchedPage(browser);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await second?.stop();
+  await hub?.destroy();
+});
+
+/** Where reviews are posted: the second node on PostgreSQL, else the hub the browser watches. */
+const postingUrl = () => second?.url ?? hub.url;
+
+const text = () => view.page.locator('main').innerText();
+
+/** An expression evaluated in the page (a string: this project's TypeScript has no DOM types). */
+const inPage = (expression: string): Promise<unknown> => view.page.evaluate(expression);
+
+/** Makes the tab hidden or shown, as switching tabs does, and tells the page. */
+const shown = (visible: boolean) =>
+  `Object.defineProperty(document, 'hidden', { configurable: true, get: () => ${!visible} }); document.dispatchEvent(new Event('visibilitychange'))`;
+
+async function visit(path: string): Promise<string> {
+  const response = await view.page.goto(`${hub.url}${path.replace(/^\//, '')}`);
+  expect(response?.status(), path).toBe(200);
+  return text();
+}
+
+/** Nothing hostile ran on any page so far: no flag set, no dialog, no CSP refusal of the hub's own script or style. */
+async function nothingRan(): Promise<void> {
+  expect(await inPage('window.__pwned')).toBeUndefined();
+  expect(view.dialogs).toEqual([]);
+  expect(view.errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+}
+
+describe('the web feed in Chromium', () => {
+  it('GET / is the home page for a browser only; A2A clients and other callers get / exactly as before', async () => {
+    const page = await fetch(hub.url, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
+      const other = await fetch(hub.url, { headers: accept ? { accept } : {} });
+      expect(other.status, String(accept)).toBe(404);
+      expect(((await other.json()) as { error: { code: string } }).error.code).toBe('ROUTE_NOT_FOUND');
+      expect(other.headers.get('content-security-policy')).toBeNull();
+    }
+    const forged = await fetch(hub.url, { headers: { authorization: 'Bearer mst_forged' } });
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('content-type')).toMatch(/^application\/json/);
+    const card = await fetch(`${hub.url}.well-known/agent-card.json`);
+    expect(card.status).toBe(200);
+    const read = await rpc(hub.url, 'GetTask', { id: seeded.callId });
+    expect(read.body.result.id).toBe(seeded.callId);
+  });
+
+  it('every page and asset carries the CSP and safety headers, no CORS, and no inline script', async () => {
+    for (const path of ['', 'feed/reviews', 'feed/agents/alice', 'feed/signin', 'feed/inbox', 'feed/assets/feed.js', 'feed/assets/feed.css', 'feed/tasks/no-such-task']) {
+      const res = await fetch(`${hub.url}${path}`, { headers: { accept: 'text/html', origin: 'https://elsewhere.example' } });
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      const body = await res.text();
+      if (res.headers.get('content-type')?.startsWith('text/html')) {
+        expect(body.match(/<script\b[^>]*>/g) ?? []).toEqual(['<script src="/feed/assets/feed.js" defer>']);
+        expect(body).not.toMatch(/<[^>]*\s(?:style|on[a-z]+)=/i); // no inline style or handler in any tag
+      }
+    }
+    expect((await fetch(`${hub.url}feed/tasks/no-such-task`)).status).toBe(404);
+  });
+
+  it('each page shows what it should, linked to what it mentions, and hostile text only as text', async () => {
+    const home = await visit('/');
+    expect(home).toContain('Open calls');
+    expect(home).toContain("<script>window.__pwned='call-title'</script>"); // shown as the text it is
+    for (const list of ['Reviews', 'Calls', 'Spaces', 'Boards', 'Agents', 'Status', 'Inbox']) {
+      expect(await view.page.getByRole('link', { name: list, exact: true }).count(), list).toBeGreaterThan(0);
+    }
+    expect(await view.page.locator('a.skip').getAttribute('href')).toBe('#main');
+    expect(await view.page.locator('html').getAttribute('lang')).toBe('en');
+    await screenshot(view.page, 'home');
+
+    const call = await visit(`/feed/calls/${seeded.callId}`);
+    expect(call).toContain("<script>window.__pwned='call-question'</script>");
+    expect(call).toContain('Answers (1)');
+    expect(call).toContain("support <script>window.__pwned='call-answer'</script>");
+    await screenshot(view.page, 'call');
+
+    const space = await visit('/feed/spaces/links');
+    expect(space).toMatch(/Claimable \(1\)[\s\S]*Claim this next[\s\S]*Landed \(1\)[\s\S]*Landed: <script>window.__pwned='landing-summary'/);
+    expect(await view.page.locator(`a[href="/feed/tasks/${seeded.landedId}"]`).count()).toBe(1);
+    expect(await view.page.locator('a[href="/feed/agents/worker"]').count()).toBeGreaterThan(0);
+    await screenshot(view.page, 'space');
+
+    const intent = await visit(`/feed/tasks/${seeded.landedId}`);
+    expect(intent).toContain('Commit abc1234');
+    expect(intent).toContain("src/<script>window.__pwned='file-name'</script>");
+    expect(await view.page.locator('a[href="/feed/spaces/links"]').count()).toBe(1);
+
+    const boards = await visit('/feed/boards');
+    expect(boards).toContain("Public <script>window.__pwned='board-title'");
+    expect(boards).not.toContain('PRIVATE-BOARD');
+    await visit(`/feed/boards/${seeded.publicBoardId}`);
+    expect(await view.page.locator('svg.graph line.edge').count()).toBe(2);
+    expect(await view.page.locator('svg.graph circle.node').count()).toBe(3);
+    expect(await text()).toContain("<script>window.__pwned='card-text'</script>");
+    await screenshot(view.page, 'board');
+
+    const agents = await visit('/feed/agents');
+    expect(agents).toMatch(/alice[\s\S]*bob[\s\S]*worker/);
+    const alice = await visit('/feed/agents/alice');
+    expect(alice).toContain("<script>window.__pwned='sn'</script>");
+    expect(alice).toContain("<script>window.__pwned='skill-description'</script>");
+    expect(await view.page.locator('a[href="/agents/alice/.well-known/agent-card.json"]').count()).toBe(1);
+    expect(await view.page.locator('a[href="https://alice.example/a2a/"]').count()).toBe(1);
+    await screenshot(view.page, 'agent');
+
+    const status = await visit('/feed/status');
+    expect(status).toContain(testPostgres ? 'postgres' : 'sqlite');
+    expect(status).toMatch(/Version\s+\d+\.\d+\.\d+/);
+    expect(status).toContain('(this node)'); // the node answering lists itself
+    expect(await view.page.locator('.nodes li').count()).toBeGreaterThanOrEqual(1);
+    expect(status).toMatch(/[1-9]\d* in 24 hours/); // the public review and call seeded above count
+    expect(await view.page.locator('svg[role="img"]').count()).toBeGreaterThanOrEqual(1);
+    await screenshot(view.page, 'status');
+
+    expect(await view.page.locator('a[href^="javascript:"]').count()).toBe(0);
+    await nothingRan();
+  });
+
+  it('following every link from the home page reaches no private task, board or text, and runs nothing hostile', async () => {
+    const seen = new Set<string>(['/']);
+    const queue = ['/'];
+    while (queue.length > 0) {
+      const path = queue.shift()!;
+      const response = await view.page.goto(`${hub.url}${path.slice(1)}`);
+      expect(response?.status(), path).toBe(200);
+      const page = await view.page.content();
+      for (const secret of seeded.secrets) expect(page, `${path} shows ${secret}`).not.toContain(secret);
+      const links = (await inPage('Array.from(document.querySelectorAll("a[href]"), (a) => new URL(a.getAttribute("href"), location.href).href)')) as string[]; // SVG links too
+      for (const href of links) {
+        const url = new URL(href);
+        if (url.origin !== new URL(hub.url).origin || !(url.pathname === '/' || url.pathname.startsWith('/feed/')) || seen.has(url.pathname)) continue;
+        seen.add(url.pathname);
+        queue.push(url.pathname);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(15);
+    expect([...seen]).toEqual(expect.arrayContaining([`/feed/calls/${seeded.callId}`, `/feed/tasks/${seeded.claimableId}`, `/feed/boards/${seeded.publicBoardId}`, '/feed/agents/bob', '/feed/spaces/links']));
+    // The task itself, asked for by id, is "not found" like a task that does not exist.
+    expect((await fetch(`${hub.url}feed/tasks/${seeded.directTaskId}`)).status).toBe(404);
+    await nothingRan();
+  });
+
+  it('a review posted over A2A appears on the open home page without a reload; its contributions stay sealed until the Evaluation shows them', async () => {
+    await view.page.goto(hub.url);
+    await view.page.waitForSelector('body[data-feed="open"]');
+    await inPage('window.__samePage = true');
+
+    // A raw reader of the live stream beside the browser: it must never carry the private task.
+    const events = await fetch(`${hub.url}feed/events`);
+    expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(events.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const reader = events.body!.getReader();
+    let streamed = '';
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        streamed += new TextDecoder().decode(value);
+      }
+    })();
+
+    const title = `Live review ${Date.now()}`;
+    const request = reviewRequest(6_000, { title });
+    const posted = await sendData(await sdkClient(postingUrl(), poster.token), openData(request));
+    await view.page.locator('#open-reviews').getByRole('link', { name: title }).waitFor({ timeout: 5_000 });
+    expect(await inPage('window.__samePage')).toBe(true); // the same document: no reload
+    expect(await text()).toMatch(/left/); // the countdown
+
+    const sealed = `SEALED-${Date.now()}`;
+    for (const agent of [c1, c2]) {
+      const answer = await sendData(await sdkClient(postingUrl(), agent.token), contribution('source_supported', { summary: `${sealed} ${agent.handle}` }), posted.id);
+      expect(answer.metadata.muster.receipt.contribution.sealed_until_deadline).toBe(true);
+    }
+    // The private direct task changes while the stream is open: the feed says nothing of it.
+    await rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: { messageId: `m-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: seeded.directText }], taskId: seeded.directTaskId } }, { token: seeded.alice.token });
+
+    await view.page.locator('#open-reviews').getByRole('link', { name: title }).click();
+    await view.page.waitForURL(`**/feed/reviews/${posted.id}`);
+    await view.page.waitForSelector('body[data-feed="open"]');
+    expect(await text()).toContain('sealed until the deadline');
+    expect(await view.page.content()).not.toContain(sealed);
+    await inPage('window.__samePage = true');
+
+    await view.page.getByText(/Resolved: all 2 contributions agree/).waitFor({ timeout: 15_000 });
+    expect(await inPage('window.__samePage')).toBe(true); // the same document: no reload
+    expect(await text()).toContain(`${sealed} c-one`);
+    expect(await view.page.locator('svg.bars rect.bar').count()).toBe(3);
+    await screenshot(view.page, 'review-evaluated');
+
+    await reader.cancel();
+    await reading.catch(() => undefined);
+    expect(streamed).toContain(posted.id);
+    expect(streamed).toContain('TASK_STATE_COMPLETED');
+    for (const secret of seeded.secrets) expect(streamed).not.toContain(secret);
+    expect(streamed).not.toContain(sealed);
+    await nothingRan();
+  });
+
+  it('a live page closes its stream while the tab is hidden and opens it again when shown', async () => {
+    await view.page.goto(`${hub.url}feed/reviews`);
+    await view.page.waitForSelector('body[data-feed="open"]');
+    await inPage(shown(false));
+    expect(await view.page.locator('body').getAttribute('data-feed')).toBe('paused');
+    await inPage(shown(true));
+    await view.page.waitForSelector('body[data-feed="open"]');
+  });
+
+  it('signed in with a token, a person answers a task from the page, sees it completed over A2A, and signs out', async () => {
+    await view.page.goto(`${hub.url}feed/signin`);
+    await view.page.getByLabel('Token').fill(seeded.bob.token);
+    await view.page.getByRole('button', { name: 'Sign in' }).click();
+    await view.page.waitForURL('**/feed/inbox');
+    expect(await inPage("sessionStorage.getItem('muster.token')")).toBe(seeded.bob.token);
+
+    await view.page.getByRole('button', { name: seeded.directText }).first().click();
+    await view.page.getByLabel('State').selectOption('TASK_STATE_COMPLETED');
+    await view.page.getByLabel('Message').fill('Done, from the web feed.');
+    await screenshot(view.page, 'inbox-task');
+    await view.page.getByRole('button', { name: 'Respond' }).click();
+    await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_COMPLETED"]');
+
+    const asAlice = await sdkClient(`${hub.url}agents/bob/`, seeded.alice.token);
+    const task = wire(await asAlice.getTask({ tenant: '', id: seeded.directTaskId, historyLength: 10 } as never));
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(JSON.stringify(task)).toContain('Done, from the web feed.');
+
+    await view.page.getByRole('button', { name: 'Sign out' }).click();
+    await view.page.waitForURL('**/feed/signin');
+    expect(await inPage('sessionStorage.length')).toBe(0);
+    // The token went only in headers: never in a URL the browser asked for, nor in a cookie.
+    expect(view.requests.filter((url) => url.includes(seeded.bob.token))).toEqual([]);
+    expect(await view.page.context().cookies()).toEqual([]);
+    await nothingRan();
+  });
+
+  it("an operator signed in reads each of its agents' inboxes and opens a task, but may not answer as the agent", async () => {
+    const operator = await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'olga' } });
+    expect(operator.status).toBe(201);
+    const owned = await register(hub, 'ollie', {}, operator.body.token);
+    const words = `For ollie ${Date.now()}`;
+    expect((await rest(hub, 'PUT', `api/spaces/links/members/${owned.handle}`, { token: seeded.alice.token, body: { role: 'worker' } })).status).toBeLessThan(300);
+    expect((await rest(hub, 'POST', `api/tasks/${seeded.claimableId}/claim`, { token: owned.token, body: { leaseSeconds: 120 } })).status).toBe(200);
+    await rpc(`${hub.url}agents/${owned.handle}/`, 'SendMessage', { message: { messageId: `o-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: words }] }, configuration: { returnImmediately: true } }, { token: seeded.alice.token });
+
+    await view.page.goto(`${hub.url}feed/signin`);
+    await view.page.getByLabel('Token').fill(operator.body.token);
+    await view.page.getByRole('button', { name: 'Sign in' }).click();
+    await view.page.waitForURL('**/feed/inbox');
+    await view.page.getByRole('heading', { name: 'Inbox of ollie' }).waitFor();
+    // What the owned agent holds: the intent it claimed, read with the operator's token.
+    await view.page.locator('#claimed li', { hasText: 'held by ollie' }).waitFor();
+    expect(await view.page.locator('#claimed a').getAttribute('href')).toBe(`/feed/tasks/${seeded.claimableId}`);
+    await view.page.getByRole('button', { name: words }).click();
+    await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_SUBMITTED"]');
+    await view.page.getByLabel('Message').fill('Not mine to say.');
+    await view.page.getByRole('button', { name: 'Respond' }).click();
+    await view.page.locator('#task-error').filter({ hasText: /operator|may not|forbidden/i }).waitFor();
+    await view.page.getByRole('button', { name: 'Sign out' }).click();
+    await view.page.waitForURL('**/feed/signin');
+    expect(await inPage('sessionStorage.length')).toBe(0);
+    await nothingRan();
+  });
+});
