@@ -3,29 +3,23 @@
  * HTML, no stack trace), and once the database is back everything stored is there and the hub
  * answers again without a restart.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from './helpers/database.js';
+import { databaseOutage } from './helpers/postgres.js';
 import { register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 
 describe.skipIf(testDialect !== 'postgres')('the database unavailable', () => {
   let hub: TestHub;
   let alice: Registered, bob: Registered;
-  let admin: pg.Client;
-  const name = () => new URL(hub.db.url).pathname.slice(1);
-  const setConnections = (allowed: boolean) => admin.query(`ALTER DATABASE ${name()} ALLOW_CONNECTIONS ${allowed}`);
+  let outage: Awaited<ReturnType<typeof databaseOutage>>;
 
   beforeAll(async () => {
     hub = await startTestHub();
     [alice, bob] = [await register(hub, 'out-alice'), await register(hub, 'out-bob')];
-    const url = new URL(hub.db.url);
-    url.pathname = '/postgres';
-    admin = new pg.Client({ connectionString: url.href });
-    await admin.connect();
+    outage = await databaseOutage(hub.db.url);
   });
   afterAll(async () => {
-    await setConnections(true).catch(() => {});
-    await admin.end();
+    await outage.close();
     await hub.destroy();
   });
 
@@ -33,8 +27,7 @@ describe.skipIf(testDialect !== 'postgres')('the database unavailable', () => {
     const sent = await rpc(`${hub.url}agents/out-bob/`, 'SendMessage', { message: { messageId: 'm-out-1', role: 'ROLE_USER', parts: [{ text: 'before' }] } }, { token: alice.token });
     const id = sent.body.result.task.id;
 
-    await setConnections(false);
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name()]);
+    await outage.cut();
 
     const read = await rpc(`${hub.url}agents/out-bob/`, 'GetTask', { id }, { token: alice.token });
     expect(read.status).toBe(503);
@@ -45,7 +38,7 @@ describe.skipIf(testDialect !== 'postgres')('the database unavailable', () => {
     expect(inbox.body.error).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
     expect(JSON.stringify(inbox.body)).not.toMatch(/at .*\.js|pg_|ECONN/); // no stack, no driver detail
 
-    await setConnections(true);
+    await outage.restore();
     const back = await rpc(`${hub.url}agents/out-bob/`, 'GetTask', { id }, { token: alice.token });
     expect(back.status).toBe(200);
     expect(back.body.result.history[0].parts[0].text).toBe('before');

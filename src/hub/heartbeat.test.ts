@@ -3,9 +3,8 @@
  * heartbeats fail, its end once, nothing is thrown, and the row is there again after. Runs only
  * when MUSTER_TEST_PG names a server.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresDatabase, testPostgres } from '../../test/helpers/postgres.js';
+import { databaseOutage, freshPostgresDatabase, testPostgres } from '../../test/helpers/postgres.js';
 import { openPostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/store.js';
 import { Heartbeat, LIVE_MS } from './heartbeat.js';
@@ -13,21 +12,15 @@ import { Heartbeat, LIVE_MS } from './heartbeat.js';
 describe.skipIf(!testPostgres)('a heartbeat through a database outage', () => {
   let database: { url: string; drop: () => Promise<void> };
   let store: Store;
-  let admin: pg.Client;
-  const name = () => new URL(database.url).pathname.slice(1);
-  const setConnections = (allowed: boolean) => admin.query(`ALTER DATABASE ${name()} ALLOW_CONNECTIONS ${allowed}`);
+  let outage: Awaited<ReturnType<typeof databaseOutage>>;
 
   beforeAll(async () => {
     database = await freshPostgresDatabase('heartbeat');
     store = await openPostgresStore(database.url, { log: () => {} });
-    const url = new URL(database.url);
-    url.pathname = '/postgres';
-    admin = new pg.Client({ connectionString: url.href });
-    await admin.connect();
+    outage = await databaseOutage(database.url);
   });
   afterAll(async () => {
-    await setConnections(true).catch(() => {});
-    await admin.end();
+    await outage.close();
     await store.close();
     await database.drop();
   });
@@ -39,14 +32,13 @@ describe.skipIf(!testPostgres)('a heartbeat through a database outage', () => {
     await heartbeat.start('http://127.0.0.1:1/');
     expect(await listed()).toEqual(['node-outage']);
 
-    await setConnections(false);
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name()]);
+    await outage.cut();
     await heartbeat.beat();
     await heartbeat.beat();
     await heartbeat.beat();
     expect(said).toEqual(['failed']);
 
-    await setConnections(true);
+    await outage.restore();
     await heartbeat.beat();
     await heartbeat.beat();
     expect(said).toEqual(['failed', 'recovered']);

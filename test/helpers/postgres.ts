@@ -38,3 +38,25 @@ export async function freshPostgresDatabase(label: string): Promise<{ url: strin
     },
   };
 }
+
+/**
+ * An outage of the database at `url`, made from the server's maintenance database: `cut` turns new
+ * connections away and ends the open ones, `restore` lets them in again.
+ */
+export async function databaseOutage(url: string): Promise<{ cut: () => Promise<void>; restore: () => Promise<void>; close: () => Promise<void> }> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: onDatabase('postgres') });
+  await admin.connect();
+  const allow = async (allowed: boolean) => void (await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS ${allowed}`));
+  return {
+    cut: async () => {
+      await allow(false);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    },
+    restore: () => allow(true),
+    close: async () => {
+      await allow(true).catch(() => {});
+      await admin.end();
+    },
+  };
+}
