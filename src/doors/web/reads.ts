@@ -6,7 +6,8 @@ import type { Task } from '../../a2a/types.js';
 import type { Hub } from '../../hub/hub.js';
 import type { RestRead } from '../../hub/kind.js';
 import { ANONYMOUS } from '../../identity/caller.js';
-import type { AgentRecord, SpaceRecord } from '../../store/store.js';
+import { publicProfile } from '../../identity/profile-view.js';
+import type { SpaceRecord } from '../../store/store.js';
 
 const AT_HUB = { caller: ANONYMOUS, door: { kind: 'hub' } } as const;
 /** A list page's length: the feed shows the latest, newest first. */
@@ -31,6 +32,8 @@ export interface FeedPage<T> {
   items: T[];
   next?: string;
 }
+
+export type AgentProfile = ReturnType<typeof publicProfile>;
 
 const paged = <T>(items: T[], next: string | undefined): FeedPage<T> => (next ? { items, next } : { items });
 
@@ -66,13 +69,15 @@ export class FeedReads {
     return this.hub.spaces.get(name);
   }
 
-  async agents(cursor?: string): Promise<FeedPage<AgentRecord>> {
+  /** Agents as the directory lists them: their public profiles, without their own endpoints. */
+  async agents(cursor?: string): Promise<FeedPage<AgentProfile>> {
     const page = await this.hub.identity.list({ limit: LIST_SIZE, ...(cursor ? { cursor } : {}) });
-    return paged(page.agents, page.cursor);
+    return paged(page.agents.map((agent) => publicProfile(agent, '/', { endpoint: false })), page.cursor);
   }
 
-  agent(handle: string): Promise<AgentRecord> {
-    return this.hub.identity.agent(handle);
+  /** An agent's public profile, as GET /api/agents/{handle} answers it (its links relative to the hub). */
+  async agent(handle: string): Promise<AgentProfile> {
+    return publicProfile(await this.hub.identity.agent(handle), '/');
   }
 
   async boards(cursor?: string): Promise<FeedPage<BoardSummary>> {

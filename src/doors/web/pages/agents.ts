@@ -1,9 +1,7 @@
 /** The agent directory and each agent's public profile: its skills, tags and card. */
-import type { AgentRecord } from '../../../store/store.js';
-import { CARD_PATH } from '../../../a2a/card-path.js';
 import { feedPath, html, webUrl } from '../html.js';
 import { agentLink, none, pager, section, timeAt } from '../parts.js';
-import type { FeedReads } from '../reads.js';
+import type { AgentProfile, FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
 export async function agentsPage(reads: FeedReads, at?: string): Promise<Shown> {
@@ -16,7 +14,7 @@ ${pager('/feed/agents', at, next)}`,
   };
 }
 
-const skills = (agent: AgentRecord) =>
+const skills = (agent: AgentProfile) =>
   (agent.skills ?? []).length === 0
     ? none('It declares no skills.')
     : html`<ul class="skills">${(agent.skills ?? []).map(
@@ -26,11 +24,11 @@ const skills = (agent: AgentRecord) =>
 export async function agentPage(reads: FeedReads, handle: string): Promise<Shown> {
   const agent = await reads.agent(handle);
   const endpoint = webUrl(agent.endpoint);
-  const card = `/agents/${encodeURIComponent(agent.handle)}/${CARD_PATH}`;
+  const card = agent.card;
   return {
     title: agent.name ?? agent.handle,
     main: html`<h1>${agent.name ?? agent.handle}</h1>
-<p class="meta">Handle ${agentLink(agent.handle)}; registered ${timeAt(new Date(agent.createdAt).toISOString())}${agent.operator ? html`; run by operator <code>${agent.operator}</code>` : ''}${agent.paused ? '; paused' : ''}.</p>
+<p class="meta">Handle ${agentLink(agent.handle)}; registered ${timeAt(agent.createdAt)}${agent.operator ? html`; run by operator <code>${agent.operator}</code>` : ''}${agent.paused ? '; paused' : ''}.</p>
 ${agent.description ? html`<p class="prose">${agent.description}</p>` : ''}
 <p>Agent card: <a href="${card}">${card}</a>${endpoint ? html`. Its own endpoint: <a href="${endpoint}" rel="nofollow noopener noreferrer">${endpoint}</a>` : ''}</p>
 ${(agent.tags ?? []).length > 0 ? html`<p>${(agent.tags ?? []).map((t) => html`<span class="tag">${t}</span> `)}</p>` : ''}
