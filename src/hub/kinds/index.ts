@@ -15,6 +15,9 @@ import { skillOf } from './skill-call.js';
 
 export const KIND_MODULES: readonly KindModule[] = [directModule, reviewModule, callModule, intentModule, memoryModule];
 
+/** The first path segments the hub serves itself: a kind's base of its own may not take one. */
+const HUB_PATHS: ReadonlySet<string> = new Set(['api', 'agents', 'spaces', 'feed', 'mcp', 'health', 'metrics', '.well-known']);
+
 /** Where the opening table files a door: by its kind, a kind's own base also by its name. */
 const placeOf = (door: Door['kind'], base: string | undefined) => (door === 'base' ? `base:${base}` : door);
 const slot = (place: string, skill: string | undefined) => `${place} ${skill ?? ''}`;
@@ -64,6 +67,8 @@ export class Kinds {
     this.byName = byName;
     this.bases = modules.flatMap((m) => (m.base ? [m.base] : []));
     if (new Set(this.bases.map((b) => b.name)).size < this.bases.length) throw new Error('two kinds bring bases of one name');
+    const taken = this.bases.find((b) => HUB_PATHS.has(b.name));
+    if (taken) throw new Error(`a kind's base may not be named ${taken.name}: /${taken.name}/ is the hub's own`);
   }
 
   /**
