@@ -51,6 +51,7 @@ UNION ALL SELECT 'task', 'inbox:' || handle, last_seq, last_seq::int8 FROM inbox
 UNION ALL SELECT 'task', 'inbox:' || e.handle, 0, max(e.id) FROM (SELECT DISTINCT handle FROM inbox_presence) p
   JOIN inbox_events e ON e.handle = p.handle AND e.seq IS NULL GROUP BY e.handle -- unnumbered (UNNUMBERED) events of agents listening
 UNION ALL SELECT 'tokens', handle, 0, changed_at FROM tokens, since WHERE changed_at >= since.at
+UNION ALL SELECT 'tokens', operator, 0, max(changed_at) FROM operator_tokens, since WHERE changed_at >= since.at GROUP BY operator
 UNION ALL SELECT 'record', handle, 0, changed_at FROM agents, since WHERE changed_at >= since.at
 UNION ALL SELECT 'clock', '', 0, now FROM clock`;
 

@@ -200,4 +200,14 @@ CREATE TABLE nodes (
 CREATE INDEX tasks_by_holder ON tasks(holder, updated_at, id) WHERE holder IS NOT NULL;
 `,
   },
+  {
+    version: 13,
+    name: 'operator tokens changed',
+    sql: `
+-- When an operator's token was made or revoked, by the database's clock: the polling fallback of
+-- events.ts finds the change there, as it finds agents' tokens, while LISTEN is away.
+ALTER TABLE operator_tokens ADD COLUMN changed_at BIGINT NOT NULL DEFAULT muster_now_ms();
+CREATE INDEX operator_tokens_changed ON operator_tokens(changed_at);
+`,
+  },
 ];

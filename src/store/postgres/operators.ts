@@ -51,7 +51,7 @@ export function operatorStatements(db: Db, announcer: Announcer) {
       await db.transaction(async (client) => {
         if (replace) {
           await client.query('SELECT 1 FROM operators WHERE handle = $1 FOR UPDATE', [handle]);
-          await client.query('UPDATE operator_tokens SET revoked_at = $2 WHERE operator = $1 AND revoked_at IS NULL', [handle, now]);
+          await client.query('UPDATE operator_tokens SET revoked_at = $2, changed_at = muster_now_ms() WHERE operator = $1 AND revoked_at IS NULL', [handle, now]);
         }
         await client.query('INSERT INTO operator_tokens (id, operator, hash, created_at) VALUES ($1, $2, $3, $4)', [token.id, handle, token.hash, now]);
         await client.query(notify, [announcer.agentNotice(handle, 'tokens')]);
@@ -61,7 +61,7 @@ export function operatorStatements(db: Db, announcer: Announcer) {
 
     revokeOperatorToken: async (handle: string, tokenId: string, now: number): Promise<boolean> => {
       const revoked = await db.transaction(async (client) => {
-        const { rowCount } = await client.query('UPDATE operator_tokens SET revoked_at = $3 WHERE operator = $1 AND id = $2 AND revoked_at IS NULL', [handle, tokenId, now]);
+        const { rowCount } = await client.query('UPDATE operator_tokens SET revoked_at = $3, changed_at = muster_now_ms() WHERE operator = $1 AND id = $2 AND revoked_at IS NULL', [handle, tokenId, now]);
         if (rowCount === 1) await client.query(notify, [announcer.agentNotice(handle, 'tokens')]);
         return rowCount === 1;
       });

@@ -227,7 +227,7 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     try {
       await a.createTask(w);
       await a.updateTask(bump(w, 'next'));
-      await eventually(() => expect(heardB).toEqual([{ taskId: w.record.id, lastSeq: 1, events: [] }, { taskId: w.record.id, lastSeq: 2, events: [] }]));
+      await eventually(() => expect(heardB).toEqual([{ log: w.record.id, lastSeq: 1, events: [] }, { log: w.record.id, lastSeq: 2, events: [] }]));
       // the writer heard its own commits once each, with their events (its own NOTIFY is skipped)
       expect(heardA.map((c) => [c.lastSeq, c.events.map((e) => e.seq)])).toEqual([[1, [1]], [2, [2]]]);
     } finally {
@@ -333,12 +333,16 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     expect(await b.adminTokenHash()).toBe(x);
   });
 
-  it('falls back to polling when the LISTEN connection drops, says so, and listens again', async () => {
+  it('falls back to polling when the LISTEN connection drops (hearing task writes and operator token changes), says so, and listens again', async () => {
     const lines: string[] = [];
     const listening = await openPostgresStore(database.url, { log: (l) => lines.push(l), reconnectMs: { first: 2_500, most: 2_500 } });
     const writer = await openPostgresStore(database.url, { log: () => {} });
     const heard: TaskCommitted[] = [];
     listening.events.onTask((c) => heard.push(c));
+    const operator = `op-${randomUUID().slice(0, 8)}`;
+    await writer.insertOperator({ handle: operator, createdAt: T0 }, { id: `${operator}-1`, hash: `hash-${operator}-1` });
+    const agentsHeard: [string, string][] = [];
+    listening.events.onAgent((handle, change) => handle === operator && agentsHeard.push([handle, change]));
     try {
       const ended = await sql<{ ended: boolean }>(
         database.url,
@@ -348,12 +352,16 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
       await eventually(() => expect(lines.some((l) => /lost the PostgreSQL LISTEN connection.*polling/.test(l))).toBe(true));
       const w = newTask();
       await writer.createTask(w); // its NOTIFY has no one listening on `listening`'s side: only a poll can find it
-      await eventually(() => expect(heard).toContainEqual({ taskId: w.record.id, lastSeq: 1, events: [] }), 3_000);
+      await eventually(() => expect(heard).toContainEqual({ log: w.record.id, lastSeq: 1, events: [] }), 3_000);
+      const before = agentsHeard.length; // a poll may also tell of the operator's first token, made just before
+      await writer.insertOperatorToken(operator, { id: `${operator}-2`, hash: `hash-${operator}-2` }, T0 + 1, true); // its token rotated
+      await eventually(() => expect(agentsHeard.length).toBe(before + 1), 3_000);
+      expect(agentsHeard.at(-1)).toEqual([operator, 'tokens']);
       expect(lines.some((l) => /listening on PostgreSQL again/.test(l))).toBe(false);
       await eventually(() => expect(lines.some((l) => /listening on PostgreSQL again/.test(l))).toBe(true), 3_000);
       const next = bump(w, 'after');
       await writer.updateTask(next);
-      await eventually(() => expect(heard).toContainEqual({ taskId: w.record.id, lastSeq: 2, events: [] }));
+      await eventually(() => expect(heard).toContainEqual({ log: w.record.id, lastSeq: 2, events: [] }));
     } finally {
       await listening.close();
       await writer.close();
