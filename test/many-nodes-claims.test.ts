@@ -1,0 +1,194 @@
+/**
+ * Claims raced hard: 30 intents claimed at once by four workers, through two `muster serve`
+ * nodes on one PostgreSQL database (on SQLite, through the one node that holds the file). Each
+ * intent is won once, the losers get LEASE_HELD naming the winner (never a 5xx), its event log
+ * shows one claim, the claimable list never shows an intent whose claim was answered before the
+ * list was asked for; a released intent is won again once; land and release racing the lease's
+ * end leave one outcome each.
+ * Runs on the suite's store: two nodes under MUSTER_TEST_PG, one on SQLite otherwise.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clusterOnTestDatabase } from './helpers/cluster.js';
+import { testDialect } from './helpers/database.js';
+import { register, rest, rpc, type Registered } from './helpers/hub.js';
+import { eventually, sleep, type NodeProcess } from './helpers/nodes.js';
+
+const ADMIN_TOKEN = 'many-nodes-claims-admin';
+const INTENTS = 30;
+const SPACE = 'race';
+
+type Answer = { status: number; body: any };
+
+describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one PostgreSQL database' : 'one node on SQLite'}`, () => {
+  const cluster = clusterOnTestDatabase('many_nodes_claims', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off' }, startMs: 30_000 }));
+  const node = (i: number): NodeProcess => cluster.nodes[i % cluster.nodes.length]!;
+  let owner: Registered;
+  const workers: Registered[] = [];
+
+  const declare = async (title: string): Promise<string> => {
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: title }, { data: { footprint: [`${title.replace(/\W+/g, '-')}/**`] } }] };
+    const res = await rpc(`${node(0).url}spaces/${SPACE}/`, 'SendMessage', { message, configuration: { returnImmediately: true } }, { token: owner.token });
+    if (!res.body.result) throw new Error(`declare ${title}: ${JSON.stringify(res.body)}`);
+    return res.body.result.task.id;
+  };
+  const declareMany = (prefix: string, n = INTENTS) => Promise.all(Array.from({ length: n }, (_, j) => declare(`${prefix} ${j}`)));
+  const act = (via: NodeProcess, id: string, action: string, w: Registered, body: unknown = {}): Promise<Answer> => rest(via, 'POST', `api/tasks/${id}/${action}`, { token: w.token, body });
+
+  /** Every worker claims every intent at once, each intent through both nodes (worker i of intent j through node i + j). */
+  const raceClaims = (ids: string[], claimants = workers) =>
+    Promise.all(ids.map((id, j) => Promise.all(claimants.map((w, i) => act(node(i + j), id, 'claim', w)))));
+
+  /** The claim that won; the others were refused as LEASE_HELD, naming it. */
+  const oneWinner = (id: string, answers: Answer[]): string => {
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200), `claims of ${id}: ${JSON.stringify(answers.map((a) => [a.status, a.body?.error?.code]))}`).toHaveLength(1);
+    const winner: string = answers.find((a) => a.status === 200)!.body.metadata.muster.worker;
+    for (const lost of answers.filter((a) => a.status !== 200)) {
+      expect([lost.status, lost.body.error.code]).toEqual([409, 'LEASE_HELD']);
+      expect(lost.body.error.message).toContain(`held by ${winner}`);
+    }
+    return winner;
+  };
+
+  /** The states of the intent's status events, oldest first, as stored (what SubscribeToTask replays). */
+  const statusLog = async (id: string): Promise<string[]> => {
+    const rows = await cluster.db().rows('SELECT body FROM events WHERE task_id = ? ORDER BY seq', id);
+    return rows.map((r) => JSON.parse(String(r['body']))).flatMap((e) => (e.statusUpdate ? [e.statusUpdate.status.state as string] : []));
+  };
+
+  /** The intent as each node reads it: one state and one worker (or none), whichever node is asked. */
+  const readEverywhere = async (id: string): Promise<{ state: string; worker: string | undefined }> => {
+    const reads = await Promise.all(cluster.nodes.map((n) => rest(n, 'GET', `api/tasks/${id}`)));
+    const seen = reads.map((r) => ({ state: r.body.status.state as string, worker: r.body.metadata.muster.worker as string | undefined }));
+    for (const other of seen.slice(1)) expect(other).toEqual(seen[0]);
+    return seen[0]!;
+  };
+
+  /** The space's claimable intents through a node, every page. */
+  const claimable = async (via: NodeProcess): Promise<{ id: string; state: string; worker?: string }[]> => {
+    const items = [];
+    for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+      const page = await rest(via, 'GET', `api/spaces/${SPACE}/intents?state=claimable&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page.status).toBe(200);
+      items.push(...page.body.data);
+      cursor = page.body.cursor;
+    }
+    return items;
+  };
+
+  beforeAll(async () => {
+    owner = await register(node(0), 'owner', {}, ADMIN_TOKEN);
+    workers.push(...(await Promise.all(['w1', 'w2', 'w3', 'w4'].map((h, i) => register(node(i), h, {}, ADMIN_TOKEN)))));
+    expect((await rest(node(1), 'POST', 'api/spaces', { token: owner.token, body: { name: SPACE, claim: 'open' } })).status).toBe(201);
+  }, 30_000);
+
+  it(`${INTENTS} intents claimed at once by four workers: each is won once, logged once, held by its winner on every node, and never listed claimable after its claim was answered`, async () => {
+    const ids = await declareMany('Raced');
+    const answeredAt = new Map<string, number>(); // when each winning claim was answered
+    let racing = true;
+    const listed: { askedAt: number; items: Awaited<ReturnType<typeof claimable>> }[] = [];
+    const lister = (async () => {
+      for (let n = 0; racing; n++) {
+        const askedAt = performance.now();
+        listed.push({ askedAt, items: await claimable(node(n)) });
+      }
+    })();
+    const answers = await Promise.all(
+      ids.map((id, j) =>
+        Promise.all(
+          workers.map(async (w, i) => {
+            const a = await act(node(i + j), id, 'claim', w);
+            if (a.status === 200) answeredAt.set(id, performance.now());
+            return a;
+          }),
+        ),
+      ),
+    );
+    racing = false;
+    await lister;
+
+    const winners = ids.map((id, j) => oneWinner(id, answers[j]!));
+    for (const [j, id] of ids.entries()) {
+      expect(await readEverywhere(id)).toEqual({ state: 'TASK_STATE_WORKING', worker: winners[j] });
+      expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING']);
+    }
+    // A list asked for after a claim was answered does not show that intent; none shows a worker.
+    for (const { askedAt, items } of listed) {
+      for (const item of items) {
+        expect(item.state).toBe('TASK_STATE_SUBMITTED');
+        expect(item.worker).toBeUndefined();
+        const claimed = answeredAt.get(item.id);
+        if (claimed !== undefined) expect(claimed, `intent ${item.id} listed claimable after its claim was answered`).toBeGreaterThan(askedAt);
+      }
+    }
+    for (const [i] of cluster.nodes.entries()) expect((await claimable(node(i))).filter((item) => ids.includes(item.id))).toEqual([]);
+    // Each worker holds exactly the intents it won.
+    for (const w of workers) {
+      const held = await rest(node(0), 'GET', 'api/intents?worker=me&limit=50', { token: w.token });
+      expect(held.body.data.map((i: any) => i.id).sort()).toEqual(ids.filter((_, j) => winners[j] === w.handle).sort());
+    }
+
+    // Released, each is claimable again, and the second race is won once too.
+    const released = await Promise.all(ids.map((id, j) => act(node(j + 1), id, 'release', workers.find((w) => w.handle === winners[j])!)));
+    expect(released.map((r) => r.status)).toEqual(ids.map(() => 200));
+    expect((await claimable(node(1))).filter((item) => ids.includes(item.id))).toHaveLength(INTENTS);
+    const again = await raceClaims(ids);
+    for (const [j, id] of ids.entries()) {
+      const winner = oneWinner(id, again[j]!);
+      expect(await readEverywhere(id)).toEqual({ state: 'TASK_STATE_WORKING', worker: winner });
+      expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
+    }
+  }, 120_000);
+
+  it('a release racing the other workers\' claims: the release stands, at most one claim wins, and the log never shows two claims in a row', async () => {
+    const ids = await declareMany('Handed over');
+    const holders = await Promise.all(ids.map(async (id, j) => {
+      const holder = workers[j % workers.length]!;
+      expect((await act(node(j), id, 'claim', holder)).status).toBe(200);
+      return holder;
+    }));
+    const answers = await Promise.all(
+      ids.map((id, j) => {
+        const others = workers.filter((w) => w !== holders[j]);
+        return Promise.all([act(node(j + 1), id, 'release', holders[j]!), ...others.map((w, i) => act(node(i + j), id, 'claim', w))]);
+      }),
+    );
+    for (const [j, id] of ids.entries()) {
+      const [release, ...claims] = answers[j]!;
+      expect(release!.status).toBe(200);
+      const won = claims.filter((c) => c.status === 200);
+      expect(won.length).toBeLessThanOrEqual(1);
+      for (const lost of claims.filter((c) => c.status !== 200)) expect([lost.status, lost.body.error.code]).toEqual([409, 'LEASE_HELD']);
+      const winner = won[0]?.body.metadata.muster.worker;
+      expect(await readEverywhere(id)).toEqual(winner ? { state: 'TASK_STATE_WORKING', worker: winner } : { state: 'TASK_STATE_SUBMITTED', worker: undefined });
+      expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_SUBMITTED', ...(winner ? ['TASK_STATE_WORKING'] : [])]);
+    }
+  }, 120_000);
+
+  it('land and release racing the end of a one-second lease: each intent ends one way, and a lease that ran out reopens it once', async () => {
+    const ids = await declareMany('Late', 12);
+    const holders = ids.map((_, j) => workers[j % workers.length]!);
+    await Promise.all(ids.map(async (id, j) => expect((await act(node(j), id, 'claim', holders[j]!, { leaseSeconds: 1 })).status).toBe(200)));
+    // Sent from a little before the lease's end to a little after it, through the other node: which wins varies.
+    const answers = await Promise.all(
+      ids.map(async (id, j) => {
+        await sleep(850 + j * 25);
+        const action = j % 2 === 0 ? 'land' : 'release';
+        return { action, answer: await act(node(j + 1), id, action, holders[j]!, action === 'land' ? { summary: 'Done in time.' } : {}) };
+      }),
+    );
+    for (const [j, id] of ids.entries()) {
+      const { action, answer } = answers[j]!;
+      if (answer.status !== 200) expect([answer.status, answer.body.error.code]).toEqual([409, 'LEASE_NOT_HELD']);
+      const landed = action === 'land' && answer.status === 200;
+      const end = landed ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_SUBMITTED';
+      // A lease that ran out is reopened by a scheduler, shortly; every lease has run out by the time it is read.
+      await eventually(`intent ${id} ${end}`, async () => ((await readEverywhere(id)).state === end ? true : undefined));
+      expect(await readEverywhere(id)).toEqual({ state: end, worker: landed ? holders[j]!.handle : undefined }); // who landed it stays named
+      // The due work is done with (nothing will reopen it later), and the log ends once.
+      await eventually(`intent ${id}'s due work done`, async () => ((await cluster.db().rows('SELECT task_id FROM due_work WHERE task_id = ?', id)).length === 0 ? true : undefined));
+      expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING', end]);
+    }
+  }, 120_000);
+});
