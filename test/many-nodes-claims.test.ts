@@ -8,10 +8,11 @@
  * Runs on the suite's store: two nodes under MUSTER_TEST_PG, one on SQLite otherwise.
  */
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterOnTestDatabase } from './helpers/cluster.js';
 import { testDialect } from './helpers/database.js';
 import { register, rest, rpc, type Registered } from './helpers/hub.js';
+import { callTool, mcpOverHttp, type McpConnection } from './helpers/mcp.js';
 import { eventually, sleep, type NodeProcess } from './helpers/nodes.js';
 
 const ADMIN_TOKEN = 'many-nodes-claims-admin';
@@ -65,26 +66,31 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
     return seen[0]!;
   };
 
-  /** The space's claimable intents through a node, every page. */
-  const claimable = async (via: NodeProcess): Promise<{ id: string; state: string; worker?: string }[]> => {
+  /** Every page of an intents list through a node. */
+  const allPages = async (via: NodeProcess, path: string, token?: string): Promise<{ id: string; state: string; worker?: string }[]> => {
     const items = [];
     for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-      const page = await rest(via, 'GET', `api/spaces/${SPACE}/intents?state=claimable&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await rest(via, 'GET', `${path}&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, token ? { token } : {});
       expect(page.status).toBe(200);
       items.push(...page.body.data);
       cursor = page.body.cursor;
     }
     return items;
   };
+  const claimable = (via: NodeProcess) => allPages(via, `api/spaces/${SPACE}/intents?state=claimable`);
 
   beforeAll(async () => {
     owner = await register(node(0), 'owner', {}, ADMIN_TOKEN);
     workers.push(...(await Promise.all(['w1', 'w2', 'w3', 'w4'].map((h, i) => register(node(i), h, {}, ADMIN_TOKEN)))));
     expect((await rest(node(1), 'POST', 'api/spaces', { token: owner.token, body: { name: SPACE, claim: 'open' } })).status).toBe(201);
   }, 30_000);
+  const mcpSessions: McpConnection[] = [];
+  afterAll(async () => {
+    await Promise.all(mcpSessions.map((c) => c.close().catch(() => undefined)));
+  });
 
-  it(`${INTENTS} intents claimed at once by four workers: each is won once, logged once, held by its winner on every node, and never listed claimable after its claim was answered`, async () => {
-    const ids = await declareMany('Raced');
+  it.each([1, 2, 3])(`round %i: ${INTENTS} intents claimed at once by four workers: each is won once, logged once, held by its winner on every node, never listed claimable after its claim was answered; released, won once again`, async (round) => {
+    const ids = await declareMany(`Raced in round ${round}:`);
     const answeredAt = new Map<string, number>(); // when each winning claim was answered
     let racing = true;
     const listed: { askedAt: number; items: Awaited<ReturnType<typeof claimable>> }[] = [];
@@ -125,8 +131,8 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
     for (const [i] of cluster.nodes.entries()) expect((await claimable(node(i))).filter((item) => ids.includes(item.id))).toEqual([]);
     // Each worker holds exactly the intents it won.
     for (const w of workers) {
-      const held = await rest(node(0), 'GET', 'api/intents?worker=me&limit=50', { token: w.token });
-      expect(held.body.data.map((i: any) => i.id).sort()).toEqual(ids.filter((_, j) => winners[j] === w.handle).sort());
+      const held = await allPages(node(0), 'api/intents?worker=me', w.token);
+      expect(held.map((i) => i.id).filter((id) => ids.includes(id)).sort()).toEqual(ids.filter((_, j) => winners[j] === w.handle).sort());
     }
 
     // Released, each is claimable again, and the second race is won once too.
@@ -189,6 +195,29 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
       // The due work is done with (nothing will reopen it later), and the log ends once.
       await eventually(`intent ${id}'s due work done`, async () => ((await cluster.db().rows('SELECT task_id FROM due_work WHERE task_id = ?', id)).length === 0 ? true : undefined));
       expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING', end]);
+    }
+  }, 120_000);
+
+  it('REST and MCP claims (muster_intent_claim over HTTP) raced through both nodes: one wins, each loser is LEASE_HELD in its door\'s words', async () => {
+    const ids = await declareMany('Mixed doors', 10);
+    // w1 and w2 claim over REST, w3 and w4 over MCP, each door through both nodes.
+    const sessions = await Promise.all(workers.slice(2).map((w, i) => mcpOverHttp(node(i), w.token)));
+    mcpSessions.push(...sessions);
+    const claimOver = async (i: number, id: string, j: number): Promise<{ won: boolean; worker?: string; code?: string }> => {
+      if (i < 2) {
+        const a = await act(node(i + j), id, 'claim', workers[i]!);
+        return a.status === 200 ? { won: true, worker: a.body.metadata.muster.worker } : { won: false, code: `${a.status} ${a.body.error.code}` };
+      }
+      const t = await callTool(sessions[i - 2]!.client, 'muster_intent_claim', { id });
+      return t.isError ? { won: false, code: `mcp ${t.structured.error.code}` } : { won: true, worker: t.structured.intent.worker };
+    };
+    const outcomes = await Promise.all(ids.map((id, j) => Promise.all(workers.map((_, i) => claimOver(i, id, j)))));
+    for (const [j, id] of ids.entries()) {
+      const won = outcomes[j]!.filter((o) => o.won);
+      expect(won, JSON.stringify(outcomes[j])).toHaveLength(1);
+      expect(outcomes[j]!.filter((o) => !o.won).map((o) => o.code)).toEqual(outcomes[j]!.flatMap((o, i) => (o.won ? [] : [i < 2 ? '409 LEASE_HELD' : 'mcp LEASE_HELD'])));
+      expect(await readEverywhere(id)).toEqual({ state: 'TASK_STATE_WORKING', worker: won[0]!.worker });
+      expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING']);
     }
   }, 120_000);
 });
