@@ -220,4 +220,25 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
       expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING']);
     }
   }, 120_000);
+
+  it('a claim sent twice with one Idempotency-Key, through both nodes at once, against another worker: one claim, and both copies answer alike', async () => {
+    const ids = await declareMany('Retried', 10);
+    const [keyed, rival] = [workers[0]!, workers[1]!];
+    const answers = await Promise.all(
+      ids.map((id, j) => {
+        const key = { 'idempotency-key': randomUUID() };
+        const copy = (via: NodeProcess) => rest(via, 'POST', `api/tasks/${id}/claim`, { token: keyed.token, body: {}, headers: key });
+        return Promise.all([copy(node(j)), copy(node(j + 1)), act(node(j + 1), id, 'claim', rival)]);
+      }),
+    );
+    for (const [j, id] of ids.entries()) {
+      const [first, second, other] = answers[j]!;
+      const said = (a: Answer) => (a.status === 200 ? `200 ${a.body.metadata.muster.worker}` : `${a.status} ${a.body.error.code}`);
+      expect(said(second!)).toBe(said(first!));
+      const winner = first!.status === 200 ? keyed.handle : rival.handle;
+      expect([said(first!), said(other!)]).toEqual(winner === keyed.handle ? [`200 ${keyed.handle}`, '409 LEASE_HELD'] : ['409 LEASE_HELD', `200 ${rival.handle}`]);
+      expect(await readEverywhere(id)).toEqual({ state: 'TASK_STATE_WORKING', worker: winner });
+      expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING']);
+    }
+  }, 120_000);
 });
