@@ -241,4 +241,31 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
       expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING']);
     }
   }, 120_000);
+
+  it('two workers claiming through both nodes as a one-second lease runs out: at most one wins, and the log shows no claim over a live lease', async () => {
+    const ids = await declareMany('Expiring', 12);
+    const [holder, ...rivals] = workers;
+    await Promise.all(ids.map(async (id, j) => expect((await act(node(j), id, 'claim', holder!, { leaseSeconds: 1 })).status).toBe(200)));
+    const answers = await Promise.all(
+      ids.map(async (id, j) => {
+        await sleep(850 + j * 25); // from a little before the lease's end to a little after it
+        return Promise.all(rivals.slice(0, 2).map((w, i) => act(node(i + j), id, 'claim', w)));
+      }),
+    );
+    for (const [j, id] of ids.entries()) {
+      const claims = answers[j]!;
+      const won = claims.filter((c) => c.status === 200);
+      expect(won.length).toBeLessThanOrEqual(1);
+      for (const lost of claims.filter((c) => c.status !== 200)) expect([lost.status, lost.body.error.code]).toEqual([409, 'LEASE_HELD']);
+      const winner: string | undefined = won[0]?.body.metadata.muster.worker;
+      if (winner) {
+        expect(await readEverywhere(id)).toEqual({ state: 'TASK_STATE_WORKING', worker: winner });
+        // Claimed either over the lapsed lease (straight from the first claim) or after a scheduler reopened it.
+        expect([['TASK_STATE_WORKING', 'TASK_STATE_WORKING'], ['TASK_STATE_WORKING', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']]).toContainEqual(await statusLog(id));
+      } else {
+        await eventually(`intent ${id} reopened`, async () => ((await readEverywhere(id)).state === 'TASK_STATE_SUBMITTED' ? true : undefined));
+        expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_SUBMITTED']);
+      }
+    }
+  }, 120_000);
 });
