@@ -1,10 +1,11 @@
 /**
  * Claims raced hard: 30 intents claimed at once by four workers, through two `muster serve`
- * nodes on one PostgreSQL database (on SQLite, through the one node that holds the file). Each
- * intent is won once, the losers get LEASE_HELD naming the winner (never a 5xx), its event log
- * shows one claim, the claimable list never shows an intent whose claim was answered before the
- * list was asked for; a released intent is won again once; land and release racing the lease's
- * end leave one outcome each.
+ * nodes on one PostgreSQL database (on SQLite, through the one node that holds the file), three
+ * rounds. Each intent is won once, the losers get LEASE_HELD naming the winner (never a 5xx), its
+ * event log shows one claim, the claimable list never shows an intent whose claim was answered
+ * before the list was asked for; a released intent is won again once. Also raced: a release
+ * against the others' claims, land and release against the lease's end, claims against the
+ * lease's end, REST against MCP claims, and one claim sent twice with an Idempotency-Key.
  * Runs on the suite's store: two nodes under MUSTER_TEST_PG, one on SQLite otherwise.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +25,8 @@ type Answer = { status: number; body: any };
 describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one PostgreSQL database' : 'one node on SQLite'}`, () => {
   const cluster = clusterOnTestDatabase('many_nodes_claims', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off' }, startMs: 30_000 }));
   const node = (i: number): NodeProcess => cluster.nodes[i % cluster.nodes.length]!;
+  /** The worker whose turn it is for the j-th intent. */
+  const inTurn = (j: number): Registered => workers[j % workers.length]!;
   let owner: Registered;
   const workers: Registered[] = [];
 
@@ -36,9 +39,18 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
   const declareMany = (prefix: string, n = INTENTS) => Promise.all(Array.from({ length: n }, (_, j) => declare(`${prefix} ${j}`)));
   const act = (via: NodeProcess, id: string, action: string, w: Registered, body: unknown = {}): Promise<Answer> => rest(via, 'POST', `api/tasks/${id}/${action}`, { token: w.token, body });
 
-  /** Every worker claims every intent at once, each intent through both nodes (worker i of intent j through node i + j). */
-  const raceClaims = (ids: string[], claimants = workers) =>
-    Promise.all(ids.map((id, j) => Promise.all(claimants.map((w, i) => act(node(i + j), id, 'claim', w)))));
+  /** Every worker claims every intent at once, each intent through both nodes (worker i of intent j through node i + j); `heard` hears each answer as it comes. */
+  const raceClaims = (ids: string[], heard: (id: string, a: Answer) => void = () => {}) => {
+    const claim = async (id: string, w: Registered, via: NodeProcess) => {
+      const a = await act(via, id, 'claim', w);
+      heard(id, a);
+      return a;
+    };
+    return Promise.all(ids.map((id, j) => Promise.all(workers.map((w, i) => claim(id, w, node(i + j))))));
+  };
+
+  /** A refusal: 409 with this code. */
+  const refused = (a: Answer, code: 'LEASE_HELD' | 'LEASE_NOT_HELD') => expect([a.status, a.body.error.code]).toEqual([409, code]);
 
   /** The claim that won; the others were refused as LEASE_HELD, naming it. */
   const oneWinner = (id: string, answers: Answer[]): string => {
@@ -46,7 +58,7 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
     expect(statuses.filter((s) => s === 200), `claims of ${id}: ${JSON.stringify(answers.map((a) => [a.status, a.body?.error?.code]))}`).toHaveLength(1);
     const winner: string = answers.find((a) => a.status === 200)!.body.metadata.muster.worker;
     for (const lost of answers.filter((a) => a.status !== 200)) {
-      expect([lost.status, lost.body.error.code]).toEqual([409, 'LEASE_HELD']);
+      refused(lost, 'LEASE_HELD');
       expect(lost.body.error.message).toContain(`held by ${winner}`);
     }
     return winner;
@@ -57,6 +69,15 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
     const rows = await cluster.db().rows('SELECT body FROM events WHERE task_id = ? ORDER BY seq', id);
     return rows.map((r) => JSON.parse(String(r['body']))).flatMap((e) => (e.statusUpdate ? [e.statusUpdate.status.state as string] : []));
   };
+
+  /** Intents each claimed for one second, by the workers in turn. */
+  const leasedForOneSecond = async (prefix: string, holderOf: (j: number) => Registered) => {
+    const ids = await declareMany(prefix, 12);
+    await Promise.all(ids.map(async (id, j) => expect((await act(node(j), id, 'claim', holderOf(j), { leaseSeconds: 1 })).status).toBe(200)));
+    return ids;
+  };
+  /** Waits until the j-th of them is near its lease's end: from a little before it (j = 0) to a little after it, so which write wins varies. */
+  const nearLeaseEnd = (j: number) => sleep(850 + j * 25);
 
   /** The intent as each node reads it: one state and one worker (or none), whichever node is asked. */
   const readEverywhere = async (id: string): Promise<{ state: string; worker: string | undefined }> => {
@@ -100,17 +121,7 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
         listed.push({ askedAt, items: await claimable(node(n)) });
       }
     })();
-    const answers = await Promise.all(
-      ids.map((id, j) =>
-        Promise.all(
-          workers.map(async (w, i) => {
-            const a = await act(node(i + j), id, 'claim', w);
-            if (a.status === 200) answeredAt.set(id, performance.now());
-            return a;
-          }),
-        ),
-      ),
-    );
+    const answers = await raceClaims(ids, (id, a) => a.status === 200 && answeredAt.set(id, performance.now()));
     racing = false;
     await lister;
 
@@ -149,15 +160,11 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
 
   it('a release racing the other workers\' claims: the release stands, at most one claim wins, and the log never shows two claims in a row', async () => {
     const ids = await declareMany('Handed over');
-    const holders = await Promise.all(ids.map(async (id, j) => {
-      const holder = workers[j % workers.length]!;
-      expect((await act(node(j), id, 'claim', holder)).status).toBe(200);
-      return holder;
-    }));
+    await Promise.all(ids.map(async (id, j) => expect((await act(node(j), id, 'claim', inTurn(j))).status).toBe(200)));
     const answers = await Promise.all(
       ids.map((id, j) => {
-        const others = workers.filter((w) => w !== holders[j]);
-        return Promise.all([act(node(j + 1), id, 'release', holders[j]!), ...others.map((w, i) => act(node(i + j), id, 'claim', w))]);
+        const others = workers.filter((w) => w !== inTurn(j));
+        return Promise.all([act(node(j + 1), id, 'release', inTurn(j)), ...others.map((w, i) => act(node(i + j), id, 'claim', w))]);
       }),
     );
     for (const [j, id] of ids.entries()) {
@@ -165,7 +172,7 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
       expect(release!.status).toBe(200);
       const won = claims.filter((c) => c.status === 200);
       expect(won.length).toBeLessThanOrEqual(1);
-      for (const lost of claims.filter((c) => c.status !== 200)) expect([lost.status, lost.body.error.code]).toEqual([409, 'LEASE_HELD']);
+      for (const lost of claims.filter((c) => c.status !== 200)) refused(lost, 'LEASE_HELD');
       const winner = won[0]?.body.metadata.muster.worker;
       expect(await readEverywhere(id)).toEqual(winner ? { state: 'TASK_STATE_WORKING', worker: winner } : { state: 'TASK_STATE_SUBMITTED', worker: undefined });
       expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_SUBMITTED', ...(winner ? ['TASK_STATE_WORKING'] : [])]);
@@ -173,25 +180,22 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
   }, 120_000);
 
   it('land and release racing the end of a one-second lease: each intent ends one way, and a lease that ran out reopens it once', async () => {
-    const ids = await declareMany('Late', 12);
-    const holders = ids.map((_, j) => workers[j % workers.length]!);
-    await Promise.all(ids.map(async (id, j) => expect((await act(node(j), id, 'claim', holders[j]!, { leaseSeconds: 1 })).status).toBe(200)));
-    // Sent from a little before the lease's end to a little after it, through the other node: which wins varies.
+    const ids = await leasedForOneSecond('Late', inTurn);
     const answers = await Promise.all(
       ids.map(async (id, j) => {
-        await sleep(850 + j * 25);
+        await nearLeaseEnd(j); // then sent through the other node
         const action = j % 2 === 0 ? 'land' : 'release';
-        return { action, answer: await act(node(j + 1), id, action, holders[j]!, action === 'land' ? { summary: 'Done in time.' } : {}) };
+        return { action, answer: await act(node(j + 1), id, action, inTurn(j), action === 'land' ? { summary: 'Done in time.' } : {}) };
       }),
     );
     for (const [j, id] of ids.entries()) {
       const { action, answer } = answers[j]!;
-      if (answer.status !== 200) expect([answer.status, answer.body.error.code]).toEqual([409, 'LEASE_NOT_HELD']);
+      if (answer.status !== 200) refused(answer, 'LEASE_NOT_HELD');
       const landed = action === 'land' && answer.status === 200;
       const end = landed ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_SUBMITTED';
       // A lease that ran out is reopened by a scheduler, shortly; every lease has run out by the time it is read.
       await eventually(`intent ${id} ${end}`, async () => ((await readEverywhere(id)).state === end ? true : undefined));
-      expect(await readEverywhere(id)).toEqual({ state: end, worker: landed ? holders[j]!.handle : undefined }); // who landed it stays named
+      expect(await readEverywhere(id)).toEqual({ state: end, worker: landed ? inTurn(j).handle : undefined }); // who landed it stays named
       // The due work is done with (nothing will reopen it later), and the log ends once.
       await eventually(`intent ${id}'s due work done`, async () => ((await cluster.db().rows('SELECT task_id FROM due_work WHERE task_id = ?', id)).length === 0 ? true : undefined));
       expect(await statusLog(id)).toEqual(['TASK_STATE_WORKING', end]);
@@ -243,12 +247,11 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
   }, 120_000);
 
   it('two workers claiming through both nodes as a one-second lease runs out: at most one wins, and the log shows no claim over a live lease', async () => {
-    const ids = await declareMany('Expiring', 12);
     const [holder, ...rivals] = workers;
-    await Promise.all(ids.map(async (id, j) => expect((await act(node(j), id, 'claim', holder!, { leaseSeconds: 1 })).status).toBe(200)));
+    const ids = await leasedForOneSecond('Expiring', () => holder!);
     const answers = await Promise.all(
       ids.map(async (id, j) => {
-        await sleep(850 + j * 25); // from a little before the lease's end to a little after it
+        await nearLeaseEnd(j);
         return Promise.all(rivals.slice(0, 2).map((w, i) => act(node(i + j), id, 'claim', w)));
       }),
     );
@@ -256,7 +259,7 @@ describe(`claims raced through ${testDialect === 'postgres' ? 'two nodes of one 
       const claims = answers[j]!;
       const won = claims.filter((c) => c.status === 200);
       expect(won.length).toBeLessThanOrEqual(1);
-      for (const lost of claims.filter((c) => c.status !== 200)) expect([lost.status, lost.body.error.code]).toEqual([409, 'LEASE_HELD']);
+      for (const lost of claims.filter((c) => c.status !== 200)) refused(lost, 'LEASE_HELD');
       const winner: string | undefined = won[0]?.body.metadata.muster.worker;
       if (winner) {
         expect(await readEverywhere(id)).toEqual({ state: 'TASK_STATE_WORKING', worker: winner });
