@@ -1,9 +1,10 @@
 /**
- * Several `muster serve` processes on one fresh PostgreSQL database, for a describe block: started
+ * Several `muster serve` processes on one fresh database, for a describe block: started
  * before its tests (after it, a file's own beforeAll sets up what it needs), their logs printed
  * when a test fails, stopped and the database dropped after.
  */
 import { afterAll, beforeAll, beforeEach, onTestFailed } from 'vitest';
+import { testDatabase, testDialect, type TestDatabase } from './database.js';
 import { nodeLogs, startNodes, stopNodes, type NodeOptions, type NodeProcess } from './nodes.js';
 import { freshPostgresDatabase } from './postgres.js';
 
@@ -12,19 +13,35 @@ export interface Cluster {
   readonly nodes: NodeProcess[];
 }
 
-export function clusterOnPostgres(database: string, names: readonly string[], options: (db: string, name: string, index: number) => NodeOptions): Cluster {
+type Options = (db: string, name: string, index: number) => NodeOptions;
+
+function cluster(database: () => Promise<{ url: string; drop: () => Promise<void> }>, names: readonly string[], options: Options): Cluster {
   let db: { url: string; drop: () => Promise<void> } | undefined;
-  const cluster: Cluster = { nodes: [] };
+  const made: Cluster = { nodes: [] };
   beforeAll(async () => {
-    db = await freshPostgresDatabase(database);
-    cluster.nodes.push(...(await startNodes(names, (name, i) => options(db!.url, name, i))));
+    db = await database();
+    made.nodes.push(...(await startNodes(names, (name, i) => options(db!.url, name, i))));
   }, 45_000);
   afterAll(async () => {
-    await stopNodes(cluster.nodes);
+    await stopNodes(made.nodes);
     await db?.drop();
   }, 20_000);
   beforeEach(() => {
-    onTestFailed(() => console.error(`what the nodes said:\n${nodeLogs(cluster.nodes)}`));
+    onTestFailed(() => console.error(`what the nodes said:\n${nodeLogs(made.nodes)}`));
   });
-  return cluster;
+  return made;
+}
+
+export function clusterOnPostgres(database: string, names: readonly string[], options: Options): Cluster {
+  return cluster(() => freshPostgresDatabase(database), names, options);
+}
+
+/**
+ * The nodes on the suite's own database (see database.ts): every one named on PostgreSQL; on
+ * SQLite only the first, as one process holds the file. `db()` reads rows beside them.
+ */
+export function clusterOnTestDatabase(label: string, names: readonly string[], options: Options): Cluster & { db(): TestDatabase } {
+  let made: TestDatabase | undefined;
+  const nodes = cluster(async () => (made = await testDatabase(label)), testDialect === 'postgres' ? names : names.slice(0, 1), options);
+  return Object.assign(nodes, { db: () => made! });
 }
