@@ -1,17 +1,21 @@
 /**
  * GET /feed/events: the web feed's live news as Server-Sent Events, one `data:` line of JSON per
- * public change (hub/feed.ts says what it holds). Streams count against their address's slots,
- * end when the hub stops, and are cut when the browser stops reading.
+ * public change (hub/feed.ts says what it holds), written by the hub's one SSE writer
+ * (http/sse.ts): paced by the socket, cut when the browser stops reading. Streams count against
+ * their address's slots and end when the hub stops.
  */
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { StreamSettings } from '../../config/index.js';
 import type { Hub } from '../../hub/hub.js';
+import { asHubError, restErrorBody } from '../http/errors.js';
 import type { OpenStreams } from '../http/open-streams.js';
+import { sseBlock, writeSse, type SendBlock } from '../http/sse.js';
 import { SAFETY_HEADERS } from './headers.js';
 
-/** Bytes a stream may have waiting to be read before it is cut: a page that reads nothing reconnects. */
-const MAX_BACKLOG = 256 * 1024;
+/** News a stream may have waiting to be written before it is cut: a page that reads nothing reconnects. */
+const MOST_WAITING = 1_000;
+
+const FEED_HEADERS = { ...SAFETY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' };
 
 export function feedEventRoutes(app: FastifyInstance, hub: Hub, options: { open: OpenStreams; streams: StreamSettings }): void {
   app.get('/feed/events', { exposeHeadRoute: false }, async (request, reply) => {
@@ -21,7 +25,7 @@ export function feedEventRoutes(app: FastifyInstance, hub: Hub, options: { open:
     const ended = options.open.hold(who, abort);
     reply.hijack();
     try {
-      await stream(reply.raw, hub, abort, options.streams.heartbeatMs);
+      await writeSse(reply.raw, abort, options.streams, (send) => news(hub, send, abort), failed, FEED_HEADERS);
     } finally {
       ended();
       release();
@@ -29,24 +33,27 @@ export function feedEventRoutes(app: FastifyInstance, hub: Hub, options: { open:
   });
 }
 
-function stream(res: ServerResponse, hub: Hub, abort: AbortController, heartbeatMs: number): Promise<void> {
-  res.writeHead(200, { ...SAFETY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-  res.write(': the hub\'s public changes\n\n');
-  const write = (text: string) => {
-    if (res.writableLength > MAX_BACKLOG) abort.abort();
-    else res.write(text);
-  };
-  const stop = hub.feed.subscribe((item) => write(`data: ${JSON.stringify(item)}\n\n`));
-  const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
-  return new Promise<void>((resolve) => {
-    const end = () => {
-      clearInterval(heartbeat);
-      stop();
-      res.end();
-      resolve();
-    };
-    if (abort.signal.aborted || res.destroyed) return end(); // the hub stopping, or the client gone before the stream began
-    abort.signal.addEventListener('abort', end, { once: true });
-    res.once('close', () => abort.abort());
+const failed = (error: unknown) => `event: error\ndata: ${JSON.stringify(restErrorBody(asHubError(error)))}\n\n`;
+
+/** Writes the feed's news as it comes, one item at a time, until `abort`; too much waiting cuts the stream. */
+async function news(hub: Hub, send: SendBlock, abort: AbortController): Promise<void> {
+  const waiting: string[] = [];
+  let wake: (() => void) | undefined;
+  const stop = hub.feed.subscribe((item) => {
+    if (waiting.length >= MOST_WAITING) return abort.abort();
+    waiting.push(JSON.stringify(item));
+    wake?.();
   });
+  abort.signal.addEventListener('abort', () => wake?.(), { once: true });
+  try {
+    await send(': the hub\'s public changes\n\n');
+    while (!abort.signal.aborted) {
+      const next = waiting.shift();
+      if (next !== undefined) await send(sseBlock(undefined, next));
+      else await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  } finally {
+    stop();
+  }
 }
