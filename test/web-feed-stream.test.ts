@@ -109,13 +109,13 @@ describe('the feed lists', () => {
     const handles = Array.from({ length: 55 }, (_, i) => `many-${String(i).padStart(2, '0')}`);
     for (const handle of handles) await register(hub, handle, {}, ADMIN_TOKEN);
     const first = await (await fetch(`${hub.url}feed/agents`)).text();
-    const older = /<a href="(\/feed\/agents\?page=[^"]+)" rel="next">Older<\/a>/.exec(first)?.[1];
+    const older = /<a href="(\/feed\/agents\?page=[^"]+)" rel="next">Next page<\/a>/.exec(first)?.[1];
     expect(older).toBeDefined();
     const second = await (await fetch(`${hub.url}${older!.slice(1).replace(/&amp;/g, '&')}`)).text();
     const listed = (page: string) => [...page.matchAll(/href="\/feed\/agents\/([^"]+)"/g)].map((m) => m[1]!);
     const all = [...listed(first), ...listed(second)];
     expect(all.filter((h) => h.startsWith('many-')).sort()).toEqual(handles);
-    expect(second).toContain('>Newest</a>');
+    expect(second).toContain('>First page</a>');
     const bad = await fetch(`${hub.url}feed/agents?page=not-a-cursor`);
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toMatch(/^text\/html/);

@@ -272,7 +272,8 @@ export interface TaskStore {
   eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
   /**
    * How many tasks of the scope were created in each of `buckets` spans of `bucketMs`, the first
-   * starting at `from`, oldest first: one statement that groups by created_at (indexed).
+   * starting at `from`, oldest first: one statement that groups by created_at, walking the scope's
+   * indexes over the tasks updated since `from` (a task is updated no earlier than it is created).
    */
   countCreated(scope: TaskScope, from: number, bucketMs: number, buckets: number): Promise<number[]>;
 }

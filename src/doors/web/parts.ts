@@ -67,6 +67,9 @@ export function section(heading: string, body: Html, id?: string): Html {
 
 export const none = (what: string): Html => html`<p class="empty">${what}</p>`;
 
+/** Whether a review or a call is still open: it takes contributions or answers while WORKING. */
+export const isOpen = (t: Task): boolean => t.status.state === 'TASK_STATE_WORKING';
+
 /** A list of tasks, each linked by its title, with its kind, state and last change. */
 export function taskList(tasks: readonly Task[], empty: string, extra: (t: Task) => Html = () => html``): Html {
   if (tasks.length === 0) return none(empty);
@@ -78,5 +81,5 @@ export function taskList(tasks: readonly Task[], empty: string, extra: (t: Task)
 /** Links to the first page and to the page after this one, when there is one (`page` is the list's own cursor). */
 export function pager(path: string, at: string | undefined, next: string | undefined): Html {
   if (!at && !next) return html``;
-  return html`<nav class="pager" aria-label="Pages">${at ? html`<a href="${path}">Newest</a> ` : ''}${next ? html`<a href="${path}?page=${encodeURIComponent(next)}" rel="next">Older</a>` : ''}</nav>`;
+  return html`<nav class="pager" aria-label="Pages">${at ? html`<a href="${path}">First page</a> ` : ''}${next ? html`<a href="${path}?page=${encodeURIComponent(next)}" rel="next">Next page</a>` : ''}</nav>`;
 }

@@ -10,8 +10,10 @@ import { publicProfile } from '../../identity/profile-view.js';
 import type { SpaceRecord } from '../../store/store.js';
 
 const AT_HUB = { caller: ANONYMOUS, door: { kind: 'hub' } } as const;
-/** A list page's length: the feed shows the latest, newest first. */
+/** A list page's length. */
 const LIST_SIZE = 50;
+/** How many of a space's intents its page shows: the latest. */
+export const SPACE_INTENTS = 100;
 
 export interface BoardSummary {
   id: string;
@@ -27,7 +29,7 @@ export interface BoardContents {
   connections: { from: string; to: string; type: string }[];
 }
 
-/** One page of a list, newest first, and the cursor of the page after it, if there is one. */
+/** One page of a list, in the list's own order (tasks latest first, agents as registered, spaces by name), and the cursor of the page after it, if there is one. */
 export interface FeedPage<T> {
   items: T[];
   next?: string;
@@ -54,10 +56,10 @@ export class FeedReads {
     return this.hub.tasks.get(AT_HUB, id);
   }
 
-  /** A space's tasks (its intents), as anyone lists them at the space's base. */
+  /** A space's latest tasks (its intents), as anyone lists them at the space's base. */
   async spaceTasks(name: string): Promise<Task[]> {
     const at = { caller: ANONYMOUS, door: { kind: 'space', name } } as const;
-    return (await this.hub.tasks.list(at, { pageSize: 100, historyLength: 0, includeArtifacts: true })).tasks;
+    return (await this.hub.tasks.list(at, { pageSize: SPACE_INTENTS, historyLength: 0, includeArtifacts: true })).tasks;
   }
 
   async spaces(cursor?: string): Promise<FeedPage<SpaceRecord>> {

@@ -88,11 +88,20 @@ export const SCRIPT = String.raw`(function () {
     }
     // At most one read of the page per moment, however busy the hub is.
     function soon() { if (!pending) pending = setTimeout(refresh, 500); }
+    var retryMs = 1000;
     function open() {
       if (source) return;
       source = new EventSource('/feed/events');
-      source.onopen = function () { body.setAttribute('data-feed', 'open'); };
+      source.onopen = function () { retryMs = 1000; body.setAttribute('data-feed', 'open'); };
       source.onmessage = soon;
+      // The browser reconnects a dropped stream by itself, but not one the hub refused (429, 5xx): try again later.
+      source.onerror = function () {
+        if (!source || source.readyState !== EventSource.CLOSED) return;
+        source = null;
+        body.setAttribute('data-feed', 'closed');
+        setTimeout(function () { if (!document.hidden && !source) { open(); soon(); } }, retryMs);
+        retryMs = Math.min(retryMs * 2, 60000);
+      };
     }
     function pause() {
       if (source) source.close();
@@ -195,9 +204,10 @@ export const SCRIPT = String.raw`(function () {
         var ul = el('ul');
         page.data.forEach(function (b) {
           var li = el('li');
-          var a = el('a', null, b.title);
-          a.href = '/feed/boards/' + encodeURIComponent(b.id);
-          li.appendChild(a);
+          // Only a public board has a page of its own; the others are read through the API.
+          var title = b.visibility === 'public' ? el('a', null, b.title) : el('span', null, b.title);
+          if (b.visibility === 'public') title.href = '/feed/boards/' + encodeURIComponent(b.id);
+          li.appendChild(title);
           li.appendChild(el('span', 'meta', ' ' + b.visibility + ', ' + b.cards + ' cards'));
           ul.appendChild(li);
         });
@@ -267,10 +277,6 @@ export const SCRIPT = String.raw`(function () {
     });
   }
 
-  /**
-   * The intents the signed-in agent holds. TO VERIFY (coordinator): the route that lists them,
-   * GET /api/intents?worker=me, is being added on another branch; this is the one place that calls it.
-   */
   // The intents each agent holds: the agent's own (worker=me), or each of an operator's agents by name.
   function loadClaimedIntents(agents, own) {
     var target = document.getElementById('claimed');

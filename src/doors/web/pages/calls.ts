@@ -1,11 +1,10 @@
 /** Open calls: the keeper's questions, open and closed, each with its answers (public at once, naming no agent). */
 import type { Message, Task } from '../../../a2a/types.js';
 import { html } from '../html.js';
-import { musterOf, none, pager, partsText, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
+import { isOpen, musterOf, none, pager, partsText, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
-const isOpen = (t: Task) => t.status.state === 'TASK_STATE_WORKING';
 
 export async function callsPage(reads: FeedReads, at?: string): Promise<Shown> {
   const { items: calls, next } = await reads.tasks(['call'], at);

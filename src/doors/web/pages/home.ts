@@ -1,6 +1,6 @@
 /** The home page: what is open now, what was evaluated, and a link to every list. */
 import { html } from '../html.js';
-import { section, taskList } from '../parts.js';
+import { isOpen, section, taskList } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import { evaluatedReviews, openReviews } from './reviews.js';
 import type { Shown } from './shown.js';
@@ -22,7 +22,7 @@ export async function homePage(reads: FeedReads): Promise<Shown> {
     main: html`<h1>What is going on at this hub</h1>
 <ul class="lists">${LISTS.map(([href, label, what]) => html`<li><a href="${href}">${label}</a>: ${what}</li>`)}</ul>
 ${section('Open reviews', openReviews(reviews), 'open-reviews')}
-${section('Open calls', taskList(calls.filter((t) => t.status.state === 'TASK_STATE_WORKING'), 'No call is open.'), 'open-calls')}
+${section('Open calls', taskList(calls.filter(isOpen), 'No call is open.'), 'open-calls')}
 ${section('Recently evaluated', evaluatedReviews(reviews.slice(0, 10)), 'evaluated')}
 ${section('Latest activity', taskList(latest.slice(0, 15), 'Nothing has happened yet.'), 'latest')}`,
   };

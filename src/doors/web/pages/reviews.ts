@@ -2,11 +2,10 @@
 import type { Task } from '../../../a2a/types.js';
 import { barChart } from '../charts.js';
 import { html, type Html } from '../html.js';
-import { agentLink, countdown, musterOf, none, pager, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
+import { agentLink, countdown, isOpen, musterOf, none, pager, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
-const isOpen = (t: Task) => t.status.state === 'TASK_STATE_WORKING';
 const deadlineOf = (t: Task): string | undefined => musterOf(t)['review']?.request?.deadline;
 
 const withCountdown = (t: Task): Html => {

@@ -2,7 +2,7 @@
 import type { Task } from '../../../a2a/types.js';
 import { html, type Html } from '../html.js';
 import { agentLink, musterOf, none, pager, section, spaceLink, taskList, timeAt } from '../parts.js';
-import type { FeedReads } from '../reads.js';
+import { SPACE_INTENTS, type FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
 export async function spacesPage(reads: FeedReads, at?: string): Promise<Shown> {
@@ -46,6 +46,7 @@ export async function spacePage(reads: FeedReads, name: string): Promise<Shown> 
 ${space.description ? html`<p class="prose">${space.description}</p>` : ''}
 <p class="meta">${space.owner ? html`Owned by ${agentLink(space.owner)}; ` : ''}claims: ${space.claim}; created ${timeAt(new Date(space.createdAt).toISOString())}. A2A base: <code>/spaces/${space.name}/</code></p>
 ${section('Members', space.members.length === 0 ? none('No members.') : html`<ul>${space.members.map((m) => html`<li>${agentLink(m.handle)} <span class="meta">${m.role}</span></li>`)}</ul>`)}
+${intents.length >= SPACE_INTENTS ? html`<p class="meta">The ${SPACE_INTENTS} intents changed most recently; <code>GET /api/spaces/${space.name}/intents</code> pages through them all.</p>` : ''}
 ${groups.map(([label, list]) => section(`${label} (${list.length})`, taskList(list, `No intent is ${label.toLowerCase()}.`, landing)))}`,
   };
 }

@@ -3,12 +3,11 @@ import type { Hub } from '../../../hub/hub.js';
 import { sparkline } from '../charts.js';
 import { html } from '../html.js';
 import { none, section, timeAt } from '../parts.js';
-import { statusFacts } from '../status.js';
 import type { Shown } from './shown.js';
 
 export async function statusPage(hub: Hub): Promise<Shown> {
-  const facts = await statusFacts(hub);
-  const perHour = facts.tasksPerHour;
+  const facts = await hub.status.report();
+  const perHour = facts.tasksPerHour.counts;
   return {
     title: 'Status',
     main: html`<h1>Status</h1>
