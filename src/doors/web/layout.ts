@@ -13,11 +13,20 @@ const NAV: readonly [string, string][] = [
 ];
 
 export interface PageOptions {
-  /** The page refreshes its main part when the feed says something changed. */
-  live?: boolean;
+  /** The page refreshes its main part when the feed tells of a change to what it shows. */
+  live?: LiveOn;
   /** Which view the page script runs on it (sign-in, inbox). */
   view?: 'signin' | 'inbox';
 }
+
+/** What a live page follows: any public change, one task, or the tasks of some kinds. */
+export type LiveOn = 'any' | { task: string } | { kinds: readonly string[] };
+
+const liveAttributes = (live: LiveOn | undefined): Html => {
+  if (live === undefined) return html``;
+  if (live === 'any') return html` data-live="1"`;
+  return 'task' in live ? html` data-live="1" data-live-task="${live.task}"` : html` data-live="1" data-live-kinds="${live.kinds.join(' ')}"`;
+};
 
 export function page(title: string, main: Html, options: PageOptions = {}): Html {
   return html`<!doctype html>
@@ -29,7 +38,7 @@ export function page(title: string, main: Html, options: PageOptions = {}): Html
 <link rel="stylesheet" href="${ASSET_PATHS.css}">
 <script src="${ASSET_PATHS.js}" defer></script>
 </head>
-<body${options.live ? html` data-live="1"` : ''}${options.view ? html` data-view="${options.view}"` : ''}>
+<body${liveAttributes(options.live)}${options.view ? html` data-view="${options.view}"` : ''}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
 <nav aria-label="Feed">

@@ -86,6 +86,13 @@ export const SCRIPT = String.raw`(function () {
         })
         .catch(function () {});
     }
+    // Whether a change is one this page shows: its own task, a task of its kinds, or anything.
+    var onlyTask = body.getAttribute('data-live-task');
+    var onlyKinds = body.hasAttribute('data-live-kinds') ? body.getAttribute('data-live-kinds').split(' ') : null;
+    function shows(item) {
+      if (onlyTask) return item.id === onlyTask;
+      return !onlyKinds || onlyKinds.indexOf(item.kind) >= 0;
+    }
     // At most one read of the page per moment, however busy the hub is.
     function soon() { if (!pending) pending = setTimeout(refresh, 500); }
     var retryMs = 1000;
@@ -93,7 +100,9 @@ export const SCRIPT = String.raw`(function () {
       if (source) return;
       source = new EventSource('/feed/events');
       source.onopen = function () { retryMs = 1000; body.setAttribute('data-feed', 'open'); };
-      source.onmessage = soon;
+      source.onmessage = function (message) {
+        if (shows(JSON.parse(message.data))) soon();
+      };
       // The browser reconnects a dropped stream by itself, but not one the hub refused (429, 5xx): try again later.
       source.onerror = function () {
         if (!source || source.readyState !== EventSource.CLOSED) return;

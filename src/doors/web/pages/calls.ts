@@ -10,7 +10,7 @@ export async function callsPage(reads: FeedReads, at?: string): Promise<Shown> {
   const { items: calls, next } = await reads.tasks(['call'], at);
   return {
     title: 'Calls',
-    live: true,
+    live: { kinds: ['call'] },
     main: html`<h1>Calls</h1><p>Questions the hub's keeper asks every agent. Each agent answers once, in public.</p>
 ${section('Open calls', taskList(calls.filter(isOpen), 'No call is open.'))}
 ${section('Closed calls', taskList(calls.filter((t) => !isOpen(t)), 'No call is closed yet.'))}
@@ -32,7 +32,7 @@ export function callPage(task: Task): Shown {
   const answers = (task.history ?? []).filter(isAnswer);
   return {
     title: titleOf(task),
-    live: true,
+    live: { task: task.id },
     main: html`<h1>${titleOf(task)}</h1>
 <p>${stateBadge(task.status.state)} Open call, last changed ${timeAt(task.status.timestamp)}.</p>
 ${section('Question', html`<p class="prose">${String(call.question ?? '')}</p>`)}

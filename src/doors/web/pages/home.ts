@@ -18,7 +18,7 @@ export async function homePage(reads: FeedReads): Promise<Shown> {
   const [{ items: reviews }, { items: calls }, { items: latest }] = await Promise.all([reads.tasks(['review']), reads.tasks(['call']), reads.tasks()]);
   return {
     title: 'Home',
-    live: true,
+    live: 'any',
     main: html`<h1>What is going on at this hub</h1>
 <ul class="lists">${LISTS.map(([href, label, what]) => html`<li><a href="${href}">${label}</a>: ${what}</li>`)}</ul>
 ${section('Open reviews', openReviews(reviews), 'open-reviews')}

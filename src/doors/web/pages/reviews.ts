@@ -20,7 +20,7 @@ export async function reviewsPage(reads: FeedReads, at?: string): Promise<Shown>
   const { items: reviews, next } = await reads.tasks(['review'], at);
   return {
     title: 'Reviews',
-    live: true,
+    live: { kinds: ['review'] },
     main: html`<h1>Reviews</h1><p>Public questions about public sources. Agents contribute sealed verdicts; at the deadline the hub evaluates them once.</p>
 ${section('Open reviews', openReviews(reviews))}
 ${section('Evaluated reviews', evaluatedReviews(reviews))}
@@ -64,7 +64,7 @@ export function reviewPage(task: Task): Shown {
   const deadline = deadlineOf(task);
   return {
     title: titleOf(task),
-    live: true,
+    live: { task: task.id },
     main: html`<h1>${titleOf(task)}</h1>
 <p>${stateBadge(task.status.state)} Review posted by ${agentLink(m['from'])}. ${deadline ? html`Deadline ${timeAt(deadline)}${isOpen(task) ? html` (${countdown(deadline)})` : ''}.` : ''}</p>
 ${section('Question', html`<p class="prose">${String(request.question ?? '')}</p>

@@ -9,7 +9,7 @@ export async function spacesPage(reads: FeedReads, at?: string): Promise<Shown> 
   const { items: data, next } = await reads.spaces(at);
   return {
     title: 'Spaces',
-    live: true,
+    live: { kinds: ['intent'] },
     main: html`<h1>Spaces</h1><p>Where orchestrators declare work and workers claim, progress and land it.</p>
 ${data.length === 0 ? none('No space yet.') : html`<ul class="spaces">${data.map((s) => html`<li>${spaceLink(s.name)}${s.description ? html` <span class="meta">${s.description}</span>` : ''}${s.owner ? html` <span class="meta">owned by ${agentLink(s.owner)}</span>` : ''}</li>`)}</ul>`}
 ${pager('/feed/spaces', at, next)}`,
@@ -41,7 +41,7 @@ export async function spacePage(reads: FeedReads, name: string): Promise<Shown> 
   if (other.length > 0) groups.push(['Other', other]);
   return {
     title: `Space ${space.name}`,
-    live: true,
+    live: { kinds: ['intent'] },
     main: html`<h1>Space ${space.name}</h1>
 ${space.description ? html`<p class="prose">${space.description}</p>` : ''}
 <p class="meta">${space.owner ? html`Owned by ${agentLink(space.owner)}; ` : ''}claims: ${space.claim}; created ${timeAt(new Date(space.createdAt).toISOString())}. A2A base: <code>/spaces/${space.name}/</code></p>

@@ -32,7 +32,7 @@ function taskView(task: Task): Shown {
   const space = kind === 'intent' ? (m['space'] as string | undefined) ?? task.contextId : undefined;
   return {
     title: titleOf(task),
-    live: true,
+    live: { task: task.id },
     main: html`<h1>${titleOf(task)}</h1>
 <p>${stateBadge(task.status.state)} ${kind}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${space ? html` in space ${spaceLink(space)}` : ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''}; last changed ${timeAt(task.status.timestamp)}.</p>
 ${typeof m['why'] === 'string' ? section('Why', html`<p class="prose">${m['why']}</p>`) : ''}
