@@ -4,7 +4,6 @@
  * view's list scope at the hub's base decides which; nothing here does).
  */
 import { randomUUID } from 'node:crypto';
-import { invalidParams } from '../errors/hub-error.js';
 import { ANONYMOUS } from '../identity/caller.js';
 import type { Store } from '../store/store.js';
 import { LIVE_MS } from './heartbeat.js';
@@ -27,26 +26,13 @@ export interface StatusReport {
   nodes: { id: string; version: string; startedAt: string; lastSeenAt: string; self: boolean }[];
   tasksPerHour: { hours: number; counts: number[] };
 }
-/** The longest span tasksPerHour counts: a month of hours. */
-const MOST_HOURS = 24 * 31;
-
-export interface NodeInfo {
-  id: string;
-  version: string;
-  /** Epoch ms. */
-  startedAt: number;
-  /** Its last heartbeat, epoch ms. */
-  lastSeenAt: number;
-  address?: string;
-  /** The node that answers. */
-  self: boolean;
-}
-
 export class HubStatus {
   /** This process's node id (its heartbeat's, hub/heartbeat.ts). */
   readonly nodeId = randomUUID();
   /** When this process's hub started, epoch ms. */
   readonly startedAt: number;
+  /** The last count of tasks per hour, and when it was asked: kept COUNTS_KEPT_MS (a failed one is not kept). */
+  private counted: { at: number; counts: Promise<number[]> } | undefined;
 
   constructor(
     private readonly store: Pick<Store, 'name' | 'liveNodes' | 'countCreated'>,
@@ -56,22 +42,23 @@ export class HubStatus {
     this.startedAt = clock();
   }
 
-  private counted: { at: number; counts: Promise<number[]> } | undefined;
-
-  /** The report both doors show; its counts are at most COUNTS_KEPT_MS old. */
+  /** The report both doors show: the nodes seen within LIVE_MS (this one marked), and counts at most COUNTS_KEPT_MS old. */
   async report(): Promise<StatusReport> {
     const now = this.clock();
-    if (!this.counted || now - this.counted.at > COUNTS_KEPT_MS) this.counted = { at: now, counts: this.tasksPerHour(REPORT_HOURS) };
+    if (!this.counted || now - this.counted.at > COUNTS_KEPT_MS) this.counted = { at: now, counts: this.tasksPerHour(now) };
     const counted = this.counted;
-    const [nodes, counts] = await Promise.all([this.nodes(), counted.counts.catch((e: unknown) => {
-      if (this.counted === counted) this.counted = undefined; // a failed count is not kept
-      throw e;
-    })]);
+    const [nodes, counts] = await Promise.all([
+      this.store.liveNodes(LIVE_MS),
+      counted.counts.catch((e: unknown) => {
+        if (this.counted === counted) this.counted = undefined;
+        throw e;
+      }),
+    ]);
     return {
       version: VERSION,
       store: this.store.name,
       uptimeSeconds: this.uptimeSeconds(),
-      nodes: nodes.map((n) => ({ id: n.id, version: n.version, startedAt: iso(n.startedAt), lastSeenAt: iso(n.lastSeenAt), self: n.self })),
+      nodes: nodes.map((n) => ({ id: n.id, version: n.version, startedAt: iso(n.startedAt), lastSeenAt: iso(n.lastSeenAt), self: n.id === this.nodeId })),
       tasksPerHour: { hours: REPORT_HOURS, counts },
     };
   }
@@ -81,17 +68,11 @@ export class HubStatus {
     return Math.floor((this.clock() - this.startedAt) / 1000);
   }
 
-  /** The nodes seen within the last LIVE_MS, oldest start first. */
-  async nodes(): Promise<NodeInfo[]> {
-    return (await this.store.liveNodes(LIVE_MS)).map((node) => ({ ...node, self: node.id === this.nodeId }));
-  }
-
-  /** Tasks created in each of the last `hours` hours (the last one ending now), oldest first, as an anonymous caller sees them. */
-  async tasksPerHour(hours = 24): Promise<number[]> {
-    if (!Number.isInteger(hours) || hours < 1 || hours > MOST_HOURS) throw invalidParams('hours', `must be a whole number from 1 to ${MOST_HOURS}`);
+  /** Tasks created in each of the last REPORT_HOURS hours (the last one ending at `now`), oldest first, as an anonymous caller sees them. */
+  private async tasksPerHour(now: number): Promise<number[]> {
     const scope = this.view.listScope(ANONYMOUS, { kind: 'hub' });
-    if (!scope) return new Array<number>(hours).fill(0);
+    if (!scope) return new Array<number>(REPORT_HOURS).fill(0);
     // The last hour ends just after now, so a task created this very millisecond counts.
-    return this.store.countCreated(scope, this.clock() + 1 - hours * HOUR_MS, HOUR_MS, hours);
+    return this.store.countCreated(scope, now + 1 - REPORT_HOURS * HOUR_MS, HOUR_MS, REPORT_HOURS);
   }
 }

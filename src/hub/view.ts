@@ -46,15 +46,14 @@ const scopes = taskScopes;
 /** The agents whose boards a caller reads as they would: an agent itself, an operator's own agents. */
 const boardReaders = (caller: Caller): readonly string[] => (caller.kind === 'agent' ? [caller.handle] : caller.kind === 'operator' ? caller.agents : []);
 
-/** The scope narrowed to tasks of `kinds`: each branch keeps its tests and gains (or narrows) its kind test. */
-function ofKinds(scope: TaskScope, kinds: readonly string[]): TaskScope {
-  return {
-    anyOf: scope.anyOf.map((branch) => {
-      const test = branch.kind;
-      const kept = kinds.filter((k) => !test || ('in' in test ? test.in.includes(k) : 'not' in test ? test.not !== k : test.set));
-      return { ...branch, kind: { in: kept } };
-    }),
-  };
+/** The scope narrowed to tasks of `kinds`: each branch keeps its tests and gains (or narrows) its kind test; undefined when no branch can hold one. */
+function ofKinds(scope: TaskScope, kinds: readonly string[]): TaskScope | undefined {
+  const anyOf = scope.anyOf.flatMap((branch) => {
+    const test = branch.kind;
+    const kept = kinds.filter((k) => !test || ('in' in test ? test.in.includes(k) : 'not' in test ? test.not !== k : test.set));
+    return kept.length > 0 ? [{ ...branch, kind: { in: kept } }] : []; // a branch of none of the kinds walks nothing
+  });
+  return anyOf.length > 0 ? { anyOf } : undefined;
 }
 
 /**

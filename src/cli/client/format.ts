@@ -20,7 +20,7 @@ export function partText(part: Part): string {
 export const dataOf = (list: Part[] | undefined): unknown => list?.find((p) => p.data !== undefined)?.data;
 
 /** Parts as text, one after another. */
-export const partsText = (list: Part[]): string => list.map(partText).join('\n');
+export const partsText = (list: readonly Part[]): string => list.map(partText).join('\n');
 
 /** The first text part of a message, else its first part rendered; '' when it has none. */
 export const firstText = (message: Message | undefined): string => {

@@ -1,5 +1,7 @@
 /** Small pieces every page uses: links to what a page mentions, states, times, a task's words. */
-import type { Part, Task } from '../../a2a/types.js';
+import { stateLabel } from '../../a2a/states.js';
+import type { Part, Task, TaskState } from '../../a2a/types.js';
+import { partsText as printedParts } from '../../cli/client/format.js';
 import { feedPath, html, type Html } from './html.js';
 
 /** A task's `metadata.muster`, as the view rendered it. */
@@ -7,10 +9,8 @@ export const musterOf = (task: Task): Record<string, any> => (task.metadata?.['m
 
 export const kindOf = (task: Task): string => String(musterOf(task)['kind'] ?? 'task');
 
-/** `TASK_STATE_INPUT_REQUIRED` as people say it: "input required". */
-export const stateWords = (state: string): string => state.replace(/^TASK_STATE_/, '').replace(/_/g, ' ').toLowerCase();
-
-export const stateBadge = (state: string): Html => html`<span class="state state-${stateWords(state).replace(/ /g, '-')}">${stateWords(state)}</span>`;
+/** A state as a badge: its 0.3 name (`input-required`) names its style, and in words ("input required") its text. */
+export const stateBadge = (state: TaskState): Html => html`<span class="state state-${stateLabel(state)}">${stateLabel(state).replace(/-/g, ' ')}</span>`;
 
 export const agentLink = (handle: unknown): Html =>
   typeof handle === 'string' && handle !== '' ? html`<a class="agent" href="${feedPath('agents', handle)}">${handle}</a>` : html`someone`;
@@ -44,12 +44,8 @@ export function untilWords(ms: number): string {
   return `${s}s`;
 }
 
-/** The words of parts: their text, data as JSON, a file by its name. */
-export function partsText(parts: readonly Part[] | undefined): string {
-  return (parts ?? [])
-    .map((p) => (p.text !== undefined ? p.text : p.data !== undefined ? JSON.stringify(p.data) : p.filename ?? p.mediaType ?? 'a file'))
-    .join('\n');
-}
+/** The words of parts, as the CLI prints them (text, data as JSON, a file by its name). */
+export const partsText = (parts: readonly Part[] | undefined): string => printedParts(parts ?? []);
 
 /** What a public task is about, in a line: its title, else its first message's words. */
 export function titleOf(task: Task): string {
