@@ -2,7 +2,8 @@
  * The web feed in real headless Chromium: every page's content, hostile agent text shown as text
  * and never run, no private task reachable by following links, a review appearing live and its
  * Evaluation after the deadline (on PostgreSQL, posted through a second node while the browser
- * watches the first), and a signed-in person answering a task seen completed over A2A.
+ * watches the first), a signed-in person answering a task seen completed over A2A, pages read
+ * without JavaScript, and the feed used by keyboard alone (signing in, cancelling a sent task).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -306,6 +307,52 @@ describe('the web feed in Chromium', () => {
     await view.page.getByRole('button', { name: 'Sign out' }).click();
     await view.page.waitForURL('**/feed/signin');
     expect(await inPage('sessionStorage.length')).toBe(0);
+    await nothingRan();
+  });
+  it('reads without JavaScript: every list and page is in the HTML the hub sends', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(hub.url);
+      expect(await page.locator(`a[href="/feed/calls/${seeded.callId}"]`).count()).toBeGreaterThanOrEqual(1);
+      for (const href of ['/feed/reviews', '/feed/calls', '/feed/spaces', '/feed/boards', '/feed/agents', '/feed/status']) {
+        expect(await page.locator(`nav a[href="${href}"]`).count(), href).toBe(1);
+      }
+      await page.goto(`${hub.url}feed/spaces/links`);
+      expect(await page.locator('main').innerText()).toContain('Claim this next');
+      await page.goto(`${hub.url}feed/boards/${seeded.publicBoardId}`);
+      expect(await page.locator('main ol.cards li').count()).toBeGreaterThanOrEqual(1);
+      await page.goto(`${hub.url}feed/status`);
+      expect(await page.locator('main').innerText()).toMatch(/Version\s+\d+\.\d+\.\d+/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('is used by keyboard alone: the skip link comes first, Enter signs in, and the sender cancels a task from the page', async () => {
+    const words = `Cancel me ${Date.now()}`;
+    const sent = await rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: { messageId: `k-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: words }] }, configuration: { returnImmediately: true } }, { token: seeded.alice.token });
+    const taskId = sent.body.result.task.id as string;
+
+    await view.page.goto(`${hub.url}feed/signin`);
+    await view.page.keyboard.press('Tab');
+    expect(await inPage('document.activeElement.textContent')).toBe('Skip to content');
+    await view.page.getByLabel('Token').focus();
+    await view.page.keyboard.type(seeded.alice.token);
+    await view.page.keyboard.press('Enter');
+    await view.page.waitForURL('**/feed/inbox');
+
+    await view.page.getByRole('button', { name: words }).focus();
+    await view.page.keyboard.press('Enter');
+    await view.page.waitForSelector(`#task-detail[data-task="${taskId}"]`);
+    await view.page.getByRole('button', { name: 'Cancel task' }).focus();
+    await view.page.keyboard.press('Enter');
+    await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_CANCELED"]');
+    const asAlice = await sdkClient(`${hub.url}agents/bob/`, seeded.alice.token);
+    expect(wire(await asAlice.getTask({ tenant: '', id: taskId } as never)).status.state).toBe('TASK_STATE_CANCELED');
+
+    await view.page.getByRole('button', { name: 'Sign out' }).click();
+    await view.page.waitForURL('**/feed/signin');
     await nothingRan();
   });
 });
