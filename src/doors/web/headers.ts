@@ -1,3 +1,5 @@
+import Negotiator from 'negotiator';
+
 /**
  * What every page, asset and stream of the web feed is sent with: a Content-Security-Policy that
  * lets only the hub's own script and style run (no inline script or style, nothing from elsewhere),
@@ -21,24 +23,16 @@ export const SAFETY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+/** What the hub's base answers, in its order of preference when a client takes several equally: JSON first. */
+const OFFERED = ['application/json', 'application/a2a+json', 'text/html', 'application/xhtml+xml'];
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const JSON_TYPES = new Set(['application/json', 'application/a2a+json']);
 
 /**
- * Whether an Accept header asks for HTML before JSON (a browser): `text/html` named with a weight
- * above zero and at least that of any JSON type named. `*\/*` alone (curl, SDK clients) is not a browser.
+ * Whether an Accept header asks for HTML before JSON (a browser), by the header's own weights
+ * (negotiator). `*\/*` alone (curl, SDK clients) takes JSON, so it is not a browser.
  */
 export function prefersHtml(accept: string | undefined): boolean {
   if (!accept) return false;
-  let htmlQ = 0;
-  let jsonQ = 0;
-  for (const entry of accept.split(',')) {
-    const [type = '', ...params] = entry.split(';').map((s) => s.trim().toLowerCase());
-    const qParam = params.find((p) => p.startsWith('q='));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (!Number.isFinite(q)) continue;
-    if (HTML_TYPES.has(type)) htmlQ = Math.max(htmlQ, q);
-    if (JSON_TYPES.has(type)) jsonQ = Math.max(jsonQ, q);
-  }
-  return htmlQ > 0 && htmlQ >= jsonQ;
+  const chosen = new Negotiator({ headers: { accept } }).mediaType(OFFERED);
+  return chosen !== undefined && HTML_TYPES.has(chosen);
 }
