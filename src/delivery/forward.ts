@@ -7,10 +7,10 @@ export const FORWARD_CHANNEL = 'forward';
  * A new direct task as an A2A SendMessage to the target's own endpoint. The delivery id is the
  * JSON-RPC id, the messageId and the Idempotency-Key of every attempt, so the endpoint can drop
  * repeats; the task's Muster ids travel in the message metadata, and the media types the sender
- * accepts in the answer (its acceptedOutputModes) in the configuration. It never blocks: the
+ * accepts in the answer (TaskRecord.acceptedOutputModes) in the configuration. It never blocks: the
  * endpoint answers the hub's copy, and the sender reads the answer from the hub.
  */
-export function forwardDraft(task: StoredTask, to: string, acceptedOutputModes?: readonly string[]): ForwardDraft | undefined {
+export function forwardDraft(task: StoredTask, to: string): ForwardDraft | undefined {
   const first = task.history[0];
   if (!first) return undefined;
   const id = uuidv7();
@@ -28,7 +28,7 @@ export function forwardDraft(task: StoredTask, to: string, acceptedOutputModes?:
     seq: 1,
     to,
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'SendMessage', params: { message, configuration: configurationOf(acceptedOutputModes) } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'SendMessage', params: { message, configuration: configurationOf(record.acceptedOutputModes) } }),
   };
 }
 

@@ -1,18 +1,24 @@
 /**
  * The live inbox: what is addressed to an agent, as it happens, from its inbox log (store/inbox.ts),
  * so it resumes on any node; and whether the agent is listening now, from presence leases in the
- * store. The log is written by the task writes themselves (inboxOfOpening, inboxOfChange).
+ * store. The log is written by the task writes themselves (inboxOfOpening, inboxOfChange), from
+ * the agent's first listen on: that listener puts the agent's open tasks in it first (openLog).
  */
 import { randomUUID } from 'node:crypto';
-import type { Task, TaskState } from '../a2a/types.js';
+import { TERMINAL_STATES } from '../a2a/states.js';
+import { TASK_STATES, type Task, type TaskState } from '../a2a/types.js';
 import { invalidParams } from '../errors/hub-error.js';
 import { followLog } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, type Caller } from '../identity/caller.js';
-import { inboxKey, type InboxDraft, type InboxEvent, type Store, type TaskRecord, type TaskWrite } from '../store/store.js';
+import { inboxKey, type InboxDraft, type InboxEvent, type Store, type TaskCursor, type TaskEvent, type TaskRecord, type TaskWrite } from '../store/store.js';
+import type { View } from './view.js';
 
 /** The states in which a task waits on its target: the open tasks a new listener gets first. */
 export const WAITING_ON_TARGET: readonly TaskState[] = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'];
+
+/** The tasks a log starts with: every one not ended, so a later follow-up to one finds it in the log. */
+const NOT_ENDED: readonly TaskState[] = TASK_STATES.filter((s) => !TERMINAL_STATES.has(s));
 
 const PAGE = 100;
 /** The longest a presence lease is renewed for: a node that dies leaves its agents listening no longer than this. */
@@ -41,8 +47,12 @@ function cursorOf(lastEventId: string | undefined): Cursor {
 }
 
 export class Inbox {
+  /** Agents whose log this process has seen complete (a log stays complete). */
+  private readonly complete = new Set<string>();
+
   constructor(
     private readonly store: Store,
+    private readonly view: View,
     private readonly wakeups: Wakeups,
   ) {}
 
@@ -61,12 +71,37 @@ export class Inbox {
    */
   async stream(handle: string, lastEventId: string | undefined, signal: AbortSignal): Promise<AsyncGenerator<InboxItem>> {
     const cursor = cursorOf(lastEventId);
+    await this.openLog(handle);
     const head = await this.store.inboxHead(handle);
     // An id past the log's end was never sent: taken, it would skip the events up to it.
     if (Math.max(cursor.after, cursor.replay ? (cursor.through ?? 0) : 0) > head) {
       throw invalidParams('Last-Event-ID', `'${lastEventId!.slice(0, 40)}' is past the last event of this inbox (${head})`, 'Send the id of the last event received, as it came, or no Last-Event-ID to start again');
     }
     return this.items(handle, cursor, head, signal);
+  }
+
+  /**
+   * Makes sure the agent's log is kept and complete: on its first listen, begins it and adds its
+   * tasks not ended, read (in an order their changes do not move) once every write that may have
+   * logged nothing has ended (beginInboxLog).
+   */
+  private async openLog(handle: string): Promise<void> {
+    if (this.complete.has(handle)) return;
+    if (!(await this.store.beginInboxLog(handle))) await this.store.completeInboxLog(handle, await this.notEnded(handle));
+    this.complete.add(handle);
+  }
+
+  /** The agent's tasks not ended, as the `task` events of its inbox: each with its history, as it stands. */
+  private async notEnded(handle: string): Promise<TaskEvent[]> {
+    const scope = this.view.mailboxScope({ kind: 'agent', handle }, 'inbox');
+    const events: TaskEvent[] = [];
+    let after: TaskCursor<'rank'> | undefined;
+    for (;;) {
+      const page = await this.store.listTasks({ scope, states: NOT_ENDED, order: 'rank', ...(after ? { after } : {}), limit: PAGE, includeArtifacts: true });
+      for (const task of page.tasks) events.push(taskEvent(task.record, this.view.render(task, { includeArtifacts: true })));
+      if (!page.hasMore) return events;
+      after = page.tasks[page.tasks.length - 1]!.record;
+    }
   }
 
   private async *items(handle: string, cursor: Cursor, head: number, signal: AbortSignal): AsyncGenerator<InboxItem> {
@@ -106,11 +141,15 @@ export class Inbox {
   }
 }
 
-/** A new task's entry in its target's inbox: the task with its history, and what its sender accepts back. */
-export function inboxOfOpening(record: TaskRecord, task: () => Task, acceptedOutputModes: readonly string[] | undefined): InboxDraft | undefined {
-  if (record.target === undefined) return undefined;
-  const event: InboxEvent = acceptedOutputModes?.length ? { kind: 'task', task: task(), acceptedOutputModes } : { kind: 'task', task: task() };
-  return { agent: record.target, events: [event] };
+/** A task's entry in its target's inbox: the task with its history, and what its sender accepts back. */
+function taskEvent(record: TaskRecord, task: Task): TaskEvent {
+  const accepts = record.acceptedOutputModes;
+  return accepts?.length ? { kind: 'task', task, acceptedOutputModes: accepts } : { kind: 'task', task };
+}
+
+/** A new task's entry in its target's inbox. */
+export function inboxOfOpening(record: TaskRecord, task: () => Task): InboxDraft | undefined {
+  return record.target === undefined ? undefined : { agent: record.target, events: [taskEvent(record, task())] };
 }
 
 /** What a change by someone other than its target tells the target: the messages it adds (with what their sender accepts back), and its cancel. */

@@ -250,9 +250,10 @@ export class TaskService {
       const { write, task } = openingWrite(opening, ctx.now, (t) => this.view.render(t, { includeArtifacts: false, historyLength: 0 }));
       let rendered: Task | undefined; // the answer, rendered once for the inbox event and the caller
       const full = () => (rendered ??= this.view.render(task, FULL));
-      const inbox = inboxOfOpening(task.record, full, actor.acceptedOutputModes);
+      if (actor.acceptedOutputModes?.length) task.record.acceptedOutputModes = actor.acceptedOutputModes;
+      const inbox = inboxOfOpening(task.record, full);
       if (inbox) write.inbox = inbox;
-      const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target, actor.acceptedOutputModes);
+      const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target);
       if (forward) write.forward = forward;
       if (hear && kind.blockingWaitMs && opening.target !== undefined) write.asksAnswerable = opening.target;
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });

@@ -5,7 +5,7 @@
  * each test's own, so the suite also holds on a database other tests write to.
  */
 import { describe, expect, it } from 'vitest';
-import { inboxKey, PartsRefused, StoreConflict, UNNUMBERED, type InboxEvent, type Store, type TaskRecord, type TaskWrite } from './store.js';
+import { inboxKey, PartsRefused, StoreConflict, UNNUMBERED, type InboxEvent, type Store, type TaskEvent, type TaskRecord, type TaskWrite } from './store.js';
 
 const tagged = () => Math.random().toString(36).slice(2, 10);
 
@@ -17,6 +17,28 @@ function opening(target: string, over: Partial<TaskRecord> = {}): TaskWrite {
   };
   const task: InboxEvent = { kind: 'task', task: { id, contextId: 'ctx', status: { state: record.state, timestamp: '' } } };
   return { record, newMessages: [], newArtifacts: [], events: [], inbox: { agent: target, events: [task] } };
+}
+
+/** A follow-up by the sender, as a task write that adds one message. */
+const followUp = (w: TaskWrite, messageId: string): TaskWrite => ({
+  record: { ...w.record, version: w.record.version + 1, updatedAt: 12, messageCount: w.record.messageCount + 1 },
+  expectedVersion: w.record.version,
+  newMessages: [{ messageId, role: 'ROLE_USER', parts: [{ text: 'and another thing' }] }],
+  newArtifacts: [],
+  events: [],
+  inbox: { agent: w.record.target!, events: [{ kind: 'message', taskId: w.record.id, message: { messageId, role: 'ROLE_USER', parts: [{ text: 'and another thing' }] } }] },
+});
+
+/** The task event a first listener reads of a task (its history by message id). */
+const asOpen = (w: TaskWrite, messageIds: string[] = []): TaskEvent => ({
+  kind: 'task',
+  task: { id: w.record.id, contextId: 'ctx', status: { state: w.record.state, timestamp: '' }, history: messageIds.map((messageId) => ({ messageId, role: 'ROLE_USER', parts: [{ text: '…' }] })) },
+});
+
+/** The agent's log begun and completed, as its first listener leaves it with no open tasks. */
+async function listened(store: Store, agent: string): Promise<void> {
+  await store.beginInboxLog(agent);
+  await store.completeInboxLog(agent, []);
 }
 
 const canceled = (w: TaskWrite): TaskWrite => ({
@@ -33,6 +55,7 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
     it('numbers each agent\'s events 1, 2, 3… with the writes, and announces the log\'s end', async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
+      await listened(store, bob);
       const heard: [string, number][] = [];
       store.events.onTask((c) => c.log === inboxKey(bob) && heard.push([c.log, c.lastSeq]));
       expect(await store.inboxHead(bob)).toBe(0);
@@ -52,6 +75,7 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
     it('writes nothing to the inbox when the task write is refused', async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
+      await listened(store, bob);
       const w = opening(bob);
       await store.createTask(w);
       await expect(store.createTask({ ...w, record: { ...w.record } })).rejects.toBeInstanceOf(StoreConflict); // the same id again
@@ -64,6 +88,7 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
     it('keeps numbers gapless under writes at once', async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
+      await listened(store, bob);
       await Promise.all(Array.from({ length: 20 }, () => store.createTask(opening(bob))));
       expect((await store.inboxAfter(bob, 0, 100)).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       await store.close();
@@ -72,6 +97,7 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
     it('shows each reader a gapless prefix while writes and other readers run at once', async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
+      await listened(store, bob);
       const reads: Promise<number[]>[] = [];
       const writes = Array.from({ length: 20 }, (_, i) => {
         if (i % 4 === 0) reads.push(store.inboxAfter(bob, 0, 100).then((log) => log.map((e) => e.seq)));
@@ -87,6 +113,7 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
     it('replays the events of the tasks in the given states, in a range', async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
+      await listened(store, bob);
       const open1 = opening(bob);
       const gone = opening(bob);
       const open2 = opening(bob);
@@ -103,6 +130,7 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
     it('refuses in the write a part the agent does not take, and answers there whether someone can answer it', async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
+      await listened(store, bob);
       const takes = (mediaTypes: (string | null)[]) => ({ agent: bob, mediaTypes, defaults: ['text/plain', 'image/*'] });
       const refused = store.createTask({ ...opening(bob), takes: takes(['text/plain', null, 'application/json']) });
       await expect(refused).rejects.toBeInstanceOf(PartsRefused);
@@ -112,6 +140,38 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       await store.holdPresence(bob, 'stream-1', 60_000);
       expect((await store.createTask({ ...opening(bob), asksAnswerable: bob })).answerable).toBe(true);
       expect(await store.createTask(opening(bob))).toEqual({ forwarded: false }); // not asked
+      await store.close();
+    });
+
+    it('logs nothing for an agent that never listened; its first listener finds its open tasks first, then what was logged since', async () => {
+      const store = await open();
+      const bob = `bob-${tagged()}`;
+      const [early, gone, answered] = [opening(bob), opening(bob), opening(bob)];
+      for (const w of [early, gone, answered]) await store.createTask(w);
+      await store.updateTask(canceled(gone));
+      expect(await store.inboxHead(bob)).toBe(0);
+      expect(await store.inboxAfter(bob, 0, 10)).toEqual([]);
+      expect(await store.beginInboxLog(bob)).toBe(false);
+      // Between the log's beginning and its completion: a new task, and follow-ups to old ones.
+      const late = opening(bob);
+      await store.createTask(late);
+      await store.updateTask(followUp(early, 'm-seen'));
+      await store.updateTask(followUp(answered, 'm-after'));
+      // What the listener read: `early` with the follow-up in its history, `answered` before its own, and `late`.
+      await store.completeInboxLog(bob, [asOpen(early, ['m-seen']), asOpen(answered), asOpen(late)]);
+      const log = await store.inboxAfter(bob, 0, 10);
+      expect(log.map((e) => [e.seq, e.event.kind, e.event.kind === 'task' ? e.event.task.id : e.event.taskId])).toEqual([
+        [1, 'task', early.record.id],
+        [2, 'task', answered.record.id],
+        [3, 'task', late.record.id],
+        [4, 'message', answered.record.id],
+      ]);
+      expect(await store.inboxHead(bob)).toBe(4);
+      // Complete for good: a second listener's completion changes nothing, and writes log on.
+      expect(await store.beginInboxLog(bob)).toBe(true);
+      await store.completeInboxLog(bob, [asOpen(gone)]);
+      await store.createTask(opening(bob));
+      expect((await store.inboxAfter(bob, 0, 10)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
       await store.close();
     });
 

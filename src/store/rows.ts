@@ -28,6 +28,7 @@ export interface TaskRow {
   holder: string | null;
   held_until: number | null;
   open_key: string | null;
+  accepts: string | null;
 }
 
 /** The `tasks` column a list scope's test names (TaskScope). */
@@ -68,6 +69,7 @@ export function recordFromRow(row: TaskRow): TaskRecord {
   if (row.holder !== null) record.holder = row.holder;
   if (row.held_until !== null) record.heldUntil = row.held_until;
   if (row.open_key !== null) record.openKey = row.open_key;
+  if (row.accepts !== null) record.acceptedOutputModes = json(row.accepts);
   return record;
 }
 

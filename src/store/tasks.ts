@@ -58,6 +58,11 @@ export interface TaskRecord {
    * its task is terminal it holds nothing, and a new task may take it.
    */
   openKey?: string;
+  /**
+   * The media types its sender accepts back (SendMessage's configuration.acceptedOutputModes), as
+   * it opened the task: told its target with the task (in its inbox, and when forwarded).
+   */
+  acceptedOutputModes?: readonly string[];
 }
 
 /** A holder and until when it holds the task: live while `until` is later than now. */

@@ -210,4 +210,21 @@ ALTER TABLE operator_tokens ADD COLUMN changed_at BIGINT NOT NULL DEFAULT muster
 CREATE INDEX operator_tokens_changed ON operator_tokens(changed_at);
 `,
   },
+  {
+    version: 14,
+    name: 'inbox logs from the first listen',
+    sql: `
+-- The agents whose inbox is logged (store/inbox.ts): from its first listen, complete once the
+-- first listener added its open tasks. A write to an agent without a row here logs nothing.
+CREATE TABLE inbox_logs (
+  handle TEXT COLLATE "C" PRIMARY KEY,
+  complete BOOLEAN NOT NULL
+);
+-- Logs kept before stay complete.
+INSERT INTO inbox_logs (handle, complete) SELECT DISTINCT handle, true FROM inbox_events;
+-- What a task's sender accepts back (TaskRecord.acceptedOutputModes), JSON text: its first
+-- listener's log tells it with the task, as the task's own inbox event would have.
+ALTER TABLE tasks ADD COLUMN accepts TEXT;
+`,
+  },
 ];

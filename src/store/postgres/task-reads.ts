@@ -15,7 +15,7 @@ import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow as StoredRow
 export const TASK_COLUMNS = [
   'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
   'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq', 'rank',
-  'holder', 'held_until', 'open_key',
+  'holder', 'held_until', 'open_key', 'accepts',
 ] as const;
 
 const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
@@ -27,6 +27,7 @@ export function taskValues(r: TaskRecord): [unknown, string][] {
     [r.visibility, 'text'], [r.state, 'text'], [text(r.statusMessage), 'text'], [r.statusAt, 'int8'], [r.createdAt, 'int8'],
     [r.updatedAt, 'int8'], [text(r.metadata), 'text'], [r.messageCount, 'int'], [r.artifactCount, 'int'], [r.version, 'int'], [r.lastSeq, 'int'],
     [r.rank ?? 0, 'int'], [r.holder ?? null, 'text'], [r.heldUntil ?? null, 'int8'], [r.openKey ?? null, 'text'],
+    [text(r.acceptedOutputModes), 'text'],
   ];
 }
 

@@ -45,15 +45,15 @@ export function taskWriter(db: Db, announcer: Announcer) {
     enqueueDeliveries(s, w.deliveries, w.record.updatedAt, 'task_row');
     const forward = enqueueForward(s, w.forward, w.record.updatedAt, 'task_row');
     if (w.dueDone === undefined) scheduleDue(s, w.dueAt, 'task_row'); // done wins, as in SQLite (scheduled, then removed)
-    appendInbox(s, w.inbox, w.record.updatedAt, 'task_row');
+    const inbox = appendInbox(s, w.inbox, w.record.updatedAt, 'task_row');
     // Quotas come last: their counter rows are the hottest locks a write takes (one agent's
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
     // A new task's row is nobody's to wait on; an update, or an entry's rule, locks the task's row.
     const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas };
-    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, answerable], locks);
+    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, answerable, inbox], locks);
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ log: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
-    if (w.inbox) announcer.taskCommitted({ log: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
+    if (w.inbox && inbox && counts[inbox]! > 0) announcer.taskCommitted({ log: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
     return answerable === undefined ? { forwarded: counts['forward'] === 1 } : { forwarded: counts['forward'] === 1, answerable: counts[answerable] === 1 };
   };
 

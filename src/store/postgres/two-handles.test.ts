@@ -327,6 +327,53 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     expect(await a.getSpace(name)).toStrictEqual(made(winner));
   });
 
+  it('begins an inbox log only once every transaction running when it began has ended', async () => {
+    const agent = `late-${randomUUID()}`;
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT count(*) FROM inbox_logs'); // a snapshot taken before the log began: such a write would log nothing
+      let begun = false;
+      const beginning = b.beginInboxLog(agent).then((complete) => ((begun = true), complete));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(begun).toBe(false);
+      await other.query('COMMIT');
+      expect(await beginning).toBe(false);
+      expect(await a.beginInboxLog(agent)).toBe(false); // begun, not complete
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('gives a first listener each task once while writes to the agent run through the other store', async () => {
+    for (let round = 0; round < 3; round++) {
+      const agent = `busy-${randomUUID()}`;
+      const sent: string[] = [];
+      let sending = true;
+      const sender = (async () => {
+        for (let i = 0; sending || i < 20; i++) {
+          const batch = Array.from({ length: 4 }, () => newTask({ target: agent, state: 'TASK_STATE_SUBMITTED' }));
+          for (const w of batch) w.inbox = { agent, events: [{ kind: 'task', task: { id: w.record.id, contextId: 'ctx', status: { state: 'TASK_STATE_SUBMITTED', timestamp: '' } } }] };
+          await Promise.all(batch.map((w) => a.createTask(w)));
+          sent.push(...batch.map((w) => w.record.id));
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 20 * round));
+      // As the hub's first listener does (hub/inbox.ts): begin, read the open tasks, complete.
+      if (!(await b.beginInboxLog(agent))) {
+        const open = await b.listTasks({ scope: { anyOf: [{ target: { in: [agent] } }] }, states: ['TASK_STATE_SUBMITTED'], order: 'rank', limit: 1000, includeArtifacts: false });
+        await b.completeInboxLog(agent, open.tasks.map((t) => ({ kind: 'task' as const, task: { id: t.record.id, contextId: 'ctx', status: { state: t.record.state, timestamp: '' } } })));
+      }
+      sending = false;
+      await sender;
+      const logged = (await b.inboxAfter(agent, 0, 10_000)).map((e) => (e.event.kind === 'task' ? e.event.task.id : ''));
+      expect(logged.length).toBe(sent.length);
+      expect(new Set(logged)).toEqual(new Set(sent));
+      expect((await b.inboxAfter(agent, 0, 10_000)).map((e) => e.seq)).toEqual(logged.map((_, i) => i + 1));
+    }
+  });
+
   it('keeps the first admin token hash stored through either', async () => {
     const [x, y] = await Promise.all([a.keepAdminTokenHash('hash-x'), b.keepAdminTokenHash('hash-y')]);
     expect(x).toBe(y);

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import { targetReads } from './targets.js';
-import { inboxTaskId, type InboxDraft, type LoggedInboxEvent } from '../inbox.js';
+import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type LoggedInboxEvent, type TaskEvent } from '../inbox.js';
 
 type Row = { seq: number; body: string };
 const logged = (rows: unknown[]): LoggedInboxEvent[] => (rows as Row[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
@@ -21,17 +21,38 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
     `SELECT e.seq, e.body FROM tasks t JOIN inbox_events e ON e.handle = t.target AND e.task_id = t.id
      WHERE t.target = ? AND t.state IN (SELECT value FROM json_each(?)) AND e.seq > ? AND e.seq <= ? ORDER BY e.seq LIMIT ?`,
   );
+  const logState = db.prepare('SELECT complete FROM inbox_logs WHERE handle = ?').pluck();
+  const begin = db.prepare('INSERT INTO inbox_logs (handle, complete) VALUES (?, 0) ON CONFLICT (handle) DO NOTHING');
+  const bodies = db.prepare('SELECT body FROM inbox_events WHERE handle = ? ORDER BY seq').pluck();
+  const clear = db.prepare('DELETE FROM inbox_events WHERE handle = ?');
+  const put = db.prepare('INSERT INTO inbox_events (handle, seq, task_id, body, created_at) VALUES (?, ?, ?, ?, ?)');
+  const completed = db.prepare('UPDATE inbox_logs SET complete = 1 WHERE handle = ?');
+  // Nobody has read a log that is not complete (a listener completes it first), so it is written again whole, numbered from 1.
+  const complete = db.transaction((agent: string, opening: readonly TaskEvent[], now: number) => {
+    if (logState.get(agent) !== 0) return;
+    const since = (bodies.all(agent) as string[]).map((body) => JSON.parse(body) as InboxEvent);
+    clear.run(agent);
+    firstLog(opening, since).forEach((e, i) => put.run(agent, i + 1, inboxTaskId(e), JSON.stringify(e), now));
+    completed.run(agent);
+  });
   const hold = db.prepare('INSERT INTO inbox_presence (handle, holder, until) VALUES (?, ?, ?) ON CONFLICT (handle, holder) DO UPDATE SET until = excluded.until');
   const drop = db.prepare('DELETE FROM inbox_presence WHERE handle = ? AND holder = ?');
   const expired = db.prepare('DELETE FROM inbox_presence WHERE until <= ?');
 
   return {
-    /** Appends a write's inbox events inside its transaction; answers the log's new last seq. */
-    write(draft: InboxDraft, now: number): number {
+    /** Appends a write's inbox events inside its transaction; answers the log's new last seq, or undefined: the agent has no log. */
+    write(draft: InboxDraft, now: number): number | undefined {
+      if (logState.get(draft.agent) === undefined) return undefined; // nobody has listened: nobody could read them
       let last = 0;
       for (const e of draft.events) last = append.get({ agent: draft.agent, task: inboxTaskId(e), body: JSON.stringify(e), at: now }) as number;
       return last;
     },
+    // One process writes, one write at a time: no write can be running while a log begins.
+    beginInboxLog: async (agent: string) => {
+      begin.run(agent);
+      return logState.get(agent) === 1;
+    },
+    completeInboxLog: async (agent: string, opening: readonly TaskEvent[]) => complete(agent, opening, clock()),
     inboxHead: async (agent: string) => head.get(agent) as number,
     inboxAfter: async (agent: string, afterSeq: number, limit: number) => logged(after.all(agent, afterSeq, limit)),
     inboxOfTasksIn: async (agent: string, afterSeq: number, throughSeq: number, states: readonly string[], limit: number) =>

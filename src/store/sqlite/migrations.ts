@@ -219,4 +219,21 @@ CREATE TABLE nodes (
 CREATE INDEX tasks_by_holder ON tasks(holder, updated_at, id) WHERE holder IS NOT NULL;
 `,
   },
+  {
+    version: 20,
+    name: 'inbox logs from the first listen',
+    sql: `
+-- The agents whose inbox is logged (store/inbox.ts): from its first listen, complete once the
+-- first listener added its open tasks. A write to an agent without a row here logs nothing.
+CREATE TABLE inbox_logs (
+  handle TEXT PRIMARY KEY,
+  complete INTEGER NOT NULL
+) WITHOUT ROWID;
+-- Logs kept before stay complete.
+INSERT INTO inbox_logs (handle, complete) SELECT DISTINCT handle, 1 FROM inbox_events;
+-- What a task's sender accepts back (TaskRecord.acceptedOutputModes), JSON text: its first
+-- listener's log tells it with the task, as the task's own inbox event would have.
+ALTER TABLE tasks ADD COLUMN accepts TEXT;
+`,
+  },
 ];

@@ -10,7 +10,7 @@ describe('task rows', () => {
       id: 'task', kind: 'direct', contextId: 'context', sender: 'ann', target: 'bob', visibility: 'participants',
       state: 'TASK_STATE_WORKING', statusMessage: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'on it' }] },
       statusAt: 1, createdAt: 2, updatedAt: 3, metadata: { note: 'x' }, messageCount: 4, artifactCount: 5, version: 6, lastSeq: 7,
-      rank: 8, holder: 'carl', heldUntil: 9,
+      rank: 8, holder: 'carl', heldUntil: 9, openKey: 'key', acceptedOutputModes: ['text/plain'],
     };
     const values = rowValues(record);
     expect(values).toHaveLength(TASK_COLUMNS.length);

@@ -5,7 +5,7 @@ import type { TaskRecord } from '../store.js';
 export const TASK_COLUMNS = [
   'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
   'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq', 'rank',
-  'holder', 'held_until', 'open_key',
+  'holder', 'held_until', 'open_key', 'accepts',
 ] as const;
 
 /**
@@ -16,6 +16,6 @@ export function rowValues(r: TaskRecord): unknown[] {
   return [
     r.id, r.kind, r.contextId, r.sender ?? null, r.target ?? null, r.visibility, r.state, text(r.statusMessage), r.statusAt,
     r.createdAt, r.updatedAt, text(r.metadata), r.messageCount, r.artifactCount, r.version, r.lastSeq, r.rank ?? 0,
-    r.holder ?? null, r.heldUntil ?? null, r.openKey ?? null,
+    r.holder ?? null, r.heldUntil ?? null, r.openKey ?? null, text(r.acceptedOutputModes),
   ];
 }

@@ -132,6 +132,8 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     pendingDeliveries: async () => outbox.pending(),
     ...signingKeyStatements(db),
     ...nodeStatements(db),
+    beginInboxLog: inbox.beginInboxLog,
+    completeInboxLog: inbox.completeInboxLog,
     inboxHead: inbox.inboxHead,
     inboxAfter: inbox.inboxAfter,
     inboxOfTasksIn: inbox.inboxOfTasksIn,

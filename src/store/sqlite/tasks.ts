@@ -1,7 +1,7 @@
 import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { AgentPaused, loggedEvents, PartsRefused, refusedPart, StoreConflict, type PartsCheck, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { AgentPaused, loggedEvents, PartsRefused, refusedPart, StoreConflict, type PartsCheck, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCommitted, type TaskCreated, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
@@ -38,8 +38,8 @@ export function taskWriter(
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
   const quotas = quotaStatements(db);
-  /** Each write's inbox log end, once written, for its announcement after the commit. */
-  const inboxEnds = new WeakMap<TaskWrite, number>();
+  /** What each write added to an inbox log, announced after the commit. */
+  const inboxCommits = new WeakMap<TaskWrite, TaskCommitted>();
 
   /** The agent `handle` names, read once per write: `known` when it is that one. */
   const target = (handle: string | undefined, known?: Target): Target | undefined =>
@@ -74,7 +74,8 @@ export function taskWriter(
       const firstEvent = record.lastSeq - w.events.length;
       w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
       if (w.receipt) receipts.write(w.receipt, record.updatedAt);
-      if (w.inbox) inboxEnds.set(w, inbox.write(w.inbox, record.updatedAt));
+      const lastSeq = w.inbox && inbox.write(w.inbox, record.updatedAt);
+      if (w.inbox && lastSeq !== undefined) inboxCommits.set(w, { log: inboxKey(w.inbox.agent), lastSeq, events: [] });
       if (w.deliveries) outbox.enqueue(w.deliveries, record.updatedAt);
       if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
       if (w.dueDone !== undefined) due.done(record.id);
@@ -142,8 +143,8 @@ export function taskWriter(
     committed: (op) => {
       if (op.kind === 'sealed') return;
       bus.task({ log: op.write.record.id, lastSeq: op.write.record.lastSeq, events: loggedEvents(op.write) });
-      const inboxEnd = inboxEnds.get(op.write);
-      if (op.write.inbox && inboxEnd !== undefined) bus.task({ log: inboxKey(op.write.inbox.agent), lastSeq: inboxEnd, events: [] });
+      const inboxCommit = inboxCommits.get(op.write);
+      if (inboxCommit) bus.task(inboxCommit);
     },
     ended: (committed, writes, seconds) => {
       receipts.settle(committed);
