@@ -12,6 +12,7 @@ import { AgentPaused, PartsRefused, QuotaExceeded, StoreConflict, StoreUnavailab
 import { MIGRATIONS } from './migrations.js';
 import type { MigrationInputs } from '../open-key-backfill.js';
 import { groupCommit, type WriteLocks } from './group-commit.js';
+import { InboxLogBegun } from './begun-logs.js';
 
 /** What the store's modules query through: one statement in its own transaction, or several in one. */
 export interface Db {
@@ -149,9 +150,20 @@ async function retried<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-const names = new Map<string, string>();
+/** Named statements by a short key of their text (textKey), each with its whole text. */
+const named = new Map<string, { text: string; name: string }[]>();
+let namedCount = 0;
 /** Most distinct statement texts given a name; past it (never, in practice) statements go unnamed. */
 const MAX_NAMED = 1_000;
+/** How much of a text's end its key holds: where the task writes' statements differ (the CTEs they read). */
+const KEY_TAIL = 160;
+
+/**
+ * A statement's key: its length and its end. Hashing a task write's whole text (kilobytes, built
+ * anew for every write) cost more than anything else the hub does for it; texts that share a key
+ * are told apart by comparing them whole, which the driver does anyway.
+ */
+const textKey = (text: string): string => `${text.length}|${text.slice(-KEY_TAIL)}`;
 
 /**
  * A name per statement text, the same for the whole process, so each connection parses a statement
@@ -159,8 +171,13 @@ const MAX_NAMED = 1_000;
  * name per text can never collide.)
  */
 function statementName(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `muster_${names.size}`));
+  const key = textKey(text);
+  const texts = named.get(key) ?? [];
+  const known = texts.find((t) => t.text === text);
+  if (known) return known.name;
+  if (namedCount >= MAX_NAMED) return undefined;
+  const name = `muster_${namedCount++}`;
+  named.set(key, [...texts, { text, name }]);
   return name;
 }
 
@@ -214,6 +231,7 @@ export function storeError(e: unknown): unknown {
   if (code === 'MU401') return new TokenNotLive();
   if (code === 'MU423') return pausedAgent(error.message, error.detail ?? '');
   if (code === 'MU415') return partsRefused(error.message, error.detail ?? '');
+  if (code === 'MU428') return new InboxLogBegun(error.message);
   if (code === '23505') {
     const what = CONFLICT_OF[error.constraint ?? ''];
     return what ? new StoreConflict(what, error.detail ?? error.message) : e;

@@ -227,4 +227,30 @@ INSERT INTO inbox_logs (handle, complete) SELECT DISTINCT handle, true FROM inbo
 ALTER TABLE tasks ADD COLUMN accepts TEXT;
 `,
   },
+  {
+    version: 15,
+    name: 'checks on the agents row',
+    sql: `
+-- Whether the agent's inbox log has begun (inbox_logs holds the same, and whether it is complete),
+-- on the row every write to the agent reads already (targets.ts): a write that left out its inbox
+-- events is refused there, at no further read.
+ALTER TABLE agents ADD COLUMN inbox_logged BOOLEAN NOT NULL DEFAULT false;
+UPDATE agents SET inbox_logged = true WHERE handle IN (SELECT handle FROM inbox_logs);
+-- The part check against an agent's own input modes (refusedPart's rule; MU415 with
+-- index|modes|media type): a function, so a write to an agent under the defaults does not plan it.
+CREATE FUNCTION muster_take_parts(p_agent text, p_modes text, p_types text[]) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  refused record;
+BEGIN
+  SELECT t.i, t.m INTO refused FROM unnest(p_types) WITH ORDINALITY AS t(m, i)
+  WHERE t.m IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_array_elements_text(p_modes::json) AS d(m)
+    WHERE d.m = '*/*' OR d.m = t.m OR (right(d.m, 2) = '/*' AND starts_with(t.m, left(d.m, -1))))
+  ORDER BY t.i LIMIT 1;
+  IF FOUND THEN
+    RETURN muster_refuse('MU415', p_agent, concat_ws('|', refused.i - 1, p_modes, refused.m));
+  END IF;
+  RETURN 1;
+END $$;
+`,
+  },
 ];

@@ -2,6 +2,8 @@
  * The shared store: any number of hub processes on one PostgreSQL database. Nothing here is
  * per-process state: receipts, quotas, leases and entry rules live in the database and are checked
  * by the statements that write them, so the store is not exclusive (nothing above it may cache).
+ * The one thing a process remembers, which agents' inbox logs have begun (BegunLogs), only grows
+ * and is checked by every write that relies on it.
  * Commits are announced across processes with LISTEN/NOTIFY (events.ts).
  */
 import { EventBus, type CommitObserver, type Store } from '../store.js';
@@ -21,6 +23,7 @@ import { taskReader } from './task-reads.js';
 import { entryReads, taskWriter } from './tasks.js';
 import { lockedWork } from './locks.js';
 import { inboxStatements } from './inbox.js';
+import type { BegunLogs } from './begun-logs.js';
 import { nodeStatements } from './nodes.js';
 
 export interface PostgresOptions extends ListenOptions {
@@ -53,7 +56,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   }
   const identity = identityStatements(db, listener);
   const spaces = spaceStatements(db);
-  const writes = taskWriter(db, listener);
+  const begunLogs: BegunLogs = new Set();
+  const writes = taskWriter(db, listener, begunLogs);
   const reads = taskReader(db);
   const entries = entryReads(db);
   const outbox = outboxStatements(db);
@@ -93,7 +97,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     listDeliveries: outbox.list,
     pendingDeliveries: outbox.pending,
     ...signingKeyStatements(db),
-    ...inboxStatements(db),
+    ...inboxStatements(db, begunLogs),
     ...nodeStatements(db),
     prune: async (before) => {
       await receipts.prune(before);

@@ -1,13 +1,15 @@
 /**
  * What a task write checks of the agents it goes to (TaskWrite.unlessPaused, takes,
- * asksAnswerable), as CTEs of its statement: one per agent, reading the agent's row once.
+ * asksAnswerable, and that an inbox log it sends no events to has not begun), as CTEs of its
+ * statement: one per agent, reading the agent's row once.
  *
  * The part check is the costly one (an unnest of the parts against the agent's modes, as JSON), so
- * it runs only for an agent that declared its own modes: under the defaults, the hub already knows
- * the verdict (refusedPart) and the statement only says it.
+ * it runs only for an agent that declared its own modes (muster_take_parts, migration 15): under
+ * the defaults, the hub already knows the verdict (refusedPart) and the statement only says it.
  */
 import { refusedPart, type PartsCheck, type TaskWrite } from '../store.js';
 import type { Statement } from './database.js';
+import { unlogged, type BegunLogs } from './begun-logs.js';
 
 /** SQL true when the agents row `a` forwards its tasks to its verified endpoint. */
 export const forwardsTest = (a: string): string => `(${a}.forwarding AND ${a}.endpoint_rpc_url IS NOT NULL AND ${a}.endpoint_verified_at IS NOT NULL)`;
@@ -19,6 +21,8 @@ interface Checks {
   paused?: true;
   takes?: PartsCheck;
   answerable?: true;
+  /** The write sends no inbox events for it: refused (MU428, InboxLogBegun) if its log has begun. */
+  unlogged?: true;
 }
 
 /**
@@ -26,12 +30,18 @@ interface Checks {
  * after `after`); answers the last of them, and the CTE with one row when the agent asked about
  * (asksAnswerable) can answer, if asked.
  */
-export function targetChecks(s: Statement, w: Pick<TaskWrite, 'unlessPaused' | 'takes' | 'asksAnswerable'>, after: string | undefined): { last: string | undefined; answerable?: string } {
+export function targetChecks(
+  s: Statement,
+  w: Pick<TaskWrite, 'unlessPaused' | 'takes' | 'asksAnswerable' | 'inbox'>,
+  after: string | undefined,
+  begun: BegunLogs | undefined,
+): { last: string | undefined; answerable?: string } {
   const agents = new Map<string, Checks>();
   const of = (handle: string) => agents.get(handle) ?? agents.set(handle, {}).get(handle)!;
   if (w.unlessPaused !== undefined) of(w.unlessPaused).paused = true;
   if (w.takes !== undefined) of(w.takes.agent).takes = w.takes;
   if (w.asksAnswerable !== undefined) of(w.asksAnswerable).answerable = true;
+  if (unlogged(w.inbox, begun)) of(w.inbox!.agent).unlogged = true;
   let last = after;
   let answerable: string | undefined;
   for (const [handle, checks] of agents) {
@@ -43,11 +53,15 @@ export function targetChecks(s: Statement, w: Pick<TaskWrite, 'unlessPaused' | '
   return answerable ? { last, answerable } : { last };
 }
 
-/** One row for the agent: `ok` (or it raises MU423 for a pause, MU415 for a part it does not take), and `answerable` when asked. */
+/**
+ * One row for the agent: `ok` (or it raises MU423 for a pause, MU415 for a part it does not take,
+ * MU428 for a begun log the write sends no events to), and `answerable` when asked.
+ */
 function agentCheck(s: Statement, agent: string, checks: Checks, after: string | undefined): string {
   const refusals: string[] = [];
   if (checks.paused) refusals.push(`WHEN a.paused_at IS NOT NULL THEN muster_refuse('MU423', a.handle, concat_ws('|', a.paused_at, a.paused_by, a.operator))`);
   if (checks.takes) refusals.push(...partRefusals(s, agent, checks.takes));
+  if (checks.unlogged) refusals.push(`WHEN a.inbox_logged THEN muster_refuse('MU428', a.handle, 'the write needs its inbox events')`);
   const ok = refusals.length ? `CASE ${refusals.join(' ')} ELSE 1 END` : '1';
   const answerable = checks.answerable ? `, ${presentTest(agent)} OR COALESCE(${forwardsTest('a')}, false) AS answerable` : '';
   return `SELECT ${ok} AS ok${answerable} FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${agent}`;
@@ -61,10 +75,6 @@ function partRefusals(s: Statement, agent: string, check: PartsCheck): string[] 
   const byDefault = refusedPart(check, check.defaults);
   const detail = `${byDefault}|${JSON.stringify(check.defaults)}|${check.mediaTypes[byDefault]}`;
   const underDefaults = byDefault < 0 ? [] : [`WHEN a.input_modes IS NULL THEN muster_refuse('MU415', ${agent}, ${s.param(detail, 'text')})`];
-  const ownModes = `WHEN a.input_modes IS NOT NULL THEN COALESCE((SELECT muster_refuse('MU415', ${agent}, concat_ws('|', t.i - 1, a.input_modes, t.m))
-     FROM unnest(${s.param(check.mediaTypes, 'text[]')}) WITH ORDINALITY AS t(m, i)
-     WHERE t.m IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_array_elements_text(a.input_modes::json) AS d(m)
-       WHERE d.m = '*/*' OR d.m = t.m OR (right(d.m, 2) = '/*' AND starts_with(t.m, left(d.m, -1))))
-     ORDER BY t.i LIMIT 1), 1)`;
+  const ownModes = `WHEN a.input_modes IS NOT NULL THEN muster_take_parts(${agent}, a.input_modes, ${s.param(check.mediaTypes, 'text[]')})`;
   return [...underDefaults, ownModes];
 }

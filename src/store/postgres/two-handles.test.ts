@@ -349,6 +349,8 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
   it('gives a first listener each task once while writes to the agent run through the other store', async () => {
     for (let round = 0; round < 3; round++) {
       const agent = `busy-${randomUUID()}`;
+      // Registered, as every agent with a log is: the writes through `a` learn from its row that `b` began the log.
+      await a.insertAgent({ handle: agent, createdAt: 1 }, { id: `t-${agent}`, hash: `h-${agent}` });
       const sent: string[] = [];
       let sending = true;
       const sender = (async () => {
