@@ -164,7 +164,7 @@ export interface PartsCheck {
 /**
  * The first part of a PartsCheck that none of `modes` takes (a mode takes its exact type, `type/*`
  * the types under it, `*\/*` all), or -1: SQLite applies it as it writes; PostgreSQL's write says
- * the same in SQL (postgres/tasks.ts, takesParts).
+ * the same in SQL (postgres/targets.ts, muster_take_parts).
  */
 export function refusedPart(check: PartsCheck, modes: readonly string[]): number {
   const takes = (mode: string, type: string) => mode === '*/*' || mode === type || (mode.endsWith('/*') && type.startsWith(mode.slice(0, -1)));

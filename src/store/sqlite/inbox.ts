@@ -22,6 +22,9 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
      WHERE t.target = ? AND t.state IN (SELECT value FROM json_each(?)) AND e.seq > ? AND e.seq <= ? ORDER BY e.seq LIMIT ?`,
   );
   const logState = db.prepare('SELECT complete FROM inbox_logs WHERE handle = ?').pluck();
+  // The agents whose logs have begun: this process alone writes the file, so the set is exact,
+  // and a task write to an agent nobody listened for reads nothing to learn it has no log.
+  const begun = new Set(db.prepare('SELECT handle FROM inbox_logs').pluck().all() as string[]);
   const begin = db.prepare('INSERT INTO inbox_logs (handle, complete) VALUES (?, 0) ON CONFLICT (handle) DO NOTHING');
   const bodies = db.prepare('SELECT body FROM inbox_events WHERE handle = ? ORDER BY seq').pluck();
   const clear = db.prepare('DELETE FROM inbox_events WHERE handle = ?');
@@ -42,7 +45,7 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
   return {
     /** Appends a write's inbox events inside its transaction; answers the log's new last seq, or undefined: the agent has no log. */
     write(draft: InboxDraft, now: number): number | undefined {
-      if (logState.get(draft.agent) === undefined) return undefined; // nobody has listened: nobody could read them
+      if (!begun.has(draft.agent)) return undefined; // nobody has listened: nobody could read them
       let last = 0;
       for (const e of draft.events) last = append.get({ agent: draft.agent, task: inboxTaskId(e), body: JSON.stringify(e), at: now }) as number;
       return last;
@@ -50,6 +53,7 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
     // One process writes, one write at a time: no write can be running while a log begins.
     beginInboxLog: async (agent: string) => {
       begin.run(agent);
+      begun.add(agent);
       return logState.get(agent) === 1;
     },
     completeInboxLog: async (agent: string, opening: readonly TaskEvent[]) => complete(agent, opening, clock()),

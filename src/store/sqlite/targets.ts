@@ -12,24 +12,27 @@ export interface Target {
   answerable: boolean;
 }
 
-interface Row { paused_at: number | null; paused_by: string | null; operator: string | null; modes: string | null; answerable: number }
+/** paused_at, paused_by, operator, input_modes, answerable (raw rows: the read runs for every task write). */
+type Row = [number | null, string | null, string | null, string | null, number];
 
 /**
  * An agent's pause, input modes and answerability (TaskWrite.unlessPaused, takes, asksAnswerable)
  * in one statement. One process owns the file, so its clock is the clock of presence leases.
  */
 export function targetReads(db: Db, clock: () => number = Date.now): (handle: string) => Target {
-  const read = db.prepare(
-    `SELECT a.paused_at, a.paused_by, a.operator, a.input_modes AS modes,
-       EXISTS (SELECT 1 FROM inbox_presence WHERE handle = @agent AND until > @now)
-       OR COALESCE(a.forwarding = 1 AND a.endpoint_rpc_url IS NOT NULL AND a.endpoint_verified_at IS NOT NULL, 0) AS answerable
-     FROM (SELECT 1) one LEFT JOIN agents a ON a.handle = @agent`,
-  );
+  const read = db
+    .prepare(
+      `SELECT a.paused_at, a.paused_by, a.operator, a.input_modes,
+         EXISTS (SELECT 1 FROM inbox_presence WHERE handle = ? AND until > ?)
+         OR COALESCE(a.forwarding = 1 AND a.endpoint_rpc_url IS NOT NULL AND a.endpoint_verified_at IS NOT NULL, 0)
+       FROM (SELECT 1) one LEFT JOIN agents a ON a.handle = ?`,
+    )
+    .raw();
   return (handle) => {
-    const row = read.get({ agent: handle, now: clock() }) as Row;
-    const target: Target = { handle, answerable: row.answerable === 1 };
-    if (row.modes !== null) target.modes = JSON.parse(row.modes);
-    if (row.paused_at !== null) target.paused = { handle, ...(row.operator ? { operator: row.operator } : {}), paused: { at: row.paused_at, by: row.paused_by === 'admin' ? 'admin' : 'operator' } };
+    const [pausedAt, pausedBy, operator, modes, answerable] = read.get(handle, clock(), handle) as Row;
+    const target: Target = { handle, answerable: answerable === 1 };
+    if (modes !== null) target.modes = JSON.parse(modes);
+    if (pausedAt !== null) target.paused = { handle, ...(operator ? { operator } : {}), paused: { at: pausedAt, by: pausedBy === 'admin' ? 'admin' : 'operator' } };
     return target;
   };
 }
