@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Delivery, ForwardDraft, StoredTask } from '../store/store.js';
+import type { Message } from '../a2a/types.js';
+import type { Delivery, ForwardDraft, LazyForward, StoredTask } from '../store/store.js';
 
 export const FORWARD_CHANNEL = 'forward';
 
@@ -10,9 +11,12 @@ export const FORWARD_CHANNEL = 'forward';
  * accepts in the answer (TaskRecord.acceptedOutputModes) in the configuration. It never blocks: the
  * endpoint answers the hub's copy, and the sender reads the answer from the hub.
  */
-export function forwardDraft(task: StoredTask, to: string): ForwardDraft | undefined {
+export function forwardOf(task: StoredTask, to: string): LazyForward | undefined {
   const first = task.history[0];
-  if (!first) return undefined;
+  return first && { to, draft: () => forwardDraft(task, first, to) };
+}
+
+function forwardDraft(task: StoredTask, first: Message, to: string): ForwardDraft {
   const id = uuidv7();
   const { record } = task;
   const message = {

@@ -1,7 +1,7 @@
 import { isTerminal } from '../a2a/states.js';
 import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
-import { forwardDraft, forwardingRecord } from '../delivery/forward.js';
+import { forwardOf, forwardingRecord } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireActor, uncheckedToken, type Caller } from '../identity/caller.js';
@@ -253,7 +253,7 @@ export class TaskService {
       if (actor.acceptedOutputModes?.length) task.record.acceptedOutputModes = actor.acceptedOutputModes;
       const inbox = inboxOfOpening(task.record, full);
       if (inbox) write.inbox = inbox;
-      const forward = opening.target === undefined ? undefined : forwardDraft(task, opening.target);
+      const forward = opening.target === undefined ? undefined : forwardOf(task, opening.target);
       if (forward) write.forward = forward;
       if (hear && kind.blockingWaitMs && opening.target !== undefined) write.asksAnswerable = opening.target;
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });

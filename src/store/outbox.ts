@@ -39,6 +39,12 @@ export interface ForwardDraft extends Omit<DeliveryDraft, 'url'> {
   to: string;
 }
 
+/** A new task's forward, drafted only when the store finds its target forwards (most do not, and drafting costs every send). */
+export interface LazyForward {
+  to: string;
+  draft(): ForwardDraft;
+}
+
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'canceled';
 
 export interface Delivery extends DeliveryDraft {

@@ -344,7 +344,7 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       const { store } = await open();
       const handle = `fwd-${Math.random().toString(36).slice(2, 10)}`;
       await store.insertAgent({ handle, createdAt: 1 }, { id: `t-${handle}`, hash: `h-${handle}` });
-      const forward = (w: TaskWrite) => ({ id: `f-${w.record.id}`, taskId: w.record.id, channel: 'forward', seq: 1, to: handle, headers: { 'content-type': 'application/json' }, body: '{}' });
+      const forward = (w: TaskWrite) => ({ to: handle, draft: () => ({ id: `f-${w.record.id}`, taskId: w.record.id, channel: 'forward', seq: 1, to: handle, headers: { 'content-type': 'application/json' }, body: '{}' }) });
       const before = newTask({ target: handle });
       expect(await store.createTask({ ...before, forward: forward(before) })).toEqual({ forwarded: false }); // no endpoint, no forwarding
       expect(await store.listDeliveries(before.record.id)).toEqual([]);

@@ -13,7 +13,7 @@
  */
 import type { Artifact, JsonObject, Message, StreamResponse, TaskState } from '../a2a/types.js';
 import type { InboxDraft } from './inbox.js';
-import type { DeliveryDraft, ForwardDraft } from './outbox.js';
+import type { DeliveryDraft, LazyForward } from './outbox.js';
 import type { QuotaCharge, QuotaGate, Receipt } from './receipts.js';
 
 export type Visibility = 'participants' | 'public';
@@ -127,7 +127,7 @@ export interface TaskWrite {
   /** Outbox rows for this write's events, stored in the same transaction. */
   deliveries?: DeliveryDraft[];
   /** A new task's copy for its target's endpoint, stored only if the target forwards (see ForwardDraft). */
-  forward?: ForwardDraft;
+  forward?: LazyForward;
   /** An entry written with the change (an open call's answer), under its rule. */
   entry?: EntryWrite;
   /** The write holds only while the task has exactly this many entries (an evaluation read them all). */

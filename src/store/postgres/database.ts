@@ -12,7 +12,7 @@ import { AgentPaused, PartsRefused, QuotaExceeded, StoreConflict, StoreUnavailab
 import { MIGRATIONS } from './migrations.js';
 import type { MigrationInputs } from '../open-key-backfill.js';
 import { groupCommit, type WriteLocks } from './group-commit.js';
-import { InboxLogBegun } from './begun-logs.js';
+import { OmittedNeeded } from './omissions.js';
 
 /** What the store's modules query through: one statement in its own transaction, or several in one. */
 export interface Db {
@@ -231,7 +231,7 @@ export function storeError(e: unknown): unknown {
   if (code === 'MU401') return new TokenNotLive();
   if (code === 'MU423') return pausedAgent(error.message, error.detail ?? '');
   if (code === 'MU415') return partsRefused(error.message, error.detail ?? '');
-  if (code === 'MU428') return new InboxLogBegun(error.message);
+  if (code === 'MU428') return new OmittedNeeded(error.message, error.detail === 'forward' ? 'forward' : 'inbox');
   if (code === '23505') {
     const what = CONFLICT_OF[error.constraint ?? ''];
     return what ? new StoreConflict(what, error.detail ?? error.message) : e;

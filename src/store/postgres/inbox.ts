@@ -5,7 +5,7 @@
  * numbers are gapless and become visible in order. Presence leases end by the database's clock.
  *
  * A write logs only for an agent whose log has begun (inbox_logs), as its statement's snapshot
- * shows it (BegunLogs); so a log's beginning waits out every transaction that was running when it
+ * shows it (Omissions); so a log's beginning waits out every transaction that was running when it
  * began (beginInboxLog), and only then may its first listener read the open tasks.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,18 +14,18 @@ import { StoreUnavailable } from '../store.js';
 import type { PoolClient } from 'pg';
 import type { Db, Statement } from './database.js';
 import { forwardsTest, presentTest } from './targets.js';
-import { unlogged, type BegunLogs } from './begun-logs.js';
+import { omitsInbox, type Omissions } from './omissions.js';
 
 /** The CTE of the inbox events a write added: one row each. */
 export const INBOX_EVENTS = 'inbox_events';
 
 /**
  * Adds the write's inbox events (unnumbered, in order) after the CTE `after`, logged when the
- * agent's log has begun; none when the write leaves them out (unlogged: its target check refuses
+ * agent's log has begun; none when the write leaves them out (omitsInbox: its target check refuses
  * it if the log has begun). Answers the CTE, if it added it.
  */
-export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: number, after: string, begun: BegunLogs | undefined): string | undefined {
-  if (!draft || unlogged(draft, begun)) return undefined;
+export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: number, after: string, known: Omissions | undefined): string | undefined {
+  if (!draft || omitsInbox(draft, known)) return undefined;
   const agent = s.param(draft.agent, 'text');
   s.with(
     INBOX_EVENTS,
@@ -63,7 +63,7 @@ async function waitOutRunningTransactions(db: Db): Promise<void> {
 
 const logged = (rows: { seq: number; body: string }[]): LoggedInboxEvent[] => rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
 
-export function inboxStatements(db: Db, begun: BegunLogs) {
+export function inboxStatements(db: Db, known: Omissions) {
   return {
     beginInboxLog: async (agent: string) => {
       await db.query(
@@ -71,7 +71,7 @@ export function inboxStatements(db: Db, begun: BegunLogs) {
          INSERT INTO inbox_logs (handle, complete) VALUES ($1, false) ON CONFLICT (handle) DO NOTHING`,
         [agent],
       );
-      begun.add(agent);
+      known.begunLogs.add(agent);
       const { rows } = await db.query<{ complete: boolean }>('SELECT complete FROM inbox_logs WHERE handle = $1', [agent]);
       if (rows[0]?.complete) return true;
       await waitOutRunningTransactions(db); // writes that found no log have ended: what they wrote is there to read

@@ -2,8 +2,8 @@
  * The shared store: any number of hub processes on one PostgreSQL database. Nothing here is
  * per-process state: receipts, quotas, leases and entry rules live in the database and are checked
  * by the statements that write them, so the store is not exclusive (nothing above it may cache).
- * The one thing a process remembers, which agents' inbox logs have begun (BegunLogs), only grows
- * and is checked by every write that relies on it.
+ * The one thing a process remembers, what its task writes may leave out (omissions.ts), is checked
+ * by every write that relies on it.
  * Commits are announced across processes with LISTEN/NOTIFY (events.ts).
  */
 import { EventBus, type CommitObserver, type Store } from '../store.js';
@@ -23,7 +23,7 @@ import { taskReader } from './task-reads.js';
 import { entryReads, taskWriter } from './tasks.js';
 import { lockedWork } from './locks.js';
 import { inboxStatements } from './inbox.js';
-import type { BegunLogs } from './begun-logs.js';
+import { Omissions } from './omissions.js';
 import { nodeStatements } from './nodes.js';
 
 export interface PostgresOptions extends ListenOptions {
@@ -56,8 +56,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   }
   const identity = identityStatements(db, listener);
   const spaces = spaceStatements(db);
-  const begunLogs: BegunLogs = new Set();
-  const writes = taskWriter(db, listener, begunLogs);
+  const omissions = new Omissions();
+  const writes = taskWriter(db, listener, omissions);
   const reads = taskReader(db);
   const entries = entryReads(db);
   const outbox = outboxStatements(db);
@@ -97,7 +97,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     listDeliveries: outbox.list,
     pendingDeliveries: outbox.pending,
     ...signingKeyStatements(db),
-    ...inboxStatements(db, begunLogs),
+    ...inboxStatements(db, omissions),
     ...nodeStatements(db),
     prune: async (before) => {
       await receipts.prune(before);

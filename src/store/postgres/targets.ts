@@ -1,6 +1,6 @@
 /**
  * What a task write checks of the agents it goes to (TaskWrite.unlessPaused, takes,
- * asksAnswerable, and that an inbox log it sends no events to has not begun), as CTEs of its
+ * asksAnswerable, and that what it leaves out its agent does not need: see omissions.ts), as CTEs of its
  * statement: one per agent, reading the agent's row once.
  *
  * The part check is the costly one (an unnest of the parts against the agent's modes, as JSON), so
@@ -9,7 +9,7 @@
  */
 import { refusedPart, type PartsCheck, type TaskWrite } from '../store.js';
 import type { Statement } from './database.js';
-import { unlogged, type BegunLogs } from './begun-logs.js';
+import { omitsForward, omitsInbox, type Omissions } from './omissions.js';
 
 /** SQL true when the agents row `a` forwards its tasks to its verified endpoint. */
 export const forwardsTest = (a: string): string => `(${a}.forwarding AND ${a}.endpoint_rpc_url IS NOT NULL AND ${a}.endpoint_verified_at IS NOT NULL)`;
@@ -21,8 +21,10 @@ interface Checks {
   paused?: true;
   takes?: PartsCheck;
   answerable?: true;
-  /** The write sends no inbox events for it: refused (MU428, InboxLogBegun) if its log has begun. */
+  /** The write leaves out its inbox events: refused (MU428, OmittedNeeded) if its log has begun. */
   unlogged?: true;
+  /** The write leaves out its forward: refused (MU428) if it forwards. */
+  unforwarded?: true;
 }
 
 /**
@@ -32,16 +34,17 @@ interface Checks {
  */
 export function targetChecks(
   s: Statement,
-  w: Pick<TaskWrite, 'unlessPaused' | 'takes' | 'asksAnswerable' | 'inbox'>,
+  w: Pick<TaskWrite, 'unlessPaused' | 'takes' | 'asksAnswerable' | 'inbox' | 'forward'>,
   after: string | undefined,
-  begun: BegunLogs | undefined,
+  known: Omissions | undefined,
 ): { last: string | undefined; answerable?: string } {
   const agents = new Map<string, Checks>();
   const of = (handle: string) => agents.get(handle) ?? agents.set(handle, {}).get(handle)!;
   if (w.unlessPaused !== undefined) of(w.unlessPaused).paused = true;
   if (w.takes !== undefined) of(w.takes.agent).takes = w.takes;
   if (w.asksAnswerable !== undefined) of(w.asksAnswerable).answerable = true;
-  if (unlogged(w.inbox, begun)) of(w.inbox!.agent).unlogged = true;
+  if (omitsInbox(w.inbox, known)) of(w.inbox!.agent).unlogged = true;
+  if (omitsForward(w.forward, known)) of(w.forward!.to).unforwarded = true;
   let last = after;
   let answerable: string | undefined;
   for (const [handle, checks] of agents) {
@@ -55,13 +58,14 @@ export function targetChecks(
 
 /**
  * One row for the agent: `ok` (or it raises MU423 for a pause, MU415 for a part it does not take,
- * MU428 for a begun log the write sends no events to), and `answerable` when asked.
+ * MU428 for a begun log or a forwarding the write left out), and `answerable` when asked.
  */
 function agentCheck(s: Statement, agent: string, checks: Checks, after: string | undefined): string {
   const refusals: string[] = [];
   if (checks.paused) refusals.push(`WHEN a.paused_at IS NOT NULL THEN muster_refuse('MU423', a.handle, concat_ws('|', a.paused_at, a.paused_by, a.operator))`);
   if (checks.takes) refusals.push(...partRefusals(s, agent, checks.takes));
-  if (checks.unlogged) refusals.push(`WHEN a.inbox_logged THEN muster_refuse('MU428', a.handle, 'the write needs its inbox events')`);
+  if (checks.unlogged) refusals.push(`WHEN a.inbox_logged THEN muster_refuse('MU428', a.handle, 'inbox')`);
+  if (checks.unforwarded) refusals.push(`WHEN ${forwardsTest('a')} THEN muster_refuse('MU428', a.handle, 'forward')`);
   const ok = refusals.length ? `CASE ${refusals.join(' ')} ELSE 1 END` : '1';
   const answerable = checks.answerable ? `, ${presentTest(agent)} OR COALESCE(${forwardsTest('a')}, false) AS answerable` : '';
   return `SELECT ${ok} AS ok${answerable} FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${agent}`;

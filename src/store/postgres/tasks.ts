@@ -19,14 +19,14 @@ import { chargeQuotas, writeReceipt } from './receipts.js';
 import type { Announcer } from './events.js';
 import { enqueueDeliveries, enqueueForward } from './outbox.js';
 import { appendInbox } from './inbox.js';
-import { InboxLogBegun, type BegunLogs } from './begun-logs.js';
+import { learn, omitsForward, OmittedNeeded, type Omissions } from './omissions.js';
 import { targetChecks } from './targets.js';
 import { finishDueWith, scheduleDue } from './schedule.js';
 import { liveTokenTest, TASK_COLUMNS, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
 
-/** `begun`: the process's BegunLogs; none inside a transaction (a write there cannot be made again). */
-export function taskWriter(db: Db, announcer: Announcer, begun?: BegunLogs) {
+/** `known`: what the process's writes may leave out (omissions.ts); none inside a transaction (a write there cannot be made again). */
+export function taskWriter(db: Db, announcer: Announcer, known?: Omissions) {
   /**
    * Runs a write's statement (group-committed); `checks` name the CTEs that raise its refusals,
    * which the main query must read; `locks` the rows it will wait on.
@@ -39,15 +39,15 @@ export function taskWriter(db: Db, announcer: Announcer, begun?: BegunLogs) {
   const writeOnce = async (kind: 'create' | 'update', w: TaskWrite): Promise<TaskCreated> => {
     const s = new Statement();
     const id = s.param(w.record.id, 'text');
-    const { last: guard, answerable } = guards(s, id, w, begun);
+    const { last: guard, answerable } = guards(s, id, w, known);
     if (kind === 'create') insertRow(s, id, w, guard);
     else updateRow(s, id, w, guard);
     if (w.entry) insertEntry(s, w.entry, 'gate, task_row');
     writeHistory(s, id, w);
     enqueueDeliveries(s, w.deliveries, w.record.updatedAt, 'task_row');
-    const forward = enqueueForward(s, w.forward, w.record.updatedAt, 'task_row');
+    const forward = omitsForward(w.forward, known) ? undefined : enqueueForward(s, w.forward?.draft(), w.record.updatedAt, 'task_row');
     if (w.dueDone === undefined) scheduleDue(s, w.dueAt, 'task_row'); // done wins, as in SQLite (scheduled, then removed)
-    const inbox = appendInbox(s, w.inbox, w.record.updatedAt, 'task_row', begun);
+    const inbox = appendInbox(s, w.inbox, w.record.updatedAt, 'task_row', known);
     // Quotas come last: their counter rows are the hottest locks a write takes (one agent's
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
     // A new task's row is nobody's to wait on; an update, or an entry's rule, locks the task's row.
@@ -56,17 +56,20 @@ export function taskWriter(db: Db, announcer: Announcer, begun?: BegunLogs) {
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ log: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
     if (w.inbox && inbox && counts[inbox]! > 0) announcer.taskCommitted({ log: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
-    return answerable === undefined ? { forwarded: counts['forward'] === 1 } : { forwarded: counts['forward'] === 1, answerable: counts[answerable] === 1 };
+    const forwarded = counts['forward'] === 1;
+    if (forward && !forwarded) known?.forwarders.delete(w.forward!.to); // it stopped forwarding
+    return answerable === undefined ? { forwarded } : { forwarded, answerable: counts[answerable] === 1 };
   };
 
-  /** A write that left out its inbox events for a log begun elsewhere stood not at all: once more, with them. */
+  /** A write that left out what its agent needs stood not at all: made again with it (at most once for each thing it may leave out). */
   const write = async (kind: 'create' | 'update', w: TaskWrite): Promise<TaskCreated> => {
-    try {
-      return await writeOnce(kind, w);
-    } catch (e) {
-      if (!(e instanceof InboxLogBegun)) throw e;
-      begun?.add(e.agent);
-      return writeOnce(kind, w);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await writeOnce(kind, w);
+      } catch (e) {
+        if (!(e instanceof OmittedNeeded) || attempt > 2) throw e;
+        learn(known, e);
+      }
     }
   };
 
@@ -89,12 +92,12 @@ export function taskWriter(db: Db, announcer: Announcer, begun?: BegunLogs) {
  * from it, whatever else changed), the lease on due work, the entry rule, the caller's token, the
  * agents the write goes to (pause, parts; whether someone can answer, when asked: that CTE too).
  */
-function guards(s: Statement, id: string, w: TaskWrite, begun: BegunLogs | undefined): { last: string | undefined; answerable?: string } {
+function guards(s: Statement, id: string, w: TaskWrite, known: Omissions | undefined): { last: string | undefined; answerable?: string } {
   let last = writeReceipt(s, w.receipt, w.record.updatedAt);
   if (w.dueDone !== undefined) last = finishDueWith(s, id, w.dueDone, last);
   last = entryGate(s, id, w.entry, w.entriesSeen, last) ?? last;
   last = liveToken(s, w.liveToken, w.tokenGate, last) ?? last;
-  return targetChecks(s, w, last, begun);
+  return targetChecks(s, w, last, known);
 }
 
 /** Adds `live_token`, one row when the token with this hash is live; else it raises MU401 (TokenNotLive). */

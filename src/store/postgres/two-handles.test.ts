@@ -249,7 +249,7 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     try {
       await raw.query('BEGIN');
       await raw.query('INSERT INTO quota_counters (key, window_start, used) VALUES ($1, 1, 0)', [key]);
-      const creating = a.createTask({ ...w, quotas: [{ key, windowStart: 1, limit: 10 }], forward: { id: `f-${w.record.id}`, taskId: w.record.id, channel: 'forward', seq: 1, to: handle, headers: {}, body: '{}' } });
+      const creating = a.createTask({ ...w, quotas: [{ key, windowStart: 1, limit: 10 }], forward: { to: handle, draft: () => ({ id: `f-${w.record.id}`, taskId: w.record.id, channel: 'forward', seq: 1, to: handle, headers: {}, body: '{}' }) } });
       await new Promise((r) => setTimeout(r, 200));
       const switching = b.setForwarding(handle, false, []);
       await new Promise((r) => setTimeout(r, 200));

@@ -10,10 +10,12 @@ export interface Target {
   modes?: readonly string[];
   /** Someone can answer it now: a live presence lease, or forwarding to its verified endpoint (InboxStore.answerable). */
   answerable: boolean;
+  /** It forwards its tasks to its verified endpoint (so a new task's forward is drafted). */
+  forwards: boolean;
 }
 
-/** paused_at, paused_by, operator, input_modes, answerable (raw rows: the read runs for every task write). */
-type Row = [number | null, string | null, string | null, string | null, number];
+/** paused_at, paused_by, operator, input_modes, present, forwards (raw rows: the read runs for every task write). */
+type Row = [number | null, string | null, string | null, string | null, number, number];
 
 /**
  * An agent's pause, input modes and answerability (TaskWrite.unlessPaused, takes, asksAnswerable)
@@ -23,14 +25,14 @@ export function targetReads(db: Db, clock: () => number = Date.now): (handle: st
   const read = db
     .prepare(
       `SELECT a.paused_at, a.paused_by, a.operator, a.input_modes,
-         EXISTS (SELECT 1 FROM inbox_presence WHERE handle = ? AND until > ?)
-         OR COALESCE(a.forwarding = 1 AND a.endpoint_rpc_url IS NOT NULL AND a.endpoint_verified_at IS NOT NULL, 0)
+         EXISTS (SELECT 1 FROM inbox_presence WHERE handle = ? AND until > ?),
+         COALESCE(a.forwarding = 1 AND a.endpoint_rpc_url IS NOT NULL AND a.endpoint_verified_at IS NOT NULL, 0)
        FROM (SELECT 1) one LEFT JOIN agents a ON a.handle = ?`,
     )
     .raw();
   return (handle) => {
-    const [pausedAt, pausedBy, operator, modes, answerable] = read.get(handle, clock(), handle) as Row;
-    const target: Target = { handle, answerable: answerable === 1 };
+    const [pausedAt, pausedBy, operator, modes, present, forwards] = read.get(handle, clock(), handle) as Row;
+    const target: Target = { handle, answerable: present === 1 || forwards === 1, forwards: forwards === 1 };
     if (modes !== null) target.modes = JSON.parse(modes);
     if (pausedAt !== null) target.paused = { handle, ...(operator ? { operator } : {}), paused: { at: pausedAt, by: pausedBy === 'admin' ? 'admin' : 'operator' } };
     return target;

@@ -64,7 +64,7 @@ export function taskWriter(
   };
 
   /** Writes that nothing refuses any more; a failure here is HalfWritten and fails the batch. Answers whether it queued a forward. */
-  const rest = (w: TaskWrite): boolean => {
+  const rest = (w: TaskWrite, forwards = false): boolean => {
     try {
       const { record } = w;
       if (w.entry) entries.add(w.entry);
@@ -80,7 +80,7 @@ export function taskWriter(
       if (w.dueAt !== undefined) due.schedule(record.id, w.dueAt);
       if (w.dueDone !== undefined) due.done(record.id);
       quotas.apply(w.quotas);
-      return w.forward !== undefined && outbox.enqueueForward(w.forward, record.updatedAt);
+      return forwards && outbox.enqueueForward(w.forward!.draft(), record.updatedAt);
     } catch (e) {
       throw new HalfWritten(e);
     }
@@ -93,7 +93,7 @@ export function taskWriter(
     } catch (e) {
       throw keyTaken(e, w) ?? (isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e);
     }
-    const forwarded = rest(w);
+    const forwarded = rest(w, w.forward !== undefined && target(w.forward.to, read)!.forwards); // drafted only for a target that forwards
     if (w.asksAnswerable === undefined) return { forwarded };
     return { forwarded, answerable: target(w.asksAnswerable, read)!.answerable };
   };
