@@ -63,9 +63,11 @@ export function targetChecks(
 function agentCheck(s: Statement, agent: string, checks: Checks, after: string | undefined): string {
   const refusals: string[] = [];
   if (checks.paused) refusals.push(`WHEN a.paused_at IS NOT NULL THEN muster_refuse('MU423', a.handle, concat_ws('|', a.paused_at, a.paused_by, a.operator))`);
-  if (checks.takes) refusals.push(...partRefusals(s, agent, checks.takes));
+  // Before the part check: its branch for an agent's own modes ends the CASE when the parts pass.
+  // (A write made again with what it left out meets the part check then.)
   if (checks.unlogged) refusals.push(`WHEN a.inbox_logged THEN muster_refuse('MU428', a.handle, 'inbox')`);
   if (checks.unforwarded) refusals.push(`WHEN ${forwardsTest('a')} THEN muster_refuse('MU428', a.handle, 'forward')`);
+  if (checks.takes) refusals.push(...partRefusals(s, agent, checks.takes));
   const ok = refusals.length ? `CASE ${refusals.join(' ')} ELSE 1 END` : '1';
   const answerable = checks.answerable ? `, ${presentTest(agent)} OR COALESCE(${forwardsTest('a')}, false) AS answerable` : '';
   return `SELECT ${ok} AS ok${answerable} FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${agent}`;

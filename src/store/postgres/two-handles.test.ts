@@ -376,6 +376,23 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     }
   });
 
+  it("writes through one store what it left out for an agent with its own input modes whose log or forwarding the other began", async () => {
+    const agent = `modes-${randomUUID()}`;
+    await a.insertAgent({ handle: agent, createdAt: 1, inputModes: ['text/plain'] }, { id: `t-${agent}`, hash: `h-${agent}` });
+    await b.markEndpointVerified(agent, 'https://m.example/', 'https://m.example/rpc', 1);
+    await b.setForwarding(agent, true, []);
+    if (!(await b.beginInboxLog(agent))) await b.completeInboxLog(agent, []);
+    const w = newTask({ target: agent, state: 'TASK_STATE_SUBMITTED' });
+    w.takes = { agent, mediaTypes: ['text/plain'], defaults: ['text/plain', 'application/json'] };
+    w.inbox = { agent, events: [{ kind: 'task', task: { id: w.record.id, contextId: 'ctx', status: { state: 'TASK_STATE_SUBMITTED', timestamp: '' } } }] };
+    w.forward = { to: agent, draft: () => ({ id: `f-${w.record.id}`, taskId: w.record.id, channel: 'forward', seq: 1, to: agent, headers: {}, body: '{}' }) };
+    // `a` never saw the log begin nor the agent forward: it leaves both out, is refused, and writes them.
+    expect(await a.createTask(w)).toEqual({ forwarded: true });
+    expect((await b.inboxAfter(agent, 0, 10)).map((e) => (e.event.kind === 'task' ? e.event.task.id : ''))).toEqual([w.record.id]);
+    const refused = newTask({ target: agent, state: 'TASK_STATE_SUBMITTED' }, { takes: { agent, mediaTypes: ['image/png'], defaults: ['text/plain', 'application/json'] } });
+    await expect(a.createTask(refused)).rejects.toMatchObject({ name: 'PartsRefused' });
+  });
+
   it('keeps the first admin token hash stored through either', async () => {
     const [x, y] = await Promise.all([a.keepAdminTokenHash('hash-x'), b.keepAdminTokenHash('hash-y')]);
     expect(x).toBe(y);
