@@ -27,12 +27,14 @@ export const INBOX_EVENTS = 'inbox_events';
 export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: number, after: string, known: Omissions | undefined): string | undefined {
   if (!draft || omitsInbox(draft, known)) return undefined;
   const agent = s.param(draft.agent, 'text');
+  // With `known`, the log has begun (it was not left out) and logs never end: only a write inside a transaction asks.
+  const hasLog = known ? '' : `WHERE EXISTS (SELECT 1 FROM inbox_logs WHERE handle = ${agent})`;
   s.with(
     INBOX_EVENTS,
     `INSERT INTO inbox_events (handle, task_id, body, created_at)
      SELECT ${agent}, e.t, e.b, ${s.param(at, 'int8')}
      FROM ${after}, unnest(${s.param(draft.events.map(inboxTaskId), 'text[]')}, ${s.param(draft.events.map((e) => JSON.stringify(e)), 'text[]')}) WITH ORDINALITY AS e(t, b, i)
-     WHERE EXISTS (SELECT 1 FROM inbox_logs WHERE handle = ${agent})
+     ${hasLog}
      ORDER BY e.i RETURNING 1`,
   );
   return INBOX_EVENTS;
