@@ -76,7 +76,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
   const inbox = new Inbox(store, view, wakeups);
-  const tasks = new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), (h) => inbox.canAnswer(h), clock);
+  const tasks = new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), clock);
   return {
     store,
     wakeups,

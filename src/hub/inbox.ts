@@ -57,14 +57,6 @@ export class Inbox {
   ) {}
 
   /**
-   * Whether someone can answer the agent's tasks now, from any node: it holds a live inbox, or it
-   * forwards to its verified endpoint (one read; a blocking send waits only then).
-   */
-  canAnswer(handle: string): Promise<boolean> {
-    return this.store.answerable(handle);
-  }
-
-  /**
    * The agent's live inbox from `lastEventId` (see Cursor): the events of its open tasks first (a
    * new stream), then every event as it is logged, until `signal` aborts. A Last-Event-ID this
    * stream never sent is refused at once (INVALID_PARAMS).

@@ -45,11 +45,6 @@ export interface KindReads {
    * of its own before its task is written; the charges are still made, and held, with the write.
    */
   requireQuota(charges: readonly QuotaCharge[]): Promise<void>;
-  /**
-   * Whether the agent can answer a task now (a verified forwarding endpoint, a live inbox): a
-   * blocking send waits only then. A new task's send is answered by the task's own write.
-   */
-  canAnswer(handle: string): Promise<boolean>;
 }
 
 /** What a check under a lock may read (Opening.underLock): the lock's reads, and only those. */
@@ -193,10 +188,10 @@ export interface Kind {
   readonly actions: Readonly<Record<string, (ctx: KindContext, task: StoredTask, body: unknown) => Decision>>;
   /**
    * How long a blocking SendMessage (A2A's returnImmediately: false) to this task waits for it to
-   * end or need input; undefined or 0, and without it: the answer comes at once. Asked only when
-   * the send blocks, so what it reads costs nothing to a send that does not.
+   * end or need input, whoever could answer it; undefined or 0, and without it: the answer comes
+   * at once. When the wait runs out, the answer says so (hub/blocking.ts, WaitNote).
    */
-  blockingWaitMs?(task: Task, ctx: KindContext): number | undefined | Promise<number | undefined>;
+  blockingWaitMs?(task: Task): number | undefined;
 }
 
 /** A skill a kind lists on the Agent Card of a base it opens tasks at. */
@@ -225,7 +220,7 @@ export interface KindSettings {
   review?: import('./kinds/review/request.js').ReviewSettings;
   /** How long a blocking declaration waits for its intent to end (MUSTER_INTENT_WAIT_S). */
   intentWaitMs?: number;
-  /** How long a blocking SendMessage to an agent that can answer waits (MUSTER_BLOCKING_WAIT_S). */
+  /** How long a blocking SendMessage to an agent waits (MUSTER_BLOCKING_WAIT_S). */
   blockingWaitMs?: number;
 }
 

@@ -8,7 +8,7 @@ import { callerName, requireActor, uncheckedToken, type Caller } from '../identi
 import type { Quotas } from '../identity/quotas.js';
 import { QuotaExceeded, StoreConflict, type Delivery, type DueWork, type GetOptions, type LockedTasks, type PushConfig, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
 import { changeWrite, mergeMetadata, openingWrite } from './changes.js';
-import { answeredIn, blockingAnswer, type Answerable } from './blocking.js';
+import { blockingAnswer } from './blocking.js';
 import { Following, type FollowOptions, type Subscription } from './following.js';
 import { PerKeyQueue } from '../store/per-key-queue.js';
 import { readPages } from './pages.js';
@@ -69,8 +69,6 @@ export class TaskService {
     private readonly deliveriesQueued: () => void,
     /** Checks a caller's token now, when it is still to be checked (Identity.confirm). */
     private readonly confirm: (caller: Caller) => Promise<void>,
-    /** Whether a blocking send to an agent waits (KindReads.canAnswer; Inbox.canAnswer). */
-    private readonly canAnswer: (handle: string) => Promise<boolean>,
     private readonly clock: () => number = Date.now,
   ) {
     this.following = new Following(store, view, wakeups, kinds);
@@ -141,13 +139,11 @@ export class TaskService {
     if (push) await this.push.check(push.url, `${pushField}.url`);
     if (push && message.taskId !== undefined) await this.push.assertSettable(actor.caller, message.taskId, push.id);
     const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: fingerprintOf([doorPrint(actor.door), message]) };
-    let heard: Answerable | undefined; // a new task's write says whether its target can answer: a blocking send then reads nothing more
-    const hear = params.configuration?.returnImmediately ? undefined : (h: Answerable) => (heard = h);
     const task = await this.idempotent(
       actor,
       idem,
       () =>
-        opens ? this.open(actor, params, idem, opener, hear) : this.change(actor, message.taskId!, (kind, ctx, t) => {
+        opens ? this.open(actor, params, idem, opener) : this.change(actor, message.taskId!, (kind, ctx, t) => {
           if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
             throw invalidParams('message.contextId', `does not match the task's context, ${t.record.contextId}`, 'Omit contextId, or send the task\'s own');
           }
@@ -157,7 +153,7 @@ export class TaskService {
     );
     if (push) await this.push.create(actor.caller, task.id, push, true);
     const kind = this.kinds.byName.get((task.metadata?.['muster'] as { kind: string }).kind);
-    const blocking = { task, kind, ctx: answeredIn(this.context(actor), heard), configuration: params.configuration, reread: () => this.get(actor, task.id) };
+    const blocking = { task, kind, configuration: params.configuration, reread: () => this.get(actor, task.id) };
     const answer = await blockingAnswer(this.following, gone ? Object.assign(blocking, { gone }) : blocking);
     return trimHistory(answer, params.configuration?.historyLength ?? ANSWER_HISTORY);
   }
@@ -241,7 +237,7 @@ export class TaskService {
   }
 
   /** Opens a task of `kind`, the kind that takes this message at this door (Kinds.opener), if any. */
-  private async open(actor: Actor, params: SendMessageParams, idem: Idempotency, kind: Kind | undefined, hear?: (h: Answerable) => void): Promise<Task> {
+  private async open(actor: Actor, params: SendMessageParams, idem: Idempotency, kind: Kind | undefined): Promise<Task> {
     const ctx = this.context(actor);
     if (kind) {
       const opening = await kind.open(ctx, params.message);
@@ -255,7 +251,6 @@ export class TaskService {
       if (inbox) write.inbox = inbox;
       const forward = opening.target === undefined ? undefined : forwardOf(task, opening.target);
       if (forward) write.forward = forward;
-      if (hear && kind.blockingWaitMs && opening.target !== undefined) write.asksAnswerable = opening.target;
       write.receipt = Object.assign({}, idem, { result: { taskId: task.record.id } });
       const token = uncheckedToken(actor.caller);
       if (token) write.liveToken = token.hash;
@@ -269,7 +264,6 @@ export class TaskService {
         return this.view.twin(twin, opening.openKey!.twinNote(twin), FULL);
       }
       if (token) token.checked = true;
-      if (made.answerable !== undefined) hear?.({ agent: opening.target!, answerable: made.answerable });
       if (made.forwarded) this.deliveriesQueued();
       return full();
     }
@@ -392,7 +386,6 @@ export class TaskService {
 
   /** What kinds may read while they decide. */
   private readonly reads: KindReads = {
-    canAnswer: (handle) => this.canAnswer(handle),
     standing: (space, caller) => this.spaces.standing(space, caller),
     spaceTasks: (...args) => this.lockedReads(this.store).spaceTasks(...args),
     requireQuota: async (charges) => {

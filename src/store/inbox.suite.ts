@@ -1,7 +1,7 @@
 /**
  * The inbox contract as a suite (inbox.ts), run against every dialect: a task write's inbox
  * events are numbered per agent without gaps, stand or fall with the write, are announced with
- * the log's end (or UNNUMBERED), and replay by task state; presence leases come and go. Handles carry a tag of
+ * the log's end (or UNNUMBERED), and replay by task state. Handles carry a tag of
  * each test's own, so the suite also holds on a database other tests write to.
  */
 import { describe, expect, it } from 'vitest';
@@ -127,7 +127,7 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       await store.close();
     });
 
-    it('refuses in the write a part the agent does not take, and answers there whether someone can answer it', async () => {
+    it('refuses in the write a part the agent does not take', async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
       await listened(store, bob);
@@ -136,10 +136,8 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       await expect(refused).rejects.toBeInstanceOf(PartsRefused);
       await expect(refused).rejects.toMatchObject({ agent: bob, index: 2, mediaType: 'application/json', modes: ['text/plain', 'image/*'] });
       expect(await store.inboxHead(bob)).toBe(0); // nothing written
-      expect(await store.createTask({ ...opening(bob), takes: takes(['image/png', null]), asksAnswerable: bob })).toEqual({ forwarded: false, answerable: false });
-      await store.holdPresence(bob, 'stream-1', 60_000);
-      expect((await store.createTask({ ...opening(bob), asksAnswerable: bob })).answerable).toBe(true);
-      expect(await store.createTask(opening(bob))).toEqual({ forwarded: false }); // not asked
+      expect(await store.createTask({ ...opening(bob), takes: takes(['image/png', null]) })).toEqual({ forwarded: false });
+      expect(await store.inboxHead(bob)).toBe(1);
       await store.close();
     });
 
@@ -172,24 +170,6 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       await store.completeInboxLog(bob, [asOpen(gone)]);
       await store.createTask(opening(bob));
       expect((await store.inboxAfter(bob, 0, 10)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
-      await store.close();
-    });
-
-    it('holds presence while a lease lives, and not after it is dropped or runs out', async () => {
-      const store = await open();
-      const bob = `bob-${tagged()}`;
-      expect(await store.answerable(bob)).toBe(false);
-      await store.holdPresence(bob, 'stream-1', 60_000);
-      await store.holdPresence(bob, 'stream-2', 60_000);
-      expect(await store.answerable(bob)).toBe(true);
-      await store.dropPresence(bob, 'stream-1');
-      expect(await store.answerable(bob)).toBe(true);
-      await store.dropPresence(bob, 'stream-2');
-      expect(await store.answerable(bob)).toBe(false);
-      await store.holdPresence(bob, 'stream-3', 150);
-      expect(await store.answerable(bob)).toBe(true);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await store.answerable(bob)).toBe(false);
       await store.close();
     });
   });

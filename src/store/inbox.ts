@@ -88,9 +88,4 @@ export interface InboxStore {
   /** Holds (or renews) the lease `holder` has on the agent's presence, for `ttlMs` from now. */
   holdPresence(agent: string, holder: string, ttlMs: number): Promise<void>;
   dropPresence(agent: string, holder: string): Promise<void>;
-  /**
-   * True while someone can answer the agent's tasks now: one of its presence leases has not run
-   * out, or it forwards its tasks to its verified endpoint. One statement, asked by every blocking send.
-   */
-  answerable(agent: string): Promise<boolean>;
 }

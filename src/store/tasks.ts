@@ -149,8 +149,6 @@ export interface TaskWrite {
   unlessPaused?: string;
   /** The write stands only while this agent takes these media types, checked in the write itself (PartsRefused: nothing written). */
   takes?: PartsCheck;
-  /** A create answers whether someone can answer this agent now (TaskCreated.answerable; InboxStore.answerable), read in the write itself. */
-  asksAnswerable?: string;
 }
 
 /** The media types of a write's message parts, against what its target takes (its input modes, else `defaults`). */
@@ -244,8 +242,6 @@ export interface GetOptions {
 export interface TaskCreated {
   /** The write's forward was queued: its target forwards. */
   forwarded: boolean;
-  /** Whether someone could answer the write's `asksAnswerable` agent as it was written; absent when not asked. */
-  answerable?: boolean;
 }
 
 export interface TaskStore {

@@ -13,7 +13,6 @@ import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type LoggedInb
 import { StoreUnavailable } from '../store.js';
 import type { PoolClient } from 'pg';
 import type { Db, Statement } from './database.js';
-import { forwardsTest, presentTest } from './targets.js';
 import { omitsInbox, type Omissions } from './omissions.js';
 
 /** The CTE of the inbox events a write added: one row each. */
@@ -102,8 +101,6 @@ export function inboxStatements(db: Db, known: Omissions) {
       );
     },
     dropPresence: async (agent: string, holder: string) => void (await db.query('DELETE FROM inbox_presence WHERE handle = $1 AND holder = $2', [agent, holder])),
-    answerable: async (agent: string) =>
-      (await db.query(`SELECT ${presentTest('$1')} OR EXISTS (SELECT 1 FROM agents a WHERE a.handle = $1 AND ${forwardsTest('a')}) AS answerable`, [agent])).rows[0]?.answerable === true,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * What a task write checks of the agents it goes to (TaskWrite.unlessPaused, takes,
- * asksAnswerable, and that what it leaves out its agent does not need: see omissions.ts), as CTEs of its
+ * What a task write checks of the agents it goes to (TaskWrite.unlessPaused, takes, and that
+ * what it leaves out its agent does not need: see omissions.ts), as CTEs of its
  * statement: one per agent, reading the agent's row once.
  *
  * The part check is the costly one (an unnest of the parts against the agent's modes, as JSON), so
@@ -14,13 +14,9 @@ import { omitsForward, omitsInbox, type Omissions } from './omissions.js';
 /** SQL true when the agents row `a` forwards its tasks to its verified endpoint. */
 export const forwardsTest = (a: string): string => `(${a}.forwarding AND ${a}.endpoint_rpc_url IS NOT NULL AND ${a}.endpoint_verified_at IS NOT NULL)`;
 
-/** SQL true while one of the agent's (parameter `agent`) presence leases has not run out. */
-export const presentTest = (agent: string): string => `EXISTS (SELECT 1 FROM inbox_presence WHERE handle = ${agent} AND until > muster_now_ms())`;
-
 interface Checks {
   paused?: true;
   takes?: PartsCheck;
-  answerable?: true;
   /** The write leaves out its inbox events: refused (MU428, OmittedNeeded) if its log has begun. */
   unlogged?: true;
   /** The write leaves out its forward: refused (MU428) if it forwards. */
@@ -29,36 +25,32 @@ interface Checks {
 
 /**
  * Adds the checks of `w` on its agents, each CTE joining the one before (so they run in order
- * after `after`); answers the last of them, and the CTE with one row when the agent asked about
- * (asksAnswerable) can answer, if asked.
+ * after `after`); answers the last of them.
  */
 export function targetChecks(
   s: Statement,
-  w: Pick<TaskWrite, 'unlessPaused' | 'takes' | 'asksAnswerable' | 'inbox' | 'forward'>,
+  w: Pick<TaskWrite, 'unlessPaused' | 'takes' | 'inbox' | 'forward'>,
   after: string | undefined,
   known: Omissions | undefined,
-): { last: string | undefined; answerable?: string } {
+): string | undefined {
   const agents = new Map<string, Checks>();
   const of = (handle: string) => agents.get(handle) ?? agents.set(handle, {}).get(handle)!;
   if (w.unlessPaused !== undefined) of(w.unlessPaused).paused = true;
   if (w.takes !== undefined) of(w.takes.agent).takes = w.takes;
-  if (w.asksAnswerable !== undefined) of(w.asksAnswerable).answerable = true;
   if (omitsInbox(w.inbox, known)) of(w.inbox!.agent).unlogged = true;
   if (omitsForward(w.forward, known)) of(w.forward!.to).unforwarded = true;
   let last = after;
-  let answerable: string | undefined;
   for (const [handle, checks] of agents) {
     const name = `agent_${s.values.length + 1}`; // unique per statement: the handle's parameter is next
     s.with(name, agentCheck(s, s.param(handle, 'text'), checks, last));
     last = name;
-    if (checks.answerable) s.with((answerable = 'answerable'), `SELECT 1 FROM ${name} WHERE answerable`);
   }
-  return answerable ? { last, answerable } : { last };
+  return last;
 }
 
 /**
  * One row for the agent: `ok` (or it raises MU423 for a pause, MU415 for a part it does not take,
- * MU428 for a begun log or a forwarding the write left out), and `answerable` when asked.
+ * MU428 for a begun log or a forwarding the write left out).
  */
 function agentCheck(s: Statement, agent: string, checks: Checks, after: string | undefined): string {
   const refusals: string[] = [];
@@ -69,8 +61,7 @@ function agentCheck(s: Statement, agent: string, checks: Checks, after: string |
   if (checks.unforwarded) refusals.push(`WHEN ${forwardsTest('a')} THEN muster_refuse('MU428', a.handle, 'forward')`);
   if (checks.takes) refusals.push(...partRefusals(s, agent, checks.takes));
   const ok = refusals.length ? `CASE ${refusals.join(' ')} ELSE 1 END` : '1';
-  const answerable = checks.answerable ? `, ${presentTest(agent)} OR COALESCE(${forwardsTest('a')}, false) AS answerable` : '';
-  return `SELECT ${ok} AS ok${answerable} FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${agent}`;
+  return `SELECT ${ok} AS ok FROM ${after ?? '(SELECT 1) one'} LEFT JOIN agents a ON a.handle = ${agent}`;
 }
 
 /**

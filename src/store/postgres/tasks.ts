@@ -39,7 +39,7 @@ export function taskWriter(db: Db, announcer: Announcer, known?: Omissions) {
   const writeOnce = async (kind: 'create' | 'update', w: TaskWrite): Promise<TaskCreated> => {
     const s = new Statement();
     const id = s.param(w.record.id, 'text');
-    const { last: guard, answerable } = guards(s, id, w, known);
+    const guard = guards(s, id, w, known);
     if (kind === 'create') insertRow(s, id, w, guard);
     else updateRow(s, id, w, guard);
     if (w.entry) insertEntry(s, w.entry, 'gate, task_row');
@@ -52,13 +52,13 @@ export function taskWriter(db: Db, announcer: Announcer, known?: Omissions) {
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
     // A new task's row is nobody's to wait on; an update, or an entry's rule, locks the task's row.
     const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas };
-    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, answerable, inbox], locks);
+    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, inbox], locks);
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ log: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
     if (w.inbox && inbox && counts[inbox]! > 0) announcer.taskCommitted({ log: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
     const forwarded = counts['forward'] === 1;
     if (forward && !forwarded) known?.forwarders.delete(w.forward!.to); // it stopped forwarding
-    return answerable === undefined ? { forwarded } : { forwarded, answerable: counts[answerable] === 1 };
+    return { forwarded };
   };
 
   /** A write that left out what its agent needs stood not at all: made again with it (at most once for each thing it may leave out). */
@@ -90,9 +90,9 @@ export function taskWriter(db: Db, announcer: Announcer, known?: Omissions) {
  * compare-and-set, each a CTE of one row (or it raises) joining the one before, so they run in
  * this order: the receipt (a retry racing its first write through another process is answered
  * from it, whatever else changed), the lease on due work, the entry rule, the caller's token, the
- * agents the write goes to (pause, parts; whether someone can answer, when asked: that CTE too).
+ * agents the write goes to (pause, parts, what the write left out).
  */
-function guards(s: Statement, id: string, w: TaskWrite, known: Omissions | undefined): { last: string | undefined; answerable?: string } {
+function guards(s: Statement, id: string, w: TaskWrite, known: Omissions | undefined): string | undefined {
   let last = writeReceipt(s, w.receipt, w.record.updatedAt);
   if (w.dueDone !== undefined) last = finishDueWith(s, id, w.dueDone, last);
   last = entryGate(s, id, w.entry, w.entriesSeen, last) ?? last;

@@ -1,5 +1,4 @@
 import type { Db } from './database.js';
-import { targetReads } from './targets.js';
 import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type LoggedInboxEvent, type TaskEvent } from '../inbox.js';
 
 type Row = { seq: number; body: string };
@@ -10,7 +9,6 @@ const logged = (rows: unknown[]): LoggedInboxEvent[] => (rows as Row[]).map((r) 
  * time, so an event's seq is the log's last plus one, read from the log's own key; its clock is the clock.
  */
 export function inboxStatements(db: Db, clock: () => number = Date.now) {
-  const targetOf = targetReads(db, clock);
   const append = db.prepare(
     `INSERT INTO inbox_events (handle, seq, task_id, body, created_at)
      VALUES (@agent, (SELECT COALESCE(MAX(seq), 0) + 1 FROM inbox_events WHERE handle = @agent), @task, @body, @at) RETURNING seq`,
@@ -66,6 +64,5 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
       hold.run(agent, holder, clock() + ttlMs);
     },
     dropPresence: async (agent: string, holder: string) => void drop.run(agent, holder),
-    answerable: async (agent: string) => targetOf(agent).answerable,
   };
 }

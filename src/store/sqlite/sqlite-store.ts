@@ -139,7 +139,6 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
     inboxOfTasksIn: inbox.inboxOfTasksIn,
     holdPresence: inbox.holdPresence,
     dropPresence: inbox.dropPresence,
-    answerable: inbox.answerable,
     eventsAfter: async (taskId, afterSeq, limit) =>
       (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
     prune: async (before) => {

@@ -8,31 +8,25 @@ export interface Target {
   paused?: AgentPaused['agent'];
   /** Its input modes; undefined: the defaults. */
   modes?: readonly string[];
-  /** Someone can answer it now: a live presence lease, or forwarding to its verified endpoint (InboxStore.answerable). */
-  answerable: boolean;
   /** It forwards its tasks to its verified endpoint (so a new task's forward is drafted). */
   forwards: boolean;
 }
 
-/** paused_at, paused_by, operator, input_modes, present, forwards (raw rows: the read runs for every task write). */
-type Row = [number | null, string | null, string | null, string | null, number, number];
+/** paused_at, paused_by, operator, input_modes, forwards (raw rows: the read runs for every task write). */
+type Row = [number | null, string | null, string | null, string | null, number];
 
-/**
- * An agent's pause, input modes and answerability (TaskWrite.unlessPaused, takes, asksAnswerable)
- * in one statement. One process owns the file, so its clock is the clock of presence leases.
- */
-export function targetReads(db: Db, clock: () => number = Date.now): (handle: string) => Target {
+/** An agent's pause, input modes and forwarding (TaskWrite.unlessPaused, takes, forward) in one statement. */
+export function targetReads(db: Db): (handle: string) => Target {
   const read = db
     .prepare(
       `SELECT a.paused_at, a.paused_by, a.operator, a.input_modes,
-         EXISTS (SELECT 1 FROM inbox_presence WHERE handle = ? AND until > ?),
          COALESCE(a.forwarding = 1 AND a.endpoint_rpc_url IS NOT NULL AND a.endpoint_verified_at IS NOT NULL, 0)
        FROM (SELECT 1) one LEFT JOIN agents a ON a.handle = ?`,
     )
     .raw();
   return (handle) => {
-    const [pausedAt, pausedBy, operator, modes, present, forwards] = read.get(handle, clock(), handle) as Row;
-    const target: Target = { handle, answerable: present === 1 || forwards === 1, forwards: forwards === 1 };
+    const [pausedAt, pausedBy, operator, modes, forwards] = read.get(handle) as Row;
+    const target: Target = { handle, forwards: forwards === 1 };
     if (modes !== null) target.modes = JSON.parse(modes);
     if (pausedAt !== null) target.paused = { handle, ...(operator ? { operator } : {}), paused: { at: pausedAt, by: pausedBy === 'admin' ? 'admin' : 'operator' } };
     return target;

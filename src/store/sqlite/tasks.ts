@@ -94,8 +94,7 @@ export function taskWriter(
       throw keyTaken(e, w) ?? (isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e);
     }
     const forwarded = rest(w, w.forward !== undefined && target(w.forward.to, read)!.forwards); // drafted only for a target that forwards
-    if (w.asksAnswerable === undefined) return { forwarded };
-    return { forwarded, answerable: target(w.asksAnswerable, read)!.answerable };
+    return { forwarded };
   };
 
   /** Refuses (PartsRefused) a part the agent's input modes do not take. */

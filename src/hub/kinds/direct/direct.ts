@@ -5,7 +5,6 @@ import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent, type Caller } from '../../../identity/caller.js';
 import type { StoredTask, TaskRecord } from '../../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening } from '../../kind.js';
-import type { Task } from '../../../a2a/types.js';
 import type { Quotas } from '../../../identity/quotas.js';
 import { DIRECT_QUOTA_RULES } from './quota-rules.js';
 import { respond } from './respond.js';
@@ -69,13 +68,10 @@ export function directKind(quotas: Quotas, waitMs: number): Kind {
 
     actions: { respond },
 
-    // Only while someone can answer (a verified forwarding endpoint, a live inbox): else nobody would before the wait ends.
-    blockingWaitMs: async (task, ctx) => (waitMs > 0 && (await ctx.reads.canAnswer(targetOf(task))) ? waitMs : undefined),
+    // Whoever the target is (A2A 1.0 §3.2.2): the hub cannot know an agent will not answer in time.
+    blockingWaitMs: () => waitMs,
   };
 }
-
-/** The agent a direct task was sent to, as the task shows it (view.ts: metadata.muster.to). */
-const targetOf = (task: Task): string => (task.metadata?.['muster'] as { to: string }).to;
 
 export const directModule: KindModule = {
   name: 'direct',
@@ -89,10 +85,10 @@ export const directModule: KindModule = {
             id: 'direct-task',
             name: 'Direct task',
             description:
-              `Send a task to ${handle}'s inbox. Muster stores and routes it, never executes it. While ${handle} can answer (it forwards tasks to ` +
-              `its own verified endpoint, or holds a live inbox), SendMessage waits for the answer unless configuration.returnImmediately is true, ` +
-              'up to the hub\'s blocking wait, until the task ends or needs input; the answer may be a Message. Otherwise it answers at once with the task ' +
-              `as it stands (TASK_STATE_SUBMITTED) and the answer waits on ${handle}: follow it with GetTask, ListTasks or SubscribeToTask. ` +
+              `Send a task to ${handle}'s inbox. Muster stores and routes it, never executes it. SendMessage waits for the answer unless ` +
+              'configuration.returnImmediately is true, until the task ends or needs input, up to the hub\'s blocking wait; the answer may be a Message. ' +
+              'When the wait runs out first, the answer is the task as it stands, with metadata.muster.wait {"ranOut": true, "seconds": N}, ' +
+              `and ${handle} may still answer: follow it with GetTask, ListTasks or SubscribeToTask. ` +
               'Answer TASK_STATE_INPUT_REQUIRED with SendMessage carrying the taskId. Parts must be of the input modes on this card.',
             tags: ['direct', 'inbox'],
             examples: ['Please review the attached proposal and reply with your comments.'],
