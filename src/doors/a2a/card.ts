@@ -72,19 +72,30 @@ function common(hubBase: string, base: string, name: string, description: string
 
 export type Card = ReturnType<typeof common>;
 
+/** An interface named the 0.3 way, `{url, transport}`. */
+const legacyInterface = (i: AgentInterface) => ({ url: i.url, transport: i.protocolBinding });
+
 /**
- * The same card in 0.3 shape, for clients that ask with `A2A-Version: 0.3`: one `url`, the
- * transport named, and security schemes with a `type` instead of the 1.0 oneof.
+ * The same card in 0.3 shape, served when the client asks for 0.3 or names no version (A2A 1.0
+ * §3.6.2: none means 0.3). `url`, `preferredTransport` and `additionalInterfaces` name only the
+ * interfaces that speak 0.3 (JSON-RPC): the HTTP+JSON binding and the gRPC service speak 1.0 only,
+ * at paths and a service name a 0.3 client does not call. Security schemes carry a `type`
+ * instead of the 1.0 oneof. The 1.0 `supportedInterfaces` stay as they are, so a 1.0 client that
+ * reads this card still finds every binding (as the SDK's own 0.3 card route serves it).
  */
 export function legacyCard(card: Card) {
-  const { supportedInterfaces, capabilities, securitySchemes: _schemes, securityRequirements: _requirements, ...rest } = card;
-  const url = supportedInterfaces.find((i) => i.protocolVersion === '0.3')?.url ?? supportedInterfaces[0]!.url;
+  const { supportedInterfaces, capabilities, securitySchemes, securityRequirements: _requirements, ...rest } = card;
+  const speaking03 = supportedInterfaces.filter((i) => i.protocolVersion === '0.3');
+  const primary = speaking03[0]!; // interfaces() always lists JSON-RPC 0.3
   return Object.assign(rest, {
     protocolVersion: '0.3.0',
-    url,
-    preferredTransport: 'JSONRPC',
+    url: primary.url,
+    preferredTransport: primary.protocolBinding,
+    additionalInterfaces: speaking03.map(legacyInterface),
+    supportedInterfaces,
     capabilities: { streaming: capabilities.streaming, pushNotifications: capabilities.pushNotifications },
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: card.securitySchemes.bearer.httpAuthSecurityScheme.description } },
+    supportsAuthenticatedExtendedCard: capabilities.extendedAgentCard,
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: securitySchemes.bearer.httpAuthSecurityScheme.description } },
     security: [{ bearer: ['agent'] }],
   });
 }

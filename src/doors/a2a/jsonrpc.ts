@@ -7,6 +7,7 @@ import type { Actor } from '../../hub/tasks.js';
 import type { Caller } from '../../identity/caller.js';
 import { asHubError, jsonRpcError, jsonRpcStatus, type JsonRpcErrorObject } from '../http/errors.js';
 import { EventStream, METHODS, type CallContext } from './methods.js';
+import { checkVersion } from './version.js';
 
 export type JsonRpcId = string | number | null;
 
@@ -25,10 +26,6 @@ export interface Answer {
 }
 
 const NO_ANSWER: Answer = { status: 204, body: undefined };
-
-/** Versions this hub speaks; the A2A-Version value is Major.Minor (a patch part is tolerated). */
-const SUPPORTED_VERSIONS = new Set(['0.3', '1.0']);
-
 
 /** Any failure as a JSON-RPC error answer; field names are given from `params`, where the caller sent them. */
 export function errorAnswer(id: JsonRpcId, error: unknown): Answer {
@@ -49,16 +46,6 @@ function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: 
   if (params !== undefined && (params === null || typeof params !== 'object')) throw new HubError('INVALID_REQUEST', "The 'params' member must be an object");
   if (Array.isArray(params)) throw new HubError('INVALID_PARAMS', "The 'params' member must be an object, not an array");
   return { id: (id as JsonRpcId | undefined) ?? null, method, params, notification: id === undefined };
-}
-
-export function checkVersion(header: string | undefined): void {
-  if (header === undefined || header === '' || SUPPORTED_VERSIONS.has(header)) return;
-  const majorMinor = header.trim().split('.').slice(0, 2).join('.');
-  if (!SUPPORTED_VERSIONS.has(majorMinor)) {
-    throw new HubError('VERSION_NOT_SUPPORTED', `A2A-Version '${header}' is not supported; this hub speaks 1.0 and 0.3`, {
-      hint: 'Send A2A-Version: 1.0 (or 0.3 with the 0.3 method names)',
-    });
-  }
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The HTTP+JSON (REST) binding of A2A 1.0 on one base, beside its JSON-RPC endpoint: the
  * specification's paths under the base (`message:send`, `tasks/{id}:cancel`, …), ProtoJSON
- * bodies (application/a2a+json or application/json), SSE for streams, and refusals as
+ * bodies (application/a2a+json or application/json in; application/json out, as A2A 1.0.0 and
+ * its conformance kit have it), SSE for streams, and refusals as
  * google.rpc.Status JSON with an ErrorInfo (rest-binding-errors.ts). Every route calls an
  * operation (src/operations/); the bearer token is the same as on JSON-RPC.
  */
@@ -14,17 +15,16 @@ import { callerName } from '../../identity/caller.js';
 import type { CallContext } from '../../operations/context.js';
 import { invoke, type OperationName } from '../../operations/operations.js';
 import { baseUrl, callerOf } from '../http/context.js';
-import { asHubError, errorHeaders, noRoute } from '../http/errors.js';
+import { asHubError, errorHeaders } from '../http/errors.js';
+import { bindingNoRoute } from './not-found.js';
 import { publicCard } from './bases.js';
 import type { Bindings } from './card.js';
-import { checkVersion } from './jsonrpc.js';
 import { EventStream, v1Wire } from './methods.js';
 import { statusBody, REST_BINDING_ERRORS } from './rest-binding-errors.js';
 import { lastEventIdOf } from './last-event-id.js';
+import { checkVersion, requestedVersion } from './version.js';
 import { writeEventStream, type SseFrames } from './sse.js';
 import type { OpenStreams } from '../http/open-streams.js';
-
-const A2A_JSON = 'application/a2a+json';
 
 export interface RestBindingOptions {
   /** The base's path under the hub, ending in `/` ('' for the hub's own). */
@@ -71,7 +71,7 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
 
   /** The caller (its token checked), the base, and what the transport adds; the call ends when the connection closes. */
   const context = async (request: FastifyRequest, reply: FastifyReply) => {
-    checkVersion(request.headers['a2a-version'] as string | undefined);
+    checkVersion(requestedVersion(request));
     const caller = await callerOf(hub, request);
     const addressed = await door(request);
     const base = baseUrl(publicUrl, request);
@@ -94,7 +94,7 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
       const { actor, call } = await context(request, reply);
       const result = await invoke(name, hub, actor, params(request), call);
       if (status === 204) return reply.code(204).send();
-      return reply.code(status).type(A2A_JSON).send(result);
+      return reply.code(status).type('application/json').send(result);
     };
 
   const stream =
@@ -135,13 +135,13 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
       const { verb } = taskAndVerb(request);
       if (verb === undefined) return getTask(request, reply);
       if (verb === 'subscribe') return subscribe(request, reply);
-      throw noRoute(request.method, request.url.split('?')[0]!);
+      throw bindingNoRoute(request.method, request.url);
     });
     scope.post(`${at}tasks/:task`, (request, reply) => {
       const { verb } = taskAndVerb(request);
       if (verb === 'cancel') return cancel(request, reply);
       if (verb === 'subscribe') return subscribe(request, reply);
-      throw noRoute(request.method, request.url.split('?')[0]!);
+      throw bindingNoRoute(request.method, request.url);
     });
     scope.post(`${at}tasks/:task/pushNotificationConfigs`, unary('CreateTaskPushNotificationConfig', (request) => ({ ...body(request), ...configsOf(request) }), 201));
     scope.get(`${at}tasks/:task/pushNotificationConfigs`, unary('ListTaskPushNotificationConfigs', configsOf));

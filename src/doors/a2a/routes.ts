@@ -7,7 +7,8 @@ import { legacyCard, type Bindings, type Card } from './card.js';
 import { agentDoor, publicCard, spaceDoor } from './bases.js';
 import type { OpenStreams } from '../http/open-streams.js';
 import { restBindingRoutes } from './rest-binding.js';
-import { CARD_PATH } from '../../a2a/card-path.js';
+import { CARD_PATH, LEGACY_CARD_PATH } from '../../a2a/card-path.js';
+import { cardVersionOf, requestedVersion } from './version.js';
 import { CardSigner } from './card-signing.js';
 import type { Signer } from '../../delivery/signing.js';
 import { JWKS_PATH } from '../rest/keys.js';
@@ -17,13 +18,17 @@ import { jsonRpcFrames, writeEventStream } from './sse.js';
 import { lastEventIdOf } from './last-event-id.js';
 import type { StreamSettings } from '../../config/index.js';
 
-const CARD = CARD_PATH;
-
-/** A card as served: 1.0 unless the client asks for 0.3 (a header-less fetch gets 1.0), signed, with an ETag over the signed body. */
-async function sendCard(request: FastifyRequest, reply: FastifyReply, cards: CardSigner, hubBase: string, card: Card) {
-  const legacy = String(request.headers['a2a-version'] ?? '').startsWith('0.3');
-  const { body, etag } = await cards.sign(legacy ? legacyCard(card) : card, `${hubBase}${JWKS_PATH}`);
+/**
+ * A card as served: 1.0 when the client asks for 1.0, else 0.3 carrying the 1.0 interfaces too
+ * (no version means 0.3), signed, with an ETag over the signed body. An unsupported version is
+ * refused in JSON (A2A 1.0 §3.6.2).
+ */
+async function sendCard(request: FastifyRequest, reply: FastifyReply, cards: CardSigner, hubBase: string, cardOf: () => Promise<Card>) {
   reply.header('vary', 'A2A-Version');
+  const version = cardVersionOf(request); // before the card is read: a refused version costs nothing
+  const card = await cardOf();
+  const shaped = version === '1.0' ? card : legacyCard(card);
+  const { body, etag } = await cards.sign(shaped, `${hubBase}${JWKS_PATH}`);
   reply.header('cache-control', 'public, max-age=60').header('etag', etag).type('application/json');
   if (request.headers['if-none-match'] === etag) return reply.code(304).send();
   return reply.send(body);
@@ -48,7 +53,7 @@ export function a2aRoutes(
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   app.addHook('preClose', async () => streams.endAll());
   const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const version = (request.headers['a2a-version'] as string | undefined) ?? (request.query as Record<string, string | undefined>)['A2A-Version'];
+    const version = requestedVersion(request);
     // Only a stream or a blocking send needs an end signal: made on first use, so plain calls do
     // not pay for one. It fires when the answer's connection closes (the client left, or the answer ended).
     let controller: AbortController | undefined;
@@ -92,7 +97,7 @@ export function a2aRoutes(
   const config = { door: 'jsonrpc' as const };
   const card = async (request: FastifyRequest, reply: FastifyReply, door: Door) => {
     const hubBase = baseUrl(publicUrl, request);
-    return sendCard(request, reply, cards, hubBase, await publicCard(hub, door, hubBase, bindings));
+    return sendCard(request, reply, cards, hubBase, () => publicCard(hub, door, hubBase, bindings));
   };
   const named = {
     agent: (request: FastifyRequest): Door & { kind: 'agent' } => ({ kind: 'agent', handle: (request.params as { handle: string }).handle }),
@@ -101,10 +106,12 @@ export function a2aRoutes(
   const agentOf = (request: FastifyRequest) => agentDoor(hub, named.agent(request).handle);
   const spaceOf = (request: FastifyRequest) => spaceDoor(hub, named.space(request).name);
 
-  // Each base: its card (whose reading checks the base exists), its JSON-RPC endpoint (with and
-  // without the slash), its HTTP+JSON binding.
+  // Each base: its card (whose reading checks the base exists) at the well-known path and at the
+  // 0.2 one, its JSON-RPC endpoint (with and without the slash), its HTTP+JSON binding.
   const mount = (path: string, door: (request: FastifyRequest) => Promise<Door>, cardOf: (request: FastifyRequest) => Door, cardConfig: 'rest' | undefined) => {
-    app.get(`/${path}${CARD}`, cardConfig ? { config: { door: cardConfig } } : {}, (request, reply) => card(request, reply, cardOf(request)));
+    for (const cardPath of [CARD_PATH, LEGACY_CARD_PATH]) {
+      app.get(`/${path}${cardPath}`, cardConfig ? { config: { door: cardConfig } } : {}, (request, reply) => card(request, reply, cardOf(request)));
+    }
     app.post(`/${path}`, { config }, rpc(door));
     if (path !== '') app.post(`/${path.slice(0, -1)}`, { config }, rpc(door));
     restBindingRoutes(app, hub, { path, door, publicUrl, bindings, streams, settings: options.streams, logError });

@@ -1,6 +1,8 @@
 /**
  * The gRPC binding's error table: each hub error's gRPC status code. A code added to the
- * catalogue fails to compile until it is here.
+ * catalogue fails to compile until it is here. Push notifications not supported, an unsupported
+ * operation and an unsupported version are UNIMPLEMENTED, as A2A 1.0 §5.4 (v1.0.0, which the
+ * conformance kit checks) maps them: the server does not do that, whatever the task's state.
  */
 import { status } from '@grpc/grpc-js';
 import type { ErrorCode } from '../../errors/catalogue.js';
@@ -18,13 +20,13 @@ export const GRPC_ERRORS: Record<ErrorCode, status> = {
   ROUTE_NOT_FOUND: status.UNIMPLEMENTED,
   TASK_NOT_FOUND: status.NOT_FOUND,
   TASK_NOT_CANCELABLE: status.FAILED_PRECONDITION,
-  PUSH_NOTIFICATION_NOT_SUPPORTED: status.FAILED_PRECONDITION,
-  UNSUPPORTED_OPERATION: status.FAILED_PRECONDITION,
+  PUSH_NOTIFICATION_NOT_SUPPORTED: status.UNIMPLEMENTED,
+  UNSUPPORTED_OPERATION: status.UNIMPLEMENTED,
   CONTENT_TYPE_NOT_SUPPORTED: status.INVALID_ARGUMENT,
   INVALID_AGENT_RESPONSE: status.INTERNAL,
   EXTENDED_AGENT_CARD_NOT_CONFIGURED: status.FAILED_PRECONDITION,
   EXTENSION_SUPPORT_REQUIRED: status.FAILED_PRECONDITION,
-  VERSION_NOT_SUPPORTED: status.FAILED_PRECONDITION,
+  VERSION_NOT_SUPPORTED: status.UNIMPLEMENTED,
   UNAUTHENTICATED: status.UNAUTHENTICATED,
   FORBIDDEN: status.PERMISSION_DENIED,
   AGENT_NOT_FOUND: status.NOT_FOUND,

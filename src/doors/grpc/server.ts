@@ -38,7 +38,7 @@ import { asHubError } from '../http/errors.js';
 import { HubError } from '../../errors/hub-error.js';
 import { publicCard, tenantDoor } from '../a2a/bases.js';
 import type { Bindings } from '../a2a/card.js';
-import { checkVersion } from '../a2a/jsonrpc.js';
+import { checkVersion } from '../a2a/version.js';
 import { lastEventIdFrom } from '../a2a/last-event-id.js';
 import { drained } from '../http/drained.js';
 import type { OpenStreams } from '../http/open-streams.js';

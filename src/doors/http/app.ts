@@ -7,6 +7,7 @@ import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../hub/limits.js';
 import { a2aRoutes } from '../a2a/routes.js';
 import { catalogRoutes } from '../a2a/catalog.js';
+import { a2aNoRoute, underA2aBase } from '../a2a/not-found.js';
 import { OpenStreams } from './open-streams.js';
 import { errorAnswer } from '../a2a/jsonrpc.js';
 import { agentRoutes } from '../rest/agents.js';
@@ -90,6 +91,8 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     logger: false,
     // Fastify's own 503 while closing has its own body: the onRequest hook answers in the hub's shape instead.
     return503OnClosing: false,
+    // A doubled slash after a base (`/agents/bob//message:send`) reaches the route it would without it.
+    routerOptions: { ignoreDuplicateSlashes: true },
     forceCloseConnections: 'idle',
     trustProxy: options.trustProxy,
     // A request that trickles in is cut off; an answer, a stream's too, is not limited (node counts
@@ -173,7 +176,9 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     return reply.code(restStatus(hubError)).type('application/json').send(restErrorBody(hubError));
   });
 
+  // Under an A2A base, an unknown path is answered as that base's HTTP+JSON binding answers.
   app.setNotFoundHandler(async (request, reply) => {
+    if (underA2aBase(request.url, hub.kinds.bases)) return reply.code(404).type('application/json').send(a2aNoRoute(request.method, request.url));
     const error = noRoute(request.method, request.url.split('?')[0]!);
     return reply.code(404).type('application/json').send(restErrorBody(error));
   });
