@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError, describeDb, type Config } from './config/index.js';
 import { buildApp } from './doors/http/app.js';
 import { createHub, type Hub } from './hub/hub.js';
-import { FORWARD_CHANNEL } from './delivery/forward.js';
 import { Outbox } from './delivery/outbox.js';
 import { LeasedWork } from './scheduler/leased-work.js';
 import { Signer } from './delivery/signing.js';
@@ -97,15 +96,14 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   });
   // The outbox tells the hub what a forwarded task's endpoint answered; the hub pokes the outbox.
   let hub: Hub | undefined;
-  const onAttempt = async (delivery: Delivery, response: Buffer | undefined) => {
-    reportDelivery(logger, metrics, delivery);
-    if (delivery.channel === FORWARD_CHANNEL) await hub?.tasks.recordForwarding(delivery, response);
-  };
+  const onAttempt = (delivery: Delivery) => reportDelivery(logger, metrics, delivery);
+  const conversationOf = async (delivery: Delivery) => hub?.forwards.conversationOf(delivery);
   const headersFor = async (delivery: Delivery) => (hub ? hub.push.credentials(delivery) : {});
   const outbox = new Outbox(store, signer, {
     retries: config.deliveryRetries,
     policy,
     onAttempt,
+    conversationOf,
     headersFor,
     onError: (e) => logger.error({ err: e }, 'a delivery attempt failed (retried when its lease ends)'),
     onLag: (ms) => metrics.schedulerLag('outbox', ms),

@@ -1,7 +1,23 @@
 import type { Delivery, DeliveryOutcome, Store } from '../store/store.js';
 import { LeasedWork } from '../scheduler/leased-work.js';
 import { safeSend, TargetRefused, type TargetPolicy } from './safe-client.js';
+import type { RemoteRequest } from './remote/requests.js';
 import type { Signer } from './signing.js';
+
+/** What an answer means for its delivery: done, refused for good, worth a retry, or to be made again later (a follow's next read). */
+export type Verdict = { kind: 'done' } | { kind: 'refused'; reason: string } | { kind: 'retry'; reason: string } | { kind: 'again'; afterMs: number };
+
+/**
+ * A delivery whose request is written when it is sent, and whose answer is read by whoever wrote
+ * it (the calls to an agent's own endpoint: hub/forwards.ts). Push deliveries have none.
+ */
+export interface Conversation {
+  request: RemoteRequest;
+  maxResponseBytes?: number;
+  verdict(status: number, body: Buffer): Verdict;
+  /** Told once the attempt's outcome is recorded (by the lease holder), with the answer. */
+  answered(delivery: Delivery, status: number | undefined, body: Buffer | undefined): Promise<void>;
+}
 
 export interface OutboxOptions {
   /** Seconds to wait before each retry; one attempt plus one retry per entry. */
@@ -14,8 +30,10 @@ export interface OutboxOptions {
   pollMs?: number;
   /** Headers read at send time (credentials kept with their config, not in the outbox). */
   headersFor?: (delivery: Delivery) => Promise<Record<string, string>>;
-  /** Told of every finished attempt, with what the destination answered. */
-  onAttempt?: (delivery: Delivery, response: Buffer | undefined) => Promise<void>;
+  /** Told of every finished attempt. */
+  onAttempt?: (delivery: Delivery) => void;
+  /** The conversation a delivery belongs to, if any; it may throw TargetRefused when there is no one left to send to. */
+  conversationOf?: (delivery: Delivery) => Promise<Conversation | undefined>;
   /** Told of an attempt that failed outside the delivery itself (the store, say); it is retried when its lease ends. */
   onError?: (error: unknown) => void;
   /** Told how late each delivery went out (ms past its due time), for the scheduler-lag metric. */
@@ -73,39 +91,53 @@ export class Outbox {
 
   private async attempt(delivery: Delivery, owner: string): Promise<void> {
     let status: number | undefined;
-    let error: string | undefined;
-    let refused = false;
+    let verdict: Verdict;
     let response: Buffer | undefined;
+    let conversation: Conversation | undefined;
     try {
-      const signature = await this.signer.signDetached(delivery.body);
+      conversation = await this.options.conversationOf?.(delivery);
+      const request = conversation?.request ?? { url: delivery.url, method: 'POST', headers: delivery.headers, body: delivery.body };
+      const signature = request.body === undefined ? {} : { 'muster-signature': await this.signer.signDetached(request.body) };
       const live = (await this.options.headersFor?.(delivery)) ?? {};
-      const headers = Object.assign({}, delivery.headers, live, { 'idempotency-key': delivery.id, 'muster-signature': signature });
-      const answer = await safeSend({ url: delivery.url, method: 'POST', headers, body: delivery.body }, this.options.policy);
+      const headers = Object.assign({}, request.headers, live, { 'idempotency-key': delivery.id }, signature);
+      const policy = conversation?.maxResponseBytes ? Object.assign({}, this.options.policy, { maxResponseBytes: conversation.maxResponseBytes }) : this.options.policy;
+      const answer = await safeSend({ url: request.url, method: request.method, headers, ...(request.body === undefined ? {} : { body: request.body }) }, policy);
       status = answer.status;
       response = answer.body;
-      if (status < 200 || status >= 300) error = `HTTP ${status}`;
+      verdict = conversation ? conversation.verdict(status, response) : status >= 200 && status < 300 ? { kind: 'done' } : { kind: 'retry', reason: `HTTP ${status}` };
     } catch (e) {
-      error = (e as Error).message;
-      refused = e instanceof TargetRefused; // a URL the rules refuse stays refused: no retry
+      // A URL the rules refuse stays refused: no retry.
+      verdict = { kind: e instanceof TargetRefused ? 'refused' : 'retry', reason: (e as Error).message };
     }
-    const outcome = this.outcome(delivery, status, error, refused);
+    const outcome = this.outcome(delivery, status, verdict);
     if (!(await this.store.finishDelivery(delivery.id, owner, outcome))) return; // our lease was lost: someone else owns it now
-    await this.options.onAttempt?.(Object.assign({}, delivery, outcome), response).catch(() => {});
+    const done = Object.assign({}, delivery, outcome);
+    this.options.onAttempt?.(done);
+    await conversation?.answered(done, status, response).catch((e: unknown) => this.options.onError?.(e));
   }
 
-  private outcome(delivery: Delivery, status: number | undefined, error: string | undefined, final: boolean): DeliveryOutcome {
+  private outcome(delivery: Delivery, status: number | undefined, verdict: Verdict): DeliveryOutcome {
     const now = this.clock();
     const attempts = delivery.attempts + 1;
-    const next = (state: DeliveryOutcome['state'], nextAt: number): DeliveryOutcome => {
+    const next = (state: DeliveryOutcome['state'], nextAt: number, error?: string): DeliveryOutcome => {
       const outcome: DeliveryOutcome = { state, attempts, nextAt, lastAttemptAt: now };
       if (status !== undefined) outcome.lastStatus = status;
       if (error) outcome.lastError = error.slice(0, 500);
       return outcome;
     };
-    if (!error) return next('delivered', now);
-    const wait = final ? undefined : this.options.retries[attempts - 1];
-    if (wait === undefined) return next('failed', now);
-    const jitter = 0.9 + Math.random() * 0.2; // spread retries so a recovering receiver is not hit all at once
-    return next('pending', now + Math.round(wait * 1000 * jitter));
+    switch (verdict.kind) {
+      case 'done':
+        return next('delivered', now);
+      case 'again':
+        return Object.assign(next('pending', now + verdict.afterMs), { attempts: 0 }); // attempts count failures in a row
+      case 'refused':
+        return next('failed', now, verdict.reason);
+      case 'retry': {
+        const wait = this.options.retries[attempts - 1];
+        if (wait === undefined) return next('failed', now, verdict.reason);
+        const jitter = 0.9 + Math.random() * 0.2; // spread retries so a recovering receiver is not hit all at once
+        return next('pending', now + Math.round(wait * 1000 * jitter), verdict.reason);
+      }
+    }
   }
 }

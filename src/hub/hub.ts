@@ -12,6 +12,7 @@ import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
 import { EndpointControl } from '../identity/endpoint.js';
 import { TaskService } from './tasks.js';
+import { Forwards } from './forwards.js';
 import { Directory } from './directory.js';
 import { hubSkillIds } from './hub-skills.js';
 import { View } from './view.js';
@@ -47,6 +48,8 @@ export interface Hub {
   readonly tasks: TaskService;
   readonly wakeups: Wakeups;
   readonly endpoints: EndpointControl;
+  /** The calls to agents' own endpoints, and their answers (the outbox sends them). */
+  readonly forwards: Forwards;
   readonly mailboxes: Mailboxes;
   readonly push: PushConfigs;
   readonly spaces: Spaces;
@@ -76,7 +79,9 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
   const inbox = new Inbox(store, view, wakeups);
-  const tasks = new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), clock);
+  const forwards = new Forwards(store, clock);
+  const tasks = new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), forwards, clock);
+  forwards.writes = tasks;
   return {
     store,
     wakeups,
@@ -89,6 +94,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     kinds,
     directory: new Directory(identity),
     endpoints,
+    forwards,
     operators: new Operators(store, clock),
     inbox,
     status: new HubStatus(store, view, clock),

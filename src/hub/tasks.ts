@@ -1,7 +1,7 @@
 import { isTerminal } from '../a2a/states.js';
-import type { ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
+import type { JsonObject, ListTasksParams, ListTasksResult, SendMessageParams, Task } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
-import { forwardOf, forwardingRecord } from '../delivery/forward.js';
+import { forwardOf } from '../delivery/forward.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, requireActor, uncheckedToken, type Caller } from '../identity/caller.js';
@@ -23,6 +23,8 @@ import { inboxOfChange, inboxOfOpening } from './inbox.js';
 import { cursorFrom, encodePageToken } from './page-token.js';
 import { configSchema, type PushConfigs } from './push.js';
 import type { RenderOptions, View } from './view.js';
+import type { EndpointWrite, Forwards } from './forwards.js';
+import { failureBody } from './mirror.js';
 
 const FULL = { includeArtifacts: true } as const;
 const SUMMARY = { includeArtifacts: false, historyLength: 0 } as const;
@@ -69,20 +71,42 @@ export class TaskService {
     private readonly deliveriesQueued: () => void,
     /** Checks a caller's token now, when it is still to be checked (Identity.confirm). */
     private readonly confirm: (caller: Caller) => Promise<void>,
+    /** The calls a sender's change makes to a forwarded task's endpoint. */
+    private readonly forwards: Pick<Forwards, 'relayed'>,
     private readonly clock: () => number = Date.now,
   ) {
     this.following = new Following(store, view, wakeups, kinds);
   }
 
-  /** Records on the task what its target's endpoint answered to the forwarded copy. */
-  async recordForwarding(delivery: Delivery, response: Buffer | undefined): Promise<void> {
-    const forwarding = forwardingRecord(delivery, response);
-    await this.settled(delivery.taskId, async () => {
-      const current = await this.store.getTask(delivery.taskId, FULL);
-      if (!current) return;
-      const change = { messages: [], artifacts: [], metadata: { muster: { forwarding } } };
-      await this.store.updateTask(changeWrite(current, change, this.clock()).write);
+  /**
+   * Writes what a forwarded task's endpoint said (hub/forwards.ts): its answer as the target's
+   * `respond`, so it passes every check an agent's answer passes (one the checks refuse fails
+   * the task, with the refusal in words), with the forward's record and the calls it starts.
+   */
+  async fromEndpoint(taskId: string, decide: (task: StoredTask) => EndpointWrite | undefined): Promise<void> {
+    await this.settled(taskId, async () => {
+      const current = await this.store.getTask(taskId, FULL);
+      const said = current?.record.target === undefined ? undefined : decide(current);
+      if (!current || !said) return;
+      const target: Actor = { caller: { kind: 'agent', handle: current.record.target! }, door: { kind: 'agent', handle: current.record.target! } };
+      const ctx = this.context(target);
+      let change: Change = { messages: [], artifacts: [] };
+      if (said.body) change = await this.respondAsTarget(ctx, current, said.body);
+      if (said.forwarding) change.metadata = mergeMetadata(change.metadata, { muster: { forwarding: said.forwarding as unknown as JsonObject } });
+      await this.commit(current, change, ctx.now, said.deliveries ? { deliveries: said.deliveries } : {}, target);
     });
+  }
+
+  private async respondAsTarget(ctx: KindContext, task: StoredTask, body: Record<string, unknown>): Promise<Change> {
+    const respond = this.kinds.byName.get(task.record.kind)?.actions['respond'];
+    const none: Change = { messages: [], artifacts: [] };
+    if (!respond || isTerminal(task.record.state)) return none;
+    try {
+      return (await respond(ctx, task, body)) ?? none;
+    } catch (e) {
+      if (!(e instanceof HubError)) throw e;
+      return (await respond(ctx, task, failureBody(`${task.record.target}'s own A2A endpoint answered with what the hub refuses: ${e.message}`))) ?? none;
+    }
   }
 
   async setPushConfig(actor: Actor, raw: unknown): Promise<PushConfig> {
@@ -331,7 +355,8 @@ export class TaskService {
     Object.assign(write, extra);
     const inbox = by && inboxOfChange(by.caller, record, write, by.acceptedOutputModes);
     if (inbox) write.inbox = inbox;
-    const drafts = await this.push.drafts(write.record, write.events);
+    const relayed = by && (await this.forwards.relayed(current, change, write.record.lastSeq, by.caller));
+    const drafts = [...(extra.deliveries ?? []), ...(relayed ? [relayed] : []), ...(await this.push.drafts(write.record, write.events))];
     if (drafts.length > 0) write.deliveries = drafts;
     await this.store.updateTask(write);
     if (drafts.length > 0) this.deliveriesQueued();

@@ -1,12 +1,17 @@
 /**
  * An agent proves it controls its own A2A endpoint before the hub forwards tasks to it: the hub
- * hands out a random challenge, the agent serves it at `<endpoint>/.well-known/muster-challenge`,
- * and the hub fetches it back through the SSRF-safe client. Only then may forwarding be switched on.
+ * hands out a random challenge, and the agent either puts it in its card (the endpoint-control
+ * extension, endpoint-card.ts: configuration only, any A2A server can) or serves it at
+ * `<endpoint>/.well-known/muster-challenge`. The hub reads both back through the SSRF-safe
+ * client, picks the interface it will speak from the card, and only then may forwarding be
+ * switched on.
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
 import { checkTarget, DeliveryFailed, safeSend, TargetRefused, type TargetPolicy } from '../delivery/safe-client.js';
+import { interfaceOf, SPOKEN, type EndpointInterface } from '../delivery/remote/interface.js';
+import { cardCarries, controlExtension, placesOf } from './endpoint-card.js';
 import { HubError } from '../errors/hub-error.js';
 import { QuotaExceeded, type AgentRecord, type Store } from '../store/store.js';
 import type { Identity } from './agents.js';
@@ -33,27 +38,32 @@ export class EndpointControl {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async challenge(caller: Caller, handle: string): Promise<{ challenge: string; url: string; expiresAt: string }> {
+  /** A new challenge, with the two ways to show it: the extension to put in the card, or the URL to serve it at. */
+  async challenge(caller: Caller, handle: string) {
     const agent = await this.own(caller, handle);
-    const endpoint = base(agent);
+    const endpoint = endpointOf(agent);
     const challenge = randomBytes(24).toString('base64url');
     const expiresAt = this.clock() + CHALLENGE_TTL_MS;
     await this.store.saveChallenge(handle, { challenge, endpoint, expiresAt });
-    return { challenge, url: new URL('.well-known/muster-challenge', endpoint).href, expiresAt: new Date(expiresAt).toISOString() };
+    const places = placesOf(endpoint);
+    return { challenge, extension: controlExtension(challenge), card: places.cards[0]!, url: places.challenge, expiresAt: new Date(expiresAt).toISOString() };
   }
 
   async verify(caller: Caller, handle: string): Promise<ForwardingView> {
     const agent = await this.own(caller, handle);
     const pending = await this.store.takeChallenge(handle);
-    if (!pending || pending.expiresAt < this.clock() || pending.endpoint !== base(agent)) {
-      throw new HubError('CONFLICT', 'There is no live challenge for this endpoint', { hint: `POST /api/agents/${handle}/endpoint/challenge first, then serve it and verify within 15 minutes` });
+    if (!pending || pending.expiresAt < this.clock() || pending.endpoint !== endpointOf(agent)) {
+      throw new HubError('CONFLICT', 'There is no live challenge for this endpoint', { hint: `POST /api/agents/${handle}/endpoint/challenge first, then put it in your card (or serve it) and verify within 15 minutes` });
     }
-    const served = (await this.fetch(new URL('.well-known/muster-challenge', pending.endpoint).href)).toString('utf8').trim();
-    if (served !== pending.challenge) {
-      throw new HubError('CONFLICT', 'The endpoint did not serve the challenge', { hint: 'Serve the challenge as plain text at the URL you were given, then ask for a new one' });
+    const places = placesOf(pending.endpoint);
+    const { card, url } = await this.card(places.cards);
+    if (!cardCarries(card, pending.challenge) && !(await this.serves(places.challenge, pending.challenge))) {
+      throw new HubError('CONFLICT', `The card at ${url} does not carry the challenge, and ${places.challenge} does not serve it`, {
+        hint: 'Put the extension the challenge answered in your card\'s capabilities.extensions (or serve the challenge as plain text at its url), then ask for a new challenge and verify',
+      });
     }
-    const rpcUrl = await this.jsonRpcUrl(pending.endpoint);
-    const verified = await this.store.markEndpointVerified(handle, pending.endpoint, rpcUrl, this.clock());
+    const spoken = await this.interfaceIn(card, url);
+    const verified = await this.store.markEndpointVerified(handle, pending.endpoint, spoken.url, spoken.protocol, this.clock());
     return view(verified);
   }
 
@@ -83,35 +93,38 @@ export class EndpointControl {
     return agent;
   }
 
-  /** The 1.0 JSON-RPC URL named by the card at the endpoint (reachable by the same rules). */
-  private async jsonRpcUrl(endpoint: string): Promise<string> {
-    let card: { supportedInterfaces?: { url?: unknown; protocolBinding?: unknown; protocolVersion?: unknown }[] };
+  /** The endpoint's card: the first of its places that answers 200 with JSON. */
+  private async card(urls: readonly string[]): Promise<{ card: unknown; url: string }> {
+    let refusal: unknown;
+    for (const url of urls) {
+      try {
+        return { card: JSON.parse((await this.fetch(url)).toString('utf8')), url };
+      } catch (e) {
+        refusal ??= e instanceof SyntaxError ? new HubError('CONFLICT', `The endpoint's agent card at ${url} is not JSON`, { hint: 'Serve an A2A Agent Card (JSON) there' }) : e;
+      }
+    }
+    throw refusal;
+  }
+
+  private async serves(url: string, challenge: string): Promise<boolean> {
+    const served = await this.fetch(url).catch(() => undefined);
+    return served?.toString('utf8').trim() === challenge;
+  }
+
+  /** The interface the hub will speak, from the card: on the card's origin (whose control was proven), and reachable by the outbound rules. */
+  private async interfaceIn(card: unknown, cardUrl: string): Promise<EndpointInterface> {
+    const spoken = interfaceOf(card, cardUrl);
+    if (!spoken) throw new HubError('CONFLICT', `The endpoint's agent card names no interface this hub speaks`, { hint: `List ${SPOKEN}` });
+    const origin = new URL(cardUrl).origin;
+    if (new URL(spoken.url).origin !== origin) {
+      throw new HubError('CONFLICT', `The card's ${spoken.protocol} URL ${spoken.url} is not on the card's origin ${origin}`, { hint: 'Serve the interface on the same scheme, host and port as the card' });
+    }
     try {
-      card = JSON.parse((await this.fetch(new URL('.well-known/agent-card.json', endpoint).href)).toString('utf8'));
+      await checkTarget(spoken.url, this.policy);
     } catch (e) {
-      if (e instanceof HubError) throw e;
-      throw new HubError('CONFLICT', 'The endpoint\'s agent card is not JSON', { hint: 'Serve an A2A 1.0 Agent Card at <endpoint>/.well-known/agent-card.json' });
+      throw new HubError('CONFLICT', `The card's ${spoken.protocol} URL is not one this hub may call: ${(e as Error).message}`, { hint: 'Use a public https URL' });
     }
-    const rpc = card.supportedInterfaces?.find((i) => i.protocolBinding === 'JSONRPC' && String(i.protocolVersion).startsWith('1.'));
-    if (typeof rpc?.url !== 'string') {
-      throw new HubError('CONFLICT', 'The endpoint\'s agent card names no A2A 1.0 JSON-RPC interface', { hint: 'List a JSONRPC interface with protocolVersion 1.0 in supportedInterfaces' });
-    }
-    // Control was proven for the endpoint's origin only: the interface must live there too.
-    let url: URL;
-    try {
-      url = new URL(rpc.url, endpoint);
-    } catch {
-      url = new URL('invalid:');
-    }
-    if (url.origin !== new URL(endpoint).origin) {
-      throw new HubError('CONFLICT', `The card's JSON-RPC URL ${rpc.url} is not on the endpoint's origin ${new URL(endpoint).origin}`, { hint: 'Serve the JSON-RPC interface on the same scheme, host and port as the endpoint' });
-    }
-    try {
-      await checkTarget(url.href, this.policy);
-    } catch (e) {
-      throw new HubError('CONFLICT', `The card's JSON-RPC URL is not one this hub may call: ${(e as Error).message}`, { hint: 'Use a public https URL' });
-    }
-    return url.href;
+    return spoken;
   }
 
   private async fetch(url: string): Promise<Buffer> {
@@ -128,9 +141,10 @@ export class EndpointControl {
   }
 }
 
-const base = (agent: AgentRecord): string => {
-  if (!agent.endpoint) throw new HubError('CONFLICT', `'${agent.handle}' registered no endpoint`, { hint: 'Register the agent with "endpoint": its own A2A base URL' });
-  return agent.endpoint.endsWith('/') ? agent.endpoint : `${agent.endpoint}/`;
+/** The endpoint as challenges name it: a base ends in a slash; a card's own URL stays as it is. */
+const endpointOf = (agent: AgentRecord): string => {
+  if (!agent.endpoint) throw new HubError('CONFLICT', `'${agent.handle}' registered no endpoint`, { hint: 'Register the agent with "endpoint": its own A2A base URL, or its card\'s URL' });
+  return agent.endpoint.endsWith('/') || new URL(agent.endpoint).pathname.endsWith('.json') ? agent.endpoint : `${agent.endpoint}/`;
 };
 
 const view = (agent: AgentRecord): ForwardingView => ({

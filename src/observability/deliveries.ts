@@ -12,6 +12,8 @@ const RESULT: Record<Delivery['state'], DeliveryResult> = { delivered: 'delivere
  * headers and body stay out of the line: headers carry the push config's credentials.
  */
 export function reportDelivery(logger: Logger, metrics: HubMetrics, delivery: Delivery): void {
+  // A follow read the endpoint's task and will read it again (Verdict 'again'): routine, not a failure.
+  if (delivery.state === 'pending' && delivery.attempts === 0) return void logger.debug({ deliveryId: delivery.id, taskId: delivery.taskId }, 'followed; read again later');
   const result = RESULT[delivery.state];
   const channel = channelKind(delivery.channel);
   metrics.delivery(channel, result);

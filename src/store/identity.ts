@@ -13,8 +13,10 @@ export interface AgentRecord {
   description?: string;
   /** The agent's own A2A base URL, if it has one. */
   endpoint?: string;
-  /** The 1.0 JSON-RPC URL found in the endpoint's card when the agent proved it controls it. */
+  /** The URL of the interface the hub speaks to the endpoint, found in its card when the agent proved it controls it. */
   endpointRpcUrl?: string;
+  /** The binding and version of that interface; absent: 1.0 JSON-RPC (endpoints verified before others were spoken). */
+  endpointProtocol?: EndpointProtocol;
   endpointVerifiedAt?: number;
   /** New direct tasks are also sent to the verified endpoint. */
   forwarding?: boolean;
@@ -32,6 +34,9 @@ export interface AgentRecord {
   paused?: AgentPause;
   createdAt: number;
 }
+
+/** How the hub speaks to an agent's own endpoint (delivery/remote/interface.ts picks it from the card). */
+export type EndpointProtocol = 'JSONRPC/1.0' | 'HTTP+JSON/1.0' | 'JSONRPC/0.3';
 
 /** A skill an agent declares, in the Agent Card's AgentSkill shape (identity/profile.ts bounds it). */
 export interface AgentSkill {
@@ -110,7 +115,7 @@ export interface IdentityStore {
   saveChallenge(handle: string, challenge: EndpointChallenge): Promise<void>;
   /** Returns and forgets the agent's challenge. */
   takeChallenge(handle: string): Promise<EndpointChallenge | undefined>;
-  markEndpointVerified(handle: string, endpoint: string, rpcUrl: string, now: number): Promise<AgentRecord>;
+  markEndpointVerified(handle: string, endpoint: string, rpcUrl: string, protocol: EndpointProtocol, now: number): Promise<AgentRecord>;
   /** Switches forwarding, charging `quotas`; switching off cancels the agent's pending forwards. */
   setForwarding(handle: string, enabled: boolean, quotas: QuotaCharge[]): Promise<AgentRecord>;
   /** The admin token's hash, if one was stored. */

@@ -4,7 +4,7 @@
  */
 import type { TaskState } from '../a2a/types.js';
 import type { StoredSigningKey } from './signing-keys.js';
-import type { AgentRecord, ClaimPolicy, TaskColumn, Delivery, NodeRecord, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
+import type { AgentRecord, EndpointProtocol, ClaimPolicy, TaskColumn, Delivery, NodeRecord, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
 
 /** A `tasks` row. */
 export interface TaskRow {
@@ -77,6 +77,8 @@ export function recordFromRow(row: TaskRow): TaskRecord {
 export interface AgentRow {
   handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
   endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: number | boolean;
+  /** Absent in rows read before the endpoint-protocol migration. */
+  endpoint_protocol?: string | null;
   skills: string | null; tags: string | null;
   /** Absent in rows read before the media-modes migration (the profile backfill). */
   input_modes?: string | null; output_modes?: string | null;
@@ -90,6 +92,7 @@ export const agentFromRow = (r: AgentRow): AgentRecord => {
   if (r.description !== null) a.description = r.description;
   if (r.endpoint !== null) a.endpoint = r.endpoint;
   if (r.endpoint_rpc_url !== null) a.endpointRpcUrl = r.endpoint_rpc_url;
+  if (r.endpoint_protocol != null) a.endpointProtocol = r.endpoint_protocol as EndpointProtocol;
   if (r.endpoint_verified_at !== null) a.endpointVerifiedAt = r.endpoint_verified_at;
   if (r.forwarding === 1 || r.forwarding === true) a.forwarding = true; // SQLite has no boolean
   if (r.skills !== null) a.skills = json(r.skills);
@@ -111,7 +114,7 @@ export interface DeliveryRow {
   id: string; task_id: string; channel: string; seq: number; url: string; headers: string; body: string; state: Delivery['state'];
   attempts: number; next_at: number; last_status: number | null; last_error: string | null; last_attempt_at: number | null; created_at: number;
 }
-export interface ConfigRow { task_id: string; id: string; owner: string; url: string; token: string | null; auth_scheme: string | null; auth_credentials: string | null; created_at: number }
+export interface ConfigRow { task_id: string; id: string; owner: string; url: string; token: string | null; auth_scheme: string | null; auth_credentials: string | null; protocol: string | null; created_at: number }
 
 export const deliveryFromRow = (r: DeliveryRow): Delivery => ({
   id: r.id, taskId: r.task_id, channel: r.channel, seq: r.seq, url: r.url, headers: JSON.parse(r.headers), body: r.body,
@@ -125,6 +128,7 @@ export const configFromRow = (r: ConfigRow): PushConfig => ({
   taskId: r.task_id, id: r.id, owner: r.owner, url: r.url, createdAt: r.created_at,
   ...(r.token !== null ? { token: r.token } : {}),
   ...(r.auth_scheme !== null ? { authentication: { scheme: r.auth_scheme, ...(r.auth_credentials !== null ? { credentials: r.auth_credentials } : {}) } } : {}),
+  ...(r.protocol === '0.3' ? { protocol: '0.3' as const } : {}),
 });
 
 export interface EntryRow {

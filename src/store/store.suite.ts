@@ -322,13 +322,14 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       expect(await store.putPushConfig({ ...config, id: 'c1', token: 't', authentication: { scheme: 'Bearer', credentials: 'k' } }, 2)).toBe('stored');
       expect(await store.putPushConfig({ ...config, id: 'c1', url: 'https://y.example/hook', createdAt: 2 }, 2)).toBe('stored'); // an update of one's own
       expect(await store.putPushConfig({ ...config, id: 'c1', owner: 'b' }, 2)).toBe('taken');
-      expect(await store.putPushConfig({ ...config, id: 'c2' }, 2)).toBe('stored');
+      expect(await store.putPushConfig({ ...config, id: 'c2', protocol: '0.3' }, 2)).toBe('stored');
       expect(await store.putPushConfig({ ...config, id: 'c3' }, 2)).toBe('full'); // 'a' holds two others
-      expect(await store.putPushConfig({ ...config, id: 'c3', owner: 'b' }, 2)).toBe('stored'); // the cap is per owner
-      expect((await store.listPushConfigs(w.record.id)).map((c) => [c.id, c.owner, c.url, c.token])).toEqual([
-        ['c1', 'a', 'https://y.example/hook', undefined],
-        ['c2', 'a', 'https://x.example/hook', undefined],
-        ['c3', 'b', 'https://x.example/hook', undefined],
+      expect(await store.putPushConfig({ ...config, id: 'c3', owner: 'b', protocol: '0.3' }, 2)).toBe('stored'); // the cap is per owner
+      expect(await store.putPushConfig({ ...config, id: 'c3', owner: 'b' }, 2)).toBe('stored'); // set again through 1.0: a 1.0 config
+      expect((await store.listPushConfigs(w.record.id)).map((c) => [c.id, c.owner, c.url, c.token, c.protocol])).toEqual([
+        ['c1', 'a', 'https://y.example/hook', undefined, undefined],
+        ['c2', 'a', 'https://x.example/hook', undefined, '0.3'],
+        ['c3', 'b', 'https://x.example/hook', undefined, undefined],
       ]);
       expect(await store.deletePushConfig(w.record.id, 'c2')).toBe(true);
       expect(await store.deletePushConfig(w.record.id, 'c3')).toBe(true);
@@ -348,7 +349,8 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       const before = newTask({ target: handle });
       expect(await store.createTask({ ...before, forward: forward(before) })).toEqual({ forwarded: false }); // no endpoint, no forwarding
       expect(await store.listDeliveries(before.record.id)).toEqual([]);
-      await store.markEndpointVerified(handle, 'https://agent.example/', 'https://agent.example/rpc', 2);
+      const verified = await store.markEndpointVerified(handle, 'https://agent.example/', 'https://agent.example/rpc', 'JSONRPC/0.3', 2);
+      expect([verified.endpointRpcUrl, verified.endpointProtocol]).toEqual(['https://agent.example/rpc', 'JSONRPC/0.3']);
       await store.setForwarding(handle, true, []);
       const during = newTask({ target: handle });
       expect(await store.createTask({ ...during, forward: forward(during) })).toEqual({ forwarded: true });

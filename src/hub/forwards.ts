@@ -1,0 +1,165 @@
+/**
+ * Forwarding both ways: the hub's calls to an agent's own endpoint (the forward, the sender's
+ * follow-ups and cancel, the reads that follow the endpoint's task) are outbox deliveries,
+ * leased, retried and sent once from any node; each is written in the endpoint's protocol when
+ * it is sent, and what the endpoint answers comes back into the hub's task as the target's
+ * `respond`, so the sender sees it through every door.
+ */
+import { isTerminal } from '../a2a/states.js';
+import type { Message } from '../a2a/types.js';
+import type { Conversation, Verdict } from '../delivery/outbox.js';
+import { readAnswer, type RemoteAnswer } from '../delivery/remote/answers.js';
+import type { EndpointInterface } from '../delivery/remote/interface.js';
+import { callOf, remoteRequest, type RemoteCall } from '../delivery/remote/requests.js';
+import { TargetRefused } from '../delivery/safe-client.js';
+import {
+  cancelDraft,
+  FOLLOW_CHANNEL,
+  FORWARD_CHANNEL,
+  followDraft,
+  followUpDraft,
+  forwardingRecord,
+  type ForwardingRecord,
+  type RemoteTaskRef,
+} from '../delivery/forward.js';
+import type { Caller } from '../identity/caller.js';
+import type { Delivery, DeliveryDraft, Store, StoredTask } from '../store/store.js';
+import type { Change } from './kind.js';
+import { failureBody, mirrorBody } from './mirror.js';
+
+/** The most an endpoint's answer may hold: a task with its artifacts, under the hub's own body limit and some. */
+const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+/** A follow reads the endpoint's task again after a tenth of its age so far, within these bounds. */
+const FOLLOW_MIN_MS = 500;
+const FOLLOW_MAX_MS = 10_000;
+/** How long a task is followed at most: past this, the hub stops asking and says so. */
+const FOLLOW_FOR_MS = 7 * 86_400_000;
+
+/** What an endpoint's answer writes into the hub's task (TaskService.fromEndpoint). */
+export interface EndpointWrite {
+  /** The target's respond body, when the answer says something new. */
+  body?: Record<string, unknown>;
+  forwarding?: ForwardingRecord;
+  deliveries?: DeliveryDraft[];
+}
+
+/** What the hub's task service does for forwards. */
+export interface EndpointWrites {
+  fromEndpoint(taskId: string, decide: (task: StoredTask) => EndpointWrite | undefined): Promise<void>;
+}
+
+const forwardingOf = (task: StoredTask): Partial<ForwardingRecord> | undefined =>
+  (task.record.metadata?.['muster'] as { forwarding?: Partial<ForwardingRecord> } | undefined)?.forwarding;
+
+/** The endpoint's task, once the forward's answer named it. */
+const remoteOf = (task: StoredTask): RemoteTaskRef | undefined => {
+  const forwarding = forwardingOf(task);
+  return forwarding?.remoteTaskId ? { remoteTaskId: forwarding.remoteTaskId, ...(forwarding.remoteContextId ? { remoteContextId: forwarding.remoteContextId } : {}) } : undefined;
+};
+
+export class Forwards {
+  constructor(
+    private readonly store: Pick<Store, 'getTask' | 'getAgent'>,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Set once the task service exists (it writes what endpoints answer). */
+  writes: EndpointWrites | undefined;
+
+  /** A forward's or a follow's conversation with the endpoint; undefined for other deliveries (push). */
+  async conversationOf(delivery: Delivery): Promise<Conversation | undefined> {
+    if (delivery.channel !== FORWARD_CHANNEL && delivery.channel !== FOLLOW_CHANNEL) return undefined;
+    const iface = await this.interfaceFor(delivery.taskId);
+    const call = callOf(delivery.body);
+    return {
+      request: remoteRequest(iface, call),
+      maxResponseBytes: MAX_ANSWER_BYTES,
+      verdict: (status, body) => this.verdict(call, readAnswer(iface, status, body), delivery),
+      answered: (done, status, body) => this.answered(done, call, iface, status === undefined || !body ? undefined : readAnswer(iface, status, body)),
+    };
+  }
+
+  /**
+   * The call a change by the sender makes to the endpoint's task: a follow-up message, or a
+   * cancel. Only for a task whose forward the endpoint answered with a task of its own.
+   */
+  async relayed(task: StoredTask, change: Change, seq: number, caller: Caller): Promise<DeliveryDraft | undefined> {
+    const remote = remoteOf(task);
+    const { record } = task;
+    const bySender = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === record.sender);
+    if (!remote || !bySender || !record.target) return undefined;
+    const url = (await this.store.getAgent(record.target))?.endpointRpcUrl;
+    if (!url) return undefined;
+    if (change.state === 'TASK_STATE_CANCELED') return cancelDraft(record, remote, url, seq);
+    const message: Message | undefined = change.messages.find((m) => m.role === 'ROLE_USER');
+    return message && followUpDraft(record, message, remote, url, seq);
+  }
+
+  private async interfaceFor(taskId: string): Promise<EndpointInterface> {
+    const target = (await this.store.getTask(taskId, { includeArtifacts: false, historyLength: 0 }))?.record.target;
+    const agent = target === undefined ? undefined : await this.store.getAgent(target);
+    if (!agent?.endpointRpcUrl || agent.endpointVerifiedAt === undefined) {
+      throw new TargetRefused('invalid-url', `${target ?? 'The target'} has no verified endpoint any more`);
+    }
+    return { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0' };
+  }
+
+  private verdict(call: RemoteCall, answer: RemoteAnswer, delivery: Delivery): Verdict {
+    switch (answer.kind) {
+      case 'transient':
+        return { kind: 'retry', reason: answer.reason };
+      case 'refused':
+        return { kind: 'refused', reason: `${answer.message} (${answer.code})` };
+      case 'message':
+        return { kind: 'done' };
+      case 'task': {
+        const ended = answer.task.state !== undefined && isTerminal(answer.task.state);
+        if (call.method !== 'GetTask' || ended) return { kind: 'done' };
+        const age = this.clock() - delivery.createdAt;
+        if (age > FOLLOW_FOR_MS) return { kind: 'refused', reason: `the task was followed for ${FOLLOW_FOR_MS / 86_400_000} days and has not ended` };
+        return { kind: 'again', afterMs: Math.min(FOLLOW_MAX_MS, Math.max(FOLLOW_MIN_MS, age / 10)) };
+      }
+    }
+  }
+
+  /** Brings an attempt's answer into the hub's task, with the forward's record. */
+  private async answered(done: Delivery, call: RemoteCall, iface: EndpointInterface, answer: RemoteAnswer | undefined): Promise<void> {
+    const follow = done.channel === FOLLOW_CHANNEL;
+    // A follow that reads the task again and finds nothing new writes nothing: no event, no record.
+    await this.writes?.fromEndpoint(done.taskId, (task) => {
+      const before = forwardingOf(task);
+      const learned: Partial<ForwardingRecord> = {};
+      const write: EndpointWrite = {};
+      if (answer?.kind === 'task' || answer?.kind === 'message') {
+        if (call.method !== 'CancelTask') write.body = mirrorBody(task, answer);
+        if (answer.kind === 'task' && call.method === 'SendMessage') {
+          learned.remoteTaskId = answer.task.id;
+          if (answer.task.contextId) learned.remoteContextId = answer.task.contextId;
+          const ended = answer.task.state !== undefined && isTerminal(answer.task.state);
+          if (!before?.following && !ended) {
+            learned.following = 'polling';
+            write.deliveries = [followDraft(task.record, { remoteTaskId: answer.task.id }, iface.url)];
+          }
+        }
+      }
+      if (done.state === 'failed') {
+        learned.remoteError = answer?.kind === 'refused' ? { code: answer.code, message: answer.message } : { code: 0, message: done.lastError ?? 'no answer' };
+        if (call.method !== 'CancelTask') write.body = failureBody(failureWords(task, call, done, answer));
+      }
+      if (follow && !write.body && done.state === 'pending') return undefined;
+      // A follow's reads are not the forward's attempts: they add only what they learned.
+      write.forwarding = follow ? (Object.assign({}, before, learned) as ForwardingRecord) : forwardingRecord(before, done, learned);
+      return write;
+    });
+  }
+}
+
+/** Why the hub gave up on the endpoint, in the sender's terms. */
+function failureWords(task: StoredTask, call: RemoteCall, done: Delivery, answer: RemoteAnswer | undefined): string {
+  const who = `${task.record.target}'s own A2A endpoint`;
+  if (answer?.kind === 'refused') {
+    const what = call.method === 'GetTask' ? 'answered a read of its task with' : 'refused the task:';
+    return `${who} ${what} ${answer.message} (${answer.code})`;
+  }
+  return `${who} could not be reached after ${done.attempts} attempts: ${done.lastError ?? 'no answer'}`;
+}
