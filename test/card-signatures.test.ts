@@ -1,6 +1,7 @@
 /**
  * Signed Agent Cards and key rotation, on the store the run uses (SQLite, or PostgreSQL with
- * MUSTER_TEST_PG): every card in both shapes verifies with the SDK and with jose, a tampered
+ * MUSTER_TEST_PG): every card in both shapes (1.0, and 0.3 whether asked for or got without a
+ * version), at both well-known paths, verifies with the SDK and with jose, a tampered
  * card with neither; a rotation keeps older cards verifying and signs new ones with the new key;
  * the keys survive a restart; only the admin rotates.
  */
@@ -14,9 +15,10 @@ let hub: TestHub;
 let owner: Registered;
 
 const BASES = ['', 'agents/signed-agent/', 'spaces/signed-space/', 'memory/'];
-const VERSIONS = ['1.0', '0.3'] as const;
+const VERSIONS = ['1.0', '0.3', undefined] as const;
+const PATHS = ['.well-known/agent-card.json', '.well-known/agent.json'];
 const jwksUrl = () => `${hub.url}.well-known/jwks.json`;
-const cardUrl = (base: string) => `${hub.url}${base}.well-known/agent-card.json`;
+const cardUrl = (base: string, path = PATHS[0]) => `${hub.url}${base}${path}`;
 const kidOf = (card: SignedCard) => decodeProtectedHeader(card.signatures[0]!).kid;
 const jwksKids = async () => ((await (await fetch(jwksUrl())).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
 
@@ -30,12 +32,16 @@ afterAll(() => hub.destroy());
 describe('signed agent cards', () => {
   for (const base of BASES) {
     for (const version of VERSIONS) {
-      it(`the ${base || 'hub '}card in the ${version} shape verifies with the SDK and with jose`, async () => {
-        const { card } = await fetchCard(cardUrl(base), version);
-        expect(card.signatures.length).toBe(version === '1.0' ? 1 : 2);
-        const header = await verifyWithJose(card, jwksUrl());
-        expect(header).toMatchObject({ alg: 'EdDSA', typ: 'JOSE', jku: jwksUrl(), kid: expect.any(String) });
-        await verifyWithSdk(card);
+      it(`the ${base || 'hub '}card asked for ${version ? `with ${version}` : 'without a version'} verifies with the SDK and with jose, at both paths`, async () => {
+        for (const path of PATHS) {
+          const { card } = await fetchCard(cardUrl(base, path), version);
+          // A 0.3 card (asked for, or got without a version) has members the SDK's verifier drops: a second JWS covers its projection.
+          expect(card.signatures.length).toBe(version === '1.0' ? 1 : 2);
+          expect(card['url'] === undefined).toBe(version === '1.0');
+          const header = await verifyWithJose(card, jwksUrl());
+          expect(header).toMatchObject({ alg: 'EdDSA', typ: 'JOSE', jku: jwksUrl(), kid: expect.any(String) });
+          await verifyWithSdk(card);
+        }
       });
     }
   }
@@ -59,8 +65,9 @@ describe('signed agent cards', () => {
     expect(again.etag).toBe(first.etag);
     const res = await fetch(cardUrl(''), { headers: { 'if-none-match': first.etag! } });
     expect(res.status).toBe(304);
-    const legacy = await fetchCard(cardUrl(''), '0.3');
-    expect(legacy.etag).not.toBe(first.etag);
+    const v1 = await fetchCard(cardUrl(''), '1.0');
+    expect(v1.etag).not.toBe(first.etag);
+    expect((await fetchCard(cardUrl(''), '0.3')).etag).toBe(first.etag); // no version is 0.3
   });
 
   it('only the admin rotates: none 401, an agent 403, in the REST error shape', async () => {

@@ -19,19 +19,21 @@ const respond = (id: string, body: unknown) => rest(hub, 'POST', `api/tasks/${id
 const events = (list: StreamResponse[]) => list.map((e) => StreamResponse.toJSON(e) as any);
 const stateOf = (e: any): string | undefined => e.task?.status?.state ?? e.statusUpdate?.status?.state;
 
-/** A raw gRPC call through the SDK's own service definition, to read the status and trailers a client gets. */
-function rawGetTask(request: object, token?: string): Promise<grpc.ServiceError> {
+/** A raw refused gRPC call through the SDK's own service definition, to read the status and trailers a client gets. */
+function rawRefusal(method: 'getTask' | 'sendMessage', request: unknown, token?: string, extra: Record<string, string> = {}): Promise<grpc.ServiceError> {
   const Client = grpc.makeGenericClientConstructor(A2AService as unknown as grpc.ServiceDefinition, 'A2AService');
   const client = new Client(`127.0.0.1:${hub.grpcPort}`, grpc.credentials.createInsecure()) as any;
   const metadata = new grpc.Metadata();
   if (token) metadata.set('authorization', `Bearer ${token}`);
+  for (const [key, value] of Object.entries(extra)) metadata.set(key, value);
   return new Promise((resolve, reject) =>
-    client.getTask(GetTaskRequest.fromJSON(request), metadata, (error: grpc.ServiceError | null) => {
+    client[method](request, metadata, (error: grpc.ServiceError | null) => {
       client.close();
       return error ? resolve(error) : reject(new Error('the call succeeded'));
     }),
   );
 }
+const rawGetTask = (request: object, token?: string, extra?: Record<string, string>) => rawRefusal('getTask', GetTaskRequest.fromJSON(request), token, extra);
 
 beforeAll(async () => {
   hub = await startTestHub({ MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_GRPC_PORT: '0' });
@@ -129,6 +131,26 @@ describe('the gRPC binding', () => {
     expect([strange.code, strange.details]).toEqual([grpc.status.NOT_FOUND, "No A2A base 'elsewhere/a/b' at this hub"]);
     const forged = await rawGetTask({ tenant: 'agents/bob', id: 'x' }, 'not-a-token');
     expect(forged.code).toBe(grpc.status.UNAUTHENTICATED);
+  });
+
+  it('an unsupported version and an unsupported operation are UNIMPLEMENTED (A2A 1.0 §5.4), with their ErrorInfo', async () => {
+    const reasonOf = (error: grpc.ServiceError) => decodeErrorInfo(decodeStatus(error.metadata.get('grpc-status-details-bin')[0] as Buffer).details[0]!.value).reason;
+    const version = await rawGetTask({ tenant: 'agents/bob', id: 'x' }, alice.token, { 'a2a-version': '9.9' });
+    expect([version.code, reasonOf(version)]).toEqual([grpc.status.UNIMPLEMENTED, 'VERSION_NOT_SUPPORTED']);
+    const asAlice = await grpcClient(bobBase(), alice.token);
+    const done = wire(await asAlice.sendMessage(sendRequest('Finish me', { returnImmediately: true })));
+    expect((await respond(done.id, { state: 'TASK_STATE_COMPLETED' })).status).toBe(200);
+    // A message to a task in a terminal state: the operation is not supported there.
+    const late = await rawRefusal('sendMessage', { ...sendRequest('Too late', { taskId: done.id }), tenant: 'agents/bob' }, alice.token, { 'a2a-version': '1.0' });
+    expect([late.code, reasonOf(late)]).toEqual([grpc.status.UNIMPLEMENTED, 'UNSUPPORTED_OPERATION']);
+    expect(late.details).toMatch(/terminal|COMPLETED/i);
+  });
+
+  it("the header-less (0.3) card keeps GRPC in supportedInterfaces, not in its 0.3 additionalInterfaces", async () => {
+    const card = (await rest(hub, 'GET', 'agents/bob/.well-known/agent-card.json')).body;
+    expect(card.protocolVersion).toBe('0.3.0');
+    expect(card.supportedInterfaces).toContainEqual({ url: `127.0.0.1:${hub.grpcPort}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'agents/bob' });
+    expect(card.additionalInterfaces).toEqual([{ url: bobBase(), transport: 'JSONRPC' }]);
   });
 });
 

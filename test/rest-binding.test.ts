@@ -21,7 +21,7 @@ afterAll(() => hub.destroy());
 describe('the HTTP+JSON binding', () => {
   it('is listed on every card at the base itself, and the cards offer an extended card; no gRPC while its port is off', async () => {
     for (const base of [hub.url, bobBase(), `${hub.url}memory/`]) {
-      const card = (await rest(hub, 'GET', `${base.slice(hub.url.length)}.well-known/agent-card.json`)).body;
+      const card = (await rest(hub, 'GET', `${base.slice(hub.url.length)}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })).body;
       expect(card.supportedInterfaces, base).toContainEqual({ url: base, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' });
       expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).not.toContain('GRPC');
       expect(card.capabilities.extendedAgentCard).toBe(true);
@@ -143,12 +143,19 @@ describe('the HTTP+JSON binding', () => {
     expect([verb.status, verb.body.error.status]).toEqual([404, 'NOT_FOUND']);
   });
 
-  it('takes application/a2a+json, needs a token to write, and serves the hub, unknown bases and kind bases', async () => {
+  it('takes application/a2a+json and application/json, answers application/json, needs a token to write, and serves the hub, unknown bases and kind bases', async () => {
+    for (const type of ['application/a2a+json', 'application/json']) {
+      const body = JSON.stringify(sendRequestJson('Typed body'));
+      const typed = await fetch(`${bobBase()}message:send`, { method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${alice.token}` }, body });
+      expect(typed.status, type).toBe(200);
+      // A2A 1.0.0 (and its conformance kit, HTTP_JSON-SVC-001) answer application/json.
+      expect(typed.headers.get('content-type'), type).toMatch(/^application\/json/);
+      const task = ((await typed.json()) as any).task;
+      expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
+      const got = await fetch(`${bobBase()}tasks/${task.id}`, { headers: { authorization: `Bearer ${alice.token}` } });
+      expect([got.status, got.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^application\/json/)]);
+    }
     const body = JSON.stringify(sendRequestJson('Typed body'));
-    const typed = await fetch(`${bobBase()}message:send`, { method: 'POST', headers: { 'content-type': 'application/a2a+json', authorization: `Bearer ${alice.token}` }, body });
-    expect(typed.status).toBe(200);
-    expect(typed.headers.get('content-type')).toMatch(/^application\/a2a\+json/);
-    expect(((await typed.json()) as any).task.status.state).toBe('TASK_STATE_SUBMITTED');
     const anonymous = await fetch(`${bobBase()}message:send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(anonymous.status).toBe(401);
     const nobody = await rest(hub, 'POST', 'agents/nobody/message:send', { token: alice.token, body: sendRequestJson('Hello?') });
@@ -168,6 +175,43 @@ describe('the HTTP+JSON binding', () => {
     expect([noSpace.status, noSpace.body.error.details[0].reason]).toEqual([404, 'SPACE_NOT_FOUND']);
     const version = await rest(hub, 'GET', 'tasks', { token: alice.token, headers: { 'a2a-version': '9.9' } });
     expect([version.status, version.body.error.details[0].reason]).toEqual([400, 'VERSION_NOT_SUPPORTED']);
+  });
+
+  it('reads ?A2A-Version= as it reads the header: 1.0 and 0.3 pass, another version is refused', async () => {
+    for (const ok of ['1.0', '0.3', '1.0.1']) expect((await rest(hub, 'GET', `agents/bob/tasks?A2A-Version=${ok}`, { token: alice.token })).status, ok).toBe(200);
+    const refused = await rest(hub, 'POST', 'agents/bob/message:send?A2A-Version=2.0', { token: alice.token, body: sendRequestJson('Never stored') });
+    expect([refused.status, refused.body.error.status, refused.body.error.details[0].reason]).toEqual([400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED']);
+    const viaRpc = await rest(hub, 'POST', 'agents/bob/?A2A-Version=2.0', { token: alice.token, body: { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} } });
+    expect(viaRpc.body.error.code).toBe(-32009);
+  });
+
+  it('a doubled slash after a base reaches the same route, on both bindings', async () => {
+    const sent = await rest(hub, 'POST', 'agents/bob//message:send', { token: alice.token, body: sendRequestJson('Double slash') });
+    expect([sent.status, sent.body.task?.metadata?.muster?.to]).toEqual([200, 'bob']);
+    const got = await rest(hub, 'GET', `agents//bob//tasks/${sent.body.task.id}`, { token: alice.token });
+    expect([got.status, got.body.id]).toEqual([200, sent.body.task.id]);
+    const rpc = await rest(hub, 'POST', 'agents/bob//', { token: alice.token, body: { jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: sent.body.task.id } } });
+    expect([rpc.status, rpc.body.result?.id]).toEqual([200, sent.body.task.id]);
+  });
+
+  it('an unknown path under an A2A base is a google.rpc.Status 404; elsewhere the REST 404 stays', async () => {
+    for (const [method, path] of [
+      ['GET', 'agents/bob/nope'],
+      ['GET', 'agents/bob/tasks/x/y'],
+      ['PUT', 'agents/bob/message:send'],
+      ['GET', 'spaces/any/nope'],
+      ['GET', 'memory/nope'],
+      ['GET', 'tasks/x/y'],
+      ['GET', 'agents/bob//nope'],
+    ]) {
+      const res = await rest(hub, method!, path!, { token: alice.token });
+      expect([res.status, res.headers.get('content-type')], path).toEqual([404, expect.stringMatching(/^application\/json/)]);
+      expect(res.body.error, path).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+      expect(res.body.error.details[0], path).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'ROUTE_NOT_FOUND' });
+      expect(res.body.error.details[0].metadata.hint).toMatch(/message:send/);
+    }
+    const elsewhere = await rest(hub, 'GET', 'no/such/route');
+    expect([elsewhere.status, elsewhere.body.error.code]).toEqual([404, 'ROUTE_NOT_FOUND']);
   });
 });
 
