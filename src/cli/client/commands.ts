@@ -1,22 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
 import type { KindCli } from '../kind-cli.js';
-import { partsText, renderMailbox, renderRegistration, renderTask, renderTaskSummary, type SectionOf } from './format.js';
-import { path, request, rpc } from './http.js';
+import { renderMailbox, renderRegistration, renderTask, renderTaskSummary, type SectionOf } from './format.js';
+import { path, request } from './http.js';
 import { action, client, type Context } from './run.js';
 import { nextCommand, pageOf, pageOptions, wholeNumber } from './paging.js';
 import { anyState, respondState } from './states.js';
-import { taskOf, type MailboxEntry, type Message, type Part, type Registration, type RestPage, type SendResult, type Task } from './wire.js';
-
-
-function parseJson(value: string, option: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch (e) {
-    throw new UsageError(`${option} is not valid JSON: ${(e as Error).message}`, `For example ${option} '{"priority":"high"}'`, 'BAD_JSON');
-  }
-}
+import { sendCommand } from './send-command.js';
+import type { MailboxEntry, Registration, RestPage, Task } from './wire.js';
 
 /** The hub answers every history; `--history N` keeps the last N, as A2A historyLength does. */
 function keepHistory(task: Task, n: number | undefined): Task {
@@ -69,30 +60,7 @@ export function clientCommands(program: Command, kinds: readonly KindCli[]): voi
       }),
     );
 
-  client(program, 'send <handle> <text...>', 'send a message to an agent: a new task, or a follow-up with --task')
-    .option('--task <taskId>', 'follow up on this task')
-    .option('--context <contextId>', 'the conversation (context) to send in')
-    .option('--data <json>', 'add a data part holding this JSON')
-    .option('--message-id <id>', 'the message id (default a random UUID); resending the same id is idempotent')
-    .action(
-      action(async (ctx: Context<{ task?: string; context?: string; data?: string; messageId?: string }>, handle: string, text: string[]) => {
-        const { task, context, data, messageId } = ctx.options;
-        const parts: Part[] = [{ text: text.join(' ') }];
-        if (data !== undefined) parts.push({ data: parseJson(data, '--data') });
-        const message = {
-          messageId: messageId ?? randomUUID(),
-          role: 'ROLE_USER',
-          parts,
-          ...(task !== undefined ? { taskId: task } : {}),
-          ...(context !== undefined ? { contextId: context } : {}),
-        };
-        const result = (await rpc(ctx.target, `agents/${path(handle)}/`, 'SendMessage', { message }, message.messageId)) as SendResult;
-        const answered = taskOf(result);
-        // A task, or the agent's Message when it answered the new task with one: printed as the Message it is.
-        if (answered) ctx.show(answered, renderTaskSummary);
-        else ctx.show((result as { message: Message }).message, (m) => partsText(m.parts));
-      }),
-    );
+  sendCommand(program);
 
   client(program, 'get <taskId>', "show a task: state, history and artifacts (an operator reads its agents' tasks)", { operator: true })
     .option('--history <n>', 'show only the last n messages of the history', wholeNumber(0))

@@ -69,6 +69,28 @@ export function renderTaskSummary(task: Task): string {
   ]).join('\n');
 }
 
+/** How to go on with a task that is still open, or needs the sender, as send printed it. */
+function nextStep(task: Task): string | undefined {
+  const m = musterOf(task);
+  const agent = m.to ?? 'the agent';
+  const state = task.status.state;
+  if (state === 'TASK_STATE_INPUT_REQUIRED') return `${agent} needs more from you: muster send ${m.to ?? '<handle>'} --task ${task.id} <text...>`;
+  if (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING') return undefined;
+  const lead = m.wait?.ranOut ? `The wait ran out after ${m.wait.seconds} s; ${agent} may still answer.` : `${agent} has not answered yet.`;
+  return `${lead} Follow the task: muster watch ${task.id}  (or muster get ${task.id})`;
+}
+
+/** What send prints: the task in brief, the agent's answer so far (its status message and artifacts), and what to do next. */
+export function renderSent(task: Task): string {
+  const out = [renderTaskSummary(task)];
+  if (task.status.message) out.push(`\nAnswer:\n${indent(partsText(task.status.message.parts), '  ')}`);
+  const artifacts = task.artifacts ?? [];
+  if (artifacts.length > 0) out.push(`\nArtifacts (${artifacts.length}):\n${artifacts.map(renderArtifact).join('\n')}`);
+  const next = nextStep(task);
+  if (next) out.push(`\n${next}`);
+  return out.join('\n');
+}
+
 function renderArtifact(a: Artifact): string {
   const title = a.name ? `${a.name} (${a.artifactId})` : a.artifactId;
   const lines = [`  ${title}:`];

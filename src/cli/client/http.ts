@@ -28,11 +28,24 @@ export interface RequestOptions {
   token?: string | undefined;
   headers?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
-  /** Ends the request, and replaces the timeout (a wait longer than it bounds itself); default: the target's signal within a 30 s timeout. */
+  /** Ends the request, and replaces the timeout (a wait longer than it bounds itself); default: the target's signal within the timeout. */
   signal?: AbortSignal;
+  /** How long the hub has to answer (default TIMEOUT_MS); a request the hub may hold for a wait asks for `timeoutAround(wait)`. */
+  timeoutMs?: number;
 }
 
+/** How long the hub has to answer a request it does not hold for a wait. */
 const TIMEOUT_MS = 30_000;
+/** The longest a hub holds a blocking send: MUSTER_BLOCKING_WAIT_S and MUSTER_INTENT_WAIT_S allow 0 to 300 seconds. */
+export const LONGEST_HUB_WAIT_S = 300;
+/** What a request the hub holds for a wait has beyond the wait: the hub's own work and the way back. */
+const BEYOND_WAIT_MS = 15_000;
+
+/**
+ * The timeout of a request the hub may hold for up to `waitS` seconds: always longer than the wait,
+ * so an answer that comes at the wait's end is read, not taken for an unreachable hub (and retried into a duplicate).
+ */
+export const timeoutAround = (waitS: number): number => Math.max(TIMEOUT_MS, waitS * 1000 + BEYOND_WAIT_MS);
 
 /** Path segments joined, each URL-encoded: `path('api', 'tasks', id)`. */
 export const path = (...segments: string[]): string => segments.map(encodeURIComponent).join('/');
@@ -56,10 +69,10 @@ export function normalizeBase(base: string): string {
  * The request's signal when none is given: the timeout, ended early by the target's signal. Not
  * `AbortSignal.any`: on Node 20 it can lose its timeout once the garbage collector runs.
  */
-function boundedSignal(outer: AbortSignal | undefined): AbortSignal {
-  if (!outer) return AbortSignal.timeout(TIMEOUT_MS);
+function boundedSignal(outer: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  if (!outer) return AbortSignal.timeout(timeoutMs);
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('The hub did not answer in time', 'TimeoutError')), TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(new DOMException('The hub did not answer in time', 'TimeoutError')), timeoutMs);
   timer.unref();
   if (outer.aborted) controller.abort(outer.reason);
   else outer.addEventListener('abort', () => (clearTimeout(timer), controller.abort(outer.reason)), { once: true });
@@ -92,6 +105,7 @@ export async function send(target: Target, path: string, options: RequestOptions
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
   const token = 'token' in options ? options.token : target.token;
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   const headers: Record<string, string> = {
     accept: 'application/json',
     ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -103,12 +117,12 @@ export async function send(target: Target, path: string, options: RequestOptions
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers,
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-      signal: options.signal ?? boundedSignal(target.signal),
+      signal: options.signal ?? boundedSignal(target.signal, timeoutMs),
     });
     return { response, sentToken: token !== undefined && token !== '' };
   } catch (error) {
     if ((error as Error).name === 'TimeoutError') {
-      throw new UnreachableError(`the hub at ${shownBase(target.url)} did not answer within ${TIMEOUT_MS / 1000}s`);
+      throw new UnreachableError(`the hub at ${shownBase(target.url)} did not answer within ${timeoutMs / 1000}s`);
     }
     throw new UnreachableError(`cannot reach the hub at ${shownBase(target.url)}: ${reason(error)}`);
   }
@@ -134,12 +148,8 @@ export async function request(target: Target, path: string, options: RequestOpti
   return readAnswer(target, response, sentToken);
 }
 
-/** One A2A JSON-RPC 1.0 call at `path` (an A2A base); answers the `result` member. */
-export async function rpc(target: Target, path: string, method: string, params: unknown, id: string | number = 1, token?: string): Promise<unknown> {
-  const body = await request(target, path, {
-    body: { jsonrpc: '2.0', id, method, params },
-    headers: { 'a2a-version': '1.0' },
-    ...(token !== undefined ? { token } : {}),
-  });
+/** One A2A JSON-RPC 1.0 call at `path` (an A2A base), as `options` say (the token, the timeout); answers the `result` member. */
+export async function rpc(target: Target, path: string, method: string, params: unknown, id: string | number = 1, options: Pick<RequestOptions, 'token' | 'timeoutMs'> = {}): Promise<unknown> {
+  const body = await request(target, path, { ...options, body: { jsonrpc: '2.0', id, method, params }, headers: { 'a2a-version': '1.0' } });
   return (body as { result?: unknown } | undefined)?.result;
 }

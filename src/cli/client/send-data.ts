@@ -11,7 +11,7 @@ import { taskOf, type SendResult, type Task } from './wire.js';
  */
 export async function sendData(ctx: Pick<Context<unknown>, 'target'>, data: unknown, taskId?: string, token?: string, base = '', configuration?: object): Promise<Task> {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) };
-  const task = taskOf((await rpc(ctx.target, base, 'SendMessage', { message, ...(configuration ? { configuration } : {}) }, message.messageId, token)) as SendResult);
+  const task = taskOf((await rpc(ctx.target, base, 'SendMessage', { message, ...(configuration ? { configuration } : {}) }, message.messageId, token !== undefined ? { token } : {})) as SendResult);
   if (!task) throw new Error('the hub answered with a message, not a task');
   return task;
 }

@@ -1,6 +1,6 @@
 /** The task states the CLI checks before sending, so a typo is refused locally (exit 2) and not by the hub. */
 import { InvalidArgumentError } from 'commander';
-import { LEGACY_STATE, parseState } from '../../a2a/states.js';
+import { isTerminal, LEGACY_STATE, parseState } from '../../a2a/states.js';
 import type { TaskState } from '../../a2a/types.js';
 import { RESPOND_STATES } from '../../hub/kinds/direct/transitions.js';
 import { UsageError } from './errors.js';
@@ -21,3 +21,6 @@ export function anyState(value: string): string {
   if (parseState(value) === undefined) throw new InvalidArgumentError(`must be one of ${spelled(Object.keys(LEGACY_STATE) as TaskState[])}`);
   return value;
 }
+
+/** Whether a task in `state` is settled for its sender (ended, or needs it: input-required, auth-required): where a blocking send's wait ends. */
+export const settles = (state: TaskState): boolean => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';

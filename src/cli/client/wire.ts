@@ -88,4 +88,12 @@ export interface MusterMetadata {
   from?: string;
   to?: string;
   cancelReason?: string;
+  /** On a blocking send's answer only: the wait ran out before the task ended or needed the sender. */
+  wait?: { ranOut: true; seconds: number };
 }
+
+/** The task with `metadata.muster.wait`, as the hub notes a blocking send whose wait ran out (the CLI notes its own `--wait N` so). */
+export const withWaitNote = (task: Task, seconds: number): Task => {
+  const muster: MusterMetadata = { ...(task.metadata?.['muster'] as MusterMetadata | undefined), wait: { ranOut: true, seconds } };
+  return { ...task, metadata: { ...task.metadata, muster } };
+};

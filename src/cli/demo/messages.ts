@@ -11,7 +11,8 @@ export async function sendMessage(target: Target, base: string, parts: Part[], t
   return result.task;
 }
 
-export const sendText = (target: Target, base: string, text: string, taskId?: string) => sendMessage(target, base, [{ text }], taskId);
+/** A text message, answered at once: the demo's agent answers after it, so a blocking send would wait out the hub's wait. */
+export const sendText = (target: Target, base: string, text: string, taskId?: string) => sendMessage(target, base, [{ text }], taskId, { returnImmediately: true });
 export const sendData = (target: Target, data: unknown, taskId?: string) => sendMessage(target, '', [{ data }], taskId);
 
 export const getTask = async (target: Target, base: string, id: string): Promise<Task> => (await rpc(target, base, 'GetTask', { id })) as Task;

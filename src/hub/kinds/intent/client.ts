@@ -4,7 +4,7 @@
  * and a worker's actions over REST. Imports only the client: neither loads the hub.
  */
 import { randomUUID } from 'node:crypto';
-import { path, request, rpc, type Target } from '../../../cli/client/http.js';
+import { LONGEST_HUB_WAIT_S, path, request, rpc, timeoutAround, type Target } from '../../../cli/client/http.js';
 import { pageOf } from '../../../cli/client/paging.js';
 import { taskOf, type Page, type RestPage, type SendResult, type Task } from '../../../cli/client/wire.js';
 import type { IntentRow } from './cli-format.js';
@@ -29,7 +29,9 @@ export const spaceBase = (name: string): string => `spaces/${path(name)}/`;
 export async function declareIntent(on: On, space: string, d: Declaration, wait = false): Promise<Task> {
   const data = { footprint: d.footprint, ...(d.acceptance ? { acceptance: d.acceptance } : {}), ...(d.priority !== undefined ? { priority: d.priority } : {}), ...(d.force ? { force: true } : {}) };
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: d.why ? `${d.title}\n${d.why}` : d.title }, { data }] };
-  const result = (await rpc(on.target, spaceBase(space), 'SendMessage', { message, configuration: { returnImmediately: !wait } }, message.messageId)) as SendResult;
+  // A wait is the hub's MUSTER_INTENT_WAIT_S, which the client does not know: the request outlasts the longest one.
+  const timeout = wait ? { timeoutMs: timeoutAround(LONGEST_HUB_WAIT_S) } : {};
+  const result = (await rpc(on.target, spaceBase(space), 'SendMessage', { message, configuration: { returnImmediately: !wait } }, message.messageId, timeout)) as SendResult;
   const task = taskOf(result);
   if (!task) throw new Error('the hub answered with a message, not a task');
   return task;
