@@ -18,6 +18,7 @@ import { handle, register, rest, until, type Agent, type Hub } from './hub.js';
 import { startSdkEndpoint, type Seen } from './sdk-endpoint.js';
 
 type Json = any;
+const textOf = (m: Json): string => (m?.parts ?? []).map((p: Json) => p.text ?? '').join('');
 
 export interface Nodes {
   /** Where the sender sends, streams and reads. */
@@ -44,6 +45,8 @@ interface Kind {
   answerQuestion(question: Json, answer: string): Json[];
   /** Text the endpoint puts in an artifact once it has the answer. */
   answered(answer: string): string;
+  /** The endpoint's own final status message, when it gives one. */
+  finalMessage?: string;
 }
 
 export const SDK_ENDPOINT: Kind = {
@@ -55,6 +58,7 @@ export const SDK_ENDPOINT: Kind = {
     return [{ text: answer }];
   },
   answered: (answer) => `SDK endpoint got: ${answer}`,
+  finalMessage: 'done by the SDK endpoint',
 };
 
 export const ADK_ENDPOINT: Kind = {
@@ -163,6 +167,7 @@ export function forwardingScenarios(store: string, nodes: () => Nodes, kind: Kin
       expect(done.status.state, JSON.stringify(done)).toBe('TASK_STATE_COMPLETED');
       expect(artifactTexts(done)).toContain(kind.answers(text));
       expect(remoteTaskId(done, text), `the remote task's id in ${JSON.stringify(done.metadata)}`).toBeTruthy();
+      if (kind.finalMessage) expect(textOf(done.status.message), JSON.stringify(done.status)).toBe(kind.finalMessage);
       const elsewhere = await client12(new URL(`agents/${owner.handle}/`, nodes().reader.url).href, alice.token);
       const there = await get(sent.id, elsewhere);
       expect(there.status.state).toBe('TASK_STATE_COMPLETED');
@@ -187,6 +192,20 @@ export function forwardingScenarios(store: string, nodes: () => Nodes, kind: Kin
       const done = await send([{ text }]);
       expect(done.status.state, JSON.stringify(done)).toBe('TASK_STATE_COMPLETED');
       expect(artifactTexts(done)).toContain(kind.answers(text));
+    });
+
+    it("a 0.3 sender (@a2a-js/sdk 0.3.14, blocking message/send and message/stream) gets the endpoint's answer too", async () => {
+      await ready();
+      const c = await client03(new URL(`agents/${owner.handle}/`, nodes().sender.url).href, alice.token);
+      const text = `legacy sender ${randomUUID().slice(0, 8)}`;
+      const msg03 = (t: string) => ({ kind: 'message' as const, messageId: randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text: t }] });
+      const done = (await c.sendMessage({ message: msg03(text), configuration: { blocking: true } })) as Json;
+      expect(done.status.state, JSON.stringify(done)).toBe('completed');
+      expect(artifactTexts(done)).toContain(kind.answers(text));
+      const events: Json[] = [];
+      for await (const e of c.sendMessageStream({ message: msg03(`${text} streamed`) })) events.push(e);
+      expect(events.at(-1), JSON.stringify(events)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+      expect(events.filter((e) => e.kind === 'artifact-update').flatMap((e) => e.artifact.parts.map((p: Json) => p.text))).toContain(kind.answers(`${text} streamed`));
     });
 
     it('input-required round trip through the endpoint: the endpoint asks, the sender answers on the hub task', async () => {
