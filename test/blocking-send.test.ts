@@ -1,8 +1,9 @@
 /**
  * Blocking SendMessage to an agent (A2A 1.0: it waits unless returnImmediately is true): it waits
- * only while the target can answer (here: a verified forwarding endpoint, a real little A2A server
- * that answers through the hub's respond when a task reaches it), until the task ends or needs
- * input, bounded by MUSTER_BLOCKING_WAIT_S; otherwise the answer is immediate. On SQLite, or
+ * whoever the target is (here: a verified forwarding endpoint, a real little A2A server that
+ * answers through the hub's respond when a task reaches it; and an agent with nothing attached),
+ * until the task ends or needs input, bounded by MUSTER_BLOCKING_WAIT_S; when the wait runs out the
+ * answer is the task as it stands, with metadata.muster.wait, through every binding. On SQLite, or
  * PostgreSQL under MUSTER_TEST_PG; and with the sender and the answerer on two nodes of one
  * PostgreSQL database.
  */
@@ -48,6 +49,7 @@ const timed = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
 describe('blocking SendMessage on one hub', () => {
   let hub: TestHub;
   let alice: Registered;
+  let bob: Registered;
   let fwd: Registered;
   let endpoint: Awaited<ReturnType<typeof startA2AEndpoint>>;
   const fwdBase = () => `${hub.url}agents/fwd/`;
@@ -55,7 +57,7 @@ describe('blocking SendMessage on one hub', () => {
   beforeAll(async () => {
     hub = await startTestHub({ MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_DELIVERY_RETRIES: '1,1,2', MUSTER_BLOCKING_WAIT_S: String(WAIT_S) });
     alice = await register(hub, 'alice');
-    await register(hub, 'bob');
+    bob = await register(hub, 'bob');
     endpoint = await answeringAgent(() => hub, () => fwd.token, plan);
     fwd = await forwardingAgent(hub, 'fwd', endpoint);
   });
@@ -81,13 +83,51 @@ describe('blocking SendMessage on one hub', () => {
     expect(replied.body.result).toEqual({ message: expect.objectContaining({ messageId: 'r-reply please', role: 'ROLE_AGENT', parts: [{ text: 'a plain answer' }] }) });
   });
 
-  it('answers at once with returnImmediately, and to an agent nobody answers for (no endpoint)', async () => {
+  it('answers at once with returnImmediately', async () => {
     const [now, ms] = await timed(() => rpc(fwdBase(), 'SendMessage', { message: message('complete later'), configuration: { returnImmediately: true } }, { token: alice.token }));
     expect(now.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(now.body.result.task.metadata.muster.wait).toBeUndefined();
     expect(ms).toBeLessThan(250);
-    const [toBob, bobMs] = await timed(() => rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: message('complete this') }, { token: alice.token }));
-    expect(toBob.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
-    expect(bobMs).toBeLessThan(1000);
+  });
+
+  it('waits for an agent with nothing attached too, then says in the answer that the wait ran out: JSON-RPC 1.0 and 0.3, HTTP+JSON alike', async () => {
+    const bobBase = `${hub.url}agents/bob/`;
+    const ran = { ranOut: true, seconds: WAIT_S };
+    const [[v1, v03, http], ms] = await timed(() =>
+      Promise.all([
+        rpc(bobBase, 'SendMessage', { message: message('nobody is listening') }, { token: alice.token }),
+        rpc(bobBase, 'message/send', { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'nor here' }] }, configuration: { blocking: true } }, { token: alice.token }),
+        rest(hub, 'POST', 'agents/bob/message:send', { token: alice.token, body: { message: message('nor over HTTP+JSON') } }),
+      ]),
+    );
+    expect(ms).toBeGreaterThanOrEqual(WAIT_S * 1000 - 100);
+    expect(v1.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(v1.body.result.task.metadata.muster).toMatchObject({ to: 'bob', wait: ran });
+    expect(v03.body.result.status.state).toBe('submitted');
+    expect(v03.body.result.metadata.muster.wait).toEqual(ran);
+    expect(http.status).toBe(200);
+    expect(http.body.task.metadata.muster.wait).toEqual(ran);
+    // The note is the answer's, not the task's: a read of the task has none.
+    const read = await rpc(bobBase, 'GetTask', { id: v1.body.result.task.id }, { token: alice.token });
+    expect(read.body.result.metadata.muster.wait).toBeUndefined();
+  });
+
+  it('returns the settled task when an agent with nothing attached answers during the wait (through respond)', async () => {
+    const sent = timed(() => rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: message('answer me, bob') }, { token: alice.token }));
+    const waiting = async (): Promise<string> => {
+      for (;;) {
+        const inbox = await rest(hub, 'GET', 'api/inbox', { token: bob.token });
+        const mine = inbox.body.data.find((t: any) => t.lastMessage?.parts[0]?.text === 'answer me, bob');
+        if (mine) return mine.id;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const id = await waiting();
+    await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'here I am' }] } } });
+    const [res, ms] = await sent;
+    expect(res.body.result.task).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'here I am' }] } } });
+    expect(res.body.result.task.metadata.muster.wait).toBeUndefined();
+    expect(ms).toBeLessThan(WAIT_S * 1000);
   });
 
   it('0.3 message/send waits only with blocking: true', async () => {
@@ -112,6 +152,7 @@ describe('blocking SendMessage on one hub', () => {
   it('waits no longer than MUSTER_BLOCKING_WAIT_S, then answers the task as it stands', async () => {
     const [res, ms] = await timed(() => rpc(fwdBase(), 'SendMessage', { message: message('ignore me') }, { token: alice.token }));
     expect(res.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(res.body.result.task.metadata.muster.wait).toEqual({ ranOut: true, seconds: WAIT_S });
     expect(ms).toBeGreaterThanOrEqual(WAIT_S * 1000 - 100);
     expect(ms).toBeLessThan(WAIT_S * 1000 + 2000);
   });
@@ -140,7 +181,10 @@ describe('blocking SendMessage on one hub', () => {
 
   it('the agent card says when a send waits', async () => {
     const card = (await rest(hub, 'GET', 'agents/fwd/.well-known/agent-card.json')).body;
-    expect(card.skills.find((s: any) => s.id === 'direct-task').description).toMatch(/waits for the answer unless configuration\.returnImmediately is true/);
+    const description = card.skills.find((s: any) => s.id === 'direct-task').description;
+    expect(description).toMatch(/waits for the answer unless configuration\.returnImmediately is true/);
+    expect(description).toMatch(/metadata\.muster\.wait/);
+    expect(description).not.toMatch(/can answer/);
   });
 });
 
