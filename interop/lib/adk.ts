@@ -1,7 +1,10 @@
 // @google/adk 2.0.0 pieces: a deterministic model of our own (no API keys, no network) and an
 // ADK agent served with toA2a.
 import { createServer, type Server } from 'node:http';
-import { BaseLlm, LlmAgent, LongRunningFunctionTool, getA2AAgentCard, toA2a, type LlmRequest, type LlmResponse } from '@google/adk';
+import { BaseLlm, LlmAgent, LogLevel, LongRunningFunctionTool, getA2AAgentCard, setLogLevel, toA2a, type LlmRequest, type LlmResponse } from '@google/adk';
+
+// ADK warns on every A2A run (unauthenticated toA2a, remote tool confirmations): keep its errors only.
+setLogLevel(LogLevel.ERROR);
 import type { AgentCard } from '@a2a-js/sdk';
 
 /** A model that answers from a script: it reads the last turn and returns a canned response. */
