@@ -35,7 +35,8 @@ const sent = Task.toJSON(
   await client.sendMessage(
     SendMessageRequest.fromJSON({
       message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-      ...(pushUrl ? { configuration: { taskPushNotificationConfig: { url: pushUrl } } } : {}),
+      // Answered at once: the task's stream below is the wait (a blocking send would hold the call up to the hub's wait).
+      configuration: { returnImmediately: true, ...(pushUrl ? { taskPushNotificationConfig: { url: pushUrl } } : {}) },
     }),
   ),
 );

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => hub.destroy());
 
-// returnImmediately: an agent that forwards can answer, so a send to it would wait for the answer (test/blocking-send.test.ts).
+// returnImmediately: a send to an agent waits for its answer otherwise (test/blocking-send.test.ts).
 const send = (handle: string, messageId: string, text = 'please') =>
   rpc(`${hub.url}agents/${handle}/`, 'SendMessage', { message: { messageId, role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } }, { token: alice.token });
 

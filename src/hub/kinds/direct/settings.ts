@@ -8,6 +8,6 @@ export const DIRECT_SETTINGS = {
     allowed: 'a whole number from 0 to 300',
     parse: wholeNumber(0, 300),
     fallback: '30',
-    help: 'seconds a blocking SendMessage to an agent waits for its answer (only while the agent can answer: a verified forwarding endpoint or a live inbox); 0: never waits',
+    help: 'seconds a blocking SendMessage to an agent waits for its answer, whoever the agent is; then it answers the task as it stands (metadata.muster.wait); 0: never waits',
   },
 } satisfies Record<string, Declared<any>>; // any: each entry's own value type is checked against its parse
