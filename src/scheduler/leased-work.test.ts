@@ -24,4 +24,30 @@ describe('LeasedWork', () => {
     expect(errors.map((e) => (e as Error).message)).toEqual(['b broke']);
     expect(queue).toEqual([]);
   });
+
+  it('a slow item holds its own place only: work due after it runs while it is still running', async () => {
+    const queue = ['slow'];
+    const done: string[] = [];
+    let release = () => {};
+    const work = new LeasedWork<string>({
+      name: 'test',
+      claim: async (_owner, _now, _until, limit) => queue.splice(0, limit),
+      run: async (item) => {
+        if (item === 'slow') await new Promise<void>((r) => (release = r));
+        done.push(item);
+      },
+      leaseMs: 1000,
+      batch: 2,
+      pollMs: 10_000,
+    });
+    work.start();
+    await new Promise((r) => setTimeout(r, 20));
+    queue.push('quick');
+    work.poke();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toEqual(['quick']);
+    release();
+    await work.stop();
+    expect(done).toEqual(['quick', 'slow']);
+  });
 });

@@ -9,6 +9,7 @@ export interface LeasedWorkOptions<T> {
   run: (item: T, owner: string) => Promise<void>;
   /** How long a claimed item stays ours: longer than one run can take. */
   leaseMs: number;
+  /** The most items run at once: a slow one holds its own place only, and claiming goes on for the rest. */
   batch: number;
   /** How often due work is looked for when nothing pokes the worker. */
   pollMs: number;
@@ -21,8 +22,9 @@ export interface LeasedWorkOptions<T> {
 }
 
 /**
- * Drains work kept in the store: claims what is due with a lease, runs a batch at once, and
- * claims again until nothing is due; then waits for a poke or the next poll. Every process
+ * Drains work kept in the store: claims what is due with a lease, runs up to `batch` items at
+ * once, claiming more as places free, until nothing is due; then waits for a poke or the next
+ * poll. Every process
  * may run one: the lease keeps two from taking the same item, and a restart loses nothing,
  * because the queue is the store. Serves the outbox and the deadline scheduler.
  */
@@ -33,6 +35,8 @@ export class LeasedWork<T> {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /** Items running now, each until its run settles. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly options: LeasedWorkOptions<T>) {
     this.owner = `${options.name}-${randomUUID()}`;
@@ -69,6 +73,7 @@ export class LeasedWork<T> {
     clearTimeout(this.wake);
     this.again = false;
     await this.running;
+    await Promise.all(this.inFlight);
   }
 
   /** Sets a timer for the next item when it falls due before the next poll would find it. */
@@ -82,14 +87,31 @@ export class LeasedWork<T> {
   }
 
   private async drain(): Promise<void> {
-    const { claim, run, onError, lag } = this.options;
+    const { claim, onError, lag } = this.options;
     const clock = this.options.clock ?? Date.now;
     while (!this.stopped) {
+      const room = this.options.batch - this.inFlight.size;
+      if (room <= 0) {
+        await Promise.race(this.inFlight);
+        continue;
+      }
       const now = clock();
-      const due = await claim(this.owner, now, now + this.options.leaseMs, this.options.batch);
+      const due = await claim(this.owner, now, now + this.options.leaseMs, room);
       if (due.length === 0) return this.wakeForNext(clock);
       if (lag) for (const item of due) lag.report(now - lag.dueAt(item));
-      await Promise.all(due.map((item) => run(item, this.owner).catch((e: unknown) => onError?.(e))));
+      for (const item of due) this.launch(item, onError);
     }
+  }
+
+  /** Runs one item in its own place; when it is done, what it made due (a channel's next delivery) is looked for. */
+  private launch(item: T, onError: ((error: unknown) => void) | undefined): void {
+    const running: Promise<void> = this.options
+      .run(item, this.owner)
+      .catch((e: unknown) => onError?.(e))
+      .finally(() => {
+        this.inFlight.delete(running);
+        this.poke();
+      });
+    this.inFlight.add(running);
   }
 }
