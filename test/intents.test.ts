@@ -77,7 +77,7 @@ describe('spaces', () => {
   });
 
   it("serves the space's card: its description, JSON-RPC for 1.0 and 0.3 and HTTP+JSON, the declare-intent skill, the bearer scheme", async () => {
-    const card = (await rest(hub, 'GET', 'spaces/links/.well-known/agent-card.json')).body;
+    const card = (await rest(hub, 'GET', 'spaces/links/.well-known/agent-card.json', { headers: { 'a2a-version': '1.0' } })).body;
     expect(card.name).toBe('links');
     expect(card.description).toBe('The links service');
     expect(card.supportedInterfaces.map((i: any) => [i.url, i.protocolVersion])).toEqual([[spaceUrl('links'), '1.0'], [spaceUrl('links'), '0.3'], [spaceUrl('links'), '1.0']]);

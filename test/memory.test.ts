@@ -47,7 +47,7 @@ afterAll(() => hub.destroy());
 
 describe('the memory base', () => {
   it("serves its card: JSON-RPC 1.0 and 0.3, HTTP+JSON, streaming, the bearer scheme, one skill per board skill with modes and an example", async () => {
-    const card = (await rest(hub, 'GET', 'memory/.well-known/agent-card.json')).body;
+    const card = (await rest(hub, 'GET', 'memory/.well-known/agent-card.json', { headers: { 'a2a-version': '1.0' } })).body;
     expect(card.supportedInterfaces).toEqual([
       { url: memory(), protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: memory(), protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
