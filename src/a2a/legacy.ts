@@ -11,7 +11,9 @@ import { isJsonObject, type Artifact, type JsonObject, type Message, type Part, 
 
 const ROLE_IN: Record<string, string> = { user: 'ROLE_USER', agent: 'ROLE_AGENT' };
 
-function partIn(part: unknown): unknown {
+/** A 0.3 part (`kind`, file parts under `file`) in the 1.0 shape; an unknown kind keeps only its metadata. */
+/** A 0.3 part (`kind`, file parts under `file`) as the 1.0 part. */
+export function partIn(part: unknown): unknown {
   if (!isJsonObject(part)) return part;
   const { kind, file, text, data, metadata } = part;
   const common = dropUndefined({ metadata });
@@ -25,7 +27,8 @@ function partIn(part: unknown): unknown {
   return common; // unknown kind: validation names the part
 }
 
-function messageIn(message: unknown): unknown {
+/** A 0.3 message (`kind`, lower-case role, 0.3 parts) in the 1.0 shape. */
+export function messageIn(message: unknown): unknown {
   if (!isJsonObject(message)) return message;
   const { kind: _kind, role, parts, ...rest } = message;
   return Object.assign(rest, {
@@ -50,13 +53,20 @@ export function sendParamsIn(params: unknown): unknown {
   return dropUndefined(Object.assign(rest, { message: messageIn(message), configuration: config }));
 }
 
-/** A 0.3 PushNotificationConfig (`authentication.schemes[]`) as the 1.0 fields. */
-export function pushConfigIn(config: JsonObject): JsonObject {
+/**
+ * Marks a push config set through a 0.3 method, whose deliveries take the 0.3 shape (hub/push.ts):
+ * a symbol, so no JSON a caller sends can carry it.
+ */
+export const SET_THROUGH_03: unique symbol = Symbol('push config set through a 0.3 method');
+
+/** A 0.3 PushNotificationConfig (`authentication.schemes[]`) as the 1.0 fields, marked as set through 0.3. */
+export function pushConfigIn(config: JsonObject): Record<string, unknown> {
   const { authentication, ...rest } = config;
-  if (!isJsonObject(authentication)) return rest;
+  const marked = Object.assign(rest as Record<string, unknown>, { protocol: SET_THROUGH_03 });
+  if (!isJsonObject(authentication)) return marked;
   const schemes = authentication['schemes'];
   const scheme = Array.isArray(schemes) ? schemes[0] : authentication['scheme'];
-  return Object.assign(rest, { authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }) });
+  return Object.assign(marked, { authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }) });
 }
 
 /*

@@ -113,7 +113,7 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
 }
 
 /** A stored artifact with a chunk's parts added; the chunk's name, description and metadata, when it has them, win. */
-function appended(before: Artifact, chunk: Artifact): Artifact {
+export function appended(before: Artifact, chunk: Artifact): Artifact {
   const { parts, ...named } = chunk;
   const merged = Object.assign({}, before, named, { parts: [...before.parts, ...parts] });
   if (before.metadata && chunk.metadata) merged.metadata = Object.assign({}, before.metadata, chunk.metadata);

@@ -6,11 +6,13 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
+import { SET_THROUGH_03, taskOut } from '../a2a/legacy.js';
 import type { StreamResponse } from '../a2a/types.js';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, requireActor, type Caller } from '../identity/caller.js';
 import { pushChannel, type DeliveryDraft, type PushConfig, type Store, type TaskRecord } from '../store/store.js';
+import { tasksAfterEach } from './push-03.js';
 import type { View } from './view.js';
 
 export const configSchema = z
@@ -78,6 +80,7 @@ export class PushConfigs {
       owner: callerName(caller),
       url: input.url,
       createdAt: this.clock(),
+      ...(input['protocol'] === SET_THROUGH_03 ? { protocol: '0.3' as const } : {}),
       ...(input.token !== undefined ? { token: input.token } : {}),
       ...(input.authentication ? { authentication: { scheme: input.authentication.scheme, ...(input.authentication.credentials !== undefined ? { credentials: input.authentication.credentials } : {}) } } : {}),
     };
@@ -104,16 +107,23 @@ export class PushConfigs {
     if ((await this.list(caller, taskId)).some((c) => c.id === id)) await this.store.deletePushConfig(taskId, id);
   }
 
-  /** The outbox rows for a write's events, one per (config, event the config's owner may see). */
+  /**
+   * The outbox rows for a write's events, one per (config, event the config's owner may see): the
+   * event itself for a 1.0 config; for a 0.3 config, the task after the event in 0.3 shape, as 0.3
+   * receivers take it.
+   */
   async drafts(record: TaskRecord, events: readonly StreamResponse[]): Promise<DeliveryDraft[]> {
     const configs = await this.store.listPushConfigs(record.id);
+    if (configs.length === 0) return [];
     const firstSeq = record.lastSeq - events.length + 1;
+    const tasks03 = configs.some((c) => c.protocol === '0.3') ? tasksAfterEach(await this.store.getTask(record.id, { includeArtifacts: true }), record, events) : [];
     const drafts: DeliveryDraft[] = [];
     for (const config of configs) {
       events.forEach((event, i) => {
         const shown = this.view.streamEvent(ownerCaller(config.owner), record, event);
         if (!shown) return;
-        drafts.push({ id: uuidv7(), taskId: record.id, channel: pushChannel(config.id), seq: firstSeq + i, url: config.url, headers: { 'content-type': 'application/a2a+json' }, body: JSON.stringify(shown) });
+        const [type, body] = config.protocol === '0.3' ? ['application/json', taskOut(this.view.render(tasks03[i]!, { includeArtifacts: true }))] : ['application/a2a+json', shown];
+        drafts.push({ id: uuidv7(), taskId: record.id, channel: pushChannel(config.id), seq: firstSeq + i, url: config.url, headers: { 'content-type': type }, body: JSON.stringify(body) });
       });
     }
     return drafts;

@@ -14,6 +14,8 @@ export interface PushConfig {
   url: string;
   token?: string;
   authentication?: { scheme: string; credentials?: string };
+  /** Set through a 0.3 method: its deliveries are the task itself in 0.3 shape. Absent: 1.0 events. */
+  protocol?: '0.3';
   createdAt: number;
 }
 

@@ -253,4 +253,13 @@ BEGIN
 END $$;
 `,
   },
+  {
+    version: 16,
+    name: 'push config protocol',
+    sql: `
+-- The A2A version a push config was set through ('0.3'); NULL: 1.0. A 0.3 config's deliveries
+-- are the task itself in 0.3 shape, which 0.3 receivers expect (hub/push.ts).
+ALTER TABLE push_configs ADD COLUMN protocol TEXT;
+`,
+  },
 ];

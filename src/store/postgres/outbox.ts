@@ -95,12 +95,12 @@ export function outboxStatements(db: Db) {
         const others = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM push_configs WHERE task_id = $1 AND owner = $2 AND id <> $3', [c.taskId, c.owner, c.id]);
         if (others.rows[0]!.n >= maxPerOwner) return 'full';
         const { rowCount } = await client.query(
-          `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+          `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, protocol, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
            ON CONFLICT (task_id, id) DO UPDATE SET url = EXCLUDED.url, token = EXCLUDED.token, auth_scheme = EXCLUDED.auth_scheme,
-             auth_credentials = EXCLUDED.auth_credentials
+             auth_credentials = EXCLUDED.auth_credentials, protocol = EXCLUDED.protocol
            WHERE push_configs.owner = EXCLUDED.owner`,
-          [c.taskId, c.id, c.owner, c.url, c.token ?? null, c.authentication?.scheme ?? null, c.authentication?.credentials ?? null, c.createdAt],
+          [c.taskId, c.id, c.owner, c.url, c.token ?? null, c.authentication?.scheme ?? null, c.authentication?.credentials ?? null, c.protocol ?? null, c.createdAt],
         );
         return rowCount === 1 ? 'stored' : 'taken';
       }),

@@ -236,4 +236,13 @@ INSERT INTO inbox_logs (handle, complete) SELECT DISTINCT handle, 1 FROM inbox_e
 ALTER TABLE tasks ADD COLUMN accepts TEXT;
 `,
   },
+  {
+    version: 21,
+    name: 'push config protocol',
+    sql: `
+-- The A2A version a push config was set through ('0.3'); NULL: 1.0. A 0.3 config's deliveries
+-- are the task itself in 0.3 shape, which 0.3 receivers expect (hub/push.ts).
+ALTER TABLE push_configs ADD COLUMN protocol TEXT;
+`,
+  },
 ];

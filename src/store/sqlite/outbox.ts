@@ -29,10 +29,10 @@ export function deliveryStatements(db: Db) {
   const byTask = db.prepare('SELECT * FROM deliveries WHERE task_id = ? ORDER BY channel, seq');
   const pending = db.prepare("SELECT COUNT(*) FROM deliveries WHERE state = 'pending'").pluck();
   const upsertConfig = db.prepare(
-    `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, created_at)
-     VALUES (@taskId, @id, @owner, @url, @token, @scheme, @credentials, @createdAt)
+    `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, protocol, created_at)
+     VALUES (@taskId, @id, @owner, @url, @token, @scheme, @credentials, @protocol, @createdAt)
      ON CONFLICT (task_id, id) DO UPDATE SET url = excluded.url, token = excluded.token, auth_scheme = excluded.auth_scheme,
-       auth_credentials = excluded.auth_credentials
+       auth_credentials = excluded.auth_credentials, protocol = excluded.protocol
      WHERE push_configs.owner = excluded.owner`,
   );
   const configs = db.prepare('SELECT * FROM push_configs WHERE task_id = ? ORDER BY created_at, id');
@@ -47,7 +47,7 @@ export function deliveryStatements(db: Db) {
   });
   const putConfig = db.transaction((c: PushConfig, maxPerOwner: number): 'stored' | 'taken' | 'full' => {
     if ((othersOfOwner.get(c.taskId, c.owner, c.id) as number) >= maxPerOwner) return 'full';
-    const params = Object.assign({}, c, { token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null });
+    const params = Object.assign({}, c, { token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null, protocol: c.protocol ?? null });
     return upsertConfig.run(params).changes === 1 ? 'stored' : 'taken';
   });
   const removeConfig = db.transaction((taskId: string, id: string) => {
