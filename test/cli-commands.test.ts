@@ -173,7 +173,7 @@ describe('muster watch', { timeout: 120_000 }, () => {
     (
       await rest(hub, 'POST', 'agents/cmd-ben/', {
         token: ann.token,
-        body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } } },
+        body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } } },
       })
     ).body.result.task.id as string;
   let benToken = '';

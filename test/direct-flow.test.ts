@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
 
+/** A send answered at once: bob answers later through respond (a blocking send would wait for him, see blocking-send.test.ts). */
+const atOnce = (text: string, extra: { taskId?: string } = {}) => sendRequest(text, { ...extra, returnImmediately: true });
+
 let hub: TestHub;
 let alice: Registered;
 let bob: Registered;
@@ -17,7 +20,7 @@ afterAll(() => hub.destroy());
 describe('direct tasks through the official SDK client', () => {
   it('runs the whole flow: send, respond, input-required, follow-up, complete, with history and artifacts', async () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
-    const sent = wire(await asAlice.sendMessage(sendRequest('Please summarise the report', { returnImmediately: false })));
+    const sent = wire(await asAlice.sendMessage(atOnce('Please summarise the report')));
     expect(sent.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(sent.metadata.muster).toEqual({ kind: 'direct', from: 'alice', to: 'bob' });
     expect(sent.history).toHaveLength(1);
@@ -41,7 +44,7 @@ describe('direct tasks through the official SDK client', () => {
     expect(ask.body.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(ask.body.status.message.role).toBe('ROLE_AGENT');
 
-    const followUp = wire(await asAlice.sendMessage(sendRequest('Section 2', { taskId: id })));
+    const followUp = wire(await asAlice.sendMessage(atOnce('Section 2', { taskId: id })));
     expect(followUp.status.state).toBe('TASK_STATE_WORKING');
     expect(followUp.history.map((m: any) => m.parts[0].text)).toEqual(['Please summarise the report', 'Which section?', 'Section 2']);
 
@@ -68,7 +71,7 @@ describe('direct tasks through the official SDK client', () => {
 
   it('lets the sender cancel; the target cannot, and its later respond gets 409', async () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
-    const task = wire(await asAlice.sendMessage(sendRequest('cancel me')));
+    const task = wire(await asAlice.sendMessage(atOnce('cancel me')));
     const byBob = await rpc(bobBase(), 'CancelTask', { id: task.id }, { token: bob.token });
     expect(byBob.status).toBe(403);
     expect(byBob.body.error.code).toBe(-32011);
@@ -89,7 +92,7 @@ describe('direct tasks through the official SDK client', () => {
 
   it('refuses to cancel a terminal task with -32002 naming its state', async () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
-    const task = wire(await asAlice.sendMessage(sendRequest('reject me')));
+    const task = wire(await asAlice.sendMessage(atOnce('reject me')));
     await rest(hub, 'POST', `api/tasks/${task.id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_REJECTED' } });
     const res = await rpc(bobBase(), 'CancelTask', { id: task.id }, { token: alice.token });
     expect(res.body.error.code).toBe(-32002);
@@ -98,7 +101,7 @@ describe('direct tasks through the official SDK client', () => {
   });
 
   it('an action the task\'s kind does not have is refused and changes nothing, whatever its name', async () => {
-    const task = wire(await (await sdkClient(bobBase(), alice.token)).sendMessage(sendRequest('no such action')));
+    const task = wire(await (await sdkClient(bobBase(), alice.token)).sendMessage(atOnce('no such action')));
     for (const action of ['close', 'constructor', 'toString', 'nothing']) {
       const res = await rest(hub, 'POST', `api/tasks/${task.id}/${action}`, { token: bob.token, body: {} });
       expect(res.status).toBe(400);
@@ -112,7 +115,7 @@ describe('direct tasks through the official SDK client', () => {
 
   it('respond: only the target; the sender gets 403, anyone else 404; expectedState is compare-and-set', async () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
-    const task = wire(await asAlice.sendMessage(sendRequest('who may respond?')));
+    const task = wire(await asAlice.sendMessage(atOnce('who may respond?')));
     const bySender = await rest(hub, 'POST', `api/tasks/${task.id}/respond`, { token: alice.token, body: { state: 'TASK_STATE_WORKING' } });
     expect(bySender.status).toBe(403);
     const byStranger = await rest(hub, 'POST', `api/tasks/${task.id}/respond`, { token: carol.token, body: { state: 'TASK_STATE_WORKING' } });
@@ -135,7 +138,7 @@ describe('direct tasks through the official SDK client', () => {
 
   it('keeps tasks private: a third agent sees nothing through any door', async () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
-    const task = wire(await asAlice.sendMessage(sendRequest('private')));
+    const task = wire(await asAlice.sendMessage(atOnce('private')));
     const asCarol = await sdkClient(bobBase(), carol.token);
     await expect(asCarol.getTask({ tenant: '', id: task.id, historyLength: undefined })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
     const hubGet = await rpc(hub.url, 'GetTask', { id: task.id }, { token: carol.token });
@@ -158,8 +161,8 @@ describe('direct tasks through the official SDK client', () => {
     await register(hub, 'dora');
     const dora = await register(hub, 'dora-sender');
     const doraBase = `${hub.url}agents/dora/`;
-    const fromAlice = wire(await (await sdkClient(doraBase, alice.token)).sendMessage(sendRequest('from alice')));
-    const fromDoraSender = wire(await (await sdkClient(doraBase, dora.token)).sendMessage(sendRequest('from dora-sender')));
+    const fromAlice = wire(await (await sdkClient(doraBase, alice.token)).sendMessage(atOnce('from alice')));
+    const fromDoraSender = wire(await (await sdkClient(doraBase, dora.token)).sendMessage(atOnce('from dora-sender')));
     const aliceView = await rpc(doraBase, 'ListTasks', {}, { token: alice.token });
     expect(aliceView.body.result.tasks.map((t: any) => t.id)).toEqual([fromAlice.id]);
     expect(aliceView.body.result.totalSize).toBe(1);
@@ -174,7 +177,7 @@ describe('direct tasks through the official SDK client', () => {
     const frankBase = `${hub.url}agents/frank/`;
     const asEve = await sdkClient(frankBase, eve.token);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(wire(await asEve.sendMessage(sendRequest(`task ${i}`))).id);
+    for (let i = 0; i < 5; i++) ids.push(wire(await asEve.sendMessage(atOnce(`task ${i}`))).id);
     const seen: string[] = [];
     let pageToken = '';
     for (let page = 0; page < 3; page++) {
@@ -202,7 +205,7 @@ describe('direct tasks through the official SDK client', () => {
 
   it('keeps every task and its history across a restart', async () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
-    const task = wire(await asAlice.sendMessage(sendRequest('survive a restart')));
+    const task = wire(await asAlice.sendMessage(atOnce('survive a restart')));
     await rest(hub, 'POST', `api/tasks/${task.id}/respond`, {
       token: bob.token,
       body: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'survived' }] }, artifacts: [{ artifactId: 'a1', parts: [{ text: 'kept' }] }] },
@@ -214,7 +217,7 @@ describe('direct tasks through the official SDK client', () => {
     expect(after.body).toEqual(before.body);
     const listAfter = await rpc(hub.url, 'ListTasks', { includeArtifacts: true }, { token: alice.token });
     expect(listAfter.body.result).toEqual(listBefore.body.result);
-    const stillWorks = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'after-restart', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, { token: alice.token });
+    const stillWorks = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'after-restart', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { returnImmediately: true } }, { token: alice.token });
     expect(stillWorks.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
   });
 });
