@@ -36,8 +36,8 @@ afterAll(async () => {
   await hub.destroy();
 });
 
-async function endpointAgent(handle: string, protocol: Protocol, named: 'base' | 'card' = 'base') {
-  const endpoint = await startOwnEndpoint(protocol);
+async function endpointAgent(handle: string, protocol: Protocol, named: 'base' | 'card' = 'base', streams = true) {
+  const endpoint = await startOwnEndpoint(protocol, { streams });
   endpoints.push(endpoint);
   await ownEndpointAgent(hub, handle, endpoint, named);
   return endpoint;
@@ -58,12 +58,14 @@ const textsOf = (parts: { text?: string }[] | undefined) => (parts ?? []).map((p
 
 describe('forwarding to any A2A server, both ways', () => {
   it.each([
-    ['JSONRPC/1.0', 'base'],
-    ['HTTP+JSON/1.0', 'card'],
-    ['JSONRPC/0.3', 'base'],
-  ] as const)('speaks %s to an endpoint named by its %s; a blocking send and GetTask carry its answer', async (protocol, named) => {
-    const handle = `own-${protocol.replace(/[^a-z0-9]/gi, '').toLowerCase()}`;
-    const endpoint = await endpointAgent(handle, protocol, named);
+    ['JSONRPC/1.0', 'base', 'streaming'],
+    ['HTTP+JSON/1.0', 'card', 'streaming'],
+    ['JSONRPC/0.3', 'base', 'streaming'],
+    ['JSONRPC/1.0', 'base', 'polling'],
+    ['JSONRPC/0.3', 'card', 'polling'],
+  ] as const)('speaks %s to an endpoint named by its %s, following its task by %s; a blocking send and GetTask carry its answer', async (protocol, named, following) => {
+    const handle = `own-${protocol.replace(/[^a-z0-9]/gi, '').toLowerCase()}-${named}-${following}`;
+    const endpoint = await endpointAgent(handle, protocol, named, following === 'streaming');
     const client = await sdkClient(`${node.url}agents/${handle}/`, alice.token);
     const answer = wire(await client.sendMessage(sendRequest('summarize the draft')));
     expect(answer.status.state).toBe('TASK_STATE_COMPLETED');
@@ -72,7 +74,17 @@ describe('forwarding to any A2A server, both ways', () => {
     expect(endpoint.received.map((m) => m.parts[0]?.content?.value)).toEqual(['summarize the draft']);
     const read = await getTask(handle, answer.id);
     expect(read.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(read.metadata.muster.forwarding).toMatchObject({ state: 'delivered', following: 'polling', remoteTaskId: expect.any(String) });
+    expect(read.metadata.muster.forwarding).toMatchObject({ state: 'delivered', following, remoteTaskId: expect.any(String) });
+  });
+
+  it('an endpoint whose card says it streams but which refuses to is followed by reading its task', async () => {
+    const endpoint = await startOwnEndpoint('JSONRPC/1.0', { streams: false, claimsStreams: true });
+    endpoints.push(endpoint);
+    await ownEndpointAgent(hub, 'own-no-stream', endpoint);
+    const client = await sdkClient(`${node.url}agents/own-no-stream/`, alice.token);
+    const answer = wire(await client.sendMessage(sendRequest('work without a stream')));
+    expect(answer.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await getTask('own-no-stream', answer.id)).metadata.muster.forwarding.following).toBe('polling');
   });
 
   it('a stream on another node carries the working status, the artifact and the end', async () => {

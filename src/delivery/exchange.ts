@@ -15,7 +15,15 @@ export interface Bounds {
   deadline: number;
   timeoutMs: number;
   maxBytes: number;
+  /**
+   * Read an event stream as it comes instead of whole: its chunks go to `onData` (the byte cap
+   * then holds for other answers only), and the exchange ends when the stream does, or at
+   * `until`, when the hub hangs up. `deadline` still bounds the wait for the answer's head.
+   */
+  stream?: { until: number; onData: (chunk: Buffer) => void; signal?: AbortSignal };
 }
+
+const isEventStream = (response: http.IncomingMessage) => String(response.headers['content-type'] ?? '').startsWith('text/event-stream');
 
 /** One request and its whole (capped) response, without following redirects. */
 export function exchange({ url, method, headers, body }: Exchange, policy: TargetPolicy, bounds: Bounds): Promise<SendResult> {
@@ -50,6 +58,8 @@ export function exchange({ url, method, headers, body }: Exchange, policy: Targe
 
     request.on('error', (error) => fail(asFailure(error, url)));
     request.on('response', (response) => {
+      const { stream } = bounds;
+      if (stream && isEventStream(response) && (response.statusCode ?? 0) < 300) return follow(response, stream);
       if (Number(response.headers['content-length']) > bounds.maxBytes) return fail(tooLarge());
       const chunks: Buffer[] = [];
       let size = 0;
@@ -69,6 +79,25 @@ export function exchange({ url, method, headers, body }: Exchange, policy: Targe
         resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), url: url.href });
       });
     });
+    /** An event stream, passed on as it comes; its end, a cut after it began, or `until` ends the exchange. */
+    function follow(response: http.IncomingMessage, stream: NonNullable<Bounds['stream']>) {
+      clearTimeout(timer);
+      const done = () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(hold);
+        stream.signal?.removeEventListener('abort', done);
+        request.destroy();
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.alloc(0), url: url.href });
+      };
+      const hold = setTimeout(done, Math.max(0, stream.until - Date.now()));
+      if (stream.signal?.aborted) return done();
+      stream.signal?.addEventListener('abort', done, { once: true });
+      response.on('data', (chunk: Buffer) => stream.onData(chunk));
+      response.on('end', done);
+      response.on('close', done);
+      response.on('error', done);
+    }
     request.end(body);
   });
 }

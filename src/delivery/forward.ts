@@ -77,8 +77,8 @@ export interface ForwardingRecord extends Partial<RemoteTaskRef> {
   attempts: number;
   lastAttemptAt: string;
   httpStatus?: number;
-  /** How the hub follows the endpoint's task: it reads it again until it ends. */
-  following?: 'polling';
+  /** How the hub follows the endpoint's task until it ends: by its stream, when the card says it streams, else by reading it again. */
+  following?: 'streaming' | 'polling';
   /** The endpoint refused a call for good (a JSON-RPC error, a 4xx), or stopped answering. */
   remoteError?: { code: number; message: string };
 }

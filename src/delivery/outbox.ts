@@ -14,7 +14,9 @@ export type Verdict = { kind: 'done' } | { kind: 'refused'; reason: string } | {
 export interface Conversation {
   request: RemoteRequest;
   maxResponseBytes?: number;
-  verdict(status: number, body: Buffer): Verdict;
+  /** Read the answer as an event stream, for up to `holdMs` (within the lease), handing on each chunk as it comes. */
+  stream?: { holdMs: number; onData(chunk: Buffer): void };
+  verdict(status: number, body: Buffer): Verdict | Promise<Verdict>;
   /** Told once the attempt's outcome is recorded (by the lease holder), with the answer. */
   answered(delivery: Delivery, status: number | undefined, body: Buffer | undefined): Promise<void>;
 }
@@ -51,6 +53,8 @@ export const DEFAULT_RETRIES = [60, 300, 1800, 7200, 21600] as const;
  */
 export class Outbox {
   private readonly work: LeasedWork<Delivery>;
+  /** Hangs up held streams when the outbox stops, so a shutdown does not wait them out. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly store: Store,
@@ -81,6 +85,7 @@ export class Outbox {
   }
 
   stop(): Promise<void> {
+    this.stopping.abort();
     return this.work.stop();
   }
 
@@ -100,11 +105,11 @@ export class Outbox {
       const signature = request.body === undefined ? {} : { 'muster-signature': await this.signer.signDetached(request.body) };
       const live = (await this.options.headersFor?.(delivery)) ?? {};
       const headers = Object.assign({}, request.headers, live, { 'idempotency-key': delivery.id }, signature);
-      const policy = conversation?.maxResponseBytes ? Object.assign({}, this.options.policy, { maxResponseBytes: conversation.maxResponseBytes }) : this.options.policy;
+      const policy = this.policyFor(conversation);
       const answer = await safeSend({ url: request.url, method: request.method, headers, ...(request.body === undefined ? {} : { body: request.body }) }, policy);
       status = answer.status;
       response = answer.body;
-      verdict = conversation ? conversation.verdict(status, response) : status >= 200 && status < 300 ? { kind: 'done' } : { kind: 'retry', reason: `HTTP ${status}` };
+      verdict = conversation ? await conversation.verdict(status, response) : status >= 200 && status < 300 ? { kind: 'done' } : { kind: 'retry', reason: `HTTP ${status}` };
     } catch (e) {
       // A URL the rules refuse stays refused: no retry.
       verdict = { kind: e instanceof TargetRefused ? 'refused' : 'retry', reason: (e as Error).message };
@@ -114,6 +119,13 @@ export class Outbox {
     const done = Object.assign({}, delivery, outcome);
     this.options.onAttempt?.(done);
     await conversation?.answered(done, status, response).catch((e: unknown) => this.options.onError?.(e));
+  }
+
+  private policyFor(conversation: Conversation | undefined) {
+    if (!conversation) return this.options.policy;
+    const { maxResponseBytes, stream } = conversation;
+    const held = stream && { until: this.clock() + stream.holdMs, onData: stream.onData, signal: this.stopping.signal };
+    return Object.assign({}, this.options.policy, maxResponseBytes ? { maxResponseBytes } : {}, held ? { stream: held } : {});
   }
 
   private outcome(delivery: Delivery, status: number | undefined, verdict: Verdict): DeliveryOutcome {

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { TargetRefused } from './errors.js';
-import { exchange } from './exchange.js';
+import { exchange, type Bounds } from './exchange.js';
 import { parseTarget, type TargetPolicy } from './target.js';
 
 export { checkTarget, type TargetPolicy } from './target.js';
@@ -15,6 +15,8 @@ export interface OutgoingRequest {
 }
 
 export interface SendPolicy extends TargetPolicy {
+  /** Read an event stream as it comes (see Bounds.stream); redirects are not followed then. */
+  stream?: Bounds['stream'];
   /** For the whole exchange, redirects and body included. */
   timeoutMs?: number;
   maxResponseBytes?: number;
@@ -56,9 +58,9 @@ export async function safeSend(request: OutgoingRequest, policy: SendPolicy): Pr
   const headers = ownHeaders(request.headers ?? {});
 
   for (let redirects = 0; ; redirects += 1) {
-    const response = await exchange({ url, method, headers, body }, policy, { deadline, timeoutMs, maxBytes });
+    const response = await exchange({ url, method, headers, body }, policy, { deadline, timeoutMs, maxBytes, ...(policy.stream ? { stream: policy.stream } : {}) });
     const location = response.headers.location;
-    if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;
+    if (!REDIRECT_STATUSES.has(response.status) || location === undefined || policy.stream) return response;
     if (redirects >= maxRedirects) {
       throw new TargetRefused('redirect', `${url.origin} redirected more than ${maxRedirects} times; send the final URL instead`);
     }

@@ -26,6 +26,7 @@ import type { Caller } from '../identity/caller.js';
 import type { Delivery, DeliveryDraft, Store, StoredTask } from '../store/store.js';
 import type { Change } from './kind.js';
 import { failureBody, mirrorBody } from './mirror.js';
+import { streamConversation } from './stream-follow.js';
 
 /** The most an endpoint's answer may hold: a task with its artifacts, under the hub's own body limit and some. */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
@@ -69,8 +70,9 @@ export class Forwards {
   /** A forward's or a follow's conversation with the endpoint; undefined for other deliveries (push). */
   async conversationOf(delivery: Delivery): Promise<Conversation | undefined> {
     if (delivery.channel !== FORWARD_CHANNEL && delivery.channel !== FOLLOW_CHANNEL) return undefined;
-    const iface = await this.interfaceFor(delivery.taskId);
+    const { iface, following } = await this.endpointFor(delivery.taskId);
     const call = callOf(delivery.body);
+    if (delivery.channel === FOLLOW_CHANNEL && following === 'streaming') return this.streamed(delivery, call, iface);
     return {
       request: remoteRequest(iface, call),
       maxResponseBytes: MAX_ANSWER_BYTES,
@@ -95,13 +97,41 @@ export class Forwards {
     return message && followUpDraft(record, message, remote, url, seq);
   }
 
-  private async interfaceFor(taskId: string): Promise<EndpointInterface> {
-    const target = (await this.store.getTask(taskId, { includeArtifacts: false, historyLength: 0 }))?.record.target;
+  /** The interface the task's target is spoken to at, and how the task is followed. */
+  private async endpointFor(taskId: string): Promise<{ iface: EndpointInterface; following: ForwardingRecord['following'] }> {
+    const task = await this.store.getTask(taskId, { includeArtifacts: false, historyLength: 0 });
+    const target = task?.record.target;
     const agent = target === undefined ? undefined : await this.store.getAgent(target);
-    if (!agent?.endpointRpcUrl || agent.endpointVerifiedAt === undefined) {
+    if (!task || !agent?.endpointRpcUrl || agent.endpointVerifiedAt === undefined) {
       throw new TargetRefused('invalid-url', `${target ?? 'The target'} has no verified endpoint any more`);
     }
-    return { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0' };
+    const iface: EndpointInterface = { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', streams: agent.endpointStreams === true };
+    return { iface, following: forwardingOf(task)?.following };
+  }
+
+  /** A follow by the endpoint's stream (stream-follow.ts); a follow that gives up fails the task as a read would. */
+  private streamed(delivery: Delivery, call: RemoteCall, iface: EndpointInterface): Conversation {
+    const write = (decide: Parameters<EndpointWrites['fromEndpoint']>[1]) => this.writes?.fromEndpoint(delivery.taskId, decide) ?? Promise.resolve();
+    const conversation = streamConversation(iface, call, delivery, {
+      mirror: (event) => write((task) => {
+        const body = event.kind === 'refused' || event.kind === 'transient' ? undefined : mirrorBody(task, event);
+        return body && { body };
+      }),
+      pause: () => this.pause(delivery),
+      fallBack: () => write((task) => ({ forwarding: Object.assign({}, forwardingOf(task), { following: 'polling' }) as ForwardingRecord })),
+    }, this.clock);
+    const streamed = conversation.answered;
+    return Object.assign(conversation, {
+      answered: async (done: Delivery, status: number | undefined, body: Buffer | undefined) => {
+        await streamed(done, status, body);
+        if (done.state === 'failed') await this.answered(done, call, iface, undefined);
+      },
+    });
+  }
+
+  /** A follow's wait before it reads again: a tenth of its age so far, within bounds. */
+  private pause(delivery: Delivery): number {
+    return Math.min(FOLLOW_MAX_MS, Math.max(FOLLOW_MIN_MS, (this.clock() - delivery.createdAt) / 10));
   }
 
   private verdict(call: RemoteCall, answer: RemoteAnswer, delivery: Delivery): Verdict {
@@ -115,9 +145,8 @@ export class Forwards {
       case 'task': {
         const ended = answer.task.state !== undefined && isTerminal(answer.task.state);
         if (call.method !== 'GetTask' || ended) return { kind: 'done' };
-        const age = this.clock() - delivery.createdAt;
-        if (age > FOLLOW_FOR_MS) return { kind: 'refused', reason: `the task was followed for ${FOLLOW_FOR_MS / 86_400_000} days and has not ended` };
-        return { kind: 'again', afterMs: Math.min(FOLLOW_MAX_MS, Math.max(FOLLOW_MIN_MS, age / 10)) };
+        if (this.clock() - delivery.createdAt > FOLLOW_FOR_MS) return { kind: 'refused', reason: `the task was followed for ${FOLLOW_FOR_MS / 86_400_000} days and has not ended` };
+        return { kind: 'again', afterMs: this.pause(delivery) };
       }
     }
   }
@@ -137,7 +166,7 @@ export class Forwards {
           if (answer.task.contextId) learned.remoteContextId = answer.task.contextId;
           const ended = answer.task.state !== undefined && isTerminal(answer.task.state);
           if (!before?.following && !ended) {
-            learned.following = 'polling';
+            learned.following = iface.streams ? 'streaming' : 'polling';
             write.deliveries = [followDraft(task.record, { remoteTaskId: answer.task.id }, iface.url)];
           }
         }

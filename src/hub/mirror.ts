@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { isTerminal } from '../a2a/states.js';
 import { partSchema } from '../a2a/schemas.js';
 import type { TaskState } from '../a2a/types.js';
-import type { Loose, RemoteAnswer } from '../delivery/remote/answers.js';
+import type { Loose, RemoteEvent, RemoteTask } from '../delivery/remote/answers.js';
 import type { StoredTask } from '../store/store.js';
 
 /** The endpoint's state as the target may respond it: the states a respond can name. */
@@ -24,15 +24,39 @@ const MIRRORED: Partial<Record<TaskState, TaskState>> = {
 
 const parts = z.array(partSchema);
 
-/** The respond body that brings `answer` into `task`; undefined when the task shows it all already. */
-export function mirrorBody(task: StoredTask, answer: Extract<RemoteAnswer, { kind: 'task' | 'message' }>): Record<string, unknown> | undefined {
+/** What the endpoint said that can be mirrored: its task or a change to it, or a Message. */
+export type Mirrored = Extract<RemoteEvent, { kind: 'task' | 'message' | 'status' | 'artifact' }>;
+
+/** The respond body that brings what the endpoint said into `task`; undefined when the task shows it all already. */
+export function mirrorBody(task: StoredTask, said: Mirrored): Record<string, unknown> | undefined {
   const { state } = task.record;
   if (isTerminal(state)) return undefined;
-  if (answer.kind === 'message') {
-    const message = messageOf(answer.message);
-    return state === 'TASK_STATE_SUBMITTED' ? { reply: message } : { state: 'TASK_STATE_COMPLETED', message };
+  switch (said.kind) {
+    case 'message': {
+      const message = messageOf(said.message);
+      return state === 'TASK_STATE_SUBMITTED' ? { reply: message } : { state: 'TASK_STATE_COMPLETED', message };
+    }
+    case 'artifact':
+      return artifactBody(task, said);
+    case 'status':
+      return taskBody(task, Object.assign({ id: '', artifacts: [] }, said));
+    case 'task':
+      return taskBody(task, said.task);
   }
-  const remote = answer.task;
+}
+
+/**
+ * A piece of an artifact as it streamed. An appended piece whose artifact the hub does not hold
+ * (the stream began after its start) waits: the task the next subscription begins with has it whole.
+ */
+function artifactBody(task: StoredTask, said: Extract<Mirrored, { kind: 'artifact' }>): Record<string, unknown> | undefined {
+  const held = task.artifacts.some((a) => a.artifactId === said.artifact['artifactId']);
+  if (said.append ? !held : artifactShown(task, said.artifact)) return undefined;
+  return { chunks: [Object.assign(artifactOf(said.artifact), { append: said.append, lastChunk: said.lastChunk })] };
+}
+
+function taskBody(task: StoredTask, remote: RemoteTask): Record<string, unknown> | undefined {
+  const { state } = task.record;
   const message = remote.statusMessage && !shown(task, remote.statusMessage) ? messageOf(remote.statusMessage) : undefined;
   const chunks = remote.artifacts.filter((a) => !artifactShown(task, a)).map((a) => Object.assign(artifactOf(a), { append: false, lastChunk: true }));
   let next = remote.state && MIRRORED[remote.state];

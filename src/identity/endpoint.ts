@@ -63,7 +63,7 @@ export class EndpointControl {
       });
     }
     const spoken = await this.interfaceIn(card, url);
-    const verified = await this.store.markEndpointVerified(handle, pending.endpoint, spoken.url, spoken.protocol, this.clock());
+    const verified = await this.store.markEndpointVerified(handle, pending.endpoint, spoken, this.clock());
     return view(verified);
   }
 

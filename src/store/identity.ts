@@ -17,6 +17,8 @@ export interface AgentRecord {
   endpointRpcUrl?: string;
   /** The binding and version of that interface; absent: 1.0 JSON-RPC (endpoints verified before others were spoken). */
   endpointProtocol?: EndpointProtocol;
+  /** The endpoint's card says it streams: the hub follows its tasks by their streams. */
+  endpointStreams?: boolean;
   endpointVerifiedAt?: number;
   /** New direct tasks are also sent to the verified endpoint. */
   forwarding?: boolean;
@@ -37,6 +39,13 @@ export interface AgentRecord {
 
 /** How the hub speaks to an agent's own endpoint (delivery/remote/interface.ts picks it from the card). */
 export type EndpointProtocol = 'JSONRPC/1.0' | 'HTTP+JSON/1.0' | 'JSONRPC/0.3';
+
+/** What verification found in the endpoint's card: the interface the hub speaks, and whether it streams. */
+export interface SpokenInterface {
+  url: string;
+  protocol: EndpointProtocol;
+  streams: boolean;
+}
 
 /** A skill an agent declares, in the Agent Card's AgentSkill shape (identity/profile.ts bounds it). */
 export interface AgentSkill {
@@ -115,7 +124,7 @@ export interface IdentityStore {
   saveChallenge(handle: string, challenge: EndpointChallenge): Promise<void>;
   /** Returns and forgets the agent's challenge. */
   takeChallenge(handle: string): Promise<EndpointChallenge | undefined>;
-  markEndpointVerified(handle: string, endpoint: string, rpcUrl: string, protocol: EndpointProtocol, now: number): Promise<AgentRecord>;
+  markEndpointVerified(handle: string, endpoint: string, spoken: SpokenInterface, now: number): Promise<AgentRecord>;
   /** Switches forwarding, charging `quotas`; switching off cancels the agent's pending forwards. */
   setForwarding(handle: string, enabled: boolean, quotas: QuotaCharge[]): Promise<AgentRecord>;
   /** The admin token's hash, if one was stored. */

@@ -19,7 +19,8 @@ export type Protocol = 'JSONRPC/1.0' | 'HTTP+JSON/1.0' | 'JSONRPC/0.3';
  * completes with the answer), `hold` works until canceled, `reply` answers with a plain Message,
  * anything else is worked and completed with an artifact.
  */
-export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0') {
+/** `claimsStreams`: the card served says it streams, though the server refuses to (a card out of step with its server). */
+export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', { streams = true, claimsStreams = streams } = {}) {
   const received: Message[] = [];
   const [binding, version] = protocol.split('/') as [string, string];
   const card: AgentCard = {
@@ -28,7 +29,7 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0') {
     version: '1.0.0',
     supportedInterfaces: [{ url: '', protocolBinding: binding, tenant: '', protocolVersion: version }],
     provider: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: streams, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
@@ -50,7 +51,8 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0') {
   const handler = new DefaultRequestHandler(card, tasks, executor);
   const legacy = version === '0.3' ? { legacyCompat: { enabled: true } } : {};
   const app = express();
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: { getAgentCard: async () => card } as never, ...legacy }));
+  const served = () => Object.assign({}, card, { capabilities: Object.assign({}, card.capabilities, { streaming: claimsStreams }) });
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: { getAgentCard: async () => served() } as never, ...legacy }));
   const options = { requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...legacy };
   app.use('/a2a', binding === 'HTTP+JSON' ? restHandler(options) : jsonRpcHandler(options));
   const server = await new Promise<Server>((resolve) => {

@@ -27,6 +27,12 @@ export type RemoteAnswer =
   | { kind: 'refused'; code: number; message: string }
   | { kind: 'transient'; reason: string };
 
+/** One event of the endpoint's task stream: a whole task or message, or a change of status or artifact. */
+export type RemoteEvent =
+  | RemoteAnswer
+  | { kind: 'status'; state: TaskState | undefined; statusMessage?: Loose }
+  | { kind: 'artifact'; artifact: Loose; append: boolean; lastChunk: boolean };
+
 /** Statuses a later attempt may get past: the endpoint is busy, slow or failing for now. */
 const transientStatus = (status: number) => status >= 500 || status === 408 || status === 429;
 /** JSON-RPC's internal error: the endpoint's own fault, perhaps passing. */
@@ -59,6 +65,39 @@ function errorWords(json: unknown): string {
   const error = json['error'];
   const words = isJsonObject(error) ? error['message'] : typeof error === 'string' ? error : json['message'];
   return typeof words === 'string' && words !== '' ? `: ${words.slice(0, 300)}` : '';
+}
+
+/** One event's data from the endpoint's stream: a JSON-RPC response holding a stream response, or (HTTP+JSON) the stream response itself. */
+export function readEvent(iface: EndpointInterface, data: string): RemoteEvent {
+  const json = parsed(Buffer.from(data, 'utf8'));
+  const legacy = iface.protocol === 'JSONRPC/0.3';
+  if (iface.protocol !== 'HTTP+JSON/1.0' && isJsonObject(json) && isJsonObject(json['error'])) {
+    return { kind: 'refused', code: Number(json['error']['code']), message: String(json['error']['message'] ?? '') };
+  }
+  const result = iface.protocol === 'HTTP+JSON/1.0' ? json : isJsonObject(json) ? json['result'] : undefined;
+  return (isJsonObject(result) && changeOf(result, legacy)) || resultOf(result, legacy) || { kind: 'transient', reason: 'an event that is not an A2A stream response' };
+}
+
+/** A status or artifact update, in either version's shape. */
+function changeOf(result: JsonObject, legacy: boolean): RemoteEvent | undefined {
+  const status = isJsonObject(result['statusUpdate']) ? result['statusUpdate'] : result['kind'] === 'status-update' ? result : undefined;
+  if (status) {
+    const inner = isJsonObject(status['status']) ? status['status'] : {};
+    const message = inner['message'];
+    return Object.assign(
+      { kind: 'status' as const, state: typeof inner['state'] === 'string' ? parseState(inner['state']) : undefined },
+      isJsonObject(message) ? { statusMessage: (legacy ? messageIn(message) : message) as Loose } : {},
+    );
+  }
+  const update = isJsonObject(result['artifactUpdate']) ? result['artifactUpdate'] : result['kind'] === 'artifact-update' ? result : undefined;
+  if (!update || !isJsonObject(update['artifact'])) return undefined;
+  const artifact = update['artifact'];
+  return {
+    kind: 'artifact',
+    artifact: legacy && Array.isArray(artifact['parts']) ? Object.assign({}, artifact, { parts: artifact['parts'].map(partIn) }) : artifact,
+    append: update['append'] === true,
+    lastChunk: update['lastChunk'] === true,
+  };
 }
 
 /** A SendMessage result (`{task}` or `{message}`), a Task itself, or a 0.3 result (`kind`). */

@@ -3,12 +3,9 @@
  * in whichever version the card is written: a 1.0 card lists `supportedInterfaces`; a 0.3 card
  * names one `url` with its `preferredTransport` and maybe `additionalInterfaces`.
  */
-import type { EndpointProtocol } from '../../store/store.js';
+import type { EndpointProtocol, SpokenInterface } from '../../store/store.js';
 
-export interface EndpointInterface {
-  url: string;
-  protocol: EndpointProtocol;
-}
+export type EndpointInterface = SpokenInterface;
 
 interface Candidate {
   url: unknown;
@@ -40,13 +37,15 @@ function candidates(card: Record<string, unknown>): Candidate[] {
 /** The interface to speak, its URL resolved against the card's own; undefined when the card names none the hub speaks. */
 export function interfaceOf(card: unknown, cardUrl: string): EndpointInterface | undefined {
   if (typeof card !== 'object' || card === null) return undefined;
-  const usable = candidates(card as Record<string, unknown>).flatMap((c) => {
+  const usable = candidates(card as Record<string, unknown>).flatMap((c): { url: string; protocol: EndpointProtocol }[] => {
     const protocol = protocolOf(c);
     const url = typeof c.url === 'string' && c.url !== '' ? resolved(c.url, cardUrl) : undefined;
     return protocol && url ? [{ url, protocol }] : [];
   });
   usable.sort((a, b) => PREFERENCE.indexOf(a.protocol) - PREFERENCE.indexOf(b.protocol));
-  return usable[0];
+  const capabilities = (card as Record<string, unknown>)['capabilities'];
+  const streams = typeof capabilities === 'object' && capabilities !== null && (capabilities as Record<string, unknown>)['streaming'] === true;
+  return usable[0] && Object.assign(usable[0], { streams });
 }
 
 const resolved = (url: string, base: string): string | undefined => {

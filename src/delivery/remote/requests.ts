@@ -8,8 +8,8 @@ import { messageOut } from '../../a2a/legacy.js';
 import { isJsonObject, type JsonObject, type Message } from '../../a2a/types.js';
 import type { EndpointInterface } from './interface.js';
 
-/** The calls the hub makes: a forward or a follow-up, a read of the remote task, a cancel. */
-export type RemoteMethod = 'SendMessage' | 'GetTask' | 'CancelTask';
+/** The calls the hub makes: a forward or a follow-up, a read of the remote task or its stream, a cancel. */
+export type RemoteMethod = 'SendMessage' | 'GetTask' | 'SubscribeToTask' | 'CancelTask';
 
 export interface RemoteCall {
   id: string;
@@ -32,7 +32,7 @@ export function callOf(stored: string): RemoteCall {
   return { id, method, params };
 }
 
-const LEGACY_METHOD: Record<RemoteMethod, string> = { SendMessage: 'message/send', GetTask: 'tasks/get', CancelTask: 'tasks/cancel' };
+const LEGACY_METHOD: Record<RemoteMethod, string> = { SendMessage: 'message/send', GetTask: 'tasks/get', SubscribeToTask: 'tasks/resubscribe', CancelTask: 'tasks/cancel' };
 
 /** 1.0 SendMessage params in 0.3's words: the message's shapes, and `blocking: false` for `returnImmediately`. */
 function legacySendParams(params: JsonObject): JsonObject {
@@ -48,8 +48,13 @@ function legacySendParams(params: JsonObject): JsonObject {
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const V1_HEADERS = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 
-/** The HTTP request that makes `call` at the endpoint's interface. */
+/** The HTTP request that makes `call` at the endpoint's interface; a subscription asks for an event stream. */
 export function remoteRequest(iface: EndpointInterface, call: RemoteCall): RemoteRequest {
+  const request = requestIn(iface, call);
+  return call.method === 'SubscribeToTask' ? Object.assign(request, { headers: Object.assign({ accept: 'text/event-stream' }, request.headers) }) : request;
+}
+
+function requestIn(iface: EndpointInterface, call: RemoteCall): RemoteRequest {
   const envelope = (method: string, params: JsonObject) => JSON.stringify({ jsonrpc: '2.0', id: call.id, method, params });
   switch (iface.protocol) {
     case 'JSONRPC/1.0':
@@ -71,6 +76,8 @@ function restRequest(base: string, call: RemoteCall): RemoteRequest {
       return { url: `${base}/message:send`, method: 'POST', headers: V1_HEADERS, body: JSON.stringify(call.params) };
     case 'GetTask':
       return { url: `${base}/tasks/${task}`, method: 'GET', headers: { 'a2a-version': '1.0' } };
+    case 'SubscribeToTask':
+      return { url: `${base}/tasks/${task}:subscribe`, method: 'POST', headers: V1_HEADERS, body: '{}' };
     case 'CancelTask':
       return { url: `${base}/tasks/${task}:cancel`, method: 'POST', headers: V1_HEADERS, body: '{}' };
   }

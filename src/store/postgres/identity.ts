@@ -3,7 +3,7 @@
  * reads the database every time, so a token revoked through any process is refused at once. Token
  * and record changes send NOTIFY in their own statement and are announced here after it commits.
  */
-import type { AgentCursor, AgentRecord, AgentSearch, EndpointChallenge, EndpointProtocol, ProfilePatch, QuotaCharge, QuotaGate } from '../store.js';
+import type { AgentCursor, AgentRecord, AgentSearch, EndpointChallenge, SpokenInterface, ProfilePatch, QuotaCharge, QuotaGate } from '../store.js';
 import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
@@ -13,7 +13,7 @@ import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../row
 
 
 
-export const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
+export const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_streams, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
 /** The directory's search in PostgreSQL's words, its parameters in searchKeys' order. */
 const SEARCH = searchSql(
   'strpos',
@@ -164,11 +164,12 @@ export function identityStatements(db: Db, announcer: Announcer) {
       return row && { challenge: row.challenge, endpoint: row.endpoint, expiresAt: row.expires_at };
     },
 
-    markEndpointVerified: async (handle: string, endpoint: string, rpcUrl: string, protocol: EndpointProtocol, now: number): Promise<AgentRecord> => {
+    markEndpointVerified: async (handle: string, endpoint: string, spoken: SpokenInterface, now: number): Promise<AgentRecord> => {
       const s = new Statement();
       s.with(
         'changed',
-        `UPDATE agents SET endpoint = ${s.param(endpoint, 'text')}, endpoint_rpc_url = ${s.param(rpcUrl, 'text')}, endpoint_protocol = ${s.param(protocol, 'text')},
+        `UPDATE agents SET endpoint = ${s.param(endpoint, 'text')}, endpoint_rpc_url = ${s.param(spoken.url, 'text')},
+           endpoint_protocol = ${s.param(spoken.protocol, 'text')}, endpoint_streams = ${s.param(spoken.streams, 'bool')},
            endpoint_verified_at = ${s.param(now, 'int8')}, changed_at = muster_now_ms()
          WHERE handle = ${s.param(handle, 'text')} RETURNING ${AGENT_COLUMNS}`,
       );
