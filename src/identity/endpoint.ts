@@ -27,6 +27,8 @@ export interface ForwardingView {
   available: boolean;
   endpoint?: string;
   verifiedAt?: string;
+  /** What the hub speaks to the endpoint, as its card said at verification. */
+  speaks?: { url: string; protocol: string; streaming: boolean };
 }
 
 export class EndpointControl {
@@ -153,4 +155,5 @@ const view = (agent: AgentRecord): ForwardingView => ({
   available: agent.endpointVerifiedAt !== undefined,
   ...(agent.endpoint ? { endpoint: agent.endpoint } : {}),
   ...(agent.endpointVerifiedAt !== undefined ? { verifiedAt: new Date(agent.endpointVerifiedAt).toISOString() } : {}),
+  ...(agent.endpointRpcUrl ? { speaks: { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', streaming: agent.endpointStreams === true } } : {}),
 });
