@@ -119,7 +119,7 @@ describe('rejecting', () => {
 });
 
 it('a respond without state, artifacts, chunks or reply is refused, naming state', async () => {
-  const task = (await rpc(bobBase(), 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token })).body.result.task;
+  const task = (await rpc(bobBase(), 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] }, configuration: { returnImmediately: true } }, { token: alice.token })).body.result.task;
   const res = await respond(task.id, { message: { parts: [{ text: 'hm' }] } });
   expect(res.status).toBe(400);
   expect(JSON.stringify(res.body.error)).toContain('state');

@@ -35,10 +35,12 @@ afterAll(() => hub.destroy());
 
 const bobBase = () => `${hub.url}agents/bob/`;
 const message = (extra: Record<string, unknown> = {}) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra });
+/** Nobody answers bob here: a send that blocked would wait out the hub's wait. */
+const AT_ONCE = { returnImmediately: true };
 
 /** Sends a direct task alice → bob and answers its id. */
 async function aliceToBob(): Promise<string> {
-  const sent = await rpc(bobBase(), 'SendMessage', { message: message() }, { token: alice.token });
+  const sent = await rpc(bobBase(), 'SendMessage', { message: message(), configuration: AT_ONCE }, { token: alice.token });
   expect(sent.body.result?.task?.id, JSON.stringify(sent.body)).toBeTruthy();
   return sent.body.result.task.id as string;
 }
@@ -76,7 +78,7 @@ describe('JSON-RPC validation errors name the field under params', () => {
   });
 
   it('ignores unknown fields in A2A objects (A2A 1.0 §5.7) and stores none of them', async () => {
-    const params = { message: message({ tckUnknownField: 'x', parts: [{ text: 'hello', tckUnknownField: 1 }] }), tckUnknownField: true };
+    const params = { message: message({ tckUnknownField: 'x', parts: [{ text: 'hello', tckUnknownField: 1 }] }), configuration: AT_ONCE, tckUnknownField: true };
     const sent = await rpc(bobBase(), 'SendMessage', params, { token: alice.token });
     expect(sent.body.result.task.id).toBeTruthy();
     const read = await rpc(bobBase(), 'GetTask', { id: sent.body.result.task.id, tckUnknownField: 1 }, { token: alice.token });
@@ -267,7 +269,7 @@ describe('reserved handles', () => {
       const me = await rest(node, 'GET', 'api/me', { token });
       expect(me.body).toMatchObject({ kind: 'agent', handle: 'metrics' });
       const sender = await register(node, 'sender');
-      const sent = await rpc(`${node.url}agents/metrics/`, 'SendMessage', { message: message() }, { token: sender.token });
+      const sent = await rpc(`${node.url}agents/metrics/`, 'SendMessage', { message: message(), configuration: AT_ONCE }, { token: sender.token });
       expect(sent.body.result.task.id).toBeTruthy();
     } finally {
       await node.stop();

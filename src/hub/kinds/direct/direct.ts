@@ -86,7 +86,8 @@ export const directModule: KindModule = {
             name: 'Direct task',
             description:
               `Send a task to ${handle}'s inbox. Muster stores and routes it, never executes it. SendMessage waits for the answer unless ` +
-              'configuration.returnImmediately is true, until the task ends or needs input, up to the hub\'s blocking wait; the answer may be a Message. ' +
+              'configuration.returnImmediately is true (then it answers at once with the task as it stands, TASK_STATE_SUBMITTED), ' +
+              'until the task ends or needs input, up to the hub\'s blocking wait; the answer may be a Message. ' +
               'When the wait runs out first, the answer is the task as it stands, with metadata.muster.wait {"ranOut": true, "seconds": N}, ' +
               `and ${handle} may still answer: follow it with GetTask, ListTasks or SubscribeToTask. ` +
               'Answer TASK_STATE_INPUT_REQUIRED with SendMessage carrying the taskId. Parts must be of the input modes on this card.',
