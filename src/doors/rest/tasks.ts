@@ -6,6 +6,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/tasks.js';
 import { callerOf } from '../http/context.js';
 import { pageFields } from './page-query.js';
+import { partsAs10 } from './parts.js';
 
 const HUB_DOOR = { kind: 'hub' } as const;
 
@@ -60,9 +61,12 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
 
   // A kind's actions (`respond` on direct tasks, `close` on open calls): the kind names them, the
   // hub refuses one the task's kind lacks. `/cancel` is its own route, which Fastify prefers.
+  // Their parts may come in the 0.3 shape: the kinds read 1.0 parts.
   app.post('/api/tasks/:id/:action', { config }, async (request) => {
     const { action } = request.params as { action: string };
-    return hub.tasks.act(await actor(request), id(request), action, request.body ?? {}, idempotencyKey(request));
+    const who = await actor(request);
+    requireToken(who.caller, 'A task action'); // before the body is read: no token is a 401, not a validation error
+    return hub.tasks.act(who, id(request), action, partsAs10(request.body ?? {}), idempotencyKey(request));
   });
 
   app.post('/api/tasks/:id/cancel', { config }, async (request) => {

@@ -5,14 +5,15 @@
 import { z } from 'zod';
 import { partSchema, stateName } from '../../../a2a/schemas.js';
 import { LIMITS } from '../../limits.js';
+import { messageBody } from '../message-body.js';
 import { RESPOND_STATES } from './transitions.js';
 
 const id = z.string().min(1).max(200);
 const metadata = z.record(z.string(), z.unknown());
 
 // A Message and Artifacts are A2A objects: unknown fields in them are ignored, as on the A2A
-// door (a2a/schemas.ts); the body around them is Muster's own and refuses unknown fields.
-const message = z.object({ messageId: id.optional(), parts: z.array(partSchema).min(1), metadata: metadata.optional() });
+// door (a2a/schemas.ts); the body around them is Muster's own and refuses unknown fields. A
+// message may also be a string (message-body.ts).
 
 const artifact = z.object({
   artifactId: id.optional(),
@@ -34,10 +35,10 @@ export const respondBody = z
     state: stateName
       .refine((s) => (RESPOND_STATES as readonly string[]).includes(s), { message: `must be one of ${RESPOND_STATES.join(', ')}` })
       .optional(),
-    message: message.optional(),
+    message: messageBody.optional(),
     artifacts: z.array(artifact).max(LIMITS.artifactsPerWrite).optional(),
     chunks: z.array(chunk).min(1).max(LIMITS.artifactsPerWrite).optional(),
-    reply: message.optional(),
+    reply: messageBody.optional(),
     expectedState: stateName.optional(),
   })
   .strict()

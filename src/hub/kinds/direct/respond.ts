@@ -7,6 +7,7 @@ import type { StoredTask } from '../../../store/store.js';
 import type { ArtifactChunk, Change, KindContext } from '../../kind.js';
 import { checkParts, LIMITS } from '../../limits.js';
 import { replyChange } from '../../replies.js';
+import { agentMessage } from '../message-body.js';
 import { respondBody, type RespondBody } from './respond-body.js';
 import { RESPOND_TRANSITIONS } from './transitions.js';
 
@@ -23,12 +24,12 @@ export function respond(ctx: KindContext, task: StoredTask, body: unknown): Chan
   if (input.expectedState && input.expectedState !== record.state) {
     throw conflict(record.state, `The task is ${record.state}, not ${input.expectedState}; nothing was changed`);
   }
-  if (input.reply) return reply(task, agentMessage(task, input.reply, 'reply.parts'));
+  if (input.reply) return reply(task, agentMessage(input.reply, 'reply.parts'));
   const moves = RESPOND_TRANSITIONS[record.state] ?? [];
   if (input.state ? !moves.includes(input.state) : moves.length === 0) {
     throw conflict(record.state, `A task in ${record.state} cannot move to ${input.state ?? 'anything'}; nothing was changed`);
   }
-  const message = input.message && agentMessage(task, input.message, 'message.parts');
+  const message = input.message && agentMessage(input.message, 'message.parts');
   const artifacts: Artifact[] = (input.artifacts ?? []).map((a, i) => {
     checkParts(a.parts, `artifacts[${i}].parts`);
     return Object.assign({}, a, { artifactId: a.artifactId ?? randomUUID() });
@@ -48,18 +49,6 @@ function reply(task: StoredTask, message: Message): Change {
     throw conflict(record.state, `A reply answers a new task; task ${record.id} is ${record.state}${answered ? ' and answered already' : ''}: nothing was changed`, 'Answer it with state, message, artifacts or chunks');
   }
   return replyChange(message);
-}
-
-function agentMessage(task: StoredTask, input: NonNullable<RespondBody['message']>, field: string): Message {
-  checkParts(input.parts, field);
-  return {
-    messageId: input.messageId ?? randomUUID(),
-    contextId: task.record.contextId,
-    taskId: task.record.id,
-    role: 'ROLE_AGENT',
-    parts: input.parts,
-    ...(input.metadata ? { metadata: input.metadata } : {}),
-  };
 }
 
 /** The chunks as a Change carries them: an appended chunk must follow a piece of its artifact, and an artifact stays bounded. */

@@ -3,14 +3,14 @@
  * with heartbeats, report progress, ask the declarer, land, fail or release. Every action but
  * the claim needs the live lease; the task's compare-and-set makes one of two racing claims win.
  */
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Artifact, Message } from '../../../a2a/types.js';
+import type { Artifact } from '../../../a2a/types.js';
 import { parseWith } from '../../../a2a/validate.js';
 import { HubError } from '../../../errors/hub-error.js';
 import { requireAgent } from '../../../identity/caller.js';
 import { liveHolder, type StoredTask, type TaskRecord } from '../../../store/store.js';
 import type { Change, KindContext } from '../../kind.js';
+import { agentMessage, messageBody } from '../message-body.js';
 import { leaseEnd, said } from './facts.js';
 import { LEASE_SECONDS } from './limits.js';
 
@@ -18,7 +18,7 @@ const leaseBody = z
   .object({ leaseSeconds: z.number('must be a whole number of seconds').int('must be a whole number of seconds').min(LEASE_SECONDS.min, 'must be from 1 to 3600').max(LEASE_SECONDS.max, 'must be from 1 to 3600').optional() })
   .strict();
 const text = (max: number) => z.string('must be text').trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const messageBody = z.object({ message: text(8000) }).strict();
+const messageOnly = z.object({ message: messageBody }).strict();
 const landBody = z
   .object({
     summary: text(8000),
@@ -27,8 +27,6 @@ const landBody = z
   })
   .strict();
 const failBody = z.object({ reason: text(4000) }).strict();
-
-const agentSays = (words: string): Message => ({ messageId: randomUUID(), role: 'ROLE_AGENT', parts: [{ text: words }] });
 
 /** Refuses unless the caller holds the intent's live lease; answers the caller's handle. */
 function holding(ctx: KindContext, task: StoredTask, action: string): string {
@@ -92,14 +90,14 @@ export const heartbeat = (ctx: KindContext, task: StoredTask, body: unknown): Ch
 
 export const progress = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
   holding(ctx, task, 'report progress on');
-  const { message } = parseWith(messageBody, body);
-  return { messages: [agentSays(message)], artifacts: [] };
+  const { message } = parseWith(messageOnly, body);
+  return { messages: [agentMessage(message, 'message.parts')], artifacts: [] };
 };
 
 export const askInput = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
   holding(ctx, task, 'ask about');
-  const { message } = parseWith(messageBody, body);
-  return { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: agentSays(message), messages: [], artifacts: [] };
+  const { message } = parseWith(messageOnly, body);
+  return { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: agentMessage(message, 'message.parts'), messages: [], artifacts: [] };
 };
 
 export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
