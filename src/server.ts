@@ -5,6 +5,7 @@ import { createHub, type Hub } from './hub/hub.js';
 import { Outbox } from './delivery/outbox.js';
 import { LeasedWork } from './scheduler/leased-work.js';
 import { Signer } from './delivery/signing.js';
+import { pushBack } from './delivery/push-back.js';
 import { settleAdminToken } from './identity/admin-token.js';
 import { openStore } from './store/open.js';
 import { kindMigrationInputs } from './hub/kinds/index.js';
@@ -116,6 +117,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     limits: config.limits,
     targets: policy,
     deliveriesQueued: () => outbox.poke(),
+    pushBack: pushBack(signer, () => hubUrl),
     kinds: { review: config.review, intentWaitMs: config.intentWaitS * 1000, blockingWaitMs: config.blockingWaitS * 1000 },
   });
   // Deadlines: every process runs one; the lease and the task's compare-and-set make each run once.

@@ -87,6 +87,31 @@ describe('forwarding to any A2A server, both ways', () => {
     expect((await getTask('own-no-stream', answer.id)).metadata.muster.forwarding.following).toBe('polling');
   });
 
+  it('an endpoint that pushes and does not stream pushes its task to the hub, with the token its forward carried', async () => {
+    const endpoint = await startOwnEndpoint('JSONRPC/1.0', { streams: false, push: true });
+    endpoints.push(endpoint);
+    await ownEndpointAgent(hub, 'own-push', endpoint);
+    const client = await sdkClient(`${node.url}agents/own-push/`, alice.token);
+    // The endpoint answers the forward with its task working, and completes it later: only its push can tell the hub within the wait.
+    const answer = wire(await client.sendMessage(sendRequest('push it')));
+    expect(answer.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answer.artifacts?.map((a: any) => textsOf(a.parts))).toEqual(['worked: push it']);
+    expect((await getTask('own-push', answer.id)).metadata.muster.forwarding.following).toBe('push');
+  });
+
+  it('a push without the hub\'s token for that task is refused and changes nothing', async () => {
+    const sent = await rpc(`${node.url}agents/own-push/`, 'SendMessage', { message: { messageId: 'forged-1', role: 'ROLE_USER', parts: [{ text: 'ask first' }] }, configuration: { returnImmediately: true } }, { token: alice.token, headers: { 'a2a-version': '1.0' } });
+    const id = sent.body.result.task.id;
+    const asked = await until(() => getTask('own-push', id), (t) => t.status.state === 'TASK_STATE_INPUT_REQUIRED');
+    const forged = { task: { id, contextId: asked.contextId, status: { state: 'TASK_STATE_COMPLETED' } } };
+    for (const token of [undefined, 'x..y']) {
+      const res = await rest(node, 'POST', `api/forwarded/${id}/push`, { body: forged, ...(token ? { headers: { 'x-a2a-notification-token': token } } : {}) });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('UNAUTHENTICATED');
+    }
+    expect((await getTask('own-push', id)).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  });
+
   it('a stream on another node carries the working status, the artifact and the end', async () => {
     await endpointAgent('own-stream', 'JSONRPC/1.0');
     const client = await sdkClient(`${node.url}agents/own-stream/`, alice.token);

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Message } from '../a2a/types.js';
-import type { Delivery, DeliveryDraft, ForwardDraft, LazyForward, StoredTask, TaskRecord } from '../store/store.js';
+import type { Delivery, DeliveryDraft, FollowMeans, ForwardDraft, LazyForward, StoredTask, TaskRecord } from '../store/store.js';
 import { storedCall, type RemoteCall } from './remote/requests.js';
 
 /** The calls that carry the sender's side to the endpoint, in order: the forward, follow-ups, a cancel. */
@@ -77,8 +77,8 @@ export interface ForwardingRecord extends Partial<RemoteTaskRef> {
   attempts: number;
   lastAttemptAt: string;
   httpStatus?: number;
-  /** How the hub follows the endpoint's task until it ends: by its stream, when the card says it streams, else by reading it again. */
-  following?: 'streaming' | 'polling';
+  /** How the hub follows the endpoint's task until it ends (SpokenInterface.follow; 'polling' after a stream was refused). */
+  following?: FollowMeans;
   /** The endpoint refused a call for good (a JSON-RPC error, a 4xx), or stopped answering. */
   remoteError?: { code: number; message: string };
 }

@@ -8,7 +8,9 @@
 import { isTerminal } from '../a2a/states.js';
 import type { Message } from '../a2a/types.js';
 import type { Conversation, Verdict } from '../delivery/outbox.js';
-import { readAnswer, type RemoteAnswer } from '../delivery/remote/answers.js';
+import { readAnswer, readPushed, type RemoteAnswer } from '../delivery/remote/answers.js';
+import type { PushBack } from '../delivery/push-back.js';
+import { HubError, invalidParams } from '../errors/hub-error.js';
 import type { EndpointInterface } from '../delivery/remote/interface.js';
 import { callOf, remoteRequest, type RemoteCall } from '../delivery/remote/requests.js';
 import { TargetRefused } from '../delivery/safe-client.js';
@@ -35,6 +37,8 @@ const FOLLOW_MIN_MS = 500;
 const FOLLOW_MAX_MS = 10_000;
 /** How long a task is followed at most: past this, the hub stops asking and says so. */
 const FOLLOW_FOR_MS = 7 * 86_400_000;
+/** An endpoint that pushes is still read now and then: a push lost on the way is caught up with. */
+const PUSHED_PACE_MS = 30_000;
 
 /** What an endpoint's answer writes into the hub's task (TaskService.fromEndpoint). */
 export interface EndpointWrite {
@@ -61,6 +65,8 @@ const remoteOf = (task: StoredTask): RemoteTaskRef | undefined => {
 export class Forwards {
   constructor(
     private readonly store: Pick<Store, 'getTask' | 'getAgent'>,
+    /** Where endpoints that push may post their tasks' changes; without it, they are read instead. */
+    private readonly back: PushBack | undefined,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -71,12 +77,13 @@ export class Forwards {
   async conversationOf(delivery: Delivery): Promise<Conversation | undefined> {
     if (delivery.channel !== FORWARD_CHANNEL && delivery.channel !== FOLLOW_CHANNEL) return undefined;
     const { iface, following } = await this.endpointFor(delivery.taskId);
-    const call = callOf(delivery.body);
+    const call = await this.withPushBack(callOf(delivery.body), delivery, iface);
     if (delivery.channel === FOLLOW_CHANNEL && following === 'streaming') return this.streamed(delivery, call, iface);
+    const pace = following === 'push' ? PUSHED_PACE_MS : undefined;
     return {
       request: remoteRequest(iface, call),
       maxResponseBytes: MAX_ANSWER_BYTES,
-      verdict: (status, body) => this.verdict(call, readAnswer(iface, status, body), delivery),
+      verdict: (status, body) => this.verdict(call, readAnswer(iface, status, body), delivery, pace),
       answered: (done, status, body) => this.answered(done, call, iface, status === undefined || !body ? undefined : readAnswer(iface, status, body)),
     };
   }
@@ -105,7 +112,7 @@ export class Forwards {
     if (!task || !agent?.endpointRpcUrl || agent.endpointVerifiedAt === undefined) {
       throw new TargetRefused('invalid-url', `${target ?? 'The target'} has no verified endpoint any more`);
     }
-    const iface: EndpointInterface = { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', streams: agent.endpointStreams === true };
+    const iface: EndpointInterface = { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', follow: agent.endpointFollow ?? 'polling' };
     return { iface, following: forwardingOf(task)?.following };
   }
 
@@ -134,7 +141,39 @@ export class Forwards {
     return Math.min(FOLLOW_MAX_MS, Math.max(FOLLOW_MIN_MS, (this.clock() - delivery.createdAt) / 10));
   }
 
-  private verdict(call: RemoteCall, answer: RemoteAnswer, delivery: Delivery): Verdict {
+  /**
+   * The forward to an endpoint that pushes (and does not stream) asks it to push the task's
+   * changes to the hub, at the task's own URL with the hub's token for it (delivery/push-back.ts).
+   */
+  private async withPushBack(call: RemoteCall, delivery: Delivery, iface: EndpointInterface): Promise<RemoteCall> {
+    if (!this.back || iface.follow !== 'push' || call.method !== 'SendMessage' || delivery.seq !== 1) return call;
+    const config = { url: this.back.url(delivery.taskId), token: await this.back.token(delivery.taskId) };
+    const configuration = Object.assign({}, call.params['configuration'] as object, { taskPushNotificationConfig: config });
+    return Object.assign({}, call, { params: Object.assign({}, call.params, { configuration }) });
+  }
+
+  /**
+   * What the endpoint pushed about a forwarded task, brought in as a read would be. Only with the
+   * hub's token for this task, and only into this task: the URL and the token name it.
+   */
+  async pushed(taskId: string, token: string | undefined, body: unknown): Promise<void> {
+    if (!this.back || !token || !(await this.back.check(taskId, token))) {
+      throw new HubError('UNAUTHENTICATED', 'This push is not for a task the hub forwarded, or its token is not the one the hub gave', {
+        hint: 'Post with the X-A2A-Notification-Token the forward carried, to the URL it named',
+      });
+    }
+    const { iface } = await this.endpointFor(taskId).catch(() => {
+      throw new HubError('NOT_FOUND', `No forwarded task ${taskId} to push to`);
+    });
+    const event = readPushed(iface, body);
+    if (event.kind === 'refused' || event.kind === 'transient') throw invalidParams('body', 'is not an A2A Task or stream response', 'Post the task, or a status or artifact update of it');
+    await this.writes?.fromEndpoint(taskId, (task) => {
+      const mirrored = mirrorBody(task, event);
+      return mirrored && { body: mirrored };
+    });
+  }
+
+  private verdict(call: RemoteCall, answer: RemoteAnswer, delivery: Delivery, pace?: number): Verdict {
     switch (answer.kind) {
       case 'transient':
         return { kind: 'retry', reason: answer.reason };
@@ -146,7 +185,7 @@ export class Forwards {
         const ended = answer.task.state !== undefined && isTerminal(answer.task.state);
         if (call.method !== 'GetTask' || ended) return { kind: 'done' };
         if (this.clock() - delivery.createdAt > FOLLOW_FOR_MS) return { kind: 'refused', reason: `the task was followed for ${FOLLOW_FOR_MS / 86_400_000} days and has not ended` };
-        return { kind: 'again', afterMs: this.pause(delivery) };
+        return { kind: 'again', afterMs: pace ?? this.pause(delivery) };
       }
     }
   }
@@ -166,7 +205,7 @@ export class Forwards {
           if (answer.task.contextId) learned.remoteContextId = answer.task.contextId;
           const ended = answer.task.state !== undefined && isTerminal(answer.task.state);
           if (!before?.following && !ended) {
-            learned.following = iface.streams ? 'streaming' : 'polling';
+            learned.following = iface.follow;
             write.deliveries = [followDraft(task.record, { remoteTaskId: answer.task.id }, iface.url)];
           }
         }

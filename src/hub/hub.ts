@@ -13,6 +13,7 @@ import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
 import { EndpointControl } from '../identity/endpoint.js';
 import { TaskService } from './tasks.js';
 import { Forwards } from './forwards.js';
+import type { PushBack } from '../delivery/push-back.js';
 import { Directory } from './directory.js';
 import { hubSkillIds } from './hub-skills.js';
 import { View } from './view.js';
@@ -29,6 +30,8 @@ export interface HubOptions {
   limits?: Readonly<Record<string, number>>;
   /** Which push and forwarding URLs the hub may reach (see delivery/safe-client). */
   targets: TargetPolicy;
+  /** Where agents' own endpoints push their forwarded tasks' changes (server.ts makes it; without it they are read). */
+  pushBack?: PushBack;
   /** Called when a write queued deliveries (the outbox's poke). */
   deliveriesQueued: () => void;
   /** Who may register agents: anyone (open), or only the admin and operators (admin). */
@@ -79,7 +82,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const push = new PushConfigs(store, view, async (url) => void (await checkTarget(url, options.targets)), clock);
   const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
   const inbox = new Inbox(store, view, wakeups);
-  const forwards = new Forwards(store, clock);
+  const forwards = new Forwards(store, options.pushBack, clock);
   const tasks = new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), forwards, clock);
   forwards.writes = tasks;
   return {

@@ -28,7 +28,7 @@ export interface ForwardingView {
   endpoint?: string;
   verifiedAt?: string;
   /** What the hub speaks to the endpoint, as its card said at verification. */
-  speaks?: { url: string; protocol: string; streaming: boolean };
+  speaks?: { url: string; protocol: string; following: string };
 }
 
 export class EndpointControl {
@@ -155,5 +155,5 @@ const view = (agent: AgentRecord): ForwardingView => ({
   available: agent.endpointVerifiedAt !== undefined,
   ...(agent.endpoint ? { endpoint: agent.endpoint } : {}),
   ...(agent.endpointVerifiedAt !== undefined ? { verifiedAt: new Date(agent.endpointVerifiedAt).toISOString() } : {}),
-  ...(agent.endpointRpcUrl ? { speaks: { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', streaming: agent.endpointStreams === true } } : {}),
+  ...(agent.endpointRpcUrl ? { speaks: { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', following: agent.endpointFollow ?? 'polling' } } : {}),
 });

@@ -17,8 +17,8 @@ export interface AgentRecord {
   endpointRpcUrl?: string;
   /** The binding and version of that interface; absent: 1.0 JSON-RPC (endpoints verified before others were spoken). */
   endpointProtocol?: EndpointProtocol;
-  /** The endpoint's card says it streams: the hub follows its tasks by their streams. */
-  endpointStreams?: boolean;
+  /** How the hub follows the endpoint's tasks, the best means its card offers; absent: by reading them. */
+  endpointFollow?: FollowMeans;
   endpointVerifiedAt?: number;
   /** New direct tasks are also sent to the verified endpoint. */
   forwarding?: boolean;
@@ -40,11 +40,14 @@ export interface AgentRecord {
 /** How the hub speaks to an agent's own endpoint (delivery/remote/interface.ts picks it from the card). */
 export type EndpointProtocol = 'JSONRPC/1.0' | 'HTTP+JSON/1.0' | 'JSONRPC/0.3';
 
-/** What verification found in the endpoint's card: the interface the hub speaks, and whether it streams. */
+/** How the hub follows a forwarded task: its stream, push notifications to the hub, or reading it again. */
+export type FollowMeans = 'streaming' | 'push' | 'polling';
+
+/** What verification found in the endpoint's card: the interface the hub speaks, and how it follows tasks there. */
 export interface SpokenInterface {
   url: string;
   protocol: EndpointProtocol;
-  streams: boolean;
+  follow: FollowMeans;
 }
 
 /** A skill an agent declares, in the Agent Card's AgentSkill shape (identity/profile.ts bounds it). */

@@ -4,7 +4,7 @@
  */
 import type { TaskState } from '../a2a/types.js';
 import type { StoredSigningKey } from './signing-keys.js';
-import type { AgentRecord, EndpointProtocol, ClaimPolicy, TaskColumn, Delivery, NodeRecord, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
+import type { AgentRecord, EndpointProtocol, FollowMeans, ClaimPolicy, TaskColumn, Delivery, NodeRecord, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
 
 /** A `tasks` row. */
 export interface TaskRow {
@@ -78,7 +78,7 @@ export interface AgentRow {
   handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
   endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: number | boolean;
   /** Absent in rows read before the endpoint-protocol migration. */
-  endpoint_protocol?: string | null; endpoint_streams?: number | boolean | null;
+  endpoint_protocol?: string | null; endpoint_follow?: string | null;
   skills: string | null; tags: string | null;
   /** Absent in rows read before the media-modes migration (the profile backfill). */
   input_modes?: string | null; output_modes?: string | null;
@@ -93,7 +93,7 @@ export const agentFromRow = (r: AgentRow): AgentRecord => {
   if (r.endpoint !== null) a.endpoint = r.endpoint;
   if (r.endpoint_rpc_url !== null) a.endpointRpcUrl = r.endpoint_rpc_url;
   if (r.endpoint_protocol != null) a.endpointProtocol = r.endpoint_protocol as EndpointProtocol;
-  if (r.endpoint_streams === 1 || r.endpoint_streams === true) a.endpointStreams = true;
+  if (r.endpoint_follow != null) a.endpointFollow = r.endpoint_follow as FollowMeans;
   if (r.endpoint_verified_at !== null) a.endpointVerifiedAt = r.endpoint_verified_at;
   if (r.forwarding === 1 || r.forwarding === true) a.forwarding = true; // SQLite has no boolean
   if (r.skills !== null) a.skills = json(r.skills);

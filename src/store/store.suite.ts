@@ -349,8 +349,8 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       const before = newTask({ target: handle });
       expect(await store.createTask({ ...before, forward: forward(before) })).toEqual({ forwarded: false }); // no endpoint, no forwarding
       expect(await store.listDeliveries(before.record.id)).toEqual([]);
-      const verified = await store.markEndpointVerified(handle, 'https://agent.example/', { url: 'https://agent.example/rpc', protocol: 'JSONRPC/0.3', streams: true }, 2);
-      expect([verified.endpointRpcUrl, verified.endpointProtocol, verified.endpointStreams]).toEqual(['https://agent.example/rpc', 'JSONRPC/0.3', true]);
+      const verified = await store.markEndpointVerified(handle, 'https://agent.example/', { url: 'https://agent.example/rpc', protocol: 'JSONRPC/0.3', follow: 'push' }, 2);
+      expect([verified.endpointRpcUrl, verified.endpointProtocol, verified.endpointFollow]).toEqual(['https://agent.example/rpc', 'JSONRPC/0.3', 'push']);
       await store.setForwarding(handle, true, []);
       const during = newTask({ target: handle });
       expect(await store.createTask({ ...during, forward: forward(during) })).toEqual({ forwarded: true });

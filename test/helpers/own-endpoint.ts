@@ -14,13 +14,21 @@ import { register, rest } from './hub.js';
 
 export type Protocol = 'JSONRPC/1.0' | 'HTTP+JSON/1.0' | 'JSONRPC/0.3';
 
+export interface EndpointOptions {
+  streams?: boolean;
+  /** The card served says it streams, though the server refuses to (a card out of step with its server). */
+  claimsStreams?: boolean;
+  /** It sends push notifications (the SDK's own sender) to configs its clients set. */
+  push?: boolean;
+}
+
 /**
  * How the agent works a task, by the first word of its text: `ask` wants more input first (and
  * completes with the answer), `hold` works until canceled, `reply` answers with a plain Message,
  * anything else is worked and completed with an artifact.
  */
-/** `claimsStreams`: the card served says it streams, though the server refuses to (a card out of step with its server). */
-export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', { streams = true, claimsStreams = streams } = {}) {
+export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpointOptions: EndpointOptions = {}) {
+  const { streams = true, claimsStreams = streams, push = false } = endpointOptions;
   const received: Message[] = [];
   const [binding, version] = protocol.split('/') as [string, string];
   const card: AgentCard = {
@@ -29,7 +37,7 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', { str
     version: '1.0.0',
     supportedInterfaces: [{ url: '', protocolBinding: binding, tenant: '', protocolVersion: version }],
     provider: undefined,
-    capabilities: { streaming: streams, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: streams, pushNotifications: push, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],

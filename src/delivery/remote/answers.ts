@@ -78,6 +78,12 @@ export function readEvent(iface: EndpointInterface, data: string): RemoteEvent {
   return (isJsonObject(result) && changeOf(result, legacy)) || resultOf(result, legacy) || { kind: 'transient', reason: 'an event that is not an A2A stream response' };
 }
 
+/** What the endpoint pushed to the hub: a stream response (1.0) or the task itself (0.3's senders). */
+export function readPushed(iface: EndpointInterface, body: unknown): RemoteEvent {
+  const legacy = iface.protocol === 'JSONRPC/0.3';
+  return (isJsonObject(body) && changeOf(body, legacy)) || resultOf(body, legacy) || { kind: 'refused', code: 400, message: 'the body is not an A2A task or stream response' };
+}
+
 /** A status or artifact update, in either version's shape. */
 function changeOf(result: JsonObject, legacy: boolean): RemoteEvent | undefined {
   const status = isJsonObject(result['statusUpdate']) ? result['statusUpdate'] : result['kind'] === 'status-update' ? result : undefined;

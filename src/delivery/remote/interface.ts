@@ -3,7 +3,7 @@
  * in whichever version the card is written: a 1.0 card lists `supportedInterfaces`; a 0.3 card
  * names one `url` with its `preferredTransport` and maybe `additionalInterfaces`.
  */
-import type { EndpointProtocol, SpokenInterface } from '../../store/store.js';
+import type { EndpointProtocol, FollowMeans, SpokenInterface } from '../../store/store.js';
 
 export type EndpointInterface = SpokenInterface;
 
@@ -43,9 +43,13 @@ export function interfaceOf(card: unknown, cardUrl: string): EndpointInterface |
     return protocol && url ? [{ url, protocol }] : [];
   });
   usable.sort((a, b) => PREFERENCE.indexOf(a.protocol) - PREFERENCE.indexOf(b.protocol));
-  const capabilities = (card as Record<string, unknown>)['capabilities'];
-  const streams = typeof capabilities === 'object' && capabilities !== null && (capabilities as Record<string, unknown>)['streaming'] === true;
-  return usable[0] && Object.assign(usable[0], { streams });
+  return usable[0] && Object.assign(usable[0], { follow: followOf((card as Record<string, unknown>)['capabilities']) });
+}
+
+/** The best means the card offers to follow a task: its stream, else push notifications, else reading it. */
+function followOf(capabilities: unknown): FollowMeans {
+  const offered = typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {};
+  return offered['streaming'] === true ? 'streaming' : offered['pushNotifications'] === true ? 'push' : 'polling';
 }
 
 const resolved = (url: string, base: string): string | undefined => {

@@ -39,9 +39,10 @@ function legacySendParams(params: JsonObject): JsonObject {
   const { message, configuration, ...rest } = params;
   const config = isJsonObject(configuration) ? configuration : {};
   const accepted = config['acceptedOutputModes'];
+  const push = config['taskPushNotificationConfig'];
   return Object.assign(rest, {
     message: messageOut(message as Message),
-    configuration: Object.assign({ blocking: config['returnImmediately'] !== true }, accepted ? { acceptedOutputModes: accepted } : {}),
+    configuration: Object.assign({ blocking: config['returnImmediately'] !== true }, accepted ? { acceptedOutputModes: accepted } : {}, push ? { pushNotificationConfig: push } : {}),
   });
 }
 

@@ -18,6 +18,7 @@ import { operatorRoutes } from '../rest/operators.js';
 import type { Signer } from '../../delivery/signing.js';
 import { taskRoutes } from '../rest/tasks.js';
 import { taskWaitRoutes } from '../rest/task-wait.js';
+import { forwardedRoutes } from '../rest/forwarded.js';
 import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
 import { clientErrorHandler } from './client-errors.js';
 import { callerOf, claimedCallerOf } from './context.js';
@@ -190,6 +191,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   operatorRoutes(app, hub);
   taskRoutes(app, hub);
   taskWaitRoutes(app, hub, open);
+  forwardedRoutes(app, hub);
   spaceRoutes(app, hub, options);
   kindReadRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);

@@ -13,7 +13,7 @@ import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../row
 
 
 
-export const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_streams, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
+export const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_follow, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
 /** The directory's search in PostgreSQL's words, its parameters in searchKeys' order. */
 const SEARCH = searchSql(
   'strpos',
@@ -169,7 +169,7 @@ export function identityStatements(db: Db, announcer: Announcer) {
       s.with(
         'changed',
         `UPDATE agents SET endpoint = ${s.param(endpoint, 'text')}, endpoint_rpc_url = ${s.param(spoken.url, 'text')},
-           endpoint_protocol = ${s.param(spoken.protocol, 'text')}, endpoint_streams = ${s.param(spoken.streams, 'bool')},
+           endpoint_protocol = ${s.param(spoken.protocol, 'text')}, endpoint_follow = ${s.param(spoken.follow, 'text')},
            endpoint_verified_at = ${s.param(now, 'int8')}, changed_at = muster_now_ms()
          WHERE handle = ${s.param(handle, 'text')} RETURNING ${AGENT_COLUMNS}`,
       );

@@ -239,7 +239,7 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
   it('leaves no forward pending for a target that switched forwarding off while a write to it was waiting', async () => {
     const handle = `fw-${Math.random().toString(36).slice(2, 10)}`;
     await a.insertAgent({ handle, createdAt: 1 }, { id: `t-${handle}`, hash: `h-${handle}` });
-    await a.markEndpointVerified(handle, 'https://b.example/', { url: 'https://b.example/rpc', protocol: 'JSONRPC/1.0', streams: false }, 1);
+    await a.markEndpointVerified(handle, 'https://b.example/', { url: 'https://b.example/rpc', protocol: 'JSONRPC/1.0', follow: 'polling' }, 1);
     await a.setForwarding(handle, true, []);
     const w = newTask({ target: handle });
     const key = `hold-${handle}`;
@@ -287,7 +287,7 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
       expect(await a.revokeToken(handle, `tok-${handle}`, T0 + 1)).toBe(true);
       expect(await b.findToken(`hash-${handle}`)).toBeUndefined();
       await eventually(() => expect(heard).toEqual([[handle, 'tokens']]));
-      await a.markEndpointVerified(handle, 'https://agent.example', { url: 'https://agent.example/rpc', protocol: 'JSONRPC/1.0', streams: false }, T0 + 2);
+      await a.markEndpointVerified(handle, 'https://agent.example', { url: 'https://agent.example/rpc', protocol: 'JSONRPC/1.0', follow: 'polling' }, T0 + 2);
       await eventually(() => expect(heard).toEqual([[handle, 'tokens'], [handle, 'record']]));
     } finally {
       off();
@@ -379,7 +379,7 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
   it("writes through one store what it left out for an agent with its own input modes whose log or forwarding the other began", async () => {
     const agent = `modes-${randomUUID()}`;
     await a.insertAgent({ handle: agent, createdAt: 1, inputModes: ['text/plain'] }, { id: `t-${agent}`, hash: `h-${agent}` });
-    await b.markEndpointVerified(agent, 'https://m.example/', { url: 'https://m.example/rpc', protocol: 'JSONRPC/1.0', streams: false }, 1);
+    await b.markEndpointVerified(agent, 'https://m.example/', { url: 'https://m.example/rpc', protocol: 'JSONRPC/1.0', follow: 'polling' }, 1);
     await b.setForwarding(agent, true, []);
     if (!(await b.beginInboxLog(agent))) await b.completeInboxLog(agent, []);
     const w = newTask({ target: agent, state: 'TASK_STATE_SUBMITTED' });

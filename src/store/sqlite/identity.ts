@@ -46,7 +46,7 @@ export function identityStatements(db: Db, bus: EventBus) {
   const saveChallenge = db.prepare('INSERT INTO endpoint_challenges (handle, challenge, endpoint, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET challenge = excluded.challenge, endpoint = excluded.endpoint, expires_at = excluded.expires_at');
   const getChallenge = db.prepare('SELECT challenge, endpoint, expires_at FROM endpoint_challenges WHERE handle = ?');
   const dropChallenge = db.prepare('DELETE FROM endpoint_challenges WHERE handle = ?');
-  const verify = db.prepare('UPDATE agents SET endpoint = ?, endpoint_rpc_url = ?, endpoint_protocol = ?, endpoint_streams = ?, endpoint_verified_at = ? WHERE handle = ?');
+  const verify = db.prepare('UPDATE agents SET endpoint = ?, endpoint_rpc_url = ?, endpoint_protocol = ?, endpoint_follow = ?, endpoint_verified_at = ? WHERE handle = ?');
   const forwarding = db.prepare('UPDATE agents SET forwarding = ? WHERE handle = ?');
   const cancelForwards = db.prepare(
     "UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE state = 'pending' AND channel = 'forward' AND task_id IN (SELECT id FROM tasks WHERE target = ?)",
@@ -74,7 +74,7 @@ export function identityStatements(db: Db, bus: EventBus) {
   const getSetting = db.prepare('SELECT value FROM hub_settings WHERE name = ?').pluck();
   const keepSetting = db.prepare('INSERT INTO hub_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING');
   const markVerified = db.transaction((handle: string, endpoint: string, spoken: SpokenInterface, now: number) => {
-    verify.run(endpoint, spoken.url, spoken.protocol, spoken.streams ? 1 : 0, now, handle);
+    verify.run(endpoint, spoken.url, spoken.protocol, spoken.follow, now, handle);
     return readAgent(handle);
   });
   const setForwarding = db.transaction((handle: string, enabled: boolean, quotas: QuotaCharge[]) => {

@@ -252,8 +252,9 @@ ALTER TABLE push_configs ADD COLUMN protocol TEXT;
 -- The binding and version the hub speaks to an agent's own endpoint ('JSONRPC/1.0', 'HTTP+JSON/1.0',
 -- 'JSONRPC/0.3'), read from its card at verification; NULL: 1.0 JSON-RPC, all that was spoken before.
 ALTER TABLE agents ADD COLUMN endpoint_protocol TEXT;
--- Whether that card says the endpoint streams: the hub then follows forwarded tasks by their streams.
-ALTER TABLE agents ADD COLUMN endpoint_streams INTEGER NOT NULL DEFAULT 0;
+-- How the hub follows forwarded tasks there, the best means the card offers: 'streaming',
+-- 'push' (notifications to the hub) or 'polling'; NULL: polling.
+ALTER TABLE agents ADD COLUMN endpoint_follow TEXT;
 `,
   },
 ];
