@@ -137,7 +137,7 @@ describe('agent card discovery', () => {
 
   it('.well-known/agent.json (the 0.2 path) serves the same card as agent-card.json on every base, in both shapes', async () => {
     for (const base of BASES) {
-      for (const headers of [{}, { 'a2a-version': '1.0' }]) {
+      for (const headers of [{}, { 'a2a-version': '1.0' }] as Record<string, string>[]) {
         const legacyPath = await getCard(cardUrl(base, '.well-known/agent.json'), headers);
         const wellKnown = await getCard(cardUrl(base), headers);
         expect([legacyPath.status, legacyPath.etag, legacyPath.text], base).toEqual([200, wellKnown.etag, wellKnown.text]);
