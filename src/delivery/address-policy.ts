@@ -20,6 +20,18 @@ export function isIpAddress(host: string): boolean {
   return ipaddr.isValid(host);
 }
 
+/** A host name without the root's trailing dot: `localhost.` and `localhost` name the same host. */
+export const withoutRootDot = (host: string): string => (host.endsWith('.') ? host.slice(0, -1) : host);
+
+/**
+ * Whether a host name is loopback by its name alone: `localhost` and every name under it (RFC
+ * 6761 §6.3), with or without the trailing dot, whatever a resolver answers for it.
+ */
+export function isLoopbackName(host: string): boolean {
+  const name = withoutRootDot(host).toLowerCase();
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
 /**
  * Why an IP address is not a public Internet address, as a phrase ("a loopback address"), or
  * undefined when it is public. An allowlist: anything ipaddr.js does not call plain 'unicast'

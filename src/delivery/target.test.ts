@@ -66,9 +66,32 @@ describe('checkTarget', () => {
     expect((await checkTarget('https://[::ffff:93.184.216.34]/', STRICT)).href).toMatch(/^https:\/\/\[/);
   });
 
+  it.each(['https://localhost/hook', 'https://localhost./hook', 'https://LOCALHOST./hook', 'https://foo.localhost/hook', 'https://foo.localhost./hook'])(
+    'refuses %s by its name, before any lookup',
+    async (url) => {
+      const lookup = vi.spyOn(dns, 'lookup');
+      const error = await refusal(checkTarget(url, STRICT), 'private-address');
+      expect(error.message).toMatch(/localhost\.? names this machine/);
+      expect(lookup).not.toHaveBeenCalled();
+    },
+  );
+
+  it.each(['https://127.0.0.1./hook', 'https://10.1.2.3./hook', 'https://0x7f.1./hook'])('refuses the IP literal %s (a trailing dot is the same address)', async (url) => {
+    await refusal(checkTarget(url, STRICT), 'private-address');
+  });
+
+  it('refuses a name with a trailing dot when either form of it resolves to a private address', async () => {
+    const lookup = vi.spyOn(dns, 'lookup').mockImplementation(((host: string, _options: unknown, callback: Function) =>
+      host === 'internal.example' ? callback(null, [{ address: '10.0.0.5', family: 4 }]) : callback(Object.assign(new Error('no'), { code: 'ENOTFOUND' }), [])) as never);
+    const error = await refusal(checkTarget('https://internal.example./hook', STRICT), 'private-address');
+    expect(error.message).toMatch(/internal\.example\. resolves to 10\.0\.0\.5/);
+    expect(lookup.mock.calls.map((c) => c[0])).toEqual(['internal.example.', 'internal.example']);
+  });
+
   it('refuses a name that resolves to loopback', async () => {
-    const error = await refusal(checkTarget('https://localhost/hook', STRICT), 'private-address');
-    expect(error.message).toMatch(/localhost resolves to/);
+    vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: Function) => callback(null, [{ address: '127.0.0.1', family: 4 }])) as never);
+    const error = await refusal(checkTarget('https://loopy.example/hook', STRICT), 'private-address');
+    expect(error.message).toMatch(/loopy\.example resolves to 127\.0\.0\.1/);
   });
 
   it('refuses a name when any one of its addresses is private', async () => {
@@ -90,6 +113,7 @@ describe('checkTarget', () => {
 
   it('allows private addresses when the operator allows them', async () => {
     await expect(checkTarget('http://localhost:7420/hook', PRIVATE_OK)).resolves.toBeInstanceOf(URL);
+    await expect(checkTarget('http://localhost.:7420/hook', PRIVATE_OK)).resolves.toBeInstanceOf(URL);
     await expect(checkTarget('https://10.1.2.3/', PRIVATE_OK)).resolves.toBeInstanceOf(URL);
   });
 });

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { isIpAddress, nonPublicReason } from './address-policy.js';
+import { isIpAddress, isLoopbackName, nonPublicReason, withoutRootDot } from './address-policy.js';
 import { TargetRefused } from './errors.js';
 
 /** What the operator allows Muster to reach. `allowPrivate` (MUSTER_ALLOW_PRIVATE_TARGETS) is for local development and tests. */
@@ -15,8 +15,9 @@ export function hostOf(url: URL): string {
 
 /**
  * The checks that need no DNS: a parseable http(s) URL, https unless private targets are
- * allowed, no credentials in it, and an IP-literal host that is public. IP literals are judged
- * here because sockets connect to them without a lookup, so the connect-time guard never sees them.
+ * allowed, no credentials in it, an IP-literal host that is public, and no localhost name. IP
+ * literals are judged here because sockets connect to them without a lookup, so the connect-time
+ * guard never sees them (URL parsing already reads `127.0.0.1.` as `127.0.0.1`).
  */
 export function parseTarget(raw: string, policy: TargetPolicy): URL {
   let url: URL;
@@ -33,7 +34,9 @@ export function parseTarget(raw: string, policy: TargetPolicy): URL {
     throw new TargetRefused('credentials', 'URLs with user:password@ credentials are not allowed; remove them and put credentials in the authentication field instead');
   }
   const host = hostOf(url);
-  if (!policy.allowPrivate && isIpAddress(host)) assertPublic(host, [host]);
+  if (policy.allowPrivate) return url;
+  if (isIpAddress(host)) assertPublic(host, [host]);
+  if (isLoopbackName(host)) throw new TargetRefused('private-address', `${host} names this machine (loopback); Muster only sends to public addresses. Send a URL whose host resolves only to public addresses`);
   return url;
 }
 
@@ -47,8 +50,10 @@ export async function checkTarget(raw: string, policy: TargetPolicy): Promise<UR
   const url = parseTarget(raw, policy);
   const host = hostOf(url);
   if (isIpAddress(host) || policy.allowPrivate) return url;
-  const addresses = await resolveAll(host).catch(() => []);
-  assertPublic(host, addresses);
+  // `name.` and `name` are one host, but resolvers may answer only one of them: both are checked.
+  const names = [...new Set([host, withoutRootDot(host)])];
+  const addresses = await Promise.all(names.map((name) => resolveAll(name).catch(() => [])));
+  assertPublic(host, addresses.flat());
   return url;
 }
 
