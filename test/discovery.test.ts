@@ -187,7 +187,7 @@ describe('agent card discovery', () => {
   });
 
   it('answers 304 to a matching If-None-Match, in each shape', async () => {
-    for (const headers of [{}, { 'a2a-version': '1.0' }]) {
+    for (const headers of [{}, { 'a2a-version': '1.0' }] as Record<string, string>[]) {
       const first = await fetch(`${hub.url}.well-known/agent-card.json`, { headers });
       const etag = first.headers.get('etag')!;
       const second = await fetch(`${hub.url}.well-known/agent-card.json`, { headers: { ...headers, 'if-none-match': etag } });
