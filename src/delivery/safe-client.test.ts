@@ -74,8 +74,9 @@ describe('safeSend', () => {
 
   it('checks the resolved address at connect time, without a prior checkTarget', async () => {
     const server = await track(startTcpServer());
-    const error = await refusal(safeSend({ url: `https://localhost:${server.port}/hook`, body: '{}' }, { ...STRICT, timeoutMs: 2_000 }), 'private-address');
-    expect(error.message).toMatch(/localhost resolves to/);
+    vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: Function) => callback(null, [{ address: '127.0.0.1', family: 4 }])) as never);
+    const error = await refusal(safeSend({ url: `https://loopy.example:${server.port}/hook`, body: '{}' }, { ...STRICT, timeoutMs: 2_000 }), 'private-address');
+    expect(error.message).toMatch(/loopy\.example resolves to 127\.0\.0\.1/);
     expect(server.connections()).toBe(0);
   });
 
