@@ -170,6 +170,8 @@ function request(agent, port, method, urlPath, { token, body, headers = {} } = {
 
 const rpcBody = (method, params) => ({ jsonrpc: '2.0', id: 1, method, params });
 const sendParams = (text) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+// A SendMessage nobody answers would wait out the hub's blocking wait (A2A 1.0 §3.2.2): these ask to be answered at once.
+const sendNowParams = (text) => ({ ...sendParams(text), configuration: { returnImmediately: true } });
 
 /**
  * Incremental SSE parser: feed it chunks, it calls onEvent({ id, data, comment }) per event.
@@ -302,7 +304,7 @@ try {
 // ---------------------------------------------------------------- part 1: fan-out
 
 async function fanout() {
-  const created = await request(rest, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendParams('fan me out')) });
+  const created = await request(rest, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendNowParams('fan me out')) });
   const taskId = created.json?.result?.task?.id;
   if (!taskId) throw new Error(`SendMessage failed: HTTP ${created.status} ${created.text}`);
 
@@ -480,7 +482,7 @@ async function cost() {
   const agent = agentFor(COST_CONCURRENCY);
   const plainOne = async () => {
     const t0 = performance.now();
-    const r = await request(agent, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendParams('plain')) });
+    const r = await request(agent, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendNowParams('plain')) });
     if (r.status !== 200 || !r.json?.result?.task?.id) throw new Error(`SendMessage: HTTP ${r.status} ${r.text.slice(0, 200)}`);
     return performance.now() - t0;
   };
@@ -488,7 +490,7 @@ async function cost() {
   // its connection, so part of the streaming cost is connection set-up, not streaming itself).
   const plainNewConnectionOne = async () => {
     const t0 = performance.now();
-    const r = await request(false, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendParams('plain, new connection')) });
+    const r = await request(false, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendNowParams('plain, new connection')) });
     if (r.status !== 200 || !r.json?.result?.task?.id) throw new Error(`SendMessage (new connection): HTTP ${r.status} ${r.text.slice(0, 200)}`);
     return performance.now() - t0;
   };

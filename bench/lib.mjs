@@ -200,6 +200,8 @@ export async function startMuster(options) {
     return {
       urls: hubs.bases.map((base) => `${base}/agents/bench-target/`),
       headers: { ...A2A_HEADERS, Authorization: `Bearer ${sender.token}` },
+      // Nobody answers bench-target: a blocking send would wait out the hub's wait (A2A 1.0 §3.2.2).
+      sendConfiguration: { returnImmediately: true },
       pids: hubs.pids,
       stop: hubs.stop,
     };
