@@ -66,6 +66,17 @@ describe('parts in the 1.0 and the 0.3 shape', () => {
     expect((await getTask(id)).status.state).toBe('TASK_STATE_SUBMITTED');
   });
 
+  it('a retry with the same Idempotency-Key may send the same parts in the other shape: it is the same request, applied once', async () => {
+    const id = await newTask();
+    const headers = { 'idempotency-key': `shapes-${id}` };
+    const as10 = { state: 'TASK_STATE_WORKING', message: { messageId: 'm-1', parts: [{ text: 'on it' }] } };
+    const as03 = { state: 'TASK_STATE_WORKING', message: { messageId: 'm-1', parts: [{ kind: 'text', text: 'on it' }] } };
+    expect((await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: as10, headers })).status).toBe(200);
+    const again = await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: as03, headers });
+    expect(again.status).toBe(200);
+    expect(again.body.history).toHaveLength(2);
+  });
+
   it('an action without a token is a 401 before its body is read', async () => {
     const id = await newTask();
     const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, { body: { message: { parts: [{ kind: 'file', url: 'x' }] } } });
