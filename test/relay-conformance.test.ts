@@ -168,6 +168,9 @@ function scenarios(binding: Binding, setup: () => { client: () => Client; hookUr
   });
 }
 
+/** The hub's blocking wait on one hub: long enough for the attached agent's answers, short for the send nobody answers. */
+const WAIT_S = 6;
+
 describe('an agent behind muster attach, on one hub', () => {
   let hub: TestHub;
   let alice: Registered;
@@ -176,7 +179,7 @@ describe('an agent behind muster attach, on one hub', () => {
   const clients = {} as Record<Binding, Client>;
 
   beforeAll(async () => {
-    hub = await startTestHub({ MUSTER_GRPC_PORT: '0', MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_RATE_LIMITS: 'off' });
+    hub = await startTestHub({ MUSTER_GRPC_PORT: '0', MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_RATE_LIMITS: 'off', MUSTER_BLOCKING_WAIT_S: String(WAIT_S) });
     alice = await register(hub, 'alice', {}, ADMIN_TOKEN);
     const bob = await register(hub, 'bob', {}, ADMIN_TOKEN);
     hook = await startWebhook();
@@ -193,11 +196,17 @@ describe('an agent behind muster attach, on one hub', () => {
     describe(binding, () => scenarios(binding, () => ({ client: () => clients[binding], hookUrl: () => hook.url, hook: () => hook })));
   }
 
-  it('without a live inbox the send answers at once (nobody can answer)', async () => {
+  it('without a live inbox a blocking send waits out the hub\'s wait, and every binding says in its answer that it ran out', async () => {
     attached.child.kill('SIGTERM');
     await new Promise((r) => attached.child.once('exit', r));
-    const task = asJson(await clients['JSON-RPC'].sendMessage(request('complete this')));
-    expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
+    const start = Date.now();
+    const bindings = Object.keys(BINDINGS) as Binding[];
+    const tasks = await Promise.all(bindings.map(async (b) => asJson(await clients[b].sendMessage(request(`complete this over ${b}`)))));
+    expect(Date.now() - start).toBeGreaterThanOrEqual(WAIT_S * 1000 - 100);
+    for (const task of tasks) {
+      expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
+      expect(task.metadata.muster.wait).toEqual({ ranOut: true, seconds: WAIT_S });
+    }
   });
 });
 
@@ -205,7 +214,7 @@ describe.runIf(testPostgres)('on PostgreSQL: the sender on node A, the attached 
   const admin = 'relay-nodes-admin';
   const cluster = clusterOnPostgres('relay_nodes', ['A', 'B'], (db) => ({
     db,
-    env: { MUSTER_ADMIN_TOKEN: admin, MUSTER_GRPC_PORT: '0', MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_RATE_LIMITS: 'off' },
+    env: { MUSTER_ADMIN_TOKEN: admin, MUSTER_GRPC_PORT: '0', MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_RATE_LIMITS: 'off', MUSTER_BLOCKING_WAIT_S: String(WAIT_S) },
     startMs: 30_000,
   }));
   let attached: Awaited<ReturnType<typeof attach>>;

@@ -7,6 +7,7 @@ import { resolveConfig } from '../../src/config/index.js';
 import { startHub, type RunningHub } from '../../src/server.js';
 import { silentLogger, type Logger } from '../../src/observability/logger.js';
 import { testDatabase, type TestDatabase } from './database.js';
+import { TEST_HUB_DEFAULTS } from './defaults.js';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -22,7 +23,7 @@ export interface TestHub extends RunningHub {
 /** `logger`: where the hub's lines go (default: nowhere). */
 export async function startTestHub(env: Record<string, string> = {}, logger: Logger = silentLogger()): Promise<TestHub> {
   const db = await testDatabase('hub');
-  const config = () => resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...env });
+  const config = () => resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...TEST_HUB_DEFAULTS, ...env });
   let running = await startHub(config(), { logger });
   const hub: TestHub = {
     db,

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TEST_HUB_DEFAULTS } from './defaults.js';
 import { postRpc, sseBlocks } from './sse.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,7 +58,7 @@ export interface NodeOptions {
   /** The PostgreSQL (or sqlite:) URL: passed as --db, or as MUSTER_DB when `dbVia` is 'env'. */
   db: string;
   dbVia?: 'flag' | 'env';
-  /** The environment the node gets on top of a clean one (MUSTER_* of the runner removed). */
+  /** The environment the node gets on top of a clean one (MUSTER_* of the runner removed) and the test hubs' defaults (TEST_HUB_DEFAULTS). */
   env?: Record<string, string>;
   port?: number;
   /** How long to wait for the "Admin token" line. */
@@ -70,7 +71,7 @@ export interface NodeOptions {
 /** Starts one `muster serve`; resolves when it has printed its "Admin token" line, rejects if it exits first. */
 export async function startNode(name: string, options: NodeOptions): Promise<NodeProcess> {
   const port = options.port ?? (await freePort());
-  const env: Record<string, string> = { ...options.env };
+  const env: Record<string, string> = { ...TEST_HUB_DEFAULTS, ...options.env };
   const args = ['serve', '--host', '127.0.0.1', '--port', String(port), ...(options.extraArgs ?? [])];
   if (options.dbVia === 'env') env['MUSTER_DB'] = options.db;
   else args.push('--db', options.db);
