@@ -116,6 +116,7 @@ export class PushConfigs {
     const configs = await this.store.listPushConfigs(record.id);
     if (configs.length === 0) return [];
     const firstSeq = record.lastSeq - events.length + 1;
+    // Read before this write is stored: the version it follows, to which its events are applied.
     const tasks03 = configs.some((c) => c.protocol === '0.3') ? tasksAfterEach(await this.store.getTask(record.id, { includeArtifacts: true }), record, events) : [];
     const drafts: DeliveryDraft[] = [];
     for (const config of configs) {
