@@ -48,18 +48,28 @@ function messageOf(options: SendOptions, text: string[]): Message {
   };
 }
 
-/** The send's answer, after the wait asked for: the task, or the agent's Message when the task it answered cannot be read. */
-async function sendAndWait(target: Target, base: string, message: Message, wait: SendOptions['wait']): Promise<SendResult> {
-  if (wait === true) {
-    const held = (await rpc(target, base, 'SendMessage', { message }, message.messageId, { timeoutMs: timeoutAround(LONGEST_HUB_WAIT_S) })) as SendResult;
-    return taskOf(held) || !('message' in held) || !held.message.taskId ? held : { task: await taskNow(target, held.message.taskId) };
-  }
+/** The send's answer, after the wait asked for: `true`, the hub's own; N, N seconds of following the task; none, at once. */
+function sendAndWait(target: Target, base: string, message: Message, wait: SendOptions['wait']): Promise<SendResult> {
+  if (wait === true) return heldSend(target, base, message);
+  return followedSend(target, base, message, wait);
+}
+
+/** A blocking send: the hub holds it for its wait, and the request outlasts the longest wait a hub may be set to. */
+async function heldSend(target: Target, base: string, message: Message): Promise<SendResult> {
+  const held = (await rpc(target, base, 'SendMessage', { message }, message.messageId, { timeoutMs: timeoutAround(LONGEST_HUB_WAIT_S) })) as SendResult;
+  // An agent that answered with a plain Message: shown as its task, as every other answer is.
+  const repliedTo = 'message' in held ? held.message.taskId : undefined;
+  return repliedTo ? { task: await taskNow(target, repliedTo) } : held;
+}
+
+/** A send answered at once, then, for `--wait N`, the task followed up to N seconds and read as it stands. */
+async function followedSend(target: Target, base: string, message: Message, waitS: number | undefined): Promise<SendResult> {
   const sent = (await rpc(target, base, 'SendMessage', { message, configuration: { returnImmediately: true } }, message.messageId)) as SendResult;
   const task = taskOf(sent);
-  if (wait === undefined || !task) return sent;
-  if (!settles(task.status.state)) await followUntilSettled(target, base, task.id, wait);
+  if (waitS === undefined || !task) return sent;
+  if (!settles(task.status.state)) await followUntilSettled(target, base, task.id, waitS);
   const now = await taskNow(target, task.id);
-  return { task: settles(now.status.state) ? now : withWaitNote(now, wait) };
+  return { task: settles(now.status.state) ? now : withWaitNote(now, waitS) };
 }
 
 const taskNow = async (target: Target, id: string): Promise<Task> => (await request(target, `api/tasks/${path(id)}`)) as Task;
