@@ -118,7 +118,7 @@ describe('muster endpoint and forwarding', { timeout: 120_000 }, () => {
     // The hub's hint names REST routes; the CLI says its own commands instead.
     expect(JSON.parse(before.stdout).error.hint).toBe('Verify it: muster endpoint challenge, then muster endpoint verify');
     const early = await muster(['endpoint', 'verify', '--json'], own.token);
-    expect(JSON.parse(early.stdout).error.hint).toBe('muster endpoint challenge first, then serve it and verify within 15 minutes');
+    expect(JSON.parse(early.stdout).error.hint).toBe('muster endpoint challenge first, then put it in your card (or serve it) and verify within 15 minutes');
 
     const challenge = json(await muster(['endpoint', 'challenge', '--json'], own.token));
     expect(challenge.url).toBe(`${endpoint.base}.well-known/muster-challenge`);

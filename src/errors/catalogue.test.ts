@@ -13,6 +13,8 @@ import { HubError } from './hub-error.js';
 const codes = Object.keys(CATALOGUE) as ErrorCode[];
 const surface = readFileSync(new URL('../../docs/a2a-surface.md', import.meta.url), 'utf8');
 
+const GRPC_UNIMPLEMENTED = new Set(['ROUTE_NOT_FOUND', 'PUSH_NOTIFICATION_NOT_SUPPORTED', 'UNSUPPORTED_OPERATION', 'VERSION_NOT_SUPPORTED']);
+
 describe('the error catalogue', () => {
   it.each(codes)('%s is documented in docs/a2a-surface.md', (code) => {
     expect(surface).toContain(`\`${code}\``);
@@ -28,8 +30,9 @@ describe('the error catalogue', () => {
     const status = statusBody(error).error;
     expect(status).toMatchObject({ code: REST_BINDING_ERRORS[code].http, status: REST_BINDING_ERRORS[code].status });
     expect(status.details[0]).toMatchObject({ reason: code, domain: CATALOGUE[code].domain });
-    // The google.rpc.Status name of the HTTP+JSON binding is the gRPC code of the gRPC binding.
-    expect(grpcStatus[GRPC_ERRORS[code]]).toBe(code === 'ROUTE_NOT_FOUND' ? 'UNIMPLEMENTED' : REST_BINDING_ERRORS[code].status);
+    // The google.rpc.Status name of the HTTP+JSON binding is the gRPC code of the gRPC binding, but
+    // where A2A 1.0 §5.4 has gRPC say UNIMPLEMENTED beside HTTP's 400 FAILED_PRECONDITION.
+    expect(grpcStatus[GRPC_ERRORS[code]]).toBe(GRPC_UNIMPLEMENTED.has(code) ? 'UNIMPLEMENTED' : REST_BINDING_ERRORS[code].status);
   });
 
   it.each(codes)('%s is an MCP tool error with its code, its remedy and a hint', (code) => {

@@ -44,6 +44,8 @@ export async function startA2AEndpoint(options: { failFirst?: number; onReceive?
   app.get('/.well-known/muster-challenge', (_req, res) => void res.type('text/plain').send(challenge));
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: { getAgentCard: async () => card } as never }));
   app.use('/a2a', express.json(), (req, res, next) => {
+    // Only sends start work; the hub also reads the tasks it forwarded (GetTask) while it follows them.
+    if (req.body?.method !== 'SendMessage') return next();
     calls += 1;
     if (calls <= (options.failFirst ?? 0)) return void res.status(503).json({ error: 'not yet' });
     pending.push({ headers: req.headers, body: req.body });

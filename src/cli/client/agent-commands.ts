@@ -14,6 +14,7 @@ const renderForwarding = (f: Forwarding): string =>
     ['forwarding', f.enabled ? 'on' : 'off'],
     ['endpoint', typeof f['endpoint'] === 'string' ? f['endpoint'] : '(none)'],
     ['verified', typeof f['verifiedAt'] === 'string' ? f['verifiedAt'] : 'not yet (muster endpoint challenge, then muster endpoint verify)'],
+    ...(f.speaks ? ([['speaks', `${f.speaks.protocol} at ${f.speaks.url}, following tasks by ${f.speaks.following}`]] as [string, string][]) : []),
   ]).join('\n');
 
 /** The skills array from a JSON file; the hub checks what it holds. */
@@ -87,25 +88,28 @@ export function agentCommands(program: Command): void {
 
   const endpoint = program.command('endpoint').description("prove you control your agent's own A2A endpoint");
 
-  client(endpoint, 'challenge', 'ask for a challenge to serve at your endpoint (valid 15 minutes)').action(
+  client(endpoint, 'challenge', 'ask for a challenge to put in your card or serve at your endpoint (valid 15 minutes)').action(
     action(async (ctx: Context) => {
       const handle = await myHandle(ctx.target);
-      const answer = (await request(ctx.target, `api/agents/${path(handle)}/endpoint/challenge`, { method: 'POST' })) as { challenge: string; url: string; expiresAt: string };
+      const answer = (await request(ctx.target, `api/agents/${path(handle)}/endpoint/challenge`, { method: 'POST' })) as { challenge: string; extension: unknown; card: string; url: string; expiresAt: string };
       ctx.show(answer, (c) =>
         [
           ...fields([
             ['challenge', c.challenge],
-            ['serve it at', c.url],
+            ['card', c.card],
+            ['or serve it at', c.url],
             ['expires', c.expiresAt],
           ]),
           '',
-          'Serve the challenge as the text body (status 200) at that URL, then run: muster endpoint verify',
+          "Put this in your card's capabilities.extensions (the configuration of any A2A server):",
+          `  ${JSON.stringify(c.extension)}`,
+          'or serve the challenge as the text body (status 200) at that URL; then run: muster endpoint verify',
         ].join('\n'),
       );
     }),
   );
 
-  client(endpoint, 'verify', 'have the hub fetch the challenge from your endpoint and read its agent card').action(
+  client(endpoint, 'verify', "have the hub read your endpoint's card and find the challenge there (or at its URL)").action(
     action(async (ctx: Context) => {
       const handle = await myHandle(ctx.target);
       const state = (await request(ctx.target, `api/agents/${path(handle)}/endpoint/verify`, { method: 'POST' })) as Forwarding;

@@ -74,7 +74,7 @@ export interface TokenInfo {
 }
 
 /** The forwarding state verify and forwarding answer. */
-export type Forwarding = Record<string, unknown> & { enabled?: boolean };
+export type Forwarding = Record<string, unknown> & { enabled?: boolean; speaks?: { url: string; protocol: string; following: string } };
 
 /** The `result` of SendMessage: a task (the hub always answers one) or, in A2A generally, a message. */
 export type SendResult = { task: Task } | { message: Message };
