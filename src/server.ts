@@ -124,6 +124,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   const deadlines = new LeasedWork<DueWork>({
     name: 'deadlines',
     claim: (owner, now, until, limit) => store.claimDue(owner, now, until, limit),
+    key: (work) => work.taskId,
     run: async (work, owner) => {
       await hub!.tasks.runDue(work, owner);
       logger.info({ taskId: work.taskId, lateMs: Date.now() - work.dueAt }, 'deadline run');

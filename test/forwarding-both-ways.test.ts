@@ -14,7 +14,7 @@ import { silentLogger } from '../src/observability/logger.js';
 import { startHub, type RunningHub } from '../src/server.js';
 import { testDialect } from './helpers/database.js';
 import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
-import { ownEndpointAgent, startOwnEndpoint, type Protocol } from './helpers/own-endpoint.js';
+import { MANY, ownEndpointAgent, startOwnEndpoint, type Protocol } from './helpers/own-endpoint.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
 import { Message, TaskState } from '@a2a-js/sdk';
 
@@ -110,6 +110,29 @@ describe('forwarding to any A2A server, both ways', () => {
       expect(res.body.error.code).toBe('UNAUTHENTICATED');
     }
     expect((await getTask('own-push', id)).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  });
+
+  it.each(['streaming', 'polling'] as const)('more artifacts and parts than one write takes arrive whole, before the end (%s)', async (following) => {
+    await endpointAgent(`own-many-${following}`, 'JSONRPC/1.0', 'base', following === 'streaming');
+    const client = await sdkClient(`${node.url}agents/own-many-${following}/`, alice.token);
+    const answer = wire(await client.sendMessage(sendRequest('many pieces')));
+    expect(answer.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answer.artifacts.map((a: any) => a.parts.length)).toEqual(Array(MANY).fill(MANY));
+    expect(answer.artifacts[MANY - 1].parts[MANY - 1].text).toBe(`${MANY - 1}.${MANY - 1}`);
+  });
+
+  it("a cancel right after the send reaches the endpoint's task, or the forward never goes out", async () => {
+    const endpoint = await endpointAgent('own-quick-cancel', 'JSONRPC/1.0');
+    const sent = await rpc(`${node.url}agents/own-quick-cancel/`, 'SendMessage', { message: { messageId: 'qc-1', role: 'ROLE_USER', parts: [{ text: 'hold everything' }] }, configuration: { returnImmediately: true } }, { token: alice.token, headers: { 'a2a-version': '1.0' } });
+    const id = sent.body.result.task.id;
+    await rpc(`${node.url}agents/own-quick-cancel/`, 'CancelTask', { id }, { token: alice.token, headers: { 'a2a-version': '1.0' } });
+    const settled = await until(
+      async () => ({ task: await getTask('own-quick-cancel', id), received: endpoint.received.length }),
+      ({ task, received }) => received === 0 || task.metadata.muster.forwarding?.remoteTaskId !== undefined,
+    );
+    if (settled.received === 0) return expect((await getTask('own-quick-cancel', id)).status.state).toBe('TASK_STATE_CANCELED');
+    const remote = settled.task.metadata.muster.forwarding.remoteTaskId;
+    expect(await until(() => endpoint.stateOf(remote), (s) => s === TaskState.TASK_STATE_CANCELED)).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it('a stream on another node carries the working status, the artifact and the end', async () => {

@@ -17,7 +17,7 @@ export interface Conversation {
   /** Read the answer as an event stream, for up to `holdMs` (within the lease), handing on each chunk as it comes. */
   stream?: { holdMs: number; onData(chunk: Buffer): void };
   verdict(status: number, body: Buffer): Verdict | Promise<Verdict>;
-  /** Told once the attempt's outcome is recorded (by the lease holder), with the answer. */
+  /** Told of the attempt's outcome, with the answer, before it is recorded; a failure leaves the delivery to be tried again when its lease ends. */
   answered(delivery: Delivery, status: number | undefined, body: Buffer | undefined): Promise<void>;
 }
 
@@ -34,8 +34,8 @@ export interface OutboxOptions {
   headersFor?: (delivery: Delivery) => Promise<Record<string, string>>;
   /** Told of every finished attempt. */
   onAttempt?: (delivery: Delivery) => void;
-  /** The conversation a delivery belongs to, if any; it may throw TargetRefused when there is no one left to send to. */
-  conversationOf?: (delivery: Delivery) => Promise<Conversation | undefined>;
+  /** The conversation a delivery belongs to, if any; 'done' when nothing is left to send; it may throw TargetRefused when there is no one left to send to. */
+  conversationOf?: (delivery: Delivery) => Promise<Conversation | 'done' | undefined>;
   /** Told of an attempt that failed outside the delivery itself (the store, say); it is retried when its lease ends. */
   onError?: (error: unknown) => void;
   /** Told how late each delivery went out (ms past its due time), for the scheduler-lag metric. */
@@ -54,7 +54,7 @@ export const DEFAULT_RETRIES = [60, 300, 1800, 7200, 21600] as const;
 export class Outbox {
   private readonly work: LeasedWork<Delivery>;
   /** Hangs up held streams when the outbox stops, so a shutdown does not wait them out. */
-  private readonly stopping = new AbortController();
+  private stopping = new AbortController();
 
   constructor(
     private readonly store: Store,
@@ -65,6 +65,7 @@ export class Outbox {
     this.work = new LeasedWork({
       name: 'outbox',
       claim: (owner, now, until, limit) => store.claimDeliveries(owner, now, until, limit),
+      key: (delivery) => delivery.id,
       run: (delivery, owner) => this.attempt(delivery, owner),
       leaseMs: options.leaseMs ?? 30_000,
       batch: options.batch ?? 32,
@@ -76,6 +77,7 @@ export class Outbox {
   }
 
   start(): void {
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     this.work.start();
   }
 
@@ -100,7 +102,9 @@ export class Outbox {
     let response: Buffer | undefined;
     let conversation: Conversation | undefined;
     try {
-      conversation = await this.options.conversationOf?.(delivery);
+      const found = await this.options.conversationOf?.(delivery);
+      if (found === 'done') return void (await this.store.finishDelivery(delivery.id, owner, this.outcome(delivery, undefined, { kind: 'done' })));
+      conversation = found;
       const request = conversation?.request ?? { url: delivery.url, method: 'POST', headers: delivery.headers, body: delivery.body };
       const signature = request.body === undefined ? {} : { 'muster-signature': await this.signer.signDetached(request.body) };
       const live = (await this.options.headersFor?.(delivery)) ?? {};
@@ -115,10 +119,12 @@ export class Outbox {
       verdict = { kind: e instanceof TargetRefused ? 'refused' : 'retry', reason: (e as Error).message };
     }
     const outcome = this.outcome(delivery, status, verdict);
-    if (!(await this.store.finishDelivery(delivery.id, owner, outcome))) return; // our lease was lost: someone else owns it now
     const done = Object.assign({}, delivery, outcome);
+    // The answer is written before the delivery is finished, so the channel's next call (a cancel
+    // waiting behind a forward) finds what it named; a write that fails leaves the delivery to its lease.
+    if (conversation && !(await conversation.answered(done, status, response).then(() => true, (e: unknown) => void this.options.onError?.(e)))) return;
+    if (!(await this.store.finishDelivery(delivery.id, owner, outcome))) return; // our lease was lost: someone else owns it now
     this.options.onAttempt?.(done);
-    await conversation?.answered(done, status, response).catch((e: unknown) => this.options.onError?.(e));
   }
 
   private policyFor(conversation: Conversation | undefined) {

@@ -27,7 +27,7 @@ import {
 import type { Caller } from '../identity/caller.js';
 import type { Delivery, DeliveryDraft, Store, StoredTask } from '../store/store.js';
 import type { Change } from './kind.js';
-import { failureBody, mirrorBody } from './mirror.js';
+import { failureBody, mirrorBody, type Mirrored } from './mirror.js';
 import { streamConversation } from './stream-follow.js';
 
 /** The most an endpoint's answer may hold: a task with its artifacts, under the hub's own body limit and some. */
@@ -73,11 +73,19 @@ export class Forwards {
   /** Set once the task service exists (it writes what endpoints answer). */
   writes: EndpointWrites | undefined;
 
-  /** A forward's or a follow's conversation with the endpoint; undefined for other deliveries (push). */
-  async conversationOf(delivery: Delivery): Promise<Conversation | undefined> {
+  /**
+   * A forward's or a follow's conversation with the endpoint; undefined for other deliveries
+   * (push); 'done' when there is nothing left to send: the hub's task ended before its forward or
+   * its next read went out, or a follow-up finds no task of the endpoint's to go to.
+   */
+  async conversationOf(delivery: Delivery): Promise<Conversation | 'done' | undefined> {
     if (delivery.channel !== FORWARD_CHANNEL && delivery.channel !== FOLLOW_CHANNEL) return undefined;
-    const { iface, following } = await this.endpointFor(delivery.taskId);
-    const call = await this.withPushBack(callOf(delivery.body), delivery, iface);
+    const { iface, following, task } = await this.endpointFor(delivery.taskId);
+    const stored = callOf(delivery.body);
+    if (stored.method !== 'CancelTask' && isTerminal(task.record.state)) return 'done';
+    const addressed = delivery.seq === 1 ? stored : toRemote(stored, remoteOf(task));
+    if (!addressed) return 'done';
+    const call = await this.withPushBack(addressed, delivery, iface);
     if (delivery.channel === FOLLOW_CHANNEL && following === 'streaming') return this.streamed(delivery, call, iface);
     const pace = following === 'push' ? PUSHED_PACE_MS : undefined;
     return {
@@ -93,19 +101,21 @@ export class Forwards {
    * cancel. Only for a task whose forward the endpoint answered with a task of its own.
    */
   async relayed(task: StoredTask, change: Change, seq: number, caller: Caller): Promise<DeliveryDraft | undefined> {
-    const remote = remoteOf(task);
     const { record } = task;
     const bySender = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === record.sender);
-    if (!remote || !bySender || !record.target) return undefined;
-    const url = (await this.store.getAgent(record.target))?.endpointRpcUrl;
+    if (!bySender || !record.target || record.kind !== 'direct') return undefined;
+    // Before the endpoint has answered the forward, the call waits behind it (one channel, in order) and is addressed when it goes out.
+    const agent = await this.store.getAgent(record.target);
+    const url = remoteOf(task) || forwardingOf(task) || agent?.forwarding ? agent?.endpointRpcUrl : undefined;
     if (!url) return undefined;
+    const remote = remoteOf(task) ?? { remoteTaskId: '' };
     if (change.state === 'TASK_STATE_CANCELED') return cancelDraft(record, remote, url, seq);
     const message: Message | undefined = change.messages.find((m) => m.role === 'ROLE_USER');
     return message && followUpDraft(record, message, remote, url, seq);
   }
 
   /** The interface the task's target is spoken to at, and how the task is followed. */
-  private async endpointFor(taskId: string): Promise<{ iface: EndpointInterface; following: ForwardingRecord['following'] }> {
+  private async endpointFor(taskId: string): Promise<{ iface: EndpointInterface; following: ForwardingRecord['following']; task: StoredTask }> {
     const task = await this.store.getTask(taskId, { includeArtifacts: false, historyLength: 0 });
     const target = task?.record.target;
     const agent = target === undefined ? undefined : await this.store.getAgent(target);
@@ -113,18 +123,16 @@ export class Forwards {
       throw new TargetRefused('invalid-url', `${target ?? 'The target'} has no verified endpoint any more`);
     }
     const iface: EndpointInterface = { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', follow: agent.endpointFollow ?? 'polling' };
-    return { iface, following: forwardingOf(task)?.following };
+    return { iface, following: forwardingOf(task)?.following, task };
   }
 
   /** A follow by the endpoint's stream (stream-follow.ts); a follow that gives up fails the task as a read would. */
   private streamed(delivery: Delivery, call: RemoteCall, iface: EndpointInterface): Conversation {
     const write = (decide: Parameters<EndpointWrites['fromEndpoint']>[1]) => this.writes?.fromEndpoint(delivery.taskId, decide) ?? Promise.resolve();
     const conversation = streamConversation(iface, call, delivery, {
-      mirror: (event) => write((task) => {
-        const body = event.kind === 'refused' || event.kind === 'transient' ? undefined : mirrorBody(task, event);
-        return body && { body };
-      }),
+      mirror: (event) => (event.kind === 'refused' || event.kind === 'transient' ? Promise.resolve() : write(mirroring(event))),
       pause: () => this.pause(delivery),
+      expired: () => this.expired(delivery),
       fallBack: () => write((task) => ({ forwarding: Object.assign({}, forwardingOf(task), { following: 'polling' }) as ForwardingRecord })),
     }, this.clock);
     const streamed = conversation.answered;
@@ -134,6 +142,12 @@ export class Forwards {
         if (done.state === 'failed') await this.answered(done, call, iface, undefined);
       },
     });
+  }
+
+  /** The end of a follow that has run its course without the endpoint's task ending. */
+  private expired(delivery: Delivery): Verdict | undefined {
+    if (this.clock() - delivery.createdAt <= FOLLOW_FOR_MS) return undefined;
+    return { kind: 'refused', reason: `the task was followed for ${FOLLOW_FOR_MS / 86_400_000} days and has not ended` };
   }
 
   /** A follow's wait before it reads again: a tenth of its age so far, within bounds. */
@@ -167,10 +181,7 @@ export class Forwards {
     });
     const event = readPushed(iface, body);
     if (event.kind === 'refused' || event.kind === 'transient') throw invalidParams('body', 'is not an A2A Task or stream response', 'Post the task, or a status or artifact update of it');
-    await this.writes?.fromEndpoint(taskId, (task) => {
-      const mirrored = mirrorBody(task, event);
-      return mirrored && { body: mirrored };
-    });
+    await this.writes?.fromEndpoint(taskId, mirroring(event));
   }
 
   private verdict(call: RemoteCall, answer: RemoteAnswer, delivery: Delivery, pace?: number): Verdict {
@@ -178,14 +189,15 @@ export class Forwards {
       case 'transient':
         return { kind: 'retry', reason: answer.reason };
       case 'refused':
+        // A read answered with something that is not a task (a proxy's page, say) may pass; an error of the endpoint's own does not.
+        if (call.method === 'GetTask' && answer.code >= 200 && answer.code < 300) return { kind: 'retry', reason: answer.message };
         return { kind: 'refused', reason: `${answer.message} (${answer.code})` };
       case 'message':
         return { kind: 'done' };
       case 'task': {
         const ended = answer.task.state !== undefined && isTerminal(answer.task.state);
         if (call.method !== 'GetTask' || ended) return { kind: 'done' };
-        if (this.clock() - delivery.createdAt > FOLLOW_FOR_MS) return { kind: 'refused', reason: `the task was followed for ${FOLLOW_FOR_MS / 86_400_000} days and has not ended` };
-        return { kind: 'again', afterMs: pace ?? this.pause(delivery) };
+        return this.expired(delivery) ?? { kind: 'again', afterMs: pace ?? this.pause(delivery) };
       }
     }
   }
@@ -212,7 +224,8 @@ export class Forwards {
       }
       if (done.state === 'failed') {
         learned.remoteError = answer?.kind === 'refused' ? { code: answer.code, message: answer.message } : { code: 0, message: done.lastError ?? 'no answer' };
-        if (call.method !== 'CancelTask') write.body = failureBody(failureWords(task, call, done, answer));
+        // The forward, or the follow, failing ends the task; a refused follow-up or cancel is only recorded: the follow tells the task's state.
+        if (done.seq === 1) write.body = failureBody(failureWords(task, call, done, answer));
       }
       if (follow && !write.body && done.state === 'pending') return undefined;
       // A follow's reads are not the forward's attempts: they add only what they learned.
@@ -230,4 +243,27 @@ function failureWords(task: StoredTask, call: RemoteCall, done: Delivery, answer
     return `${who} ${what} ${answer.message} (${answer.code})`;
   }
   return `${who} could not be reached after ${done.attempts} attempts: ${done.lastError ?? 'no answer'}`;
+}
+
+/** A sender's call, addressed to the endpoint's task now that its id is known; undefined when the endpoint never named one. */
+function toRemote(call: RemoteCall, remote: RemoteTaskRef | undefined): RemoteCall | undefined {
+  if (!remote) return undefined;
+  if (call.method === 'CancelTask') return Object.assign({}, call, { params: { id: remote.remoteTaskId } });
+  const message = Object.assign({}, call.params['message'] as object, { taskId: remote.remoteTaskId }, remote.remoteContextId ? { contextId: remote.remoteContextId } : {});
+  return Object.assign({}, call, { params: Object.assign({}, call.params, { message }) });
+}
+
+/**
+ * What one event writes, decided again on the task each write leaves (TaskService.fromEndpoint):
+ * a whole task or artifact is compared with what the hub holds, so writing again adds only the
+ * rest; an appended piece says nothing of what came before it, so it is written once.
+ */
+function mirroring(event: Mirrored): (task: StoredTask) => EndpointWrite | undefined {
+  let written = false;
+  return (task) => {
+    if (written && event.kind === 'artifact' && event.append) return undefined;
+    written = true;
+    const body = mirrorBody(task, event);
+    return body && { body };
+  };
 }

@@ -9,6 +9,7 @@ import { partSchema } from '../a2a/schemas.js';
 import type { TaskState } from '../a2a/types.js';
 import type { Loose, RemoteEvent, RemoteTask } from '../delivery/remote/answers.js';
 import type { StoredTask } from '../store/store.js';
+import { LIMITS } from './limits.js';
 
 /** The endpoint's state as the target may respond it: the states a respond can name. */
 const MIRRORED: Partial<Record<TaskState, TaskState>> = {
@@ -52,18 +53,50 @@ export function mirrorBody(task: StoredTask, said: Mirrored): Record<string, unk
 function artifactBody(task: StoredTask, said: Extract<Mirrored, { kind: 'artifact' }>): Record<string, unknown> | undefined {
   const held = task.artifacts.some((a) => a.artifactId === said.artifact['artifactId']);
   if (said.append ? !held : artifactShown(task, said.artifact)) return undefined;
-  return { chunks: [Object.assign(artifactOf(said.artifact), { append: said.append, lastChunk: said.lastChunk })] };
+  const pieces = said.append ? piecesFrom(said.artifact, 0, true, said.lastChunk) : piecesOf(task, said.artifact, said.lastChunk);
+  return { chunks: pieces.slice(0, LIMITS.artifactsPerWrite) };
 }
 
+/**
+ * The task's news in one write: its artifacts first, in pieces a write may carry (TaskService
+ * writes again while there is more), and its state and status message with the last of them, so a
+ * final state never lands before the artifacts it ends with.
+ */
 function taskBody(task: StoredTask, remote: RemoteTask): Record<string, unknown> | undefined {
   const { state } = task.record;
+  const pieces = remote.artifacts.filter((a) => !artifactShown(task, a)).flatMap((a) => piecesOf(task, a, true));
+  const chunks = pieces.slice(0, LIMITS.artifactsPerWrite);
+  if (pieces.length > chunks.length) return { chunks };
   const message = remote.statusMessage && !shown(task, remote.statusMessage) ? messageOf(remote.statusMessage) : undefined;
-  const chunks = remote.artifacts.filter((a) => !artifactShown(task, a)).map((a) => Object.assign(artifactOf(a), { append: false, lastChunk: true }));
   let next = remote.state && MIRRORED[remote.state];
   if (next === state && !message) next = undefined; // the same state again says nothing new
+  // Asked again for input, with the question the sender has answered already: a read from before the answer reached the endpoint.
+  if (next === 'TASK_STATE_INPUT_REQUIRED' && state === 'TASK_STATE_WORKING' && !message) next = undefined;
   if (!next && message) next = state === 'TASK_STATE_SUBMITTED' ? 'TASK_STATE_WORKING' : state; // a message needs a state beside it
   if (!next && chunks.length === 0) return undefined;
   return Object.assign({}, next ? { state: next } : {}, message ? { message } : {}, chunks.length > 0 ? { chunks } : {});
+}
+
+/**
+ * A whole artifact as the chunks that bring the hub's copy up to it: from the parts the hub
+ * holds already when they begin it (an earlier write got that far), else replacing it.
+ */
+function piecesOf(task: StoredTask, artifact: Loose, lastChunk: boolean): Record<string, unknown>[] {
+  const held = task.artifacts.find((a) => a.artifactId === artifact['artifactId']);
+  const parts = Array.isArray(artifact['parts']) ? (artifact['parts'] as unknown[]) : [];
+  const begun = held !== undefined && held.parts.length < parts.length && sameParts(held.parts, parts.slice(0, held.parts.length));
+  return begun ? piecesFrom(artifact, held.parts.length, true, lastChunk) : piecesFrom(artifact, 0, false, lastChunk);
+}
+
+/** An artifact's parts from `from` on, a message's worth at a time; the first piece joins the held artifact when `append`. */
+function piecesFrom(artifact: Loose, from: number, append: boolean, lastChunk: boolean): Record<string, unknown>[] {
+  const parts = Array.isArray(artifact['parts']) ? (artifact['parts'] as unknown[]) : [];
+  const pieces: Record<string, unknown>[] = [];
+  for (let at = from; at === from || at < parts.length; at += LIMITS.parts) {
+    const last = at + LIMITS.parts >= parts.length;
+    pieces.push(Object.assign(artifactOf(artifact), { parts: parts.slice(at, at + LIMITS.parts), append: append || at > from, lastChunk: last && lastChunk }));
+  }
+  return pieces;
 }
 
 /** The words a failure of the forward leaves on the task. */

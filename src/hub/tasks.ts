@@ -34,6 +34,8 @@ const WRITE_ATTEMPTS = 8;
 const RETRY_JITTER_MS = 4;
 /** Messages one task may hold: every change reads the task whole, so a task must stay bounded. */
 export const MAX_MESSAGES = 200;
+/** Writes one answer of an endpoint may take at most (each a bounded piece of it). */
+const ENDPOINT_WRITES = 32;
 /** History in a SendMessage answer when the caller does not say (GetTask gives it all). */
 const ANSWER_HISTORY = 20;
 
@@ -84,17 +86,30 @@ export class TaskService {
    * the task, with the refusal in words), with the forward's record and the calls it starts.
    */
   async fromEndpoint(taskId: string, decide: (task: StoredTask) => EndpointWrite | undefined): Promise<void> {
-    await this.settled(taskId, async () => {
-      const current = await this.store.getTask(taskId, FULL);
-      const said = current?.record.target === undefined ? undefined : decide(current);
-      if (!current || !said) return;
-      const target: Actor = { caller: { kind: 'agent', handle: current.record.target! }, door: { kind: 'agent', handle: current.record.target! } };
-      const ctx = this.context(target);
-      let change: Change = { messages: [], artifacts: [] };
-      if (said.body) change = await this.respondAsTarget(ctx, current, said.body);
-      if (said.forwarding) change.metadata = mergeMetadata(change.metadata, { muster: { forwarding: said.forwarding as unknown as JsonObject } });
-      await this.commit(current, change, ctx.now, said.deliveries ? { deliveries: said.deliveries } : {}, target);
-    });
+    // A write carries a bounded piece of what the endpoint said (hub/mirror.ts): decide again on the task it left, while there is more.
+    for (let write = 0; write < ENDPOINT_WRITES; write++) {
+      const more = await this.settled(taskId, async () => {
+        const current = await this.store.getTask(taskId, FULL);
+        const said = current?.record.target === undefined ? undefined : decide(current);
+        if (!current || !said || (write > 0 && !said.body)) return false;
+        const target: Actor = { caller: { kind: 'agent', handle: current.record.target! }, door: { kind: 'agent', handle: current.record.target! } };
+        const ctx = this.context(target);
+        let change: Change = { messages: [], artifacts: [] };
+        if (said.body) change = await this.respondAsTarget(ctx, current, said.body);
+        const news = change.state !== undefined || change.messages.length > 0 || change.artifacts.length > 0 || (change.chunks?.length ?? 0) > 0;
+        if (write > 0 && !news) return false;
+        if (said.forwarding) change.metadata = mergeMetadata(change.metadata, { muster: { forwarding: said.forwarding as unknown as JsonObject } });
+        const extra = said.deliveries ? { deliveries: said.deliveries } : {};
+        await this.commit(current, change, ctx.now, extra, target).catch((e: unknown) => {
+          // A task that holds all the messages it may keeps what the endpoint says of its state and artifacts.
+          if (!(e instanceof HubError && e.code === 'RATE_LIMITED' && change.messages.length > 0)) throw e;
+          const { statusMessage: _dropped, ...rest } = change;
+          return this.commit(current, Object.assign(rest, { messages: [] }), ctx.now, extra, target);
+        });
+        return news;
+      });
+      if (!more) return;
+    }
   }
 
   private async respondAsTarget(ctx: KindContext, task: StoredTask, body: Record<string, unknown>): Promise<Change> {

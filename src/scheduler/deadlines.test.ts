@@ -25,7 +25,7 @@ describe('scheduled work runs once', () => {
 
     // The work is gone with the write that did it: nothing is left to claim.
     const runs: DueWork[] = [];
-    const worker = new LeasedWork<DueWork>({ name: 't', claim: (o, n, u, l) => store.claimDue(o, n, u, l), run: async (w) => void runs.push(w), leaseMs: 1_000, batch: 10, pollMs: 1_000, clock: () => clock.now + 60_000 });
+    const worker = new LeasedWork<DueWork>({ name: 't', claim: (o, n, u, l) => store.claimDue(o, n, u, l), key: (w) => w.taskId, run: async (w) => void runs.push(w), leaseMs: 1_000, batch: 10, pollMs: 1_000, clock: () => clock.now + 60_000 });
     worker.start();
     await worker.stop();
     expect(runs).toEqual([]);

@@ -9,6 +9,7 @@ describe('LeasedWork', () => {
     const work = new LeasedWork<string>({
       name: 'test',
       claim: async (_owner, _now, _until, limit) => queue.splice(0, limit),
+      key: (item) => item,
       run: async (item) => {
         if (item === 'b') throw new Error('b broke');
         done.push(item);
@@ -32,6 +33,7 @@ describe('LeasedWork', () => {
     const work = new LeasedWork<string>({
       name: 'test',
       claim: async (_owner, _now, _until, limit) => queue.splice(0, limit),
+      key: (item) => item,
       run: async (item) => {
         if (item === 'slow') await new Promise<void>((r) => (release = r));
         done.push(item);
@@ -49,5 +51,29 @@ describe('LeasedWork', () => {
     release();
     await work.stop();
     expect(done).toEqual(['quick', 'slow']);
+  });
+
+  it('an item claimed again while it still runs here (its lease ran out meanwhile) is not run twice', async () => {
+    let runs = 0;
+    let release = () => {};
+    const claims = [['a'], ['a']];
+    const work = new LeasedWork<string>({
+      name: 'test',
+      claim: async () => claims.shift() ?? [],
+      key: (item) => item,
+      run: async () => {
+        runs += 1;
+        await new Promise<void>((r) => (release = r));
+      },
+      leaseMs: 1000,
+      batch: 4,
+      pollMs: 10_000,
+    });
+    work.start();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(claims).toEqual([]); // claimed twice
+    expect(runs).toBe(1);
+    release();
+    await work.stop();
   });
 });

@@ -5,6 +5,8 @@ export interface LeasedWorkOptions<T> {
   name: string;
   /** Leases up to `limit` items due at `now` to `owner` until `leaseUntil` (a store call). */
   claim: (owner: string, now: number, leaseUntil: number, limit: number) => Promise<T[]>;
+  /** What names an item: one this process claims again while it is still running it (its lease ran out meanwhile) is not run twice. */
+  key: (item: T) => string;
   /** Does one item; a failure leaves it leased until the lease runs out, then it is claimed again. */
   run: (item: T, owner: string) => Promise<void>;
   /** How long a claimed item stays ours: longer than one run can take. */
@@ -35,8 +37,8 @@ export class LeasedWork<T> {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
-  /** Items running now, each until its run settles. */
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Items running now, by key, each until its run settles. */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly options: LeasedWorkOptions<T>) {
     this.owner = `${options.name}-${randomUUID()}`;
@@ -73,7 +75,7 @@ export class LeasedWork<T> {
     clearTimeout(this.wake);
     this.again = false;
     await this.running;
-    await Promise.all(this.inFlight);
+    await Promise.all(this.inFlight.values());
   }
 
   /** Sets a timer for the next item when it falls due before the next poll would find it. */
@@ -92,7 +94,7 @@ export class LeasedWork<T> {
     while (!this.stopped) {
       const room = this.options.batch - this.inFlight.size;
       if (room <= 0) {
-        await Promise.race(this.inFlight);
+        await Promise.race(this.inFlight.values());
         continue;
       }
       const now = clock();
@@ -105,13 +107,15 @@ export class LeasedWork<T> {
 
   /** Runs one item in its own place; when it is done, what it made due (a channel's next delivery) is looked for. */
   private launch(item: T, onError: ((error: unknown) => void) | undefined): void {
+    const key = this.options.key(item);
+    if (this.inFlight.has(key)) return; // still running here: the claim only renewed its lease
     const running: Promise<void> = this.options
       .run(item, this.owner)
       .catch((e: unknown) => onError?.(e))
       .finally(() => {
-        this.inFlight.delete(running);
+        this.inFlight.delete(key);
         this.poke();
       });
-    this.inFlight.add(running);
+    this.inFlight.set(key, running);
   }
 }

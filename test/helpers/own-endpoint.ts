@@ -25,6 +25,7 @@ export interface EndpointOptions {
 /**
  * How the agent works a task, by the first word of its text: `ask` wants more input first (and
  * completes with the answer), `hold` works until canceled, `reply` answers with a plain Message,
+ * `many` completes with more artifacts, and more parts in each, than one write at the hub takes;
  * anything else is worked and completed with an artifact.
  */
 export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpointOptions: EndpointOptions = {}) {
@@ -81,6 +82,9 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpo
   };
 }
 
+/** How many artifacts a `many` task ends with, and how many parts each holds: past what one write at the hub takes (10 and 10). */
+export const MANY = 12;
+
 const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' });
 const status = (state: TaskState, words?: string, taskId = '', contextId = '') => ({
   state,
@@ -118,16 +122,11 @@ async function work(ctx: RequestContext, bus: ExecutionEventBus) {
   if (words.startsWith('hold')) return; // worked until canceled
   // The answer comes a moment later, as real work would: the hub must follow the task to see it.
   await new Promise((r) => setTimeout(r, 300));
-  bus.publish(
-    AgentEvent.artifactUpdate({
-      taskId,
-      contextId,
-      artifact: { artifactId: 'result', name: 'result', description: '', parts: [text(`worked: ${words}`)], metadata: undefined, extensions: [] },
-      append: false,
-      lastChunk: true,
-      metadata: undefined,
-    }),
-  );
+  const artifact = (artifactId: string, parts: Part[]) =>
+    AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId, name: artifactId, description: '', parts, metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined });
+  if (words.startsWith('many')) {
+    for (let a = 0; a < MANY; a++) bus.publish(artifact(`part-${a}`, Array.from({ length: MANY }, (_, p) => text(`${a}.${p}`))));
+  } else bus.publish(artifact('result', [text(`worked: ${words}`)]));
   publish(TaskState.TASK_STATE_COMPLETED, `done: ${words}`);
   bus.finished();
 }

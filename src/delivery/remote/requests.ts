@@ -78,7 +78,7 @@ function restRequest(base: string, call: RemoteCall): RemoteRequest {
     case 'GetTask':
       return { url: `${base}/tasks/${task}`, method: 'GET', headers: { 'a2a-version': '1.0' } };
     case 'SubscribeToTask':
-      return { url: `${base}/tasks/${task}:subscribe`, method: 'POST', headers: V1_HEADERS, body: '{}' };
+      return { url: `${base}/tasks/${task}:subscribe`, method: 'GET', headers: { 'a2a-version': '1.0' } };
     case 'CancelTask':
       return { url: `${base}/tasks/${task}:cancel`, method: 'POST', headers: V1_HEADERS, body: '{}' };
   }
