@@ -192,7 +192,7 @@ export function identityStatements(db: Db, announcer: Announcer) {
       if (!enabled) {
         await db.query(
           `UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL
-           WHERE state = 'pending' AND channel = 'forward' AND task_id IN (SELECT id FROM tasks WHERE target = $1)`,
+           WHERE state = 'pending' AND channel = 'forward' AND seq = 1 AND task_id IN (SELECT id FROM tasks WHERE target = $1)`,
           [handle],
         );
       }

@@ -49,7 +49,7 @@ export function identityStatements(db: Db, bus: EventBus) {
   const verify = db.prepare('UPDATE agents SET endpoint = ?, endpoint_rpc_url = ?, endpoint_protocol = ?, endpoint_follow = ?, endpoint_verified_at = ? WHERE handle = ?');
   const forwarding = db.prepare('UPDATE agents SET forwarding = ? WHERE handle = ?');
   const cancelForwards = db.prepare(
-    "UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE state = 'pending' AND channel = 'forward' AND task_id IN (SELECT id FROM tasks WHERE target = ?)",
+    "UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE state = 'pending' AND channel = 'forward' AND seq = 1 AND task_id IN (SELECT id FROM tasks WHERE target = ?)",
   );
   const readAgent = (handle: string) => agentFromRow(getAgentRow.get(handle) as AgentRow);
   const writeProfile = db.prepare(
