@@ -6,8 +6,7 @@
  * database, and the sender talks to it: the following may run on either node, once.
  */
 import express from 'express';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { listenLocally } from './helpers/local-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/observability/logger.js';
@@ -218,15 +217,12 @@ async function refusingEndpoint() {
     calls += 1;
     res.json({ jsonrpc: '2.0', id: req.body.id, error: { code: -32601, message: `Method not found: ${req.body.method}` } });
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const { base, close } = await listenLocally(app);
   card.supportedInterfaces.push({ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
   return {
     base,
     calls: () => calls,
     carry: (extension: unknown) => void card.capabilities.extensions.push(extension),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }

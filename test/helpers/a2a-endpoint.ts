@@ -3,7 +3,7 @@
  * its express handlers), on 127.0.0.1: it records what it receives and can refuse the first calls.
  */
 import express from 'express';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-server.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AGENT_CARD_PATH, TaskState, type AgentCard, type Message } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
@@ -52,16 +52,13 @@ export async function startA2AEndpoint(options: { failFirst?: number; onReceive?
     next();
   });
   app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  const server = await new Promise<import('node:http').Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  card.supportedInterfaces[0]!.url = `http://127.0.0.1:${port}/a2a`;
+  const { base, close } = await listenLocally(app);
+  card.supportedInterfaces[0]!.url = `${base}a2a`;
   return {
-    base: `http://127.0.0.1:${port}/`,
+    base,
     received,
     serveChallenge: (value: string) => void (challenge = value),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }
 

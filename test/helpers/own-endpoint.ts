@@ -5,8 +5,7 @@
  * proves control the way a stock server can, by configuration: the hub's challenge in its card.
  */
 import express from 'express';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { listenLocally } from './local-server.js';
 import { AGENT_CARD_PATH, Role, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
@@ -64,13 +63,10 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpo
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: { getAgentCard: async () => served() } as never, ...legacy }));
   const options = { requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...legacy };
   app.use('/a2a', binding === 'HTTP+JSON' ? restHandler(options) : jsonRpcHandler(options));
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  card.supportedInterfaces[0]!.url = `http://127.0.0.1:${port}/a2a`;
+  const { base, close } = await listenLocally(app);
+  card.supportedInterfaces[0]!.url = `${base}a2a`;
   return {
-    base: `http://127.0.0.1:${port}/`,
+    base,
     card,
     received,
     /** The state of one of its tasks, as its own store holds it (the SDK's enum). */
@@ -78,7 +74,7 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpo
     /** Configuration only: the extension the hub's challenge gave, in the card's capabilities. */
     carry: (extension: { uri: string; description?: string; params: Record<string, unknown> }) =>
       void card.capabilities!.extensions.push({ uri: extension.uri, description: extension.description ?? '', required: false, params: extension.params }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }
 
