@@ -8,9 +8,9 @@ import type { StoredTask, TaskRecord } from '../store/store.js';
 import { appended } from './changes.js';
 
 /** `prior`: the task as stored before the write; `record`: the row the write leaves. */
-export function tasksAfterEach(prior: StoredTask | undefined, record: TaskRecord, events: readonly StreamResponse[]): StoredTask[] {
-  const history = [...(prior?.history ?? [])];
-  const artifacts = [...(prior?.artifacts ?? [])];
+export function tasksAfterEach(prior: StoredTask, record: TaskRecord, events: readonly StreamResponse[]): StoredTask[] {
+  const history = [...prior.history];
+  const artifacts = [...prior.artifacts];
   return events.map((event) => {
     if ('message' in event) history.push(event.message);
     if ('artifactUpdate' in event) {

@@ -11,7 +11,7 @@ import type { StreamResponse } from '../a2a/types.js';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, requireActor, type Caller } from '../identity/caller.js';
-import { pushChannel, type DeliveryDraft, type PushConfig, type Store, type TaskRecord } from '../store/store.js';
+import { pushChannel, type DeliveryDraft, type PushConfig, type Store, type StoredTask, type TaskRecord } from '../store/store.js';
 import { tasksAfterEach } from './push-03.js';
 import type { View } from './view.js';
 
@@ -112,12 +112,12 @@ export class PushConfigs {
    * event itself for a 1.0 config; for a 0.3 config, the task after the event in 0.3 shape, as 0.3
    * receivers take it.
    */
-  async drafts(record: TaskRecord, events: readonly StreamResponse[]): Promise<DeliveryDraft[]> {
+  async drafts(prior: StoredTask, record: TaskRecord, events: readonly StreamResponse[]): Promise<DeliveryDraft[]> {
     const configs = await this.store.listPushConfigs(record.id);
     if (configs.length === 0) return [];
     const firstSeq = record.lastSeq - events.length + 1;
-    // Read before this write is stored: the version it follows, to which its events are applied.
-    const tasks03 = configs.some((c) => c.protocol === '0.3') ? tasksAfterEach(await this.store.getTask(record.id, { includeArtifacts: true }), record, events) : [];
+    // `prior` is the version the write follows (read whole for it): its events applied in turn give the task after each.
+    const tasks03 = configs.some((c) => c.protocol === '0.3') ? tasksAfterEach(prior, record, events) : [];
     const drafts: DeliveryDraft[] = [];
     for (const config of configs) {
       events.forEach((event, i) => {

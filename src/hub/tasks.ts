@@ -371,7 +371,7 @@ export class TaskService {
     const inbox = by && inboxOfChange(by.caller, record, write, by.acceptedOutputModes);
     if (inbox) write.inbox = inbox;
     const relayed = by && (await this.forwards.relayed(current, change, write.record.lastSeq, by.caller));
-    const drafts = [...(extra.deliveries ?? []), ...(relayed ? [relayed] : []), ...(await this.push.drafts(write.record, write.events))];
+    const drafts = [...(extra.deliveries ?? []), ...(relayed ? [relayed] : []), ...(await this.push.drafts(current, write.record, write.events))];
     if (drafts.length > 0) write.deliveries = drafts;
     await this.store.updateTask(write);
     if (drafts.length > 0) this.deliveriesQueued();
