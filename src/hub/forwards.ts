@@ -98,12 +98,12 @@ export class Forwards {
 
   /**
    * The call a change by the sender makes to the endpoint's task: a follow-up message, or a
-   * cancel. Only for a task whose forward the endpoint answered with a task of its own.
+   * cancel. Only for a task its target's endpoint was sent (or is being sent, while forwarding is on).
    */
   async relayed(task: StoredTask, change: Change, seq: number, caller: Caller): Promise<DeliveryDraft | undefined> {
     const { record } = task;
     const bySender = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === record.sender);
-    if (!bySender || !record.target || record.kind !== 'direct') return undefined;
+    if (!bySender || !record.target) return undefined;
     // Before the endpoint has answered the forward, the call waits behind it (one channel, in order) and is addressed when it goes out.
     const agent = await this.store.getAgent(record.target);
     const url = remoteOf(task) || forwardingOf(task) || agent?.forwarding ? agent?.endpointRpcUrl : undefined;
