@@ -4,8 +4,9 @@
  */
 import express from 'express';
 import { listenLocally } from './local-server.js';
+import { endpointCard } from './own-endpoint.js';
 import type { IncomingHttpHeaders } from 'node:http';
-import { AGENT_CARD_PATH, TaskState, type AgentCard, type Message } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH, TaskState, type Message } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { register, rest } from './hub.js';
@@ -15,20 +16,7 @@ export async function startA2AEndpoint(options: { failFirst?: number; onReceive?
   const received: { headers: IncomingHttpHeaders; body: any; message: Message }[] = [];
   let challenge = '';
   let calls = 0;
-  const card: AgentCard = {
-    name: 'Own endpoint',
-    description: 'An agent that runs its own A2A server',
-    version: '1.0.0',
-    supportedInterfaces: [{ url: '', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
-    provider: undefined,
-    capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-    signatures: [],
-  };
+  const card = endpointCard('An agent that runs its own A2A server', 'JSONRPC', '1.0', { streaming: false, pushNotifications: false });
   const pending: { headers: IncomingHttpHeaders; body: any }[] = [];
   const executor: AgentExecutor = {
     async execute(ctx, bus) {

@@ -27,24 +27,27 @@ export interface EndpointOptions {
  * `many` completes with more artifacts, and more parts in each, than one write at the hub takes;
  * anything else is worked and completed with an artifact.
  */
+/** The card an SDK server of a test is built with (its interface's URL set once it listens). */
+export const endpointCard = (description: string, binding: string, version: string, offers: { streaming: boolean; pushNotifications: boolean }): AgentCard => ({
+  name: 'Own agent',
+  description,
+  version: '1.0.0',
+  supportedInterfaces: [{ url: '', protocolBinding: binding, tenant: '', protocolVersion: version }],
+  provider: undefined,
+  capabilities: { ...offers, extensions: [], extendedAgentCard: false },
+  securitySchemes: {},
+  securityRequirements: [],
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [],
+  signatures: [],
+});
+
 export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpointOptions: EndpointOptions = {}) {
   const { streams = true, claimsStreams = streams, push = false } = endpointOptions;
   const received: Message[] = [];
   const [binding, version] = protocol.split('/') as [string, string];
-  const card: AgentCard = {
-    name: 'Own agent',
-    description: 'An agent that runs its own A2A server and works what the hub forwards',
-    version: '1.0.0',
-    supportedInterfaces: [{ url: '', protocolBinding: binding, tenant: '', protocolVersion: version }],
-    provider: undefined,
-    capabilities: { streaming: streams, pushNotifications: push, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [],
-    signatures: [],
-  };
+  const card = endpointCard('An agent that runs its own A2A server and works what the hub forwards', binding, version, { streaming: streams, pushNotifications: push });
   const executor: AgentExecutor = {
     async execute(ctx, bus) {
       received.push(ctx.userMessage);
