@@ -8,7 +8,7 @@ import { Signer } from './delivery/signing.js';
 import { pushBack } from './delivery/push-back.js';
 import { settleAdminToken } from './identity/admin-token.js';
 import { openStore } from './store/open.js';
-import { kindMigrationInputs } from './hub/kinds/index.js';
+import { kindMigrationInputs } from './hub/kinds.js';
 import { DatabaseInUse } from './store/sqlite/ownership.js';
 import { StoreUnavailable, type Delivery, type DueWork, type Store } from './store/store.js';
 import { createLogger, type Logger } from './observability/logger.js';

@@ -5,7 +5,7 @@
  * longer than the wait. The real binary against a real hub (SQLite, or PostgreSQL under MUSTER_TEST_PG).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LONGEST_HUB_WAIT_S, timeoutAround } from '../src/cli/client/http.js';
+import { LONGEST_HUB_WAIT_S, timeoutAround } from '../src/client/http.js';
 import { register, rest, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { runMuster, spawnMuster, type Run } from './helpers/cli.js';
 

@@ -1,6 +1,6 @@
 /** The hub's wire words in the CLI's: field paths become the flags that set them, REST routes the commands. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flagOfField, inCliWords } from '../src/cli/client/cli-words.js';
+import { flagOfField, inCliWords } from '../src/client/cli-words.js';
 import { runMuster } from './helpers/cli.js';
 import { register, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newToken, newTokenId } from '../src/identity/tokens.js';
 import { openStore } from '../src/store/open.js';
-import { kindMigrationInputs } from '../src/hub/kinds/index.js';
+import { kindMigrationInputs } from '../src/hub/kinds.js';
 import { ADMIN_TOKEN, register, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient, sendRequest } from './helpers/sdk.js';
 import { testDatabase } from './helpers/database.js';

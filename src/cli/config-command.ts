@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError, explainConfig, type Explained, type ServeFlags } from '../config/index.js';
-import { CliError, EXIT, printError } from './client/errors.js';
+import { CliError, EXIT, printError } from '../client/errors.js';
 import { settingOptions } from './setting-options.js';
 
 /** `muster config`: the settings `serve` would run with, and where each came from; secrets masked. */

@@ -3,14 +3,14 @@
 // 16 MiB semi-space it spent an eighth of its time collecting (bench/run.mjs SendMessage +14 %).
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
-import { accountCommands } from './client/account-commands.js';
-import { agentCommands } from './client/agent-commands.js';
-import { keyCommands } from './client/key-commands.js';
-import { operatorCommands } from './client/operator-commands.js';
-import { clientCommands } from './client/commands.js';
-import { KIND_CLIS } from '../hub/kinds/cli.js';
-import { runProgram } from './client/run.js';
-import { watchCommand } from './client/watch.js';
+import { accountCommands } from './commands/account-commands.js';
+import { agentCommands } from './commands/agent-commands.js';
+import { keyCommands } from './commands/key-commands.js';
+import { operatorCommands } from './commands/operator-commands.js';
+import { clientCommands } from './commands/commands.js';
+import { KIND_CLIS } from '../kinds/client.js';
+import { runProgram } from '../client/run.js';
+import { watchCommand } from './commands/watch.js';
 import { attachCommand } from './attach/attach.js';
 import { serverCommands } from './server-commands.js';
 import { demoCommand } from './demo/command.js';

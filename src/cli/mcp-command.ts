@@ -5,13 +5,13 @@
  * stdout carries MCP and nothing else; the one line it says goes to stderr.
  */
 import type { Command } from 'commander';
-import { action, client } from './client/run.js';
+import { action, client } from '../client/run.js';
 
 export function mcpCommand(program: Command): void {
   client(program, 'mcp', 'serve the MCP door on stdio, for agents that speak MCP (see docs/mcp.md)').action(
     action(async (ctx) => {
       // Loaded only when this command runs: the MCP SDK is not needed by the other commands.
-      const [{ StdioServerTransport }, { buildMcpServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../doors/mcp/server.js')]);
+      const [{ StdioServerTransport }, { buildMcpServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../mcp/server.js')]);
       const target = ctx.target;
       const server = buildMcpServer(target);
       const transport = new StdioServerTransport();

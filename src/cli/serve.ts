@@ -1,7 +1,7 @@
 import { ConfigError, describeDb, resolveConfig, resolveDb, type ServeFlags } from '../config/index.js';
 import { reason, startHub, type RunningHub } from '../server.js';
 import { migrateStore } from '../store/open.js';
-import { kindMigrationInputs } from '../hub/kinds/index.js';
+import { kindMigrationInputs } from '../hub/kinds.js';
 import { DatabaseInUse } from '../store/sqlite/ownership.js';
 import { createLogger, lifecycleLogger, type Logger } from '../observability/logger.js';
 import { VERSION } from '../version.js';

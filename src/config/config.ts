@@ -1,4 +1,4 @@
-import type { ReviewSettings } from '../hub/kinds/review/request.js';
+import type { ReviewSettings } from '../kinds/review/request.js';
 import type { ProxyTrust } from './values.js';
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };

@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import type { ReviewSettings } from '../hub/kinds/review/request.js';
+import type { ReviewSettings } from '../kinds/review/request.js';
 import { ConfigError, type Config, type HttpLimits } from './config.js';
 import { readConfigFile, type FileSettings } from './file.js';
 import { isLoopbackHost } from './loopback.js';

@@ -7,7 +7,7 @@
 import { DEFAULT_RETRIES } from '../delivery/outbox.js';
 import { DEFAULT_GRACE_DAYS } from '../delivery/signing.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
-import { KIND_QUOTA_RULES, KIND_SETTINGS } from '../hub/kinds/settings.js';
+import { KIND_QUOTA_RULES, KIND_SETTINGS } from '../kinds/settings.js';
 import { limitSettings } from './limit-settings.js';
 import { LOG_LEVELS, type DbConfig } from './config.js';
 import { dbFrom, describeDb } from './db.js';

@@ -9,7 +9,7 @@ import { HubError } from '../errors/hub-error.js';
 import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import type { LoggedEvent, Store, StoredTask, TaskRecord } from '../store/store.js';
-import type { Kinds } from './kinds/index.js';
+import type { Kinds } from './kinds.js';
 import type { Actor } from './tasks.js';
 import type { View } from './view.js';
 

@@ -4,7 +4,7 @@
  */
 import { DIRECTORY_SKILL } from './directory.js';
 import type { CardSkill, Door } from './kind.js';
-import { KIND_MODULES } from './kinds/index.js';
+import { KIND_MODULES } from './kinds.js';
 
 /** What the hub's base offers besides the kinds that open tasks there. */
 export const HUB_BASE_SKILLS: readonly CardSkill[] = [

@@ -5,7 +5,7 @@ import { Quotas, withLimits, type QuotaRule } from '../identity/quotas.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { Store } from '../store/store.js';
 import type { KindSettings, RestRead } from './kind.js';
-import { kindQuotaRules, Kinds } from './kinds/index.js';
+import { kindQuotaRules, Kinds } from './kinds.js';
 import { Spaces } from './spaces.js';
 import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';

@@ -217,7 +217,7 @@ export interface KindDeps {
 
 /** Settings kinds read (config/settings.ts defines and documents them). */
 export interface KindSettings {
-  review?: import('./kinds/review/request.js').ReviewSettings;
+  review?: import('../kinds/review/request.js').ReviewSettings;
   /** How long a blocking declaration waits for its intent to end (MUSTER_INTENT_WAIT_S). */
   intentWaitMs?: number;
   /** How long a blocking SendMessage to an agent waits (MUSTER_BLOCKING_WAIT_S). */

@@ -16,7 +16,7 @@ import { doorPrint, fingerprintOf, restKey, runOnce, type Idempotency } from './
 import { storeRefusal } from './refusals.js';
 import { createOpening } from './open-keys.js';
 import type { Change, Door, Kind, KindContext, KindReads, LockedReads } from './kind.js';
-import type { Kinds } from './kinds/index.js';
+import type { Kinds } from './kinds.js';
 import type { Spaces } from './spaces.js';
 import { checkParts } from './limits.js';
 import { inboxOfChange, inboxOfOpening } from './inbox.js';

@@ -9,7 +9,7 @@ import { ANONYMOUS, callerName, requireToken, type Caller } from '../identity/ca
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
 import { pushChannel, type AgentRecord, type BoardRecord, type BoardScope, type Delivery, type PushConfig, type StoredTask, type TaskBranch, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door } from './kind.js';
-import type { Kinds } from './kinds/index.js';
+import type { Kinds } from './kinds.js';
 
 /** Public tasks have no target (reviews, calls, intents); private ones have one (direct tasks). */
 const PUBLIC: TaskBranch = { visibility: { in: ['public'] } };

@@ -5,7 +5,7 @@
  * migrates) and checks what it reads with `expectKeyed`.
  */
 import { expect } from 'vitest';
-import { intentOpenKey } from '../hub/kinds/intent/twins.js';
+import { intentOpenKey } from '../kinds/intent/twins.js';
 import type { Store, TaskWrite } from './store.js';
 
 const intent = (title: string, footprint: string[]) => JSON.stringify({ muster: { space: 'keyed', title, footprint, priority: 1 } });

@@ -6,7 +6,7 @@
 import { createHub } from '../../src/hub/hub.js';
 import { hashToken } from '../../src/identity/tokens.js';
 import { openStore } from '../../src/store/open.js';
-import { kindMigrationInputs } from '../../src/hub/kinds/index.js';
+import { kindMigrationInputs } from '../../src/hub/kinds.js';
 import { testDatabase } from './database.js';
 
 export async function inProcessHub() {

@@ -8,10 +8,10 @@
  */
 import type { Command } from 'commander';
 import { inboxTaskId, type InboxEvent } from '../../store/inbox.js';
-import { CliError, EXIT, HubAnswerError, mayPass, UsageError } from '../client/errors.js';
-import { path, request, type Target } from '../client/http.js';
-import { wholeNumber } from '../client/paging.js';
-import { action, client, type Context } from '../client/run.js';
+import { CliError, EXIT, HubAnswerError, mayPass, UsageError } from '../../client/errors.js';
+import { path, request, type Target } from '../../client/http.js';
+import { wholeNumber } from '../../client/paging.js';
+import { action, client, type Context } from '../../client/run.js';
 import { failedAnswer, parseAnswer } from './answer.js';
 import { runCommand } from './exec.js';
 import { holdInbox } from './inbox-stream.js';

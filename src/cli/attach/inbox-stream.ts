@@ -4,10 +4,10 @@
  * wait, so every event comes once, in order. A refusal of the stream itself (a bad token, a
  * forbidden caller) is final.
  */
-import { CliError, EXIT, mayPass } from '../client/errors.js';
-import { readAnswer, send, type Target } from '../client/http.js';
+import { CliError, EXIT, mayPass } from '../../client/errors.js';
+import { readAnswer, send, type Target } from '../../client/http.js';
 import type { InboxEvent } from '../../store/inbox.js';
-import { sseBlocks } from '../client/sse.js';
+import { sseBlocks } from '../../client/sse.js';
 
 /** Waits before reopening, in ms: the first, doubled after each failure up to the last. */
 const FIRST_WAIT_MS = 200;

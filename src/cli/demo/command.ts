@@ -3,14 +3,14 @@
  * --url), as a short transcript of who did what and what the hub answered.
  */
 import { Option, type Command } from 'commander';
-import { printError } from '../client/errors.js';
-import { normalizeBase } from '../client/http.js';
-import { wholeNumber } from '../client/paging.js';
-import type { KindCli } from '../kind-cli.js';
-import { AGENT_NAMES, registerCast, type Demo } from './cast.js';
+import { printError } from '../../client/errors.js';
+import { normalizeBase } from '../../client/http.js';
+import { wholeNumber } from '../../client/paging.js';
+import type { KindCli } from '../../client/kind-client.js';
+import { AGENT_NAMES, registerCast, type Demo } from '../../client/demo/cast.js';
 import { startLocalHub, type LocalHub } from './local-hub.js';
-import type { DemoStep } from './step.js';
-import { Transcript } from './transcript.js';
+import type { DemoStep } from '../../client/demo/step.js';
+import { Transcript } from '../../client/demo/transcript.js';
 
 interface DemoOptions {
   url?: string;

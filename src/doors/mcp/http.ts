@@ -12,7 +12,7 @@ import { HubError } from '../../errors/hub-error.js';
 import { bearerToken, hashToken } from '../../identity/tokens.js';
 import { foreignOrigin } from '../http/guard.js';
 import { inProcessFetch } from './in-process.js';
-import { buildMcpServer } from './server.js';
+import { buildMcpServer } from '../../mcp/server.js';
 import { McpSessions, type McpSession, type SessionLimits } from './sessions.js';
 
 export interface McpDoorOptions {

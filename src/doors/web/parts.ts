@@ -1,7 +1,7 @@
 /** Small pieces every page uses: links to what a page mentions, states, times, a task's words. */
 import { stateLabel } from '../../a2a/states.js';
 import type { Part, Task, TaskState } from '../../a2a/types.js';
-import { partsText as printedParts } from '../../cli/client/format.js';
+import { partsText as printedParts } from '../../client/format.js';
 import { feedPath, html, type Html } from './html.js';
 
 /** A task's `metadata.muster`, as the view rendered it. */

@@ -5,7 +5,7 @@ import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { openKeysSuite } from '../open-keys.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
-import { kindMigrationInputs } from '../../hub/kinds/index.js';
+import { kindMigrationInputs } from '../../hub/kinds.js';
 import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
 import { AGENTS_BEFORE_OPERATORS, expectOperatorsAfter } from '../operators-upgrade.fixture.js';
 import { spacesSuite } from '../spaces.suite.js';

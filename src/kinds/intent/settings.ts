@@ -1,0 +1,13 @@
+/** The intent kind's settings, entries of the hub's one settings table (config/settings.ts). */
+import type { Declared } from '../../config/settings.js';
+import { wholeNumber } from '../../config/values.js';
+
+export const INTENT_SETTINGS = {
+  intentWaitS: {
+    arg: '<seconds>',
+    allowed: 'a whole number from 0 to 300',
+    parse: wholeNumber(0, 300),
+    fallback: '20',
+    help: 'seconds a blocking declaration waits for its intent to land or need input',
+  },
+} satisfies Record<string, Declared<any>>; // any: each entry's own value type is checked against its parse

@@ -1,0 +1,127 @@
+/**
+ * What memory skills take, checked field by field (errors name `message.parts[0].data.args…`),
+ * and the cards and connections a write stores: ids the writer chose or ones derived from the
+ * message (so a retried message writes the same cards, once), tags from `tags` and `#words`,
+ * provenance stamped by the hub and the caller's own author name kept apart as a claim.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { invalidParams } from '../../errors/hub-error.js';
+import type { CardRecord, NewCard, NewConnection } from '../../store/store.js';
+import { MEMORY_LIMITS as L } from './limits.js';
+import { slug, tagsIn } from './words.js';
+
+const CARD_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,79}$/;
+const TAG = /^#?[\p{L}\p{N}][\p{L}\p{N}_-]*$/u;
+const CONNECTION_TYPE = /^[a-z][a-z0-9_-]{0,39}$/;
+const HANDLE = /^[a-z0-9-]{2,40}$/;
+
+const text = (max: number) => z.string('must be text').trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+/** A card as an object (an import checks each card of a file against it before sending any). */
+export const cardObject = z
+  .object({
+    id: z.string('must be text').regex(CARD_ID, 'must be 1 to 80 letters, digits, ".", "_", ":" or "-", starting with a letter or digit').optional(),
+    text: text(L.cardText),
+    title: text(L.title).optional(),
+    tags: z.array(z.string('must be text').max(L.tagLength, `must be at most ${L.tagLength} characters`).regex(TAG, 'must be one word (letters, digits, "_" or "-"), with or without "#"'), 'must be a list of words').max(L.tagsPerCard, `must list at most ${L.tagsPerCard} tags`).optional(),
+    links: z.array(z.string('must be a card id'), 'must be a list of card ids').max(L.linksPerCard, `must list at most ${L.linksPerCard} links`).optional(),
+    author: z.string('must be text').max(200, 'must be at most 200 characters').optional(),
+  })
+  .strict();
+
+/** A card as a caller sends it: its text alone, or an object. */
+export const cardArg = z.union([text(L.cardText), cardObject], { error: 'must be the card\'s text, or {"text", "title"?, "tags"?, "links"?, "id"?, "author"?}' });
+const cardList = z.array(cardArg, 'must be a list of cards: texts, or {"text": …} objects').max(L.cardsPerCall, `must hold at most ${L.cardsPerCall} cards per call`);
+const CARDS = `the cards, each its text ("#word" tags it) or {text, title?, tags?, links?, id?, author?}; at most ${L.cardsPerCall}`;
+export const cardsArg = cardList.min(1, 'must hold at least one card').describe(CARDS);
+/** Cards an append adds: none is allowed when it draws connections. */
+export const addedCardsArg = cardList.describe(`${CARDS}; none when connections are given`);
+
+const cardRef = z.union([z.number().int().min(0), z.string().regex(CARD_ID)], { error: "must be a card's place in this call's cards (0, 1, …) or a card id" });
+export const connectionArg = z.object({ from: cardRef, to: cardRef, type: z.string('must be text').regex(CONNECTION_TYPE, 'must be a lower-case word such as leads_to, answers or related').default('related') }).strict();
+export const connectionsArg = z
+  .array(connectionArg, 'must be a list of {"from", "to", "type"?}')
+  .max(L.connectionsPerCall, `must hold at most ${L.connectionsPerCall} connections per call`)
+  .describe("typed connections {from, to, type?}: each end a card's place in this call's cards (0, 1, …) or a card id; type a lower-case word such as leads_to, answers or related (the default)");
+
+export const boardRef = text(L.title).describe('a board id or title');
+export const visibilityArg = z.enum(['private', 'shared', 'public'], 'must be private, shared or public').describe('who may read the board: private (you alone, the default), shared (with sharedWith) or public');
+export const sharedWithArg = z.array(z.string().regex(HANDLE, 'must be an agent handle'), 'must be a list of agent handles').max(L.sharedWith, `must name at most ${L.sharedWith} agents`).describe('the handles of the agents a shared board is shared with');
+
+export type CardArg = z.output<typeof cardArg>;
+export type ConnectionArg = z.output<typeof connectionsArg>[number];
+
+/** An id that a retried message derives again: uuid-shaped, from the message's seed and a place. */
+export function derivedId(seed: string, place: string): string {
+  const h = createHash('sha256').update(`${seed}\u0000${place}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+export interface Writer {
+  /** Provenance, as the hub knows the writer: `a2a:<handle>`. */
+  writtenBy: string;
+  now: number;
+  /** Seeds the ids of what this call writes (the caller and the message id). */
+  seed: string;
+}
+
+/**
+ * The cards a call writes, with their ids, tags and provenance. An id given twice, or naming a
+ * card of the board (`known`) with other content, is refused at `field`; the same card again (a
+ * retried call) is kept, and the store writes it once.
+ */
+export function newCards(cards: readonly CardArg[], writer: Writer, field: string, known: ReadonlyMap<string, CardRecord> = new Map()): NewCard[] {
+  const made = cards.map((arg, i) => {
+    const card = typeof arg === 'string' ? { text: arg } : arg;
+    const tags = [...new Set([...(card.tags ?? []).map((t) => t.replace(/^#/, '').toLowerCase()), ...tagsIn(card.text)])].slice(0, L.tagsPerCard);
+    const claimed = card.author === undefined ? undefined : slug(card.author, L.author);
+    return {
+      id: card.id ?? derivedId(writer.seed, `card ${i}`),
+      text: card.text,
+      ...(card.title !== undefined ? { title: card.title } : {}),
+      tags,
+      links: card.links ?? [],
+      writtenBy: writer.writtenBy,
+      ...(claimed !== undefined ? { claimedBy: claimed } : {}),
+      createdAt: writer.now,
+    };
+  });
+  const seen = new Map<string, number>();
+  made.forEach((card, i) => {
+    const first = seen.get(card.id);
+    if (first !== undefined) throw invalidParams(`${field}[${i}].id`, `repeats the id of cards[${first}]`, 'Give each card its own id, or none');
+    seen.set(card.id, i);
+    const there = known.get(card.id);
+    if (there && (there.text !== card.text || there.title !== card.title)) {
+      throw invalidParams(`${field}[${i}].id`, `names a card already on the board (${card.id}), with other content`, 'Give the new card another id, or none: the hub makes one');
+    }
+  });
+  return made;
+}
+
+/**
+ * The connections a call writes, each end a place in `cards` or the id of a card in `cards` or
+ * on the board (`known`); an end that names no card is refused, with its field.
+ */
+export function newConnections(connections: readonly ConnectionArg[], cards: readonly NewCard[], known: ReadonlySet<string>, writer: Writer, field: string): NewConnection[] {
+  const ids = new Set([...known, ...cards.map((c) => c.id)]);
+  const end = (ref: number | string, at: string): string => {
+    const id = typeof ref === 'number' ? cards[ref]?.id : ref;
+    if (id === undefined || !ids.has(id)) {
+      throw invalidParams(at, typeof ref === 'number' ? `names card ${ref}, but this call has ${cards.length} cards (counted from 0)` : `names no card on this board: ${ref}`, 'Name a card by its place in "cards" or by the id of a card on the board');
+    }
+    return id;
+  };
+  return connections.map((c, i) => ({ from: end(c.from, `${field}[${i}].from`), to: end(c.to, `${field}[${i}].to`), type: c.type, writtenBy: writer.writtenBy, createdAt: writer.now }));
+}
+
+/** Links must name cards of the call or of the board. */
+export function checkLinks(cards: readonly NewCard[], known: ReadonlySet<string>, field: string): void {
+  const ids = new Set([...known, ...cards.map((c) => c.id)]);
+  cards.forEach((card, i) =>
+    card.links.forEach((link, j) => {
+      if (!ids.has(link)) throw invalidParams(`${field}[${i}].links[${j}]`, `names no card on this board: ${link}`, 'Link to the id of a card on the board, or of a card in this call that has an "id"');
+    }),
+  );
+}

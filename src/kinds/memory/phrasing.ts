@@ -1,0 +1,48 @@
+/**
+ * Free text at the memory base, routed by what it asks (a convenience; a data part naming the
+ * skill is the reliable contract). The phrasings, in the order they are tried:
+ *   "What's in the X board?" / "What is on the X board?" / "Read the X board"   → board.read X
+ *   "Remember that …" / "Remember: …"                                            → board.remember, to the caller's own board
+ *   "Make a board: A; B; C" / "Make a board called T: A; B; C"                   → board.create, one card per item
+ *   "List my boards" / "What boards do I have?" / "Which boards can I read?"     → board.list
+ *   any other question ("What do we know about X?", "… ?")                        → board.recall
+ * Anything else routes nowhere (the call asks for a data part).
+ */
+import type { JsonObject } from '../../a2a/types.js';
+
+export interface RoutedCall {
+  skill: string;
+  args: JsonObject;
+  /** The call writes to the caller's own board (whose id only the caller's handle gives). */
+  toOwnBoard?: true;
+}
+
+const READ = [/^(?:what(?:'s| is)|whats)\s+(?:in|on)\s+(?:the\s+)?(.+?)\s+(?:board|canvas)\s*\??$/i, /^(?:read|show(?: me)?|open)\s+(?:the\s+)?(.+?)\s+(?:board|canvas)\s*[.!]?$/i];
+const REMEMBER = /^remember(?:\s+that\b|\s*:)\s*(.+?)\s*$/is;
+const MAKE = /^(?:make|create|start)\s+(?:a\s+)?(?:new\s+)?board(?:\s+(?:called|named|titled)\s+(.+?))?\s*:\s*(.+)$/is;
+const LIST = /^(?:list (?:my |all )?boards|(?:what|which) boards\b.*|show (?:me )?(?:my )?boards)\s*[?.!]?$/i;
+const ABOUT = /^(?:what do (?:we|you|i) know about|what about|tell me about|anything (?:on|about))\s+(.+?)\s*\??$/i;
+
+/** The items of a brief: one per line or per `;`, trimmed, empty ones dropped. */
+const items = (brief: string) => brief.split(/[;\n]/).map((s) => s.trim()).filter(Boolean);
+
+export function routeText(text: string): RoutedCall | undefined {
+  const said = text.trim();
+  for (const pattern of READ) {
+    const m = pattern.exec(said);
+    if (m) return { skill: 'board.read', args: { board: m[1]!.replace(/^["']|["']$/g, '') } };
+  }
+  const remember = REMEMBER.exec(said);
+  if (remember) return { skill: 'board.remember', args: { cards: [remember[1]!.replace(/\.$/, '')] }, toOwnBoard: true };
+  const make = MAKE.exec(said);
+  if (make) {
+    const cards = items(make[2]!);
+    const title = make[1]?.trim() || cards.join('; ').slice(0, 80);
+    if (cards.length) return { skill: 'board.create', args: { title, cards } };
+  }
+  if (LIST.test(said)) return { skill: 'board.list', args: {} };
+  const about = ABOUT.exec(said);
+  if (about) return { skill: 'board.recall', args: { query: about[1]! } };
+  if (said.endsWith('?')) return { skill: 'board.recall', args: { query: said } };
+  return undefined;
+}

@@ -1,0 +1,268 @@
+/**
+ * The board skills: what each takes, what it must be given before it runs (a call without it
+ * answers input-required and resumes when a follow-up brings it), and what it does. A skill
+ * reads and writes boards only through `BoardAccess`, which holds the caller's scope.
+ */
+import { z } from 'zod';
+import type { JsonObject } from '../../a2a/types.js';
+import { parseWith } from '../../a2a/validate.js';
+import type { BoardRecord, BoardWrite, CardRecord, ConnectionRecord, RecallQuery, RecalledCard } from '../../store/store.js';
+import { invalidParams, isHubError } from '../../errors/hub-error.js';
+import { ARGS } from '../../hub/skill-call.js';
+import { addedCardsArg, boardRef, cardsArg, checkLinks, connectionsArg, derivedId, newCards, newConnections, sharedWithArg, visibilityArg, type Writer } from './args.js';
+import { boardSummary } from './board-file.js';
+import { insights, proposeConnections, type Proposal } from './insights.js';
+import { MEMORY_LIMITS as L } from './limits.js';
+import { splitQuery } from './words.js';
+
+export interface BoardContents {
+  cards: CardRecord[];
+  connections: ConnectionRecord[];
+}
+
+/** The boards as one caller may use them. */
+export interface BoardAccess {
+  /** The board `ref` (an id, or a title) names among those the caller may read, or write; BOARD_NOT_FOUND otherwise. */
+  find(ref: string, purpose: 'read' | 'write', field: string): Promise<BoardRecord>;
+  contents(board: BoardRecord): Promise<BoardContents>;
+  /** The cards of the board among `ids`: what a write checks its new cards and links against. */
+  cards(board: BoardRecord, ids: readonly string[]): Promise<CardRecord[]>;
+  list(): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
+  recall(query: RecallQuery): Promise<RecalledCard[]>;
+  write(write: Omit<BoardWrite, 'maxCards' | 'maxBoards' | 'at'>): Promise<BoardRecord>;
+  /** Refuses, naming `field[i]`, a handle no agent has. */
+  requireAgents(handles: readonly string[], field: string): Promise<void>;
+}
+
+export interface MemoryEnv {
+  caller: string;
+  writer: Writer;
+  boards: BoardAccess;
+  /** Whether the caller takes the board file in answers (acceptedOutputModes): without it, a write reads no contents to answer. */
+  wantsFile: boolean;
+}
+
+/** A call waiting for input: its skill, the args it has so far, and a proposal to confirm. */
+export interface Pending {
+  skill: string;
+  args: JsonObject;
+  proposal?: Proposal[];
+}
+
+export interface Outcome {
+  state: 'TASK_STATE_COMPLETED' | 'TASK_STATE_INPUT_REQUIRED';
+  /** For people: the status message and the result's text part. */
+  text: string;
+  /** For programs: the result's data part. */
+  data: JsonObject;
+  /** The board to answer as a file part (create, read, remember). */
+  board?: BoardRecord & BoardContents;
+  pending?: Pending;
+}
+
+export interface Skill {
+  id: string;
+  name: string;
+  description: string;
+  /** Args a call must carry before the skill runs; without them it asks for them. */
+  needs: readonly string[];
+  /**
+   * What it takes, field by field: its run checks a call's args against this, and a call that
+   * lacks some of `needs` has the args it carries checked against it first (see `checkPresent`).
+   */
+  args: z.ZodObject;
+  /** A data part that calls it. */
+  example: JsonObject;
+  /** Whether it answers the board as a file. */
+  answersBoard: boolean;
+  run(env: MemoryEnv, args: unknown): Promise<Outcome>;
+}
+
+const done = (text: string, data: JsonObject, board?: Outcome['board']): Outcome => ({ state: 'TASK_STATE_COMPLETED', text, data, ...(board ? { board } : {}) });
+/** `n` of a thing, in words: 1 card, 2 cards. */
+const counted = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
+const cardsWord = (n: number) => counted(n, 'card');
+const connectionsWord = (n: number) => counted(n, 'connection');
+const cardData = (c: CardRecord) => ({ id: c.id, text: c.text, ...(c.title ? { title: c.title } : {}), tags: c.tags, writtenBy: c.writtenBy, ...(c.claimedBy ? { claimedBy: c.claimedBy } : {}) });
+
+async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRecord & BoardContents> {
+  return { ...board, ...(await env.boards.contents(board)) };
+}
+
+/** A written board as its answer's file, read only when the caller takes the file. */
+const writtenFile = async (env: MemoryEnv, board: BoardRecord) => (env.wantsFile ? withContents(env, board) : undefined);
+
+const createArgs = z
+  .object({ title: boardRef.describe("the new board's title"), cards: cardsArg, connections: connectionsArg.optional(), visibility: visibilityArg.default('private'), sharedWith: sharedWithArg.optional() })
+  .strict();
+
+async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const args = parseWith(createArgs, raw, ARGS);
+  if (args.sharedWith?.length && args.visibility !== 'shared') {
+    throw invalidParams(`${ARGS}.sharedWith`, 'is only for a board with visibility "shared"', 'Send "visibility": "shared" with it, or leave sharedWith out');
+  }
+  const sharedWith = [...new Set(args.sharedWith ?? [])];
+  await env.boards.requireAgents(sharedWith, `${ARGS}.sharedWith`);
+  const cards = newCards(args.cards, env.writer, `${ARGS}.cards`);
+  checkLinks(cards, new Set(), `${ARGS}.cards`);
+  const connections = newConnections(args.connections ?? [], cards, new Set(), env.writer, `${ARGS}.connections`);
+  const id = derivedId(env.writer.seed, 'board');
+  const board = await env.boards.write({
+    create: { id, title: args.title, owner: env.caller, visibility: args.visibility, sharedWith, createdAt: env.writer.now },
+    boardId: id,
+    cards,
+    connections,
+  });
+  const full = await writtenFile(env, board);
+  return done(`Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connectionsWord(connections.length)}.`, { board: boardSummary(board) }, full);
+}
+
+/** The caller's own board, which "Remember that …" writes to: made by the first write to it. */
+export const ownBoardId = (handle: string) => `memory-${handle}`;
+
+// No refinement across fields here: `checkPresent` makes fields optional, and a refinement would read them.
+const rememberArgs = z.object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() }).strict();
+
+async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const args = parseWith(rememberArgs, raw, ARGS);
+  if (!args.cards.length && !args.connections?.length) throw invalidParams(`${ARGS}.cards`, 'must hold at least one card (or send connections to draw)', 'Send the cards to add, or connections to draw between cards on the board');
+  const own = ownBoardId(env.caller);
+  const target = await env.boards.find(args.board, 'write', `${ARGS}.board`).catch((e: unknown) => {
+    if (args.board === own && isHubError(e) && e.code === 'BOARD_NOT_FOUND') return undefined; // made now
+    throw e;
+  });
+  // Only the board's cards the call names (its cards' ids, their links, its connections' ends): not the whole board.
+  const named = newCards(args.cards, env.writer, `${ARGS}.cards`);
+  const ids = [...named.flatMap((c) => [c.id, ...c.links]), ...(args.connections ?? []).flatMap((c) => [c.from, c.to]).filter((end) => typeof end === 'string')];
+  const onBoard = new Map((target ? await env.boards.cards(target, [...new Set(ids)]) : []).map((c) => [c.id, c]));
+  const known = new Set(onBoard.keys());
+  const cards = newCards(args.cards, env.writer, `${ARGS}.cards`, onBoard);
+  checkLinks(cards, known, `${ARGS}.cards`);
+  const connections = newConnections(args.connections ?? [], cards, known, env.writer, `${ARGS}.connections`);
+  const before = target?.cardCount ?? 0;
+  const board = await env.boards.write({
+    ...(target ? {} : { create: { id: own, title: `Memory of ${env.caller}`, owner: env.caller, visibility: 'private' as const, sharedWith: [], createdAt: env.writer.now } }),
+    boardId: target?.id ?? own,
+    cards,
+    connections,
+  });
+  const full = await writtenFile(env, board);
+  const added = board.cardCount - before;
+  const drawn = connections.length ? ` and ${connectionsWord(connections.length)}` : '';
+  return done(`Added ${cardsWord(added)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`, { board: boardSummary(board), added: cards.map((c) => c.id) }, full);
+}
+
+const recallArgs = z
+  .object({
+    query: z.string('must be text').trim().min(1, 'must not be empty').max(L.query, `must be at most ${L.query} characters`).describe('words and #tags to match'),
+    board: boardRef.optional(),
+    limit: z.number('must be a number').int('must be a whole number').min(1, `must be from 1 to ${L.recallLimit.max}`).max(L.recallLimit.max, `must be from 1 to ${L.recallLimit.max}`).default(L.recallLimit.default).describe(`at most this many cards (1 to ${L.recallLimit.max}, default ${L.recallLimit.default})`),
+  })
+  .strict();
+
+async function recall(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const args = parseWith(recallArgs, raw, ARGS);
+  const board = args.board === undefined ? undefined : await env.boards.find(args.board, 'read', `${ARGS}.board`);
+  const { words, tags } = splitQuery(args.query);
+  const found = await env.boards.recall({ words, tags, limit: args.limit, ...(board ? { boardId: board.id } : {}) });
+  const lines = found.map((f, i) => `${i + 1}. [${f.boardTitle}] ${f.card.title ? `${f.card.title}: ` : ''}${f.card.text}`);
+  const text = found.length ? `${cardsWord(found.length)} for "${args.query}":\n${lines.join('\n')}` : `Nothing on the boards you may read matches "${args.query}".`;
+  return done(text, { query: args.query, cards: found.map((f) => ({ ...cardData(f.card), board: { id: f.card.boardId, title: f.boardTitle } })) });
+}
+
+const boardArgs = z.object({ board: boardRef }).strict();
+const noArgs = z.object({}).strict();
+
+async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
+  const lines = board.cards.slice(0, L.readText).map((c) => `- ${c.title ? `**${c.title}** ` : ''}${c.text}${c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : ''}`);
+  const more = (shown: number) => (board.cards.length > shown ? board.cards.length - shown : 0);
+  const rest = more(L.readText) ? `\n… and ${cardsWord(more(L.readText))} more: the board file has them all` : '';
+  return done(
+    `# ${board.title}\n${cardsWord(board.cardCount)}, ${connectionsWord(board.connections.length)}\n${lines.join('\n')}${rest}`,
+    {
+      board: boardSummary(board),
+      cards: board.cards.slice(0, L.readData).map(cardData),
+      ...(more(L.readData) ? { moreCards: more(L.readData) } : {}),
+      connections: board.connections.map(({ from, to, type }) => ({ from, to, type })),
+    },
+    board,
+  );
+}
+
+async function list(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  parseWith(noArgs, raw ?? {}, ARGS);
+  const { boards, hasMore } = await env.boards.list();
+  const lines = boards.map((b) => `- ${b.title} (${b.id}): ${cardsWord(b.cardCount)}, ${b.visibility}${b.owner === env.caller ? '' : `, by ${b.owner}`}`);
+  const more = hasMore ? '\nMore boards than these: recall or read one by its title.' : '';
+  return done(boards.length ? `${boards.length} board${boards.length === 1 ? '' : 's'} you may read:\n${lines.join('\n')}${more}` : 'You may read no boards yet: make one with board.create.', { boards: boards.map(boardSummary), hasMore });
+}
+
+async function boardInsights(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
+  const found = insights(board.cards, board.connections);
+  const named = (cs: CardRecord[]) => (cs.length ? cs.map((c) => `"${c.title ?? c.text.slice(0, 60)}"`).join(', ') : 'none');
+  const text = [
+    `Insights on "${board.title}":`,
+    `Hubs: ${found.hubs.length ? found.hubs.map((h) => `"${h.card.title ?? h.card.text.slice(0, 60)}" (${h.degree})`).join(', ') : 'none'}`,
+    `Orphans: ${named(found.orphans)}`,
+    `Open questions: ${named(found.openQuestions)}`,
+  ].join('\n');
+  return done(text, {
+    board: boardSummary(board),
+    hubs: found.hubs.map((h) => ({ card: h.card.id, degree: h.degree })),
+    orphans: found.orphans.map((c) => c.id),
+    openQuestions: found.openQuestions.map((c) => c.id),
+  });
+}
+
+async function connect(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const args = parseWith(boardArgs, raw, ARGS);
+  const board = await withContents(env, await env.boards.find(args.board, 'write', `${ARGS}.board`));
+  const proposal = proposeConnections(board.cards, board.connections);
+  if (!proposal.length) return done(`Every related pair of cards on "${board.title}" is connected already: nothing to propose.`, { board: boardSummary(board), proposal: [] });
+  const lines = proposal.map((p) => `- ${p.from} → ${p.to} (share ${p.shared.join(', ')})`);
+  return {
+    state: 'TASK_STATE_INPUT_REQUIRED',
+    text: `${connectionsWord(proposal.length)} proposed on "${board.title}":\n${lines.join('\n')}\nSend {"confirm": true} with this taskId to draw them; anything else leaves the board as it is.`,
+    data: { board: boardSummary(board), proposal: proposal.map(({ from, to, type, shared }) => ({ from, to, type, shared })) },
+    pending: { skill: CONNECT, args: { board: board.id }, proposal },
+  };
+}
+
+/** Applies a confirmed proposal, or leaves the board as it was. */
+export async function settleProposal(env: MemoryEnv, pending: Pending, confirmed: boolean): Promise<Outcome> {
+  const board = await env.boards.find(String(pending.args['board']), 'write', `${ARGS}.board`);
+  if (!confirmed) return done(`Left "${board.title}" as it was: no connection drawn.`, { board: boardSummary(board), drawn: 0 });
+  const connections = (pending.proposal ?? []).map((p) => ({ from: p.from, to: p.to, type: p.type, writtenBy: env.writer.writtenBy, createdAt: env.writer.now }));
+  const after = await env.boards.write({ boardId: board.id, cards: [], connections });
+  return done(`Drew ${connectionsWord(connections.length)} on "${after.title}".`, { board: boardSummary(after), drawn: connections.length });
+}
+
+export const CONNECT = 'board.connect';
+
+const BOARD_EXAMPLE = { board: 'Launch plan' };
+
+export const SKILLS: readonly Skill[] = [
+  { id: 'board.create', name: 'Make a board', description: 'Makes a board from cards (texts or {text, title, tags, links, id}) and typed connections between them (from/to: a card\'s place in cards, or its id); private unless visibility says shared (with sharedWith) or public. Answers the board as a file.', needs: ['title', 'cards'], args: createArgs, example: { skill: 'board.create', args: { title: 'Launch plan', cards: ['Ship the A2A face', { text: 'Seed the directory #launch', title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] } }, answersBoard: true, run: create },
+  { id: 'board.remember', name: 'Remember', description: 'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. Answers the board as a file.', needs: ['board', 'cards'], args: rememberArgs, example: { skill: 'board.remember', args: { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] } }, answersBoard: true, run: remember },
+  { id: 'board.recall', name: 'Recall', description: 'Finds the cards that best match a query\'s words and #tags across the boards you may read (or one board), best first.', needs: ['query'], args: recallArgs, example: { skill: 'board.recall', args: { query: 'database #decision', limit: 5 } }, answersBoard: false, run: recall },
+  { id: 'board.read', name: 'Read a board', description: 'Reads one board: its cards in order and its connections. Answers the board as a file.', needs: ['board'], args: boardArgs, example: { skill: 'board.read', args: BOARD_EXAMPLE }, answersBoard: true, run: read },
+  { id: 'board.list', name: 'List boards', description: 'Lists the boards you may read, latest changed first.', needs: [], args: noArgs, example: { skill: 'board.list', args: {} }, answersBoard: false, run: list },
+  { id: 'board.insights', name: 'Board insights', description: 'Names a board\'s hubs (most connected cards), orphans (no connections) and open questions (cards that ask, with no answer connected).', needs: ['board'], args: boardArgs, example: { skill: 'board.insights', args: BOARD_EXAMPLE }, answersBoard: false, run: boardInsights },
+  { id: CONNECT, name: 'Connect related cards', description: 'Proposes connections between related cards that are not connected, and asks first: a follow-up with the same taskId and {"confirm": true} draws them; anything else leaves the board as it is.', needs: ['board'], args: boardArgs, example: { skill: CONNECT, args: BOARD_EXAMPLE }, answersBoard: false, run: connect },
+];
+
+export const SKILL_BY_ID: ReadonlyMap<string, Skill> = new Map(SKILLS.map((s) => [s.id, s]));
+
+/**
+ * Refuses, before a call asks for what it lacks (`missing`), the args it does carry that are
+ * wrong: each checked against the skill's own schema with the missing ones made optional, so a
+ * wrong value is refused at once, as docs/memory-boards.md promises, and never after a follow-up.
+ * Only the schema: what depends on a board (a link or a connection to a card on it) waits for it.
+ */
+export function checkPresent(skill: Skill, args: JsonObject, missing: readonly string[]): void {
+  // Typed for zod's mask of a shape with string keys (a number key is never a field name).
+  const optional = Object.fromEntries(missing.map((m) => [m, true])) as Record<string, true> & Record<number, never>;
+  parseWith(skill.args.partial(optional), args, ARGS);
+}
