@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { v7 as uuidv7 } from 'uuid';
 import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { createHub } from '../dist/hub/hub.js';
+import { KIND_MODULES } from '../dist/kinds/server.js';
 import { hashToken } from '../dist/identity/tokens.js';
 
 const TOTAL = Number(process.env.LIST_TASKS ?? 1_000_000);
@@ -18,7 +19,7 @@ const BIG = Math.floor(TOTAL / 10); // one agent holds a tenth of all tasks in i
 const dir = mkdtempSync(path.join(os.tmpdir(), 'muster-list-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const store = openSqliteStore(path.join(dir, 'list.db'));
-const hub = createHub(store, { adminTokenHash: hashToken('x'), rateLimits: false, targets: { allowPrivate: false }, deliveriesQueued: () => {} });
+const hub = createHub(store, { modules: KIND_MODULES, adminTokenHash: hashToken('x'), rateLimits: false, targets: { allowPrivate: false }, deliveriesQueued: () => {} });
 
 const handle = (i) => `agent-${i}`;
 function write(i, now) {

@@ -19,6 +19,7 @@ import { startGrpc, type RunningGrpc } from './doors/grpc/server.js';
 import { OpenStreams } from './doors/http/open-streams.js';
 import { Heartbeat } from './hub/heartbeat.js';
 import { VERSION } from './version.js';
+import { KIND_MODULES } from './kinds/server.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
@@ -41,7 +42,7 @@ export const reason = (e: unknown): string => {
 /** The configured store; a database that is in use or cannot be reached is the operator's to fix. */
 async function openConfiguredStore(config: Config, logger: Logger, metrics: HubMetrics): Promise<Store> {
   try {
-    const store = await openStore(config.db, kindMigrationInputs(), (line) => logger.warn(line), (seconds, writes) => metrics.commit(seconds, writes));
+    const store = await openStore(config.db, kindMigrationInputs(KIND_MODULES), (line) => logger.warn(line), (seconds, writes) => metrics.commit(seconds, writes));
     return observedStore(store, metrics);
   } catch (e) {
     if (e instanceof DatabaseInUse) throw new ConfigError(e.message);
@@ -111,6 +112,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   });
   metrics.backlogFrom(() => outbox.backlog());
   hub = createHub(store, {
+    modules: KIND_MODULES,
     adminTokenHash: admin.hash,
     registration: config.registration,
     rateLimits: config.rateLimits,

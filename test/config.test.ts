@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, explainConfig, resolveConfig, reviewSettings, SETTINGS, SETTING_KEYS } from '../src/config/index.js';
-import { QUOTA_RULES } from '../src/hub/hub.js';
+import { quotaRulesOf } from '../src/hub/hub.js';
+import { KIND_MODULES } from '../src/kinds/server.js';
 import { limitSettingKey } from '../src/identity/quota-rule.js';
 import { cleanEnv } from './helpers/nodes.js';
 
@@ -51,13 +52,13 @@ describe('the settings table', () => {
 describe('the rate limits: one setting each', () => {
   it('every rule the hub counts has a limit… setting, whose default is the rule\'s declared limit', () => {
     const defaults = resolveConfig({}, {}).limits;
-    for (const [name, rule] of Object.entries(QUOTA_RULES)) {
+    for (const [name, rule] of Object.entries(quotaRulesOf(KIND_MODULES))) {
       const setting = SETTINGS[limitSettingKey(name) as keyof typeof SETTINGS];
       expect(setting, name).toBeDefined();
       expect(setting.fallback, name).toBe(String(rule.limit));
       expect(defaults[name], name).toBe(rule.limit);
     }
-    expect(Object.keys(defaults).sort()).toEqual(Object.keys(QUOTA_RULES).sort());
+    expect(Object.keys(defaults).sort()).toEqual(Object.keys(quotaRulesOf(KIND_MODULES)).sort());
   });
 
   it('the defaults: Vorn\'s 30 a minute per pair and 300 per inbox, 60 registrations an hour per address, …', () => {

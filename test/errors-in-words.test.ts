@@ -13,6 +13,7 @@ import { ADMIN_TOKEN, register, registerAll, rest, rpc, startTestHub, type Regis
 import { sdkClient, sendRequest } from './helpers/sdk.js';
 import { testDatabase } from './helpers/database.js';
 import { startNode } from './helpers/nodes.js';
+import { KIND_MODULES } from '../src/kinds/server.js';
 
 /** Phrases of zod's own messages: none may reach a caller. */
 const BANNED = [/invalid input/i, /expected \w+, received/i, /unrecognized key/i, /invalid option/i, /too (small|big)/i, /invalid (string|union|enum|type)/i, /received undefined/i, /zod/i];
@@ -258,7 +259,7 @@ describe('reserved handles', () => {
   it('leaves an agent registered before its handle was reserved working', async () => {
     // An older hub's database, holding an agent whose handle is reserved now, served by `muster serve`.
     const db = await testDatabase('reserved-handle');
-    const store = await openStore(db.config, kindMigrationInputs(), () => {});
+    const store = await openStore(db.config, kindMigrationInputs(KIND_MODULES), () => {});
     const token = newToken();
     await store.insertAgent({ handle: 'metrics', createdAt: Date.now() }, { id: newTokenId(), hash: hashToken(token) });
     await store.close();

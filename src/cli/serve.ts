@@ -5,6 +5,7 @@ import { kindMigrationInputs } from '../hub/kinds.js';
 import { DatabaseInUse } from '../store/sqlite/ownership.js';
 import { createLogger, lifecycleLogger, type Logger } from '../observability/logger.js';
 import { VERSION } from '../version.js';
+import { KIND_MODULES } from '../kinds/server.js';
 
 /** `muster serve`: start the hub, print where it is, stop cleanly on SIGINT/SIGTERM. */
 export async function serve(flags: ServeFlags): Promise<void> {
@@ -44,7 +45,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
 export async function migrate(flags: ServeFlags): Promise<void> {
   try {
     const db = resolveDb(flags, process.env);
-    const applied = await migrateStore(db, kindMigrationInputs()).catch((e: unknown) => {
+    const applied = await migrateStore(db, kindMigrationInputs(KIND_MODULES)).catch((e: unknown) => {
       throw new ConfigError(e instanceof DatabaseInUse ? e.message : `cannot migrate ${describeDb(db)}: ${reason(e)}`);
     });
     console.log(applied.length ? `Migrated ${describeDb(db)}: applied ${applied.join(', ')}` : `${describeDb(db)} is up to date`);

@@ -3,8 +3,7 @@
  * and every kind's at every kind of base. Agents may not declare these ids (identity/profile.ts).
  */
 import { DIRECTORY_SKILL } from './directory.js';
-import type { CardSkill, Door } from './kind.js';
-import { KIND_MODULES } from './kinds.js';
+import type { CardSkill, Door, KindModule } from './kind.js';
 
 /** What the hub's base offers besides the kinds that open tasks there. */
 export const HUB_BASE_SKILLS: readonly CardSkill[] = [
@@ -20,5 +19,5 @@ export const HUB_BASE_SKILLS: readonly CardSkill[] = [
 const DOOR_KINDS: readonly Door['kind'][] = ['hub', 'agent', 'space', 'base'];
 
 /** Every skill id the hub lists on any of its cards (a kind's own base named as itself, any other base as some agent's). */
-export const hubSkillIds = (): ReadonlySet<string> =>
-  new Set([...HUB_BASE_SKILLS, ...KIND_MODULES.flatMap((m) => DOOR_KINDS.flatMap((door) => m.cardSkills?.(door, door === 'base' ? (m.base?.name ?? '') : 'agent') ?? []))].map((s) => s.id));
+export const hubSkillIds = (modules: readonly KindModule[]): ReadonlySet<string> =>
+  new Set([...HUB_BASE_SKILLS, ...modules.flatMap((m) => DOOR_KINDS.flatMap((door) => m.cardSkills?.(door, door === 'base' ? (m.base?.name ?? '') : 'agent') ?? []))].map((s) => s.id));

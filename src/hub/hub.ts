@@ -4,7 +4,7 @@ import { Identity } from '../identity/agents.js';
 import { Quotas, withLimits, type QuotaRule } from '../identity/quotas.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { Store } from '../store/store.js';
-import type { KindSettings, RestRead } from './kind.js';
+import type { KindModule, KindSettings, RestRead } from './kind.js';
 import { kindQuotaRules, Kinds } from './kinds.js';
 import { Spaces } from './spaces.js';
 import { Mailboxes } from './mailbox.js';
@@ -22,6 +22,8 @@ import { HubStatus } from './status.js';
 import { Feed } from './feed.js';
 
 export interface HubOptions {
+  /** The ways of working this hub runs (src/kinds/server.ts KIND_MODULES): the hub itself names none. */
+  modules: readonly KindModule[];
   /** The admin token's hash (identity/tokens.ts hashToken). */
   adminTokenHash: string;
   /** false turns rate limits off (benchmarks, trusted single-user hubs). */
@@ -42,7 +44,7 @@ export interface HubOptions {
 }
 
 /** Every rule the hub counts: its own (identity/quota-rules.ts) and each kind's; the limits given at start replace their defaults. */
-export const QUOTA_RULES: Readonly<Record<string, QuotaRule>> = Object.assign({}, IDENTITY_QUOTA_RULES, kindQuotaRules());
+export const quotaRulesOf = (modules: readonly KindModule[]): Readonly<Record<string, QuotaRule>> => ({ ...IDENTITY_QUOTA_RULES, ...kindQuotaRules(modules) });
 
 /** The hub's services, wired once; every door is handed this and nothing else. */
 export interface Hub {
@@ -73,9 +75,9 @@ export interface Hub {
 
 export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
-  const quotas = new Quotas(withLimits(QUOTA_RULES, options.limits ?? {}), options.rateLimits);
-  const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds(), options.registration);
-  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle) });
+  const quotas = new Quotas(withLimits(quotaRulesOf(options.modules), options.limits ?? {}), options.rateLimits);
+  const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds(options.modules), options.registration);
+  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle) }, options.modules);
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
   const spaces = new Spaces(store, identity, clock);

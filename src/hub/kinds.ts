@@ -1,19 +1,13 @@
 /**
- * The registered ways of working. Each is one module in its own folder (see KindModule); the
- * hub, the cards and the opening table are built from this list, and nothing else names a kind.
+ * The hub's registry of kinds: it builds each module it is given (see KindModule; the list is
+ * src/kinds/server.ts, handed over by the composition root) and decides which kind opens a task
+ * at a door. It names no kind.
  */
 import type { Message } from '../a2a/types.js';
 import type { QuotaRule } from '../identity/quotas.js';
 import type { MigrationInputs } from '../store/open-key-backfill.js';
 import type { CardSkill, Door, Kind, KindBase, KindDeps, KindModule, ReadServices, RestRead } from './kind.js';
-import { callModule } from '../kinds/call/call.js';
-import { directModule } from '../kinds/direct/direct.js';
-import { intentModule } from '../kinds/intent/intent.js';
-import { memoryModule } from '../kinds/memory/memory.js';
-import { reviewModule } from '../kinds/review/review.js';
 import { skillOf } from './skill-call.js';
-
-export const KIND_MODULES: readonly KindModule[] = [directModule, reviewModule, callModule, intentModule, memoryModule];
 
 /** The first path segments the hub serves itself: a kind's base of its own may not take one. */
 const HUB_PATHS: ReadonlySet<string> = new Set(['api', 'agents', 'spaces', 'feed', 'mcp', 'health', 'metrics', '.well-known']);
@@ -23,7 +17,7 @@ const placeOf = (door: Door['kind'], base: string | undefined) => (door === 'bas
 const slot = (place: string, skill: string | undefined) => `${place} ${skill ?? ''}`;
 
 /** Every module's quota rules, one table (a rule named twice is a bug caught at start). */
-export function kindQuotaRules(modules: readonly KindModule[] = KIND_MODULES): Record<string, QuotaRule> {
+export function kindQuotaRules(modules: readonly KindModule[]): Record<string, QuotaRule> {
   const rules: Record<string, QuotaRule> = {};
   for (const m of modules) {
     for (const [name, rule] of Object.entries(m.quotaRules ?? {})) {
@@ -35,7 +29,7 @@ export function kindQuotaRules(modules: readonly KindModule[] = KIND_MODULES): R
 }
 
 /** What the store's migrations need of the kinds: how each derives a stored task's open key. */
-export function kindMigrationInputs(modules: readonly KindModule[] = KIND_MODULES): MigrationInputs {
+export function kindMigrationInputs(modules: readonly KindModule[]): MigrationInputs {
   return { openKeys: Object.fromEntries(modules.flatMap((m) => (m.openKeyOf ? [[m.name, m.openKeyOf]] : []))) };
 }
 
@@ -50,7 +44,7 @@ export class Kinds {
 
   constructor(
     deps: KindDeps,
-    private readonly modules: readonly KindModule[] = KIND_MODULES,
+    private readonly modules: readonly KindModule[],
   ) {
     const byName = new Map<string, Kind>();
     for (const m of modules) {

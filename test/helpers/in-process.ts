@@ -8,12 +8,14 @@ import { hashToken } from '../../src/identity/tokens.js';
 import { openStore } from '../../src/store/open.js';
 import { kindMigrationInputs } from '../../src/hub/kinds.js';
 import { testDatabase } from './database.js';
+import { KIND_MODULES } from '../../src/kinds/server.js';
 
 export async function inProcessHub() {
   const db = await testDatabase('in-process');
-  const store = await openStore(db.config, kindMigrationInputs(), () => {});
+  const store = await openStore(db.config, kindMigrationInputs(KIND_MODULES), () => {});
   const clock = { now: Date.now() };
   const hub = createHub(store, {
+    modules: KIND_MODULES,
     adminTokenHash: hashToken('in-process-admin'),
     rateLimits: true,
     targets: { allowPrivate: true },

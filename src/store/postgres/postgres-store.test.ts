@@ -19,13 +19,14 @@ import { openPostgresStore } from './postgres-store.js';
 import { listStatement } from './task-reads.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
 import { taskScopes } from '../../hub/view.js';
+import { KIND_MODULES } from '../../kinds/server.js';
 
 /** A fresh database migrated up to `version` only, as an older hub left it; `fill` writes into it first. */
 /** Opens (so migrates) a database at `version` holding what `fill` wrote, checks it with `check`, and drops it. */
 async function upgradedFrom(version: number, fill: (client: pg.Client) => Promise<void>, check: (store: Store) => Promise<void>): Promise<void> {
   const old = await databaseAt(version, fill);
   try {
-    const store = await openPostgresStore(old.url, { migrationInputs: kindMigrationInputs() });
+    const store = await openPostgresStore(old.url, { migrationInputs: kindMigrationInputs(KIND_MODULES) });
     await check(store);
     await store.close();
   } finally {

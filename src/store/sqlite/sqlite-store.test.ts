@@ -19,6 +19,7 @@ import { storeSuite } from '../store.suite.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
+import { KIND_MODULES } from '../../kinds/server.js';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'muster-store-')), 'store.db');
 
@@ -130,7 +131,7 @@ describe('sqlite migrations', () => {
   });
 
   it('migration 13 gives the open intents of a file written before it their open keys, the oldest of twins taking it', async () => {
-    const store = openSqliteStore(fileAt(12, insertTasks(ROWS_UNKEYED)), undefined, undefined, kindMigrationInputs()); // the kinds' open keys, as a hub hands them
+    const store = openSqliteStore(fileAt(12, insertTasks(ROWS_UNKEYED)), undefined, undefined, kindMigrationInputs(KIND_MODULES)); // the kinds' open keys, as a hub hands them
     await expectKeyed(store);
     await store.close();
   });
