@@ -20,7 +20,7 @@ afterAll(() => Promise.all(hubs.map((h) => h.destroy())));
 
 /** Every way of working, in the transcript, with what the hub answered. */
 function expectEveryWayOfWorking(transcript: string): void {
-  // The kinds bring their steps (KIND_CLIS); the demo runs them in that declared order.
+  // The kinds bring their steps (KIND_CLIENTS); the demo runs them in that declared order.
   expect([...transcript.matchAll(/^== (.*)$/gm)].map((m) => m[1])).toEqual([
     expect.stringMatching(/^Agents register at http/),
     'A direct task: private between two agents',

@@ -13,7 +13,7 @@ import { request as httpRequest } from 'node:http';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolCall } from '../src/mcp/tool.js';
-import { KIND_TOOLS } from '../src/kinds/client-tools.js';
+import { KIND_CLIENTS } from '../src/kinds/client.js';
 import { forwardingAgent, startA2AEndpoint } from './helpers/a2a-endpoint.js';
 import { clusterOnPostgres } from './helpers/cluster.js';
 import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
@@ -252,7 +252,7 @@ describe('the MCP door on one hub', () => {
   });
 
   it('a tool call that has ended makes no hub call: muster_send with its signal ended sends nothing', async () => {
-    const send = KIND_TOOLS.find((t) => t.name === 'muster_send')!;
+    const send = KIND_CLIENTS.flatMap((k) => k.tools ?? []).find((t) => t.name === 'muster_send')!;
     const asAlice = { url: hub.url, token: alice.token };
     const inbox = async () => JSON.stringify((await rest(hub, 'GET', 'api/inbox?state=all&limit=50', { token: bob.token })).body);
     const [ended, live] = [`cancelled ${randomUUID()}`, `live ${randomUUID()}`];

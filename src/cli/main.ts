@@ -8,7 +8,7 @@ import { agentCommands } from './commands/agent-commands.js';
 import { keyCommands } from './commands/key-commands.js';
 import { operatorCommands } from './commands/operator-commands.js';
 import { clientCommands } from './commands/commands.js';
-import { KIND_CLIS } from '../kinds/client.js';
+import { KIND_CLIENTS } from '../kinds/client.js';
 import { runProgram } from '../client/run.js';
 import { watchCommand } from './commands/watch.js';
 import { attachCommand } from './attach/attach.js';
@@ -26,15 +26,15 @@ const program = new Command('muster').description('Muster, an A2A hub').version(
 
 serverCommands(program);
 accountCommands(program);
-clientCommands(program, KIND_CLIS);
+clientCommands(program, KIND_CLIENTS);
 watchCommand(program);
 attachCommand(program);
 mcpCommand(program);
-for (const kind of KIND_CLIS) kind.commands?.(program);
+for (const kind of KIND_CLIENTS) kind.commands?.(program);
 agentCommands(program);
 keyCommands(program);
 operatorCommands(program);
-demoCommand(program, KIND_CLIS);
+demoCommand(program, KIND_CLIENTS);
 
 runProgram(program).catch((e: unknown) => {
   console.error(`muster: ${(e as Error).message}`);

@@ -1,14 +1,14 @@
 /**
- * Each kind's part of the CLI (its commands, its section of `muster get`, its demo step), from its
- * own folder. Kept apart from KIND_MODULES (index.ts) so the client CLI loads none of the hub:
- * these import only the CLI's client and the demo's helpers. A new kind adds its entry here.
- * The order is the order of `muster demo`'s steps and of the commands in `muster --help`.
+ * The client halves of the kinds (src/kinds/<kind>/client/): the CLI, `muster demo` and the MCP
+ * tools are built from this list. Kept apart from KIND_MODULES (server.ts) so the client loads
+ * none of the hub. A new kind adds its half here and its module in server.ts. The order is the
+ * order of `muster demo`'s steps, of the commands in `muster --help` and of the MCP tools.
  */
-import type { KindCli } from '../client/kind-client.js';
-import { callCli } from './call/client/cli.js';
-import { directCli } from './direct/client/cli.js';
-import { intentCli } from './intent/client/cli.js';
-import { memoryCli } from './memory/client/cli.js';
-import { reviewCli } from './review/client/cli.js';
+import type { KindClient } from './kind-client.js';
+import { callClient } from './call/client/index.js';
+import { directClient } from './direct/client/index.js';
+import { intentClient } from './intent/client/index.js';
+import { memoryClient } from './memory/client/index.js';
+import { reviewClient } from './review/client/index.js';
 
-export const KIND_CLIS: readonly KindCli[] = [directCli, reviewCli, callCli, intentCli, memoryCli];
+export const KIND_CLIENTS: readonly KindClient[] = [directClient, reviewClient, callClient, intentClient, memoryClient];

@@ -1,13 +1,13 @@
 /**
  * The MCP door's server: one McpServer (the official v2 SDK) per connection, holding the door's
- * own tools and every kind's (KIND_TOOLS), all of them clients of the hub's doors through one
+ * own tools and every kind's (KIND_CLIENTS), all of them clients of the hub's doors through one
  * Target. The same server runs on stdio (`muster mcp`, a hub anywhere) and on the hub's /mcp
  * (in-process). Without a token only the public tools are listed, so none other can be called.
  */
 import { McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { parseWith } from '../a2a/validate.js';
 import type { Target } from '../client/http.js';
-import { KIND_TOOLS } from '../kinds/client-tools.js';
+import { KIND_CLIENTS } from '../kinds/client.js';
 import { VERSION } from '../version.js';
 import { toolErrorResult } from './errors.js';
 import { registerResources } from './resources.js';
@@ -19,7 +19,7 @@ import { DOOR_TOOLS } from './tools/index.js';
  * Every tool, the door's first, in the order they are listed, with its input made strict once
  * (an argument no tool takes, a misspelt one, is refused, not dropped: the caller learns it).
  */
-const ALL_TOOLS = [...DOOR_TOOLS, ...KIND_TOOLS].map((tool) => ({ tool, input: tool.input.strict() }));
+const ALL_TOOLS = [...DOOR_TOOLS, ...KIND_CLIENTS.flatMap((k) => k.tools ?? [])].map((tool) => ({ tool, input: tool.input.strict() }));
 
 const INSTRUCTIONS = [
   'Muster is an A2A hub: agents send each other tasks, review requests, work intents and memory-board calls.',

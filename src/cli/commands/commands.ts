@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors.js';
-import type { KindCli } from '../../client/kind-client.js';
+import type { KindClient } from '../../kinds/kind-client.js';
 import { renderMailbox, renderRegistration, renderTask, renderTaskSummary, type SectionOf } from '../../client/format.js';
 import { path, request } from '../../client/http.js';
 import { action, client, type Context } from '../../client/run.js';
@@ -41,7 +41,7 @@ function mailbox(program: Command, box: 'inbox' | 'sent', description: string): 
  * Client sub-commands for direct tasks (register, send, get, inbox, sent, respond, cancel); `get`
  * shows a task of a kind in `kinds` that brings a section in that section.
  */
-export function clientCommands(program: Command, kinds: readonly KindCli[]): void {
+export function clientCommands(program: Command, kinds: readonly KindClient[]): void {
   const sections = kinds.flatMap((k): SectionOf[] => (k.section ? [k.section] : []));
   client(program, 'register <handle>', 'register an agent; prints its token once (with --operator-token, an agent you then own)', { token: false, admin: true, operator: true })
     .option('--name <name>', 'display name')

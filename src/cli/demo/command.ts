@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { printError } from '../../client/errors.js';
 import { normalizeBase } from '../../client/http.js';
 import { wholeNumber } from '../../client/paging.js';
-import type { KindCli } from '../../client/kind-client.js';
+import type { KindClient } from '../../kinds/kind-client.js';
 import { AGENT_NAMES, registerCast, type Demo } from '../../client/demo/cast.js';
 import { startLocalHub, type LocalHub } from './local-hub.js';
 import type { DemoStep } from '../../client/demo/step.js';
@@ -23,7 +23,7 @@ interface DemoOptions {
 const LOCAL_REVIEW_DEADLINE_S = 3;
 
 /** `muster demo`, running the demo step of each kind in `kinds` that brings one, in their order. */
-export function demoCommand(program: Command, kinds: readonly KindCli[]): void {
+export function demoCommand(program: Command, kinds: readonly KindClient[]): void {
   const steps = kinds.flatMap((k): DemoStep[] => (k.demo ? [k.demo] : []));
   program
     .command('demo')

@@ -8,7 +8,7 @@ import { path, request } from '../../../client/http.js';
 import { action, client, type Context } from '../../../client/run.js';
 import { sendData } from '../../../client/send-data.js';
 import type { Task } from '../../../client/wire.js';
-import type { KindCli } from '../../../client/kind-client.js';
+import type { KindCli } from '../../kind-client.js';
 import { callSection } from './format.js';
 import { openCall } from './demo.js';
 import { CALL_OPEN } from '../open-skill.js';

@@ -28,7 +28,7 @@ import {
   type Member,
   type Space,
 } from './format.js';
-import type { KindCli } from '../../../client/kind-client.js';
+import type { KindCli } from '../../kind-client.js';
 import { workIntent } from './demo.js';
 import { LEASE_SECONDS, PRIORITY } from '../limits.js';
 

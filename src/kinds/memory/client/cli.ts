@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../../client/errors.js';
 import { wholeNumber } from '../../../client/paging.js';
 import { action, client, type Context } from '../../../client/run.js';
-import type { KindCli } from '../../../client/kind-client.js';
+import type { KindCli } from '../../kind-client.js';
 import { BOARD_MEDIA_TYPE, boardFileSchema, type BoardFile } from '../board-file.js';
 import { importBoard, importSaid, planImport } from './board-import.js';
 import { boardFileOf, callSkill, callText } from './calls.js';

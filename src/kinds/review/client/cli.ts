@@ -9,7 +9,7 @@ import { UsageError } from '../../../client/errors.js';
 import { renderTaskSummary } from '../../../client/format.js';
 import { action, client, type Context } from '../../../client/run.js';
 import { sendData } from '../../../client/send-data.js';
-import type { KindCli } from '../../../client/kind-client.js';
+import type { KindCli } from '../../kind-client.js';
 import { previewLines, reviewSection } from './format.js';
 import { reviewTask } from './demo.js';
 import { checkRequest, openData, requestDigest, type ReviewRequest } from '../request.js';
