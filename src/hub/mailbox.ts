@@ -3,7 +3,7 @@ import { TASK_STATES, type TaskState } from '../a2a/types.js';
 import { invalidParams } from '../errors/hub-error.js';
 import type { Caller } from '../identity/caller.js';
 import type { Store } from '../store/store.js';
-import { cursorFrom, encodePageToken } from './page-token.js';
+import { cursorFrom, encodePageToken } from '../paging/page-token.js';
 import type { View } from './view.js';
 
 /** An agent's REST inbox and sent lists: its direct tasks with the counterparty and the last message. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError } from '../errors/hub-error.js';
-import { decodePageToken, encodePageToken, encodeRankToken, rankCursorFrom } from '../hub/page-token.js';
+import { decodePageToken, encodePageToken, encodeRankToken, rankCursorFrom } from '../paging/page-token.js';
 import { profileColumns } from '../store/agent-profile-rows.js';
 import { QuotaExceeded, StoreConflict, type AgentRecord, type QuotaGate, type Store, type TokenRecord } from '../store/store.js';
 import type { Quotas } from './quotas.js';
