@@ -8,7 +8,7 @@ import { HubError } from '../errors/hub-error.js';
 const RESERVED = new Set([
   // the hub and the people who run it
   'admin', 'administrator', 'muster', 'root', 'system', 'operator', 'operators', 'hub', 'staff', 'support', 'security', 'anonymous', 'everyone',
-  // the hub's routes and the surfaces later issues add
+  // path segments of the hub's routes, and of routes it keeps free for surfaces it may add
   'api', 'agents', 'spaces', 'memory', 'feed', 'health', 'metrics', 'mcp', 'well-known', 'jwks', 'me', 'inbox', 'sent', 'tasks', 'calls', 'reviews', 'login', 'logout', 'register', 'settings', 'config', 'docs', 'static', 'www',
   // values that are not names
   'null', 'undefined', 'none', 'nil', 'true', 'false',

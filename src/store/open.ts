@@ -8,7 +8,7 @@ const postgres = () => import('./postgres/postgres-store.js');
 
 /**
  * The store `db` names, behind the caching layer (which only an exclusive store uses), migrated
- * with `inputs` (the kinds' open keys, hub/kinds/index.ts). `log` hears what the store cannot say
+ * with `inputs` (the kinds' open keys, from kindMigrationInputs). `log` hears what the store cannot say
  * in an error (a lost PostgreSQL connection); `observe`, each commit.
  */
 export async function openStore(db: DbConfig, inputs: MigrationInputs, log: (line: string) => void, observe?: CommitObserver): Promise<Store> {

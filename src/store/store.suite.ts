@@ -1,6 +1,6 @@
 /**
  * The store contract as a suite: every Store implementation runs it against a real database
- * (SQLite file now, PostgreSQL later). Nothing here knows which one it is talking to.
+ * (an SQLite file, and PostgreSQL). Nothing here knows which one it is talking to.
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../a2a/types.js';

@@ -2,7 +2,7 @@
  * The store contract, one file per concern: tasks.ts, identity.ts, outbox.ts, signing-keys.ts, schedule.ts,
  * operators.ts, receipts.ts, spaces.ts, boards.ts, inbox.ts, nodes.ts, events.ts and errors.ts each open with what they promise. Every dialect
  * (store/sqlite, store/postgres) fills the same parts in files of the same names and passes the
- * same suite (store.suite.ts). It is async so a networked database can stand behind it.
+ * same suite (store.suite.ts). It is async because a networked database (PostgreSQL) stands behind it.
  */
 import type { BoardStore } from './boards.js';
 import type { StoreEvents } from './events.js';
