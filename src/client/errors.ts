@@ -1,7 +1,6 @@
 import { isJsonObject } from '../a2a/types.js';
-import { REST_API_STATUS } from '../doors/rest/error-status.js';
 import { isHubError } from '../errors/hub-error.js';
-import { restErrorBody, restStatus } from '../doors/http/errors.js';
+import { REST_API_STATUS, restErrorBody, restStatus } from '../errors/rest-status.js';
 import { flagOfField, inCliWords } from './cli-words.js';
 
 /**

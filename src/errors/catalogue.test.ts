@@ -5,7 +5,7 @@ import { jsonRpcError, restErrorBody, restStatus } from '../doors/http/errors.js
 import { JSONRPC_ERRORS } from '../doors/a2a/jsonrpc-errors.js';
 import { REST_BINDING_ERRORS, statusBody } from '../doors/a2a/rest-binding-errors.js';
 import { GRPC_ERRORS } from '../doors/grpc/errors.js';
-import { REST_API_STATUS } from '../doors/rest/error-status.js';
+import { REST_API_STATUS } from './rest-status.js';
 import { MCP_TOOL_ERRORS, toolErrorResult } from '../mcp/errors.js';
 import { CATALOGUE, type ErrorCode } from './catalogue.js';
 import { HubError } from './hub-error.js';

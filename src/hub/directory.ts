@@ -14,7 +14,7 @@ import type { Caller } from '../identity/caller.js';
 import { searchFields } from '../identity/profile.js';
 import { publicProfile } from '../identity/profile-view.js';
 import type { CardSkill, Door } from './kind.js';
-import { skillArgs, skillOf } from './skill-call.js';
+import { skillArgs, skillOf } from '../wire/skill-call.js';
 
 export const DIRECTORY_SEARCH = 'directory.search';
 /** The most agents one directory answer lists; GET /api/agents pages beyond. */

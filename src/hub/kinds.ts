@@ -7,7 +7,7 @@ import type { Message } from '../a2a/types.js';
 import type { QuotaRule } from '../identity/quotas.js';
 import type { MigrationInputs } from '../store/open-key-backfill.js';
 import type { CardSkill, Door, Kind, KindBase, KindDeps, KindModule, ReadServices, RestRead } from './kind.js';
-import { skillOf } from './skill-call.js';
+import { skillOf } from '../wire/skill-call.js';
 
 /** The first path segments the hub serves itself: a kind's base of its own may not take one. */
 const HUB_PATHS: ReadonlySet<string> = new Set(['api', 'agents', 'spaces', 'feed', 'mcp', 'health', 'metrics', '.well-known']);

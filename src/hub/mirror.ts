@@ -9,7 +9,7 @@ import { partSchema } from '../a2a/schemas.js';
 import type { TaskState } from '../a2a/types.js';
 import type { Loose, RemoteEvent, RemoteTask } from '../delivery/remote/answers.js';
 import type { StoredTask } from '../store/store.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../wire/limits.js';
 
 /** The endpoint's state as the target may respond it: the states a respond can name. */
 const MIRRORED: Partial<Record<TaskState, TaskState>> = {

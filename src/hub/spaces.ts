@@ -9,7 +9,7 @@ import { requireActor, requireToken, type Caller } from '../identity/caller.js';
 import type { Identity } from '../identity/agents.js';
 import { StoreConflict, type SpaceMember, type SpaceRecord, type SpaceRole, type Store } from '../store/store.js';
 import type { Standing } from './kind.js';
-import { PRIORITY } from '../kinds/intent/limits.js'; // a space caps its orchestrators' intents within the intent's range
+import { PRIORITY } from '../wire/priority.js'; // a space caps its orchestrators' intents within the scale
 
 export const SPACE_NAME = /^[a-z0-9-]{2,40}$/;
 /** Said in every refusal of a caller without the right token at a space: reading a space needs none. */

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { partSchema } from '../a2a/schemas.js';
 import { isJsonObject, type Message } from '../a2a/types.js';
-import { checkParts } from '../hub/limits.js';
+import { checkParts } from '../wire/limits.js';
 
 const messageObject = z.object({
   messageId: z.string().min(1).max(200).optional(),

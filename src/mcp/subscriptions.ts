@@ -11,7 +11,7 @@ import { isTerminal } from '../a2a/states.js';
 import type { Task } from '../a2a/types.js';
 import { path, request, type Target } from '../client/http.js';
 import { mayPass, UsageError } from '../client/errors.js';
-import { TASK_WAIT } from '../hub/limits.js';
+import { TASK_WAIT } from '../wire/limits.js';
 import { readResource, resourceOf } from './resources.js';
 
 /** Resources one connection may follow at once (a task's wait also holds one of the caller's stream slots). */

@@ -18,12 +18,9 @@
  * leases has not ended, by the database's clock on a shared store. A process that dies leaves
  * its leases to run out.
  */
-import type { Message, Task } from '../a2a/types.js';
+import type { InboxEvent } from '../wire/inbox.js';
 
-export type InboxEvent =
-  | { kind: 'task'; task: Task; acceptedOutputModes?: readonly string[] }
-  | { kind: 'message'; taskId: string; message: Message; acceptedOutputModes?: readonly string[] }
-  | { kind: 'cancel'; taskId: string; reason?: string };
+export { inboxTaskId, type InboxEvent } from '../wire/inbox.js';
 
 /** What one task write adds to its target's inbox. */
 export interface InboxDraft {
@@ -45,8 +42,6 @@ export const inboxKey = (handle: string): string => `inbox:${handle}`;
 /** Whether a commit's log is an inbox's (inboxKey), not a task's. */
 export const isInboxKey = (log: string): boolean => log.startsWith('inbox:');
 
-/** The task an inbox event is about. */
-export const inboxTaskId = (event: InboxEvent): string => (event.kind === 'task' ? event.task.id : event.taskId);
 
 /**
  * The log a first listener starts from: each open task the log does not hold yet, as its `task`
@@ -54,7 +49,7 @@ export const inboxTaskId = (event: InboxEvent): string => (event.kind === 'task'
  * histories already hold (so a message is given once, in the history or as its own event).
  */
 export function firstLog(opening: readonly TaskEvent[], logged: readonly InboxEvent[]): InboxEvent[] {
-  const inLog = new Set(logged.filter((e) => e.kind === 'task').map(inboxTaskId));
+  const inLog = new Set(logged.filter((e) => e.kind === 'task').map((e) => e.task.id));
   const added = opening.filter((e) => !inLog.has(e.task.id));
   const held = new Map(added.map((e) => [e.task.id, new Set((e.task.history ?? []).map((m) => m.messageId))]));
   return [...added, ...logged.filter((e) => e.kind !== 'message' || !held.get(e.taskId)?.has(e.message.messageId))];

@@ -1,4 +1,4 @@
-import type { DbConfig } from '../config/index.js';
+import type { DbConfig } from '../config/config.js';
 import { cached } from './cached/cached-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { CommitObserver, Store } from './store.js';

@@ -7,7 +7,7 @@
  * with Last-Event-ID, and an id already handled is skipped.
  */
 import type { Command } from 'commander';
-import { inboxTaskId, type InboxEvent } from '../../store/inbox.js';
+import { inboxTaskId, type InboxEvent } from '../../wire/inbox.js';
 import { CliError, EXIT, HubAnswerError, mayPass, UsageError } from '../../client/errors.js';
 import { path, request, type Target } from '../../client/http.js';
 import { wholeNumber } from '../../client/paging.js';

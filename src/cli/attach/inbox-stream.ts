@@ -6,7 +6,7 @@
  */
 import { CliError, EXIT, mayPass } from '../../client/errors.js';
 import { readAnswer, send, type Target } from '../../client/http.js';
-import type { InboxEvent } from '../../store/inbox.js';
+import type { InboxEvent } from '../../wire/inbox.js';
 import { sseBlocks } from '../../client/sse.js';
 
 /** Waits before reopening, in ms: the first, doubled after each failure up to the last. */

@@ -43,7 +43,7 @@ import { lastEventIdFrom } from '../a2a/last-event-id.js';
 import { drained } from '../http/drained.js';
 import type { OpenStreams } from '../http/open-streams.js';
 import { GRPC_ERRORS } from './errors.js';
-import { LIMITS } from '../../hub/limits.js';
+import { LIMITS } from '../../wire/limits.js';
 import { statusDetails } from './status-details.js';
 
 export interface GrpcOptions {

@@ -5,7 +5,7 @@
  */
 import { errorDomain } from '../../errors/catalogue.js';
 import { JSONRPC_ERRORS } from '../a2a/jsonrpc-errors.js';
-import { REST_API_STATUS } from '../rest/error-status.js';
+export { restErrorBody, restStatus } from '../../errors/rest-status.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import { StoreConflict, StoreUnavailable } from '../../store/errors.js';
 import type { DoorKind } from './context.js';
@@ -67,21 +67,6 @@ export function jsonRpcError(error: HubError): JsonRpcErrorObject {
   return { code: JSONRPC_ERRORS[error.code].code, message: error.message, data };
 }
 
-export function restErrorBody(error: HubError): { error: Record<string, unknown> } {
-  const hint = error.restHint ?? error.hint;
-  return {
-    error: {
-      code: error.code,
-      status: REST_API_STATUS[error.code],
-      message: error.message,
-      ...(hint ? { hint } : {}),
-      ...(error.fields.length > 0 ? { fields: error.fields } : {}),
-      ...error.meta,
-    },
-  };
-}
-
-export const restStatus = (error: HubError): number => REST_API_STATUS[error.code];
 export const jsonRpcStatus = (error: HubError): number => JSONRPC_ERRORS[error.code].http;
 
 /** Headers an error answer carries on any door. */

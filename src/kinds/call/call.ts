@@ -11,8 +11,8 @@ import type { Quotas } from '../../identity/quotas.js';
 import { ANSWER_LENGTH, STANCES } from './answer-rules.js';
 import { CALL_OPEN } from './open-skill.js';
 import { CALL_QUOTA_RULES } from './quota-rules.js';
-import { requirePublic } from '../../hub/screening.js';
-import { DATA, onlyData, skillArgs, skillOf } from '../../hub/skill-call.js';
+import { requirePublic } from '../../wire/screening.js';
+import { DATA, onlyData, skillArgs, skillOf } from '../../wire/skill-call.js';
 
 /** Answers one call takes. */
 export const MAX_ANSWERS = 300;

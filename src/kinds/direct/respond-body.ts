@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { partSchema, stateName } from '../../a2a/schemas.js';
-import { LIMITS } from '../../hub/limits.js';
+import { LIMITS } from '../../wire/limits.js';
 import { messageBody } from '../message-body.js';
 import { RESPOND_STATES } from './transitions.js';
 

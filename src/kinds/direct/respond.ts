@@ -5,7 +5,7 @@ import { parseWith } from '../../a2a/validate.js';
 import { HubError, invalidParams } from '../../errors/hub-error.js';
 import type { StoredTask } from '../../store/store.js';
 import type { ArtifactChunk, Change, KindContext } from '../../hub/kind.js';
-import { checkParts, LIMITS } from '../../hub/limits.js';
+import { checkParts, LIMITS } from '../../wire/limits.js';
 import { replyChange } from '../../hub/replies.js';
 import { agentMessage } from '../message-body.js';
 import { respondBody, type RespondBody } from './respond-body.js';

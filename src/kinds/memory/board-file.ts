@@ -3,56 +3,22 @@
  * `application/vnd.muster.board+json`, version 1. `board.create`, `board.read` and
  * `board.remember` answer it as a file part; `muster board export` writes it and `import` makes a
  * board from it. docs/memory-boards.md documents the format; a later version adds fields, never
- * changes one.
+ * changes one. The format only, importing nothing of the hub (the CLI reads and writes it); the
+ * hub makes it from a board's records in board-view.ts.
  */
 import { z } from 'zod';
 import type { Part } from '../../a2a/types.js';
-import type { BoardRecord, CardRecord, ConnectionRecord } from '../../store/store.js';
 
 export const BOARD_MEDIA_TYPE = 'application/vnd.muster.board+json';
 export const BOARD_FORMAT = 'muster.board';
 export const BOARD_FILE_VERSION = 1;
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** A board without its cards, as lists and skill results show it. */
-export const boardSummary = (b: BoardRecord) => ({
-  id: b.id,
-  title: b.title,
-  owner: b.owner,
-  visibility: b.visibility,
-  ...(b.visibility === 'shared' ? { sharedWith: b.sharedWith } : {}),
-  cards: b.cardCount,
-  createdAt: iso(b.createdAt),
-  updatedAt: iso(b.updatedAt),
-});
-
 export interface BoardFile {
   format: typeof BOARD_FORMAT;
   version: typeof BOARD_FILE_VERSION;
-  board: { id: string; title: string; owner: string; visibility: BoardRecord['visibility']; sharedWith: string[]; createdAt: string; updatedAt: string };
+  board: { id: string; title: string; owner: string; visibility: 'private' | 'shared' | 'public'; sharedWith: string[]; createdAt: string; updatedAt: string };
   cards: { id: string; position: number; text: string; title?: string; tags: string[]; links: string[]; writtenBy: string; claimedBy?: string; createdAt: string }[];
   connections: { from: string; to: string; type: string; writtenBy: string; createdAt: string }[];
-}
-
-export function boardFile(board: BoardRecord, cards: readonly CardRecord[], connections: readonly ConnectionRecord[]): BoardFile {
-  return {
-    format: BOARD_FORMAT,
-    version: BOARD_FILE_VERSION,
-    board: { id: board.id, title: board.title, owner: board.owner, visibility: board.visibility, sharedWith: board.sharedWith, createdAt: iso(board.createdAt), updatedAt: iso(board.updatedAt) },
-    cards: cards.map((c) => ({
-      id: c.id,
-      position: c.position,
-      text: c.text,
-      ...(c.title !== undefined ? { title: c.title } : {}),
-      tags: c.tags,
-      links: c.links,
-      writtenBy: c.writtenBy,
-      ...(c.claimedBy !== undefined ? { claimedBy: c.claimedBy } : {}),
-      createdAt: iso(c.createdAt),
-    })),
-    connections: connections.map((c) => ({ from: c.from, to: c.to, type: c.type, writtenBy: c.writtenBy, createdAt: iso(c.createdAt) })),
-  };
 }
 
 /** The file name a board is exported under: its title's words, then the format's suffix. */

@@ -10,7 +10,8 @@ import type { BoardStore } from '../../store/store.js';
 import { decodePageToken, encodePageToken } from '../../hub/page-token.js';
 import { boardScope, mayReadBoard } from '../../hub/view.js';
 import { boardNotFound } from './board-access.js';
-import { BOARD_MEDIA_TYPE, boardFile, boardSummary, type BoardFile } from './board-file.js';
+import { BOARD_MEDIA_TYPE, type BoardFile } from './board-file.js';
+import { boardFile, boardSummary } from './board-view.js';
 
 /** What a board page token is bound to: the list has no filters. */
 const BOARD_PAGES = 'boards';

@@ -14,15 +14,17 @@ import type { Quotas } from '../../identity/quotas.js';
 import { requireAgent } from '../../identity/caller.js';
 import type { StoredTask } from '../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../hub/kind.js';
-import { ARGS, DATA } from '../../hub/skill-call.js';
+import { ARGS, DATA } from '../../wire/skill-call.js';
 import { boardAccess, type BoardDeps, type CallCharge } from './board-access.js';
 import { boardReads, BoardReads } from './board-reads.js';
-import { BOARD_MEDIA_TYPE, boardFile, boardFilePart } from './board-file.js';
+import { BOARD_MEDIA_TYPE, boardFilePart } from './board-file.js';
+import { boardFile } from './board-view.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { MEMORY_QUOTA_RULES } from './quota-rules.js';
 import { routeText, type RoutedCall } from './phrasing.js';
 import { inFollowUp, inText, textField } from './refusals.js';
-import { checkPresent, CONNECT, ownBoardId, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
+import { checkPresent, ownBoardId, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
+import { CONNECT } from './skill-specs.js';
 
 export const MEMORY = 'memory';
 

@@ -7,7 +7,7 @@
 import type { JsonObject } from '../../a2a/types.js';
 import { renamedFields } from '../../a2a/validate.js';
 import { HubError, isHubError, type FieldViolation } from '../../errors/hub-error.js';
-import { ARGS } from '../../hub/skill-call.js';
+import { ARGS } from '../../wire/skill-call.js';
 
 /** A field under the skill's args without the `…args.` before it (`cards[0].id`); undefined for a field elsewhere. */
 function argPath(field: string): string | undefined {

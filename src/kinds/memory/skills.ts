@@ -3,14 +3,14 @@
  * answers input-required and resumes when a follow-up brings it), and what it does. A skill
  * reads and writes boards only through `BoardAccess`, which holds the caller's scope.
  */
-import { z } from 'zod';
 import type { JsonObject } from '../../a2a/types.js';
 import { parseWith } from '../../a2a/validate.js';
 import type { BoardRecord, BoardWrite, CardRecord, ConnectionRecord, RecallQuery, RecalledCard } from '../../store/store.js';
 import { invalidParams, isHubError } from '../../errors/hub-error.js';
-import { ARGS } from '../../hub/skill-call.js';
-import { addedCardsArg, boardRef, cardsArg, checkLinks, connectionsArg, derivedId, newCards, newConnections, sharedWithArg, visibilityArg, type Writer } from './args.js';
-import { boardSummary } from './board-file.js';
+import { ARGS } from '../../wire/skill-call.js';
+import { boardArgs, CONNECT, createArgs, noArgs, recallArgs, rememberArgs, SKILL_SPECS, type SkillSpec } from './skill-specs.js';
+import { checkLinks, derivedId, newCards, newConnections, type Writer } from './card-writes.js';
+import { boardSummary } from './board-view.js';
 import { insights, proposeConnections, type Proposal } from './insights.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { splitQuery } from './words.js';
@@ -32,6 +32,11 @@ export interface BoardAccess {
   write(write: Omit<BoardWrite, 'maxCards' | 'maxBoards' | 'at'>): Promise<BoardRecord>;
   /** Refuses, naming `field[i]`, a handle no agent has. */
   requireAgents(handles: readonly string[], field: string): Promise<void>;
+}
+
+/** A skill as the hub runs it. */
+export interface Skill extends SkillSpec {
+  run(env: MemoryEnv, args: unknown): Promise<Outcome>;
 }
 
 export interface MemoryEnv {
@@ -60,23 +65,6 @@ export interface Outcome {
   pending?: Pending;
 }
 
-export interface Skill {
-  id: string;
-  name: string;
-  description: string;
-  /** Args a call must carry before the skill runs; without them it asks for them. */
-  needs: readonly string[];
-  /**
-   * What it takes, field by field: its run checks a call's args against this, and a call that
-   * lacks some of `needs` has the args it carries checked against it first (see `checkPresent`).
-   */
-  args: z.ZodObject;
-  /** A data part that calls it. */
-  example: JsonObject;
-  /** Whether it answers the board as a file. */
-  answersBoard: boolean;
-  run(env: MemoryEnv, args: unknown): Promise<Outcome>;
-}
 
 const done = (text: string, data: JsonObject, board?: Outcome['board']): Outcome => ({ state: 'TASK_STATE_COMPLETED', text, data, ...(board ? { board } : {}) });
 /** `n` of a thing, in words: 1 card, 2 cards. */
@@ -91,10 +79,6 @@ async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRe
 
 /** A written board as its answer's file, read only when the caller takes the file. */
 const writtenFile = async (env: MemoryEnv, board: BoardRecord) => (env.wantsFile ? withContents(env, board) : undefined);
-
-const createArgs = z
-  .object({ title: boardRef.describe("the new board's title"), cards: cardsArg, connections: connectionsArg.optional(), visibility: visibilityArg.default('private'), sharedWith: sharedWithArg.optional() })
-  .strict();
 
 async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(createArgs, raw, ARGS);
@@ -121,8 +105,6 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 export const ownBoardId = (handle: string) => `memory-${handle}`;
 
 // No refinement across fields here: `checkPresent` makes fields optional, and a refinement would read them.
-const rememberArgs = z.object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() }).strict();
-
 async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(rememberArgs, raw, ARGS);
   if (!args.cards.length && !args.connections?.length) throw invalidParams(`${ARGS}.cards`, 'must hold at least one card (or send connections to draw)', 'Send the cards to add, or connections to draw between cards on the board');
@@ -152,14 +134,6 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   return done(`Added ${cardsWord(added)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`, { board: boardSummary(board), added: cards.map((c) => c.id) }, full);
 }
 
-const recallArgs = z
-  .object({
-    query: z.string('must be text').trim().min(1, 'must not be empty').max(L.query, `must be at most ${L.query} characters`).describe('words and #tags to match'),
-    board: boardRef.optional(),
-    limit: z.number('must be a number').int('must be a whole number').min(1, `must be from 1 to ${L.recallLimit.max}`).max(L.recallLimit.max, `must be from 1 to ${L.recallLimit.max}`).default(L.recallLimit.default).describe(`at most this many cards (1 to ${L.recallLimit.max}, default ${L.recallLimit.default})`),
-  })
-  .strict();
-
 async function recall(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(recallArgs, raw, ARGS);
   const board = args.board === undefined ? undefined : await env.boards.find(args.board, 'read', `${ARGS}.board`);
@@ -169,9 +143,6 @@ async function recall(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const text = found.length ? `${cardsWord(found.length)} for "${args.query}":\n${lines.join('\n')}` : `Nothing on the boards you may read matches "${args.query}".`;
   return done(text, { query: args.query, cards: found.map((f) => ({ ...cardData(f.card), board: { id: f.card.boardId, title: f.boardTitle } })) });
 }
-
-const boardArgs = z.object({ board: boardRef }).strict();
-const noArgs = z.object({}).strict();
 
 async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
@@ -239,19 +210,18 @@ export async function settleProposal(env: MemoryEnv, pending: Pending, confirmed
   return done(`Drew ${connectionsWord(connections.length)} on "${after.title}".`, { board: boardSummary(after), drawn: connections.length });
 }
 
-export const CONNECT = 'board.connect';
+const RUNS: Readonly<Record<string, Skill['run']>> = {
+  'board.create': create,
+  'board.remember': remember,
+  'board.recall': recall,
+  'board.read': read,
+  'board.list': list,
+  'board.insights': boardInsights,
+  [CONNECT]: connect,
+};
 
-const BOARD_EXAMPLE = { board: 'Launch plan' };
-
-export const SKILLS: readonly Skill[] = [
-  { id: 'board.create', name: 'Make a board', description: 'Makes a board from cards (texts or {text, title, tags, links, id}) and typed connections between them (from/to: a card\'s place in cards, or its id); private unless visibility says shared (with sharedWith) or public. Answers the board as a file.', needs: ['title', 'cards'], args: createArgs, example: { skill: 'board.create', args: { title: 'Launch plan', cards: ['Ship the A2A face', { text: 'Seed the directory #launch', title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] } }, answersBoard: true, run: create },
-  { id: 'board.remember', name: 'Remember', description: 'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. Answers the board as a file.', needs: ['board', 'cards'], args: rememberArgs, example: { skill: 'board.remember', args: { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] } }, answersBoard: true, run: remember },
-  { id: 'board.recall', name: 'Recall', description: 'Finds the cards that best match a query\'s words and #tags across the boards you may read (or one board), best first.', needs: ['query'], args: recallArgs, example: { skill: 'board.recall', args: { query: 'database #decision', limit: 5 } }, answersBoard: false, run: recall },
-  { id: 'board.read', name: 'Read a board', description: 'Reads one board: its cards in order and its connections. Answers the board as a file.', needs: ['board'], args: boardArgs, example: { skill: 'board.read', args: BOARD_EXAMPLE }, answersBoard: true, run: read },
-  { id: 'board.list', name: 'List boards', description: 'Lists the boards you may read, latest changed first.', needs: [], args: noArgs, example: { skill: 'board.list', args: {} }, answersBoard: false, run: list },
-  { id: 'board.insights', name: 'Board insights', description: 'Names a board\'s hubs (most connected cards), orphans (no connections) and open questions (cards that ask, with no answer connected).', needs: ['board'], args: boardArgs, example: { skill: 'board.insights', args: BOARD_EXAMPLE }, answersBoard: false, run: boardInsights },
-  { id: CONNECT, name: 'Connect related cards', description: 'Proposes connections between related cards that are not connected, and asks first: a follow-up with the same taskId and {"confirm": true} draws them; anything else leaves the board as it is.', needs: ['board'], args: boardArgs, example: { skill: CONNECT, args: BOARD_EXAMPLE }, answersBoard: false, run: connect },
-];
+/** Each skill as the hub runs it: its spec and its run. */
+export const SKILLS: readonly Skill[] = SKILL_SPECS.map((spec) => ({ ...spec, run: RUNS[spec.id]! }));
 
 export const SKILL_BY_ID: ReadonlyMap<string, Skill> = new Map(SKILLS.map((s) => [s.id, s]));
 

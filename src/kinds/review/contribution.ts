@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
 import { invalidParams } from '../../errors/hub-error.js';
-import { requirePublic } from '../../hub/screening.js';
+import { requirePublic } from '../../wire/screening.js';
 import type { ReviewRequest } from './request.js';
 
 export const REVIEW_CONTRIBUTE = 'review.contribute';

@@ -8,7 +8,7 @@ import canonicalize from 'canonicalize';
 import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
 import { HubError, invalidParams } from '../../errors/hub-error.js';
-import { requirePublic } from '../../hub/screening.js';
+import { requirePublic } from '../../wire/screening.js';
 
 export interface ReviewSettings {
   /** Shortest and longest time from posting to deadline, in seconds. */

@@ -6,7 +6,7 @@ import type { Quotas } from '../../identity/quotas.js';
 import { REVIEW_QUOTA_RULES } from './quota-rules.js';
 import type { StoredTask, TaskEntry } from '../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../hub/kind.js';
-import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../../hub/skill-call.js';
+import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../../wire/skill-call.js';
 import { checkContribution, REVIEW_CONTRIBUTE, VERDICTS, type Contribution } from './contribution.js';
 import { evaluate, type SealedContribution } from './evaluation.js';
 import { checkApproval, checkRequest, DEFAULT_REVIEW_SETTINGS, openArgsSchema, REVIEW_OPEN, type ReviewRequest, type ReviewSettings } from './request.js';

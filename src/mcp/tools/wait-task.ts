@@ -8,7 +8,7 @@ import { LEGACY_STATE } from '../../a2a/states.js';
 import type { Task } from '../../a2a/types.js';
 import { path, request } from '../../client/http.js';
 import { withDeadline } from '../../events/deadline.js';
-import { TASK_WAIT } from '../../hub/limits.js';
+import { TASK_WAIT } from '../../wire/limits.js';
 import { taskAnswer } from '../answers.js';
 import { tool } from '../tool.js';
 

@@ -15,7 +15,7 @@
 import type { z } from 'zod';
 import { CliError, EXIT, UsageError } from '../../../client/errors.js';
 import type { Task } from '../../../client/wire.js';
-import { LIMITS } from '../../../hub/limits.js';
+import { LIMITS } from '../../../wire/limits.js';
 import { cardObject, connectionArg } from '../args.js';
 import type { BoardFile } from '../board-file.js';
 import { MEMORY_LIMITS as L } from '../limits.js';

@@ -10,7 +10,7 @@ import type { Task } from '../../../client/wire.js';
 import { tool, type EmbeddedFile, type MusterTool, type ToolAnswer, type ToolCall } from '../../../mcp/tool.js';
 import { BOARD_MEDIA_TYPE } from '../board-file.js';
 import { answersBoardFile, boardFileOf, callSkill, callText } from './calls.js';
-import { CONNECT, SKILLS, type Skill } from '../skills.js';
+import { CONNECT, SKILL_SPECS, type SkillSpec } from '../skill-specs.js';
 
 /** What a tool adds to its skill: when an agent uses it, whether it leaves the boards as they are, and what to do after. */
 interface ToolWords {
@@ -29,7 +29,7 @@ const FOLLOW_UP: Readonly<Record<string, ToolWords>> = {
   [CONNECT]: { when: 'Use it to tidy a board: it only proposes, and draws nothing until you confirm.', readOnly: true, next: 'read the board with muster_board_read' },
 };
 
-const toolName = (skill: Skill): `muster_${string}` => `muster_${skill.id.replace('.', '_')}`;
+const toolName = (skill: SkillSpec): `muster_${string}` => `muster_${skill.id.replace('.', '_')}`;
 
 /** The data part of a call's result (or, waiting for input, of its status message). */
 function dataOf(task: Task): JsonObject {
@@ -44,7 +44,7 @@ async function embeddedBoard(call: ToolCall, task: Task): Promise<EmbeddedFile> 
 }
 
 /** A call's task as the tool answers it: the skill's own words and data, the board file if it came, and what to do next. */
-async function skillAnswer(call: ToolCall, skill: Skill, task: Task): Promise<ToolAnswer> {
+async function skillAnswer(call: ToolCall, skill: SkillSpec, task: Task): Promise<ToolAnswer> {
   const asks = task.status.state === 'TASK_STATE_INPUT_REQUIRED';
   // Only board.connect asks (the schema holds every arg a skill needs): it waits for a confirmation.
   const next = asks ? `to draw them, call muster_reply {id: "${task.id}", data: {"confirm": true}}; any other reply leaves the board as it is` : FOLLOW_UP[skill.id]!.next;
@@ -56,7 +56,7 @@ async function skillAnswer(call: ToolCall, skill: Skill, task: Task): Promise<To
   };
 }
 
-const skillTool = (skill: Skill): MusterTool =>
+const skillTool = (skill: SkillSpec): MusterTool =>
   tool({
     name: toolName(skill),
     title: skill.name,
@@ -70,4 +70,4 @@ const skillTool = (skill: Skill): MusterTool =>
     },
   });
 
-export const memoryTools: readonly MusterTool[] = SKILLS.map(skillTool);
+export const memoryTools: readonly MusterTool[] = SKILL_SPECS.map(skillTool);

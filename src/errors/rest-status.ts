@@ -1,8 +1,11 @@
 /**
- * The REST API's error table (/api/...): each hub error's HTTP status. A code added to the
- * catalogue fails to compile until it is here.
+ * The REST API's error table (/api/...): each hub error's HTTP status, and a hub error's REST
+ * body. The REST door answers with them and the client reads them (a check the client runs
+ * locally is shown as the hub would answer it). A code added to the catalogue fails to compile
+ * until it is here.
  */
-import type { ErrorCode } from '../../errors/catalogue.js';
+import type { ErrorCode } from './catalogue.js';
+import type { HubError } from './hub-error.js';
 
 export const REST_API_STATUS: Record<ErrorCode, number> = {
   PARSE_ERROR: 400,
@@ -46,3 +49,20 @@ export const REST_API_STATUS: Record<ErrorCode, number> = {
   BOARD_FULL: 409,
   BOARD_LIMIT: 409,
 };
+
+/** A hub error as the REST API's error body. */
+export function restErrorBody(error: HubError): { error: Record<string, unknown> } {
+  const hint = error.restHint ?? error.hint;
+  return {
+    error: {
+      code: error.code,
+      status: REST_API_STATUS[error.code],
+      message: error.message,
+      ...(hint ? { hint } : {}),
+      ...(error.fields.length > 0 ? { fields: error.fields } : {}),
+      ...error.meta,
+    },
+  };
+}
+
+export const restStatus = (error: HubError): number => REST_API_STATUS[error.code];

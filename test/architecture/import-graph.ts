@@ -1,0 +1,46 @@
+/**
+ * The source tree's static imports, read as text: each file under src/ and the files it imports
+ * (`import … from`, `export … from`, type-only imports included). Dynamic `import()` is left out
+ * on purpose: it is how the CLI loads the server only when `serve` runs.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+const STATIC_IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
+const SIDE_EFFECT_IMPORT = /^\s*import\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(entry.name) && !/\.(test|suite|fixture)\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Each source file (as `src/…`) and the source files it imports. */
+export function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(join(ROOT, 'src'))) {
+    const text = readFileSync(file, 'utf8');
+    const specs = [...text.matchAll(STATIC_IMPORT), ...text.matchAll(SIDE_EFFECT_IMPORT)].map((m) => m[1]!);
+    const targets = specs.map((spec) => relative(ROOT, resolve(dirname(file), spec)).replace(/\.js$/, '.ts'));
+    graph.set(relative(ROOT, file), targets);
+  }
+  return graph;
+}
+
+/** Every file `roots` reach through static imports, with the path that first reached it. */
+export function reach(graph: Map<string, string[]>, roots: readonly string[]): Map<string, string[]> {
+  const paths = new Map<string, string[]>(roots.map((r) => [r, [r]]));
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const next of graph.get(file) ?? []) {
+      if (paths.has(next)) continue;
+      paths.set(next, [...paths.get(file)!, next]);
+      queue.push(next);
+    }
+  }
+  return paths;
+}

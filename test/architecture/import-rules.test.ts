@@ -1,0 +1,39 @@
+/**
+ * The house's import rules, held by test: the client side (the client library, the MCP tools, the
+ * CLI's client commands, the kinds' client halves) never reaches the server's hub, store or
+ * doors; the hub reaches neither the client side, nor a door, nor a kind (it is handed the kinds).
+ * A failure prints the chain of imports that broke the rule.
+ */
+import { describe, expect, it } from 'vitest';
+import { importGraph, reach } from './import-graph.js';
+
+const graph = importGraph();
+const files = [...graph.keys()];
+const under = (...prefixes: string[]) => (file: string) => prefixes.some((p) => file.startsWith(p));
+
+const isClientSide = under('src/client/', 'src/mcp/', 'src/cli/commands/', 'src/cli/attach/', 'src/kinds/client.ts', 'src/kinds/kind-client.ts');
+const isKindClientHalf = (file: string) => /^src\/kinds\/[^/]+\/client\//.test(file);
+const isServer = under('src/hub/', 'src/store/', 'src/doors/', 'src/server.ts');
+
+/** The chains from `roots` to any file `forbidden` says no to, one line each. */
+function breaches(roots: readonly string[], forbidden: (file: string) => boolean): string[] {
+  return [...reach(graph, roots)].filter(([file]) => forbidden(file)).map(([, path]) => path.join(' -> '));
+}
+
+describe('import rules', () => {
+  it('the client side reaches nothing of the server', () => {
+    const roots = files.filter((f) => isClientSide(f) || isKindClientHalf(f));
+    expect(roots.length).toBeGreaterThan(30);
+    expect(breaches(roots, isServer)).toEqual([]);
+  });
+
+  it('the hub reaches no door, no kind and nothing of the client side', () => {
+    const roots = files.filter(under('src/hub/'));
+    expect(breaches(roots, (f) => under('src/doors/', 'src/kinds/', 'src/cli/', 'src/server.ts')(f) || isClientSide(f))).toEqual([]);
+  });
+
+  it('the store reaches nothing above it', () => {
+    const roots = files.filter(under('src/store/'));
+    expect(breaches(roots, under('src/hub/', 'src/doors/', 'src/kinds/', 'src/cli/', 'src/client/', 'src/mcp/', 'src/identity/', 'src/delivery/'))).toEqual([]);
+  });
+});
