@@ -1,9 +1,9 @@
 /**
  * What an MCP tool is at Muster. Every tool is a client of the hub's own doors (REST and A2A
- * JSON-RPC, through src/cli/client/http.ts), so what it may see and what it is refused are exactly
+ * JSON-RPC, through src/client/http.ts), so what it may see and what it is refused are exactly
  * what those doors decide: `muster mcp` (stdio) reaches a hub anywhere over HTTP, and the hub's
  * `/mcp` runs the same tools against itself in-process. A kind brings its tools from its own
- * folder (hub/kinds/<kind>/mcp.ts, listed in hub/kinds/mcp.ts), importing only the client.
+ * wing (src/kinds/<kind>/client/mcp.ts, in its client half), importing only the client.
  */
 import type { z } from 'zod';
 import type { Target } from '../client/http.js';

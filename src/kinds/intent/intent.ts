@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { JsonObject, Message } from '../../a2a/types.js';
 import { HubError } from '../../errors/hub-error.js';
-import { callerName, requireToken, type Caller } from '../../identity/caller.js';
+import { callerName, requireToken } from '../../identity/caller.js';
 import { MINUTE, type Quotas } from '../../identity/quotas.js';
 import { INTENT_QUOTA_RULES } from './quota-rules.js';
 import type { StoredTask } from '../../store/store.js';
@@ -156,13 +156,6 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
       release,
     },
   };
-}
-
-/** The caller's role in a space as the kind reads it. */
-export function roleIn(space: { owner?: string }, caller: Caller, memberRole: Standing['role'] | undefined): Standing['role'] {
-  if (caller.kind === 'admin') return 'admin';
-  if (caller.kind === 'agent' && caller.handle === space.owner) return 'owner';
-  return memberRole;
 }
 
 export const intentModule: KindModule = {

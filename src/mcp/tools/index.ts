@@ -1,4 +1,4 @@
-/** The MCP door's own tools (identity, discovery, following a task); the kinds bring theirs (hub/kinds/mcp.ts). */
+/** The MCP door's own tools (identity, discovery, following a task); the kinds bring theirs (their client halves, src/kinds/client.ts). */
 import type { MusterTool } from '../tool.js';
 import { card, directorySearch } from './directory.js';
 import { waitTask } from './wait-task.js';

@@ -1,6 +1,6 @@
 /**
  * How `muster get` shows an open call: its question and answers, instead of their raw data parts.
- * Like the commands (cli.ts), this imports only from the client (src/cli/client/*) and the A2A types.
+ * Like the commands (cli.ts), this imports only from the client (src/client/) and the A2A types.
  */
 import { isJsonObject } from '../../../a2a/types.js';
 import { dataOf, type TaskSection } from '../../../client/format.js';

@@ -1,5 +1,5 @@
 /**
- * The call kind's MCP tool (see src/doors/mcp/tool.ts): answer an open call. Reading a call is
+ * The call kind's MCP tool (see src/mcp/tool.ts): answer an open call. Reading a call is
  * muster_get_task (calls are public); opening and closing one is the admin's, from the CLI.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The direct kind's MCP tools (see src/doors/mcp/tool.ts): send a task, follow up on it, answer
+ * The direct kind's MCP tools (see src/mcp/tool.ts): send a task, follow up on it, answer
  * one in my inbox, cancel, and read tasks and mailboxes. Like the CLI, they go through the hub's
  * own doors: A2A SendMessage to send and follow up, REST for the rest.
  */

@@ -2,7 +2,7 @@
  * Spaces and work intents from the command line: make and change spaces, declare intents, list
  * them, and a worker's loop (claim, heartbeat, progress, ask, land, fail, release), plus
  * withdraw. The kind's own commands, kept in its folder; they import only from the client
- * (src/cli/client/*), so the client CLI never loads the hub.
+ * (src/client/), so the client CLI never loads the hub.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../../../client/errors.js';
@@ -56,7 +56,7 @@ function landedFile(value: string, previous: { path: string; why?: string }[] = 
   return [...previous, { path: file.trim(), ...(why ? { why } : {}) }];
 }
 
-/** Runs a handler with the hub's refusals put in this command's words (see cli-format.ts). */
+/** Runs a handler with the hub's refusals put in this command's words (see format.ts). */
 function intentAction<O, A extends unknown[]>(words: FieldWords, handler: (ctx: Context<O>, ...args: A) => Promise<void>) {
   return action<O, A>(async (ctx, ...args) => {
     try {

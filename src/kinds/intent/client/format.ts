@@ -1,6 +1,6 @@
 /**
  * How the intent commands print, for people, and the hub's intent refusals in the CLI's words.
- * Like the commands (cli.ts), this imports only from the client (src/cli/client/*): the client
+ * Like the commands (cli.ts), this imports only from the client (src/client/): the client
  * CLI never loads the hub.
  */
 import { CliError } from '../../../client/errors.js';

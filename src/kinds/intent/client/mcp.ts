@@ -1,5 +1,5 @@
 /**
- * The intent kind's MCP tools (see src/doors/mcp/tool.ts): list a space's intents, declare one,
+ * The intent kind's MCP tools (see src/mcp/tool.ts): list a space's intents, declare one,
  * and a worker's loop (claim, heartbeat, progress, ask, land, fail, release). They send what the
  * CLI sends (client.ts) and check the same ranges (limits.ts) in their input schemas; every
  * answer says where the intent stands, when the lease ends, and what to do next.

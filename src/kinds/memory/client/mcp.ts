@@ -1,5 +1,5 @@
 /**
- * The memory kind's MCP tools (see src/doors/mcp/tool.ts): one per board skill, made from the
+ * The memory kind's MCP tools (see src/mcp/tool.ts): one per board skill, made from the
  * skill table (skills.ts), so a tool's name is `muster_` and the skill's id (`board.read` is
  * muster_board_read), its input is the skill's own argument schema, and its description the
  * skill's. Each call is a skill call at the memory base, as `muster board` makes it; a skill that

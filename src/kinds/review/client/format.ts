@@ -1,7 +1,7 @@
 /**
  * How `muster get` shows a review task: its request and, after the deadline, its evaluation,
  * instead of its raw data parts. Like the commands (cli.ts), this imports only from the client
- * (src/cli/client/*) and the A2A types.
+ * (src/client/) and the A2A types.
  */
 import { isJsonObject } from '../../../a2a/types.js';
 import { dataOf, type TaskSection } from '../../../client/format.js';

@@ -1,11 +1,11 @@
 /**
- * The review kind's MCP tools (see src/doors/mcp/tool.ts). Digest and preview run locally the
+ * The review kind's MCP tools (see src/mcp/tool.ts). Digest and preview run locally the
  * very code the hub and `muster review digest|preview` run (request.ts), and send nothing; the
  * rest go through the hub's doors, so a contribution stays sealed to everyone but its author.
  */
 import { z } from 'zod';
 import type { ListTasksResult } from '../../../a2a/types.js';
-import { reviewSettings } from '../../../config/index.js';
+import { reviewSettings } from '../settings.js';
 import { dataOf } from '../../../client/format.js';
 import { path, request, rpc, type Target } from '../../../client/http.js';
 import { sendData } from '../../../client/send-data.js';
