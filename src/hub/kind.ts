@@ -1,6 +1,6 @@
 /**
  * The contract every way of working implements. A kind decides what a message means for its
- * tasks, which transitions are legal, what cancel does and who may see its tasks. It never
+ * tasks, which transitions are legal and what cancel does, and declares who may see its tasks. It never
  * writes: it returns a Change, and the task service writes it with its events.
  */
 import type { Artifact, JsonObject, Message, Task, TaskState } from '../a2a/types.js';
@@ -160,10 +160,31 @@ export type Settling = Omit<Change, 'entry' | 'sealed' | 'hold' | 'dueAt'>;
 
 type Decision = Change | undefined | Promise<Change | undefined>;
 
+/**
+ * Who reads a kind's tasks: `everyone` (with or without a token; its tasks are stored `public`),
+ * `sender-and-target` (its tasks are sent to a target agent), or the `sender` alone (its tasks
+ * have no target). Tasks of the last two are stored `participants`. Beyond them, the admin reads
+ * every task, and an operator every task one of its agents reads.
+ */
+export type Readers = 'everyone' | 'sender-and-target' | 'sender';
+
+/**
+ * Who reads a kind's tasks and at which bases they are listed, as data: the view derives from it
+ * both the check of one task (GetTask and every read by id) and the scope of every list, so a list
+ * at a base shows exactly the tasks GetTask finds there. The hub's own base lists every task to
+ * whoever reads it. Besides it, `listedAt` names: `agent`, the bases of the task's sender and
+ * target (an agent's own base lists only the tasks sent to it, its inbox); `space`, the base of the
+ * space its context names; `base`, the kind's own base (KindModule.base).
+ */
+export interface TaskVisibility {
+  readonly readers: Readers;
+  readonly listedAt: readonly Exclude<Door['kind'], 'hub'>[];
+}
+
 export interface Kind {
   readonly name: string;
-  /** Whether this caller may see this task at all (the view asks; nobody else should). */
-  canSee(caller: Caller, task: TaskRecord): boolean;
+  /** Who reads its tasks and where they are listed (the view decides from it; nobody else should). */
+  readonly visibility: TaskVisibility;
   /** A new task from a message without taskId; undefined when the message is not for this kind. */
   open(ctx: KindContext, message: Message): Promise<Opening | Twin>;
   /**

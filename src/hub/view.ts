@@ -5,61 +5,39 @@
  */
 import type { JsonObject, StreamResponse, Task, TaskStatus } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
-import { ANONYMOUS, callerName, requireToken, type Caller } from '../identity/caller.js';
+import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
-import { pushChannel, type AgentRecord, type BoardRecord, type BoardScope, type Delivery, type PushConfig, type StoredTask, type TaskBranch, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
+import { pushChannel, type AgentRecord, type BoardBranch, type BoardRecord, type BoardScope, type Delivery, type PushConfig, type StoredTask, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
 import type { Door } from './kind.js';
 import type { Kinds } from './kinds.js';
+import { holds, VisibilityRule } from './view-scopes.js';
 
-/** Public tasks have no target (reviews, calls, intents); private ones have one (direct tasks). */
-const PUBLIC: TaskBranch = { visibility: { in: ['public'] } };
+const HUB: Door = { kind: 'hub' };
 
 /**
- * The scopes the view builds its lists from (exported for the store's tests, which check the
- * store walks each by its indexes); their branches never overlap (a task is public or has a target).
+ * Scopes the view builds outside the kinds' lists: an agent's mailboxes (REST inbox and sent),
+ * a space's tasks as its kinds read them, the tasks a worker holds. Exported for the store's
+ * tests, which check the store walks each by its indexes.
  */
 export const taskScopes = {
-  public: (): TaskScope => ({ anyOf: [PUBLIC] }),
+  public: (): TaskScope => ({ anyOf: [{ visibility: { in: ['public'] } }] }),
   inbox: (agent: string): TaskScope => ({ anyOf: [{ target: { in: [agent] } }] }),
   /** Tasks the agent sent to another agent: a review it posted has no target, and is listed at the hub base instead. */
   sent: (agent: string): TaskScope => ({ anyOf: [{ sender: { in: [agent] }, target: { set: true } }] }),
-  between: (agent: string, other: string): TaskScope => ({
-    anyOf: [{ sender: { in: [agent] }, target: { in: [other] } }, { sender: { in: [other] }, target: { in: [agent] } }],
-  }),
-  /** Every task the agent sent to another agent or received: what its operator reads at its base. */
-  ofAgent: (agent: string): TaskScope => ({
-    anyOf: [{ sender: { in: [agent] }, target: { set: true } }, { target: { in: [agent] }, sender: { not: agent } }],
-  }),
-  /** Every public task, and the agent's own private ones. */
-  visible: (agent: string): TaskScope => ({
-    anyOf: [PUBLIC, { sender: { in: [agent] }, target: { set: true } }, { target: { in: [agent] }, sender: { not: agent } }],
-  }),
   /** The tasks of `kinds` in a space's context. */
   space: (name: string, kinds: readonly string[]): TaskScope => ({ anyOf: [{ contextId: { in: [name] }, kind: { in: kinds } }] }),
   /** The tasks of `kinds` the agent holds or held last (an intent's worker); a list asks only for live holds. */
   heldBy: (agent: string, kinds: readonly string[]): TaskScope => ({ anyOf: [{ holder: { in: [agent] }, kind: { in: kinds } }] }),
-  /** The tasks of `kinds` an agent sent (its own memory calls), or everyone's (`agent` undefined: the admin). */
-  sentOfKinds: (kinds: readonly string[], agent?: string): TaskScope => ({ anyOf: [{ kind: { in: kinds }, ...(agent !== undefined ? { sender: { in: [agent] } } : {}) }] }),
 };
 const scopes = taskScopes;
 
 /** The agents whose boards a caller reads as they would: an agent itself, an operator's own agents. */
 const boardReaders = (caller: Caller): readonly string[] => (caller.kind === 'agent' ? [caller.handle] : caller.kind === 'operator' ? caller.agents : []);
 
-/** The scope narrowed to tasks of `kinds`: each branch keeps its tests and gains (or narrows) its kind test; undefined when no branch can hold one. */
-function ofKinds(scope: TaskScope, kinds: readonly string[]): TaskScope | undefined {
-  const anyOf = scope.anyOf.flatMap((branch) => {
-    const test = branch.kind;
-    const kept = kinds.filter((k) => !test || ('in' in test ? test.in.includes(k) : 'not' in test ? test.not !== k : test.set));
-    return kept.length > 0 ? [{ ...branch, kind: { in: kept } }] : []; // a branch of none of the kinds walks nothing
-  });
-  return anyOf.length > 0 ? { anyOf } : undefined;
-}
-
 /**
  * Which memory boards a caller may read: its own, those shared with it and public ones (an
  * operator: what each of its agents may read; the admin: all; without a token: public ones).
- * `mayReadBoard` is the same rule for one board.
+ * The one rule: a list walks this scope in the store, and `mayReadBoard` asks it of one board.
  */
 export function boardScope(caller: Caller): BoardScope {
   if (caller.kind === 'admin') return { anyOf: [{}] };
@@ -67,9 +45,14 @@ export function boardScope(caller: Caller): BoardScope {
   return { anyOf: [{ visibility: 'public' }, ...own] };
 }
 
+/** Whether a branch of a board scope holds for the board, as the store tests it. */
+const boardHolds = (branch: BoardBranch, board: BoardRecord): boolean =>
+  (branch.owner === undefined || board.owner === branch.owner) &&
+  (branch.visibility === undefined || board.visibility === branch.visibility) &&
+  (branch.sharedWith === undefined || board.sharedWith.includes(branch.sharedWith));
+
 export function mayReadBoard(caller: Caller, board: BoardRecord): boolean {
-  if (caller.kind === 'admin' || board.visibility === 'public') return true;
-  return boardReaders(caller).some((handle) => board.owner === handle || (board.visibility === 'shared' && board.sharedWith.includes(handle)));
+  return boardScope(caller).anyOf.some((branch) => boardHolds(branch, board));
 }
 
 /**
@@ -94,49 +77,34 @@ export interface RenderOptions {
 export class View {
   /** The kinds whose tasks live at a space's base. */
   private readonly spaceKinds: ReadonlySet<string>;
+  /** Who reads which tasks where, from the kinds' declarations: every check and list below asks it. */
+  private readonly rule: VisibilityRule;
 
   constructor(private readonly kinds: Kinds) {
-    this.spaceKinds = new Set(kinds.atDoor('space'));
+    this.rule = new VisibilityRule([...kinds.byName.values()].map((k) => ({ name: k.name, visibility: k.visibility, ...(kinds.baseOf(k.name) !== undefined ? { base: kinds.baseOf(k.name)! } : {}) })));
+    this.spaceKinds = new Set(this.rule.listedAt({ kind: 'space', name: '' }));
   }
 
   /**
-   * Whether the caller may read the task. An operator reads what anyone reads, and every task its
-   * agents may read, as they would see it; it never acts (caller.ts requireActor).
+   * Whether the caller may read the task: whether the hub's base, which lists every task to
+   * whoever reads it, lists it to them. An operator reads every task its agents read, as they
+   * see it; it never acts (caller.ts requireActor).
    */
   canSee(caller: Caller, record: TaskRecord): boolean {
-    const kind = this.kinds.byName.get(record.kind);
-    if (!kind) return false;
-    if (caller.kind !== 'operator') return kind.canSee(caller, record);
-    return kind.canSee(ANONYMOUS, record) || caller.agents.some((handle) => kind.canSee({ kind: 'agent', handle }, record));
-  }
-
-  /** Whether a task is one this base holds: any at the hub's; an agent's own at its base; a space's intents at the space's; a kind's own at its base. */
-  private atDoor(door: Door, r: TaskRecord): boolean {
-    if (door.kind === 'hub') return true;
-    if (door.kind === 'agent') return r.target === door.handle || r.sender === door.handle;
-    if (door.kind === 'base') return this.kinds.baseOf(r.kind) === door.name;
-    return this.spaceKinds.has(r.kind) && r.contextId === door.name;
-  }
-
-  /** The base that holds a task, relative to the hub's ('' for the hub's own). */
-  private baseOf(r: TaskRecord): string {
-    if (this.spaceKinds.has(r.kind)) return `spaces/${r.contextId}/`;
-    const own = this.kinds.baseOf(r.kind);
-    if (own !== undefined) return `${own}/`;
-    return r.target === undefined ? '' : `agents/${r.target}/`;
+    return holds(this.rule.scope(caller, HUB), record);
   }
 
   /**
-   * The task if this caller may see it at this door; otherwise "not found", exactly as if it
-   * did not exist. An agent's base shows only tasks that agent sent or received.
+   * The task if this caller may see it at this door, exactly when the door's list shows it to
+   * them (the same scope); otherwise "not found", exactly as if it did not exist.
    */
   visible<T extends StoredTask>(caller: Caller, door: Door, task: T | undefined, id: string): T {
-    const seen = task && this.canSee(caller, task.record);
-    if (seen && this.atDoor(door, task.record)) return task;
-    // A task the caller may read, asked for at the wrong agent's base: say which base has it (the
+    if (task && holds(this.rule.scope(caller, door), task.record)) return task;
+    const seen = task && door.kind !== 'hub' && this.canSee(caller, task.record);
+    // A task the caller may read, asked for at the wrong base: say which base lists it (the
     // caller sees its `to` anyway). Any other miss is "not found", telling nothing more.
     if (seen) {
-      const base = this.baseOf(task.record);
+      const base = this.rule.baseOf(task.record);
       throw new HubError('TASK_NOT_FOUND', `Task ${id} is not at this base`, { hint: `Read it at the base /${base}`, meta: { taskBase: base } });
     }
     throw new HubError('TASK_NOT_FOUND', `Task ${id} not found`, { hint: 'Check the id; you only see tasks you sent or received' });
@@ -195,32 +163,11 @@ export class View {
    * lists of reviews or calls); undefined when it shows none.
    */
   listScope(caller: Caller, door: Door, kinds?: readonly string[]): TaskScope | undefined {
-    const scope = this.doorScope(caller, door);
-    return scope && kinds ? ofKinds(scope, kinds) : scope;
-  }
-
-  private doorScope(caller: Caller, door: Door): TaskScope | undefined {
-    if (door.kind === 'space') return this.heldAt(door); // a space's tasks are public to all
-    if (door.kind === 'base') {
-      // A kind's own base lists the caller's own tasks there (memory calls are private to their caller); the admin lists them all.
-      if (caller.kind === 'anonymous' || caller.kind === 'operator') return undefined;
-      return scopes.sentOfKinds(this.kinds.atBase(door.name), caller.kind === 'agent' ? caller.handle : undefined);
+    // At an agent's base, its operator lists every task the agent sent or received; another operator is refused.
+    if (door.kind === 'agent' && caller.kind === 'operator' && !caller.agents.includes(door.handle)) {
+      throw new HubError('FORBIDDEN', `Operator '${caller.handle}' does not own '${door.handle}'`, { hint: "An operator lists the tasks of its own agents, at each agent's base" });
     }
-    if (door.kind === 'agent') {
-      if (caller.kind === 'admin') return scopes.inbox(door.handle);
-      if (caller.kind === 'operator') return this.ownedAgent(caller, door.handle);
-      if (caller.kind !== 'agent') return undefined;
-      return caller.handle === door.handle ? scopes.inbox(door.handle) : scopes.between(caller.handle, door.handle);
-    }
-    // At the hub's base: every public task, and an agent's own private ones. The admin reads an
-    // agent's tasks at that agent's base.
-    return caller.kind === 'agent' ? scopes.visible(caller.handle) : scopes.public();
-  }
-
-  /** At an agent's base, its operator lists every task the agent sent or received; another operator is refused. */
-  private ownedAgent(caller: Extract<Caller, { kind: 'operator' }>, handle: string): TaskScope {
-    if (caller.agents.includes(handle)) return scopes.ofAgent(handle);
-    throw new HubError('FORBIDDEN', `Operator '${caller.handle}' does not own '${handle}'`, { hint: "An operator lists the tasks of its own agents, at each agent's base" });
+    return this.rule.scope(caller, door, kinds);
   }
 
   /**

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../a2a/types.js';
 import { AgentPaused, HOLD_WINDOW, pushChannel, QuotaExceeded, StoreConflict, TokenNotLive, type DeliveryDraft, type Store, type TaskRecord, type TaskWrite } from './store.js';
 import { taskScopes } from '../hub/view.js';
+import { scopeAt } from '../hub/view-scopes.fixture.js';
 
 const message = (id: string, text = id): Message => ({ messageId: id, role: 'ROLE_USER', parts: [{ text }] });
 
@@ -191,14 +192,14 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       for (const w of writes) await store.createTask(w);
       const ids = (page: { tasks: { record: TaskRecord }[] }) => page.tasks.map((t) => t.record.id);
       const [pq, qp, pr, rq, pub] = writes.map((w) => w.record.id);
-      const between = await store.listTasks({ scope: taskScopes.between('p', 'q'), limit: 10, includeArtifacts: false });
+      const between = await store.listTasks({ scope: scopeAt({ kind: 'agent', handle: 'p' }, { kind: 'agent', handle: 'q' }), limit: 10, includeArtifacts: false });
       expect(ids(between)).toEqual([qp, pq]);
       // what p sees at the hub: the public task and its own private ones, never r's private task to q
-      const visible = await store.listTasks({ scope: taskScopes.visible('p'), limit: 2, includeArtifacts: false });
+      const visible = await store.listTasks({ scope: scopeAt({ kind: 'agent', handle: 'p' }, { kind: 'hub' }), limit: 2, includeArtifacts: false });
       expect(ids(visible)).toEqual([pub, pr]);
       expect(visible.total).toBe(4);
       expect(visible.hasMore).toBe(true);
-      const rest = await store.listTasks({ scope: taskScopes.visible('p'), limit: 2, includeArtifacts: false, after: visible.tasks[1]!.record });
+      const rest = await store.listTasks({ scope: scopeAt({ kind: 'agent', handle: 'p' }, { kind: 'hub' }), limit: 2, includeArtifacts: false, after: visible.tasks[1]!.record });
       expect(ids(rest)).toEqual([qp, pq]);
       expect(rest.hasMore).toBe(false);
       const open_ = await store.listTasks({ scope: taskScopes.public(), states: ['TASK_STATE_WORKING'], limit: 5, includeArtifacts: false });

@@ -173,10 +173,10 @@ export function refusedPart(check: PartsCheck, modes: readonly string[]): number
 export type TaskColumn = 'sender' | 'target' | 'visibility' | 'kind' | 'contextId' | 'holder';
 
 /**
- * A test on one column: its value is one of `in`; or it is not `not` (a column with no value is
- * not equal to anything); or it has a value (`set: true`) or none (`set: false`).
+ * A test on one column: its value is one of `in`; or it is none of `notIn` (a column with no value
+ * is none of them); or it has a value (`set: true`) or none (`set: false`).
  */
-export type ColumnTest = { in: readonly string[] } | { not: string } | { set: boolean };
+export type ColumnTest = { in: readonly string[] } | { notIn: readonly string[] } | { set: boolean };
 
 /** One branch of a scope: every test it names holds. A branch with no tests holds for every task. */
 export type TaskBranch = Readonly<Partial<Record<TaskColumn, ColumnTest>>>;

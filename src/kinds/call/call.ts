@@ -53,7 +53,7 @@ export function callKind(quotas: Quotas): Kind {
 
   return {
     name: 'call',
-    canSee: () => true, // public: the question and every answer
+    visibility: { readers: 'everyone', listedAt: [] }, // public: the question and every answer, at the hub's base
 
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin posts open calls', { hint: `Agents answer calls: SendMessage with the call's taskId. ${ADMIN_HINT}` });

@@ -2,8 +2,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { isTerminal } from '../../a2a/states.js';
 import type { Message } from '../../a2a/types.js';
 import { HubError } from '../../errors/hub-error.js';
-import { requireAgent, type Caller } from '../../identity/caller.js';
-import type { StoredTask, TaskRecord } from '../../store/store.js';
+import { requireAgent } from '../../identity/caller.js';
+import type { StoredTask } from '../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening } from '../../hub/kind.js';
 import type { Quotas } from '../../identity/quotas.js';
 import { DIRECT_QUOTA_RULES } from './quota-rules.js';
@@ -14,12 +14,9 @@ import { respond } from './respond.js';
  * The hub stores and routes it; the target answers with `respond`; it never executes anything.
  */
 export function directKind(quotas: Quotas, waitMs: number): Kind {
-  const isParty = (caller: Caller, task: TaskRecord) =>
-    caller.kind === 'admin' || (caller.kind === 'agent' && (caller.handle === task.sender || caller.handle === task.target));
-
   return {
     name: 'direct',
-    canSee: isParty,
+    visibility: { readers: 'sender-and-target', listedAt: ['agent'] }, // at the target's base, and the sender's
 
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       const sender = requireAgent(ctx.caller, 'send a task');

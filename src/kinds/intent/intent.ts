@@ -88,7 +88,7 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
 
   return {
     name: INTENT,
-    canSee: () => true, // spaces are public to read
+    visibility: { readers: 'everyone', listedAt: ['space'] }, // spaces are public to read
     blockingWaitMs: () => waitMs,
 
     async open(ctx: KindContext, message: Message): Promise<Opening | Twin> {

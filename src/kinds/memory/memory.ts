@@ -175,7 +175,7 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
   return {
     name: MEMORY,
     worksOnOpen: true, // a skill writes its board before the task is written
-    canSee: (caller, task) => caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === task.sender),
+    visibility: { readers: 'sender', listedAt: ['base'] }, // a call is private to its caller; listed at the memory base and the hub's
 
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       const handle = requireAgent(ctx.caller, 'call memory skills');

@@ -29,7 +29,7 @@ const facts = (task: StoredTask): ReviewFacts => (task.record.metadata?.['muster
 export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
   return {
     name: 'review',
-    canSee: () => true, // public: anyone reads the question and, after the deadline, the outcome
+    visibility: { readers: 'everyone', listedAt: [] }, // public: anyone reads the question and, after the deadline, the outcome, at the hub's base
 
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       const poster = requireAgent(ctx.caller, 'post a review task');

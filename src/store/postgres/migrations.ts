@@ -274,4 +274,13 @@ ALTER TABLE agents ADD COLUMN endpoint_protocol TEXT;
 ALTER TABLE agents ADD COLUMN endpoint_follow TEXT;
 `,
   },
+  {
+    version: 18,
+    name: 'tasks by sender alone',
+    sql: `
+-- The tasks an agent sent to no target that only their readers see (its memory calls): the hub's
+-- base lists them to their sender and its operator (hub/view.ts), one index walk by sender and visibility.
+CREATE INDEX tasks_by_sender_alone ON tasks(sender, visibility, updated_at, id) WHERE target IS NULL;
+`,
+  },
 ];

@@ -13,12 +13,14 @@ import { boardsSuite } from '../boards.suite.js';
 import { inboxSuite } from '../inbox.suite.js';
 import { statusSuite } from '../status.suite.js';
 import { storeSuite } from '../store.suite.js';
+import { visibilitySuite } from '../visibility.suite.js';
 import { StoreUnavailable, type Store, type TaskOrdering, type TaskSelection } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import { openPostgresStore } from './postgres-store.js';
 import { listStatement } from './task-reads.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
 import { taskScopes } from '../../hub/view.js';
+import { scopeAt } from '../../hub/view-scopes.fixture.js';
 import { KIND_MODULES } from '../../kinds/server.js';
 
 /** A fresh database migrated up to `version` only, as an older hub left it; `fill` writes into it first. */
@@ -58,6 +60,15 @@ async function databaseAt(version: number, fill: (client: pg.Client) => Promise<
   }
   return database;
 }
+
+// A database of its own for each round: public tasks are listed to everyone, so a round must not see another's.
+describe.skipIf(!testPostgres)('postgres store, visibility', () => {
+  visibilitySuite('postgres', async () => {
+    const database = await freshPostgresDatabase('visibility');
+    const store = await openPostgresStore(database.url);
+    return { store, done: async () => (await store.close(), await database.drop()) };
+  });
+});
 
 // A database of its own: the rows it writes would tip the statistics the query-plan tests below read.
 describe.skipIf(!testPostgres)('postgres store, open keys', () => {
@@ -160,9 +171,14 @@ describe.skipIf(!testPostgres)('postgres store', () => {
       ['inbox', { scope: taskScopes.inbox('b'), after: { updatedAt: 5, id: 'x' } }, 1, 1],
       ['inbox by state', { scope: taskScopes.inbox('b'), states: ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] }, 2, 1],
       ['sent', { scope: taskScopes.sent('a') }, 1, 1],
-      ['between', { scope: taskScopes.between('a', 'b') }, 2, 1],
+      ['between', { scope: scopeAt({ kind: 'agent', handle: 'a' }, { kind: 'agent', handle: 'b' }) }, 2, 1],
+      ["the agent's own base", { scope: scopeAt({ kind: 'agent', handle: 'b' }, { kind: 'agent', handle: 'b' }), after: { updatedAt: 5, id: 'x' } }, 1, 1],
+      ["the admin at an agent's base", { scope: scopeAt({ kind: 'admin' }, { kind: 'agent', handle: 'b' }) }, 2, 1],
+      ["an operator at its agent's base", { scope: scopeAt({ kind: 'operator', handle: 'o', agents: ['b'] }, { kind: 'agent', handle: 'b' }) }, 2, 1],
+      ['the memory base', { scope: scopeAt({ kind: 'agent', handle: 'a' }, { kind: 'base', name: 'memory' }) }, 1, 1],
       ['public by state', { scope: taskScopes.public(), states: ['TASK_STATE_WORKING'] }, 1, 1],
-      ['visible at the hub base', { scope: taskScopes.visible('a'), after: { updatedAt: 5, id: 'x' } }, 3, 1],
+      ['visible at the hub base', { scope: scopeAt({ kind: 'agent', handle: 'a' }, { kind: 'hub' }), after: { updatedAt: 5, id: 'x' } }, 4, 1],
+      ["an operator's at the hub base", { scope: scopeAt({ kind: 'operator', handle: 'o', agents: ['a'] }, { kind: 'hub' }) }, 4, 1],
       ['context', { scope: taskScopes.inbox('b'), contextId: 'c' }, 1, 1],
       ['space intents', { scope: taskScopes.space('s', ['intent']), after: { updatedAt: 5, id: 'x' } }, 1, 1],
       ['claimable intents', CLAIMABLE, 1, 1],

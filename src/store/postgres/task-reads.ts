@@ -62,7 +62,10 @@ function scopeBranches(s: Statement, scope: TaskScope): string[] {
     const tests = (Object.entries(branch) as [TaskColumn, ColumnTest][]).map(([column, test]) => {
       const sql = SCOPE_COLUMNS[column];
       if ('set' in test) return `${sql} IS ${test.set ? 'NOT NULL' : 'NULL'}`;
-      if ('not' in test) return `${sql} IS DISTINCT FROM ${s.param(test.not, 'text')}`;
+      if ('notIn' in test) {
+        if (test.notIn.length === 1) return `${sql} IS DISTINCT FROM ${s.param(test.notIn[0], 'text')}`;
+        return `(${sql} IS NULL OR ${sql} <> ALL(${s.param(test.notIn, 'text[]')}))`;
+      }
       return test.in.length === 1 ? `${sql} = ${s.param(test.in[0], 'text')}` : `${sql} = ANY(${s.param(test.in, 'text[]')})`;
     });
     return tests.length ? tests.join(' AND ') : 'TRUE';

@@ -257,4 +257,14 @@ ALTER TABLE agents ADD COLUMN endpoint_protocol TEXT;
 ALTER TABLE agents ADD COLUMN endpoint_follow TEXT;
 `,
   },
+  {
+    version: 23,
+    name: 'tasks by sender alone',
+    sql: `
+-- The tasks an agent sent to no target that only their readers see (its memory calls): the hub's
+-- base lists them to their sender and its operator (hub/view.ts), one index walk by sender and visibility.
+-- It holds target too, so a count reads the index alone (SQLite reads a row for a column it lacks).
+CREATE INDEX tasks_by_sender_alone ON tasks(sender, visibility, updated_at, id, target) WHERE target IS NULL;
+`,
+  },
 ];

@@ -16,6 +16,7 @@ import { kindMigrationInputs } from '../../hub/kinds.js';
 import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
 import { AGENTS_BEFORE_OPERATORS, expectOperatorsAfter } from '../operators-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
+import { visibilitySuite } from '../visibility.suite.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
@@ -37,6 +38,10 @@ spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
 boardsSuite('sqlite', async () => openSqliteStore(freshFile()));
 inboxSuite('sqlite', async () => openSqliteStore(freshFile()));
 statusSuite('sqlite', async () => openSqliteStore(freshFile()));
+visibilitySuite('sqlite', async () => {
+  const store = openSqliteStore(freshFile());
+  return { store, done: () => store.close() };
+});
 // The hub runs SQLite under the cache: spaces must pass through it, read from the file every time.
 spacesSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile())));
 
@@ -66,6 +71,7 @@ describe('sqlite query plans', () => {
     ['public', "SELECT * FROM tasks WHERE visibility = 'public' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['public by state', "SELECT * FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['received at the hub base', "SELECT * FROM tasks WHERE target = 'a' AND sender IS NOT 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    ['sent to no target, private (memory calls)', "SELECT * FROM tasks WHERE sender = 'a' AND target IS NULL AND visibility = 'participants' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['held by a worker', "SELECT * FROM tasks WHERE holder = 'w' AND kind = 'intent' AND held_until > 5 ORDER BY updated_at DESC, id DESC LIMIT 21"],
     // by rank (order.ts): from the start; after a cursor, the rest of its rank, then the ranks below it
     ['claimable intents', `${CLAIMABLE} ORDER BY rank DESC, created_at, id LIMIT 21`],
@@ -91,6 +97,7 @@ describe('sqlite query plans', () => {
     ['inbox', "SELECT COUNT(*) FROM tasks WHERE target = 'b'"],
     ['sent', "SELECT COUNT(*) FROM tasks WHERE sender = 'a' AND target IS NOT NULL"],
     ['received at the hub base', "SELECT COUNT(*) FROM tasks WHERE target = 'a' AND sender IS NOT 'a'"],
+    ['sent to no target, private', "SELECT COUNT(*) FROM tasks WHERE sender = 'a' AND target IS NULL AND visibility = 'participants'"],
     ['public by state', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING'"],
     ['inbox in some states', "SELECT COUNT(*) FROM tasks WHERE target = 'b' AND state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')"],
     ['public in some states', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state IN ('TASK_STATE_WORKING', 'TASK_STATE_COMPLETED')"],

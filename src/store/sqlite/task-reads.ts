@@ -26,7 +26,11 @@ function scopeBranches(scope: TaskScope): Branch[] {
       const sql = SCOPE_COLUMNS[column];
       if ('set' in test) return `${sql} IS ${test.set ? 'NOT NULL' : 'NULL'}`;
       const name = `b${b}${column}`;
-      if ('not' in test) return (params[name] = test.not), `${sql} IS NOT @${name}`;
+      if ('notIn' in test) {
+        test.notIn.forEach((v, i) => (params[`${name}${i}`] = v));
+        if (test.notIn.length === 1) return `${sql} IS NOT @${name}0`;
+        return `(${sql} IS NULL OR ${sql} NOT IN (${test.notIn.map((_, i) => `@${name}${i}`).join(', ')}))`;
+      }
       test.in.forEach((v, i) => (params[`${name}${i}`] = v));
       return test.in.length === 1 ? `${sql} = @${name}0` : `${sql} IN (${test.in.map((_, i) => `@${name}${i}`).join(', ')})`;
     });
