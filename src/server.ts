@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { ConfigError, describeDb, type Config } from './config/index.js';
-import { buildApp } from './doors/http/app.js';
+import { buildApp } from './server/app.js';
 import { createHub, type Hub } from './hub/hub.js';
 import { Outbox } from './delivery/outbox.js';
 import { LeasedWork } from './scheduler/leased-work.js';

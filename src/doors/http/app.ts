@@ -1,61 +1,32 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { once } from 'node:events';
 import { HubError } from '../../errors/hub-error.js';
-import type { HttpLimits, StreamSettings } from '../../config/index.js';
+import type { HttpLimits } from '../../config/index.js';
 import type { ProxyTrust } from '../../config/values.js';
 import type { Hub } from '../../hub/hub.js';
-import { LIMITS } from '../../hub/limits.js';
-import { a2aRoutes } from '../a2a/routes.js';
-import { catalogRoutes } from '../a2a/catalog.js';
-import { a2aNoRoute, underA2aBase } from '../a2a/not-found.js';
-import { OpenStreams } from './open-streams.js';
-import { errorAnswer } from '../a2a/jsonrpc.js';
-import { agentRoutes } from '../rest/agents.js';
-import { healthRoutes } from '../rest/health.js';
-import { statusRoutes } from '../rest/status.js';
-import { keyRoutes } from '../rest/keys.js';
-import { operatorRoutes } from '../rest/operators.js';
-import type { Signer } from '../../delivery/signing.js';
-import { taskRoutes } from '../rest/tasks.js';
-import { taskWaitRoutes } from '../rest/task-wait.js';
-import { forwardedRoutes } from '../rest/forwarded.js';
-import { asHubError, errorHeaders, noRoute, notJson, restErrorBody, restStatus } from './errors.js';
+import { LIMITS } from '../../wire/limits.js';
+import { asHubError, errorHeaders, notJson, restErrorBody, restStatus } from './errors.js';
 import { clientErrorHandler } from './client-errors.js';
 import { callerOf, claimedCallerOf } from './context.js';
 import { requestGuard } from './guard.js';
 import { cutUnusedConnectionsOnStop } from './unused-connections.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
-import { callerLabel, logFailure, requestId, requestTracker } from '../../observability/request-log.js';
-import { METHODS } from '../a2a/methods.js';
-import { metricsRoutes } from '../rest/metrics.js';
-import { spaceRoutes } from '../rest/spaces.js';
-import { kindReadRoutes } from '../rest/kind-reads.js';
-import { mcpRoutes } from '../mcp/http.js';
-import type { SessionLimits } from '../mcp/sessions.js';
-import { webRoutes } from '../web/routes.js';
+import { callerLabel, logFailure, requestId, requestTracker, type RequestObservers } from '../../observability/request-log.js';
 
-export interface AppOptions {
-  streams: StreamSettings;
-  /** The hub's signing keys: they sign the cards, are published as a JWKS and rotate by the admin. */
-  signer: Signer;
+export interface HttpAppOptions {
   publicUrl: URL | undefined;
-  adminTokenFingerprint: string;
   /** Request lines, and unexpected failures (never told to the caller). */
   logger: Logger;
   metrics: HubMetrics;
-  /** Who may read GET /metrics. */
-  metricsAccess: 'admin' | 'public';
   /** Whom X-Forwarded-For is taken from: `request.ip`, the address per-address limits count. */
   trustProxy: ProxyTrust;
   /** How long a client may take over its request's headers, its whole request, and an idle connection. */
   httpLimits: HttpLimits;
-  /** The gRPC binding's port, when it is on (the cards name it). */
-  grpcPort?: number | undefined;
-  /** The streams of this process, shared with the gRPC binding (made here when not given). */
-  openStreams?: OpenStreams;
-  /** How many /mcp sessions this node holds, and how long an idle one lives. */
-  mcpSessions: SessionLimits;
+  /** The JSON-RPC method names the hub knows (the request lines and counts name no other). */
+  rpcMethods: RequestObservers['rpcMethods'];
+  /** The answer to an error on a JSON-RPC route (`door: 'jsonrpc'`): its status and envelope. */
+  jsonRpcError: (error: HubError) => { status: number; body: unknown };
 }
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
@@ -82,10 +53,11 @@ const DRAIN_MS = 2_000;
 const checkingIntervalMs = ({ headersTimeoutMs, requestTimeoutMs }: HttpLimits): number => Math.max(10, Math.min(1_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 10)));
 
 /**
- * The HTTP server shared by every door. It knows transport concerns only: body limits, JSON
- * parsing, the host/origin guard, and turning any error into a JSON answer for its door.
+ * The HTTP server every door shares, with no door's routes (src/server/app.ts mounts them). It
+ * knows transport concerns only: body limits, JSON parsing, the host/origin guard, the caller's
+ * token, request lines, and turning any error into a JSON answer for its door.
  */
-export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
+export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   const limits = options.httpLimits;
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
@@ -128,7 +100,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     done(null, parsed);
   });
 
-  const track = requestTracker(app, { logger: options.logger, metrics: options.metrics, rpcMethods: METHODS });
+  const track = requestTracker(app, { logger: options.logger, metrics: options.metrics, rpcMethods: options.rpcMethods });
   const guard = requestGuard(options.publicUrl);
   // Set as the hub starts to stop: a request that still arrives on an open connection (fastify
   // marks its answer Connection: close) is sent elsewhere, before any work.
@@ -171,35 +143,12 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     if (hubError.code === 'PAYLOAD_TOO_LARGE') await drain(request, reply);
     reply.headers(errorHeaders(hubError));
     if (request.routeOptions.config?.door === 'jsonrpc') {
-      const rpc = errorAnswer(null, hubError);
+      const rpc = options.jsonRpcError(hubError);
       return reply.code(rpc.status).type('application/json').send(rpc.body);
     }
     return reply.code(restStatus(hubError)).type('application/json').send(restErrorBody(hubError));
   });
 
-  // Under an A2A base, an unknown path is answered as that base's HTTP+JSON binding answers.
-  app.setNotFoundHandler(async (request, reply) => {
-    if (underA2aBase(request.url, hub.kinds.bases)) return reply.code(404).type('application/json').send(a2aNoRoute(request.method, request.url));
-    const error = noRoute(request.method, request.url.split('?')[0]!);
-    return reply.code(404).type('application/json').send(restErrorBody(error));
-  });
-
-  const open = options.openStreams ?? new OpenStreams(hub, options.streams.maxPerCaller, options.metrics);
-  a2aRoutes(app, hub, { ...options, open, bindings: { grpcPort: options.grpcPort }, logError: (error, request) => logFailure(options.logger, error, request) });
-  catalogRoutes(app, hub, options);
-  agentRoutes(app, hub, { ...options, open });
-  operatorRoutes(app, hub);
-  taskRoutes(app, hub);
-  taskWaitRoutes(app, hub, open);
-  forwardedRoutes(app, hub);
-  spaceRoutes(app, hub, options);
-  kindReadRoutes(app, hub);
-  healthRoutes(app, hub, options.adminTokenFingerprint);
-  statusRoutes(app, hub);
-  keyRoutes(app, hub, options.signer);
-  metricsRoutes(app, hub, options.metrics, options.metricsAccess);
-  mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions });
-  webRoutes(app, hub, { open, streams: options.streams, logError: (error, request) => logFailure(options.logger, error, request) });
   return app;
 }
 
