@@ -33,10 +33,10 @@ function describe(update: StreamResponse): string | undefined {
 /** A stream ends with the status update into a terminal state (a resumed snapshot may show it already: the replay follows). */
 const endsStream = (update: StreamResponse): boolean => 'statusUpdate' in update && isTerminal(update.statusUpdate.status.state);
 
-/** Direct tasks are followed at their target's base; public kinds at the hub's. */
+/** A task addressed to an agent is followed at that agent's base; any other at the hub's. */
 const baseOf = (task: Task): string => {
   const m = (task.metadata?.['muster'] as MusterMetadata | undefined) ?? {};
-  return m.kind === 'direct' && m.to ? `agents/${path(m.to)}/` : '';
+  return m.to ? `agents/${path(m.to)}/` : '';
 };
 
 class Follower {

@@ -2,17 +2,15 @@
 import { html, type Html } from './html.js';
 import { ASSET_PATHS } from './assets/index.js';
 
-const NAV: readonly [string, string][] = [
-  ['/feed/reviews', 'Reviews'],
-  ['/feed/calls', 'Calls'],
-  ['/feed/spaces', 'Spaces'],
-  ['/feed/boards', 'Boards'],
-  ['/feed/agents', 'Agents'],
-  ['/feed/status', 'Status'],
-  ['/feed/inbox', 'Inbox'],
-];
+/** One link of the navigation: a section of the feed (`/feed/{path}`) and its name. */
+export interface NavLink {
+  path: string;
+  label: string;
+}
 
 export interface PageOptions {
+  /** The feed's sections, in order: the kinds' and the door's own. */
+  nav?: readonly NavLink[];
   /** The page refreshes its main part when the feed tells of a change to what it shows. */
   live?: LiveOn;
   /** Which view the page script runs on it (sign-in, inbox). */
@@ -43,7 +41,7 @@ export function page(title: string, main: Html, options: PageOptions = {}): Html
 <header class="top">
 <nav aria-label="Feed">
 <a class="brand" href="/">Muster</a>
-<ul>${NAV.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}</ul>
+<ul>${(options.nav ?? []).map((l) => html`<li><a href="/feed/${l.path}">${l.label}</a></li>`)}</ul>
 <span class="account"><a href="/feed/signin" data-signed-out>Sign in</a><button type="button" data-signout hidden>Sign out</button></span>
 </nav>
 </header>

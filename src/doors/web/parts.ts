@@ -2,6 +2,7 @@
 import { stateLabel } from '../../a2a/states.js';
 import type { Part, Task, TaskState } from '../../a2a/types.js';
 import { partsText as printedParts } from '../../client/format.js';
+import type { FeedKinds } from './feed-kind.js';
 import { feedPath, html, type Html } from './html.js';
 
 /** A task's `metadata.muster`, as the view rendered it. */
@@ -14,13 +15,6 @@ export const stateBadge = (state: TaskState): Html => html`<span class="state st
 
 export const agentLink = (handle: unknown): Html =>
   typeof handle === 'string' && handle !== '' ? html`<a class="agent" href="${feedPath('agents', handle)}">${handle}</a>` : html`someone`;
-
-/** Where the feed shows a task: each kind's own page, or the task page. */
-export function taskHref(id: string, kind: string): string {
-  if (kind === 'review') return feedPath('reviews', id);
-  if (kind === 'call') return feedPath('calls', id);
-  return feedPath('tasks', id);
-}
 
 export const spaceLink = (name: string): Html => html`<a href="${feedPath('spaces', name)}">${name}</a>`;
 
@@ -47,13 +41,15 @@ export function untilWords(ms: number): string {
 /** The words of parts, as the CLI prints them (text, data as JSON, a file by its name). */
 export const partsText = (parts: readonly Part[] | undefined): string => printedParts(parts ?? []);
 
-/** What a public task is about, in a line: its title, else its first message's words. */
-export function titleOf(task: Task): string {
-  const m = musterOf(task);
-  const title = m['review']?.request?.title ?? m['review']?.request?.question ?? m['call']?.title ?? m['title'];
+/** What a public task is about, in a line, by its own words: its title, else its first message's words. */
+export function plainTitle(task: Task): string {
+  const title = musterOf(task)['title'];
   if (typeof title === 'string' && title !== '') return title;
   return partsText(task.history?.[0]?.parts).slice(0, 200) || task.id;
 }
+
+/** What a public task is about, in a line: the title its kind gives it, else its own words. */
+export const titleOf = (kinds: FeedKinds, task: Task): string => kinds.title(task, kindOf(task)) ?? plainTitle(task);
 
 /** A titled part of a page; its heading names it for assistive technology. */
 export function section(heading: string, body: Html, id?: string): Html {
@@ -63,14 +59,14 @@ export function section(heading: string, body: Html, id?: string): Html {
 
 export const none = (what: string): Html => html`<p class="empty">${what}</p>`;
 
-/** Whether a review or a call is still open: it takes contributions or answers while WORKING. */
+/** Whether a task is still open: it takes contributions or answers while WORKING (a review, a call). */
 export const isOpen = (t: Task): boolean => t.status.state === 'TASK_STATE_WORKING';
 
 /** A list of tasks, each linked by its title, with its kind, state and last change. */
-export function taskList(tasks: readonly Task[], empty: string, extra: (t: Task) => Html = () => html``): Html {
+export function taskList(kinds: FeedKinds, tasks: readonly Task[], empty: string, extra: (t: Task) => Html = () => html``): Html {
   if (tasks.length === 0) return none(empty);
   return html`<ul class="tasks">${tasks.map(
-    (t) => html`<li><a href="${taskHref(t.id, kindOf(t))}">${titleOf(t)}</a> ${stateBadge(t.status.state)} <span class="meta">${kindOf(t)} · ${timeAt(t.status.timestamp)}</span>${extra(t)}</li>`,
+    (t) => html`<li><a href="${kinds.href(t.id, kindOf(t))}">${titleOf(kinds, t)}</a> ${stateBadge(t.status.state)} <span class="meta">${kindOf(t)} · ${timeAt(t.status.timestamp)}</span>${extra(t)}</li>`,
   )}</ul>`;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Task } from '../../a2a/types.js';
 import type { Hub } from '../../hub/hub.js';
+import type { FeedKinds } from './feed-kind.js';
 import type { RestRead } from '../../hub/kind.js';
 import { ANONYMOUS } from '../../identity/caller.js';
 import { publicProfile } from '../../identity/profile-view.js';
@@ -11,23 +12,9 @@ import type { SpaceRecord } from '../../store/store.js';
 
 const AT_HUB = { caller: ANONYMOUS, door: { kind: 'hub' } } as const;
 /** A list page's length. */
-const LIST_SIZE = 50;
+export const FEED_LIST_SIZE = 50;
 /** How many of a space's intents its page shows: the latest. */
 export const SPACE_INTENTS = 100;
-
-export interface BoardSummary {
-  id: string;
-  title: string;
-  owner: string;
-  cards: number;
-  updatedAt: string;
-}
-
-export interface BoardContents {
-  board: { id: string; title: string; owner: string; updatedAt: string };
-  cards: { id: string; text: string; title?: string; tags: string[]; writtenBy: string }[];
-  connections: { from: string; to: string; type: string }[];
-}
 
 /** One page of a list, in the list's own order (tasks latest first, agents as registered, spaces by name), and the cursor of the page after it, if there is one. */
 export interface FeedPage<T> {
@@ -42,13 +29,17 @@ const paged = <T>(items: T[], next: string | undefined): FeedPage<T> => (next ? 
 export class FeedReads {
   private readonly kindReads: ReadonlyMap<string, RestRead>;
 
-  constructor(private readonly hub: Hub) {
+  constructor(
+    private readonly hub: Hub,
+    /** The kinds' parts of the feed, which pages ask for a task's link, title and page. */
+    readonly kinds: FeedKinds,
+  ) {
     this.kindReads = new Map(hub.kindReads.map((r) => [r.path, r as RestRead]));
   }
 
   /** The latest public tasks of `kinds` (all public tasks when not given), from `cursor` on. */
   async tasks(kinds?: readonly string[], cursor?: string): Promise<FeedPage<Task>> {
-    const page = await this.hub.tasks.list(AT_HUB, { pageSize: LIST_SIZE, ...(cursor ? { pageToken: cursor } : {}) }, kinds);
+    const page = await this.hub.tasks.list(AT_HUB, { pageSize: FEED_LIST_SIZE, ...(cursor ? { pageToken: cursor } : {}) }, kinds);
     return paged(page.tasks, page.nextPageToken || undefined);
   }
 
@@ -63,7 +54,7 @@ export class FeedReads {
   }
 
   async spaces(cursor?: string): Promise<FeedPage<SpaceRecord>> {
-    const page = await this.hub.spaces.list({ limit: LIST_SIZE, ...(cursor ? { cursor } : {}) });
+    const page = await this.hub.spaces.list({ limit: FEED_LIST_SIZE, ...(cursor ? { cursor } : {}) });
     return paged(page.data, page.cursor);
   }
 
@@ -73,7 +64,7 @@ export class FeedReads {
 
   /** Agents as the directory lists them: their public profiles, without their own endpoints. */
   async agents(cursor?: string): Promise<FeedPage<AgentProfile>> {
-    const page = await this.hub.identity.list({ limit: LIST_SIZE, ...(cursor ? { cursor } : {}) });
+    const page = await this.hub.identity.list({ limit: FEED_LIST_SIZE, ...(cursor ? { cursor } : {}) });
     return paged(page.agents.map((agent) => publicProfile(agent, '/', { endpoint: false })), page.cursor);
   }
 
@@ -82,17 +73,8 @@ export class FeedReads {
     return publicProfile(await this.hub.identity.agent(handle), '/');
   }
 
-  async boards(cursor?: string): Promise<FeedPage<BoardSummary>> {
-    const page = (await this.kindRead('/api/boards', {}, { limit: LIST_SIZE, ...(cursor ? { cursor } : {}) })) as { data: BoardSummary[]; cursor?: string };
-    return paged(page.data, page.cursor);
-  }
-
-  board(id: string): Promise<BoardContents> {
-    return this.kindRead('/api/boards/:id', { id }, undefined) as Promise<BoardContents>;
-  }
-
   /** A read a kind serves over REST, answered for an anonymous caller. */
-  private kindRead(path: string, params: Record<string, string>, query: unknown): Promise<unknown> {
+  kindRead(path: string, params: Record<string, string>, query: unknown): Promise<unknown> {
     const read = this.kindReads.get(path);
     if (!read) throw new Error(`no kind serves ${path}`);
     return read.answer({ caller: async () => ANONYMOUS, params, query });

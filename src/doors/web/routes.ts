@@ -18,27 +18,27 @@ import { prefersHtml, SAFETY_HEADERS } from './headers.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 import { agentPage, agentsPage } from './pages/agents.js';
-import { boardPage, boardsPage } from './pages/boards.js';
-import { callsPage } from './pages/calls.js';
-import { homePage } from './pages/home.js';
-import { reviewsPage } from './pages/reviews.js';
+import { DOOR_LISTS, homePage } from './pages/home.js';
 import type { Shown } from './pages/shown.js';
 import { inboxPage, signinPage } from './pages/signed-in.js';
-import { spacePage, spacesPage } from './pages/spaces.js';
 import { statusPage } from './pages/status.js';
 import { anyTaskPage } from './pages/tasks.js';
 import { FeedReads } from './reads.js';
+import { FeedKinds, type FeedKind } from './feed-kind.js';
+import type { NavLink } from './layout.js';
 
 const pageQuery = z.object({ page: z.string().min(1).max(2000).optional() });
 
 export interface WebOptions {
+  /** The kinds' parts of the feed (src/kinds/<kind>/feed.ts), in the order of their sections. */
+  kinds: readonly FeedKind[];
   open: OpenStreams;
   streams: StreamSettings;
   logError: (error: unknown, request: FastifyRequest) => void;
 }
 
-const send = (reply: FastifyReply, status: number, shown: Shown) =>
-  reply.code(status).headers(SAFETY_HEADERS).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(shown.title, shown.main, shown).text);
+const send = (reply: FastifyReply, status: number, shown: Shown, nav: readonly NavLink[]) =>
+  reply.code(status).headers(SAFETY_HEADERS).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(shown.title, shown.main, { ...shown, nav }).text);
 
 /** A refusal as a page: what went wrong, in the hub's words, and where to go instead. */
 function errorPage(error: HubError): Shown {
@@ -50,19 +50,21 @@ function errorPage(error: HubError): Shown {
 }
 
 export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): void {
-  const reads = new FeedReads(hub);
+  const kinds = new FeedKinds(options.kinds);
+  const reads = new FeedReads(hub, kinds);
+  const nav: NavLink[] = [...kinds.sections, ...DOOR_LISTS, { path: 'inbox', label: 'Inbox' }];
   const refused = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const hubError = asHubError(error);
     if (hubError.code === 'INTERNAL') options.logError(error, request);
     reply.headers(errorHeaders(hubError)); // Retry-After, WWW-Authenticate: as every door sends them
-    return send(reply, restStatus(hubError), errorPage(hubError));
+    return send(reply, restStatus(hubError), errorPage(hubError), nav);
   };
 
   // The home page for a browser. Mounted outside the feed's scope: any other client's GET / is
   // answered exactly as before, by the app's handlers (no route; a bad token's 401), in JSON.
   app.get('/', async (request, reply) => {
     if (!prefersHtml(request.headers.accept)) return reply.callNotFound();
-    return homePage(reads).then((shown) => send(reply, 200, shown), (error: unknown) => refused(error, request, reply));
+    return homePage(reads).then((shown) => send(reply, 200, shown, nav), (error: unknown) => refused(error, request, reply));
   });
 
   app.register(async (scope) => {
@@ -73,22 +75,18 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
     const pages: [string, (request: FastifyRequest) => Shown | Promise<Shown>][] = [
       ['/feed', () => homePage(reads)],
       ['/feed/', () => homePage(reads)],
-      ['/feed/reviews', (r) => reviewsPage(reads, at(r))],
-      ['/feed/reviews/:id', (r) => anyTaskPage(reads, param(r, 'id'))],
-      ['/feed/calls', (r) => callsPage(reads, at(r))],
-      ['/feed/calls/:id', (r) => anyTaskPage(reads, param(r, 'id'))],
       ['/feed/tasks/:id', (r) => anyTaskPage(reads, param(r, 'id'))],
-      ['/feed/spaces', (r) => spacesPage(reads, at(r))],
-      ['/feed/spaces/:name', (r) => spacePage(reads, param(r, 'name'))],
-      ['/feed/boards', (r) => boardsPage(reads, at(r))],
-      ['/feed/boards/:id', (r) => boardPage(reads, param(r, 'id'))],
+      ...kinds.sections.flatMap((s): [string, (request: FastifyRequest) => Promise<Shown>][] => [
+        [`/feed/${s.path}`, (r) => s.list(reads, at(r))],
+        [`/feed/${s.path}/:key`, (r) => (s.item ? s.item(reads, param(r, 'key')) : anyTaskPage(reads, param(r, 'key')))],
+      ]),
       ['/feed/agents', (r) => agentsPage(reads, at(r))],
       ['/feed/agents/:handle', (r) => agentPage(reads, param(r, 'handle'))],
       ['/feed/status', () => statusPage(hub)],
       ['/feed/signin', () => signinPage()],
       ['/feed/inbox', () => inboxPage()],
     ];
-    for (const [path, render] of pages) scope.get(path, async (request, reply) => send(reply, 200, await render(request)));
+    for (const [path, render] of pages) scope.get(path, async (request, reply) => send(reply, 200, await render(request), nav));
 
     scope.get('/feed/assets/:name', async (request, reply) => {
       const asset = Object.hasOwn(ASSETS, param(request, 'name')) ? ASSETS[param(request, 'name')] : undefined;

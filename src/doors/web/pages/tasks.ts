@@ -1,11 +1,18 @@
-/** One public task on its own page (an intent, or a task of any public kind), and the pick of page by kind. */
+/** One public task on its own page (a task of any public kind), and the pick of page by kind. */
 import type { Artifact, Task } from '../../../a2a/types.js';
+import type { FeedKinds } from '../feed-kind.js';
 import { html, type Html } from '../html.js';
-import { agentLink, kindOf, musterOf, none, partsText, section, spaceLink, stateBadge, timeAt, titleOf } from '../parts.js';
+import { agentLink, kindOf, musterOf, none, partsText, section, stateBadge, timeAt, titleOf } from '../parts.js';
 import type { FeedReads } from '../reads.js';
-import { callPage } from './calls.js';
-import { reviewPage } from './reviews.js';
 import type { Shown } from './shown.js';
+
+/** What a kind's own page adds to the task page: where the task lives, and what its artifacts are called. */
+export interface TaskViewWords {
+  /** After the sender: " in space links". */
+  place?: Html;
+  /** The artifacts' heading, and what is said when there is none. */
+  artifacts?: { heading: string; none: string };
+}
 
 /** A Landing's data part: the commit and the files the change wrote. */
 interface LandingData {
@@ -26,28 +33,25 @@ ${!text && !data ? html`<p class="prose">${partsText(a.parts)}</p>` : ''}</artic
 }
 
 /** The parts of a task anyone reads: who, where, its messages and what it produced. */
-function taskView(task: Task): Shown {
+export function taskView(kinds: FeedKinds, task: Task, words: TaskViewWords = {}): Shown {
   const m = musterOf(task);
-  const kind = kindOf(task);
-  const space = kind === 'intent' ? (m['space'] as string | undefined) ?? task.contextId : undefined;
+  const title = titleOf(kinds, task);
+  const artifacts = words.artifacts ?? { heading: 'Artifacts', none: 'None.' };
   return {
-    title: titleOf(task),
+    title,
     live: { task: task.id },
-    main: html`<h1>${titleOf(task)}</h1>
-<p>${stateBadge(task.status.state)} ${kind}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${space ? html` in space ${spaceLink(space)}` : ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''}; last changed ${timeAt(task.status.timestamp)}.</p>
+    main: html`<h1>${title}</h1>
+<p>${stateBadge(task.status.state)} ${kindOf(task)}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${words.place ?? ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''}; last changed ${timeAt(task.status.timestamp)}.</p>
 ${typeof m['why'] === 'string' ? section('Why', html`<p class="prose">${m['why']}</p>`) : ''}
 ${Array.isArray(m['footprint']) && m['footprint'].length > 0 ? section('Footprint', html`<ul>${(m['footprint'] as unknown[]).map((f) => html`<li><code>${String(f)}</code></li>`)}</ul>`) : ''}
 ${task.status.message ? section('Status', html`<p class="prose">${partsText(task.status.message.parts)}</p>`) : ''}
 ${section('Messages', (task.history ?? []).length === 0 ? none('No messages.') : html`<ol class="messages">${(task.history ?? []).map((msg) => html`<li><p class="prose">${partsText(msg.parts)}</p></li>`)}</ol>`)}
-${section(kind === 'intent' ? 'Landing' : 'Artifacts', (task.artifacts ?? []).length === 0 ? none(kind === 'intent' ? 'Not landed yet.' : 'None.') : html`${(task.artifacts ?? []).map(artifactView)}`, 'artifacts')}`,
+${section(artifacts.heading, (task.artifacts ?? []).length === 0 ? none(artifacts.none) : html`${(task.artifacts ?? []).map(artifactView)}`, 'artifacts')}`,
   };
 }
 
 /** Any public task by id, on the page its kind has. */
 export async function anyTaskPage(reads: FeedReads, id: string): Promise<Shown> {
   const task = await reads.task(id);
-  const kind = kindOf(task);
-  if (kind === 'review') return reviewPage(task);
-  if (kind === 'call') return callPage(task);
-  return taskView(task);
+  return reads.kinds.page(task, kindOf(task)) ?? taskView(reads.kinds, task);
 }

@@ -1,9 +1,27 @@
-/** Public memory boards: their cards, and the connections between cards drawn as a graph. */
-import { graph } from '../charts.js';
-import { feedPath, html } from '../html.js';
-import { agentLink, none, pager, section, timeAt } from '../parts.js';
-import type { FeedReads } from '../reads.js';
-import type { Shown } from './shown.js';
+/** The memory kind's part of the web feed: public boards, their cards, and the connections between cards drawn as a graph. */
+import { graph } from '../../doors/web/charts.js';
+import type { FeedKind } from '../../doors/web/feed-kind.js';
+import { feedPath, html } from '../../doors/web/html.js';
+import { agentLink, none, pager, section, timeAt } from '../../doors/web/parts.js';
+import { FEED_LIST_SIZE, type FeedReads } from '../../doors/web/reads.js';
+import type { Shown } from '../../doors/web/pages/shown.js';
+import { MEMORY } from './memory.js';
+
+/** A public board as the boards' REST read lists it. */
+interface BoardSummary {
+  id: string;
+  title: string;
+  owner: string;
+  cards: number;
+  updatedAt: string;
+}
+
+/** A public board whole, as its REST read answers it. */
+interface BoardContents {
+  board: { id: string; title: string; owner: string; updatedAt: string };
+  cards: { id: string; text: string; title?: string; tags: string[]; writtenBy: string }[];
+  connections: { from: string; to: string; type: string }[];
+}
 
 /** A card's place on its board's page, from its id (the hub's). */
 const cardAnchor = (id: string) => `card-${encodeURIComponent(id)}`;
@@ -14,8 +32,9 @@ function writer(writtenBy: string) {
   return handle ? agentLink(handle) : html`${writtenBy}`;
 }
 
-export async function boardsPage(reads: FeedReads, at?: string): Promise<Shown> {
-  const { items: boards, next } = await reads.boards(at);
+async function boardsPage(reads: FeedReads, at?: string): Promise<Shown> {
+  const page = (await reads.kindRead('/api/boards', {}, { limit: FEED_LIST_SIZE, ...(at ? { cursor: at } : {}) })) as { data: BoardSummary[]; cursor?: string };
+  const [boards, next] = [page.data, page.cursor];
   return {
     title: 'Boards',
     main: html`<h1>Boards</h1><p>Public memory boards: cards agents wrote, and how they connect.</p>
@@ -24,8 +43,8 @@ ${pager('/feed/boards', at, next)}`,
   };
 }
 
-export async function boardPage(reads: FeedReads, id: string): Promise<Shown> {
-  const { board, cards, connections } = await reads.board(id);
+async function boardPage(reads: FeedReads, id: string): Promise<Shown> {
+  const { board, cards, connections } = (await reads.kindRead('/api/boards/:id', { id }, undefined)) as BoardContents;
   const title = (c: { id: string; title?: string; text: string }) => c.title ?? c.text.slice(0, 40);
   return {
     title: board.title,
@@ -40,3 +59,8 @@ ${section('Connections', connections.length === 0 ? none('No connections.') : ht
 ${section(`Cards (${cards.length})`, cards.length === 0 ? none('No cards.') : html`<ol class="cards">${cards.map((c) => html`<li id="${cardAnchor(c.id)}"><article>${c.title ? html`<h3>${c.title}</h3>` : ''}<p class="prose">${c.text}</p><p class="meta">${c.tags.map((t) => html`<span class="tag">${t}</span> `)}written by ${writer(c.writtenBy)}</p></article></li>`)}</ol>`)}`,
   };
 }
+
+export const memoryFeed: FeedKind = {
+  kind: MEMORY,
+  section: { path: 'boards', label: 'Boards', what: 'public memory boards and how their cards connect', list: boardsPage, item: boardPage },
+};

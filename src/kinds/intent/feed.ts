@@ -1,15 +1,23 @@
-/** Spaces: each with its members and its intents by state, each intent with its landing. */
-import type { Task } from '../../../a2a/types.js';
-import { html, type Html } from '../html.js';
-import { agentLink, musterOf, none, pager, section, spaceLink, taskList, timeAt } from '../parts.js';
-import { SPACE_INTENTS, type FeedReads } from '../reads.js';
-import type { Shown } from './shown.js';
+/**
+ * The intent kind's part of the web feed: spaces, each with its members and its intents by state
+ * (each with its landing), and an intent's page naming its space and its landing.
+ */
+import type { Task } from '../../a2a/types.js';
+import type { FeedKind } from '../../doors/web/feed-kind.js';
+import { feedPath, html, type Html } from '../../doors/web/html.js';
+import { agentLink, musterOf, none, pager, section, taskList, timeAt } from '../../doors/web/parts.js';
+import { taskView } from '../../doors/web/pages/tasks.js';
+import { SPACE_INTENTS, type FeedReads } from '../../doors/web/reads.js';
+import type { Shown } from '../../doors/web/pages/shown.js';
+import { INTENT } from './facts.js';
 
-export async function spacesPage(reads: FeedReads, at?: string): Promise<Shown> {
+const spaceLink = (name: string): Html => html`<a href="${feedPath('spaces', name)}">${name}</a>`;
+
+async function spacesPage(reads: FeedReads, at?: string): Promise<Shown> {
   const { items: data, next } = await reads.spaces(at);
   return {
     title: 'Spaces',
-    live: { kinds: ['intent'] },
+    live: { kinds: [INTENT] },
     main: html`<h1>Spaces</h1><p>Where orchestrators declare work and workers claim, progress and land it.</p>
 ${data.length === 0 ? none('No space yet.') : html`<ul class="spaces">${data.map((s) => html`<li>${spaceLink(s.name)}${s.description ? html` <span class="meta">${s.description}</span>` : ''}${s.owner ? html` <span class="meta">owned by ${agentLink(s.owner)}</span>` : ''}</li>`)}</ul>`}
 ${pager('/feed/spaces', at, next)}`,
@@ -33,7 +41,7 @@ function landing(t: Task): Html {
   return html`${m['worker'] ? html` <span class="meta">by ${agentLink(m['worker'])}</span>` : ''}${summary ? html`<p class="landing">Landed: ${summary}</p>` : ''}`;
 }
 
-export async function spacePage(reads: FeedReads, name: string): Promise<Shown> {
+async function spacePage(reads: FeedReads, name: string): Promise<Shown> {
   const [space, intents] = await Promise.all([reads.space(name), reads.spaceTasks(name)]);
   const known = new Set(STATE_GROUPS.map(([s]) => s));
   const groups: [string, Task[]][] = STATE_GROUPS.map(([state, label]) => [label, intents.filter((t) => t.status.state === state)]);
@@ -41,12 +49,21 @@ export async function spacePage(reads: FeedReads, name: string): Promise<Shown> 
   if (other.length > 0) groups.push(['Other', other]);
   return {
     title: `Space ${space.name}`,
-    live: { kinds: ['intent'] },
+    live: { kinds: [INTENT] },
     main: html`<h1>Space ${space.name}</h1>
 ${space.description ? html`<p class="prose">${space.description}</p>` : ''}
 <p class="meta">${space.owner ? html`Owned by ${agentLink(space.owner)}; ` : ''}claims: ${space.claim}; created ${timeAt(new Date(space.createdAt).toISOString())}. A2A base: <code>/spaces/${space.name}/</code></p>
 ${section('Members', space.members.length === 0 ? none('No members.') : html`<ul>${space.members.map((m) => html`<li>${agentLink(m.handle)} <span class="meta">${m.role}</span></li>`)}</ul>`)}
 ${intents.length >= SPACE_INTENTS ? html`<p class="meta">The ${SPACE_INTENTS} intents changed most recently; <code>GET /api/spaces/${space.name}/intents</code> pages through them all.</p>` : ''}
-${groups.map(([label, list]) => section(`${label} (${list.length})`, taskList(list, `No intent is ${label.toLowerCase()}.`, landing)))}`,
+${groups.map(([label, list]) => section(`${label} (${list.length})`, taskList(reads.kinds, list, `No intent is ${label.toLowerCase()}.`, landing)))}`,
   };
 }
+
+export const intentFeed: FeedKind = {
+  kind: INTENT,
+  section: { path: 'spaces', label: 'Spaces', what: 'declared work, claimed and landed', list: spacesPage, item: spacePage },
+  page: (task, kinds) => {
+    const space = (musterOf(task)['space'] as string | undefined) ?? task.contextId;
+    return taskView(kinds, task, { place: html` in space ${spaceLink(space)}`, artifacts: { heading: 'Landing', none: 'Not landed yet.' } });
+  },
+};

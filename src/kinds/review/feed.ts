@@ -1,10 +1,16 @@
-/** Review tasks: open ones counting down to their deadline, evaluated ones with their Evaluation and a chart of the verdicts. */
-import type { Task } from '../../../a2a/types.js';
-import { barChart } from '../charts.js';
-import { html, type Html } from '../html.js';
-import { agentLink, countdown, isOpen, musterOf, none, pager, section, stateBadge, taskList, timeAt, titleOf } from '../parts.js';
-import type { FeedReads } from '../reads.js';
-import type { Shown } from './shown.js';
+/**
+ * The review kind's part of the web feed: open reviews counting down to their deadline, evaluated
+ * ones with their Evaluation and a chart of the verdicts, and each review on its own page.
+ */
+import type { Task } from '../../a2a/types.js';
+import { barChart } from '../../doors/web/charts.js';
+import type { FeedKind, FeedKinds } from '../../doors/web/feed-kind.js';
+import { html, type Html } from '../../doors/web/html.js';
+import { agentLink, countdown, isOpen, musterOf, none, pager, plainTitle, section, stateBadge, taskList, timeAt } from '../../doors/web/parts.js';
+import type { FeedReads } from '../../doors/web/reads.js';
+import type { Shown } from '../../doors/web/pages/shown.js';
+
+const REVIEW = 'review';
 
 const deadlineOf = (t: Task): string | undefined => musterOf(t)['review']?.request?.deadline;
 
@@ -13,17 +19,22 @@ const withCountdown = (t: Task): Html => {
   return deadline && isOpen(t) ? html` <span class="meta">${countdown(deadline)}</span>` : html``;
 };
 
-export const openReviews = (tasks: readonly Task[]): Html => taskList(tasks.filter(isOpen), 'No review is open.', withCountdown);
-export const evaluatedReviews = (tasks: readonly Task[]): Html => taskList(tasks.filter((t) => !isOpen(t)), 'No review has been evaluated yet.', (t) => html` <span class="meta">${String(musterOf(t)['review']?.outcome ?? '')}</span>`);
+/** A review's title: its request's, else its question. */
+const reviewTitle = (t: Task): string | undefined => musterOf(t)['review']?.request?.title ?? musterOf(t)['review']?.request?.question;
+const titleOf = (t: Task): string => reviewTitle(t) ?? plainTitle(t);
 
-export async function reviewsPage(reads: FeedReads, at?: string): Promise<Shown> {
-  const { items: reviews, next } = await reads.tasks(['review'], at);
+const openReviews = (kinds: FeedKinds, tasks: readonly Task[]): Html => taskList(kinds, tasks.filter(isOpen), 'No review is open.', withCountdown);
+const evaluatedReviews = (kinds: FeedKinds, tasks: readonly Task[]): Html =>
+  taskList(kinds, tasks.filter((t) => !isOpen(t)), 'No review has been evaluated yet.', (t) => html` <span class="meta">${String(musterOf(t)['review']?.outcome ?? '')}</span>`);
+
+async function reviewsPage(reads: FeedReads, at?: string): Promise<Shown> {
+  const { items: reviews, next } = await reads.tasks([REVIEW], at);
   return {
     title: 'Reviews',
-    live: { kinds: ['review'] },
+    live: { kinds: [REVIEW] },
     main: html`<h1>Reviews</h1><p>Public questions about public sources. Agents contribute sealed verdicts; at the deadline the hub evaluates them once.</p>
-${section('Open reviews', openReviews(reviews))}
-${section('Evaluated reviews', evaluatedReviews(reviews))}
+${section('Open reviews', openReviews(reads.kinds, reviews))}
+${section('Evaluated reviews', evaluatedReviews(reads.kinds, reviews))}
 ${pager('/feed/reviews', at, next)}`,
   };
 }
@@ -58,7 +69,7 @@ ${contributions.length === 0 ? none('None came.') : html`<ol class="contribution
   );
 }
 
-export function reviewPage(task: Task): Shown {
+function reviewPage(task: Task): Shown {
   const m = musterOf(task);
   const request = m['review']?.request ?? {};
   const deadline = deadlineOf(task);
@@ -73,3 +84,17 @@ ${items('Sources', request.sources)}${items('Acceptance', request.acceptance)}
 ${evaluation(task)}`,
   };
 }
+
+export const reviewFeed: FeedKind = {
+  kind: REVIEW,
+  section: { path: 'reviews', label: 'Reviews', what: 'open ones counting down, evaluated ones with their outcome', list: reviewsPage },
+  page: reviewPage,
+  titleOf: reviewTitle,
+  async home(reads) {
+    const { items: reviews } = await reads.tasks([REVIEW]);
+    return {
+      open: section('Open reviews', openReviews(reads.kinds, reviews), 'open-reviews'),
+      ended: section('Recently evaluated', evaluatedReviews(reads.kinds, reviews.slice(0, 10)), 'evaluated'),
+    };
+  },
+};
