@@ -11,7 +11,7 @@ import type { RestRead } from '../../hub/kind.js';
 import { pageFields } from '../../hub/page-query.js';
 import type { Store, StoredTask, TaskPage, TaskRecord } from '../../store/store.js';
 import type { View } from '../../hub/view.js';
-import { cursorFrom, encodePageToken, encodeRankToken, rankCursorFrom } from '../../hub/page-token.js';
+import { cursorFrom, encodePageToken, encodeRankToken, rankCursorFrom } from '../../paging/page-token.js';
 import type { Spaces } from '../../hub/spaces.js';
 import { factsOf, INTENT } from './facts.js';
 

@@ -7,7 +7,7 @@ import type { Caller } from '../../identity/caller.js';
 import type { RestRead } from '../../hub/kind.js';
 import { pageFields } from '../../hub/page-query.js';
 import type { BoardStore } from '../../store/store.js';
-import { decodePageToken, encodePageToken } from '../../hub/page-token.js';
+import { decodePageToken, encodePageToken } from '../../paging/page-token.js';
 import { boardScope, mayReadBoard } from '../../hub/view.js';
 import { boardNotFound } from './board-access.js';
 import { BOARD_MEDIA_TYPE, type BoardFile } from './board-file.js';
