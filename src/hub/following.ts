@@ -10,7 +10,7 @@ import { follow } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import type { LoggedEvent, Store, StoredTask, TaskRecord } from '../store/store.js';
 import type { Kinds } from './kinds.js';
-import type { Actor } from './tasks.js';
+import type { Actor } from './actor.js';
 import type { View } from './view.js';
 
 export interface Subscription {

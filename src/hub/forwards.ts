@@ -40,7 +40,7 @@ const FOLLOW_FOR_MS = 7 * 86_400_000;
 /** An endpoint that pushes is still read now and then: a push lost on the way is caught up with. */
 const PUSHED_PACE_MS = 30_000;
 
-/** What an endpoint's answer writes into the hub's task (TaskService.fromEndpoint). */
+/** What an endpoint's answer writes into the hub's task (HubWrites.fromEndpoint). */
 export interface EndpointWrite {
   /** The target's respond body, when the answer says something new. */
   body?: Record<string, unknown>;
@@ -254,7 +254,7 @@ function toRemote(call: RemoteCall, remote: RemoteTaskRef | undefined): RemoteCa
 }
 
 /**
- * What one event writes, decided again on the task each write leaves (TaskService.fromEndpoint):
+ * What one event writes, decided again on the task each write leaves (HubWrites.fromEndpoint):
  * a whole task or artifact is compared with what the hub holds, so writing again adds only the
  * rest; an appended piece says nothing of what came before it, so it is written once.
  */

@@ -11,7 +11,7 @@ import { Mailboxes } from './mailbox.js';
 import { PushConfigs } from './push.js';
 import { checkTarget, type TargetPolicy } from '../delivery/safe-client.js';
 import { EndpointControl } from '../identity/endpoint.js';
-import { TaskService } from './tasks.js';
+import { createTaskService, type TaskService } from './tasks.js';
 import { Forwards } from './forwards.js';
 import type { PushBack } from '../delivery/push-back.js';
 import { Directory } from './directory.js';
@@ -85,7 +85,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
   const inbox = new Inbox(store, view, wakeups);
   const forwards = new Forwards(store, options.pushBack, clock);
-  const tasks = new TaskService(store, view, kinds, quotas, wakeups, push, spaces, options.deliveriesQueued, (caller) => identity.confirm(caller), forwards, clock);
+  const tasks = createTaskService({ store, view, kinds, quotas, wakeups, push, spaces, forwards, deliveriesQueued: options.deliveriesQueued, confirm: (caller) => identity.confirm(caller), clock });
   forwards.writes = tasks;
   return {
     store,

@@ -58,7 +58,7 @@ function artifactBody(task: StoredTask, said: Extract<Mirrored, { kind: 'artifac
 }
 
 /**
- * The task's news in one write: its artifacts first, in pieces a write may carry (TaskService
+ * The task's news in one write: its artifacts first, in pieces a write may carry (HubWrites
  * writes again while there is more), and its state and status message with the last of them, so a
  * final state never lands before the artifacts it ends with.
  */

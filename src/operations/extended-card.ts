@@ -5,7 +5,7 @@
  * (it takes no new tasks) and whether its tasks are also forwarded to its own verified endpoint.
  */
 import type { Hub } from '../hub/hub.js';
-import type { Actor } from '../hub/tasks.js';
+import type { Actor } from '../hub/actor.js';
 import { requireToken } from '../identity/caller.js';
 import type { CallContext } from './context.js';
 import { HubError } from '../errors/hub-error.js';

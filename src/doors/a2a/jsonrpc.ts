@@ -3,7 +3,7 @@ import { isJsonObject } from '../../a2a/types.js';
 import { renamedFields, spelledAsSent } from '../../a2a/validate.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
-import type { Actor } from '../../hub/tasks.js';
+import type { Actor } from '../../hub/actor.js';
 import type { Caller } from '../../identity/caller.js';
 import { asHubError, jsonRpcError, jsonRpcStatus, type JsonRpcErrorObject } from '../http/errors.js';
 import { EventStream, METHODS, type CallContext } from './methods.js';

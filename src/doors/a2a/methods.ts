@@ -11,7 +11,7 @@ import { camelKeys, parseWith, renamedFields } from '../../a2a/validate.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Subscription } from '../../hub/following.js';
-import type { Actor } from '../../hub/tasks.js';
+import type { Actor } from '../../hub/actor.js';
 import type { CallContext, TaskStream } from '../../operations/context.js';
 import { invoke, OPERATIONS, type OperationName, type SendResult } from '../../operations/operations.js';
 import { legacyExtendedCard } from './card.js';
@@ -47,8 +47,8 @@ export interface Method {
   version: ProtocolVersion;
   handler: Handler;
   /**
-   * The method's first read or write checks the caller's token in its own statement (TaskService
-   * send and get), so it runs without a round trip for the token first (see TokenCheck).
+   * The method's first read or write checks the caller's token in its own statement (TaskWrites.send,
+   * TaskReads.get), so it runs without a round trip for the token first (see TokenCheck).
    */
   checksToken?: true;
 }

@@ -14,8 +14,8 @@ import { parseWith } from '../../a2a/validate.js';
 import { withDeadline } from '../../events/deadline.js';
 import { callerName } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
-import { TASK_WAIT } from '../../hub/limits.js';
-import type { Actor } from '../../hub/tasks.js';
+import { TASK_WAIT } from '../../wire/limits.js';
+import type { Actor } from '../../hub/actor.js';
 import { callerOf } from '../http/context.js';
 import type { OpenStreams } from '../http/open-streams.js';
 

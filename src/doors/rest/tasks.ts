@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
 import { requireToken } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
-import type { Actor } from '../../hub/tasks.js';
+import type { Actor } from '../../hub/actor.js';
 import { callerOf } from '../http/context.js';
 import { pageFields } from './page-query.js';
 import { partsAs10 } from './parts.js';
