@@ -11,7 +11,8 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
-import { resolveConfig } from '../dist/config/index.js';
+import { hubSettings } from '../dist/config/index.js';
+import { KIND_MODULES } from '../dist/kinds/server.js';
 import { startHub } from '../dist/server.js';
 import { freePort } from './lib.mjs';
 
@@ -25,7 +26,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'muster-review-due-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const dbFile = path.join(dir, 'due.db');
 const env = { MUSTER_ADMIN_TOKEN: 'bench-admin', MUSTER_RATE_LIMITS: 'off', MUSTER_REVIEW_MIN_DEADLINE_S: '1', MUSTER_LOG_LEVEL: 'warn' };
-const hub = await startHub(resolveConfig({ host: '127.0.0.1', port: String(await freePort()), db: `sqlite:${dbFile}` }, env), () => {});
+const hub = await startHub(hubSettings(KIND_MODULES).resolveConfig({ host: '127.0.0.1', port: String(await freePort()), db: `sqlite:${dbFile}` }, env), () => {});
 const base = hub.url;
 
 async function call(method, params, token) {

@@ -120,7 +120,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     targets: policy,
     deliveriesQueued: () => outbox.poke(),
     pushBack: pushBack(signer, () => hubUrl),
-    kinds: { review: config.review, intentWaitMs: config.intentWaitS * 1000, blockingWaitMs: config.blockingWaitS * 1000 },
+    kinds: config.kinds,
   });
   // Deadlines: every process runs one; the lease and the task's compare-and-set make each run once.
   const deadlines = new LeasedWork<DueWork>({

@@ -8,7 +8,7 @@
 import express from 'express';
 import { listenLocally } from './helpers/local-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../src/config/index.js';
+import { resolveConfig } from './helpers/config.js';
 import { silentLogger } from '../src/observability/logger.js';
 import { startHub, type RunningHub } from '../src/server.js';
 import { testDialect } from './helpers/database.js';

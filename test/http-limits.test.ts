@@ -11,7 +11,8 @@
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, resolveConfig } from '../src/config/index.js';
+import { ConfigError } from '../src/config/index.js';
+import { resolveConfig } from './helpers/config.js';
 import { createLogger } from '../src/observability/logger.js';
 import { ADMIN_TOKEN, register, rest, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { postRpc, sseBlocks } from './helpers/sse.js';

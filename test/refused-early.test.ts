@@ -6,7 +6,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../src/config/index.js';
+import { resolveConfig } from './helpers/config.js';
 import { createLogger } from '../src/observability/logger.js';
 import { startHub, type RunningHub } from '../src/server.js';
 import { testDatabase, type TestDatabase } from './helpers/database.js';

@@ -1,19 +1,19 @@
 import type { Command } from 'commander';
-import { ConfigError, explainConfig, type Explained, type ServeFlags } from '../config/index.js';
+import { ConfigError, type Explained, type HubSettings, type ServeFlags } from '../config/index.js';
 import { CliError, EXIT, printError } from '../client/errors.js';
 import { settingOptions } from './setting-options.js';
 
 /** `muster config`: the settings `serve` would run with, and where each came from; secrets masked. */
-export function configCommand(program: Command): void {
-  settingOptions(program.command('config').description('print the settings serve would run with and where each came from (secrets masked)'))
+export function configCommand(program: Command, settings: HubSettings): void {
+  settingOptions(program.command('config').description('print the settings serve would run with and where each came from (secrets masked)'), settings)
     .option('--json', 'one JSON object: each setting with its value and origin')
-    .action(printConfig);
+    .action((options: ServeFlags & { json?: boolean }) => printConfig(settings, options));
 }
 
-function printConfig({ json, ...flags }: ServeFlags & { json?: boolean }): void {
+function printConfig(settings: HubSettings, { json, ...flags }: ServeFlags & { json?: boolean }): void {
   let explained: Explained[];
   try {
-    explained = explainConfig(flags, process.env);
+    explained = settings.explainConfig(flags, process.env);
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     return printError(new CliError('BAD_CONFIG', e.message, EXIT.usage), json === true);

@@ -24,7 +24,7 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 
 const program = new Command('muster').description('Muster, an A2A hub').version(VERSION);
 
-serverCommands(program);
+await serverCommands(program);
 accountCommands(program);
 clientCommands(program, KIND_CLIENTS);
 watchCommand(program);

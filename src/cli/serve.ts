@@ -1,4 +1,4 @@
-import { ConfigError, describeDb, resolveConfig, resolveDb, type ServeFlags } from '../config/index.js';
+import { ConfigError, describeDb, hubSettings, type ServeFlags } from '../config/index.js';
 import { reason, startHub, type RunningHub } from '../server.js';
 import { migrateStore } from '../store/open.js';
 import { kindMigrationInputs } from '../hub/kinds.js';
@@ -6,6 +6,9 @@ import { DatabaseInUse } from '../store/sqlite/ownership.js';
 import { createLogger, lifecycleLogger, type Logger } from '../observability/logger.js';
 import { VERSION } from '../version.js';
 import { KIND_MODULES } from '../kinds/server.js';
+
+/** The settings table of the hub this command runs: the core's and each kind's. */
+const { resolveConfig, resolveDb } = hubSettings(KIND_MODULES);
 
 /** `muster serve`: start the hub, print where it is, stop cleanly on SIGINT/SIGTERM. */
 export async function serve(flags: ServeFlags): Promise<void> {

@@ -1,4 +1,3 @@
-import type { ReviewSettings } from '../kinds/review/request.js';
 import type { ProxyTrust } from './values.js';
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -35,11 +34,11 @@ export interface Config {
   http: HttpLimits;
   /** Days a replaced signing key stays published after a rotation. */
   keyGraceDays: number;
-  review: ReviewSettings;
-  /** Seconds a blocking SendMessage at a space waits for its intent to end or need input. */
-  intentWaitS: number;
-  /** Seconds a blocking SendMessage to an agent that can answer waits for the answer. */
-  blockingWaitS: number;
+  /**
+   * Each kind's settings by kind name, as its module makes them of its entries in the table
+   * (KindModule.settings, settingsFrom): the hub hands each kind its own (KindDeps.settings).
+   */
+  kinds: Readonly<Record<string, unknown>>;
   /** pino level for the hub's log lines. */
   logLevel: (typeof LOG_LEVELS)[number];
   /** Who may read GET /metrics: the admin token holder, or anyone. */

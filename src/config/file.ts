@@ -2,13 +2,15 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config.js';
-import { SETTING_KEYS, type SettingKey } from './settings.js';
 
 /** A config file's settings as written: each value as text, the way a flag or variable would carry it. */
-export type FileSettings = Partial<Record<SettingKey, string>>;
+export type FileSettings = Partial<Record<string, string>>;
 
-/** Reads a JSON or YAML file of settings (keys are the settings' camelCase keys); unknown keys and odd values are refused. */
-export function readConfigFile(file: string): FileSettings {
+/**
+ * Reads a JSON or YAML file of settings (keys are the settings' camelCase keys); odd values are
+ * refused, and keys not among `keys` (the table's), unless `keys` is undefined.
+ */
+export function readConfigFile(file: string, keys: readonly string[] | undefined): FileSettings {
   const kind = extname(file).toLowerCase();
   if (!['.json', '.yaml', '.yml'].includes(kind)) throw new ConfigError(`--config must name a .json, .yaml or .yml file, not '${file}'`);
   let text: string;
@@ -28,15 +30,13 @@ export function readConfigFile(file: string): FileSettings {
   if (typeof content !== 'object' || Array.isArray(content)) throw new ConfigError(`${file} must hold settings by name, such as port: 7420`);
   const settings: FileSettings = {};
   for (const [key, value] of Object.entries(content)) {
-    if (!isSettingKey(key)) throw new ConfigError(`${file}: unknown setting '${key}'${nearest(key)}`);
+    if (keys && !keys.includes(key)) throw new ConfigError(`${file}: unknown setting '${key}'${nearest(key, keys)}`);
     const text = asText(value);
     if (text === undefined) throw new ConfigError(`${key} in ${file} must be a single value or a list, not ${JSON.stringify(value)}`);
     settings[key] = text;
   }
   return settings;
 }
-
-const isSettingKey = (key: string): key is SettingKey => (SETTING_KEYS as string[]).includes(key);
 
 /** Numbers, booleans and lists as a flag would spell them: 7420, true, "60,300". */
 function asText(value: unknown): string | undefined {
@@ -47,14 +47,14 @@ function asText(value: unknown): string | undefined {
 }
 
 /** "; did you mean 'publicUrl'?" for a key close to a known one: the same letters in another case or spelling, or one or two typos. */
-function nearest(key: string): string {
+function nearest(key: string, keys: readonly string[]): string {
   const squash = (k: string) => k.toLowerCase().replace(/^muster_/, '').replace(/[-_]/g, '');
   let best: { key: string; distance: number } | undefined;
-  for (const known of SETTING_KEYS) {
+  for (const known of keys) {
     const distance = squash(known) === squash(key) ? 0 : editDistance(known.toLowerCase(), key.toLowerCase());
     if (!best || distance < best.distance) best = { key: known, distance };
   }
-  return best && best.distance <= 2 ? `; did you mean '${best.key}'?` : `; the settings are ${SETTING_KEYS.join(', ')}`;
+  return best && best.distance <= 2 ? `; did you mean '${best.key}'?` : `; the settings are ${keys.join(', ')}`;
 }
 
 function editDistance(a: string, b: string): number {

@@ -2,5 +2,5 @@
 export { ConfigError, LOG_LEVELS, type Config, type DbConfig, type HttpLimits, type StreamSettings } from './config.js';
 export { describeDb, parseDb } from './db.js';
 export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
-export { explainConfig, resolveConfig, resolveDb, reviewSettings, type Explained, type Origin, type ServeFlags } from './resolve.js';
-export { SETTINGS, SETTING_KEYS, type Setting, type SettingKey } from './settings.js';
+export { hubSettings, type Explained, type HubSettings, type Origin, type ServeFlags } from './resolve.js';
+export { settingsTable, type CoreSettings, type KindSettingsSource, type Setting, type SettingKey, type SettingsTable } from './settings.js';

@@ -5,7 +5,7 @@
  * `muster config`, and the hub takes each limit from the resolved settings.
  */
 import { limitSettingKey, type LimitSettingKey, type QuotaRule } from '../identity/quota-rule.js';
-import type { Declared } from './settings.js';
+import type { Declared } from './declared.js';
 import { wholeNumber } from './values.js';
 
 export type LimitSettings<R> = { [K in keyof R & string as LimitSettingKey<K>]: Declared<number> };

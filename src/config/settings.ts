@@ -2,46 +2,33 @@
  * Every setting of the hub, in one table: its key (the config file's key), its flag (the key in
  * kebab-case) and environment variable (MUSTER_ and the key in capitals), what it accepts, its
  * default, whether it is a secret, and its help. `serve --help`, `muster config` and the checks
- * at start are all made from this table.
+ * at start are all made from this table: the core's settings below, and each kind's as its module
+ * declares them (its settings, and a limit setting for each of its quota rules), handed in by the
+ * composition root (settingsTable); nothing here names a kind.
  */
 import { DEFAULT_RETRIES } from '../delivery/outbox.js';
 import { DEFAULT_GRACE_DAYS } from '../delivery/signing.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
-import { KIND_QUOTA_RULES, KIND_SETTINGS } from '../kinds/settings.js';
+import type { QuotaRule } from '../identity/quota-rule.js';
 import { limitSettings } from './limit-settings.js';
 import { LOG_LEVELS, type DbConfig } from './config.js';
 import { dbFrom, describeDb } from './db.js';
+import { settingOf, type Declarations, type Declared, type Setting, type SettledSetting, type ValueOf } from './declared.js';
 import { absoluteUrl, onOrOff, oneOf, proxyTrust, seconds, wholeNumber, type ProxyTrust } from './values.js';
 
-export interface Setting<T> {
-  key: string;
-  /** Undefined for a secret that must not show in `ps`: environment and file only. */
-  flag?: string;
-  /** The flag's value in its help: `<port>`, `<on|off>`. */
-  arg?: string;
-  env: string;
-  /** What the operator may write, to finish "… must be": "open or admin". */
-  allowed: string;
-  /** The value, or undefined when `text` is not allowed. */
-  parse(text: string): T | undefined;
-  /** As the operator would write it; undefined when the setting is unset unless given. */
-  fallback?: string;
-  secret?: boolean;
-  help: string;
-  /** The value as `muster config` shows it (default: its text). */
-  show?(value: T): string;
+export type { Declared, Setting } from './declared.js';
+
+/** What the table takes of a kind (its KindModule): its settings, its quota rules, and what it makes of its settings. */
+export interface KindSettingsSource {
+  readonly name: string;
+  readonly settings?: Declarations;
+  readonly quotaRules?: Readonly<Record<string, QuotaRule>>;
+  /** What the kind is handed of its settings, from each one settled; a check across them throws a ConfigError. Without it: the values by key. */
+  settingsFrom?(settled: Readonly<Record<string, SettledSetting<any>>>): unknown;
 }
 
-/** A setting as a table entry declares it (key, flag and variable are made from the key). */
-export interface Declared<T> extends Omit<Setting<T>, 'key' | 'flag' | 'env'> {
-  /** False for a secret: no flag. */
-  flag?: false;
-}
-
-/** Every rate limit the hub counts, the hub's own and the kinds', each declared with its default beside its code. */
-export const QUOTA_RULE_DEFAULTS = { ...IDENTITY_QUOTA_RULES, ...KIND_QUOTA_RULES };
-
-const declared = {
+/** The core's settings before the kinds' limits: where the hub listens, its database, who registers, the rate limits. */
+const serving = {
   host: {
     arg: '<host>',
     allowed: 'an address or host name to bind, such as 127.0.0.1 or 0.0.0.0',
@@ -99,7 +86,11 @@ const declared = {
     help: 'rate limits and quotas; off counts none (the limit… settings set each one)',
     show: (on: boolean) => (on ? 'on' : 'off'),
   },
-  ...limitSettings(QUOTA_RULE_DEFAULTS),
+  ...limitSettings(IDENTITY_QUOTA_RULES),
+} satisfies Record<string, Declared<any>>; // any: each entry's own value type is checked against its parse
+
+/** The core's settings between the kinds' limits and the kinds' own settings. */
+const running = {
   trustProxy: {
     arg: '<off|on|address,…>',
     allowed: 'off, on, or a comma list of proxy addresses and CIDR ranges, such as 10.0.0.5,172.16.0.0/12',
@@ -187,7 +178,10 @@ const declared = {
     fallback: String(DEFAULT_GRACE_DAYS),
     help: 'days a replaced signing key stays in the JWKS after a rotation, so what it signed still verifies',
   },
-  ...KIND_SETTINGS,
+} satisfies Record<string, Declared<any>>;
+
+/** The core's settings after the kinds' own. */
+const reporting = {
   logLevel: {
     arg: '<level>',
     allowed: `one of ${LOG_LEVELS.join(', ')}`,
@@ -204,19 +198,39 @@ const declared = {
   },
 } satisfies Record<string, Declared<any>>; // any: each entry's own value type is checked against its parse
 
-type Declarations = typeof declared;
-export type SettingKey = keyof Declarations;
-/** Each setting's value, typed by its parser. */
-export type SettingValues = { [K in SettingKey]: Exclude<ReturnType<Declarations[K]['parse']>, undefined> };
+type Core = typeof serving & typeof running & typeof reporting;
+export type SettingKey = keyof Core;
+/** Each core setting's value, typed by its parser. */
+export type SettingValues = { [K in SettingKey]: ValueOf<Core[K]> };
+/** The core's settings, typed; a kind's settings are typed in its own wing. */
+export type CoreSettings = { [K in SettingKey]: Setting<SettingValues[K]> };
 
-const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const envName = (key: string) => `MUSTER_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+/** The hub's settings table: every setting by key, in the order `serve --help` and `muster config` list them. */
+export interface SettingsTable {
+  readonly settings: CoreSettings & Readonly<Record<string, Setting<unknown>>>;
+  readonly keys: readonly string[];
+  /** The kinds the table was made with. */
+  readonly kinds: readonly KindSettingsSource[];
+}
 
-export const SETTINGS = Object.fromEntries(
-  Object.entries(declared).map(([key, d]: [string, Declared<unknown>]) => {
-    const { flag, ...rest } = d;
-    return [key, { ...rest, key, env: envName(key), ...(flag === false ? {} : { flag: `--${kebab(key)}` }) }];
-  }),
-) as { [K in SettingKey]: Setting<SettingValues[K]> };
-
-export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+/**
+ * The table of the core's settings and the kinds': each kind's quota rules' limit settings after
+ * the hub's own, each kind's settings before the log settings, in the order of `kinds`. A key
+ * declared twice is a bug, refused here.
+ */
+export function settingsTable(kinds: readonly KindSettingsSource[]): SettingsTable {
+  const declared: Record<string, Declared<any>> = {};
+  const add = (entries: Declarations, by: string) => {
+    for (const [key, entry] of Object.entries(entries)) {
+      if (Object.hasOwn(declared, key)) throw new Error(`setting ${key} is declared twice (again by ${by})`);
+      declared[key] = entry;
+    }
+  };
+  add(serving, 'the hub');
+  for (const kind of kinds) add(limitSettings(kind.quotaRules ?? {}), `kind ${kind.name}`);
+  add(running, 'the hub');
+  for (const kind of kinds) add(kind.settings ?? {}, `kind ${kind.name}`);
+  add(reporting, 'the hub');
+  const settings = Object.fromEntries(Object.entries(declared).map(([key, d]) => [key, settingOf(key, d)]));
+  return { settings: settings as SettingsTable['settings'], keys: Object.keys(settings), kinds };
+}

@@ -4,7 +4,7 @@ import { Identity } from '../identity/agents.js';
 import { Quotas, withLimits, type QuotaRule } from '../identity/quotas.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { Store } from '../store/store.js';
-import type { KindModule, KindSettings, RestRead } from './kind.js';
+import type { KindModule, RestRead } from './kind.js';
 import { kindQuotaRules, Kinds } from './kinds.js';
 import { Spaces } from './spaces.js';
 import { Mailboxes } from './mailbox.js';
@@ -38,8 +38,8 @@ export interface HubOptions {
   deliveriesQueued: () => void;
   /** Who may register agents: anyone (open), or only the admin and operators (admin). */
   registration?: 'open' | 'admin';
-  /** What the kinds are configured with (review deadlines, the intent wait). */
-  kinds?: KindSettings;
+  /** Each kind's settings by kind name, as its module made them (Config.kinds); a kind not named takes its defaults. */
+  kinds?: Readonly<Record<string, unknown>>;
   clock?: () => number;
 }
 
@@ -77,7 +77,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(withLimits(quotaRulesOf(options.modules), options.limits ?? {}), options.rateLimits);
   const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds(options.modules), options.registration);
-  const kinds = new Kinds({ quotas, settings: options.kinds ?? {}, store, requireAgent: (handle) => identity.requireAgent(handle) }, options.modules);
+  const kinds = new Kinds({ quotas, store, requireAgent: (handle) => identity.requireAgent(handle) }, options.modules, options.kinds);
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
   const spaces = new Spaces(store, identity, clock);

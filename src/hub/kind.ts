@@ -9,6 +9,7 @@ import type { QuotaRule, Quotas } from '../identity/quotas.js';
 import type { z } from 'zod';
 import type { BoardStore, EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, Store, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
 import type { OpenKeyOf } from '../store/open-key-backfill.js';
+import type { Declarations, SettledSetting } from '../config/declared.js';
 import type { Spaces } from './spaces.js';
 import type { View } from './view.js';
 
@@ -227,22 +228,17 @@ export interface CardSkill {
 }
 
 /** What a kind is handed when the hub is built: each takes what it needs by name. */
-export interface KindDeps {
+export interface KindDeps<S = unknown> {
   quotas: Quotas;
-  settings: KindSettings;
+  /**
+   * Its own settings, as its module made them (KindModule.settingsFrom); undefined when the hub
+   * was built without settings (a test's hub in one process): the kind then takes its defaults.
+   */
+  settings: S | undefined;
   /** The store's parts a kind keeps its own records in (memory boards); tasks it changes only through its Changes. */
   store: BoardStore;
   /** Refuses (AGENT_NOT_FOUND) a handle that names no agent on this hub. */
   requireAgent(handle: string): Promise<void>;
-}
-
-/** Settings kinds read (config/settings.ts defines and documents them). */
-export interface KindSettings {
-  review?: import('../kinds/review/request.js').ReviewSettings;
-  /** How long a blocking declaration waits for its intent to end (MUSTER_INTENT_WAIT_S). */
-  intentWaitMs?: number;
-  /** How long a blocking SendMessage to an agent waits (MUSTER_BLOCKING_WAIT_S). */
-  blockingWaitMs?: number;
 }
 
 /** Where a kind opens new tasks: a door kind (`base`: the module's own base) and, for kinds that take skill calls there, the skill. */
@@ -285,16 +281,27 @@ export interface RestRead<Q = unknown> {
  * quota rules and opening table from the registered modules (kinds/index.ts), the cards list
  * their skills; nothing outside the kind's folder names it.
  */
-export interface KindModule {
+export interface KindModule<S = unknown> {
   readonly name: string;
+  /** Its rate limits by rule name; each becomes a limit setting (`direct.pair`: limitDirectPair) in the hub's table. */
   readonly quotaRules?: Readonly<Record<string, QuotaRule>>;
+  /**
+   * Its settings, entries of the hub's one settings table (config/settings.ts makes each one's
+   * flag, variable, file key, help and check, as for the hub's own), keyed as the file spells them.
+   */
+  readonly settings?: Declarations;
+  /**
+   * What `create` is handed of its settings (KindDeps.settings), from each one settled (its value
+   * and origin); a check across them throws a ConfigError naming both. Without it: the values by key.
+   */
+  settingsFrom?(settled: Readonly<Record<string, SettledSetting<any>>>): S;
   /** Which door (and skill) opens this kind's tasks: at most one module per pair, checked when the hub starts. */
   readonly opensAt: readonly OpensAt[];
   /** Its own A2A base, if it brings one (the memory base). */
   readonly base?: KindBase;
   /** The skills this kind lists on the card of each kind of base; `subject` names the agent, space or kind base. */
   cardSkills?(door: Door['kind'], subject: string): CardSkill[];
-  create(deps: KindDeps): Kind;
+  create(deps: KindDeps<S>): Kind;
   /**
    * The open key (Opening.openKey) of a stored task of this kind, from its metadata, as `open`
    * gives it: the store's migrations derive the keys of tasks written before keys with it.

@@ -42,13 +42,15 @@ export class Kinds {
   /** Each kind that opens at a base of its own, and that base's name. */
   private readonly ownBase = new Map<string, string>();
 
+  /** `settings`: each kind's own by kind name (Config.kinds), handed to it alone; a kind not named takes its defaults. */
   constructor(
-    deps: KindDeps,
+    deps: Omit<KindDeps, 'settings'>,
     private readonly modules: readonly KindModule[],
+    settings: Readonly<Record<string, unknown>> = {},
   ) {
     const byName = new Map<string, Kind>();
     for (const m of modules) {
-      const kind = m.create(deps);
+      const kind = m.create({ ...deps, settings: settings[m.name] });
       byName.set(m.name, kind);
       for (const at of m.opensAt) {
         if (at.door === 'base' && !m.base) throw new Error(`kind ${m.name} opens at a base of its own but declares none`);

@@ -3,7 +3,7 @@
  * folder, or a fresh PostgreSQL database when MUSTER_TEST_PG is set (see database.ts).
  * Tests drive it over HTTP only: the SDK client, fetch, or the CLI.
  */
-import { resolveConfig } from '../../src/config/index.js';
+import { resolveConfig } from './config.js';
 import { startHub, type RunningHub } from '../../src/server.js';
 import { silentLogger, type Logger } from '../../src/observability/logger.js';
 import { testDatabase, type TestDatabase } from './database.js';

@@ -7,6 +7,7 @@ import type { StoredTask } from '../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type Opening } from '../../hub/kind.js';
 import type { Quotas } from '../../identity/quotas.js';
 import { DIRECT_QUOTA_RULES } from './quota-rules.js';
+import { DIRECT_SETTINGS, directSettingsFrom, type DirectSettings } from './settings.js';
 import { respond } from './respond.js';
 
 /**
@@ -70,9 +71,11 @@ export function directKind(quotas: Quotas, waitMs: number): Kind {
   };
 }
 
-export const directModule: KindModule = {
+export const directModule: KindModule<DirectSettings> = {
   name: 'direct',
   quotaRules: DIRECT_QUOTA_RULES,
+  settings: DIRECT_SETTINGS,
+  settingsFrom: directSettingsFrom,
   opensAt: [{ door: 'agent' }],
   cardSkills: (door, handle) =>
     door !== 'agent'
@@ -92,5 +95,5 @@ export const directModule: KindModule = {
             examples: ['Please review the attached proposal and reply with your comments.'],
           },
         ],
-  create: ({ quotas, settings }) => directKind(quotas, settings.blockingWaitMs ?? 30_000),
+  create: ({ quotas, settings }) => directKind(quotas, settings?.blockingWaitMs ?? 30_000),
 };

@@ -4,6 +4,7 @@ import { HubError } from '../../errors/hub-error.js';
 import { callerName, requireToken } from '../../identity/caller.js';
 import { MINUTE, type Quotas } from '../../identity/quotas.js';
 import { INTENT_QUOTA_RULES } from './quota-rules.js';
+import { INTENT_SETTINGS, intentSettingsFrom, type IntentSettings } from './settings.js';
 import type { StoredTask } from '../../store/store.js';
 import { doorOf, type Change, type Kind, type KindContext, type KindModule, type LockedReads, type Opening, type Standing, type Twin } from '../../hub/kind.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
@@ -158,9 +159,11 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
   };
 }
 
-export const intentModule: KindModule = {
+export const intentModule: KindModule<IntentSettings> = {
   name: INTENT,
   quotaRules: INTENT_QUOTA_RULES,
+  settings: INTENT_SETTINGS,
+  settingsFrom: intentSettingsFrom,
   opensAt: [{ door: 'space' }],
   cardSkills: (door, space) =>
     door !== 'space'
@@ -179,7 +182,7 @@ export const intentModule: KindModule = {
             outputModes: ['text/plain', 'application/json'],
           },
         ],
-  create: ({ quotas, settings }) => intentKind(quotas, settings.intentWaitMs ?? 20_000),
+  create: ({ quotas, settings }) => intentKind(quotas, settings?.intentWaitMs ?? 20_000),
   openKeyOf: storedOpenKey,
   restReads: ({ store, spaces, view, clock }) => {
     const listing = new IntentListing(store, spaces, view, clock);

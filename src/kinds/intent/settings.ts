@@ -1,5 +1,5 @@
-/** The intent kind's settings, entries of the hub's one settings table (config/settings.ts). */
-import type { Declared } from '../../config/settings.js';
+/** The intent kind's settings, entries of the hub's one settings table (config/settings.ts), declared by its module. */
+import type { Declared, SettledOf } from '../../config/declared.js';
 import { wholeNumber } from '../../config/values.js';
 
 export const INTENT_SETTINGS = {
@@ -11,3 +11,11 @@ export const INTENT_SETTINGS = {
     help: 'seconds a blocking declaration waits for its intent to land or need input',
   },
 } satisfies Record<string, Declared<any>>; // any: each entry's own value type is checked against its parse
+
+/** What the intent kind takes of its settings. */
+export interface IntentSettings {
+  /** How long a blocking declaration waits for its intent to end (MUSTER_INTENT_WAIT_S). */
+  intentWaitMs: number;
+}
+
+export const intentSettingsFrom = (s: SettledOf<typeof INTENT_SETTINGS>): IntentSettings => ({ intentWaitMs: s.intentWaitS.value! * 1000 });

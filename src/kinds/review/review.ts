@@ -4,6 +4,7 @@ import { HubError } from '../../errors/hub-error.js';
 import { requireAgent } from '../../identity/caller.js';
 import type { Quotas } from '../../identity/quotas.js';
 import { REVIEW_QUOTA_RULES } from './quota-rules.js';
+import { REVIEW_SETTINGS, reviewFrom } from './settings.js';
 import type { StoredTask, TaskEntry } from '../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../hub/kind.js';
 import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../../wire/skill-call.js';
@@ -111,9 +112,11 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
   };
 }
 
-export const reviewModule: KindModule = {
+export const reviewModule: KindModule<ReviewSettings> = {
   name: 'review',
   quotaRules: REVIEW_QUOTA_RULES,
+  settings: REVIEW_SETTINGS,
+  settingsFrom: reviewFrom,
   opensAt: [{ door: 'hub', skill: REVIEW_OPEN }],
   cardSkills: (door) =>
     door !== 'hub'
@@ -138,5 +141,5 @@ export const reviewModule: KindModule = {
             tags: ['review'],
           },
         ],
-  create: ({ quotas, settings }) => reviewKind(quotas, settings.review ?? DEFAULT_REVIEW_SETTINGS),
+  create: ({ quotas, settings }) => reviewKind(quotas, settings ?? DEFAULT_REVIEW_SETTINGS),
 };

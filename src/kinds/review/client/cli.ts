@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { reviewSettings } from '../../../config/index.js';
+import { reviewSettings } from '../settings.js';
 import { UsageError } from '../../../client/errors.js';
 import { renderTaskSummary } from '../../../client/format.js';
 import { action, client, type Context } from '../../../client/run.js';
