@@ -2,7 +2,7 @@
  * The one catalogue of hub errors. Every refusal the hub makes is one of these codes, a plain
  * value with no wire numbers: each door maps it through its own table, typed
  * `Record<ErrorCode, …>` so a new code fails to compile until every door maps it (JSON-RPC:
- * doors/a2a/jsonrpc-errors.ts, REST API: doors/rest/error-status.ts, HTTP+JSON binding:
+ * doors/a2a/jsonrpc-errors.ts, REST API: errors/rest-status.ts, HTTP+JSON binding:
  * doors/a2a/rest-binding-errors.ts, gRPC: doors/grpc/errors.ts). Codes are stable: never rename
  * or reuse one. docs/a2a-surface.md lists them all (a test checks that).
  */
