@@ -9,7 +9,7 @@ import type { Quotas } from '../identity/quotas.js';
 import type { GetOptions, Store, StoredTask } from '../store/store.js';
 import type { Actor } from './actor.js';
 import type { FollowOptions, Following, Subscription } from './following.js';
-import { cursorFrom, encodePageToken } from './page-token.js';
+import { cursorFrom, encodePageToken } from '../paging/page-token.js';
 import { storeRefusal } from './refusals.js';
 import type { RenderOptions, View } from './view.js';
 

@@ -5,7 +5,7 @@ import type { QuotaGate } from '../store/store.js';
  * A bearer token whose owner is known but whose liveness is still to be checked. A token's hash
  * names one agent for good, so a node may know the owner without asking; whether the token is
  * still live (not revoked or rotated away) it may not know without the database, when the store is
- * shared. The request's own statement checks it (TaskService passes the hash as `liveToken`), or
+ * shared. The request's own statement checks it (the task reads and writes pass the hash as `liveToken`), or
  * Identity.confirm does before the request is answered; `checked` says one of them has.
  */
 export interface TokenCheck {
