@@ -19,7 +19,7 @@ import { startGrpc, type RunningGrpc } from './doors/grpc/server.js';
 import { OpenStreams } from './doors/http/open-streams.js';
 import { Heartbeat } from './hub/heartbeat.js';
 import { VERSION } from './version.js';
-import { KIND_MODULES } from './kinds/server.js';
+import { KIND_MODULES, type ServerKind } from './kinds/server.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
@@ -40,9 +40,9 @@ export const reason = (e: unknown): string => {
 };
 
 /** The configured store; a database that is in use or cannot be reached is the operator's to fix. */
-async function openConfiguredStore(config: Config, logger: Logger, metrics: HubMetrics): Promise<Store> {
+async function openConfiguredStore(config: Config, modules: readonly ServerKind[], logger: Logger, metrics: HubMetrics): Promise<Store> {
   try {
-    const store = await openStore(config.db, kindMigrationInputs(KIND_MODULES), (line) => logger.warn(line), (seconds, writes) => metrics.commit(seconds, writes));
+    const store = await openStore(config.db, kindMigrationInputs(modules), (line) => logger.warn(line), (seconds, writes) => metrics.commit(seconds, writes));
     return observedStore(store, metrics);
   } catch (e) {
     if (e instanceof DatabaseInUse) throw new ConfigError(e.message);
@@ -80,12 +80,15 @@ async function startGrpcBinding(hub: Hub, config: Config, parts: { hubBase: () =
 export interface StartOptions {
   /** Where the hub's lines go (default: a logger on stdout at config.logLevel). */
   logger?: Logger;
+  /** The kinds the hub runs (default: src/kinds/server.ts KIND_MODULES); their settings are in `config`. */
+  modules?: readonly ServerKind[];
 }
 
 export async function startHub(config: Config, options: StartOptions = {}): Promise<RunningHub> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  const modules = options.modules ?? KIND_MODULES;
   const metrics = new HubMetrics();
-  const store = await openConfiguredStore(config, logger, metrics);
+  const store = await openConfiguredStore(config, modules, logger, metrics);
   const admin = await settleAdminToken(config, store).catch(async (e: unknown) => {
     await store.close();
     throw e;
@@ -112,7 +115,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   });
   metrics.backlogFrom(() => outbox.backlog());
   hub = createHub(store, {
-    modules: KIND_MODULES,
+    modules,
     adminTokenHash: admin.hash,
     registration: config.registration,
     rateLimits: config.rateLimits,
@@ -143,6 +146,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   let hubUrl = '';
   const grpc = config.grpcPort === undefined ? undefined : await startGrpcBinding(hub, config, { hubBase: () => hubUrl, streams: openStreams, logger }, store, signer);
   const app = buildApp(hub, {
+    feeds: modules.flatMap((m) => (m.feed ? [m.feed] : [])),
     grpcPort: grpc?.port,
     openStreams,
     streams: config.streams,

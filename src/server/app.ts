@@ -25,7 +25,7 @@ import { kindReadRoutes } from '../doors/rest/kind-reads.js';
 import { mcpRoutes } from '../doors/mcp/http.js';
 import type { SessionLimits } from '../doors/mcp/sessions.js';
 import { webRoutes } from '../doors/web/routes.js';
-import { KIND_MODULES } from '../kinds/server.js';
+import type { FeedKind } from '../doors/web/feed-kind.js';
 
 export interface AppOptions extends Omit<HttpAppOptions, 'rpcMethods' | 'jsonRpcError'> {
   streams: StreamSettings;
@@ -40,6 +40,8 @@ export interface AppOptions extends Omit<HttpAppOptions, 'rpcMethods' | 'jsonRpc
   openStreams?: OpenStreams;
   /** How many /mcp sessions this node holds, and how long an idle one lives. */
   mcpSessions: SessionLimits;
+  /** The kinds' parts of the web feed (src/kinds/server.ts), in the order of their sections. */
+  feeds: readonly FeedKind[];
 }
 
 /**
@@ -72,6 +74,6 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
   mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions });
-  webRoutes(app, hub, { kinds: KIND_MODULES.flatMap((m) => (m.feed ? [m.feed] : [])), open, streams: options.streams, logError: (error, request) => logFailure(options.logger, error, request) });
+  webRoutes(app, hub, { kinds: options.feeds, open, streams: options.streams, logError: (error, request) => logFailure(options.logger, error, request) });
   return app;
 }
