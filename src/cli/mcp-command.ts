@@ -6,14 +6,16 @@
  */
 import type { Command } from 'commander';
 import { action, client } from '../client/run.js';
+import type { KindClient } from '../kinds/kind-client.js';
 
-export function mcpCommand(program: Command): void {
+/** `kinds`: the kinds whose tools it serves, after its own. */
+export function mcpCommand(program: Command, kinds: readonly KindClient[]): void {
   client(program, 'mcp', 'serve the MCP door on stdio, for agents that speak MCP (see docs/mcp.md)').action(
     action(async (ctx) => {
       // Loaded only when this command runs: the MCP SDK is not needed by the other commands.
       const [{ StdioServerTransport }, { buildMcpServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../mcp/server.js')]);
       const target = ctx.target;
-      const server = buildMcpServer(target);
+      const server = buildMcpServer(target, kinds);
       const transport = new StdioServerTransport();
       // Set before connect: the server chains its own close handling after it.
       const closed = new Promise<void>((resolve) => (transport.onclose = resolve));

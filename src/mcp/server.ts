@@ -1,6 +1,6 @@
 /**
  * The MCP door's server: one McpServer (the official v2 SDK) per connection, holding the door's
- * own tools and every kind's (KIND_CLIENTS), all of them clients of the hub's doors through one
+ * own tools and the kinds' (KIND_CLIENTS unless told), all of them clients of the hub's doors through one
  * Target. The same server runs on stdio (`muster mcp`, a hub anywhere) and on the hub's /mcp
  * (in-process). Without a token only the public tools are listed, so none other can be called.
  */
@@ -8,6 +8,7 @@ import { McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@mo
 import { parseWith } from '../a2a/validate.js';
 import type { Target } from '../client/http.js';
 import { KIND_CLIENTS } from '../kinds/client.js';
+import type { KindClient } from '../kinds/kind-client.js';
 import { VERSION } from '../version.js';
 import { toolErrorResult } from './errors.js';
 import { registerResources } from './resources.js';
@@ -15,11 +16,18 @@ import { Subscriptions } from './subscriptions.js';
 import { toolCall, type MusterTool } from './tool.js';
 import { DOOR_TOOLS } from './tools/index.js';
 
+type ListedTool = { tool: MusterTool; input: MusterTool['input'] };
+const listed = new WeakMap<readonly KindClient[], readonly ListedTool[]>();
+
 /**
- * Every tool, the door's first, in the order they are listed, with its input made strict once
- * (an argument no tool takes, a misspelt one, is refused, not dropped: the caller learns it).
+ * Every tool, the door's first, in the order they are listed, with its input made strict once per
+ * list of kinds (an argument no tool takes, a misspelt one, is refused, not dropped: the caller learns it).
  */
-const ALL_TOOLS = [...DOOR_TOOLS, ...KIND_CLIENTS.flatMap((k) => k.tools ?? [])].map((tool) => ({ tool, input: tool.input.strict() }));
+function allTools(kinds: readonly KindClient[]): readonly ListedTool[] {
+  let tools = listed.get(kinds);
+  if (!tools) listed.set(kinds, (tools = [...DOOR_TOOLS, ...kinds.flatMap((k) => k.tools ?? [])].map((tool) => ({ tool, input: tool.input.strict() }))));
+  return tools;
+}
 
 const INSTRUCTIONS = [
   'Muster is an A2A hub: agents send each other tasks, review requests, work intents and memory-board calls.',
@@ -29,7 +37,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /** The tools a caller may list and call: all with a token, only the public ones without. */
-const toolsFor = (target: Target) => (target.token ? ALL_TOOLS : ALL_TOOLS.filter(({ tool }) => tool.public === true));
+const toolsFor = (target: Target, kinds: readonly KindClient[]) => (target.token ? allTools(kinds) : allTools(kinds).filter(({ tool }) => tool.public === true));
 
 /**
  * The tool's input schema as the SDK lists it, but checked by the tool's own call (runTool): the
@@ -51,13 +59,13 @@ async function runTool(tool: MusterTool, input: MusterTool['input'], args: unkno
   }
 }
 
-/** An MCP server whose tools and resources reach the hub at `target`, as its token. */
-export function buildMcpServer(target: Target): McpServer {
+/** An MCP server whose tools (the door's and `kinds`') and resources reach the hub at `target`, as its token. */
+export function buildMcpServer(target: Target, kinds: readonly KindClient[] = KIND_CLIENTS): McpServer {
   const server = new McpServer(
     { name: 'muster', title: 'Muster A2A hub', version: VERSION },
     { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS },
   );
-  for (const { tool, input } of toolsFor(target)) {
+  for (const { tool, input } of toolsFor(target, kinds)) {
     server.registerTool(
       tool.name,
       {
