@@ -1,7 +1,7 @@
 /**
  * What a quota rule is, in a module that imports nothing: each kind's rules, and the hub's own,
  * are declared in small files beside their code, and the settings table (config/settings.ts)
- * makes one setting of each rule from them without loading the hub.
+ * makes one setting of each rule from the modules it is given.
  */
 
 /**
