@@ -1,4 +1,4 @@
-import type { Delivery, DeliveryOutcome, Store } from '../store/store.js';
+import type { Delivery, DeliveryOutcome, OutboxStore } from '../store/store.js';
 import { LeasedWork } from '../scheduler/leased-work.js';
 import { safeSend, TargetRefused, type TargetPolicy } from './safe-client.js';
 import type { RemoteRequest } from './remote/requests.js';
@@ -57,7 +57,7 @@ export class Outbox {
   private stopping = new AbortController();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: OutboxStore,
     private readonly signer: Signer,
     private readonly options: OutboxOptions,
     private readonly clock: () => number = Date.now,

@@ -29,7 +29,7 @@ export interface EventLog<E> {
  * finds a gap, or (on a shared store) after a quiet while. It stops after a terminal status
  * update, or when `signal` aborts.
  */
-export function follow(store: Store, wakeups: Wakeups, taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<LoggedEvent> {
+export function follow(store: Pick<Store, 'exclusive' | 'eventsAfter'>, wakeups: Wakeups, taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<LoggedEvent> {
   return followLog(store, wakeups, taskId, afterSeq, signal, endsStream);
 }
 

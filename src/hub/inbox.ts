@@ -11,7 +11,7 @@ import { invalidParams } from '../errors/hub-error.js';
 import { followLog } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, type Caller } from '../identity/caller.js';
-import { inboxKey, type InboxDraft, type InboxEvent, type Store, type TaskCursor, type TaskEvent, type TaskRecord, type TaskWrite } from '../store/store.js';
+import { inboxKey, type InboxDraft, type InboxEvent, type InboxStore, type Store, type TaskCursor, type TaskEvent, type TaskRecord, type TaskWrite } from '../store/store.js';
 import type { View } from './view.js';
 
 /** The states in which a task waits on its target: the open tasks a new listener gets first. */
@@ -51,7 +51,7 @@ export class Inbox {
   private readonly complete = new Set<string>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: InboxStore & Pick<Store, 'listTasks' | 'exclusive'>,
     private readonly view: View,
     private readonly wakeups: Wakeups,
   ) {}

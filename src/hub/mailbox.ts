@@ -9,7 +9,7 @@ import type { View } from './view.js';
 /** An agent's REST inbox and sent lists: its direct tasks with the counterparty and the last message. */
 export class Mailboxes {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'listTasks' | 'getAgent'>,
     private readonly view: View,
   ) {}
 

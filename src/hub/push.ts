@@ -11,7 +11,7 @@ import type { StreamResponse } from '../a2a/types.js';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, requireActor, type Caller } from '../identity/caller.js';
-import { pushChannel, type DeliveryDraft, type PushConfig, type Store, type StoredTask, type TaskRecord } from '../store/store.js';
+import { pushChannel, type DeliveryDraft, type OutboxStore, type PushConfig, type StoredTask, type TaskRecord } from '../store/store.js';
 import { tasksAfterEach } from './push-03.js';
 import type { View } from './view.js';
 
@@ -47,7 +47,7 @@ const full = () => new HubError('RATE_LIMITED', `At most ${MAX_CONFIGS} push con
 
 export class PushConfigs {
   constructor(
-    private readonly store: Store,
+    private readonly store: OutboxStore,
     private readonly view: View,
     private readonly checkTarget: TargetCheck,
     private readonly clock: () => number = Date.now,

@@ -7,7 +7,7 @@ import { parseWith } from '../a2a/validate.js';
 import { HubError } from '../errors/hub-error.js';
 import { requireActor, requireToken, type Caller } from '../identity/caller.js';
 import type { Identity } from '../identity/agents.js';
-import { StoreConflict, type SpaceMember, type SpaceRecord, type SpaceRole, type Store } from '../store/store.js';
+import { StoreConflict, type SpaceMember, type SpaceRecord, type SpaceRole, type SpaceStore } from '../store/store.js';
 import type { Standing } from './kind.js';
 import { PRIORITY } from '../wire/priority.js'; // a space caps its orchestrators' intents within the scale
 
@@ -29,7 +29,7 @@ export interface SpaceWithMembers extends SpaceRecord {
 
 export class Spaces {
   constructor(
-    private readonly store: Store,
+    private readonly store: SpaceStore,
     private readonly identity: Identity,
     private readonly clock: () => number,
   ) {}

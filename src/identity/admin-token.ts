@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, type Config } from '../config/index.js';
 import { makeFolder, PathProblem } from '../files/folders.js';
-import type { Store } from '../store/store.js';
+import type { IdentityStore } from '../store/store.js';
 import { hashToken, newAdminToken } from './tokens.js';
 
 /** The admin token as this process knows it: its hash always, and where an operator finds the token. */
@@ -28,7 +28,7 @@ const readToken = (file: string): string | undefined => {
  * given (environment or config file) that differs from the stored one stops the node: two admins
  * on one hub is a mistake.
  */
-export async function settleAdminToken(config: Config, store: Store): Promise<AdminTokenInfo> {
+export async function settleAdminToken(config: Config, store: Pick<IdentityStore, 'adminTokenHash' | 'keepAdminTokenHash'>): Promise<AdminTokenInfo> {
   const given = config.adminToken;
   const givenIn = config.adminTokenFrom ?? 'MUSTER_ADMIN_TOKEN';
   const file = config.adminTokenFile;

@@ -5,7 +5,7 @@ import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError } from '../errors/hub-error.js';
 import { decodePageToken, encodePageToken, encodeRankToken, rankCursorFrom } from '../paging/page-token.js';
 import { profileColumns } from '../store/agent-profile-rows.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type QuotaGate, type Store, type TokenRecord } from '../store/store.js';
+import { QuotaExceeded, StoreConflict, type AgentRecord, type IdentityStore, type OperatorStore, type QuotaGate, type ReceiptStore, type Store, type TokenRecord } from '../store/store.js';
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { refuseReservedHandle } from './reserved-handles.js';
@@ -42,6 +42,12 @@ const AGENT_PAGES = 'agents';
 /** Handles remembered as existing, at most; the least recently used go first. */
 const KNOWN_HANDLES = 10_000;
 
+/**
+ * The parts of the store identity reads and writes: agents and tokens, operators (their tokens and
+ * agents, pauses), the quota counters that count failed tokens, and whether the store is shared.
+ */
+type AgentsStore = IdentityStore & OperatorStore & Pick<ReceiptStore, 'quotaUsed' | 'chargeQuotas'> & Pick<Store, 'exclusive' | 'events'>;
+
 /** Agents and their tokens; also decides who a bearer token belongs to. */
 export class Identity {
   /**
@@ -59,7 +65,7 @@ export class Identity {
   private readonly failures: TokenFailures;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AgentsStore,
     /** The admin token's hash: a node may know only the hash, when another node created the token. */
     private readonly adminTokenHash: string,
     private readonly quotas: Quotas,

@@ -13,7 +13,7 @@ import { checkTarget, DeliveryFailed, safeSend, TargetRefused, type TargetPolicy
 import { interfaceOf, SPOKEN, type EndpointInterface } from '../delivery/remote/interface.js';
 import { cardCarries, controlExtension, placesOf } from './endpoint-card.js';
 import { HubError } from '../errors/hub-error.js';
-import { QuotaExceeded, type AgentRecord, type Store } from '../store/store.js';
+import { QuotaExceeded, type AgentRecord, type IdentityStore } from '../store/store.js';
 import type { Identity } from './agents.js';
 import { requireToken, type Caller } from './caller.js';
 import type { Quotas } from './quotas.js';
@@ -33,7 +33,7 @@ export interface ForwardingView {
 
 export class EndpointControl {
   constructor(
-    private readonly store: Store,
+    private readonly store: IdentityStore,
     private readonly identity: Identity,
     private readonly quotas: Quotas,
     private readonly policy: TargetPolicy,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
 import { HubError } from '../errors/hub-error.js';
-import { StoreConflict, type OperatorRecord, type Store, type TokenRecord } from '../store/store.js';
+import { StoreConflict, type OperatorRecord, type OperatorStore, type TokenRecord } from '../store/store.js';
 import { handleField, HANDLE_PATTERN } from './agents.js';
 import type { Caller } from './caller.js';
 import { refuseReservedHandle } from './reserved-handles.js';
@@ -21,7 +21,7 @@ export interface OperatorProfile extends OperatorRecord {
  */
 export class Operators {
   constructor(
-    private readonly store: Store,
+    private readonly store: OperatorStore,
     private readonly clock: () => number = Date.now,
   ) {}
 

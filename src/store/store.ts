@@ -34,6 +34,11 @@ export * from './tasks.js';
 /** Told of each commit of writes: how long it took and how many writes shared it (for metrics). */
 export type CommitObserver = (seconds: number, writes: number) => void;
 
+/**
+ * All the parts at once. Each dialect builds it by spreading one object per part (each typed as its
+ * contract) beside the few members that span parts; a consumer takes the parts it uses
+ * (`IdentityStore`, `Pick<Store, 'listTasks' | 'exclusive'>`, …), the composition root the whole.
+ */
 export interface Store extends TaskStore, IdentityStore, OperatorStore, OutboxStore, SigningKeyStore, ScheduleStore, ReceiptStore, SpaceStore, BoardStore, InboxStore, NodeStore {
   readonly name: 'sqlite' | 'postgres';
   /**

@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import { Statement, type Db } from './database.js';
 import { chargeQuotas } from './receipts.js';
-import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type RecallQuery } from '../store.js';
+import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardStore, type BoardWrite, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
 
 /** A board row (alias b) with its readers, in one query. */
@@ -101,7 +101,7 @@ async function appendTo(client: pg.PoolClient, w: BoardWrite): Promise<BoardReco
   return { ...board, cardCount: board.cardCount + fresh.length, updatedAt: Math.max(board.updatedAt, w.at) };
 }
 
-export function boardStatements(db: Db) {
+export function boardStatements(db: Db): BoardStore {
   return {
     writeBoard: (w: BoardWrite) =>
       db.transaction(async (client) => {

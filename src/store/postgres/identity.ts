@@ -3,7 +3,7 @@
  * reads the database every time, so a token revoked through any process is refused at once. Token
  * and record changes send NOTIFY in their own statement and are announced here after it commits.
  */
-import type { AgentCursor, AgentRecord, AgentSearch, EndpointChallenge, SpokenInterface, ProfilePatch, QuotaCharge, QuotaGate } from '../store.js';
+import type { AgentCursor, AgentRecord, AgentSearch, EndpointChallenge, IdentityStore, SpokenInterface, ProfilePatch, QuotaCharge, QuotaGate } from '../store.js';
 import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
@@ -23,7 +23,7 @@ const SEARCH = searchSql(
 const TOKEN_COLUMNS = 'id, handle, created_at, revoked_at';
 const ADMIN_TOKEN_HASH = 'admin_token_hash';
 
-export function identityStatements(db: Db, announcer: Announcer) {
+export function identityStatements(db: Db, announcer: Announcer): IdentityStore {
   /** Runs a statement that changes one agent and sends `noted`; announces the change once it committed. */
   const changeAgent = async (s: Statement, handle: string, change: 'tokens' | 'record', over?: string): Promise<AgentRow | undefined> => {
     s.with('noted', `SELECT pg_notify('${AGENTS}', ${s.param(announcer.agentNotice(handle, change), 'text')}) FROM changed`);

@@ -9,7 +9,7 @@
  * began (beginInboxLog), and only then may its first listener read the open tasks.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type LoggedInboxEvent, type TaskEvent } from '../inbox.js';
+import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type InboxStore, type LoggedInboxEvent, type TaskEvent } from '../inbox.js';
 import { StoreUnavailable } from '../store.js';
 import type { PoolClient } from 'pg';
 import type { Db, Statement } from './database.js';
@@ -64,7 +64,7 @@ async function waitOutRunningTransactions(db: Db): Promise<void> {
 
 const logged = (rows: { seq: number; body: string }[]): LoggedInboxEvent[] => rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
 
-export function inboxStatements(db: Db, known: Omissions) {
+export function inboxStatements(db: Db, known: Omissions): InboxStore {
   return {
     beginInboxLog: async (agent: string) => {
       await db.query(

@@ -39,7 +39,7 @@ async function locked<T>(db: Db, announcer: Announcer, key: string, work: (tasks
       agentNotice: (handle, change) => announcer.agentNotice(handle, change),
       agentChanged: (handle, change) => announcer.agentChanged(handle, change),
     });
-    return work({ getTask: reads.get, listTasks: reads.list, createTask: writes.create });
+    return work({ getTask: reads.getTask, listTasks: reads.listTasks, createTask: writes.createTask });
   });
   for (const c of commits) announcer.taskCommitted(c);
   return result;

@@ -1,9 +1,9 @@
 import type { Db } from './database.js';
-import type { NodeFacts } from '../nodes.js';
+import type { NodeFacts, NodeStore } from '../nodes.js';
 import { nodeFromRow, type NodeRow } from '../rows.js';
 
 /** The hub's nodes (store/nodes.ts), seen by the database's clock, so nodes whose clocks differ agree. */
-export function nodeStatements(db: Db) {
+export function nodeStatements(db: Db): NodeStore {
   return {
     beatNode: async (node: NodeFacts, forgetAfterMs: number) => {
       await db.query(

@@ -4,7 +4,7 @@
  * a pause through any process holds at once on every other. Changes send NOTIFY in their own
  * transaction and are announced here after it commits.
  */
-import type { AgentPause, OperatorRecord } from '../store.js';
+import type { AgentPause, OperatorRecord, OperatorStore } from '../store.js';
 import type { Db } from './database.js';
 import type { Announcer } from './events.js';
 import { AGENT_COLUMNS } from './identity.js';
@@ -15,7 +15,7 @@ interface OperatorRow { handle: string; name: string | null; created_at: number 
 
 const TOKEN_COLUMNS = 'id, operator AS handle, created_at, revoked_at';
 
-export function operatorStatements(db: Db, announcer: Announcer) {
+export function operatorStatements(db: Db, announcer: Announcer): OperatorStore {
   const notify = `SELECT pg_notify('${AGENTS}', $1)`;
 
   return {

@@ -3,7 +3,7 @@
  * claimed with FOR UPDATE SKIP LOCKED and a lease naming its holder, so processes sharing the
  * outbox never take one delivery twice; only the holder records an attempt.
  */
-import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type PushConfig } from '../store.js';
+import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type OutboxStore, type PushConfig } from '../store.js';
 import type { Db, Statement } from './database.js';
 import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
@@ -65,12 +65,12 @@ WITH due AS (
 )
 SELECT * FROM leased ORDER BY next_at, task_id, channel, seq`;
 
-export function outboxStatements(db: Db) {
+export function outboxStatements(db: Db): OutboxStore {
   return {
-    claim: async (owner: string, now: number, leaseUntil: number, limit: number) =>
+    claimDeliveries: async (owner: string, now: number, leaseUntil: number, limit: number) =>
       (await db.query<DeliveryRow>(CLAIM, [now, limit, owner, leaseUntil])).rows.map(deliveryFromRow),
 
-    finish: async (id: string, owner: string, o: DeliveryOutcome) => {
+    finishDelivery: async (id: string, owner: string, o: DeliveryOutcome) => {
       const { rowCount } = await db.query(
         `UPDATE deliveries SET state = $3, attempts = $4, next_at = $5, last_status = $6, last_error = $7, last_attempt_at = $8,
            lease_owner = NULL, lease_until = NULL
@@ -80,16 +80,16 @@ export function outboxStatements(db: Db) {
       return rowCount === 1;
     },
 
-    pending: async () => (await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM deliveries WHERE state = 'pending'")).rows[0]?.n ?? 0,
+    pendingDeliveries: async () => (await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM deliveries WHERE state = 'pending'")).rows[0]?.n ?? 0,
 
-    list: async (taskId: string) =>
+    listDeliveries: async (taskId: string) =>
       (await db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE task_id = $1 ORDER BY channel, seq`, [taskId])).rows.map(deliveryFromRow),
 
     /**
      * Inserts or updates a config; its owner alone may change it. The task's row is locked first,
      * so puts on one task through several processes count the owner's configs one after another.
      */
-    putConfig: (c: PushConfig, maxPerOwner: number) =>
+    putPushConfig: (c: PushConfig, maxPerOwner: number) =>
       db.transaction(async (client): Promise<'stored' | 'taken' | 'full'> => {
         await client.query('SELECT 1 FROM tasks WHERE id = $1 FOR UPDATE', [c.taskId]);
         const others = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM push_configs WHERE task_id = $1 AND owner = $2 AND id <> $3', [c.taskId, c.owner, c.id]);
@@ -105,11 +105,11 @@ export function outboxStatements(db: Db) {
         return rowCount === 1 ? 'stored' : 'taken';
       }),
 
-    configs: async (taskId: string) =>
+    listPushConfigs: async (taskId: string) =>
       (await db.query<ConfigRow>('SELECT * FROM push_configs WHERE task_id = $1 ORDER BY created_at, id', [taskId])).rows.map(configFromRow),
 
     /** Deletes a config and, in the same statement, cancels its channel's pending deliveries. */
-    deleteConfig: async (taskId: string, id: string) => {
+    deletePushConfig: async (taskId: string, id: string) => {
       const { rows } = await db.query<{ gone: number }>(
         `WITH gone AS (DELETE FROM push_configs WHERE task_id = $1 AND id = $2 RETURNING id),
          canceled AS (
@@ -121,10 +121,10 @@ export function outboxStatements(db: Db) {
       );
       return rows[0]!.gone === 1;
     },
-
-    /** Finished deliveries older than `before` go; pending ones stay whatever their age. */
-    prune: async (before: number) => {
-      await db.query("DELETE FROM deliveries WHERE state <> 'pending' AND created_at < $1", [before]);
-    },
   };
+}
+
+/** Finished deliveries older than `before` go; pending ones stay whatever their age. */
+export async function pruneDeliveries(db: Db, before: number): Promise<void> {
+  await db.query("DELETE FROM deliveries WHERE state <> 'pending' AND created_at < $1", [before]);
 }

@@ -13,9 +13,9 @@ import { connectClient, database, endPool, migrate, openPool, storeError } from 
 import { Listener, type ListenOptions } from './events.js';
 import { identityStatements } from './identity.js';
 import { operatorStatements } from './operators.js';
-import { outboxStatements } from './outbox.js';
+import { outboxStatements, pruneDeliveries } from './outbox.js';
 import { signingKeyStatements } from './signing-keys.js';
-import { receiptStatements } from './receipts.js';
+import { pruneReceipts, receiptStatements } from './receipts.js';
 import { scheduleStatements } from './schedule.js';
 import { spaceStatements } from './spaces.js';
 import { boardStatements } from './boards.js';
@@ -54,54 +54,31 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     await endPool(pool).catch(() => {});
     throw e;
   }
-  const identity = identityStatements(db, listener);
-  const spaces = spaceStatements(db);
+  // What this process's task writes may leave out (omissions.ts): the inbox part tells them of each log it begins.
   const omissions = new Omissions();
-  const writes = taskWriter(db, listener, omissions);
-  const reads = taskReader(db);
-  const entries = entryReads(db);
-  const outbox = outboxStatements(db);
-  const due = scheduleStatements(db);
-  const receipts = receiptStatements(db);
 
+  // Each part is its concern's contract (store/<concern>.ts) over the database; the store is all of them.
   return {
     name: 'postgres',
     exclusive: false,
     events: bus,
-    ...identity,
-    ...operatorStatements(db, listener),
-    ...spaces,
-    ...boardStatements(db),
-    createTask: writes.create,
-    updateTask: writes.update,
-    addEntry: writes.seal,
-    getTask: reads.get,
-    listTasks: reads.list,
-    openKeyHolder: reads.openKeyHolder,
-    countCreated: reads.countCreated,
+    ...taskReader(db),
+    ...taskWriter(db, listener, omissions),
+    ...entryReads(db),
     underLock: lockedWork(db, listener),
-    entries: entries.list,
-    entryOf: entries.of,
-    eventsAfter: entries.eventsAfter,
-    claimDue: due.claim,
-    finishDue: due.finish,
-    nextDue: due.next,
-    getReceipt: receipts.get,
-    quotaUsed: receipts.quotaUsed,
-    chargeQuotas: receipts.chargeQuotas,
-    putPushConfig: outbox.putConfig,
-    listPushConfigs: outbox.configs,
-    deletePushConfig: outbox.deleteConfig,
-    claimDeliveries: outbox.claim,
-    finishDelivery: outbox.finish,
-    listDeliveries: outbox.list,
-    pendingDeliveries: outbox.pending,
+    ...identityStatements(db, listener),
+    ...operatorStatements(db, listener),
+    ...spaceStatements(db),
+    ...boardStatements(db),
+    ...outboxStatements(db),
+    ...scheduleStatements(db),
+    ...receiptStatements(db),
     ...signingKeyStatements(db),
     ...inboxStatements(db, omissions),
     ...nodeStatements(db),
     prune: async (before) => {
-      await receipts.prune(before);
-      await outbox.prune(before - DELIVERIES_KEPT_MS);
+      await pruneReceipts(db, before);
+      await pruneDeliveries(db, before - DELIVERIES_KEPT_MS);
     },
     close: async () => {
       await listener.close();

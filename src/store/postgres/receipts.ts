@@ -3,7 +3,7 @@
  * write leaves no receipt and uses no quota because it is one statement. The receipt's primary key
  * (scope, key) refuses a second write with its key, whichever process writes.
  */
-import { HOLD_WINDOW, type QuotaCharge, type QuotaGate, type Receipt } from '../store.js';
+import { HOLD_WINDOW, type QuotaCharge, type QuotaGate, type Receipt, type ReceiptStore } from '../store.js';
 import { Statement, type Db } from './database.js';
 
 /**
@@ -81,9 +81,9 @@ export function gateTest(s: Statement, gate: QuotaGate | undefined): string | un
 /** Receipts pruned per statement, so a day of them (after an outage, say) is never one long transaction. */
 const PRUNE_SLICE = 10_000;
 
-export function receiptStatements(db: Db) {
+export function receiptStatements(db: Db): ReceiptStore {
   return {
-    async get(scope: string, key: string): Promise<Receipt | undefined> {
+    async getReceipt(scope: string, key: string): Promise<Receipt | undefined> {
       const { rows } = await db.query<{ fingerprint: string; result: string }>(
         'SELECT fingerprint, result FROM receipts WHERE scope = $1 AND key = $2',
         [scope, key],
@@ -102,12 +102,12 @@ export function receiptStatements(db: Db) {
       const { rows } = await db.query<{ used: number }>('SELECT used FROM quota_counters WHERE key = $1 AND window_start = $2', [key, windowStart]);
       return rows[0]?.used ?? 0;
     },
-
-    /** Receipts written before `before`, and quota windows that ended before it (a day is the longest); holds are kept. */
-    async prune(before: number): Promise<void> {
-      const slice = 'DELETE FROM receipts WHERE ctid = ANY (ARRAY(SELECT ctid FROM receipts WHERE created_at < $1 LIMIT $2))';
-      while ((await db.query(slice, [before, PRUNE_SLICE])).rowCount === PRUNE_SLICE);
-      await db.query('DELETE FROM quota_counters WHERE window_start < $1 AND window_start <> $2', [before - 86_400_000, HOLD_WINDOW]);
-    },
   };
+}
+
+/** Forgets receipts written before `before`, and quota windows that ended before it (a day is the longest); holds are kept. */
+export async function pruneReceipts(db: Db, before: number): Promise<void> {
+  const slice = 'DELETE FROM receipts WHERE ctid = ANY (ARRAY(SELECT ctid FROM receipts WHERE created_at < $1 LIMIT $2))';
+  while ((await db.query(slice, [before, PRUNE_SLICE])).rowCount === PRUNE_SLICE);
+  await db.query('DELETE FROM quota_counters WHERE window_start < $1 AND window_start <> $2', [before - 86_400_000, HOLD_WINDOW]);
 }

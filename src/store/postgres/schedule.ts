@@ -4,7 +4,7 @@
  * claimer committed meanwhile is re-checked under its lock and left out. A lease that ran out can
  * be claimed by anyone.
  */
-import type { DueWork } from '../store.js';
+import type { DueWork, ScheduleStore } from '../store.js';
 import type { Db, Statement } from './database.js';
 
 /** Adds a task write's new schedule (clearing any lease), made once `anchor` has its row. */
@@ -44,17 +44,17 @@ WITH due AS (
 UPDATE due_work SET lease_owner = $3, lease_until = $4 FROM due WHERE due_work.task_id = due.task_id
 RETURNING due_work.task_id AS "taskId", due_work.due_at AS "dueAt"`;
 
-export function scheduleStatements(db: Db) {
+export function scheduleStatements(db: Db): ScheduleStore {
   return {
-    claim: async (owner: string, now: number, leaseUntil: number, limit: number): Promise<DueWork[]> => {
+    claimDue: async (owner: string, now: number, leaseUntil: number, limit: number): Promise<DueWork[]> => {
       const { rows } = await db.query<DueWork>(CLAIM, [now, limit, owner, leaseUntil]);
       return rows.sort((a, b) => a.dueAt - b.dueAt || (a.taskId < b.taskId ? -1 : 1));
     },
-    next: async (): Promise<number | undefined> => {
+    nextDue: async (): Promise<number | undefined> => {
       const { rows } = await db.query<{ at: number | null }>('SELECT MIN(due_at) AS at FROM due_work');
       return rows[0]?.at ?? undefined;
     },
-    finish: async (taskId: string, owner: string): Promise<void> => {
+    finishDue: async (taskId: string, owner: string): Promise<void> => {
       await db.query('DELETE FROM due_work WHERE task_id = $1 AND lease_owner = $2', [taskId, owner]);
     },
   };

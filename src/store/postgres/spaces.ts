@@ -3,14 +3,14 @@
  * moment is its primary key's unique violation, which database.ts turns into StoreConflict
  * 'space-name'.
  */
-import type { SpaceMember, SpacePatch, SpaceRecord } from '../store.js';
+import type { SpaceMember, SpacePatch, SpaceRecord, SpaceStore } from '../store.js';
 import type { Db } from './database.js';
 import { memberFromRow, patchToRow, spaceFromRow, spaceToRow, type MemberRow, type SpaceRow } from '../rows.js';
 
 const SPACE_COLUMNS = 'name, description, claim, owner, orchestrator_priority, created_at, updated_at';
 const MEMBER_COLUMNS = 'handle, role, added_at';
 
-export function spaceStatements(db: Db) {
+export function spaceStatements(db: Db): SpaceStore {
   return {
     createSpace: async (space: SpaceRecord): Promise<void> => {
       const r = spaceToRow(space);

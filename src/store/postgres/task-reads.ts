@@ -5,7 +5,7 @@
  * once per task.
  */
 import type { Artifact, Message } from '../../a2a/types.js';
-import { countsByBucket, type ColumnTest, type GetOptions, type QuotaGate, type StoredTask, type TaskColumn, type TaskPage, type TaskQuery, type TaskRecord, type TaskScope } from '../store.js';
+import { countsByBucket, type ColumnTest, type GetOptions, type QuotaGate, type StoredTask, type TaskColumn, type TaskPage, type TaskQuery, type TaskRecord, type TaskScope, type TaskStore } from '../store.js';
 import { Statement, type Db } from './database.js';
 import { gateTest } from './receipts.js';
 import { cursorWalks, orderBy } from '../order.js';
@@ -117,7 +117,7 @@ export const liveTokenTest = (s: Statement, hash: string, gate?: QuotaGate): str
    ELSE muster_refuse('MU401', 'token', 'the token is not live') END AS live`;
 };
 
-export function taskReader(db: Db) {
+export function taskReader(db: Db): Pick<TaskStore, 'getTask' | 'listTasks' | 'openKeyHolder' | 'countCreated'> {
   const get = async (id: string, options: GetOptions): Promise<StoredTask | undefined> => {
     const s = new Statement();
     const taskId = s.param(id, 'text');
@@ -151,5 +151,5 @@ export function taskReader(db: Db) {
     return countsByBucket(rows, buckets);
   };
 
-  return { get, list, openKeyHolder, countCreated };
+  return { getTask: get, listTasks: list, openKeyHolder, countCreated };
 }

@@ -12,7 +12,7 @@
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
  * violation (task id, receipt) does the same. database.ts maps both to the store's errors.
  */
-import { inboxKey, loggedEvents, UNNUMBERED, type EntryWrite, type SealedWrite, type TaskCreated, type TaskWrite } from '../store.js';
+import { inboxKey, loggedEvents, UNNUMBERED, type EntryWrite, type SealedWrite, type TaskCreated, type TaskStore, type TaskWrite } from '../store.js';
 import { Statement, type Db } from './database.js';
 import type { WriteLocks } from './group-commit.js';
 import { chargeQuotas, writeReceipt } from './receipts.js';
@@ -26,7 +26,7 @@ import { liveTokenTest, TASK_COLUMNS, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
 
 /** `known`: what the process's writes may leave out (omissions.ts); none inside a transaction (a write there cannot be made again). */
-export function taskWriter(db: Db, announcer: Announcer, known?: Omissions) {
+export function taskWriter(db: Db, announcer: Announcer, known?: Omissions): Pick<TaskStore, 'createTask' | 'updateTask' | 'addEntry'> {
   /**
    * Runs a write's statement (group-committed); `checks` name the CTEs that raise its refusals,
    * which the main query must read; `locks` the rows it will wait on.
@@ -82,7 +82,7 @@ export function taskWriter(db: Db, announcer: Announcer, known?: Omissions) {
     await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')], { tasks: [w.entry.taskId], quotas: w.quotas });
   };
 
-  return { create: (w: TaskWrite) => write('create', w), update: async (w: TaskWrite) => void (await write('update', w)), seal };
+  return { createTask: (w: TaskWrite) => write('create', w), updateTask: async (w: TaskWrite) => void (await write('update', w)), addEntry: seal };
 }
 
 /**
@@ -199,11 +199,11 @@ function writeHistory(s: Statement, id: string, w: TaskWrite): void {
 
 
 /** Reads of a task's entries and its event log. */
-export function entryReads(db: Db) {
+export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'eventsAfter'> {
   return {
-    list: async (taskId: string) =>
+    entries: async (taskId: string) =>
       (await db.query<EntryRow>('SELECT task_id, author, id, body, created_at FROM task_entries WHERE task_id = $1 ORDER BY position', [taskId])).rows.map(entryFromRow),
-    of: async (taskId: string, author: string) => {
+    entryOf: async (taskId: string, author: string) => {
       const { rows } = await db.query<EntryRow>('SELECT task_id, author, id, body, created_at FROM task_entries WHERE task_id = $1 AND author = $2', [taskId, author]);
       return rows[0] && entryFromRow(rows[0]);
     },

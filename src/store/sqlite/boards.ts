@@ -4,7 +4,7 @@
  * never interleave. Cards are indexed by FTS5 (`card_search`, kept by a trigger on `cards`).
  */
 import { statementCache, type Db } from './database.js';
-import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
+import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardStore, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
 import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
 import { quotaStatements } from './quota-charges.js';
 
@@ -33,7 +33,7 @@ function matchExpression(query: RecallQuery): string {
   return [...query.words.map((w) => `${quote(w)}*`), ...query.tags.map((t) => `tags : ${quote(t)}`)].join(' OR ');
 }
 
-export function boardStatements(db: Db) {
+export function boardStatements(db: Db): BoardStore {
   const prepare = statementCache(db); // lists and recalls vary in their conditions
   const ownedBy = db.prepare('SELECT COUNT(*) FROM boards WHERE owner = ?').pluck();
   const getBoard = db.prepare(`SELECT ${BOARD_SELECT} FROM boards b WHERE b.id = ?`);
@@ -86,9 +86,9 @@ export function boardStatements(db: Db) {
   });
 
   return {
-    writeBoard: (w: BoardWrite) => write.immediate(w),
-    getBoard: read,
-    listBoards: (scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }) => {
+    writeBoard: async (w: BoardWrite) => write.immediate(w),
+    getBoard: async (id: string) => read(id),
+    listBoards: async (scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }) => {
       const where = scopeCondition(scope);
       const params: Record<string, unknown> = { ...where.params, lim: query.limit + 1 };
       let sql = `SELECT ${BOARD_SELECT} FROM boards b WHERE ${where.sql}`;
@@ -98,12 +98,12 @@ export function boardStatements(db: Db) {
       const boards = rows.slice(0, query.limit).map(boardFromRow);
       return { boards, hasMore: rows.length > query.limit };
     },
-    boardContents: (id: string) => ({
+    boardContents: async (id: string) => ({
       cards: (cardsOf.all(id) as CardRow[]).map(cardFromRow),
       connections: (connectionsOf.all(id) as ConnectionRow[]).map(connectionFromRow),
     }),
-    boardCards: (id: string, ids: readonly string[]) => (cardsAmong.all(id, JSON.stringify(ids)) as CardRow[]).map(cardFromRow),
-    recall: (scope: BoardScope, query: RecallQuery) => {
+    boardCards: async (id: string, ids: readonly string[]) => (cardsAmong.all(id, JSON.stringify(ids)) as CardRow[]).map(cardFromRow),
+    recall: async (scope: BoardScope, query: RecallQuery) => {
       const match = matchExpression(query);
       if (!match) return [];
       const where = scopeCondition(scope);
@@ -118,6 +118,6 @@ export function boardStatements(db: Db) {
       const rows = prepare(`${sql} ORDER BY tagged DESC, rank, c.created_at DESC LIMIT @lim`).all(params) as (CardRow & { board_title: string; rank: number })[];
       return rows.map((r) => ({ card: cardFromRow(r) as CardRecord, boardTitle: r.board_title, score: -r.rank }));
     },
-    countBoards: (owner: string) => ownedBy.get(owner) as number,
+    countBoards: async (owner: string) => ownedBy.get(owner) as number,
   };
 }

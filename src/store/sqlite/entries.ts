@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import { StoreConflict, type EntryWrite } from '../store.js';
+import { StoreConflict, type EntryWrite, type TaskStore } from '../store.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
 
 /** One-per-agent task entries, inside the caller's transaction: `check` the entry's rule, then `add` it. */
@@ -7,7 +7,6 @@ export function entryStatements(db: Db) {
   const taskState = db.prepare('SELECT state FROM tasks WHERE id = ?').pluck();
   const count = db.prepare('SELECT COUNT(*) FROM task_entries WHERE task_id = ?').pluck();
   const one = db.prepare('SELECT * FROM task_entries WHERE task_id = ? AND author = ?');
-  const all = db.prepare('SELECT * FROM task_entries WHERE task_id = ? ORDER BY position');
   const insertRow = db.prepare(
     `INSERT INTO task_entries (task_id, author, id, position, body, created_at)
      VALUES (@task, @author, @id, (SELECT COUNT(*) FROM task_entries WHERE task_id = @task), @body, @at)`,
@@ -30,10 +29,21 @@ export function entryStatements(db: Db) {
     check,
     add,
     count: (taskId: string) => count.get(taskId) as number,
-    list: (taskId: string) => (all.all(taskId) as EntryRow[]).map(entryFromRow),
-    of: (taskId: string, author: string) => {
+  };
+}
+
+/** What the store's TaskStore reads of a task besides the task: its entries and its event log. */
+export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'eventsAfter'> {
+  const one = db.prepare('SELECT * FROM task_entries WHERE task_id = ? AND author = ?');
+  const all = db.prepare('SELECT * FROM task_entries WHERE task_id = ? ORDER BY position');
+  const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+  return {
+    entries: async (taskId: string) => (all.all(taskId) as EntryRow[]).map(entryFromRow),
+    entryOf: async (taskId: string, author: string) => {
       const row = one.get(taskId, author) as EntryRow | undefined;
       return row && entryFromRow(row);
     },
+    eventsAfter: async (taskId: string, afterSeq: number, limit: number) =>
+      (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
   };
 }

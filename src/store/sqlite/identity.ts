@@ -1,15 +1,22 @@
 import { isConstraintViolation, type Db } from './database.js';
-import { StoreConflict, type AgentCursor, type AgentRecord, type AgentSearch, type EndpointChallenge, type EventBus, type SpokenInterface, type ProfilePatch, type QuotaCharge } from '../store.js';
+import { StoreConflict, type AgentCursor, type AgentRecord, type AgentSearch, type EndpointChallenge, type EventBus, type SpokenInterface, type IdentityStore, type ProfilePatch, type QuotaCharge, type QuotaGate } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
 
 
 const ADMIN_TOKEN_HASH = 'admin_token_hash';
+const LIVE_TOKEN = 'SELECT id, handle, created_at, revoked_at FROM tokens WHERE hash = ? AND revoked_at IS NULL';
+
+/** Whether the token with this hash is live, in a plain call: task writes ask it inside their transaction. */
+export function tokenLiveness(db: Db): (hash: string) => boolean {
+  const live = db.prepare(LIVE_TOKEN);
+  return (hash) => live.get(hash) !== undefined;
+}
 
 
 /** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
-export function identityStatements(db: Db, bus: EventBus) {
+export function identityStatements(db: Db, bus: EventBus): IdentityStore {
   const insertAgentRow = db.prepare(
     `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
      VALUES (@handle, @name, @description, @endpoint, @operator, @createdAt, @skills, @tags, @input_modes, @output_modes, @search_names, @search_text, @search_keys)`,
@@ -21,11 +28,12 @@ export function identityStatements(db: Db, bus: EventBus) {
   const agentPage = db.prepare(
     'SELECT * FROM agents WHERE (@createdAt IS NULL OR (created_at, handle) > (@createdAt, @handle)) ORDER BY created_at, handle LIMIT @lim',
   );
-  const findTokenRow = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE hash = ? AND revoked_at IS NULL');
+  const findTokenRow = db.prepare(LIVE_TOKEN);
   const listTokenRows = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE handle = ? ORDER BY created_at');
   const revokeRow = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND id = ? AND revoked_at IS NULL');
 
-  const chargeQuotas = quotaStatements(db).charge;
+  const counters = quotaStatements(db);
+  const chargeQuotas = counters.charge;
   const insertAgent = db.transaction((agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
     chargeQuotas(quotas);
     try {
@@ -91,41 +99,42 @@ export function identityStatements(db: Db, bus: EventBus) {
   };
 
   return {
-    saveChallenge: (handle: string, c: EndpointChallenge) => void saveChallenge.run(handle, c.challenge, c.endpoint, c.expiresAt),
-    takeChallenge: (handle: string) => takeChallenge.immediate(handle),
-    markEndpointVerified: (handle: string, endpoint: string, spoken: SpokenInterface, now: number) =>
+    saveChallenge: async (handle: string, c: EndpointChallenge) => void saveChallenge.run(handle, c.challenge, c.endpoint, c.expiresAt),
+    takeChallenge: async (handle: string) => takeChallenge.immediate(handle),
+    markEndpointVerified: async (handle: string, endpoint: string, spoken: SpokenInterface, now: number) =>
       announced(handle, 'record', markVerified.immediate(handle, endpoint, spoken, now)),
-    setForwarding: (handle: string, enabled: boolean, quotas: QuotaCharge[]) => announced(handle, 'record', setForwarding.immediate(handle, enabled, quotas)),
-    updateProfile: (handle: string, patch: ProfilePatch) => {
+    setForwarding: async (handle: string, enabled: boolean, quotas: QuotaCharge[]) => announced(handle, 'record', setForwarding.immediate(handle, enabled, quotas)),
+    updateProfile: async (handle: string, patch: ProfilePatch) => {
       const agent = updateProfile.immediate(handle, patch);
       return agent && announced(handle, 'record', agent);
     },
-    searchAgents: (query: AgentSearch) => {
+    searchAgents: async (query: AgentSearch) => {
       const rows = search.all(searchKeys(query)) as AgentRow[];
       return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
     },
-    adminTokenHash: () => (getSetting.get(ADMIN_TOKEN_HASH) as string | undefined),
-    keepAdminTokenHash: (hash: string) => {
+    adminTokenHash: async () => (getSetting.get(ADMIN_TOKEN_HASH) as string | undefined),
+    keepAdminTokenHash: async (hash: string) => {
       keepSetting.run(ADMIN_TOKEN_HASH, hash);
       return getSetting.get(ADMIN_TOKEN_HASH) as string;
     },
-    insertAgent: (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []) => insertAgent.immediate(agent, token, quotas),
-    getAgent: (handle: string) => {
+    insertAgent: async (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []) => insertAgent.immediate(agent, token, quotas),
+    getAgent: async (handle: string) => {
       const row = getAgentRow.get(handle) as AgentRow | undefined;
       return row && agentFromRow(row);
     },
-    listAgents: (query: { limit: number; after?: AgentCursor }) => {
+    listAgents: async (query: { limit: number; after?: AgentCursor }) => {
       const rows = agentPage.all({ createdAt: query.after?.createdAt ?? null, handle: query.after?.handle ?? null, lim: query.limit + 1 }) as AgentRow[];
       return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
     },
-    findToken: (hash: string) => {
+    findToken: async (hash: string, gate?: QuotaGate) => {
+      counters.gate(gate); // a closed gate refuses before the token is looked at
       const row = findTokenRow.get(hash) as TokenRow | undefined;
       return row && tokenFromRow(row);
     },
-    listTokens: (handle: string) => (listTokenRows.all(handle) as TokenRow[]).map(tokenFromRow),
-    insertToken: (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) =>
+    listTokens: async (handle: string) => (listTokenRows.all(handle) as TokenRow[]).map(tokenFromRow),
+    insertToken: async (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) =>
       announced(handle, 'tokens', insertToken.immediate(handle, token, now, replace)),
-    revokeToken: (handle: string, tokenId: string, now: number) => {
+    revokeToken: async (handle: string, tokenId: string, now: number) => {
       const revoked = revokeRow.run(now, handle, tokenId).changes === 1;
       if (revoked) bus.agent(handle, 'tokens');
       return revoked;

@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type LoggedInboxEvent, type TaskEvent } from '../inbox.js';
+import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type InboxStore, type LoggedInboxEvent, type TaskEvent } from '../inbox.js';
 
 type Row = { seq: number; body: string };
 const logged = (rows: unknown[]): LoggedInboxEvent[] => (rows as Row[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
@@ -40,14 +40,16 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
   const drop = db.prepare('DELETE FROM inbox_presence WHERE handle = ? AND holder = ?');
   const expired = db.prepare('DELETE FROM inbox_presence WHERE until <= ?');
 
-  return {
-    /** Appends a write's inbox events inside its transaction; answers the log's new last seq, or undefined: the agent has no log. */
-    write(draft: InboxDraft, now: number): number | undefined {
-      if (!begun.has(draft.agent)) return undefined; // nobody has listened: nobody could read them
-      let last = 0;
-      for (const e of draft.events) last = append.get({ agent: draft.agent, task: inboxTaskId(e), body: JSON.stringify(e), at: now }) as number;
-      return last;
-    },
+  /** Appends a write's inbox events inside its transaction; answers the log's new last seq, or undefined: the agent has no log. */
+  const write = (draft: InboxDraft, now: number): number | undefined => {
+    if (!begun.has(draft.agent)) return undefined; // nobody has listened: nobody could read them
+    let last = 0;
+    for (const e of draft.events) last = append.get({ agent: draft.agent, task: inboxTaskId(e), body: JSON.stringify(e), at: now }) as number;
+    return last;
+  };
+
+  // The store's part and the task writer's `write` share `begun`, so one factory makes both.
+  const store: InboxStore = {
     // One process writes, one write at a time: no write can be running while a log begins.
     beginInboxLog: async (agent: string) => {
       begin.run(agent);
@@ -65,4 +67,5 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
     },
     dropPresence: async (agent: string, holder: string) => void drop.run(agent, holder),
   };
+  return { write, store };
 }

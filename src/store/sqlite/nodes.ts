@@ -1,9 +1,9 @@
 import type { Db } from './database.js';
-import type { NodeFacts } from '../nodes.js';
+import type { NodeFacts, NodeStore } from '../nodes.js';
 import { nodeFromRow, type NodeRow } from '../rows.js';
 
 /** The hub's nodes (store/nodes.ts): on SQLite there is one, and its clock is the clock. */
-export function nodeStatements(db: Db, clock: () => number = Date.now) {
+export function nodeStatements(db: Db, clock: () => number = Date.now): NodeStore {
   const beat = db.prepare(
     `INSERT INTO nodes (id, version, started_at, last_seen, address) VALUES (@id, @version, @startedAt, @now, @address)
      ON CONFLICT (id) DO UPDATE SET version = excluded.version, last_seen = excluded.last_seen, address = excluded.address`,

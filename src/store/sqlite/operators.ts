@@ -1,5 +1,5 @@
 import { isConstraintViolation, type Db } from './database.js';
-import { StoreConflict, type AgentPause, type EventBus, type OperatorRecord } from '../store.js';
+import { StoreConflict, type AgentPause, type EventBus, type OperatorRecord, type OperatorStore } from '../store.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 
 interface OperatorRow { handle: string; name: string | null; created_at: number }
@@ -7,7 +7,7 @@ interface OperatorRow { handle: string; name: string | null; created_at: number 
 const operatorFromRow = (r: OperatorRow): OperatorRecord => (r.name === null ? { handle: r.handle, createdAt: r.created_at } : { handle: r.handle, name: r.name, createdAt: r.created_at });
 
 /** Operators, their tokens, and agents' pauses; token changes and pauses are announced on `bus`. */
-export function operatorStatements(db: Db, bus: EventBus) {
+export function operatorStatements(db: Db, bus: EventBus): OperatorStore {
   const holdHandle = db.prepare("INSERT INTO handles (handle, holder) VALUES (?, 'operator')");
   const insertRow = db.prepare('INSERT INTO operators (handle, name, created_at) VALUES (?, ?, ?)');
   const insertTokenRow = db.prepare('INSERT INTO operator_tokens (id, operator, hash, created_at) VALUES (?, ?, ?, ?)');
@@ -40,27 +40,27 @@ export function operatorStatements(db: Db, bus: EventBus) {
   });
 
   return {
-    insertOperator: (operator: OperatorRecord, token: { id: string; hash: string }) => insertOperator.immediate(operator, token),
-    getOperator: (handle: string) => {
+    insertOperator: async (operator: OperatorRecord, token: { id: string; hash: string }) => insertOperator.immediate(operator, token),
+    getOperator: async (handle: string) => {
       const row = getRow.get(handle) as OperatorRow | undefined;
       return row && operatorFromRow(row);
     },
-    operatorAgents: (handle: string) => agentsOf.all(handle) as string[],
-    findOperatorToken: (hash: string) => {
+    operatorAgents: async (handle: string) => agentsOf.all(handle) as string[],
+    findOperatorToken: async (hash: string) => {
       const row = findTokenRow.get(hash) as TokenRow | undefined;
       return row && tokenFromRow(row);
     },
-    listOperatorTokens: (handle: string) => (tokenRows.all(handle) as TokenRow[]).map(tokenFromRow),
-    insertOperatorToken: (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) => {
+    listOperatorTokens: async (handle: string) => (tokenRows.all(handle) as TokenRow[]).map(tokenFromRow),
+    insertOperatorToken: async (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) => {
       insertToken.immediate(handle, token, now, replace);
       bus.agent(handle, 'tokens');
     },
-    revokeOperatorToken: (handle: string, tokenId: string, now: number) => {
+    revokeOperatorToken: async (handle: string, tokenId: string, now: number) => {
       const revoked = revokeOne.run(now, handle, tokenId).changes === 1;
       if (revoked) bus.agent(handle, 'tokens');
       return revoked;
     },
-    setPause: (handle: string, p: AgentPause | undefined) => {
+    setPause: async (handle: string, p: AgentPause | undefined) => {
       const agent = setPause.immediate(handle, p);
       if (agent) bus.agent(handle, 'record');
       return agent;

@@ -1,24 +1,36 @@
 import type { Db } from './database.js';
-import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type PushConfig } from '../store.js';
+import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type OutboxStore, type PushConfig } from '../store.js';
 import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
-
-/** Push configs and the delivery outbox (the signing keys are in signing-keys.ts). */
+/** Deliveries queued inside a task write's transaction, in plain calls (the writer is in tasks.ts). */
 export function deliveryStatements(db: Db) {
   const insertDelivery = db.prepare(
     `INSERT INTO deliveries (id, task_id, channel, seq, url, headers, body, state, attempts, next_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
   );
+  // The forward's URL is the target's verified endpoint as its row holds it now; no row, no forward.
+  const insertForward = db.prepare(
+    `INSERT INTO deliveries (id, task_id, channel, seq, url, headers, body, state, attempts, next_at, created_at)
+     SELECT ?, ?, ?, ?, endpoint_rpc_url, ?, ?, 'pending', 0, ?, ? FROM agents WHERE handle = ? AND forwarding = 1 AND endpoint_rpc_url IS NOT NULL`,
+  );
+
+  return {
+    /** Queues a new task's forward if its target forwards; answers whether it did. */
+    enqueueForward: (f: ForwardDraft, now: number): boolean =>
+      insertForward.run(f.id, f.taskId, f.channel, f.seq, JSON.stringify(f.headers), f.body, now, now, f.to).changes === 1,
+    enqueue: (drafts: readonly DeliveryDraft[], now: number) => {
+      for (const d of drafts) insertDelivery.run(d.id, d.taskId, d.channel, d.seq, d.url, JSON.stringify(d.headers), d.body, now, now);
+    },
+  };
+}
+
+/** Push configs and the delivery outbox as the store's OutboxStore (the signing keys are in signing-keys.ts). */
+export function outboxStore(db: Db): OutboxStore {
   const due = db.prepare(
     `SELECT * FROM deliveries d
      WHERE d.state = 'pending' AND d.next_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
        AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.task_id = d.task_id AND e.channel = d.channel AND e.seq < d.seq AND e.state = 'pending')
      ORDER BY d.next_at LIMIT @limit`,
-  );
-  // The forward's URL is the target's verified endpoint as its row holds it now; no row, no forward.
-  const insertForward = db.prepare(
-    `INSERT INTO deliveries (id, task_id, channel, seq, url, headers, body, state, attempts, next_at, created_at)
-     SELECT ?, ?, ?, ?, endpoint_rpc_url, ?, ?, 'pending', 0, ?, ? FROM agents WHERE handle = ? AND forwarding = 1 AND endpoint_rpc_url IS NOT NULL`,
   );
   const lease = db.prepare('UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id = ?');
   const finish = db.prepare(
@@ -57,19 +69,13 @@ export function deliveryStatements(db: Db) {
   });
 
   return {
-    /** Queues a new task's forward if its target forwards; answers whether it did. */
-    enqueueForward: (f: ForwardDraft, now: number): boolean =>
-      insertForward.run(f.id, f.taskId, f.channel, f.seq, JSON.stringify(f.headers), f.body, now, now, f.to).changes === 1,
-    enqueue: (drafts: readonly DeliveryDraft[], now: number) => {
-      for (const d of drafts) insertDelivery.run(d.id, d.taskId, d.channel, d.seq, d.url, JSON.stringify(d.headers), d.body, now, now);
-    },
-    claim: (owner: string, now: number, leaseUntil: number, limit: number) => claim.immediate(owner, now, leaseUntil, limit),
-    finish: (id: string, owner: string, o: DeliveryOutcome) =>
+    claimDeliveries: async (owner: string, now: number, leaseUntil: number, limit: number) => claim.immediate(owner, now, leaseUntil, limit),
+    finishDelivery: async (id: string, owner: string, o: DeliveryOutcome) =>
       finish.run({ id, owner, lastStatus: null, lastError: null, ...o }).changes === 1,
-    list: (taskId: string) => (byTask.all(taskId) as DeliveryRow[]).map(deliveryFromRow),
-    pending: () => pending.get() as number,
-    putConfig: (c: PushConfig, maxPerOwner: number) => putConfig.immediate(c, maxPerOwner),
-    configs: (taskId: string) => (configs.all(taskId) as ConfigRow[]).map(configFromRow),
-    deleteConfig: (taskId: string, id: string) => removeConfig.immediate(taskId, id),
+    listDeliveries: async (taskId: string) => (byTask.all(taskId) as DeliveryRow[]).map(deliveryFromRow),
+    pendingDeliveries: async () => pending.get() as number,
+    putPushConfig: async (c: PushConfig, maxPerOwner: number) => putConfig.immediate(c, maxPerOwner),
+    listPushConfigs: async (taskId: string) => (configs.all(taskId) as ConfigRow[]).map(configFromRow),
+    deletePushConfig: async (taskId: string, id: string) => removeConfig.immediate(taskId, id),
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
-import type { Receipt } from '../store.js';
+import type { QuotaCharge, Receipt, ReceiptStore } from '../store.js';
+import { quotaStatements } from './quota-charges.js';
 
 /**
  * Idempotency receipts. Their keys are the callers' own (messageIds, Idempotency-Keys: random
@@ -65,5 +66,19 @@ export function receiptIndex(db: Db) {
       for (const row of expired) forget(row.scope, row.key);
       return expired.length;
     },
+  };
+}
+
+/**
+ * Receipts and quota counters as the store's ReceiptStore: receipts are found through `index`,
+ * the one that task writes keep (so a receipt is readable as soon as its write commits).
+ */
+export function receiptStore(db: Db, index: ReturnType<typeof receiptIndex>): ReceiptStore {
+  const used = db.prepare('SELECT used FROM quota_counters WHERE key = ? AND window_start = ?').pluck();
+  const charge = db.transaction(quotaStatements(db).charge);
+  return {
+    getReceipt: async (scope: string, key: string) => index.get(scope, key),
+    quotaUsed: async (key: string, windowStart: number) => (used.get(key, windowStart) as number | undefined) ?? 0,
+    chargeQuotas: async (charges: readonly QuotaCharge[]) => charge(charges),
   };
 }

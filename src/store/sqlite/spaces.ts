@@ -3,10 +3,10 @@
  * group-commit writer, which batches task writes): each write is one statement on one row.
  */
 import { isConstraintViolation, type Db } from './database.js';
-import { StoreConflict, type SpaceMember, type SpacePatch, type SpaceRecord } from '../store.js';
+import { StoreConflict, type SpaceMember, type SpacePatch, type SpaceRecord, type SpaceStore } from '../store.js';
 import { memberFromRow, patchToRow, spaceFromRow, spaceToRow, type MemberRow, type SpaceRow } from '../rows.js';
 
-export function spaceStatements(db: Db) {
+export function spaceStatements(db: Db): SpaceStore {
   const insertSpace = db.prepare(
     `INSERT INTO spaces (name, description, claim, owner, orchestrator_priority, created_at, updated_at)
      VALUES (@name, @description, @claim, @owner, @orchestrator_priority, @created_at, @updated_at)`,
@@ -28,7 +28,7 @@ export function spaceStatements(db: Db) {
   const deleteMember = db.prepare('DELETE FROM space_members WHERE space = ? AND handle = ?');
 
   return {
-    createSpace: (space: SpaceRecord) => {
+    createSpace: async (space: SpaceRecord) => {
       try {
         insertSpace.run(spaceToRow(space));
       } catch (e) {
@@ -36,24 +36,24 @@ export function spaceStatements(db: Db) {
         throw e;
       }
     },
-    getSpace: (name: string) => {
+    getSpace: async (name: string) => {
       const row = getSpace.get(name) as SpaceRow | undefined;
       return row && spaceFromRow(row);
     },
-    updateSpace: (name: string, patch: SpacePatch) => {
+    updateSpace: async (name: string, patch: SpacePatch) => {
       const row = patchSpace.get({ name, ...patchToRow(patch) }) as SpaceRow | undefined;
       return row && spaceFromRow(row);
     },
-    listSpaces: (query: { limit: number; after?: string }) => {
+    listSpaces: async (query: { limit: number; after?: string }) => {
       const rows = spacePage.all({ after: query.after ?? null, lim: query.limit + 1 }) as SpaceRow[];
       return { spaces: rows.slice(0, query.limit).map(spaceFromRow), hasMore: rows.length > query.limit };
     },
-    members: (space: string) => (memberRows.all(space) as MemberRow[]).map(memberFromRow),
-    memberOf: (space: string, handle: string) => {
+    members: async (space: string) => (memberRows.all(space) as MemberRow[]).map(memberFromRow),
+    memberOf: async (space: string, handle: string) => {
       const row = memberRow.get(space, handle) as MemberRow | undefined;
       return row && memberFromRow(row);
     },
-    setMember: (space: string, member: SpaceMember) => void upsertMember.run(space, member.handle, member.role, member.addedAt),
-    removeMember: (space: string, handle: string) => deleteMember.run(space, handle).changes === 1,
+    setMember: async (space: string, member: SpaceMember) => void upsertMember.run(space, member.handle, member.role, member.addedAt),
+    removeMember: async (space: string, handle: string) => deleteMember.run(space, handle).changes === 1,
   };
 }

@@ -2,7 +2,8 @@ import type { Artifact, Message } from '../../a2a/types.js';
 import { statementCache, type Db } from './database.js';
 import { cursorWalks, orderBy } from '../order.js';
 import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
-import { countsByBucket, type ColumnTest, type GetOptions, type StoredTask, type TaskColumn, type TaskPage, type TaskQuery, type TaskScope } from '../store.js';
+import { countsByBucket, TokenNotLive, type ColumnTest, type GetOptions, type StoredTask, type TaskColumn, type TaskPage, type TaskQuery, type TaskScope, type TaskStore } from '../store.js';
+import { quotaStatements } from './quota-charges.js';
 
 type Branch = { where: string; params: Record<string, unknown> };
 
@@ -56,7 +57,9 @@ function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-export function taskReader(db: Db) {
+/** The store's task reads; `tokenLive` is identity's check, asked by a read that names its caller's token. */
+export function taskReader(db: Db, tokenLive: (hash: string) => boolean): Pick<TaskStore, 'getTask' | 'listTasks' | 'openKeyHolder' | 'countCreated'> {
+  const gate = quotaStatements(db).gate;
   const prepare = statementCache(db);
   const getRow = db.prepare('SELECT * FROM tasks WHERE id = ?');
   const keyHolder = db.prepare(`SELECT id FROM tasks WHERE open_key = ? AND ${OPEN_KEY_HOLDS}`).pluck();
@@ -80,7 +83,7 @@ export function taskReader(db: Db) {
     return row && hydrate(row, options);
   };
 
-  const list = (q: TaskQuery): TaskPage => {
+  const list = async (q: TaskQuery): Promise<TaskPage> => {
     const f = filters(q);
     const cursorParams: Record<string, unknown> = {};
     const walks = cursorWalks(q, (value) => {
@@ -108,13 +111,13 @@ export function taskReader(db: Db) {
     return { tasks: rows.slice(0, q.limit).map((r) => hydrate(r, options)), total, hasMore: rows.length > q.limit };
   };
 
-  const openKeyHolder = (key: string): string | undefined => keyHolder.get(key) as string | undefined;
+  const openKeyHolder = async (key: string): Promise<string | undefined> => keyHolder.get(key) as string | undefined;
 
   /**
    * A task is updated no earlier than it is created, so the span's tasks are among those updated
    * since it began: the scope's indexes (by updated_at) walk them, and task writes keep no index by creation.
    */
-  const countCreated = (scope: TaskScope, from: number, bucketMs: number, buckets: number): number[] => {
+  const countCreated = async (scope: TaskScope, from: number, bucketMs: number, buckets: number): Promise<number[]> => {
     const scoped = scopeBranches(scope);
     const sql = `SELECT CAST((created_at - @from) / @width AS INTEGER) AS bucket, COUNT(*) AS n FROM tasks
       WHERE updated_at >= @from AND created_at >= @from AND created_at < @to AND (${scoped.map((b) => `(${b.where})`).join(' OR ') || '0'}) GROUP BY bucket`;
@@ -122,5 +125,14 @@ export function taskReader(db: Db) {
     return countsByBucket(prepare(sql).all(params) as { bucket: number; n: number }[], buckets);
   };
 
-  return { get, list, openKeyHolder, countCreated };
+  return {
+    getTask: async (id, options) => {
+      gate(options.tokenGate); // a closed gate refuses first, as task writes do
+      if (options.liveToken !== undefined && !tokenLive(options.liveToken)) throw new TokenNotLive();
+      return get(id, options);
+    },
+    listTasks: list,
+    openKeyHolder,
+    countCreated,
+  };
 }

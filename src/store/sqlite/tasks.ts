@@ -1,7 +1,7 @@
 import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { AgentPaused, loggedEvents, PartsRefused, refusedPart, StoreConflict, type PartsCheck, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCommitted, type TaskCreated, type TaskWrite } from '../store.js';
+import { AgentPaused, loggedEvents, PartsRefused, refusedPart, StoreConflict, type PartsCheck, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCommitted, type TaskCreated, type TaskStore, type TaskWrite } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
@@ -23,7 +23,7 @@ export function taskWriter(
   targetOf: (handle: string) => Target,
   inbox: Pick<ReturnType<typeof inboxStatements>, 'write'>,
   observe: CommitObserver = () => {},
-) {
+): Pick<TaskStore, 'createTask' | 'updateTask' | 'addEntry'> {
   const insertTask = db.prepare(
     `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`,
   );
@@ -151,9 +151,9 @@ export function taskWriter(
     },
   });
   return {
-    create: async (write: TaskWrite) => (await batch({ kind: 'create', write }))!,
-    update: async (write: TaskWrite) => void (await batch({ kind: 'update', write })),
-    seal: async (write: SealedWrite) => void (await batch({ kind: 'sealed', write })),
+    createTask: async (write: TaskWrite) => (await batch({ kind: 'create', write }))!,
+    updateTask: async (write: TaskWrite) => void (await batch({ kind: 'update', write })),
+    addEntry: async (write: SealedWrite) => void (await batch({ kind: 'sealed', write })),
   };
 }
 
