@@ -57,7 +57,7 @@ const DAY_MS = 86_400_000;
 /** How soon a node signs with a key rotated through another node. */
 const KEY_REFRESH_MS = 3_000;
 
-function startPruning(store: Store, logger: Logger): NodeJS.Timeout {
+function startPruning(store: Pick<Store, 'prune'>, logger: Logger): NodeJS.Timeout {
   const prune = () => store.prune(Date.now() - RECEIPT_TTL_MS).catch((e: unknown) => logger.warn({ err: e }, 'pruning old receipts failed (tried again within the hour)'));
   void prune();
   return setInterval(prune, PRUNE_EVERY_MS).unref();

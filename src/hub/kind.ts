@@ -7,7 +7,7 @@ import type { Artifact, JsonObject, Message, Task, TaskState } from '../a2a/type
 import type { Caller } from '../identity/caller.js';
 import type { QuotaRule, Quotas } from '../identity/quotas.js';
 import type { z } from 'zod';
-import type { BoardStore, EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, Store, StoredTask, TaskEntry, TaskRecord, TaskSelection, Visibility } from '../store/store.js';
+import type { BoardStore, EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, StoredTask, TaskEntry, TaskRecord, TaskSelection, TaskStore, Visibility } from '../store/store.js';
 import type { OpenKeyOf } from '../store/open-key-backfill.js';
 import type { Declarations, SettledSetting } from '../config/declared.js';
 import type { Spaces } from './spaces.js';
@@ -249,7 +249,8 @@ export interface OpensAt {
 
 /** What a kind's REST reads are built over (KindModule.restReads): the hub's services, never a door. */
 export interface ReadServices {
-  store: Store;
+  /** The store's parts a kind's reads take: its tasks' lists, and the boards a kind keeps (memory). */
+  store: Pick<TaskStore, 'listTasks'> & BoardStore;
   spaces: Spaces;
   view: View;
   clock: () => number;

@@ -9,7 +9,7 @@ import type { Caller } from '../../identity/caller.js';
 import { stateFilter } from '../../hub/mailbox.js';
 import type { RestRead } from '../../hub/kind.js';
 import { pageFields } from '../../hub/page-query.js';
-import type { Store, StoredTask, TaskPage, TaskRecord } from '../../store/store.js';
+import type { StoredTask, TaskPage, TaskRecord, TaskStore } from '../../store/store.js';
 import type { View } from '../../hub/view.js';
 import { cursorFrom, encodePageToken, encodeRankToken, rankCursorFrom } from '../../paging/page-token.js';
 import type { Spaces } from '../../hub/spaces.js';
@@ -46,7 +46,7 @@ function restPage(page: TaskPage, tokenOf: (last: TaskRecord) => string) {
 
 export class IntentListing {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<TaskStore, 'listTasks'>,
     private readonly spaces: Spaces,
     private readonly view: View,
     private readonly clock: () => number,
