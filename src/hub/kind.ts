@@ -279,8 +279,9 @@ export interface RestRead<Q = unknown> {
 
 /**
  * A way of working as one module: everything it brings to the hub. The hub builds its kinds,
- * quota rules and opening table from the registered modules (kinds/index.ts), the cards list
- * their skills; nothing outside the kind's folder names it.
+ * quota rules and opening table from the modules it is handed (src/kinds/server.ts), the cards
+ * list their skills, the settings table takes their settings; nothing outside the kind's wing
+ * names it.
  */
 export interface KindModule<S = unknown> {
   readonly name: string;
