@@ -13,6 +13,7 @@ import { boardsSuite } from '../boards.suite.js';
 import { inboxSuite } from '../inbox.suite.js';
 import { statusSuite } from '../status.suite.js';
 import { storeSuite } from '../store.suite.js';
+import { deliveriesSuite } from '../deliveries.suite.js';
 import { visibilitySuite } from '../visibility.suite.js';
 import { StoreUnavailable, type Store, type TaskOrdering, type TaskSelection } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -25,7 +26,11 @@ import { KIND_MODULES } from '../../kinds/server.js';
 
 /** A fresh database migrated up to `version` only, as an older hub left it; `fill` writes into it first. */
 /** Opens (so migrates) a database at `version` holding what `fill` wrote, checks it with `check`, and drops it. */
-async function upgradedFrom(version: number, fill: (client: pg.Client) => Promise<void>, check: (store: Store) => Promise<void>): Promise<void> {
+async function upgradedFrom(
+  version: number,
+  fill: (client: pg.Client) => Promise<void>,
+  check: (store: Store) => Promise<void>,
+): Promise<void> {
   const old = await databaseAt(version, fill);
   try {
     const store = await openPostgresStore(old.url, { migrationInputs: kindMigrationInputs(KIND_MODULES) });
@@ -40,19 +45,30 @@ async function upgradedFrom(version: number, fill: (client: pg.Client) => Promis
 const insertTasks = (rows: readonly Record<string, unknown>[]) => async (client: pg.Client) => {
   const columns = Object.keys(rows[0]!);
   for (const row of rows) {
-    await client.query(`INSERT INTO tasks (${columns.join(', ')}, changed_at) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}, 0)`, Object.values(row));
+    await client.query(
+      `INSERT INTO tasks (${columns.join(', ')}, changed_at) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}, 0)`,
+      Object.values(row),
+    );
   }
 };
 
-async function databaseAt(version: number, fill: (client: pg.Client) => Promise<void>): Promise<{ url: string; drop: () => Promise<void> }> {
+async function databaseAt(
+  version: number,
+  fill: (client: pg.Client) => Promise<void>,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const database = await freshPostgresDatabase(`at-${version}`);
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+    await client.query(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+    );
     for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
       await client.query(m.sql);
-      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, 0)', [m.version, m.name]);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, 0)', [
+        m.version,
+        m.name,
+      ]);
     }
     await fill(client);
   } finally {
@@ -98,6 +114,7 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     reopen: () => openPostgresStore(database.url),
   });
   storeSuite('postgres', onDatabase);
+  deliveriesSuite('postgres', onDatabase);
   holdsAndRanksSuite('postgres', onDatabase);
   spacesSuite('postgres', () => openPostgresStore(database.url));
   boardsSuite('postgres', () => openPostgresStore(database.url));
@@ -119,19 +136,33 @@ describe.skipIf(!testPostgres)('postgres store', () => {
   });
 
   it('migration 7 gives the agents of a database written before it their search columns', async () => {
-    await upgradedFrom(6, async (client) => {
-      for (const r of AGENTS_BEFORE_PROFILES) {
-        await client.query('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES ($1, $2, $3, $4, $5)', [r.handle, r.name, r.description, r.endpoint, r.created_at]);
-      }
-    }, expectSearchable);
+    await upgradedFrom(
+      6,
+      async (client) => {
+        for (const r of AGENTS_BEFORE_PROFILES) {
+          await client.query(
+            'INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES ($1, $2, $3, $4, $5)',
+            [r.handle, r.name, r.description, r.endpoint, r.created_at],
+          );
+        }
+      },
+      expectSearchable,
+    );
   });
 
   it('migration 8 keeps the handles of a database written before it: no operator takes one; operators and pauses work after', async () => {
-    await upgradedFrom(7, async (client) => {
-      for (const r of AGENTS_BEFORE_OPERATORS) {
-        await client.query('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES ($1, $2, $3, $4, $5)', [r.handle, r.name, r.description, r.endpoint, r.created_at]);
-      }
-    }, expectOperatorsAfter);
+    await upgradedFrom(
+      7,
+      async (client) => {
+        for (const r of AGENTS_BEFORE_OPERATORS) {
+          await client.query(
+            'INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES ($1, $2, $3, $4, $5)',
+            [r.handle, r.name, r.description, r.endpoint, r.created_at],
+          );
+        }
+      },
+      expectOperatorsAfter,
+    );
   });
 
   // A database of its own, migrated and empty: rows the suites above write would tip its statistics.
@@ -152,12 +183,18 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     });
 
     it("looks an open key up by its index (the lookup repeats the index's condition, OPEN_KEY_HOLDS)", async () => {
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`);
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (COSTS OFF) SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`,
+      );
       expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using tasks_open_key/);
     });
 
     type ListShape = Omit<TaskSelection, 'limit' | 'includeArtifacts'> & TaskOrdering;
-    const CLAIMABLE = { scope: taskScopes.space('s', ['intent']), states: ['TASK_STATE_SUBMITTED'], order: 'rank' } as const;
+    const CLAIMABLE = {
+      scope: taskScopes.space('s', ['intent']),
+      states: ['TASK_STATE_SUBMITTED'],
+      order: 'rank',
+    } as const;
     const planOf = async (q: ListShape) => {
       const { s, sql } = listStatement({ limit: 20, includeArtifacts: true, historyLength: 1, ...q });
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${sql}`, s.values);
@@ -169,16 +206,44 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     // [name, query, index walks, sorts]
     const lists: [string, ListShape, number, number][] = [
       ['inbox', { scope: taskScopes.inbox('b'), after: { updatedAt: 5, id: 'x' } }, 1, 1],
-      ['inbox by state', { scope: taskScopes.inbox('b'), states: ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] }, 2, 1],
+      [
+        'inbox by state',
+        { scope: taskScopes.inbox('b'), states: ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] },
+        2,
+        1,
+      ],
       ['sent', { scope: taskScopes.sent('a') }, 1, 1],
       ['between', { scope: scopeAt({ kind: 'agent', handle: 'a' }, { kind: 'agent', handle: 'b' }) }, 2, 1],
-      ["the agent's own base", { scope: scopeAt({ kind: 'agent', handle: 'b' }, { kind: 'agent', handle: 'b' }), after: { updatedAt: 5, id: 'x' } }, 1, 1],
+      [
+        "the agent's own base",
+        {
+          scope: scopeAt({ kind: 'agent', handle: 'b' }, { kind: 'agent', handle: 'b' }),
+          after: { updatedAt: 5, id: 'x' },
+        },
+        1,
+        1,
+      ],
       ["the admin at an agent's base", { scope: scopeAt({ kind: 'admin' }, { kind: 'agent', handle: 'b' }) }, 2, 1],
-      ["an operator at its agent's base", { scope: scopeAt({ kind: 'operator', handle: 'o', agents: ['b'] }, { kind: 'agent', handle: 'b' }) }, 2, 1],
+      [
+        "an operator at its agent's base",
+        { scope: scopeAt({ kind: 'operator', handle: 'o', agents: ['b'] }, { kind: 'agent', handle: 'b' }) },
+        2,
+        1,
+      ],
       ['the memory base', { scope: scopeAt({ kind: 'agent', handle: 'a' }, { kind: 'base', name: 'memory' }) }, 1, 1],
       ['public by state', { scope: taskScopes.public(), states: ['TASK_STATE_WORKING'] }, 1, 1],
-      ['visible at the hub base', { scope: scopeAt({ kind: 'agent', handle: 'a' }, { kind: 'hub' }), after: { updatedAt: 5, id: 'x' } }, 4, 1],
-      ["an operator's at the hub base", { scope: scopeAt({ kind: 'operator', handle: 'o', agents: ['a'] }, { kind: 'hub' }) }, 4, 1],
+      [
+        'visible at the hub base',
+        { scope: scopeAt({ kind: 'agent', handle: 'a' }, { kind: 'hub' }), after: { updatedAt: 5, id: 'x' } },
+        4,
+        1,
+      ],
+      [
+        "an operator's at the hub base",
+        { scope: scopeAt({ kind: 'operator', handle: 'o', agents: ['a'] }, { kind: 'hub' }) },
+        4,
+        1,
+      ],
       ['context', { scope: taskScopes.inbox('b'), contextId: 'c' }, 1, 1],
       ['space intents', { scope: taskScopes.space('s', ['intent']), after: { updatedAt: 5, id: 'x' } }, 1, 1],
       ['claimable intents', CLAIMABLE, 1, 1],
@@ -189,17 +254,24 @@ describe.skipIf(!testPostgres)('postgres store', () => {
     ];
     // (A scope no other index leads with: on empty tables the planner would walk a scope's own partial index whole.)
     it('counts public tasks created per hour on the public index, over the tasks updated since the span began', async () => {
-      await client.query('PREPARE per_hour AS SELECT (created_at - $1::int8) / 3600000 AS bucket, count(*) FROM tasks WHERE updated_at >= $1::int8 AND created_at >= $1::int8 AND created_at < $2::int8 AND (visibility = \'public\') GROUP BY bucket');
+      await client.query(
+        "PREPARE per_hour AS SELECT (created_at - $1::int8) / 3600000 AS bucket, count(*) FROM tasks WHERE updated_at >= $1::int8 AND created_at >= $1::int8 AND created_at < $2::int8 AND (visibility = 'public') GROUP BY bucket",
+      );
       const { rows } = await client.query<{ 'QUERY PLAN': string }>('EXPLAIN (COSTS OFF) EXECUTE per_hour(5, 9)');
       await client.query('DEALLOCATE per_hour');
-      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using tasks_public(_by_state)? on tasks\n\s+Index Cond: \(updated_at >= /); // a public index (on empty tables, either)
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(
+        /Index (Only )?Scan using tasks_public(_by_state)? on tasks\n\s+Index Cond: \(updated_at >= /,
+      ); // a public index (on empty tables, either)
     });
 
     it.each(lists)('the %s list walks an index per branch and sorts no table', async (_name, q, walks, sorts) => {
       const plan = await planOf(q);
       expect(plan).not.toMatch(/Seq Scan/);
       // By rank the walk is forward: the index holds the rank downwards.
-      const walk = q.order === 'rank' ? /Index Scan using tasks_by_rank on tasks/g : /Index Scan Backward using tasks_\w+ on tasks/g;
+      const walk =
+        q.order === 'rank'
+          ? /Index Scan using tasks_by_rank on tasks/g
+          : /Index Scan Backward using tasks_\w+ on tasks/g;
       expect(plan.match(walk)).toHaveLength(walks);
       expect(plan.match(/^\s*(-> +)?Sort$/gm)).toHaveLength(sorts);
       expect(plan).toMatch(/^Sort$/m); // ...one sort is the page's, at the top

@@ -16,6 +16,7 @@ import { kindMigrationInputs } from '../../hub/kinds.js';
 import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
 import { AGENTS_BEFORE_OPERATORS, expectOperatorsAfter } from '../operators-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
+import { deliveriesSuite } from '../deliveries.suite.js';
 import { visibilitySuite } from '../visibility.suite.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
@@ -29,6 +30,7 @@ const fileStore = async () => {
   return { store: openSqliteStore(file), reopen: async () => openSqliteStore(file) };
 };
 storeSuite('sqlite', fileStore);
+deliveriesSuite('sqlite', fileStore);
 holdsAndRanksSuite('sqlite', fileStore);
 openKeysSuite('sqlite', async () => openSqliteStore(freshFile()));
 // The hub runs SQLite under the cache: a refused create must leave nothing in it.
@@ -62,28 +64,64 @@ const CLAIMABLE = "SELECT * FROM tasks WHERE context_id = 's' AND kind = 'intent
 describe('sqlite query plans', () => {
   // Keyset pages stay fast at a million tasks only if every list walks an index in order.
   const lists: [string, string][] = [
-    ['inbox', "SELECT * FROM tasks WHERE target = 'b' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['inbox by state', "SELECT * FROM tasks WHERE target = 'b' AND state = 'TASK_STATE_WORKING' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['sent', "SELECT * FROM tasks WHERE sender = 'a' AND target IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    [
+      'inbox',
+      "SELECT * FROM tasks WHERE target = 'b' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21",
+    ],
+    [
+      'inbox by state',
+      "SELECT * FROM tasks WHERE target = 'b' AND state = 'TASK_STATE_WORKING' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21",
+    ],
+    [
+      'sent',
+      "SELECT * FROM tasks WHERE sender = 'a' AND target IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT 21",
+    ],
     ['between', "SELECT * FROM tasks WHERE sender = 'a' AND target = 'b' ORDER BY updated_at DESC, id DESC LIMIT 21"],
     ['context', "SELECT * FROM tasks WHERE context_id = 'c' ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['space intents', "SELECT * FROM tasks WHERE context_id = 's' AND kind = 'intent' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    [
+      'space intents',
+      "SELECT * FROM tasks WHERE context_id = 's' AND kind = 'intent' AND (updated_at, id) < (1, 'x') ORDER BY updated_at DESC, id DESC LIMIT 21",
+    ],
     ['public', "SELECT * FROM tasks WHERE visibility = 'public' ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['public by state', "SELECT * FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING' ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['received at the hub base', "SELECT * FROM tasks WHERE target = 'a' AND sender IS NOT 'a' ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['sent to no target, private (memory calls)', "SELECT * FROM tasks WHERE sender = 'a' AND target IS NULL AND visibility = 'participants' ORDER BY updated_at DESC, id DESC LIMIT 21"],
-    ['held by a worker', "SELECT * FROM tasks WHERE holder = 'w' AND kind = 'intent' AND held_until > 5 ORDER BY updated_at DESC, id DESC LIMIT 21"],
+    [
+      'public by state',
+      "SELECT * FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING' ORDER BY updated_at DESC, id DESC LIMIT 21",
+    ],
+    [
+      'received at the hub base',
+      "SELECT * FROM tasks WHERE target = 'a' AND sender IS NOT 'a' ORDER BY updated_at DESC, id DESC LIMIT 21",
+    ],
+    [
+      'sent to no target, private (memory calls)',
+      "SELECT * FROM tasks WHERE sender = 'a' AND target IS NULL AND visibility = 'participants' ORDER BY updated_at DESC, id DESC LIMIT 21",
+    ],
+    [
+      'held by a worker',
+      "SELECT * FROM tasks WHERE holder = 'w' AND kind = 'intent' AND held_until > 5 ORDER BY updated_at DESC, id DESC LIMIT 21",
+    ],
     // by rank (order.ts): from the start; after a cursor, the rest of its rank, then the ranks below it
     ['claimable intents', `${CLAIMABLE} ORDER BY rank DESC, created_at, id LIMIT 21`],
-    ['claimable intents in the rank of a cursor', `${CLAIMABLE} AND rank = 3 AND (created_at, id) > (5, 'x') ORDER BY rank DESC, created_at, id LIMIT 21`],
-    ['claimable intents below the rank of a cursor', `${CLAIMABLE} AND rank < 3 ORDER BY rank DESC, created_at, id LIMIT 21`],
+    [
+      'claimable intents in the rank of a cursor',
+      `${CLAIMABLE} AND rank = 3 AND (created_at, id) > (5, 'x') ORDER BY rank DESC, created_at, id LIMIT 21`,
+    ],
+    [
+      'claimable intents below the rank of a cursor',
+      `${CLAIMABLE} AND rank < 3 ORDER BY rank DESC, created_at, id LIMIT 21`,
+    ],
   ];
-  it('an open key is looked up by its index (the lookup repeats the index\'s condition, OPEN_KEY_HOLDS)', () => {
-    expect(planOf(`SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`)).toMatch(/USING (COVERING )?INDEX tasks_open_key/);
+  it("an open key is looked up by its index (the lookup repeats the index's condition, OPEN_KEY_HOLDS)", () => {
+    expect(planOf(`SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`)).toMatch(
+      /USING (COVERING )?INDEX tasks_open_key/,
+    );
   });
 
   it('public tasks created per hour walk the public index over the tasks updated since the span began', () => {
-    expect(planOf("SELECT (created_at - 5) / 3600000 AS bucket, COUNT(*) FROM tasks WHERE updated_at >= 5 AND created_at >= 5 AND created_at < 9 AND ((visibility = 'public')) GROUP BY bucket")).toMatch(/USING (COVERING )?INDEX tasks_public /);
+    expect(
+      planOf(
+        "SELECT (created_at - 5) / 3600000 AS bucket, COUNT(*) FROM tasks WHERE updated_at >= 5 AND created_at >= 5 AND created_at < 9 AND ((visibility = 'public')) GROUP BY bucket",
+      ),
+    ).toMatch(/USING (COVERING )?INDEX tasks_public /);
   });
 
   it.each(lists)('the %s list uses an index and no sort', (_name, sql) => {
@@ -97,11 +135,23 @@ describe('sqlite query plans', () => {
     ['inbox', "SELECT COUNT(*) FROM tasks WHERE target = 'b'"],
     ['sent', "SELECT COUNT(*) FROM tasks WHERE sender = 'a' AND target IS NOT NULL"],
     ['received at the hub base', "SELECT COUNT(*) FROM tasks WHERE target = 'a' AND sender IS NOT 'a'"],
-    ['sent to no target, private', "SELECT COUNT(*) FROM tasks WHERE sender = 'a' AND target IS NULL AND visibility = 'participants'"],
+    [
+      'sent to no target, private',
+      "SELECT COUNT(*) FROM tasks WHERE sender = 'a' AND target IS NULL AND visibility = 'participants'",
+    ],
     ['public by state', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state = 'TASK_STATE_WORKING'"],
-    ['inbox in some states', "SELECT COUNT(*) FROM tasks WHERE target = 'b' AND state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')"],
-    ['public in some states', "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state IN ('TASK_STATE_WORKING', 'TASK_STATE_COMPLETED')"],
-    ['claimable intents', "SELECT COUNT(*) FROM tasks WHERE context_id = 's' AND kind = 'intent' AND state IN ('TASK_STATE_SUBMITTED')"],
+    [
+      'inbox in some states',
+      "SELECT COUNT(*) FROM tasks WHERE target = 'b' AND state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')",
+    ],
+    [
+      'public in some states',
+      "SELECT COUNT(*) FROM tasks WHERE visibility = 'public' AND state IN ('TASK_STATE_WORKING', 'TASK_STATE_COMPLETED')",
+    ],
+    [
+      'claimable intents',
+      "SELECT COUNT(*) FROM tasks WHERE context_id = 's' AND kind = 'intent' AND state IN ('TASK_STATE_SUBMITTED')",
+    ],
   ];
   it.each(counts)('the %s count reads only an index', (_name, sql) => {
     const plan = planOf(sql);
@@ -113,7 +163,9 @@ describe('sqlite query plans', () => {
 function fileAt(version: number, fill: (db: Database.Database) => void): string {
   const file = freshFile();
   const old = new Database(file);
-  old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  old.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+  );
   for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
     old.exec(m.sql);
     old.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, 0);
@@ -126,26 +178,35 @@ function fileAt(version: number, fill: (db: Database.Database) => void): string 
 /** Fills a file's tasks table with `rows` (column names as keys), as a version before the one under test wrote them. */
 const insertTasks = (rows: readonly Record<string, unknown>[]) => (db: Database.Database) => {
   const columns = Object.keys(rows[0]!);
-  const insert = db.prepare(`INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+  const insert = db.prepare(
+    `INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+  );
   for (const row of rows) insert.run(row);
 };
 
 describe('sqlite migrations', () => {
-  it("migration 11 gives the intents of a file written before it their rank and hold, from their metadata", async () => {
+  it('migration 11 gives the intents of a file written before it their rank and hold, from their metadata', async () => {
     const store = openSqliteStore(fileAt(10, insertTasks(ROWS_BEFORE)));
     await expectUpgraded(store);
     await store.close();
   });
 
   it('migration 13 gives the open intents of a file written before it their open keys, the oldest of twins taking it', async () => {
-    const store = openSqliteStore(fileAt(12, insertTasks(ROWS_UNKEYED)), undefined, undefined, kindMigrationInputs(KIND_MODULES)); // the kinds' open keys, as a hub hands them
+    const store = openSqliteStore(
+      fileAt(12, insertTasks(ROWS_UNKEYED)),
+      undefined,
+      undefined,
+      kindMigrationInputs(KIND_MODULES),
+    ); // the kinds' open keys, as a hub hands them
     await expectKeyed(store);
     await store.close();
   });
 
   it('migration 14 gives the agents of a file written before it their search columns', async () => {
     const file = fileAt(13, (db) => {
-      const insert = db.prepare('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @created_at)');
+      const insert = db.prepare(
+        'INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @created_at)',
+      );
       for (const row of AGENTS_BEFORE_PROFILES) insert.run(row);
     });
     const store = openSqliteStore(file);
@@ -155,7 +216,9 @@ describe('sqlite migrations', () => {
 
   it('migration 15 keeps the handles of a file written before it: no operator takes one; operators and pauses work after', async () => {
     const file = fileAt(14, (db) => {
-      const insert = db.prepare('INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @created_at)');
+      const insert = db.prepare(
+        'INSERT INTO agents (handle, name, description, endpoint, created_at) VALUES (@handle, @name, @description, @endpoint, @created_at)',
+      );
       for (const row of AGENTS_BEFORE_OPERATORS) insert.run(row);
     });
     const store = openSqliteStore(file);
@@ -165,16 +228,43 @@ describe('sqlite migrations', () => {
 
   it('migration 8 keeps the receipts of a file written before it, findable and still refusing their keys', async () => {
     const file = fileAt(7, (old) => {
-      const insert = old.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
+      const insert = old.prepare(
+        'INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)',
+      );
       insert.run('message:ann', 'later', 'f2', JSON.stringify({ taskId: 't2' }), 2);
       insert.run('message:ann', 'earlier', 'f1', JSON.stringify({ taskId: 't1' }), 1);
     });
 
     const store = openSqliteStore(file);
-    expect(await store.getReceipt('message:ann', 'earlier')).toEqual({ scope: 'message:ann', key: 'earlier', fingerprint: 'f1', result: { taskId: 't1' } });
+    expect(await store.getReceipt('message:ann', 'earlier')).toEqual({
+      scope: 'message:ann',
+      key: 'earlier',
+      fingerprint: 'f1',
+      result: { taskId: 't1' },
+    });
     expect(await store.getReceipt('message:ann', 'later')).toMatchObject({ result: { taskId: 't2' } });
-    const retry = { record: { id: 'x', kind: 'direct', contextId: 'c', visibility: 'participants' as const, state: 'TASK_STATE_SUBMITTED' as const, statusAt: 3, createdAt: 3, updatedAt: 3, messageCount: 0, artifactCount: 0, version: 1, lastSeq: 0 }, newMessages: [], newArtifacts: [], events: [] };
-    await expect(store.createTask({ ...retry, receipt: { scope: 'message:ann', key: 'earlier', fingerprint: 'f1', result: {} } })).rejects.toMatchObject({ what: 'receipt' });
+    const retry = {
+      record: {
+        id: 'x',
+        kind: 'direct',
+        contextId: 'c',
+        visibility: 'participants' as const,
+        state: 'TASK_STATE_SUBMITTED' as const,
+        statusAt: 3,
+        createdAt: 3,
+        updatedAt: 3,
+        messageCount: 0,
+        artifactCount: 0,
+        version: 1,
+        lastSeq: 0,
+      },
+      newMessages: [],
+      newArtifacts: [],
+      events: [],
+    };
+    await expect(
+      store.createTask({ ...retry, receipt: { scope: 'message:ann', key: 'earlier', fingerprint: 'f1', result: {} } }),
+    ).rejects.toMatchObject({ what: 'receipt' });
     await store.prune(2); // the older one goes, in time order
     expect(await store.getReceipt('message:ann', 'earlier')).toBeUndefined();
     expect(await store.getReceipt('message:ann', 'later')).toBeDefined();
