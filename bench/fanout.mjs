@@ -49,9 +49,14 @@ const TEXT = (k) => `fanout update ${k}`;
 
 function openFilesLimit() {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const [soft, hard] = line.replace('Max open files', '').trim().split(/\s+/);
-    return { soft: soft === 'unlimited' ? Infinity : Number(soft), hard: hard === 'unlimited' ? Infinity : Number(hard) };
+    return {
+      soft: soft === 'unlimited' ? Infinity : Number(soft),
+      hard: hard === 'unlimited' ? Infinity : Number(hard),
+    };
   } catch {
     return undefined;
   }
@@ -64,8 +69,12 @@ function openFilesLimit() {
   if (limit && limit.soft < needed) {
     // Node raises its own soft limit to the hard limit at start-up, so what is read here is
     // already as high as this process can go: only the hard limit (ulimit -Hn) matters.
-    console.error(`fanout: ${N} subscribers need about ${needed} open files per process, but this process may open only ${limit.soft} (hard limit ${limit.hard}; node raises its soft limit to the hard one by itself).`);
-    console.error(`Raise the hard limit before starting node (e.g. "ulimit -Hn ${Math.max(needed, 4096)} && ulimit -n ${Math.max(needed, 4096)}" as root, or LimitNOFILE= / limits.conf for a service), or lower FANOUT_SUBSCRIBERS to at most ${Math.max(0, limit.soft - (needed - N))}.`);
+    console.error(
+      `fanout: ${N} subscribers need about ${needed} open files per process, but this process may open only ${limit.soft} (hard limit ${limit.hard}; node raises its soft limit to the hard one by itself).`,
+    );
+    console.error(
+      `Raise the hard limit before starting node (e.g. "ulimit -Hn ${Math.max(needed, 4096)} && ulimit -n ${Math.max(needed, 4096)}" as root, or LimitNOFILE= / limits.conf for a service), or lower FANOUT_SUBSCRIBERS to at most ${Math.max(0, limit.soft - (needed - N))}.`,
+    );
     process.exit(2);
   }
 }
@@ -87,13 +96,25 @@ async function startMuster() {
   const log = path.join(tmp, 'muster.log');
   const fd = openSync(log, 'w');
   const nodeArgs = (process.env.FANOUT_MUSTER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  child = spawn(process.execPath, [...nodeArgs, main, 'serve', '--port', String(port), '--db', `sqlite:${path.join(tmp, 'x.db')}`], {
-    cwd: ROOT,
-    env: { ...process.env, MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn', MUSTER_MAX_STREAMS_PER_CALLER: String(N + 100) },
-    stdio: ['ignore', fd, fd],
-  });
+  child = spawn(
+    process.execPath,
+    [...nodeArgs, main, 'serve', '--port', String(port), '--db', `sqlite:${path.join(tmp, 'x.db')}`],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        MUSTER_ADMIN_TOKEN: ADMIN_TOKEN,
+        MUSTER_RATE_LIMITS: 'off',
+        MUSTER_LOG_LEVEL: 'warn',
+        MUSTER_MAX_STREAMS_PER_CALLER: String(N + 100),
+      },
+      stdio: ['ignore', fd, fd],
+    },
+  );
   let exited = null;
-  child.on('exit', (code, sig) => { exited = sig ?? code; });
+  child.on('exit', (code, sig) => {
+    exited = sig ?? code;
+  });
   const tail = () => readFileSync(log, 'utf8').split('\n').slice(-20).join('\n');
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
@@ -101,7 +122,9 @@ async function startMuster() {
     if (exited !== null) throw new Error(`muster exited (${exited}) before becoming ready:\n${tail()}`);
     try {
       if ((await fetch(`${base}/health`)).status === 200) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) throw new Error(`muster not ready after 20 s:\n${tail()}`);
     await sleep(100);
   }
@@ -145,24 +168,37 @@ const agentFor = (maxSockets) => new http.Agent({ keepAlive: true, maxSockets, m
 function request(agent, port, method, urlPath, { token, body, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request({
-      agent, host: '127.0.0.1', port, method, path: urlPath,
-      headers: {
-        ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...headers,
+    const req = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        headers: {
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
       },
-    }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json;
-        try { json = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
-        resolve({ status: res.statusCode, headers: res.headers, json, text });
-      });
-      res.on('error', reject);
-    });
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode, headers: res.headers, json, text });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -191,7 +227,10 @@ function sseParser(onEvent) {
         if (line.startsWith('id:')) id = Number(line.slice(3).trim());
         else if (line.startsWith('data:')) data = line.slice(5).trimStart();
       }
-      if (data === undefined) { onEvent({ comment: true }); continue; }
+      if (data === undefined) {
+        onEvent({ comment: true });
+        continue;
+      }
       onEvent({ id, data });
     }
   };
@@ -205,30 +244,54 @@ function sseParser(onEvent) {
 function openStream(agent, port, urlPath, token, body, onEvent, onEnd) {
   return new Promise((resolve, reject) => {
     let first = true;
-    const req = http.request({
-      agent, host: '127.0.0.1', port, method: 'POST', path: urlPath,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-    }, (res) => {
-      if (!String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
-        let text = '';
+    const req = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: urlPath,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      },
+      (res) => {
+        if (!String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c) => (text += c));
+          res.on('end', () =>
+            reject(new Error(`HTTP ${res.statusCode} ${res.headers['content-type']}: ${text.slice(0, 300)}`)),
+          );
+          return;
+        }
         res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => reject(new Error(`HTTP ${res.statusCode} ${res.headers['content-type']}: ${text.slice(0, 300)}`)));
-        return;
-      }
-      res.setEncoding('utf8');
-      const parse = sseParser((event) => {
-        const t = performance.now();
-        if (event.comment) return;
-        onEvent(event, t);
-        if (first) { first = false; resolve({ req, res }); }
-      });
-      res.on('data', parse);
-      res.on('end', () => { onEnd?.('end'); if (first) reject(new Error('stream ended before its first event')); });
-      res.on('close', () => { onEnd?.('close'); if (first) reject(new Error('stream closed before its first event')); });
-      res.on('error', (e) => { onEnd?.(`error ${e.message}`); if (first) reject(e); });
+        const parse = sseParser((event) => {
+          const t = performance.now();
+          if (event.comment) return;
+          onEvent(event, t);
+          if (first) {
+            first = false;
+            resolve({ req, res });
+          }
+        });
+        res.on('data', parse);
+        res.on('end', () => {
+          onEnd?.('end');
+          if (first) reject(new Error('stream ended before its first event'));
+        });
+        res.on('close', () => {
+          onEnd?.('close');
+          if (first) reject(new Error('stream closed before its first event'));
+        });
+        res.on('error', (e) => {
+          onEnd?.(`error ${e.message}`);
+          if (first) reject(e);
+        });
+      },
+    );
+    req.on('error', (e) => {
+      onEnd?.(`error ${e.message}`);
+      if (first) reject(e);
     });
-    req.on('error', (e) => { onEnd?.(`error ${e.message}`); if (first) reject(e); });
     req.end(JSON.stringify(body));
   });
 }
@@ -249,7 +312,14 @@ function percentile(sorted, p) {
 const stats = (values) => {
   const s = Float64Array.from(values).sort();
   const sum = s.reduce((a, b) => a + b, 0);
-  return { count: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s[s.length - 1] ?? NaN, mean: s.length ? sum / s.length : NaN };
+  return {
+    count: s.length,
+    p50: percentile(s, 50),
+    p90: percentile(s, 90),
+    p99: percentile(s, 99),
+    max: s[s.length - 1] ?? NaN,
+    mean: s.length ? sum / s.length : NaN,
+  };
 };
 const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : '-');
 const round = (v, d = 2) => (Number.isFinite(v) ? Number(v.toFixed(d)) : null);
@@ -259,15 +329,36 @@ const roundStats = (s) => Object.fromEntries(Object.entries(s).map(([k, v]) => [
 
 const results = {
   date: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memMB: Math.round(os.totalmem() / 2 ** 20), node: process.version, openFilesLimit: openFilesLimit() },
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memMB: Math.round(os.totalmem() / 2 ** 20),
+    node: process.version,
+    openFilesLimit: openFilesLimit(),
+  },
   loadAverageAtStart: os.loadavg().map((v) => round(v)),
-  config: { subscribers: N, events: K, intervalMs: INTERVAL_MS, connectConcurrency: CONNECT_CONCURRENCY, costTasks: COST_TASKS, costConcurrency: COST_CONCURRENCY, costRounds: SKIP_COST ? 0 : COST_ROUNDS },
+  config: {
+    subscribers: N,
+    events: K,
+    intervalMs: INTERVAL_MS,
+    connectConcurrency: CONNECT_CONCURRENCY,
+    costTasks: COST_TASKS,
+    costConcurrency: COST_CONCURRENCY,
+    costRounds: SKIP_COST ? 0 : COST_ROUNDS,
+  },
 };
 const problems = [];
 
 const muster = await startMuster();
-console.log(`muster pid ${muster.pid} on ${muster.base}; ${N} subscribers, ${K} updates every ${INTERVAL_MS} ms + COMPLETED`);
-console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')} (other work on the machine skews every figure below)`);
+console.log(
+  `muster pid ${muster.pid} on ${muster.base}; ${N} subscribers, ${K} updates every ${INTERVAL_MS} ms + COMPLETED`,
+);
+console.log(
+  `machine: ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ')} (other work on the machine skews every figure below)`,
+);
 const rest = agentFor(16);
 
 const register = async (handle) => {
@@ -304,7 +395,10 @@ try {
 // ---------------------------------------------------------------- part 1: fan-out
 
 async function fanout() {
-  const created = await request(rest, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendNowParams('fan me out')) });
+  const created = await request(rest, muster.port, 'POST', TARGET_PATH, {
+    token: senderToken,
+    body: rpcBody('SendMessage', sendNowParams('fan me out')),
+  });
   const taskId = created.json?.result?.task?.id;
   if (!taskId) throw new Error(`SendMessage failed: HTTP ${created.status} ${created.text}`);
 
@@ -322,11 +416,24 @@ async function fanout() {
     const sub = subs[i];
     const t0 = performance.now();
     try {
-      await openStream(subAgent, muster.port, TARGET_PATH, senderToken, body, (event, t) => {
-        let json;
-        try { json = JSON.parse(event.data); } catch { sub.errors.push(`unparsable data: ${event.data.slice(0, 100)}`); return; }
-        sub.events.push({ id: event.id, json, t });
-      }, (how) => sub.ends.push({ how, t: performance.now() }));
+      await openStream(
+        subAgent,
+        muster.port,
+        TARGET_PATH,
+        senderToken,
+        body,
+        (event, t) => {
+          let json;
+          try {
+            json = JSON.parse(event.data);
+          } catch {
+            sub.errors.push(`unparsable data: ${event.data.slice(0, 100)}`);
+            return;
+          }
+          sub.events.push({ id: event.id, json, t });
+        },
+        (how) => sub.ends.push({ how, t: performance.now() }),
+      );
       connectTimes.push(performance.now() - t0);
     } catch (e) {
       connectFailures++;
@@ -337,12 +444,19 @@ async function fanout() {
   const connected = subs.filter((s) => s.events.length > 0).length;
   await sleep(200);
   const afterConnect = memory(muster.pid);
-  console.log(`connected ${connected}/${N} subscribers in ${ms(connectMs)} (time to first event p50 ${ms(stats(connectTimes).p50)}, max ${ms(stats(connectTimes).max)}); RSS ${before.rssKB} kB -> ${afterConnect.rssKB} kB`);
-  if (connectFailures) problems.push(`${connectFailures} subscriber(s) failed to connect (first: ${subs.find((s) => s.errors.length)?.errors[0]})`);
+  console.log(
+    `connected ${connected}/${N} subscribers in ${ms(connectMs)} (time to first event p50 ${ms(stats(connectTimes).p50)}, max ${ms(stats(connectTimes).max)}); RSS ${before.rssKB} kB -> ${afterConnect.rssKB} kB`,
+  );
+  if (connectFailures)
+    problems.push(
+      `${connectFailures} subscriber(s) failed to connect (first: ${subs.find((s) => s.errors.length)?.errors[0]})`,
+    );
 
   const firstIds = new Set(subs.filter((s) => s.events.length).map((s) => s.events[0].id));
   for (const s of subs) {
-    if (s.events.length && !s.events[0].json?.result?.task) { problems.push(`subscriber ${s.i}: first event is not a Task: ${JSON.stringify(s.events[0].json).slice(0, 200)}`); }
+    if (s.events.length && !s.events[0].json?.result?.task) {
+      problems.push(`subscriber ${s.i}: first event is not a Task: ${JSON.stringify(s.events[0].json).slice(0, 200)}`);
+    }
   }
 
   // ---- the target posts K WORKING updates and a COMPLETED
@@ -384,7 +498,16 @@ async function fanout() {
   // ---- check every subscriber's sequence, compute latencies
   const latencies = [];
   const perEvent = Array.from({ length: K + 1 }, () => []); // latencies of event k over subscribers
-  const failures = { missing: 0, outOfOrder: 0, idNotIncreasing: 0, idGap: 0, extra: 0, wrongContent: 0, errors: 0, notEndedAfterCompleted: 0 };
+  const failures = {
+    missing: 0,
+    outOfOrder: 0,
+    idNotIncreasing: 0,
+    idGap: 0,
+    extra: 0,
+    wrongContent: 0,
+    errors: 0,
+    notEndedAfterCompleted: 0,
+  };
   const failedSubs = new Set();
   const note = (s, kind, message) => {
     failures[kind]++;
@@ -392,7 +515,11 @@ async function fanout() {
     failedSubs.add(s.i);
   };
   for (const s of subs) {
-    if (s.errors.length) { failures.errors += s.errors.length; failedSubs.add(s.i); continue; }
+    if (s.errors.length) {
+      failures.errors += s.errors.length;
+      failedSubs.add(s.i);
+      continue;
+    }
     if (!s.events.length) continue;
     // ids: strictly increasing, and consecutive (every event in the task's log is visible to its sender)
     for (let j = 1; j < s.events.length; j++) {
@@ -402,17 +529,28 @@ async function fanout() {
     }
     const updates = s.events.slice(1).filter((e) => e.json?.result?.statusUpdate);
     const others = s.events.slice(1).filter((e) => !e.json?.result?.statusUpdate);
-    if (others.length) note(s, 'extra', `${others.length} event(s) that are not statusUpdates, first: ${JSON.stringify(others[0].json).slice(0, 200)}`);
+    if (others.length)
+      note(
+        s,
+        'extra',
+        `${others.length} event(s) that are not statusUpdates, first: ${JSON.stringify(others[0].json).slice(0, 200)}`,
+      );
     if (updates.length < K + 1) note(s, 'missing', `got ${updates.length} of ${K + 1} status updates`);
     if (updates.length > K + 1) note(s, 'extra', `got ${updates.length} status updates, expected ${K + 1}`);
     for (let k = 0; k < Math.min(updates.length, K + 1); k++) {
       const status = updates[k].json.result.statusUpdate.status;
       const text = status.message?.parts?.[0]?.text;
       const final = k === K;
-      const ok = final ? status.state === 'TASK_STATE_COMPLETED' : status.state === 'TASK_STATE_WORKING' && text === TEXT(k);
+      const ok = final
+        ? status.state === 'TASK_STATE_COMPLETED'
+        : status.state === 'TASK_STATE_WORKING' && text === TEXT(k);
       if (!ok) {
         const kAt = typeof text === 'string' && text.startsWith('fanout update ') ? Number(text.slice(14)) : undefined;
-        note(s, kAt !== undefined && kAt !== k ? 'outOfOrder' : 'wrongContent', `update #${k} is ${status.state} "${text}"`);
+        note(
+          s,
+          kAt !== undefined && kAt !== k ? 'outOfOrder' : 'wrongContent',
+          `update #${k} is ${status.state} "${text}"`,
+        );
         continue;
       }
       const latency = updates[k].t - sendTimes[k];
@@ -422,7 +560,11 @@ async function fanout() {
     const last = s.events[s.events.length - 1];
     const endedAfter = s.ends[0]?.t;
     if (last.json?.result?.statusUpdate?.status.state !== 'TASK_STATE_COMPLETED' || endedAfter === undefined) {
-      note(s, 'notEndedAfterCompleted', `stream did not end with COMPLETED then close (last event ${JSON.stringify(last.json).slice(0, 120)}, end: ${s.ends[0]?.how ?? 'none'})`);
+      note(
+        s,
+        'notEndedAfterCompleted',
+        `stream did not end with COMPLETED then close (last event ${JSON.stringify(last.json).slice(0, 120)}, end: ${s.ends[0]?.how ?? 'none'})`,
+      );
     }
   }
   const complete = subs.filter((s) => s.events.length && !failedSubs.has(s.i)).length;
@@ -435,7 +577,13 @@ async function fanout() {
 
   results.fanout = {
     taskId,
-    connect: { connected, failures: connectFailures, totalMs: round(connectMs, 1), timeToFirstEventMs: roundStats(stats(connectTimes)), firstEventIds: [...firstIds] },
+    connect: {
+      connected,
+      failures: connectFailures,
+      totalMs: round(connectMs, 1),
+      timeToFirstEventMs: roundStats(stats(connectTimes)),
+      firstEventIds: [...firstIds],
+    },
     deliveryLatencyMs: roundStats(lat),
     lastSubscriberPerEventMs: roundStats(lastPerEvent),
     firstSubscriberPerEventMs: roundStats(firstPerEvent),
@@ -462,7 +610,9 @@ async function fanout() {
   console.log(`
 == fan-out: 1 task, ${N} SubscribeToTask streams, ${K} WORKING updates + COMPLETED (${INTERVAL_MS} ms apart)
   subscribers with every event, in order: ${complete}/${N}   deliveries ${latencies.length}/${N * (K + 1)}
-  failures: ${Object.entries(failures).map(([k, v]) => `${k} ${v}`).join(', ')}
+  failures: ${Object.entries(failures)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}
   delivery latency (respond sent -> event parsed by subscriber), over ${lat.count} deliveries:
     p50 ${ms(lat.p50)}   p90 ${ms(lat.p90)}   p99 ${ms(lat.p99)}   max ${ms(lat.max)}   mean ${ms(lat.mean)}
   per update, time until the last subscriber has it: p50 ${ms(lastPerEvent.p50)}  max ${ms(lastPerEvent.max)}; until the first: p50 ${ms(firstPerEvent.p50)}
@@ -482,24 +632,39 @@ async function cost() {
   const agent = agentFor(COST_CONCURRENCY);
   const plainOne = async () => {
     const t0 = performance.now();
-    const r = await request(agent, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendNowParams('plain')) });
-    if (r.status !== 200 || !r.json?.result?.task?.id) throw new Error(`SendMessage: HTTP ${r.status} ${r.text.slice(0, 200)}`);
+    const r = await request(agent, muster.port, 'POST', TARGET_PATH, {
+      token: senderToken,
+      body: rpcBody('SendMessage', sendNowParams('plain')),
+    });
+    if (r.status !== 200 || !r.json?.result?.task?.id)
+      throw new Error(`SendMessage: HTTP ${r.status} ${r.text.slice(0, 200)}`);
     return performance.now() - t0;
   };
   // Control: the same SendMessage on a new connection each time (closing a stream early closes
   // its connection, so part of the streaming cost is connection set-up, not streaming itself).
   const plainNewConnectionOne = async () => {
     const t0 = performance.now();
-    const r = await request(false, muster.port, 'POST', TARGET_PATH, { token: senderToken, body: rpcBody('SendMessage', sendNowParams('plain, new connection')) });
-    if (r.status !== 200 || !r.json?.result?.task?.id) throw new Error(`SendMessage (new connection): HTTP ${r.status} ${r.text.slice(0, 200)}`);
+    const r = await request(false, muster.port, 'POST', TARGET_PATH, {
+      token: senderToken,
+      body: rpcBody('SendMessage', sendNowParams('plain, new connection')),
+    });
+    if (r.status !== 200 || !r.json?.result?.task?.id)
+      throw new Error(`SendMessage (new connection): HTTP ${r.status} ${r.text.slice(0, 200)}`);
     return performance.now() - t0;
   };
   const streamOne = async () => {
     const t0 = performance.now();
     let task;
-    const { res } = await openStream(agent, muster.port, TARGET_PATH, senderToken, rpcBody('SendStreamingMessage', sendParams('streamed')), (event) => {
-      task ??= JSON.parse(event.data).result?.task;
-    });
+    const { res } = await openStream(
+      agent,
+      muster.port,
+      TARGET_PATH,
+      senderToken,
+      rpcBody('SendStreamingMessage', sendParams('streamed')),
+      (event) => {
+        task ??= JSON.parse(event.data).result?.task;
+      },
+    );
     const t = performance.now() - t0;
     res.destroy(); // read until the first event, then close (this also closes the connection)
     if (!task?.id) throw new Error('SendStreamingMessage: first event is not a Task');
@@ -512,11 +677,22 @@ async function cost() {
     let firstError;
     const t0 = performance.now();
     await pool(count, COST_CONCURRENCY, async () => {
-      try { lat.push(await modes[mode]()); } catch (e) { errors++; firstError ??= e.message; }
+      try {
+        lat.push(await modes[mode]());
+      } catch (e) {
+        errors++;
+        firstError ??= e.message;
+      }
     });
     const elapsed = performance.now() - t0;
     if (errors) problems.push(`${mode}: ${errors} error(s), first: ${firstError}`);
-    return { tasks: count, errors, seconds: round(elapsed / 1000, 3), perSecond: round((count - errors) / (elapsed / 1000), 1), latencyMs: roundStats(stats(lat)) };
+    return {
+      tasks: count,
+      errors,
+      seconds: round(elapsed / 1000, 3),
+      perSecond: round((count - errors) / (elapsed / 1000), 1),
+      latencyMs: roundStats(stats(lat)),
+    };
   };
 
   // warm-up, not measured
@@ -527,14 +703,17 @@ async function cost() {
 
   const rounds = [];
   for (let r = 0; r < COST_ROUNDS; r++) {
-    const order = r % 2 === 0 ? ['plain', 'streaming', 'plainNewConnection'] : ['plainNewConnection', 'streaming', 'plain'];
+    const order =
+      r % 2 === 0 ? ['plain', 'streaming', 'plainNewConnection'] : ['plainNewConnection', 'streaming', 'plain'];
     const got = {};
     for (const mode of order) got[mode] = await run(mode, COST_TASKS);
     got.ratio = round(got.plain.perSecond / got.streaming.perSecond, 2);
     got.ratioNewConnection = round(got.plainNewConnection.perSecond / got.streaming.perSecond, 2);
     got.order = order;
     rounds.push(got);
-    console.log(`cost round ${r + 1}: SendMessage ${got.plain.perSecond}/s, SendStreamingMessage ${got.streaming.perSecond}/s (plain/streaming ${got.ratio}x), SendMessage on new connections ${got.plainNewConnection.perSecond}/s`);
+    console.log(
+      `cost round ${r + 1}: SendMessage ${got.plain.perSecond}/s, SendStreamingMessage ${got.streaming.perSecond}/s (plain/streaming ${got.ratio}x), SendMessage on new connections ${got.plainNewConnection.perSecond}/s`,
+    );
   }
   await sleep(1000);
   const rssAfter = memory(muster.pid).rssKB;
@@ -549,8 +728,20 @@ async function cost() {
   const ratio = plain.perSecond / streaming.perSecond;
   const ratioNewConnection = plainNewConnection.perSecond / streaming.perSecond;
   const medianRatio = [...rounds.map((r) => r.ratio)].sort((a, b) => a - b);
-  const med = medianRatio.length % 2 ? medianRatio[(medianRatio.length - 1) / 2] : (medianRatio[medianRatio.length / 2 - 1] + medianRatio[medianRatio.length / 2]) / 2;
-  results.cost = { rounds, plain, streaming, plainNewConnection, ratioPlainOverStreaming: round(ratio, 2), ratioPlainNewConnectionOverStreaming: round(ratioNewConnection, 2), medianRoundRatio: round(med, 2), musterRssKB: { before: rssBefore, after: rssAfter } };
+  const med =
+    medianRatio.length % 2
+      ? medianRatio[(medianRatio.length - 1) / 2]
+      : (medianRatio[medianRatio.length / 2 - 1] + medianRatio[medianRatio.length / 2]) / 2;
+  results.cost = {
+    rounds,
+    plain,
+    streaming,
+    plainNewConnection,
+    ratioPlainOverStreaming: round(ratio, 2),
+    ratioPlainNewConnectionOverStreaming: round(ratioNewConnection, 2),
+    medianRoundRatio: round(med, 2),
+    musterRssKB: { before: rssBefore, after: rssAfter },
+  };
   agent.destroy();
 
   const p = (m) => rounds.map((r) => r[m].latencyMs.p50);

@@ -22,8 +22,22 @@ import os from 'node:os';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
-  ADMIN_TOKEN, cpuSeconds, expectStatus, http, latency, ms, parseOnly, percentile, pool, rpc, startHubs,
-  finishChecked, runMain, runMachine, runStores, storeDatabase,
+  ADMIN_TOKEN,
+  cpuSeconds,
+  expectStatus,
+  http,
+  latency,
+  ms,
+  parseOnly,
+  percentile,
+  pool,
+  rpc,
+  startHubs,
+  finishChecked,
+  runMain,
+  runMachine,
+  runStores,
+  storeDatabase,
 } from './lib.mjs';
 
 const INTENTS = Number(process.env.INTENTS ?? 1000);
@@ -36,7 +50,11 @@ const SPACE = 'bench';
 const STORES = ['sqlite', 'postgres-1', 'postgres-2'];
 const OPEN_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED'];
 
-for (const [name, v] of [['INTENTS', INTENTS], ['INTENT_WORKERS', WORKERS], ['INTENT_DECLARERS', DECLARERS]]) {
+for (const [name, v] of [
+  ['INTENTS', INTENTS],
+  ['INTENT_WORKERS', WORKERS],
+  ['INTENT_DECLARERS', DECLARERS],
+]) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got "${v}"`);
 }
 
@@ -73,8 +91,14 @@ async function runStore(name, admin) {
   const hubOf = (i) => bases[i % bases.length];
   try {
     // Agents, the space and its members, all through the first hub.
-    const register = async (handle) => (await expectStatus(`register ${handle}`, 201,
-      http('POST', `${bases[0]}api/agents`, { token: ADMIN_TOKEN, body: { handle } }))).token;
+    const register = async (handle) =>
+      (
+        await expectStatus(
+          `register ${handle}`,
+          201,
+          http('POST', `${bases[0]}api/agents`, { token: ADMIN_TOKEN, body: { handle } }),
+        )
+      ).token;
     const owner = { handle: 'bench-owner', token: await register('bench-owner') };
     const orch = { handle: 'bench-orch', token: await register('bench-orch') };
     const workers = [];
@@ -82,10 +106,31 @@ async function runStore(name, admin) {
       const handle = `bench-worker-${String(i + 1).padStart(2, '0')}`;
       workers.push({ handle, token: await register(handle), hub: hubOf(i) });
     }
-    await expectStatus('make the space', 201, http('POST', `${bases[0]}api/spaces`, { token: owner.token, body: { name: SPACE, description: 'The intents bench' } }));
-    await expectStatus('add the orchestrator', 200, http('PUT', `${bases[0]}api/spaces/${SPACE}/members/${orch.handle}`, { token: owner.token, body: { role: 'orchestrator' } }));
+    await expectStatus(
+      'make the space',
+      201,
+      http('POST', `${bases[0]}api/spaces`, {
+        token: owner.token,
+        body: { name: SPACE, description: 'The intents bench' },
+      }),
+    );
+    await expectStatus(
+      'add the orchestrator',
+      200,
+      http('PUT', `${bases[0]}api/spaces/${SPACE}/members/${orch.handle}`, {
+        token: owner.token,
+        body: { role: 'orchestrator' },
+      }),
+    );
     for (const w of workers) {
-      await expectStatus(`add ${w.handle}`, 200, http('PUT', `${bases[0]}api/spaces/${SPACE}/members/${w.handle}`, { token: owner.token, body: { role: 'worker' } }));
+      await expectStatus(
+        `add ${w.handle}`,
+        200,
+        http('PUT', `${bases[0]}api/spaces/${SPACE}/members/${w.handle}`, {
+          token: owner.token,
+          body: { role: 'worker' },
+        }),
+      );
     }
 
     // Declare: SendMessage at the space's base, returnImmediately, distinct titles and footprints.
@@ -94,14 +139,22 @@ async function runStore(name, admin) {
     const declaring = performance.now();
     await pool(INTENTS, DECLARERS, async (i) => {
       const t0 = performance.now();
-      const result = await rpc(`${hubOf(i)}spaces/${SPACE}/`, 'SendMessage', {
-        message: {
-          messageId: randomUUID(),
-          role: 'ROLE_USER',
-          parts: [{ text: `Bench intent number ${i}\nWork item ${i} of the intents bench.` }, { data: { footprint: [`bench/area-${i}/**`] } }],
+      const result = await rpc(
+        `${hubOf(i)}spaces/${SPACE}/`,
+        'SendMessage',
+        {
+          message: {
+            messageId: randomUUID(),
+            role: 'ROLE_USER',
+            parts: [
+              { text: `Bench intent number ${i}\nWork item ${i} of the intents bench.` },
+              { data: { footprint: [`bench/area-${i}/**`] } },
+            ],
+          },
+          configuration: { returnImmediately: true },
         },
-        configuration: { returnImmediately: true },
-      }, orch.token);
+        orch.token,
+      );
       declareMs.push(performance.now() - t0);
       const task = result.task;
       if (task?.status?.state !== 'TASK_STATE_SUBMITTED' || task.metadata?.muster?.duplicateOf) {
@@ -111,8 +164,10 @@ async function runStore(name, admin) {
     });
     const declareSec = (performance.now() - declaring) / 1000;
     if (declared.size !== INTENTS) throw new Error(`${INTENTS} declarations made ${declared.size} intents`);
-    console.log(`  declared ${INTENTS} intents in ${declareSec.toFixed(1)} s (${(INTENTS / declareSec).toFixed(0)}/s, ` +
-      `p50 ${ms(percentile(declareMs, 50))} ms, p99 ${ms(percentile(declareMs, 99))} ms, ${DECLARERS} in flight)`);
+    console.log(
+      `  declared ${INTENTS} intents in ${declareSec.toFixed(1)} s (${(INTENTS / declareSec).toFixed(0)}/s, ` +
+        `p50 ${ms(percentile(declareMs, 50))} ms, p99 ${ms(percentile(declareMs, 99))} ms, ${DECLARERS} in flight)`,
+    );
 
     // Work: every worker pages the claimable intents, claims down the page until one answers
     // 200 (409: taken, try the next), lands it, and pages again, until none is claimable.
@@ -124,38 +179,50 @@ async function runStore(name, admin) {
     let conflicts = 0;
     const cpuBefore = hubs.pids.map(cpuSeconds);
     const working = performance.now();
-    await Promise.all(workers.map(async (w) => {
-      for (;;) {
-        const t0 = performance.now();
-        const page = await expectStatus('page the claimable intents', 200,
-          http('GET', `${w.hub}api/spaces/${SPACE}/intents?state=claimable&limit=${PAGE}`, { token: w.token }));
-        pageMs.push(performance.now() - t0);
-        if (page.data.length === 0) return;
-        const from = PICK === 'random' ? Math.floor(Math.random() * page.data.length) : 0;
-        for (const intent of [...page.data.slice(from), ...page.data.slice(0, from)]) {
-          const c0 = performance.now();
-          const claim = await http('POST', `${w.hub}api/tasks/${intent.id}/claim`, { token: w.token, body: {} });
-          const took = performance.now() - c0;
-          if (claim.status === 409) {
-            conflicts++;
-            lostMs.push(took);
-            continue;
+    await Promise.all(
+      workers.map(async (w) => {
+        for (;;) {
+          const t0 = performance.now();
+          const page = await expectStatus(
+            'page the claimable intents',
+            200,
+            http('GET', `${w.hub}api/spaces/${SPACE}/intents?state=claimable&limit=${PAGE}`, { token: w.token }),
+          );
+          pageMs.push(performance.now() - t0);
+          if (page.data.length === 0) return;
+          const from = PICK === 'random' ? Math.floor(Math.random() * page.data.length) : 0;
+          for (const intent of [...page.data.slice(from), ...page.data.slice(0, from)]) {
+            const c0 = performance.now();
+            const claim = await http('POST', `${w.hub}api/tasks/${intent.id}/claim`, { token: w.token, body: {} });
+            const took = performance.now() - c0;
+            if (claim.status === 409) {
+              conflicts++;
+              lostMs.push(took);
+              continue;
+            }
+            if (
+              claim.status !== 200 ||
+              claim.body?.status?.state !== 'TASK_STATE_WORKING' ||
+              claim.body?.metadata?.muster?.worker !== w.handle
+            ) {
+              unexpected.push(`claim ${intent.id} by ${w.handle}: HTTP ${claim.status} ${claim.text.slice(0, 300)}`);
+              continue;
+            }
+            wins.push({ id: intent.id, worker: w.handle, ms: took });
+            const l0 = performance.now();
+            const land = await http('POST', `${w.hub}api/tasks/${intent.id}/land`, {
+              token: w.token,
+              body: { summary: `Landed by ${w.handle}.` },
+            });
+            landMs.push(performance.now() - l0);
+            if (land.status !== 200 || land.body?.status?.state !== 'TASK_STATE_COMPLETED') {
+              unexpected.push(`land ${intent.id} by ${w.handle}: HTTP ${land.status} ${land.text.slice(0, 300)}`);
+            }
+            break; // page again: the rest of this page is likely taken by now
           }
-          if (claim.status !== 200 || claim.body?.status?.state !== 'TASK_STATE_WORKING' || claim.body?.metadata?.muster?.worker !== w.handle) {
-            unexpected.push(`claim ${intent.id} by ${w.handle}: HTTP ${claim.status} ${claim.text.slice(0, 300)}`);
-            continue;
-          }
-          wins.push({ id: intent.id, worker: w.handle, ms: took });
-          const l0 = performance.now();
-          const land = await http('POST', `${w.hub}api/tasks/${intent.id}/land`, { token: w.token, body: { summary: `Landed by ${w.handle}.` } });
-          landMs.push(performance.now() - l0);
-          if (land.status !== 200 || land.body?.status?.state !== 'TASK_STATE_COMPLETED') {
-            unexpected.push(`land ${intent.id} by ${w.handle}: HTTP ${land.status} ${land.text.slice(0, 300)}`);
-          }
-          break; // page again: the rest of this page is likely taken by now
         }
-      }
-    }));
+      }),
+    );
     const workSec = (performance.now() - working) / 1000;
     const cpuAfter = hubs.pids.map(cpuSeconds);
     const hubCores = cpuAfter.map((s, i) => Number((((s ?? 0) - (cpuBefore[i] ?? 0)) / workSec).toFixed(2)));
@@ -167,12 +234,20 @@ async function runStore(name, admin) {
     const tasks = [];
     let pageToken;
     do {
-      const page = await rpc(`${bases[0]}spaces/${SPACE}/`, 'ListTasks', { pageSize: 100, includeArtifacts: true, historyLength: 0, ...(pageToken ? { pageToken } : {}) });
+      const page = await rpc(`${bases[0]}spaces/${SPACE}/`, 'ListTasks', {
+        pageSize: 100,
+        includeArtifacts: true,
+        historyLength: 0,
+        ...(pageToken ? { pageToken } : {}),
+      });
       tasks.push(...page.tasks);
       pageToken = page.nextPageToken || undefined;
     } while (pageToken);
     const stillOpen = {};
-    for (const state of OPEN_STATES) stillOpen[state] = (await rpc(`${bases[0]}spaces/${SPACE}/`, 'ListTasks', { status: state, pageSize: 1 })).totalSize;
+    for (const state of OPEN_STATES)
+      stillOpen[state] = (
+        await rpc(`${bases[0]}spaces/${SPACE}/`, 'ListTasks', { status: state, pageSize: 1 })
+      ).totalSize;
     const notCompleted = tasks.filter((t) => t.status.state !== 'TASK_STATE_COMPLETED');
     const wrongLander = tasks.filter((t) => {
       const landing = t.artifacts?.find((a) => a.name === 'Landing');
@@ -210,15 +285,26 @@ async function runStore(name, admin) {
       onceEachInEventLog: notOnce.length === 0,
       unexpectedAnswers: unexpected.length,
     };
-    const ok = checks.everyOneCompleted && checks.noneLeftOpen && checks.noneClaimedTwice && checks.noneLost &&
-      checks.landedByItsClaimer && checks.onceEachInEventLog && unexpected.length === 0;
+    const ok =
+      checks.everyOneCompleted &&
+      checks.noneLeftOpen &&
+      checks.noneClaimedTwice &&
+      checks.noneLost &&
+      checks.landedByItsClaimer &&
+      checks.onceEachInEventLog &&
+      unexpected.length === 0;
     const result = {
       store: name,
       hubs: processes,
       intents: INTENTS,
       workers: WORKERS,
       pick: PICK,
-      declare: { seconds: Number(declareSec.toFixed(2)), perSecond: Math.round(INTENTS / declareSec), latencyMs: latency(declareMs), inFlight: DECLARERS },
+      declare: {
+        seconds: Number(declareSec.toFixed(2)),
+        perSecond: Math.round(INTENTS / declareSec),
+        latencyMs: latency(declareMs),
+        inFlight: DECLARERS,
+      },
       work: {
         seconds: Number(workSec.toFixed(2)),
         claimsPerSecond: Math.round(wins.length / workSec),
@@ -232,12 +318,20 @@ async function runStore(name, admin) {
       },
       checks,
       ok,
-      examples: { twice: twice.slice(0, 3), lost: lost.slice(0, 3), wrongLander: wrongLander.slice(0, 3).map((t) => t.id), notOnce: notOnce.slice(0, 3).map((id) => ({ id, counts: perTask.get(id) })), unexpected: unexpected.slice(0, 5) },
+      examples: {
+        twice: twice.slice(0, 3),
+        lost: lost.slice(0, 3),
+        wrongLander: wrongLander.slice(0, 3).map((t) => t.id),
+        notOnce: notOnce.slice(0, 3).map((id) => ({ id, counts: perTask.get(id) })),
+        unexpected: unexpected.slice(0, 5),
+      },
       database: store.database,
     };
     const c = result.work.claimLatencyMs;
-    console.log(`  ${WORKERS} workers: ${wins.length} claims in ${workSec.toFixed(1)} s = ${result.work.claimsPerSecond} claims/s ` +
-      `(each landed), claim p50 ${c.p50} ms, p99 ${c.p99} ms; ${conflicts} answered 409; hub CPU ${hubCores.join('+')} cores`);
+    console.log(
+      `  ${WORKERS} workers: ${wins.length} claims in ${workSec.toFixed(1)} s = ${result.work.claimsPerSecond} claims/s ` +
+        `(each landed), claim p50 ${c.p50} ms, p99 ${c.p99} ms; ${conflicts} answered 409; hub CPU ${hubCores.join('+')} cores`,
+    );
     console.log(`  checks: ${ok ? 'all passed' : 'FAILED'} (${JSON.stringify(checks)})`);
     if (!ok) console.log(`  examples: ${JSON.stringify(result.examples)}`);
     return result;
@@ -250,21 +344,39 @@ async function runStore(name, admin) {
 
 async function main() {
   const names = parseOnly(process.argv.slice(2), STORES);
-  console.log(`intents bench: ${INTENTS} intents, ${WORKERS} workers, pages of ${PAGE}, claims from the page's ${PICK === 'first' ? 'top' : 'random place'}; node ${process.version}, ` +
-    `${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `intents bench: ${INTENTS} intents, ${WORKERS} workers, pages of ${PAGE}, claims from the page's ${PICK === 'first' ? 'top' : 'random place'}; node ${process.version}, ` +
+      `${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+  );
   const { results, pgInfo, loadStart } = await runStores(names, runStore);
   console.log('\nstore       hubs  claims/s  claim p50 ms  claim p99 ms  409s  declare/s  checks');
   for (const r of results) {
-    console.log(`${r.store.padEnd(10)}  ${String(r.hubs).padStart(4)}  ${String(r.work.claimsPerSecond).padStart(8)}  ` +
-      `${String(r.work.claimLatencyMs.p50).padStart(12)}  ${String(r.work.claimLatencyMs.p99).padStart(12)}  ` +
-      `${String(r.work.conflicts409).padStart(4)}  ${String(r.declare.perSecond).padStart(9)}  ${r.ok ? 'passed' : 'FAILED'}`);
+    console.log(
+      `${r.store.padEnd(10)}  ${String(r.hubs).padStart(4)}  ${String(r.work.claimsPerSecond).padStart(8)}  ` +
+        `${String(r.work.claimLatencyMs.p50).padStart(12)}  ${String(r.work.claimLatencyMs.p99).padStart(12)}  ` +
+        `${String(r.work.conflicts409).padStart(4)}  ${String(r.declare.perSecond).padStart(9)}  ${r.ok ? 'passed' : 'FAILED'}`,
+    );
   }
-  finishChecked(PICK === 'first' ? 'intents.json' : 'intents-random.json', {
-    ...runMachine(loadStart),
-    settings: { intents: INTENTS, workers: WORKERS, declarers: DECLARERS, page: PAGE, pick: PICK, musterEnv: { MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' } },
-    ...(pgInfo ? { postgres: pgInfo } : {}),
+  finishChecked(
+    PICK === 'first' ? 'intents.json' : 'intents-random.json',
+    {
+      ...runMachine(loadStart),
+      settings: {
+        intents: INTENTS,
+        workers: WORKERS,
+        declarers: DECLARERS,
+        page: PAGE,
+        pick: PICK,
+        musterEnv: { MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' },
+      },
+      ...(pgInfo ? { postgres: pgInfo } : {}),
+      results,
+    },
     results,
-  }, results);
+  );
 }
 
 runMain(main);

@@ -45,9 +45,11 @@ export function benchSettings(env = process.env) {
 
 /** The first line a driver prints. */
 export function describeSettings({ duration, warmup, rounds }) {
-  return `bench: ${CONNECTIONS} connections, ${rounds} round(s) of ${duration} s per run ` +
+  return (
+    `bench: ${CONNECTIONS} connections, ${rounds} round(s) of ${duration} s per run ` +
     `(${warmup > 0 ? `${warmup} s warm-up before each server/scenario's first run only` : 'no warm-up'}), ` +
-    `node ${process.version}, ${os.cpus().length} cores, load generator in this process`;
+    `node ${process.version}, ${os.cpus().length} cores, load generator in this process`
+  );
 }
 
 // ---------------------------------------------------------------- child processes and clean-up
@@ -100,10 +102,17 @@ export const cleanUp = runCleanups;
 export async function startChild(name, args, env, readyUrl) {
   const log = path.join(benchTmp(), `${name}.log`);
   const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', fd, fd],
+  });
   children.add(child);
   let exited = null;
-  child.on('exit', (code, sig) => { exited = sig ?? code; children.delete(child); });
+  child.on('exit', (code, sig) => {
+    exited = sig ?? code;
+    children.delete(child);
+  });
   const tail = () => readFileSync(log, 'utf8').split('\n').slice(-20).join('\n');
 
   const deadline = Date.now() + 20_000;
@@ -111,10 +120,13 @@ export async function startChild(name, args, env, readyUrl) {
     if (exited !== null) throw new Error(`${name} exited (${exited}) before becoming ready:\n${tail()}`);
     try {
       if ((await fetch(readyUrl)).status === 200) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  if (exited === null && Date.now() >= deadline) throw new Error(`${name} not ready after 20 s (${readyUrl}):\n${tail()}`);
+  if (exited === null && Date.now() >= deadline)
+    throw new Error(`${name} not ready after 20 s (${readyUrl}):\n${tail()}`);
 
   return {
     pid: child.pid,
@@ -137,10 +149,20 @@ export async function startChild(name, args, env, readyUrl) {
 export async function startReference({ name = 'reference', pgUrl } = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = await startChild(name, ['bench/reference-server.mjs', String(port), ...(pgUrl ? ['--pg', pgUrl] : [])], {},
-    `${base}/.well-known/agent-card.json`);
+  const child = await startChild(
+    name,
+    ['bench/reference-server.mjs', String(port), ...(pgUrl ? ['--pg', pgUrl] : [])],
+    {},
+    `${base}/.well-known/agent-card.json`,
+  );
   // returnImmediately: answer after the first (SUBMITTED task) event, like Muster.
-  return { urls: [`${base}/a2a/jsonrpc`], headers: A2A_HEADERS, sendConfiguration: { returnImmediately: true }, pids: [child.pid], stop: child.stop };
+  return {
+    urls: [`${base}/a2a/jsonrpc`],
+    headers: A2A_HEADERS,
+    sendConfiguration: { returnImmediately: true },
+    pids: [child.pid],
+    stop: child.stop,
+  };
 }
 
 /** The node flags on the first line of Muster's command (`#!/usr/bin/env -S node …`), so a hub runs as `muster serve` does. */
@@ -166,10 +188,14 @@ export async function startHubs({ name = 'muster', db, processes = 1, nodeArgs =
     for (let i = 0; i < processes; i++) {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      started.push(await startChild(processes > 1 ? `${name}-${i + 1}` : name,
-        [...asInstalled, main, 'serve', '--port', String(port), '--db', db],
-        { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' },
-        `${base}/health`));
+      started.push(
+        await startChild(
+          processes > 1 ? `${name}-${i + 1}` : name,
+          [...asInstalled, main, 'serve', '--port', String(port), '--db', db],
+          { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' },
+          `${base}/health`,
+        ),
+      );
       bases.push(base);
     }
     return { bases, pids: started.map((c) => c.pid), stop };
@@ -239,9 +265,16 @@ export async function connectPgAdmin() {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   atCleanUp(() => admin.end());
-  const pgInfo = Object.fromEntries((await admin.query(
-    `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'synchronous_commit', 'fsync')`)).rows.map((r) => [r.name, r.setting]));
-  console.log(`PostgreSQL ${pgInfo.server_version} at ${new URL(PG_ADMIN_URL).host} (synchronous_commit=${pgInfo.synchronous_commit}, fsync=${pgInfo.fsync})`);
+  const pgInfo = Object.fromEntries(
+    (
+      await admin.query(
+        `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'synchronous_commit', 'fsync')`,
+      )
+    ).rows.map((r) => [r.name, r.setting]),
+  );
+  console.log(
+    `PostgreSQL ${pgInfo.server_version} at ${new URL(PG_ADMIN_URL).host} (synchronous_commit=${pgInfo.synchronous_commit}, fsync=${pgInfo.fsync})`,
+  );
   return { admin, pgInfo };
 }
 
@@ -287,7 +320,8 @@ export function parseOnly(argv, stores) {
   if (!only) return stores;
   const names = only.split(',');
   const unknown = names.filter((n) => !stores.includes(n));
-  if (unknown.length) throw new Error(`--only takes a comma-separated list of: ${stores.join(', ')} (not ${unknown.join(', ')})`);
+  if (unknown.length)
+    throw new Error(`--only takes a comma-separated list of: ${stores.join(', ')} (not ${unknown.join(', ')})`);
   return stores.filter((n) => names.includes(n));
 }
 
@@ -300,7 +334,12 @@ export function percentile(values, p) {
 /** Milliseconds to one decimal (null stays null). */
 export const ms = (x) => (x === null ? null : Number(x.toFixed(1)));
 /** p50, p99, max (ms, one decimal) and how many, of latencies in ms. */
-export const latency = (values) => ({ p50: ms(percentile(values, 50)), p99: ms(percentile(values, 99)), max: ms(values.length ? Math.max(...values) : null), n: values.length });
+export const latency = (values) => ({
+  p50: ms(percentile(values, 50)),
+  p99: ms(percentile(values, 99)),
+  max: ms(values.length ? Math.max(...values) : null),
+  n: values.length,
+});
 
 let clkTck;
 /** CPU time of a process so far (utime + stime, from /proc), in seconds; undefined when it is gone. */
@@ -317,11 +356,18 @@ export function cpuSeconds(pid) {
 
 /** One HTTP request with fetch, JSON in and out: `{ status, body, text }` (body undefined when not JSON). */
 export async function http(method, url, { token, body } = {}) {
-  const headers = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const headers = {
+    ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
   const res = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.text();
   let json;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, body: json, text };
 }
 
@@ -344,25 +390,32 @@ export async function rpc(url, method, params, token) {
 /** Runs `count` jobs (`job(i)`, i from 0), `width` at a time. */
 export async function pool(count, width, job) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, count) }, async () => {
-    while (next < count) await job(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
 }
 
 // ---------------------------------------------------------------- scenarios
 
 const rpcBody = (method, params) => ({ jsonrpc: '2.0', id: 1, method, params });
-const sendMessage = (server, messageId) => rpcBody('SendMessage', {
-  message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hello' }] },
-  ...(server.sendConfiguration && { configuration: server.sendConfiguration }),
-});
+const sendMessage = (server, messageId) =>
+  rpcBody('SendMessage', {
+    message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+    ...(server.sendConfiguration && { configuration: server.sendConfiguration }),
+  });
 
 /** One JSON-RPC call with fetch; returns `result` or throws with the server's answer. */
 async function call(server, body, url = server.urls[0]) {
   const res = await fetch(url, { method: 'POST', headers: server.headers, body: JSON.stringify(body) });
   const text = await res.text();
   let json;
-  try { json = JSON.parse(text); } catch { /* reported below */ }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* reported below */
+  }
   if (res.status !== 200 || !json || json.error || json.result === undefined) {
     const where = server.urls.length > 1 ? ` on ${url}` : '';
     throw new Error(`${body.method} sample failed${where}: HTTP ${res.status} ${text.slice(0, 500)}`);
@@ -421,14 +474,17 @@ function load(server, request, duration) {
 async function runScenario(server, name, { warmup, duration, probe }) {
   const request = await SCENARIOS[name].prepare(server);
   if (warmup > 0) await load(server, request, warmup);
-  const state = probe && await probe.before(server);
+  const state = probe && (await probe.before(server));
   const r = await load(server, request, duration);
-  const observed = probe && await probe.after(server, state, r);
+  const observed = probe && (await probe.after(server, state, r));
   return {
     reqPerSec: r.requests.average,
     requests: r.requests.total,
     latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: r.latency.mean },
-    errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, mismatches: r.mismatches,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    mismatches: r.mismatches,
     failures: r.errors + r.timeouts + r.non2xx + r.mismatches,
     ...(observed !== undefined && { observed }),
   };
@@ -451,7 +507,10 @@ function summarize(runs) {
     reqPerSecMin: Math.min(...reqPerSec),
     reqPerSecMax: Math.max(...reqPerSec),
     latencyMs: { p50: median(runs.map((r) => r.latencyMs.p50)), p99: median(runs.map((r) => r.latencyMs.p99)) },
-    errors: sum('errors'), timeouts: sum('timeouts'), non2xx: sum('non2xx'), mismatches: sum('mismatches'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    non2xx: sum('non2xx'),
+    mismatches: sum('mismatches'),
     failures: sum('failures'),
     rounds: runs,
   };
@@ -487,23 +546,45 @@ round ${round}/${rounds} (${describeOrder(roundOrder)})`);
         process.stdout.write(`  ${scenario} on ${name} ... `);
         const r = await runScenario(servers[name], scenario, { warmup: round === 1 ? warmup : 0, duration, probe });
         runs[name][scenario].push(r);
-        console.log(`${r.reqPerSec.toFixed(0)} req/s, p99 ${r.latencyMs.p99} ms` +
-          (r.failures ? `  FAILED: errors=${r.errors} timeouts=${r.timeouts} non2xx=${r.non2xx} non-result bodies=${r.mismatches}` : ''));
+        console.log(
+          `${r.reqPerSec.toFixed(0)} req/s, p99 ${r.latencyMs.p99} ms` +
+            (r.failures
+              ? `  FAILED: errors=${r.errors} timeouts=${r.timeouts} non2xx=${r.non2xx} non-result bodies=${r.mismatches}`
+              : ''),
+        );
         if (r.failures) failed = true;
       }
       for (const c of active) {
-        (roundRatios[ratioKey(c)][scenario] ??= []).push(runs[c.of][scenario].at(-1).reqPerSec / runs[c.to][scenario].at(-1).reqPerSec);
+        (roundRatios[ratioKey(c)][scenario] ??= []).push(
+          runs[c.of][scenario].at(-1).reqPerSec / runs[c.to][scenario].at(-1).reqPerSec,
+        );
       }
     }
-    console.log(`round ${round}: ` + scenarios.map((scenario) => {
-      const rates = `${scenario} ` + order.map((name) => `${name} ${runs[name][scenario].at(-1).reqPerSec.toFixed(0)}`).join(' / ') + ' req/s';
-      const ratios = active.map((c) => `${roundRatios[ratioKey(c)][scenario].at(-1).toFixed(2)}x` + (active.length > 1 ? ` (${ratioKey(c)})` : ''));
-      return rates + (ratios.length ? ` = ${ratios.join(', ')}` : '');
-    }).join('; '));
+    console.log(
+      `round ${round}: ` +
+        scenarios
+          .map((scenario) => {
+            const rates =
+              `${scenario} ` +
+              order.map((name) => `${name} ${runs[name][scenario].at(-1).reqPerSec.toFixed(0)}`).join(' / ') +
+              ' req/s';
+            const ratios = active.map(
+              (c) =>
+                `${roundRatios[ratioKey(c)][scenario].at(-1).toFixed(2)}x` +
+                (active.length > 1 ? ` (${ratioKey(c)})` : ''),
+            );
+            return rates + (ratios.length ? ` = ${ratios.join(', ')}` : '');
+          })
+          .join('; '),
+    );
   }
 
-  const results = Object.fromEntries(order.map((name) =>
-    [name, Object.fromEntries(Object.entries(runs[name]).map(([scenario, r]) => [scenario, summarize(r)]))]));
+  const results = Object.fromEntries(
+    order.map((name) => [
+      name,
+      Object.fromEntries(Object.entries(runs[name]).map(([scenario, r]) => [scenario, summarize(r)])),
+    ]),
+  );
   return { runs, results, roundOrders, roundRatios, failed };
 }
 
@@ -514,12 +595,20 @@ medians over ${rounds} round(s) (min-max: range of req/s over rounds; errors: to
   const rows = [['server', 'scenario', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'errors']];
   for (const [server, byScenario] of Object.entries(results)) {
     for (const [scenario, r] of Object.entries(byScenario)) {
-      rows.push([server, scenario, r.reqPerSec.toFixed(0), `${r.reqPerSecMin.toFixed(0)}-${r.reqPerSecMax.toFixed(0)}`,
-        String(r.latencyMs.p50), String(r.latencyMs.p99), String(r.failures)]);
+      rows.push([
+        server,
+        scenario,
+        r.reqPerSec.toFixed(0),
+        `${r.reqPerSecMin.toFixed(0)}-${r.reqPerSecMax.toFixed(0)}`,
+        String(r.latencyMs.p50),
+        String(r.latencyMs.p99),
+        String(r.failures),
+      ]);
     }
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  for (const row of rows) console.log(row.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
+  for (const row of rows)
+    console.log(row.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
 }
 
 /**
@@ -537,9 +626,11 @@ export function reportRatios({ comparisons, roundRatios, targets, label = ratioK
     for (const scenario of Object.keys(SCENARIOS)) {
       const ratio = median(perRound[scenario]);
       byScenario[scenario] = ratio;
-      console.log(`${scenario}: ${label(c)} = ${ratio.toFixed(2)}x  ` +
-        `(median of per-round ${perRound[scenario].map((x) => `${x.toFixed(2)}x`).join(', ')}; ` +
-        `target >= ${targets[scenario]}x: ${ratio >= targets[scenario] ? 'target met' : 'target NOT met'})`);
+      console.log(
+        `${scenario}: ${label(c)} = ${ratio.toFixed(2)}x  ` +
+          `(median of per-round ${perRound[scenario].map((x) => `${x.toFixed(2)}x`).join(', ')}; ` +
+          `target >= ${targets[scenario]}x: ${ratio >= targets[scenario] ? 'target met' : 'target NOT met'})`,
+      );
     }
   }
   return ratios;

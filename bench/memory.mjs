@@ -26,8 +26,20 @@ import os from 'node:os';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
-  ADMIN_TOKEN, cpuSeconds, expectStatus, http, latency, parseOnly, pool, registerAgent, startHubs,
-  finishChecked, runMain, runMachine, runStores, storeDatabase,
+  ADMIN_TOKEN,
+  cpuSeconds,
+  expectStatus,
+  http,
+  latency,
+  parseOnly,
+  pool,
+  registerAgent,
+  startHubs,
+  finishChecked,
+  runMain,
+  runMachine,
+  runStores,
+  storeDatabase,
 } from './lib.mjs';
 
 const env = (name, fallback) => {
@@ -43,7 +55,8 @@ const REMEMBER_CALLERS = env('MEMORY_REMEMBER_CALLERS', 20);
 const RECALLS = env('MEMORY_RECALLS', 1000);
 const RECALLERS = env('MEMORY_RECALLERS', 10);
 const BOARD_FILE = (process.env.MEMORY_BOARD_FILE ?? 'on') === 'on';
-if (!['on', 'off'].includes(process.env.MEMORY_BOARD_FILE ?? 'on')) throw new Error(`MEMORY_BOARD_FILE must be on or off, got "${process.env.MEMORY_BOARD_FILE}"`);
+if (!['on', 'off'].includes(process.env.MEMORY_BOARD_FILE ?? 'on'))
+  throw new Error(`MEMORY_BOARD_FILE must be on or off, got "${process.env.MEMORY_BOARD_FILE}"`);
 
 // The hub's limits (docs/memory-boards.md).
 const PER_CALL = 100;
@@ -53,9 +66,18 @@ const SHARED_WITH = 50;
 const RECALL_LIMIT = 10;
 
 const BOARDS = Math.ceil(CARDS / PER_BOARD);
-if (BOARDS > AGENTS * BOARDS_PER_AGENT) throw new Error(`MEMORY_CARDS=${CARDS} needs ${BOARDS} boards: more than ${AGENTS} agents may own (${BOARDS_PER_AGENT} each); raise MEMORY_AGENTS`);
-if (REMEMBERS + 1 > PER_BOARD) throw new Error(`MEMORY_REMEMBERS=${REMEMBERS}: the board holds its first card and these, at most ${PER_BOARD} (so at most ${PER_BOARD - 1})`);
-if (REMEMBER_CALLERS > SHARED_WITH + 1) throw new Error(`MEMORY_REMEMBER_CALLERS=${REMEMBER_CALLERS}: a shared board names at most ${SHARED_WITH} agents besides its owner`);
+if (BOARDS > AGENTS * BOARDS_PER_AGENT)
+  throw new Error(
+    `MEMORY_CARDS=${CARDS} needs ${BOARDS} boards: more than ${AGENTS} agents may own (${BOARDS_PER_AGENT} each); raise MEMORY_AGENTS`,
+  );
+if (REMEMBERS + 1 > PER_BOARD)
+  throw new Error(
+    `MEMORY_REMEMBERS=${REMEMBERS}: the board holds its first card and these, at most ${PER_BOARD} (so at most ${PER_BOARD - 1})`,
+  );
+if (REMEMBER_CALLERS > SHARED_WITH + 1)
+  throw new Error(
+    `MEMORY_REMEMBER_CALLERS=${REMEMBER_CALLERS}: a shared board names at most ${SHARED_WITH} agents besides its owner`,
+  );
 
 const STORES = ['sqlite', 'postgres-1', 'postgres-2'];
 const BOARD_TYPE = 'application/vnd.muster.board+json';
@@ -77,11 +99,43 @@ function prng(seed) {
 const VOCABULARY_SIZE = 3000;
 const TAG_COUNT = 40;
 // The hub's stop words (src/hub/kinds/memory/words.ts), which no generated word may be.
-const STOP = new Set('a an and are as at be but by do does did for from had has have how i in is it its of on or our so that the their them then there these they this to was we were what when where which who why will with you your about know'.split(' '));
+const STOP = new Set(
+  'a an and are as at be but by do does did for from had has have how i in is it its of on or our so that the their them then there these they this to was we were what when where which who why will with you your about know'.split(
+    ' ',
+  ),
+);
 
 /** `count` distinct pronounceable words of 2–3 syllables, in the order `rand` draws them (their rank). */
 function makeWords(rand, count, taken = new Set()) {
-  const onsets = ['b', 'br', 'c', 'ch', 'd', 'dr', 'f', 'g', 'gr', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'pr', 'qu', 'r', 's', 'sh', 'st', 't', 'tr', 'v', 'w', 'z'];
+  const onsets = [
+    'b',
+    'br',
+    'c',
+    'ch',
+    'd',
+    'dr',
+    'f',
+    'g',
+    'gr',
+    'h',
+    'j',
+    'k',
+    'l',
+    'm',
+    'n',
+    'p',
+    'pr',
+    'qu',
+    'r',
+    's',
+    'sh',
+    'st',
+    't',
+    'tr',
+    'v',
+    'w',
+    'z',
+  ];
   const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io', 'ou'];
   const codas = ['', '', '', 'n', 'r', 's', 'l', 'm', 'x', 'nd', 'st'];
   const pick = (list) => list[Math.floor(rand() * list.length)];
@@ -166,11 +220,19 @@ function planBoards(agents) {
     const owner = agents[b % AGENTS];
     const visibility = k <= 1 ? 'public' : k === 2 ? 'shared' : 'private';
     const sharedWith = visibility === 'shared' && agents.length > 1 ? [agents[(b + 1) % AGENTS].handle] : [];
-    return { index: b, title: `Memory bench board ${b + 1}`, owner, visibility: visibility === 'shared' && !sharedWith.length ? 'private' : visibility, sharedWith, cards: Math.min(PER_BOARD, CARDS - b * PER_BOARD) };
+    return {
+      index: b,
+      title: `Memory bench board ${b + 1}`,
+      owner,
+      visibility: visibility === 'shared' && !sharedWith.length ? 'private' : visibility,
+      sharedWith,
+      cards: Math.min(PER_BOARD, CARDS - b * PER_BOARD),
+    };
   });
 }
 
-const mayRead = (board, handle) => board.visibility === 'public' || board.owner.handle === handle || board.sharedWith.includes(handle);
+const mayRead = (board, handle) =>
+  board.visibility === 'public' || board.owner.handle === handle || board.sharedWith.includes(handle);
 
 /**
  * How many cards of the boards `handle` may read a query matches, as the hub's recall reads it:
@@ -180,13 +242,19 @@ const mayRead = (board, handle) => board.visibility === 'public' || board.owner.
 function matchCounter(boards, cardsOf) {
   const postings = new Map(); // word -> card numbers; tag -> card numbers under '#word'
   const boardOf = [];
-  const add = (key, n) => { const list = postings.get(key); if (!list) postings.set(key, [n]); else if (list.at(-1) !== n) list.push(n); };
-  boards.forEach((board, b) => cardsOf[b].forEach((card) => {
-    const n = boardOf.push(b) - 1;
-    const text = typeof card === 'string' ? card : `${card.text} ${card.title}`;
-    for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu)) add(w, n);
-    for (const [, t] of text.matchAll(/#([\p{L}\p{N}]+)/gu)) add(`#${t.toLowerCase()}`, n);
-  }));
+  const add = (key, n) => {
+    const list = postings.get(key);
+    if (!list) postings.set(key, [n]);
+    else if (list.at(-1) !== n) list.push(n);
+  };
+  boards.forEach((board, b) =>
+    cardsOf[b].forEach((card) => {
+      const n = boardOf.push(b) - 1;
+      const text = typeof card === 'string' ? card : `${card.text} ${card.title}`;
+      for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu)) add(w, n);
+      for (const [, t] of text.matchAll(/#([\p{L}\p{N}]+)/gu)) add(`#${t.toLowerCase()}`, n);
+    }),
+  );
   const words = [...postings.keys()].filter((k) => !k.startsWith('#'));
   const seen = new Uint32Array(boardOf.length);
   let stamp = 0;
@@ -209,15 +277,28 @@ function matchCounter(boards, cardsOf) {
   };
 }
 
-const MATCH_BUCKETS = [[0, 1000], [1000, 10_000], [10_000, 30_000], [30_000, Infinity]];
+const MATCH_BUCKETS = [
+  [0, 1000],
+  [1000, 10_000],
+  [10_000, 30_000],
+  [30_000, Infinity],
+];
 /** Recall latency by the number of readable cards the query matches, and the slowest queries. */
 function latencyByMatches(recalled, matches) {
   const rows = recalled.map((r) => ({ ...r, matches: matches(r.query, r.caller) }));
   const label = ([lo, hi]) => (hi === Infinity ? `${lo}+` : `${lo}-${hi - 1}`);
   return {
     matchesPerQuery: latency(rows.map((r) => r.matches)),
-    latencyByMatches: Object.fromEntries(MATCH_BUCKETS.map((bucket) => [label(bucket), latency(rows.filter((r) => r.matches >= bucket[0] && r.matches < bucket[1]).map((r) => r.ms))])),
-    slowest: [...rows].sort((a, b) => b.ms - a.ms).slice(0, 5).map((r) => ({ query: r.query, matches: r.matches, ms: Number(r.ms.toFixed(1)) })),
+    latencyByMatches: Object.fromEntries(
+      MATCH_BUCKETS.map((bucket) => [
+        label(bucket),
+        latency(rows.filter((r) => r.matches >= bucket[0] && r.matches < bucket[1]).map((r) => r.ms)),
+      ]),
+    ),
+    slowest: [...rows]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map((r) => ({ query: r.query, matches: r.matches, ms: Number(r.ms.toFixed(1)) })),
   };
 }
 
@@ -233,16 +314,33 @@ async function callSkill(base, token, skill, args, { boardFile = BOARD_FILE } = 
     ...(boardFile ? {} : { configuration: NO_BOARD_FILE }),
   };
   const t0 = performance.now();
-  const res = await http('POST', `${base}memory/`, { token, body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params } });
+  const res = await http('POST', `${base}memory/`, {
+    token,
+    body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params },
+  });
   const took = performance.now() - t0;
   const task = res.body?.result?.task;
   const completed = res.status === 200 && task?.status?.state === 'TASK_STATE_COMPLETED';
-  const data = completed ? task.artifacts?.find((a) => a.artifactId === 'result')?.parts?.find((p) => p.data)?.data : undefined;
-  return { ms: took, task, data, answer: completed && data ? undefined : `HTTP ${res.status} ${res.text.slice(0, 400)}` };
+  const data = completed
+    ? task.artifacts?.find((a) => a.artifactId === 'result')?.parts?.find((p) => p.data)?.data
+    : undefined;
+  return {
+    ms: took,
+    task,
+    data,
+    answer: completed && data ? undefined : `HTTP ${res.status} ${res.text.slice(0, 400)}`,
+  };
 }
 
 /** What a request was, for the report: the skill and its args, long lists cut short. */
-const describe = (skill, args) => JSON.stringify({ skill, args: { ...args, ...(args.cards ? { cards: args.cards.length > 1 ? `[${args.cards.length} cards]` : args.cards } : {}) } });
+const describe = (skill, args) =>
+  JSON.stringify({
+    skill,
+    args: {
+      ...args,
+      ...(args.cards ? { cards: args.cards.length > 1 ? `[${args.cards.length} cards]` : args.cards } : {}),
+    },
+  });
 
 // ---------------------------------------------------------------- CPU
 
@@ -277,11 +375,19 @@ function cpuMeter(pids) {
 
 async function databaseSizes(store) {
   if (store.sqliteFile) {
-    const size = (f) => { try { return statSync(f).size; } catch { return 0; } };
+    const size = (f) => {
+      try {
+        return statSync(f).size;
+      } catch {
+        return 0;
+      }
+    };
     const out = { bytes: size(store.sqliteFile) + size(`${store.sqliteFile}-wal`) };
     const db = new Database(store.sqliteFile, { readonly: true });
     try {
-      const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8').all();
+      const rows = db
+        .prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8')
+        .all();
       out.largest = Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
     } catch (err) {
       out.largest = `dbstat not available: ${err.message}`;
@@ -294,9 +400,12 @@ async function databaseSizes(store) {
   await client.connect();
   try {
     const bytes = Number((await client.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
-    const rows = (await client.query(
-      `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY bytes DESC LIMIT 8`)).rows;
+    const rows = (
+      await client.query(
+        `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY bytes DESC LIMIT 8`,
+      )
+    ).rows;
     return { bytes, largest: Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)])) };
   } finally {
     await client.end();
@@ -349,14 +458,29 @@ async function runStore(name, admin) {
       for (let at = 0; at < cards.length; at += PER_CALL) {
         const chunk = cards.slice(at, at + PER_CALL);
         const skill = at === 0 ? 'board.create' : 'board.remember';
-        const args = at === 0
-          ? { title: board.title, cards: chunk, visibility: board.visibility, ...(board.sharedWith.length ? { sharedWith: board.sharedWith } : {}) }
-          : { board: board.id, cards: chunk };
+        const args =
+          at === 0
+            ? {
+                title: board.title,
+                cards: chunk,
+                visibility: board.visibility,
+                ...(board.sharedWith.length ? { sharedWith: board.sharedWith } : {}),
+              }
+            : { board: board.id, cards: chunk };
         const r = await callSkill(nextHub(), board.owner.token, skill, args);
         fillMs.push(r.ms);
         if (at > 0) bySize[Math.floor(at / 500)].push(r.ms);
-        if (r.answer || r.data?.board?.cards !== at + chunk.length || (at > 0 && r.data?.added?.length !== chunk.length)) {
-          refuse('fill', describe(skill, args), r.answer ?? `COMPLETED but board.cards=${r.data?.board?.cards}, added=${r.data?.added?.length} (expected ${at + chunk.length}, ${chunk.length})`);
+        if (
+          r.answer ||
+          r.data?.board?.cards !== at + chunk.length ||
+          (at > 0 && r.data?.added?.length !== chunk.length)
+        ) {
+          refuse(
+            'fill',
+            describe(skill, args),
+            r.answer ??
+              `COMPLETED but board.cards=${r.data?.board?.cards}, added=${r.data?.added?.length} (expected ${at + chunk.length}, ${chunk.length})`,
+          );
           if (at === 0) return; // no board to go on with
         }
         if (at === 0) board.id = r.data.board.id;
@@ -371,29 +495,53 @@ async function runStore(name, admin) {
     const listed = new Map();
     let cursor;
     do {
-      const page = await expectStatus('GET /api/boards', 200, http('GET', `${bases[0]}api/boards?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: ADMIN_TOKEN }));
+      const page = await expectStatus(
+        'GET /api/boards',
+        200,
+        http('GET', `${bases[0]}api/boards?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+          token: ADMIN_TOKEN,
+        }),
+      );
       for (const b of page.data) listed.set(b.id, b);
       cursor = page.hasMore ? page.cursor : undefined;
     } while (cursor);
-    const wrongCount = boards.filter((b) => listed.get(b.id)?.cards !== b.cards || listed.get(b.id)?.visibility !== b.visibility);
+    const wrongCount = boards.filter(
+      (b) => listed.get(b.id)?.cards !== b.cards || listed.get(b.id)?.visibility !== b.visibility,
+    );
     const filledCards = boards.reduce((n, b) => n + (listed.get(b.id)?.cards ?? 0), 0);
     const fill = {
-      cards: CARDS, boards: boards.length, agents: AGENTS, calls: fillMs.length, inFlight: WRITERS,
-      seconds: Number(fillSec.toFixed(2)), cardsPerSecond: Math.round(CARDS / fillSec), callsPerSecond: Math.round(fillMs.length / fillSec),
+      cards: CARDS,
+      boards: boards.length,
+      agents: AGENTS,
+      calls: fillMs.length,
+      inFlight: WRITERS,
+      seconds: Number(fillSec.toFixed(2)),
+      cardsPerSecond: Math.round(CARDS / fillSec),
+      callsPerSecond: Math.round(fillMs.length / fillSec),
       callLatencyMs: latency(fillMs),
       rememberLatencyByBoardSize: Object.fromEntries(bySize.map((v, i) => [`${i * 500}-${i * 500 + 499}`, latency(v)])),
-      largestBoardFileBytes: fileBytes, ...fillCpu,
+      largestBoardFileBytes: fileBytes,
+      ...fillCpu,
     };
-    console.log(`  fill: ${CARDS} cards on ${boards.length} boards of ${AGENTS} agents in ${fill.seconds} s = ${fill.cardsPerSecond} cards/s ` +
-      `(${fill.calls} calls of ${PER_CALL}, ${WRITERS} in flight, p50 ${fill.callLatencyMs.p50} ms, p99 ${fill.callLatencyMs.p99} ms; ` +
-      `remember p50 by board size ${Object.entries(fill.rememberLatencyByBoardSize).map(([k, v]) => `${k}: ${v.p50}`).join(', ')} ms); ` +
-      `hub CPU ${fillCpu.hubCores.join('+')} cores, driver ${fillCpu.driverCores}, machine ${fillCpu.machineBusyCores}`);
+    console.log(
+      `  fill: ${CARDS} cards on ${boards.length} boards of ${AGENTS} agents in ${fill.seconds} s = ${fill.cardsPerSecond} cards/s ` +
+        `(${fill.calls} calls of ${PER_CALL}, ${WRITERS} in flight, p50 ${fill.callLatencyMs.p50} ms, p99 ${fill.callLatencyMs.p99} ms; ` +
+        `remember p50 by board size ${Object.entries(fill.rememberLatencyByBoardSize)
+          .map(([k, v]) => `${k}: ${v.p50}`)
+          .join(', ')} ms); ` +
+        `hub CPU ${fillCpu.hubCores.join('+')} cores, driver ${fillCpu.driverCores}, machine ${fillCpu.machineBusyCores}`,
+    );
 
     // ------------------------------------------------------------ 2. board.remember into one board
     // A fresh board owned by the first caller, shared with the others; REMEMBER_CALLERS agents
     // append one card per call, each call waiting for the last, the calls spread round-robin.
     const owner = callers[0];
-    const createArgs = { title: 'Memory bench remember board', cards: ['The board the remember phase appends to #bench'], visibility: 'shared', sharedWith: callers.slice(1).map((c) => c.handle) };
+    const createArgs = {
+      title: 'Memory bench remember board',
+      cards: ['The board the remember phase appends to #bench'],
+      visibility: 'shared',
+      sharedWith: callers.slice(1).map((c) => c.handle),
+    };
     const made = await callSkill(bases[0], owner.token, 'board.create', createArgs);
     if (made.answer) throw new Error(`${describe('board.create', createArgs)} -> ${made.answer}`);
     const rememberBoard = made.data.board.id;
@@ -402,16 +550,26 @@ async function runStore(name, admin) {
     let nextCall = 0;
     const rememberMeter = cpuMeter(hubs.pids);
     const remembering = performance.now();
-    await Promise.all(callers.map(async (caller) => {
-      while (nextCall < REMEMBERS) {
-        const i = nextCall++;
-        const args = { board: rememberBoard, cards: [`Remembered by ${caller.handle}: call ${i} ${VOCABULARY[i % VOCABULARY_SIZE]} #remember`] };
-        const r = await callSkill(nextHub(), caller.token, 'board.remember', args);
-        rememberMs.push(r.ms);
-        if (r.answer || r.data?.added?.length !== 1) refuse('remember', describe('board.remember', args), r.answer ?? `COMPLETED but added=${JSON.stringify(r.data?.added)}`);
-        else added.push(r.data.added[0]);
-      }
-    }));
+    await Promise.all(
+      callers.map(async (caller) => {
+        while (nextCall < REMEMBERS) {
+          const i = nextCall++;
+          const args = {
+            board: rememberBoard,
+            cards: [`Remembered by ${caller.handle}: call ${i} ${VOCABULARY[i % VOCABULARY_SIZE]} #remember`],
+          };
+          const r = await callSkill(nextHub(), caller.token, 'board.remember', args);
+          rememberMs.push(r.ms);
+          if (r.answer || r.data?.added?.length !== 1)
+            refuse(
+              'remember',
+              describe('board.remember', args),
+              r.answer ?? `COMPLETED but added=${JSON.stringify(r.data?.added)}`,
+            );
+          else added.push(r.data.added[0]);
+        }
+      }),
+    );
     const rememberSec = (performance.now() - remembering) / 1000;
     const rememberCpu = rememberMeter();
 
@@ -419,9 +577,12 @@ async function runStore(name, admin) {
     const read = await callSkill(bases[0], owner.token, 'board.read', { board: rememberBoard }, { boardFile: true });
     // The answer lists the first cards only; the board file has them all, inline or (a large board) at its link.
     const file = read.task?.artifacts?.find((a) => a.artifactId === 'board')?.parts?.[0];
-    const boardDoc = file?.raw !== undefined
-      ? JSON.parse(Buffer.from(file.raw, 'base64').toString())
-      : file?.url ? await (await fetch(file.url, { headers: { authorization: `Bearer ${owner.token}` } })).json() : undefined;
+    const boardDoc =
+      file?.raw !== undefined
+        ? JSON.parse(Buffer.from(file.raw, 'base64').toString())
+        : file?.url
+          ? await (await fetch(file.url, { headers: { authorization: `Bearer ${owner.token}` } })).json()
+          : undefined;
     const readCards = boardDoc?.cards ?? [];
     const readIds = new Set(readCards.map((c) => c.id));
     const positions = readCards.map((c) => c.position).sort((a, b) => a - b);
@@ -434,18 +595,34 @@ async function runStore(name, admin) {
       const r = await callSkill(bases[bases.length - 1], callers[callers.length - 1].token, 'board.remember', extra);
       fullAnswer = r.answer;
       fullRefused = !r.data && /BOARD_FULL/.test(r.answer ?? '');
-      if (!fullRefused) refuse('remember', `${describe('board.remember', extra)} on a full board`, r.answer ?? `COMPLETED: ${JSON.stringify(r.data?.board)}`);
+      if (!fullRefused)
+        refuse(
+          'remember',
+          `${describe('board.remember', extra)} on a full board`,
+          r.answer ?? `COMPLETED: ${JSON.stringify(r.data?.board)}`,
+        );
     }
     const after = await callSkill(bases[0], owner.token, 'board.read', { board: rememberBoard }, { boardFile: false });
     const remember = {
-      calls: REMEMBERS, callers: REMEMBER_CALLERS, sharing: 'one shared board: its owner and the agents it is shared with, one agent per caller',
-      seconds: Number(rememberSec.toFixed(2)), callsPerSecond: Math.round(REMEMBERS / rememberSec), latencyMs: latency(rememberMs),
-      cardsRead: readCards.length, expectedCards: REMEMBERS + 1, boardFileBytesAfter: file?.raw?.length ?? null, boardFileLinked: file?.url !== undefined, ...(fullAnswer !== undefined ? { oneMoreCardAnswer: fullAnswer } : {}), ...rememberCpu,
+      calls: REMEMBERS,
+      callers: REMEMBER_CALLERS,
+      sharing: 'one shared board: its owner and the agents it is shared with, one agent per caller',
+      seconds: Number(rememberSec.toFixed(2)),
+      callsPerSecond: Math.round(REMEMBERS / rememberSec),
+      latencyMs: latency(rememberMs),
+      cardsRead: readCards.length,
+      expectedCards: REMEMBERS + 1,
+      boardFileBytesAfter: file?.raw?.length ?? null,
+      boardFileLinked: file?.url !== undefined,
+      ...(fullAnswer !== undefined ? { oneMoreCardAnswer: fullAnswer } : {}),
+      ...rememberCpu,
     };
-    console.log(`  remember: ${REMEMBERS} single-card calls by ${REMEMBER_CALLERS} agents into one shared board in ${remember.seconds} s = ${remember.callsPerSecond} calls/s, ` +
-      `p50 ${remember.latencyMs.p50} ms, p99 ${remember.latencyMs.p99} ms; board.read counts ${readCards.length} of ${REMEMBERS + 1}` +
-      `${fullRefused === null ? '' : `; one more card ${fullRefused ? 'refused BOARD_FULL' : 'NOT refused'}`}; ` +
-      `hub CPU ${rememberCpu.hubCores.join('+')} cores, driver ${rememberCpu.driverCores}, machine ${rememberCpu.machineBusyCores}`);
+    console.log(
+      `  remember: ${REMEMBERS} single-card calls by ${REMEMBER_CALLERS} agents into one shared board in ${remember.seconds} s = ${remember.callsPerSecond} calls/s, ` +
+        `p50 ${remember.latencyMs.p50} ms, p99 ${remember.latencyMs.p99} ms; board.read counts ${readCards.length} of ${REMEMBERS + 1}` +
+        `${fullRefused === null ? '' : `; one more card ${fullRefused ? 'refused BOARD_FULL' : 'NOT refused'}`}; ` +
+        `hub CPU ${rememberCpu.hubCores.join('+')} cores, driver ${rememberCpu.driverCores}, machine ${rememberCpu.machineBusyCores}`,
+    );
 
     // ------------------------------------------------------------ 3. recall across the boards
     const queries = makeQueries(RECALLS);
@@ -454,45 +631,75 @@ async function runStore(name, admin) {
     const found = [];
     const recallers = Array.from({ length: RECALLERS }, (_, i) => agents[i % agents.length]);
     const boardById = new Map(boards.map((b) => [b.id, b]));
-    const readable = Object.fromEntries(agents.map((a) => [a.handle, boards.filter((b) => mayRead(b, a.handle)).length]));
+    const readable = Object.fromEntries(
+      agents.map((a) => [a.handle, boards.filter((b) => mayRead(b, a.handle)).length]),
+    );
     let forbidden = 0;
     let nextQuery = 0;
     const recallMeter = cpuMeter(hubs.pids);
     const recalling = performance.now();
-    await Promise.all(recallers.map(async (caller) => {
-      while (nextQuery < RECALLS) {
-        const args = { query: queries[nextQuery++], limit: RECALL_LIMIT };
-        const r = await callSkill(nextHub(), caller.token, 'board.recall', args);
-        recallMs.push(r.ms);
-        recalled.push({ query: args.query, caller: caller.handle, ms: r.ms });
-        const cards = r.data?.cards;
-        if (r.answer || !Array.isArray(cards) || cards.length > RECALL_LIMIT) {
-          refuse('recall', describe('board.recall', args), r.answer ?? `COMPLETED with ${Array.isArray(cards) ? cards.length : 'no list of'} cards`);
-          continue;
+    await Promise.all(
+      recallers.map(async (caller) => {
+        while (nextQuery < RECALLS) {
+          const args = { query: queries[nextQuery++], limit: RECALL_LIMIT };
+          const r = await callSkill(nextHub(), caller.token, 'board.recall', args);
+          recallMs.push(r.ms);
+          recalled.push({ query: args.query, caller: caller.handle, ms: r.ms });
+          const cards = r.data?.cards;
+          if (r.answer || !Array.isArray(cards) || cards.length > RECALL_LIMIT) {
+            refuse(
+              'recall',
+              describe('board.recall', args),
+              r.answer ?? `COMPLETED with ${Array.isArray(cards) ? cards.length : 'no list of'} cards`,
+            );
+            continue;
+          }
+          found.push(cards.length);
+          const notReadable = cards.filter((c) => {
+            const b = boardById.get(c.board?.id);
+            return !b || !mayRead(b, caller.handle);
+          });
+          if (notReadable.length) {
+            forbidden += notReadable.length;
+            refuse(
+              'recall',
+              `${describe('board.recall', args)} by ${caller.handle}`,
+              `answered cards of boards it may not read: ${notReadable.map((c) => c.board?.id).join(', ')}`,
+            );
+          }
         }
-        found.push(cards.length);
-        const notReadable = cards.filter((c) => { const b = boardById.get(c.board?.id); return !b || !mayRead(b, caller.handle); });
-        if (notReadable.length) {
-          forbidden += notReadable.length;
-          refuse('recall', `${describe('board.recall', args)} by ${caller.handle}`, `answered cards of boards it may not read: ${notReadable.map((c) => c.board?.id).join(', ')}`);
-        }
-      }
-    }));
+      }),
+    );
     const recallSec = (performance.now() - recalling) / 1000;
     const recallCpu = recallMeter();
     const byMatches = latencyByMatches(recalled, matchCounter(boards, fillCards));
     const recall = {
-      recalls: RECALLS, callers: RECALLERS, limit: RECALL_LIMIT,
-      boardsReadablePerCaller: readable, cardsOnReadableBoards: Object.fromEntries(agents.map((a) => [a.handle, boards.filter((b) => mayRead(b, a.handle)).reduce((n, b) => n + b.cards, 0)])),
-      seconds: Number(recallSec.toFixed(2)), recallsPerSecond: Math.round(RECALLS / recallSec), latencyMs: latency(recallMs),
-      answersWithNoCard: found.filter((n) => n === 0).length, meanCards: Number((found.reduce((a, b) => a + b, 0) / Math.max(1, found.length)).toFixed(2)),
-      ...byMatches, ...recallCpu,
+      recalls: RECALLS,
+      callers: RECALLERS,
+      limit: RECALL_LIMIT,
+      boardsReadablePerCaller: readable,
+      cardsOnReadableBoards: Object.fromEntries(
+        agents.map((a) => [a.handle, boards.filter((b) => mayRead(b, a.handle)).reduce((n, b) => n + b.cards, 0)]),
+      ),
+      seconds: Number(recallSec.toFixed(2)),
+      recallsPerSecond: Math.round(RECALLS / recallSec),
+      latencyMs: latency(recallMs),
+      answersWithNoCard: found.filter((n) => n === 0).length,
+      meanCards: Number((found.reduce((a, b) => a + b, 0) / Math.max(1, found.length)).toFixed(2)),
+      ...byMatches,
+      ...recallCpu,
     };
-    console.log(`  recall: ${RECALLS} recalls by ${RECALLERS} agents (each reads ${Math.min(...Object.values(readable))}-${Math.max(...Object.values(readable))} of ${boards.length} boards) in ${recall.seconds} s = ` +
-      `${recall.recallsPerSecond} recalls/s, p50 ${recall.latencyMs.p50} ms, p99 ${recall.latencyMs.p99} ms; ${recall.meanCards} cards an answer, ${recall.answersWithNoCard} found none; ` +
-      `hub CPU ${recallCpu.hubCores.join('+')} cores, driver ${recallCpu.driverCores}, machine ${recallCpu.machineBusyCores}`);
-    console.log(`  recall by the cards its words match on the caller's boards (median ${byMatches.matchesPerQuery.p50}, max ${byMatches.matchesPerQuery.max}): ` +
-      Object.entries(byMatches.latencyByMatches).map(([k, v]) => `${k}: ${v.n} queries, p50 ${v.p50} ms, p99 ${v.p99} ms`).join('; '));
+    console.log(
+      `  recall: ${RECALLS} recalls by ${RECALLERS} agents (each reads ${Math.min(...Object.values(readable))}-${Math.max(...Object.values(readable))} of ${boards.length} boards) in ${recall.seconds} s = ` +
+        `${recall.recallsPerSecond} recalls/s, p50 ${recall.latencyMs.p50} ms, p99 ${recall.latencyMs.p99} ms; ${recall.meanCards} cards an answer, ${recall.answersWithNoCard} found none; ` +
+        `hub CPU ${recallCpu.hubCores.join('+')} cores, driver ${recallCpu.driverCores}, machine ${recallCpu.machineBusyCores}`,
+    );
+    console.log(
+      `  recall by the cards its words match on the caller's boards (median ${byMatches.matchesPerQuery.p50}, max ${byMatches.matchesPerQuery.max}): ` +
+        Object.entries(byMatches.latencyByMatches)
+          .map(([k, v]) => `${k}: ${v.n} queries, p50 ${v.p50} ms, p99 ${v.p99} ms`)
+          .join('; '),
+    );
 
     await hubs.stop();
     stopped = true;
@@ -504,21 +711,50 @@ async function runStore(name, admin) {
       fillCounted: wrongCount.length === 0 && filledCards === CARDS,
       filledCards,
       rememberAnswered: byPhase('remember') === 0 && added.length === REMEMBERS,
-      noCardLost: !read.answer && readCards.length === REMEMBERS + 1 && readIds.size === readCards.length && missing.length === 0 &&
-        (positions.length === 0 || positions.every((p, i) => p === i)) && after.data?.board?.cards === REMEMBERS + 1,
+      noCardLost:
+        !read.answer &&
+        readCards.length === REMEMBERS + 1 &&
+        readIds.size === readCards.length &&
+        missing.length === 0 &&
+        (positions.length === 0 || positions.every((p, i) => p === i)) &&
+        after.data?.board?.cards === REMEMBERS + 1,
       positionsChecked: positions.length > 0,
       ...(fullRefused === null ? {} : { fullBoardRefused: fullRefused }),
       recallsAnswered: byPhase('recall') === 0 && found.length === RECALLS,
       recallOnlyReadableBoards: forbidden === 0,
       unexpectedAnswers: unexpected.length,
     };
-    const ok = checks.fillAnswered && checks.fillCounted && checks.rememberAnswered && checks.noCardLost && checks.fullBoardRefused !== false &&
-      checks.recallsAnswered && checks.recallOnlyReadableBoards;
-    console.log(`  database: ${mb(sizes.bytes)} MB; checks: ${ok ? 'all passed' : 'FAILED'} (${JSON.stringify(checks)})`);
-    if (!ok) console.log(`  examples: ${JSON.stringify({ wrongCount: wrongCount.slice(0, 3).map((b) => ({ id: b.id, expected: b.cards, listed: listed.get(b.id)?.cards })), missing: missing.slice(0, 3), unexpected: unexpected.slice(0, 5) })}`);
+    const ok =
+      checks.fillAnswered &&
+      checks.fillCounted &&
+      checks.rememberAnswered &&
+      checks.noCardLost &&
+      checks.fullBoardRefused !== false &&
+      checks.recallsAnswered &&
+      checks.recallOnlyReadableBoards;
+    console.log(
+      `  database: ${mb(sizes.bytes)} MB; checks: ${ok ? 'all passed' : 'FAILED'} (${JSON.stringify(checks)})`,
+    );
+    if (!ok)
+      console.log(
+        `  examples: ${JSON.stringify({ wrongCount: wrongCount.slice(0, 3).map((b) => ({ id: b.id, expected: b.cards, listed: listed.get(b.id)?.cards })), missing: missing.slice(0, 3), unexpected: unexpected.slice(0, 5) })}`,
+      );
     return {
-      store: name, hubs: processes, database: store.database, fill, remember, recall, databaseBytes: sizes.bytes, largestTables: sizes.largest,
-      checks, ok, examples: { wrongCount: wrongCount.slice(0, 3).map((b) => b.id), missing: missing.slice(0, 3), unexpected: unexpected.slice(0, 10) },
+      store: name,
+      hubs: processes,
+      database: store.database,
+      fill,
+      remember,
+      recall,
+      databaseBytes: sizes.bytes,
+      largestTables: sizes.largest,
+      checks,
+      ok,
+      examples: {
+        wrongCount: wrongCount.slice(0, 3).map((b) => b.id),
+        missing: missing.slice(0, 3),
+        unexpected: unexpected.slice(0, 10),
+      },
     };
   } finally {
     if (!stopped) await hubs.stop();
@@ -529,27 +765,73 @@ async function runStore(name, admin) {
 
 async function main() {
   const names = parseOnly(process.argv.slice(2), STORES);
-  console.log(`memory bench: ${CARDS} cards (${BOARDS} boards of at most ${PER_BOARD}, ${AGENTS} agents, ${WRITERS} calls in flight), ` +
-    `${REMEMBERS} remembers by ${REMEMBER_CALLERS} agents, ${RECALLS} recalls by ${RECALLERS}; board file ${BOARD_FILE ? 'answered' : 'not asked for'}; ` +
-    `node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `memory bench: ${CARDS} cards (${BOARDS} boards of at most ${PER_BOARD}, ${AGENTS} agents, ${WRITERS} calls in flight), ` +
+      `${REMEMBERS} remembers by ${REMEMBER_CALLERS} agents, ${RECALLS} recalls by ${RECALLERS}; board file ${BOARD_FILE ? 'answered' : 'not asked for'}; ` +
+      `node ${process.version}, ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+  );
   const { results, pgInfo, loadStart } = await runStores(names, runStore);
-  const rows = [['store', 'hubs', 'fill cards/s', 'remember calls/s', 'p50 ms', 'p99 ms', 'recalls/s', 'p50 ms', 'p99 ms', 'db MB', 'checks']];
+  const rows = [
+    [
+      'store',
+      'hubs',
+      'fill cards/s',
+      'remember calls/s',
+      'p50 ms',
+      'p99 ms',
+      'recalls/s',
+      'p50 ms',
+      'p99 ms',
+      'db MB',
+      'checks',
+    ],
+  ];
   for (const r of results) {
-    rows.push([r.store, String(r.hubs), String(r.fill.cardsPerSecond), String(r.remember.callsPerSecond), String(r.remember.latencyMs.p50), String(r.remember.latencyMs.p99),
-      String(r.recall.recallsPerSecond), String(r.recall.latencyMs.p50), String(r.recall.latencyMs.p99), String(mb(r.databaseBytes)), r.ok ? 'passed' : 'FAILED']);
+    rows.push([
+      r.store,
+      String(r.hubs),
+      String(r.fill.cardsPerSecond),
+      String(r.remember.callsPerSecond),
+      String(r.remember.latencyMs.p50),
+      String(r.remember.latencyMs.p99),
+      String(r.recall.recallsPerSecond),
+      String(r.recall.latencyMs.p50),
+      String(r.recall.latencyMs.p99),
+      String(mb(r.databaseBytes)),
+      r.ok ? 'passed' : 'FAILED',
+    ]);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
   console.log('');
-  for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
-  finishChecked(BOARD_FILE ? 'memory.json' : 'memory-no-board-file.json', {
-    ...runMachine(loadStart),
-    settings: {
-      cards: CARDS, boards: BOARDS, agents: AGENTS, writers: WRITERS, remembers: REMEMBERS, rememberCallers: REMEMBER_CALLERS, recalls: RECALLS, recallers: RECALLERS,
-      recallLimit: RECALL_LIMIT, boardFile: BOARD_FILE, vocabulary: VOCABULARY_SIZE, tags: TAG_COUNT, musterEnv: { MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' },
+  for (const row of rows)
+    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
+  finishChecked(
+    BOARD_FILE ? 'memory.json' : 'memory-no-board-file.json',
+    {
+      ...runMachine(loadStart),
+      settings: {
+        cards: CARDS,
+        boards: BOARDS,
+        agents: AGENTS,
+        writers: WRITERS,
+        remembers: REMEMBERS,
+        rememberCallers: REMEMBER_CALLERS,
+        recalls: RECALLS,
+        recallers: RECALLERS,
+        recallLimit: RECALL_LIMIT,
+        boardFile: BOARD_FILE,
+        vocabulary: VOCABULARY_SIZE,
+        tags: TAG_COUNT,
+        musterEnv: { MUSTER_RATE_LIMITS: 'off', MUSTER_LOG_LEVEL: 'warn' },
+      },
+      ...(pgInfo ? { postgres: pgInfo } : {}),
+      results,
     },
-    ...(pgInfo ? { postgres: pgInfo } : {}),
     results,
-  }, results);
+  );
 }
 
 runMain(main);

@@ -24,8 +24,22 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
-  atCleanUp, benchSettings, benchTmp, cleanUp, describeSettings, freshDatabase, median, PG_ADMIN_URL as ADMIN_URL, printTable,
-  reportRatios, ROOT, runHeader, runRounds, startMuster, startReference, writeResults,
+  atCleanUp,
+  benchSettings,
+  benchTmp,
+  cleanUp,
+  describeSettings,
+  freshDatabase,
+  median,
+  PG_ADMIN_URL as ADMIN_URL,
+  printTable,
+  reportRatios,
+  ROOT,
+  runHeader,
+  runRounds,
+  startMuster,
+  startReference,
+  writeResults,
 } from './lib.mjs';
 
 const MUSTER_NODE_ARGS = (process.env.BENCH_MUSTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -33,7 +47,10 @@ const TARGETS = { SendMessage: 5, GetTask: 2 };
 // Reference in the middle: adjacent to each Muster configuration in every round, so both
 // per-round ratios compare runs taken back to back.
 const ORDER = ['muster-1', 'reference', 'muster-2'];
-const COMPARISONS = [{ of: 'muster-1', to: 'reference' }, { of: 'muster-2', to: 'reference' }];
+const COMPARISONS = [
+  { of: 'muster-1', to: 'reference' },
+  { of: 'muster-2', to: 'reference' },
+];
 const STATS_FLUSH_MS = 1200; // PostgreSQL backends publish their counters about once a second
 
 const argv = process.argv.slice(2);
@@ -47,8 +64,12 @@ function parseOnly() {
   const names = only.split(',');
   const unknown = names.filter((n) => !available.includes(n));
   if (unknown.length) {
-    throw new Error(`--only takes a comma-separated list of: ${available.join(', ')} (not ${unknown.join(', ')})` +
-      (DRY_RUN && unknown.includes('muster-2') ? '; muster-2 needs PostgreSQL, Muster allows one process per SQLite file' : ''));
+    throw new Error(
+      `--only takes a comma-separated list of: ${available.join(', ')} (not ${unknown.join(', ')})` +
+        (DRY_RUN && unknown.includes('muster-2')
+          ? '; muster-2 needs PostgreSQL, Muster allows one process per SQLite file'
+          : ''),
+    );
   }
   return available.filter((n) => names.includes(n));
 }
@@ -78,7 +99,9 @@ function postgresCpu() {
     if (!/^\d+$/.test(pid)) continue;
     try {
       if (readFileSync(`/proc/${pid}/comm`, 'utf8') !== 'postgres\n') continue;
-    } catch { continue; }
+    } catch {
+      continue;
+    }
     const s = cpuSeconds(pid);
     if (s !== undefined) byPid.set(pid, s);
   }
@@ -86,15 +109,24 @@ function postgresCpu() {
 }
 
 function cpuSnapshot(server) {
-  return { at: performance.now(), driver: process.cpuUsage(), server: server.pids.map(cpuSeconds), postgres: postgresCpu() };
+  return {
+    at: performance.now(),
+    driver: process.cpuUsage(),
+    server: server.pids.map(cpuSeconds),
+    postgres: postgresCpu(),
+  };
 }
 
 async function dbCounters(admin, db) {
   if (!db) return undefined;
-  const { rows: [row] } = await admin.query(
+  const {
+    rows: [row],
+  } = await admin.query(
     `SELECT xact_commit + xact_rollback AS xacts, tup_inserted, tup_updated, tup_fetched, tup_returned, blks_read, blks_hit,
             (SELECT count(*) FROM pg_stat_activity WHERE datname = $1) AS backends
-       FROM pg_stat_database WHERE datname = $1`, [db]);
+       FROM pg_stat_database WHERE datname = $1`,
+    [db],
+  );
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }
 
@@ -107,9 +139,13 @@ async function backendsOf(admin, db) {
 
 /** Client connections to this PostgreSQL server that are not this run's (other users of it). */
 async function otherClients(admin, ours) {
-  const { rows: [row] } = await admin.query(
+  const {
+    rows: [row],
+  } = await admin.query(
     `SELECT count(*) AS n FROM pg_stat_activity
-      WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND (datname IS NULL OR NOT datname = ANY($1))`, [ours]);
+      WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND (datname IS NULL OR NOT datname = ANY($1))`,
+    [ours],
+  );
   return Number(row.n);
 }
 
@@ -117,7 +153,11 @@ function makeProbe(admin, ourDatabases) {
   return {
     async before(server) {
       await sleep(STATS_FLUSH_MS); // so the warm-up's and the samples' counters are in
-      return { db: await dbCounters(admin, server.db), cpu: cpuSnapshot(server), others: await otherClients(admin, ourDatabases()) };
+      return {
+        db: await dbCounters(admin, server.db),
+        cpu: cpuSnapshot(server),
+        others: await otherClients(admin, ourDatabases()),
+      };
     },
     async after(server, before, result) {
       const cpu = cpuSnapshot(server);
@@ -146,8 +186,13 @@ function makeProbe(admin, ourDatabases) {
       if (db) {
         const per = (key) => Number(((db[key] - before.db[key]) / result.requests.total).toFixed(3));
         observed.perRequest = {
-          xacts: per('xacts'), rowsInserted: per('tup_inserted'), rowsUpdated: per('tup_updated'),
-          rowsFetched: per('tup_fetched'), rowsReturned: per('tup_returned'), blocksRead: per('blks_read'), blocksHit: per('blks_hit'),
+          xacts: per('xacts'),
+          rowsInserted: per('tup_inserted'),
+          rowsUpdated: per('tup_updated'),
+          rowsFetched: per('tup_fetched'),
+          rowsReturned: per('tup_returned'),
+          blocksRead: per('blks_read'),
+          blocksHit: per('blks_hit'),
         };
         observed.backends = db.backends;
       }
@@ -159,7 +204,21 @@ function makeProbe(admin, ourDatabases) {
 /** Medians over the rounds of what the probe saw, per server and scenario; printed as a table. */
 function summarizeObserved(runs) {
   const out = {};
-  const rows = [['server', 'scenario', 'driver', 'hub/server', 'postgres', 'its backends', 'xacts/req', 'ins/req', 'upd/req', 'fetched/req', 'backends']];
+  const rows = [
+    [
+      'server',
+      'scenario',
+      'driver',
+      'hub/server',
+      'postgres',
+      'its backends',
+      'xacts/req',
+      'ins/req',
+      'upd/req',
+      'fetched/req',
+      'backends',
+    ],
+  ];
   const m = (xs) => median(xs);
   for (const [server, byScenario] of Object.entries(runs)) {
     for (const [scenario, list] of Object.entries(byScenario)) {
@@ -167,26 +226,49 @@ function summarizeObserved(runs) {
       const serverCores = obs[0].cores.server.map((_, i) => m(obs.map((o) => o.cores.server[i])));
       const o = {
         cores: {
-          driver: m(obs.map((x) => x.cores.driver)), server: serverCores, postgres: m(obs.map((x) => x.cores.postgres)),
-          ...(obs[0].cores.databaseBackends !== undefined && { databaseBackends: m(obs.map((x) => x.cores.databaseBackends)) }),
+          driver: m(obs.map((x) => x.cores.driver)),
+          server: serverCores,
+          postgres: m(obs.map((x) => x.cores.postgres)),
+          ...(obs[0].cores.databaseBackends !== undefined && {
+            databaseBackends: m(obs.map((x) => x.cores.databaseBackends)),
+          }),
         },
       };
       if (obs[0].perRequest) {
-        o.perRequest = Object.fromEntries(Object.keys(obs[0].perRequest).map((k) => [k, m(obs.map((x) => x.perRequest[k]))]));
+        o.perRequest = Object.fromEntries(
+          Object.keys(obs[0].perRequest).map((k) => [k, m(obs.map((x) => x.perRequest[k]))]),
+        );
         o.backends = Math.max(...obs.map((x) => x.backends));
       }
       (out[server] ??= {})[scenario] = o;
       const f = (x) => x.toFixed(2);
-      rows.push([server, scenario, f(o.cores.driver), serverCores.map(f).join('+'), f(o.cores.postgres),
+      rows.push([
+        server,
+        scenario,
+        f(o.cores.driver),
+        serverCores.map(f).join('+'),
+        f(o.cores.postgres),
         o.cores.databaseBackends === undefined ? '-' : f(o.cores.databaseBackends),
-        ...(o.perRequest ? [f(o.perRequest.xacts), f(o.perRequest.rowsInserted), f(o.perRequest.rowsUpdated), f(o.perRequest.rowsFetched), String(o.backends)] : ['-', '-', '-', '-', '-'])]);
+        ...(o.perRequest
+          ? [
+              f(o.perRequest.xacts),
+              f(o.perRequest.rowsInserted),
+              f(o.perRequest.rowsUpdated),
+              f(o.perRequest.rowsFetched),
+              String(o.backends),
+            ]
+          : ['-', '-', '-', '-', '-']),
+      ]);
     }
   }
-  console.log(`\nwhat the measured runs used (medians over rounds): CPU in cores of ${os.cpus().length} (postgres: every ` +
-    'PostgreSQL process; its backends: those connected to the server\'s database at the end); ' +
-    'PostgreSQL counters of the server\'s database per request; backends: its connections at the end');
+  console.log(
+    `\nwhat the measured runs used (medians over rounds): CPU in cores of ${os.cpus().length} (postgres: every ` +
+      "PostgreSQL process; its backends: those connected to the server's database at the end); " +
+      "PostgreSQL counters of the server's database per request; backends: its connections at the end",
+  );
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  for (const row of rows) console.log(row.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
+  for (const row of rows)
+    console.log(row.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
   return out;
 }
 
@@ -202,10 +284,16 @@ async function main() {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   atCleanUp(() => admin.end());
-  const pgInfo = Object.fromEntries((await admin.query(
-    `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'max_connections', 'shared_buffers', 'synchronous_commit', 'fsync', 'wal_level')`)).rows
-    .map((r) => [r.name, r.setting]));
-  console.log(`PostgreSQL ${pgInfo.server_version} at ${new URL(ADMIN_URL).host} (synchronous_commit=${pgInfo.synchronous_commit}, fsync=${pgInfo.fsync})`);
+  const pgInfo = Object.fromEntries(
+    (
+      await admin.query(
+        `SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'max_connections', 'shared_buffers', 'synchronous_commit', 'fsync', 'wal_level')`,
+      )
+    ).rows.map((r) => [r.name, r.setting]),
+  );
+  console.log(
+    `PostgreSQL ${pgInfo.server_version} at ${new URL(ADMIN_URL).host} (synchronous_commit=${pgInfo.synchronous_commit}, fsync=${pgInfo.fsync})`,
+  );
 
   const servers = {};
   const databases = {};
@@ -214,19 +302,36 @@ async function main() {
     for (const name of serverNames) {
       if (name === 'reference') {
         const db = (databases[name] = await freshDatabase(admin, name));
-        const { stdout, stderr } = await execFileP(path.join(ROOT, 'node_modules/.bin/a2a-db'), ['upgrade', '--url', db.url], { cwd: ROOT });
+        const { stdout, stderr } = await execFileP(
+          path.join(ROOT, 'node_modules/.bin/a2a-db'),
+          ['upgrade', '--url', db.url],
+          { cwd: ROOT },
+        );
         console.log(`a2a-db upgrade on ${db.name}: ${(stdout + stderr).trim().split('\n').join('; ')}`);
-        console.log('starting reference (SDK DefaultRequestHandler + DatabaseTaskStore on PostgreSQL, Kysely + pg pool 10, express)');
+        console.log(
+          'starting reference (SDK DefaultRequestHandler + DatabaseTaskStore on PostgreSQL, Kysely + pg pool 10, express)',
+        );
         servers[name] = { ...(await startReference({ pgUrl: db.url })), db: db.name };
       } else {
         const processes = name === 'muster-2' ? 2 : 1;
-        const db = DRY_RUN ? { url: `sqlite:${path.join(benchTmp(), `${name}.db`)}` } : (databases[name] = await freshDatabase(admin, name));
+        const db = DRY_RUN
+          ? { url: `sqlite:${path.join(benchTmp(), `${name}.db`)}` }
+          : (databases[name] = await freshDatabase(admin, name));
         console.log(`starting ${name}: ${processes} Muster process(es) on ${db.name ?? db.url}`);
-        servers[name] = { ...(await startMuster({ name, db: db.url, processes, nodeArgs: MUSTER_NODE_ARGS })), db: db.name };
+        servers[name] = {
+          ...(await startMuster({ name, db: db.url, processes, nodeArgs: MUSTER_NODE_ARGS })),
+          db: db.name,
+        };
       }
     }
     const ours = () => Object.values(databases).map((d) => d.name);
-    outcome = await runRounds({ servers, order: serverNames, comparisons: COMPARISONS, settings, probe: makeProbe(admin, ours) });
+    outcome = await runRounds({
+      servers,
+      order: serverNames,
+      comparisons: COMPARISONS,
+      settings,
+      probe: makeProbe(admin, ours),
+    });
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.stop()));
     await cleanUp(); // drops the databases, closes the admin connection
@@ -242,7 +347,8 @@ async function main() {
     dryRunSqlite: DRY_RUN,
     cpuModel: os.cpus()[0]?.model,
     setup: {
-      reference: 'DefaultRequestHandler + DatabaseTaskStore (Kysely PostgresDialect, pg.Pool max 10) + express jsonRpcHandler; tables by a2a-db upgrade',
+      reference:
+        'DefaultRequestHandler + DatabaseTaskStore (Kysely PostgresDialect, pg.Pool max 10) + express jsonRpcHandler; tables by a2a-db upgrade',
       'muster-1': DRY_RUN ? 'one hub on SQLite (dry run)' : 'one hub: dist/cli/main.js serve --db postgres://…',
       'muster-2': 'two hubs on one database; connection i goes to hub i % 2 (autocannon url list)',
     },

@@ -30,7 +30,12 @@ const agentCard = {
   description: 'SDK reference server for the Muster benchmark',
   version: '0.0.1',
   supportedInterfaces: [
-    { url: `http://127.0.0.1:${port}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION },
+    {
+      url: `http://127.0.0.1:${port}${JSONRPC_PATH}`,
+      protocolBinding: 'JSONRPC',
+      tenant: '',
+      protocolVersion: A2A_PROTOCOL_VERSION,
+    },
   ],
   provider: undefined,
   capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
@@ -45,23 +50,43 @@ const agentCard = {
 // Publishes the task in SUBMITTED and returns; with configuration.returnImmediately
 // the handler answers right after this first event. With --answer it completes the task too.
 const done = (taskId, contextId) => ({
-  messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, metadata: undefined, extensions: [], referenceTaskIds: [],
+  messageId: randomUUID(),
+  contextId,
+  taskId,
+  role: Role.ROLE_AGENT,
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
   parts: [{ content: { $case: 'text', value: 'done' }, mediaType: 'text/plain', filename: '', metadata: undefined }],
 });
 const executor = {
   async execute(ctx, bus) {
     const { taskId, contextId, userMessage } = ctx;
-    bus.publish(AgentEvent.task(ctx.task ?? {
-      id: taskId,
-      contextId,
-      status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
-      artifacts: [],
-      history: [userMessage],
-      metadata: undefined,
-    }));
+    bus.publish(
+      AgentEvent.task(
+        ctx.task ?? {
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
+          artifacts: [],
+          history: [userMessage],
+          metadata: undefined,
+        },
+      ),
+    );
     if (!args.values.answer) return;
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, metadata: undefined,
-      status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: new Date().toISOString(), message: done(taskId, contextId) } }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        metadata: undefined,
+        status: {
+          state: TaskState.TASK_STATE_COMPLETED,
+          timestamp: new Date().toISOString(),
+          message: done(taskId, contextId),
+        },
+      }),
+    );
   },
   async cancelTask() {},
 };
@@ -70,7 +95,9 @@ const executor = {
 async function openTaskStore() {
   if (!pgUrl) return { taskStore: new InMemoryTaskStore(), close: async () => {} };
   const [{ Kysely, PostgresDialect }, { default: pg }, { DatabaseTaskStore }] = await Promise.all([
-    import('kysely'), import('pg'), import('@a2a-js/sdk/server/database'),
+    import('kysely'),
+    import('pg'),
+    import('@a2a-js/sdk/server/database'),
   ]);
   const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl, max: 10 }) }) });
   return { taskStore: new DatabaseTaskStore(db), close: () => db.destroy() };

@@ -25,8 +25,19 @@ const POSTERS = 100;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'muster-review-due-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const dbFile = path.join(dir, 'due.db');
-const env = { MUSTER_ADMIN_TOKEN: 'bench-admin', MUSTER_RATE_LIMITS: 'off', MUSTER_REVIEW_MIN_DEADLINE_S: '1', MUSTER_LOG_LEVEL: 'warn' };
-const hub = await startHub(hubSettings(KIND_MODULES).resolveConfig({ host: '127.0.0.1', port: String(await freePort()), db: `sqlite:${dbFile}` }, env), () => {});
+const env = {
+  MUSTER_ADMIN_TOKEN: 'bench-admin',
+  MUSTER_RATE_LIMITS: 'off',
+  MUSTER_REVIEW_MIN_DEADLINE_S: '1',
+  MUSTER_LOG_LEVEL: 'warn',
+};
+const hub = await startHub(
+  hubSettings(KIND_MODULES).resolveConfig(
+    { host: '127.0.0.1', port: String(await freePort()), db: `sqlite:${dbFile}` },
+    env,
+  ),
+  () => {},
+);
 const base = hub.url;
 
 async function call(method, params, token) {
@@ -41,19 +52,30 @@ async function call(method, params, token) {
 }
 
 async function register(handle) {
-  const res = await fetch(`${base}api/agents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handle }) });
+  const res = await fetch(`${base}api/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ handle }),
+  });
   return (await res.json()).token;
 }
 
 /** Runs `count` jobs, `CONCURRENCY` at a time. */
 async function pool(count, job) {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) await job(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
 }
 
-const send = (data, token, taskId) => call('SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) } }, token);
+const send = (data, token, taskId) =>
+  call(
+    'SendMessage',
+    { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) } },
+    token,
+  );
 
 const posters = await Promise.all(Array.from({ length: POSTERS }, (_, i) => register(`poster-${i}`)));
 const contributors = await Promise.all(Array.from({ length: CONTRIBUTIONS }, (_, i) => register(`contributor-${i}`)));
@@ -72,7 +94,13 @@ await pool(TASKS, async (i) => {
     max_contributors: 5,
   };
   const digest = `sha256:${createHash('sha256').update(canonicalize(request)).digest('hex')}`;
-  const task = await send({ skill: 'review.open', args: { request, approval: { public_input_digest: digest, public_output: true, scope: 'this_task' } } }, posters[i % POSTERS]);
+  const task = await send(
+    {
+      skill: 'review.open',
+      args: { request, approval: { public_input_digest: digest, public_output: true, scope: 'this_task' } },
+    },
+    posters[i % POSTERS],
+  );
   ids[i] = task.task.id;
 });
 const verdicts = ['source_supported', 'source_contradicted', 'source_unclear'];
@@ -80,10 +108,16 @@ await pool(TASKS * CONTRIBUTIONS, async (k) => {
   const i = Math.floor(k / CONTRIBUTIONS);
   const c = k % CONTRIBUTIONS;
   const verdict = verdicts[(i + c * (i % 3)) % 3]; // a mix of resolved and contested outcomes
-  await send({ verdict, summary: `Checked item ${i}.`, source_urls: ['https://github.com/a2aproject/A2A'] }, contributors[c], ids[i]);
+  await send(
+    { verdict, summary: `Checked item ${i}.`, source_urls: ['https://github.com/a2aproject/A2A'] },
+    contributors[c],
+    ids[i],
+  );
 });
 const filled = Date.now();
-console.log(`posted ${TASKS} reviews and ${TASKS * CONTRIBUTIONS} contributions in ${((filled - filling) / 1000).toFixed(1)} s; all due at ${deadline}`);
+console.log(
+  `posted ${TASKS} reviews and ${TASKS * CONTRIBUTIONS} contributions in ${((filled - filling) / 1000).toFixed(1)} s; all due at ${deadline}`,
+);
 if (filled >= deadlineAt) {
   console.error(`filling took past the deadline; raise REVIEW_LEAD_S (now ${LEAD_S})`);
   process.exit(1);
@@ -107,9 +141,16 @@ await hub.close();
 
 // Once each: read the file the hub wrote.
 const db = new Database(dbFile, { readonly: true });
-const perTask = db.prepare(`SELECT COUNT(*) AS n FROM events WHERE body LIKE '{"statusUpdate"%' GROUP BY task_id`).pluck().all();
+const perTask = db
+  .prepare(`SELECT COUNT(*) AS n FROM events WHERE body LIKE '{"statusUpdate"%' GROUP BY task_id`)
+  .pluck()
+  .all();
 const artifacts = db.prepare('SELECT COUNT(*) FROM artifacts').pluck().get();
-const outcomes = db.prepare(`SELECT json_extract(metadata, '$.muster.review.outcome') AS outcome, COUNT(*) AS n FROM tasks WHERE kind = 'review' GROUP BY outcome`).all();
+const outcomes = db
+  .prepare(
+    `SELECT json_extract(metadata, '$.muster.review.outcome') AS outcome, COUNT(*) AS n FROM tasks WHERE kind = 'review' GROUP BY outcome`,
+  )
+  .all();
 const dueLeft = db.prepare('SELECT COUNT(*) FROM due_work').pluck().get();
 db.close();
 const once = perTask.length === TASKS && perTask.every((n) => n === 1) && artifacts === TASKS && dueLeft === 0;
@@ -120,13 +161,19 @@ const result = {
   firstEvaluatedAfterDeadlineMs: firstDone === undefined ? null : firstDone - deadlineAt,
   allEvaluatedAfterDeadlineMs: allDone - deadlineAt,
   evaluationsPerSecond: Math.round(TASKS / Math.max(0.001, (allDone - deadlineAt) / 1000)),
-  eventLoopDelayMs: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+  eventLoopDelayMs: {
+    p50: loopDelay.percentile(50) / 1e6,
+    p99: loopDelay.percentile(99) / 1e6,
+    max: loopDelay.max / 1e6,
+  },
   onceEach: once,
   outcomes: Object.fromEntries(outcomes.map((o) => [o.outcome, o.n])),
   machine: { cpus: os.cpus().length, node: process.version },
   at: new Date().toISOString(),
 };
-console.log(`all ${TASKS} evaluated ${result.allEvaluatedAfterDeadlineMs} ms after the deadline (${result.evaluationsPerSecond}/s); once each: ${once}; outcomes ${JSON.stringify(result.outcomes)}`);
+console.log(
+  `all ${TASKS} evaluated ${result.allEvaluatedAfterDeadlineMs} ms after the deadline (${result.evaluationsPerSecond}/s); once each: ${once}; outcomes ${JSON.stringify(result.outcomes)}`,
+);
 const { p50, p99, max } = result.eventLoopDelayMs;
 console.log(`event loop delay meanwhile: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
 mkdirSync('bench/results', { recursive: true });

@@ -14,8 +14,16 @@
 // request was answered with an error, ...), never because the target was missed.
 import path from 'node:path';
 import {
-  benchSettings, benchTmp, describeSettings, printTable, reportRatios, runHeader, runRounds,
-  startMuster, startReference, writeResults,
+  benchSettings,
+  benchTmp,
+  describeSettings,
+  printTable,
+  reportRatios,
+  runHeader,
+  runRounds,
+  startMuster,
+  startReference,
+  writeResults,
 } from './lib.mjs';
 
 const TARGET_RATIO = 2;
@@ -43,7 +51,8 @@ async function main() {
   const serverNames = parseOnly(process.argv.slice(2));
   const settings = benchSettings();
   console.log(describeSettings(settings));
-  if (serverNames.includes('muster')) console.log('note: Muster runs with MUSTER_RATE_LIMITS=off (per-pair/inbox rate limits disabled)');
+  if (serverNames.includes('muster'))
+    console.log('note: Muster runs with MUSTER_RATE_LIMITS=off (per-pair/inbox rate limits disabled)');
 
   // Both servers are started once, up front, and stay up (idle while the other is loaded).
   const servers = {};
@@ -60,10 +69,13 @@ async function main() {
   const { results, roundOrders, roundRatios, failed } = outcome;
 
   printTable(results, settings.rounds);
-  const ratios = reportRatios({
-    comparisons: [COMPARISON], roundRatios, label: () => 'Muster/reference',
-    targets: { SendMessage: TARGET_RATIO, GetTask: TARGET_RATIO },
-  })['muster/reference'] ?? {};
+  const ratios =
+    reportRatios({
+      comparisons: [COMPARISON],
+      roundRatios,
+      label: () => 'Muster/reference',
+      targets: { SendMessage: TARGET_RATIO, GetTask: TARGET_RATIO },
+    })['muster/reference'] ?? {};
   const perRound = roundRatios['muster/reference'] ?? {};
 
   writeResults('latest.json', {

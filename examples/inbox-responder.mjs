@@ -27,7 +27,11 @@ async function call(path, body) {
 }
 
 const WAITING_FOR_ME = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
-const textOf = (message) => message?.parts?.map((p) => p.text).filter(Boolean).join(' ') ?? '';
+const textOf = (message) =>
+  message?.parts
+    ?.map((p) => p.text)
+    .filter(Boolean)
+    .join(' ') ?? '';
 
 async function answerNewTasks() {
   // Open tasks not waiting on their sender (input-required) wait for this agent; a page is enough here.

@@ -19,7 +19,11 @@ const keys = createRemoteJWKSet(new URL('.well-known/jwks.json', hub));
 async function verify(signature, body) {
   const [protectedHeader, payload, sig, ...rest] = String(signature ?? '').split('.');
   if (!protectedHeader || payload !== '' || !sig || rest.length > 0) throw new Error('not a detached JWS');
-  const { protectedHeader: header } = await flattenedVerify({ protected: protectedHeader, payload: base64url.encode(body), signature: sig }, keys, { algorithms: ['EdDSA'] });
+  const { protectedHeader: header } = await flattenedVerify(
+    { protected: protectedHeader, payload: base64url.encode(body), signature: sig },
+    keys,
+    { algorithms: ['EdDSA'] },
+  );
   return header.kid;
 }
 
@@ -32,7 +36,9 @@ const server = createServer((req, res) => {
       const kid = await verify(req.headers['muster-signature'], body);
       const event = JSON.parse(body.toString('utf8'));
       const update = event.statusUpdate ?? event.artifactUpdate;
-      const what = event.statusUpdate ? event.statusUpdate.status.state : `artifact ${event.artifactUpdate?.artifact?.name ?? ''}`;
+      const what = event.statusUpdate
+        ? event.statusUpdate.status.state
+        : `artifact ${event.artifactUpdate?.artifact?.name ?? ''}`;
       console.log(`verified (key ${kid}) task ${update?.taskId}: ${what} [delivery ${req.headers['idempotency-key']}]`);
       res.writeHead(200).end();
     } catch (e) {

@@ -27,7 +27,11 @@ const fetchImpl = (input, init) => {
   headers.set('authorization', `Bearer ${token}`);
   return fetch(input, { ...init, headers });
 };
-const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }));
+const factory = new ClientFactory(
+  ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [new JsonRpcTransportFactory({ fetchImpl })],
+  }),
+);
 // The base ends in '/': the card is found relative to it.
 const client = await factory.createFromUrl(new URL(`agents/${encodeURIComponent(to)}/`, hub).href);
 
@@ -59,5 +63,8 @@ async function answerTo(id) {
 }
 
 const answer = await answerTo(sent.id);
-const words = answer.message?.parts?.map((p) => p.text).filter(Boolean).join(' ');
+const words = answer.message?.parts
+  ?.map((p) => p.text)
+  .filter(Boolean)
+  .join(' ');
 console.log(`${to} answered ${answer.state}${words ? `: ${words}` : ''}`);

@@ -40,9 +40,19 @@ export const reason = (e: unknown): string => {
 };
 
 /** The configured store; a database that is in use or cannot be reached is the operator's to fix. */
-async function openConfiguredStore(config: Config, modules: readonly ServerKind[], logger: Logger, metrics: HubMetrics): Promise<Store> {
+async function openConfiguredStore(
+  config: Config,
+  modules: readonly ServerKind[],
+  logger: Logger,
+  metrics: HubMetrics,
+): Promise<Store> {
   try {
-    const store = await openStore(config.db, kindMigrationInputs(modules), (line) => logger.warn(line), (seconds, writes) => metrics.commit(seconds, writes));
+    const store = await openStore(
+      config.db,
+      kindMigrationInputs(modules),
+      (line) => logger.warn(line),
+      (seconds, writes) => metrics.commit(seconds, writes),
+    );
     return observedStore(store, metrics);
   } catch (e) {
     if (e instanceof DatabaseInUse) throw new ConfigError(e.message);
@@ -58,16 +68,31 @@ const DAY_MS = 86_400_000;
 const KEY_REFRESH_MS = 3_000;
 
 function startPruning(store: Pick<Store, 'prune'>, logger: Logger): NodeJS.Timeout {
-  const prune = () => store.prune(Date.now() - RECEIPT_TTL_MS).catch((e: unknown) => logger.warn({ err: e }, 'pruning old receipts failed (tried again within the hour)'));
+  const prune = () =>
+    store
+      .prune(Date.now() - RECEIPT_TTL_MS)
+      .catch((e: unknown) => logger.warn({ err: e }, 'pruning old receipts failed (tried again within the hour)'));
   void prune();
   return setInterval(prune, PRUNE_EVERY_MS).unref();
 }
 
 /** Starts the gRPC binding on config.grpcPort; a port it cannot take is the operator's to fix. */
-async function startGrpcBinding(hub: Hub, config: Config, parts: { hubBase: () => string; streams: OpenStreams; logger: Logger }, store: Store, signer: Signer): Promise<RunningGrpc> {
+async function startGrpcBinding(
+  hub: Hub,
+  config: Config,
+  parts: { hubBase: () => string; streams: OpenStreams; logger: Logger },
+  store: Store,
+  signer: Signer,
+): Promise<RunningGrpc> {
   let port = config.grpcPort!;
   try {
-    const running = await startGrpc(hub, { host: config.host, port, ...parts, drainTimeoutMs: config.streams.drainTimeoutMs, bindings: () => ({ grpcPort: port }) });
+    const running = await startGrpc(hub, {
+      host: config.host,
+      port,
+      ...parts,
+      drainTimeoutMs: config.streams.drainTimeoutMs,
+      bindings: () => ({ grpcPort: port }),
+    });
     port = running.port;
     return running;
   } catch (e) {
@@ -95,7 +120,10 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   });
   const policy = { allowPrivate: config.allowPrivateTargets };
   // Other nodes may rotate the keys: a shared store is read again every few seconds (and for each JWKS).
-  const signer = await Signer.open(store, { graceMs: config.keyGraceDays * DAY_MS, ...(store.exclusive ? {} : { refreshMs: KEY_REFRESH_MS }) }).catch(async (e: unknown) => {
+  const signer = await Signer.open(store, {
+    graceMs: config.keyGraceDays * DAY_MS,
+    ...(store.exclusive ? {} : { refreshMs: KEY_REFRESH_MS }),
+  }).catch(async (e: unknown) => {
     await store.close();
     throw e;
   });
@@ -144,7 +172,10 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   // The gRPC binding listens first, so the cards served over HTTP can name its port.
   const openStreams = new OpenStreams(hub, config.streams.maxPerCaller, metrics);
   let hubUrl = '';
-  const grpc = config.grpcPort === undefined ? undefined : await startGrpcBinding(hub, config, { hubBase: () => hubUrl, streams: openStreams, logger }, store, signer);
+  const grpc =
+    config.grpcPort === undefined
+      ? undefined
+      : await startGrpcBinding(hub, config, { hubBase: () => hubUrl, streams: openStreams, logger }, store, signer);
   const app = buildApp(hub, {
     feeds: modules.flatMap((m) => (m.feed ? [m.feed] : [])),
     grpcPort: grpc?.port,
@@ -179,10 +210,15 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
   const url = config.publicUrl?.href ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`;
   hubUrl = url;
   // This process as one of the hub's nodes (GET /api/status); an outage is said once, and its end.
-  const heartbeat = new Heartbeat(store, { id: hub.status.nodeId, version: VERSION, startedAt: hub.status.startedAt }, {
-    failed: (e) => logger.warn({ err: e }, 'the node heartbeat failed (tried again every 10 s; said again when it works)'),
-    recovered: () => logger.info('the node heartbeat works again'),
-  });
+  const heartbeat = new Heartbeat(
+    store,
+    { id: hub.status.nodeId, version: VERSION, startedAt: hub.status.startedAt },
+    {
+      failed: (e) =>
+        logger.warn({ err: e }, 'the node heartbeat failed (tried again every 10 s; said again when it works)'),
+      recovered: () => logger.info('the node heartbeat works again'),
+    },
+  );
   await heartbeat.start(url);
   return {
     url,

@@ -22,7 +22,10 @@ describe.skipIf(!testPostgres)('the admin token on PostgreSQL', () => {
   it('is made by the first node, kept hashed in the database, and accepted by a node that never saw it', async () => {
     const database = await freshPostgresDatabase('admin-token');
     drop = database.drop;
-    const [first, second] = [mkdtempSync(join(tmpdir(), 'muster-node-e-')), mkdtempSync(join(tmpdir(), 'muster-node-f-'))];
+    const [first, second] = [
+      mkdtempSync(join(tmpdir(), 'muster-node-e-')),
+      mkdtempSync(join(tmpdir(), 'muster-node-f-')),
+    ];
     const e = await startNode('E', { db: database.url, cwd: first });
     nodes.push(e);
     const file = join(first, '.muster', 'admin-token');
@@ -34,9 +37,14 @@ describe.skipIf(!testPostgres)('the admin token on PostgreSQL', () => {
     nodes.push(f);
     expect(f.output()).toContain(`Admin token: kept hashed in the database (fingerprint ${fingerprint(token)})`);
     for (const node of [e, f]) {
-      const health = (await (await fetch(`${node.url}health`)).json()) as { store: string; adminTokenFingerprint: string };
+      const health = (await (await fetch(`${node.url}health`)).json()) as {
+        store: string;
+        adminTokenFingerprint: string;
+      };
       expect(health).toMatchObject({ store: 'postgres', adminTokenFingerprint: fingerprint(token) });
-      const me = (await (await fetch(`${node.url}api/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as { kind: string };
+      const me = (await (
+        await fetch(`${node.url}api/me`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { kind: string };
       expect(me.kind).toBe('admin');
     }
 

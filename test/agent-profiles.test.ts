@@ -10,7 +10,13 @@ import { ADMIN_TOKEN, register, rest, startTestHub, type Registered, type TestHu
 let hub: TestHub;
 let ada: Registered, bob: Registered;
 
-const SUMMARIZE = { id: 'summarize-pdf', name: 'Summarize a PDF', description: 'Reads a PDF and answers a one-page summary.', tags: ['pdf', 'summaries'], examples: ['Summarize the attached report'] };
+const SUMMARIZE = {
+  id: 'summarize-pdf',
+  name: 'Summarize a PDF',
+  description: 'Reads a PDF and answers a one-page summary.',
+  tags: ['pdf', 'summaries'],
+  examples: ['Summarize the attached report'],
+};
 const TRANSLATE = { id: 'translate', name: 'Translate', description: 'Translates text between English and French.' };
 
 beforeAll(async () => {
@@ -19,28 +25,50 @@ beforeAll(async () => {
 });
 afterAll(() => hub?.destroy());
 
-const patch = (handle: string, body: unknown, token?: string) => rest(hub, 'PATCH', `api/agents/${handle}`, { body, ...(token ? { token } : {}) });
+const patch = (handle: string, body: unknown, token?: string) =>
+  rest(hub, 'PATCH', `api/agents/${handle}`, { body, ...(token ? { token } : {}) });
 const fields = (r: { body: any }) => (r.body.error.fields as { field: string }[]).map((f) => f.field);
 
 describe('PATCH /api/agents/{handle}', () => {
   it('the agent sets its profile; GET shows it, and a later patch changes only what it names', async () => {
-    const set = await patch(ada.handle, { description: 'Reads and summarizes documents', skills: [SUMMARIZE, TRANSLATE], tags: ['documents', 'french'] }, ada.token);
+    const set = await patch(
+      ada.handle,
+      { description: 'Reads and summarizes documents', skills: [SUMMARIZE, TRANSLATE], tags: ['documents', 'french'] },
+      ada.token,
+    );
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ handle: ada.handle, name: 'Ada', description: 'Reads and summarizes documents', skills: [SUMMARIZE, TRANSLATE], tags: ['documents', 'french'] });
+    expect(set.body).toMatchObject({
+      handle: ada.handle,
+      name: 'Ada',
+      description: 'Reads and summarizes documents',
+      skills: [SUMMARIZE, TRANSLATE],
+      tags: ['documents', 'french'],
+    });
     expect(set.body.card).toBe(`${hub.url}agents/${ada.handle}/.well-known/agent-card.json`);
     expect((await rest(hub, 'GET', `api/agents/${ada.handle}`)).body).toEqual(set.body);
 
     const renamed = await patch(ada.handle, { name: 'Ada L.' }, ada.token);
-    expect(renamed.body).toMatchObject({ name: 'Ada L.', description: 'Reads and summarizes documents', skills: [SUMMARIZE, TRANSLATE], tags: ['documents', 'french'] });
+    expect(renamed.body).toMatchObject({
+      name: 'Ada L.',
+      description: 'Reads and summarizes documents',
+      skills: [SUMMARIZE, TRANSLATE],
+      tags: ['documents', 'french'],
+    });
     const cleared = await patch(ada.handle, { description: null, tags: [] }, ada.token);
     expect(cleared.body.description).toBeUndefined();
     expect(cleared.body.tags).toBeUndefined();
     expect(cleared.body.skills).toEqual([SUMMARIZE, TRANSLATE]);
-    await patch(ada.handle, { description: 'Reads and summarizes documents', tags: ['documents', 'french'] }, ada.token);
+    await patch(
+      ada.handle,
+      { description: 'Reads and summarizes documents', tags: ['documents', 'french'] },
+      ada.token,
+    );
   });
 
   it('the admin may patch any agent; another agent is 403, no token 401, an unknown agent 404', async () => {
-    expect((await patch(bob.handle, { description: 'Set by the admin' }, ADMIN_TOKEN)).body.description).toBe('Set by the admin');
+    expect((await patch(bob.handle, { description: 'Set by the admin' }, ADMIN_TOKEN)).body.description).toBe(
+      'Set by the admin',
+    );
     const other = await patch(ada.handle, { name: 'Mallory' }, bob.token);
     expect(other.status).toBe(403);
     expect(other.body.error.code).toBe('FORBIDDEN');
@@ -76,7 +104,11 @@ describe('PATCH /api/agents/{handle}', () => {
       expect(r.body.error.code).toBe('INVALID_PARAMS');
       expect(fields(r), JSON.stringify(body).slice(0, 80)).toContain(field);
     }
-    const reserved = await patch(ada.handle, { skills: [{ id: 'direct-task', name: 'n', description: 'd' }] }, ada.token);
+    const reserved = await patch(
+      ada.handle,
+      { skills: [{ id: 'direct-task', name: 'n', description: 'd' }] },
+      ada.token,
+    );
     expect(reserved.body.error.message).toContain("'direct-task' is a skill the hub itself lists");
     expect((await rest(hub, 'GET', `api/agents/${ada.handle}`)).body.skills).toEqual([SUMMARIZE, TRANSLATE]);
   });

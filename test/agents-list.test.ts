@@ -8,7 +8,12 @@ const HANDLES = ['list-c', 'list-a', 'list-e', 'list-b', 'list-d'];
 beforeAll(async () => {
   hub = await startTestHub();
   // One after the other: registration order is the list's order, whatever the handles.
-  for (const handle of HANDLES) await register(hub, handle, handle === 'list-a' ? { name: 'A', description: 'first of all', endpoint: 'https://a.example/a2a/' } : {});
+  for (const handle of HANDLES)
+    await register(
+      hub,
+      handle,
+      handle === 'list-a' ? { name: 'A', description: 'first of all', endpoint: 'https://a.example/a2a/' } : {},
+    );
 });
 afterAll(() => hub?.destroy());
 
@@ -32,7 +37,16 @@ describe('GET /api/agents', () => {
     const all = await rest(hub, 'GET', 'api/agents');
     expect(all.body.hasMore).toBe(false);
     const defaults = ['text/plain', 'application/json']; // the media modes of an agent that declared none
-    expect(all.body.data[1]).toEqual({ handle: 'list-a', name: 'A', description: 'first of all', inputModes: defaults, outputModes: defaults, createdAt: expect.any(String), a2a: `${hub.url}agents/list-a/`, card: `${hub.url}agents/list-a/.well-known/agent-card.json` });
+    expect(all.body.data[1]).toEqual({
+      handle: 'list-a',
+      name: 'A',
+      description: 'first of all',
+      inputModes: defaults,
+      outputModes: defaults,
+      createdAt: expect.any(String),
+      a2a: `${hub.url}agents/list-a/`,
+      card: `${hub.url}agents/list-a/.well-known/agent-card.json`,
+    });
     expect(JSON.stringify(all.body)).not.toContain('a.example'); // the endpoint is not listed
   });
 

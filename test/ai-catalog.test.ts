@@ -30,7 +30,16 @@ interface Entry {
 async function fetchCatalog(url = CATALOG_URL(), headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers });
   const text = await res.text();
-  return { res, body: text ? (JSON.parse(text) as { specVersion: string; host?: { displayName: string; identifier?: string }; entries: Entry[] }) : undefined };
+  return {
+    res,
+    body: text
+      ? (JSON.parse(text) as {
+          specVersion: string;
+          host?: { displayName: string; identifier?: string };
+          entries: Entry[];
+        })
+      : undefined,
+  };
 }
 
 /** The document's shape, as the AI Catalog draft's Level 2 asks for it. */
@@ -40,7 +49,8 @@ function expectCatalogShape(doc: unknown): asserts doc is { specVersion: string;
   expect(d.specVersion).toBe('1.0');
   expect(d.host).toMatchObject({ displayName: expect.any(String) });
   expect(Array.isArray(d.entries)).toBe(true);
-  for (const key of Object.keys(d)) expect(['specVersion', 'host', 'entries', 'extensions', 'signature']).toContain(key);
+  for (const key of Object.keys(d))
+    expect(['specVersion', 'host', 'entries', 'extensions', 'signature']).toContain(key);
   const ids = new Set<string>();
   for (const e of d.entries as Entry[]) {
     expect(typeof e.identifier).toBe('string');
@@ -52,14 +62,31 @@ function expectCatalogShape(doc: unknown): asserts doc is { specVersion: string;
     if (e.description !== undefined) expect(typeof e.description).toBe('string');
     if (e.tags !== undefined) expect(e.tags.every((t) => typeof t === 'string')).toBe(true);
     if (e.updatedAt !== undefined) expect(new Date(e.updatedAt).toISOString()).toBe(e.updatedAt);
-    for (const key of Object.keys(e)) expect(['identifier', 'type', 'url', 'data', 'displayName', 'description', 'tags', 'version', 'updatedAt', 'publisher', 'digest', 'extensions', 'trustManifests']).toContain(key);
+    for (const key of Object.keys(e))
+      expect([
+        'identifier',
+        'type',
+        'url',
+        'data',
+        'displayName',
+        'description',
+        'tags',
+        'version',
+        'updatedAt',
+        'publisher',
+        'digest',
+        'extensions',
+        'trustManifests',
+      ]).toContain(key);
     expect(ids.has(e.identifier)).toBe(false); // identifier unique (no entry carries a version)
     ids.add(e.identifier);
   }
 }
 
 /** Every card entry reachable from the root, following nested catalogs (visited URLs tracked, depth bounded as the draft recommends). */
-async function crawl(maxDepth = 4): Promise<{ cards: Map<string, Entry>; documents: { url: string; entries: Entry[] }[] }> {
+async function crawl(
+  maxDepth = 4,
+): Promise<{ cards: Map<string, Entry>; documents: { url: string; entries: Entry[] }[] }> {
   const cards = new Map<string, Entry>();
   const documents: { url: string; entries: Entry[] }[] = [];
   const seen = new Set<string>();
@@ -84,7 +111,10 @@ beforeAll(async () => {
   hub = await startTestHub();
   owner = await register(hub, 'cat-owner', { name: 'Catalog Owner', description: 'Owns the spaces of this test' });
   await register(hub, 'cat-plain');
-  const made = await rest(hub, 'POST', '/api/spaces', { token: owner.token, body: { name: 'cat-space', description: 'Where catalog work is declared' } });
+  const made = await rest(hub, 'POST', '/api/spaces', {
+    token: owner.token,
+    body: { name: 'cat-space', description: 'Where catalog work is declared' },
+  });
   expect(made.status).toBe(201);
 });
 afterAll(() => hub.destroy());
@@ -101,13 +131,28 @@ describe('GET /.well-known/ai-catalog.json', () => {
   it('lists the hub, the memory base, every space and every agent, each by its base and card URL', async () => {
     const { body } = await fetchCatalog();
     const byId = new Map(body!.entries.map((e) => [e.identifier, e]));
-    const bases = [hub.url, `${hub.url}memory/`, `${hub.url}spaces/cat-space/`, `${hub.url}agents/cat-owner/`, `${hub.url}agents/cat-plain/`];
+    const bases = [
+      hub.url,
+      `${hub.url}memory/`,
+      `${hub.url}spaces/cat-space/`,
+      `${hub.url}agents/cat-owner/`,
+      `${hub.url}agents/cat-plain/`,
+    ];
     for (const b of bases) {
       expect(byId.get(b), b).toMatchObject({ type: CARD_TYPE, url: `${b}.well-known/agent-card.json` });
     }
-    expect(byId.get(`${hub.url}agents/cat-owner/`)).toMatchObject({ displayName: 'Catalog Owner', description: 'Owns the spaces of this test', tags: ['agent'] });
+    expect(byId.get(`${hub.url}agents/cat-owner/`)).toMatchObject({
+      displayName: 'Catalog Owner',
+      description: 'Owns the spaces of this test',
+      tags: ['agent'],
+    });
     expect(byId.get(`${hub.url}agents/cat-plain/`)).toMatchObject({ displayName: 'cat-plain', tags: ['agent'] });
-    expect(byId.get(`${hub.url}spaces/cat-space/`)).toMatchObject({ displayName: 'cat-space', description: 'Where catalog work is declared', tags: ['space'], updatedAt: expect.any(String) });
+    expect(byId.get(`${hub.url}spaces/cat-space/`)).toMatchObject({
+      displayName: 'cat-space',
+      description: 'Where catalog work is declared',
+      tags: ['space'],
+      updatedAt: expect.any(String),
+    });
     expect(byId.get(hub.url)).toMatchObject({ displayName: 'Muster', tags: ['hub'] });
     expect(byId.get(`${hub.url}memory/`)).toMatchObject({ displayName: 'Muster memory', tags: ['memory'] });
     expect(body!.entries.filter((e) => e.type === CARD_TYPE)).toHaveLength(bases.length);
@@ -179,7 +224,8 @@ describe('GET /.well-known/ai-catalog.json', () => {
     CATALOG.page = 3;
     try {
       for (let i = 0; i < 6; i++) await register(hub, `cat-many-${i}`);
-      for (let i = 0; i < 3; i++) await rest(hub, 'POST', '/api/spaces', { token: owner.token, body: { name: `cat-room-${i}` } });
+      for (let i = 0; i < 3; i++)
+        await rest(hub, 'POST', '/api/spaces', { token: owner.token, body: { name: `cat-room-${i}` } });
       const agents = (await rest(hub, 'GET', '/api/agents?limit=50')).body;
       const spaces = (await rest(hub, 'GET', '/api/spaces?limit=50')).body;
       const handles: string[] = (agents.data ?? agents.agents).map((a: { handle: string }) => a.handle);
@@ -198,7 +244,12 @@ describe('GET /.well-known/ai-catalog.json', () => {
 
       // Every page one level below the root (so a client that nests at most once still sees all).
       const { cards, documents } = await crawl(1);
-      const expected = [hub.url, `${hub.url}memory/`, ...names.map((n) => `${hub.url}spaces/${n}/`), ...handles.map((h) => `${hub.url}agents/${h}/`)];
+      const expected = [
+        hub.url,
+        `${hub.url}memory/`,
+        ...names.map((n) => `${hub.url}spaces/${n}/`),
+        ...handles.map((h) => `${hub.url}agents/${h}/`),
+      ];
       expect([...cards.keys()].sort()).toEqual([...expected].sort());
       for (const d of documents.slice(1)) {
         expect(d.entries.filter((e) => e.type === CARD_TYPE).length).toBeLessThanOrEqual(3);
@@ -211,7 +262,9 @@ describe('GET /.well-known/ai-catalog.json', () => {
         chained.push(...page.body!.entries.filter((e) => e.type === CARD_TYPE).map((e) => e.identifier));
         next = page.body!.entries.find((e) => e.type === NESTED_TYPE)?.url;
       }
-      expect([...direct.filter((e) => e.identifier.includes('/agents/')).map((e) => e.identifier), ...chained]).toEqual(handles.map((h) => `${hub.url}agents/${h}/`));
+      expect([...direct.filter((e) => e.identifier.includes('/agents/')).map((e) => e.identifier), ...chained]).toEqual(
+        handles.map((h) => `${hub.url}agents/${h}/`),
+      );
 
       // A new agent shows on the last page at once, and a new page link when it fills one.
       for (let i = 6; i < 9; i++) await register(hub, `cat-many-${i}`);

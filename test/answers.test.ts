@@ -33,14 +33,35 @@ describe('artifacts in chunks', () => {
       const json = StreamResponse.toJSON(event) as any;
       seen.push(json);
       if (json.task) {
-        expect((await respond(task.id, { state: 'TASK_STATE_WORKING', chunks: [{ artifactId: 'poem', name: 'Poem', parts: [{ text: 'Roses' }] }] })).status).toBe(200);
-        expect((await respond(task.id, { chunks: [{ artifactId: 'poem', append: true, parts: [{ text: 'are' }] }] })).status).toBe(200);
-        const last = await respond(task.id, { state: 'TASK_STATE_COMPLETED', chunks: [{ artifactId: 'poem', append: true, lastChunk: true, parts: [{ text: 'red' }] }] });
-        expect(last.body.artifacts).toEqual([{ artifactId: 'poem', name: 'Poem', parts: [{ text: 'Roses' }, { text: 'are' }, { text: 'red' }] }]);
+        expect(
+          (
+            await respond(task.id, {
+              state: 'TASK_STATE_WORKING',
+              chunks: [{ artifactId: 'poem', name: 'Poem', parts: [{ text: 'Roses' }] }],
+            })
+          ).status,
+        ).toBe(200);
+        expect(
+          (await respond(task.id, { chunks: [{ artifactId: 'poem', append: true, parts: [{ text: 'are' }] }] })).status,
+        ).toBe(200);
+        const last = await respond(task.id, {
+          state: 'TASK_STATE_COMPLETED',
+          chunks: [{ artifactId: 'poem', append: true, lastChunk: true, parts: [{ text: 'red' }] }],
+        });
+        expect(last.body.artifacts).toEqual([
+          { artifactId: 'poem', name: 'Poem', parts: [{ text: 'Roses' }, { text: 'are' }, { text: 'red' }] },
+        ]);
       }
     }
     const chunks = seen.filter((e) => e.artifactUpdate).map((e) => e.artifactUpdate);
-    expect(chunks.map((c) => [c.artifact.artifactId, c.artifact.parts.map((p: any) => p.text), c.append ?? false, c.lastChunk ?? false])).toEqual([
+    expect(
+      chunks.map((c) => [
+        c.artifact.artifactId,
+        c.artifact.parts.map((p: any) => p.text),
+        c.append ?? false,
+        c.lastChunk ?? false,
+      ]),
+    ).toEqual([
       ['poem', ['Roses'], false, false],
       ['poem', ['are'], true, false],
       ['poem', ['red'], true, true],
@@ -54,7 +75,10 @@ describe('artifacts in chunks', () => {
   it('refuses an appended chunk of an artifact the task does not hold, changing nothing', async () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
     const task = wire(await asAlice.sendMessage(sendRequest('append to nothing', { returnImmediately: true })));
-    const refused = await respond(task.id, { state: 'TASK_STATE_WORKING', chunks: [{ artifactId: 'ghost', append: true, parts: [{ text: 'x' }] }] });
+    const refused = await respond(task.id, {
+      state: 'TASK_STATE_WORKING',
+      chunks: [{ artifactId: 'ghost', append: true, parts: [{ text: 'x' }] }],
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain('chunks[0].append');
     const read = await getTask(task.id);
@@ -72,13 +96,37 @@ describe('a Message reply', () => {
     expect(answered.body.metadata.muster.reply).toBe('reply-1');
 
     // A retried send (same messageId) is answered from the task as it stands now: the Message.
-    const again = await rpc(bobBase(), 'SendMessage', { message: { messageId: task.history[0].messageId, role: 'ROLE_USER', parts: [{ text: 'what time is it?' }] } }, { token: alice.token });
+    const again = await rpc(
+      bobBase(),
+      'SendMessage',
+      { message: { messageId: task.history[0].messageId, role: 'ROLE_USER', parts: [{ text: 'what time is it?' }] } },
+      { token: alice.token },
+    );
     expect(again.body.result.task).toBeUndefined();
-    expect(again.body.result.message).toMatchObject({ messageId: 'reply-1', role: 'ROLE_AGENT', taskId: task.id, parts: [{ text: 'noon' }] });
-    const legacy = await rpc(bobBase(), 'message/send', { message: { kind: 'message', messageId: task.history[0].messageId, role: 'user', parts: [{ kind: 'text', text: 'what time is it?' }] } }, { token: alice.token });
+    expect(again.body.result.message).toMatchObject({
+      messageId: 'reply-1',
+      role: 'ROLE_AGENT',
+      taskId: task.id,
+      parts: [{ text: 'noon' }],
+    });
+    const legacy = await rpc(
+      bobBase(),
+      'message/send',
+      {
+        message: {
+          kind: 'message',
+          messageId: task.history[0].messageId,
+          role: 'user',
+          parts: [{ kind: 'text', text: 'what time is it?' }],
+        },
+      },
+      { token: alice.token },
+    );
     expect(legacy.body.result).toMatchObject({ kind: 'message', messageId: 'reply-1', role: 'agent' });
 
-    const viaSdk = wire(await asAlice.sendMessage(sendRequest('what time is it?', { messageId: task.history[0].messageId })));
+    const viaSdk = wire(
+      await asAlice.sendMessage(sendRequest('what time is it?', { messageId: task.history[0].messageId })),
+    );
     expect([viaSdk.messageId, viaSdk.parts[0].content]).toEqual(['reply-1', { $case: 'text', value: 'noon' }]); // the SDK's own Message shape
     expect(viaSdk.status).toBeUndefined();
 
@@ -105,9 +153,14 @@ describe('rejecting', () => {
     const asAlice = await sdkClient(bobBase(), alice.token);
     const working = wire(await asAlice.sendMessage(sendRequest('reject me later', { returnImmediately: true })));
     await respond(working.id, { state: 'TASK_STATE_WORKING' });
-    const rejected = await respond(working.id, { state: 'TASK_STATE_REJECTED', message: { parts: [{ text: 'out of scope' }] } });
+    const rejected = await respond(working.id, {
+      state: 'TASK_STATE_REJECTED',
+      message: { parts: [{ text: 'out of scope' }] },
+    });
     expect([rejected.status, rejected.body.status.state]).toEqual([200, 'TASK_STATE_REJECTED']);
-    expect(wire(await asAlice.getTask({ tenant: '', id: working.id, historyLength: undefined })).status.state).toBe('TASK_STATE_REJECTED');
+    expect(wire(await asAlice.getTask({ tenant: '', id: working.id, historyLength: undefined })).status.state).toBe(
+      'TASK_STATE_REJECTED',
+    );
 
     const asking = wire(await asAlice.sendMessage(sendRequest('ask me first', { returnImmediately: true })));
     await respond(asking.id, { state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'which?' }] } });
@@ -119,7 +172,17 @@ describe('rejecting', () => {
 });
 
 it('a respond without state, artifacts, chunks or reply is refused, naming state', async () => {
-  const task = (await rpc(bobBase(), 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] }, configuration: { returnImmediately: true } }, { token: alice.token })).body.result.task;
+  const task = (
+    await rpc(
+      bobBase(),
+      'SendMessage',
+      {
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] },
+        configuration: { returnImmediately: true },
+      },
+      { token: alice.token },
+    )
+  ).body.result.task;
   const res = await respond(task.id, { message: { parts: [{ text: 'hm' }] } });
   expect(res.status).toBe(400);
   expect(JSON.stringify(res.body.error)).toContain('state');

@@ -38,8 +38,12 @@ async function until<T>(what: () => Promise<T | undefined> | T | undefined, ms =
   }
 }
 
-const sendText = async (text: string, taskId?: string) => wire(await asAlice.sendMessage(sendRequest(text, { returnImmediately: true, ...(taskId ? { taskId } : {}) })));
-const settled = (id: string, states = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING']) =>
+const sendText = async (text: string, taskId?: string) =>
+  wire(await asAlice.sendMessage(sendRequest(text, { returnImmediately: true, ...(taskId ? { taskId } : {}) })));
+const settled = (
+  id: string,
+  states = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING'],
+) =>
   until(async () => {
     const task = wire(await asAlice.getTask({ tenant: '', id }));
     return states.includes(task.status.state) ? task : undefined;
@@ -59,11 +63,15 @@ afterAll(async () => {
   await hub?.destroy();
 });
 
-const report = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+const report = () =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const reportsOf = (taskId: string) => report().filter((r) => r['taskId'] === taskId);
 
 describe('muster attach --exec', () => {
-  it('answers a new task with the script\'s state, message and artifact', async () => {
+  it("answers a new task with the script's state, message and artifact", async () => {
     const sent = await sendText('complete the report');
     const task = await settled(sent.id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -98,7 +106,9 @@ describe('muster attach --exec', () => {
   it('kills the command still running for a task that is canceled', async () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'muster-attach-')), 'pid');
     const sent = await sendText(`sleep ${marker}`);
-    const pid = await until(() => (existsSync(marker) && readFileSync(marker, 'utf8') !== '' ? Number(readFileSync(marker, 'utf8')) : undefined));
+    const pid = await until(() =>
+      existsSync(marker) && readFileSync(marker, 'utf8') !== '' ? Number(readFileSync(marker, 'utf8')) : undefined,
+    );
     await asAlice.cancelTask({ tenant: '', id: sent.id, metadata: {} });
     await until(() => reportsOf(sent.id).find((r) => r['event'] === 'cancel'));
     expect(reportsOf(sent.id)[0]).toMatchObject({ event: 'cancel', stopped: true });
@@ -115,7 +125,7 @@ describe('muster attach --exec', () => {
     expect(reportsOf(sent.id)).toHaveLength(1); // no answer was attempted for it
   });
 
-  it('refuses a token that is not the agent\'s own (exit 2) and a token the hub refuses (exit 1)', async () => {
+  it("refuses a token that is not the agent's own (exit 2) and a token the hub refuses (exit 1)", async () => {
     const wrong = await runMuster(hub.url, ['attach', 'alice', '--exec', 'true', '--json'], bob.token);
     expect(wrong.code).toBe(2);
     expect(JSON.parse(wrong.stdout).error.code).toBe('WRONG_AGENT');
@@ -130,7 +140,9 @@ describe('muster attach --exec', () => {
     await until(() => reportsOf(working.id)[0]);
     await hub.restart(300);
     const after = await sendText('complete after the restart');
-    expect((await settled(after.id, ['TASK_STATE_COMPLETED'])).status.message.parts[0].text).toBe('done: after the restart');
+    expect((await settled(after.id, ['TASK_STATE_COMPLETED'])).status.message.parts[0].text).toBe(
+      'done: after the restart',
+    );
     await new Promise((r) => setTimeout(r, 500));
     // The task left WORKING before the drop is not run again: attach resumed after it, not from the start.
     expect(reportsOf(working.id)).toHaveLength(1);
@@ -143,7 +155,11 @@ describe('muster attach --exec', () => {
 
 describe.skipIf(!testPostgres)('muster attach on one node, the sender on another (PostgreSQL)', () => {
   const admin = 'attach-nodes-admin';
-  const cluster = clusterOnPostgres('attach_nodes', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: admin }, startMs: 30_000 }));
+  const cluster = clusterOnPostgres('attach_nodes', ['A', 'B'], (db) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: admin },
+    startMs: 30_000,
+  }));
   let attached: ChildProcess;
   let said = '';
   afterAll(() => void attached?.kill('SIGTERM'));

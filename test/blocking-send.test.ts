@@ -27,15 +27,29 @@ async function answeringAgent(node: () => { url: string }, token: () => string, 
     onReceive: (body) => {
       const answer = plan(body.params.message.parts[0].text);
       const taskId = body.params.message.metadata.muster.taskId;
-      if (answer) setTimeout(() => void rest(node(), 'POST', `api/tasks/${taskId}/respond`, { token: token(), body: answer.body }), answer.after);
+      if (answer)
+        setTimeout(
+          () => void rest(node(), 'POST', `api/tasks/${taskId}/respond`, { token: token(), body: answer.body }),
+          answer.after,
+        );
     },
   });
 }
 
 const plan = (text: string): Answer => {
-  if (text.startsWith('complete')) return { after: 300, body: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'done' }] }, artifacts: [{ artifactId: 'out', parts: [{ text: 'result' }] }] } };
-  if (text.startsWith('ask')) return { after: 300, body: { state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'which one?' }] } } };
-  if (text.startsWith('reply')) return { after: 300, body: { reply: { messageId: `r-${text}`, parts: [{ text: 'a plain answer' }] } } };
+  if (text.startsWith('complete'))
+    return {
+      after: 300,
+      body: {
+        state: 'TASK_STATE_COMPLETED',
+        message: { parts: [{ text: 'done' }] },
+        artifacts: [{ artifactId: 'out', parts: [{ text: 'result' }] }],
+      },
+    };
+  if (text.startsWith('ask'))
+    return { after: 300, body: { state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'which one?' }] } } };
+  if (text.startsWith('reply'))
+    return { after: 300, body: { reply: { messageId: `r-${text}`, parts: [{ text: 'a plain answer' }] } } };
   return undefined; // 'ignore': never answered
 };
 
@@ -55,10 +69,18 @@ describe('blocking SendMessage on one hub', () => {
   const fwdBase = () => `${hub.url}agents/fwd/`;
 
   beforeAll(async () => {
-    hub = await startTestHub({ MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_DELIVERY_RETRIES: '1,1,2', MUSTER_BLOCKING_WAIT_S: String(WAIT_S) });
+    hub = await startTestHub({
+      MUSTER_ALLOW_PRIVATE_TARGETS: '1',
+      MUSTER_DELIVERY_RETRIES: '1,1,2',
+      MUSTER_BLOCKING_WAIT_S: String(WAIT_S),
+    });
     alice = await register(hub, 'alice');
     bob = await register(hub, 'bob');
-    endpoint = await answeringAgent(() => hub, () => fwd.token, plan);
+    endpoint = await answeringAgent(
+      () => hub,
+      () => fwd.token,
+      plan,
+    );
     fwd = await forwardingAgent(hub, 'fwd', endpoint);
   });
   afterAll(async () => {
@@ -75,16 +97,29 @@ describe('blocking SendMessage on one hub', () => {
     expect(ms).toBeLessThan(WAIT_S * 1000);
   });
 
-  it('ends the wait at INPUT_REQUIRED, and answers an agent\'s Message reply with that Message', async () => {
+  it("ends the wait at INPUT_REQUIRED, and answers an agent's Message reply with that Message", async () => {
     const asked = await rpc(fwdBase(), 'SendMessage', { message: message('ask me') }, { token: alice.token });
     expect(asked.body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(asked.body.result.task.status.message.parts[0].text).toBe('which one?');
     const replied = await rpc(fwdBase(), 'SendMessage', { message: message('reply please') }, { token: alice.token });
-    expect(replied.body.result).toEqual({ message: expect.objectContaining({ messageId: 'r-reply please', role: 'ROLE_AGENT', parts: [{ text: 'a plain answer' }] }) });
+    expect(replied.body.result).toEqual({
+      message: expect.objectContaining({
+        messageId: 'r-reply please',
+        role: 'ROLE_AGENT',
+        parts: [{ text: 'a plain answer' }],
+      }),
+    });
   });
 
   it('answers at once with returnImmediately', async () => {
-    const [now, ms] = await timed(() => rpc(fwdBase(), 'SendMessage', { message: message('complete later'), configuration: { returnImmediately: true } }, { token: alice.token }));
+    const [now, ms] = await timed(() =>
+      rpc(
+        fwdBase(),
+        'SendMessage',
+        { message: message('complete later'), configuration: { returnImmediately: true } },
+        { token: alice.token },
+      ),
+    );
     expect(now.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(now.body.result.task.metadata.muster.wait).toBeUndefined();
     expect(ms).toBeLessThan(250);
@@ -96,8 +131,24 @@ describe('blocking SendMessage on one hub', () => {
     const [[v1, v03, http], ms] = await timed(() =>
       Promise.all([
         rpc(bobBase, 'SendMessage', { message: message('nobody is listening') }, { token: alice.token }),
-        rpc(bobBase, 'message/send', { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'nor here' }] }, configuration: { blocking: true } }, { token: alice.token }),
-        rest(hub, 'POST', 'agents/bob/message:send', { token: alice.token, body: { message: message('nor over HTTP+JSON') } }),
+        rpc(
+          bobBase,
+          'message/send',
+          {
+            message: {
+              kind: 'message',
+              messageId: randomUUID(),
+              role: 'user',
+              parts: [{ kind: 'text', text: 'nor here' }],
+            },
+            configuration: { blocking: true },
+          },
+          { token: alice.token },
+        ),
+        rest(hub, 'POST', 'agents/bob/message:send', {
+          token: alice.token,
+          body: { message: message('nor over HTTP+JSON') },
+        }),
       ]),
     );
     expect(ms).toBeGreaterThanOrEqual(WAIT_S * 1000 - 100);
@@ -113,7 +164,9 @@ describe('blocking SendMessage on one hub', () => {
   });
 
   it('returns the settled task when an agent with nothing attached answers during the wait (through respond)', async () => {
-    const sent = timed(() => rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: message('answer me, bob') }, { token: alice.token }));
+    const sent = timed(() =>
+      rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: message('answer me, bob') }, { token: alice.token }),
+    );
     const waiting = async (): Promise<string> => {
       for (;;) {
         const inbox = await rest(hub, 'GET', 'api/inbox', { token: bob.token });
@@ -123,16 +176,30 @@ describe('blocking SendMessage on one hub', () => {
       }
     };
     const id = await waiting();
-    await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'here I am' }] } } });
+    await rest(hub, 'POST', `api/tasks/${id}/respond`, {
+      token: bob.token,
+      body: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'here I am' }] } },
+    });
     const [res, ms] = await sent;
-    expect(res.body.result.task).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'here I am' }] } } });
+    expect(res.body.result.task).toMatchObject({
+      id,
+      status: { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'here I am' }] } },
+    });
     expect(res.body.result.task.metadata.muster.wait).toBeUndefined();
     expect(ms).toBeLessThan(WAIT_S * 1000);
   });
 
   it('0.3 message/send waits only with blocking: true', async () => {
     const send03 = (text: string, configuration?: object) =>
-      rpc(fwdBase(), 'message/send', { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }] }, ...(configuration ? { configuration } : {}) }, { token: alice.token });
+      rpc(
+        fwdBase(),
+        'message/send',
+        {
+          message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }] },
+          ...(configuration ? { configuration } : {}),
+        },
+        { token: alice.token },
+      );
     expect((await send03('complete a')).body.result.status.state).toBe('submitted');
     expect((await send03('complete b', { blocking: false })).body.result.status.state).toBe('submitted');
     const blocked = await send03('complete c', { blocking: true });
@@ -140,17 +207,29 @@ describe('blocking SendMessage on one hub', () => {
   });
 
   it('honours historyLength in the blocking answer', async () => {
-    const none = await rpc(fwdBase(), 'SendMessage', { message: message('complete, no history'), configuration: { historyLength: 0 } }, { token: alice.token });
+    const none = await rpc(
+      fwdBase(),
+      'SendMessage',
+      { message: message('complete, no history'), configuration: { historyLength: 0 } },
+      { token: alice.token },
+    );
     expect(none.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(none.body.result.task.history).toBeUndefined();
-    const one = await rpc(fwdBase(), 'SendMessage', { message: message('complete, one message'), configuration: { historyLength: 1 } }, { token: alice.token });
+    const one = await rpc(
+      fwdBase(),
+      'SendMessage',
+      { message: message('complete, one message'), configuration: { historyLength: 1 } },
+      { token: alice.token },
+    );
     expect(one.body.result.task.history.map((m: any) => m.parts[0].text)).toEqual(['done']);
     const all = await rpc(fwdBase(), 'SendMessage', { message: message('complete, all') }, { token: alice.token });
     expect(all.body.result.task.history.map((m: any) => m.role)).toEqual(['ROLE_USER', 'ROLE_AGENT']);
   });
 
   it('waits no longer than MUSTER_BLOCKING_WAIT_S, then answers the task as it stands', async () => {
-    const [res, ms] = await timed(() => rpc(fwdBase(), 'SendMessage', { message: message('ignore me') }, { token: alice.token }));
+    const [res, ms] = await timed(() =>
+      rpc(fwdBase(), 'SendMessage', { message: message('ignore me') }, { token: alice.token }),
+    );
     expect(res.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(res.body.result.task.metadata.muster.wait).toEqual({ ranOut: true, seconds: WAIT_S });
     expect(ms).toBeGreaterThanOrEqual(WAIT_S * 1000 - 100);
@@ -160,7 +239,12 @@ describe('blocking SendMessage on one hub', () => {
   it('SendStreamingMessage never waits before its stream: the task comes first, at once, then the answer', async () => {
     const controller = new AbortController();
     const start = Date.now();
-    const res = await postRpc(fwdBase(), 'SendStreamingMessage', { message: message('complete, streamed') }, { token: alice.token, signal: controller.signal });
+    const res = await postRpc(
+      fwdBase(),
+      'SendStreamingMessage',
+      { message: message('complete, streamed') },
+      { token: alice.token, signal: controller.signal },
+    );
     const reader = res.body!.getReader();
     const seen: [number, any][] = [];
     for await (const block of sseBlocks(reader)) {
@@ -174,7 +258,12 @@ describe('blocking SendMessage on one hub', () => {
   });
 
   it('passes acceptedOutputModes on to the forwarded endpoint', async () => {
-    await rpc(fwdBase(), 'SendMessage', { message: message('complete with modes'), configuration: { acceptedOutputModes: ['text/markdown'] } }, { token: alice.token });
+    await rpc(
+      fwdBase(),
+      'SendMessage',
+      { message: message('complete with modes'), configuration: { acceptedOutputModes: ['text/markdown'] } },
+      { token: alice.token },
+    );
     const forwarded = endpoint.received.find((r) => r.body.params.message.parts[0].text === 'complete with modes');
     expect(forwarded?.body.params.configuration.acceptedOutputModes).toEqual(['text/markdown']);
   });
@@ -190,7 +279,12 @@ describe('blocking SendMessage on one hub', () => {
 
 describe.skipIf(!testPostgres)('blocking SendMessage across two nodes of one PostgreSQL database', () => {
   const ADMIN = 'blocking-nodes-admin';
-  const env = { MUSTER_ADMIN_TOKEN: ADMIN, MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_DELIVERY_RETRIES: '1,1,2', MUSTER_BLOCKING_WAIT_S: '10' };
+  const env = {
+    MUSTER_ADMIN_TOKEN: ADMIN,
+    MUSTER_ALLOW_PRIVATE_TARGETS: '1',
+    MUSTER_DELIVERY_RETRIES: '1,1,2',
+    MUSTER_BLOCKING_WAIT_S: '10',
+  };
   const { nodes } = clusterOnPostgres('blocking_send', ['A', 'B'], (db) => ({ db, env, startMs: 30_000 }));
   let A: NodeProcess, B: NodeProcess;
   let alice: Registered;
@@ -201,13 +295,24 @@ describe.skipIf(!testPostgres)('blocking SendMessage across two nodes of one Pos
     [A, B] = nodes as [NodeProcess, NodeProcess];
     alice = await register(A, 'nodes-alice', {}, ADMIN);
     // The agent answers through B; the sender waits on A.
-    endpoint = await answeringAgent(() => B, () => fwd.token, plan);
+    endpoint = await answeringAgent(
+      () => B,
+      () => fwd.token,
+      plan,
+    );
     fwd = await forwardingAgent(A, 'nodes-fwd', endpoint, ADMIN);
   });
   afterAll(() => endpoint.close());
 
   it('a send through A waits for the answer the agent gives through B', async () => {
-    const [res, ms] = await timed(() => rpc(`${A.url}agents/nodes-fwd/`, 'SendMessage', { message: message('complete across nodes') }, { token: alice.token }));
+    const [res, ms] = await timed(() =>
+      rpc(
+        `${A.url}agents/nodes-fwd/`,
+        'SendMessage',
+        { message: message('complete across nodes') },
+        { token: alice.token },
+      ),
+    );
     expect(res.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(res.body.result.task.artifacts[0].parts[0].text).toBe('result');
     expect(ms).toBeLessThan(10_000);

@@ -20,12 +20,15 @@ const PATHS = ['.well-known/agent-card.json', '.well-known/agent.json'];
 const jwksUrl = () => `${hub.url}.well-known/jwks.json`;
 const cardUrl = (base: string, path = PATHS[0]) => `${hub.url}${base}${path}`;
 const kidOf = (card: SignedCard) => decodeProtectedHeader(card.signatures[0]!).kid;
-const jwksKids = async () => ((await (await fetch(jwksUrl())).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+const jwksKids = async () =>
+  ((await (await fetch(jwksUrl())).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
 
 beforeAll(async () => {
   hub = await startTestHub();
   owner = await register(hub, 'signed-agent', { name: 'Signed Agent', description: 'Has a signed card' });
-  expect((await rest(hub, 'POST', 'api/spaces', { token: owner.token, body: { name: 'signed-space' } })).status).toBe(201);
+  expect((await rest(hub, 'POST', 'api/spaces', { token: owner.token, body: { name: 'signed-space' } })).status).toBe(
+    201,
+  );
 });
 afterAll(() => hub.destroy());
 
@@ -143,7 +146,9 @@ describe('the key grace', () => {
     const { card } = await fetchCard(url);
     const oldKid = kidOf(card);
     expect((await rest(short, 'POST', 'api/keys/rotate', { token: ADMIN_TOKEN, body: {} })).status).toBe(200);
-    const kids = ((await (await fetch(`${short.url}.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+    const kids = (
+      (await (await fetch(`${short.url}.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }
+    ).keys.map((k) => k.kid);
     expect(kids).not.toContain(oldKid);
     await expect(verifyWithSdk(card)).rejects.toThrow();
     const fresh = await fetchCard(url);

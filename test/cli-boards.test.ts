@@ -33,8 +33,17 @@ afterAll(() => hub.destroy());
 
 describe('muster board', { timeout: 240_000 }, () => {
   it('create, remember, recall, read and list, readable and --json', async () => {
-    expect(said(await muster(['board', 'create', 'Release notes', 'Ship the memory base #release', 'Write the docs'], ann.token))).toMatch(/^Made the board "Release notes" \(.+\) with 2 cards/);
-    expect(said(await muster(['board', 'remember', 'Release notes', 'Bench', 'recall', 'on', '100k', 'cards'], ann.token))).toContain('Added 1 card to "Release notes", which now holds 3 cards');
+    expect(
+      said(
+        await muster(
+          ['board', 'create', 'Release notes', 'Ship the memory base #release', 'Write the docs'],
+          ann.token,
+        ),
+      ),
+    ).toMatch(/^Made the board "Release notes" \(.+\) with 2 cards/);
+    expect(
+      said(await muster(['board', 'remember', 'Release notes', 'Bench', 'recall', 'on', '100k', 'cards'], ann.token)),
+    ).toContain('Added 1 card to "Release notes", which now holds 3 cards');
     const recalled = said(await muster(['board', 'recall', '#release'], ann.token));
     expect(recalled).toContain('[Release notes] Ship the memory base #release');
     const read = said(await muster(['board', 'read', 'Release notes'], ann.token));
@@ -43,7 +52,10 @@ describe('muster board', { timeout: 240_000 }, () => {
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const listed = task.artifacts[0].parts.find((p: any) => p.data).data.boards;
     expect(listed.map((b: any) => b.title)).toEqual(['Release notes']);
-    expect(json(await muster(['board', 'list', '--json'], bob.token)).artifacts[0].parts.find((p: any) => p.data).data.boards).toEqual([]);
+    expect(
+      json(await muster(['board', 'list', '--json'], bob.token)).artifacts[0].parts.find((p: any) => p.data).data
+        .boards,
+    ).toEqual([]);
     const missing = await muster(['board', 'read', 'Release notes'], bob.token);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No board 'Release notes' that you may read");
@@ -55,10 +67,24 @@ describe('muster board', { timeout: 240_000 }, () => {
     const cards = made.artifacts.find((a: any) => a.artifactId === 'board');
     expect(cards).toBeDefined();
     const out = join(dir, 'graph.json');
-    expect(said(await muster(['board', 'export', id, '--out', out], ann.token))).toContain(`wrote ${out}: "Graph", 2 cards`);
+    expect(said(await muster(['board', 'export', id, '--out', out], ann.token))).toContain(
+      `wrote ${out}: "Graph", 2 cards`,
+    );
     const exported = JSON.parse(readFileSync(out, 'utf8'));
-    expect(exported).toMatchObject({ format: 'muster.board', version: 1, board: { title: 'Graph', owner: 'board-ann' } });
-    exported.connections = [{ from: exported.cards[0].id, to: exported.cards[1].id, type: 'leads_to', writtenBy: 'a2a:board-ann', createdAt: exported.board.createdAt }];
+    expect(exported).toMatchObject({
+      format: 'muster.board',
+      version: 1,
+      board: { title: 'Graph', owner: 'board-ann' },
+    });
+    exported.connections = [
+      {
+        from: exported.cards[0].id,
+        to: exported.cards[1].id,
+        type: 'leads_to',
+        writtenBy: 'a2a:board-ann',
+        createdAt: exported.board.createdAt,
+      },
+    ];
     writeFileSync(out, JSON.stringify(exported));
 
     const imported = json(await muster(['board', 'import', out, '--title', 'Graph copy', '--json'], bob.token));
@@ -78,7 +104,10 @@ describe('muster board', { timeout: 240_000 }, () => {
     writeFileSync(bad, JSON.stringify({ format: 'something', cards: [] }));
     const refused = await muster(['board', 'import', bad, '--json'], ann.token);
     expect(refused.code).toBe(2);
-    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'USAGE', message: expect.stringContaining('is not a board file') });
+    expect(JSON.parse(refused.stdout).error).toMatchObject({
+      code: 'USAGE',
+      message: expect.stringContaining('is not a board file'),
+    });
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, '{nope');
     expect((await muster(['board', 'import', notJson], ann.token)).code).toBe(2);
@@ -86,11 +115,19 @@ describe('muster board', { timeout: 240_000 }, () => {
 
   it('import keeps links: to cards before, or later in the same call, across the 100-card calls', async () => {
     // As the hub writes boards: each card links back, and 95 → 105 and 199 → 201 were written in one call.
-    const file = boardFileOf(250, (i) => [...(i > 0 ? [`c${i - 1}`] : []), ...(i === 95 ? ['c105'] : []), ...(i === 199 ? ['c201'] : [])]);
-    file.connections = [{ from: 'c0', to: 'c249', type: 'leads_to', writtenBy: 'a2a:x', createdAt: file.board.createdAt }];
+    const file = boardFileOf(250, (i) => [
+      ...(i > 0 ? [`c${i - 1}`] : []),
+      ...(i === 95 ? ['c105'] : []),
+      ...(i === 199 ? ['c201'] : []),
+    ]);
+    file.connections = [
+      { from: 'c0', to: 'c249', type: 'leads_to', writtenBy: 'a2a:x', createdAt: file.board.createdAt },
+    ];
     const path = join(dir, 'linked.json');
     writeFileSync(path, JSON.stringify(file));
-    expect(said(await muster(['board', 'import', path], cy.token))).toMatch(/^Imported 250 cards and 1 connection into "Linked" \(.+\)\.\n$/);
+    expect(said(await muster(['board', 'import', path], cy.token))).toMatch(
+      /^Imported 250 cards and 1 connection into "Linked" \(.+\)\.\n$/,
+    );
     const copy = JSON.parse(said(await muster(['board', 'export', 'Linked'], cy.token)));
     expect(contentOf(copy)).toEqual(contentOf(file));
   });
@@ -101,10 +138,14 @@ describe('muster board', { timeout: 240_000 }, () => {
     const path = join(dir, 'far.json');
     writeFileSync(path, JSON.stringify(file));
     const out = said(await muster(['board', 'import', path], cy.token));
-    expect(out).toMatch(/^Imported 150 cards and 0 connections into "Far link" \(.+\); 1 of its links named a card of a later call: drawn as connections of type "links"\.\n$/);
+    expect(out).toMatch(
+      /^Imported 150 cards and 0 connections into "Far link" \(.+\); 1 of its links named a card of a later call: drawn as connections of type "links"\.\n$/,
+    );
     const copy = JSON.parse(said(await muster(['board', 'export', 'Far link'], cy.token)));
     expect(copy.cards.map((c: any) => c.links).flat()).toEqual([]);
-    expect(copy.connections.map(({ from, to, type }: any) => ({ from, to, type }))).toEqual([{ from: 'c0', to: 'c149', type: 'links' }]);
+    expect(copy.connections.map(({ from, to, type }: any) => ({ from, to, type }))).toEqual([
+      { from: 'c0', to: 'c149', type: 'links' },
+    ]);
   });
 
   it('refuses a file the hub would refuse part-way before sending anything: a card over its limit, a link to no card of the file', async () => {
@@ -120,14 +161,20 @@ describe('muster board', { timeout: 240_000 }, () => {
     lost.board.title = 'Never made';
     const lostPath = join(dir, 'lost.json');
     writeFileSync(lostPath, JSON.stringify(lost));
-    expect((await muster(['board', 'import', lostPath], cy.token)).stderr).toContain('cards[2].links[0] names no card of the file: nowhere');
-    expect(JSON.stringify((await rest(hub, 'GET', 'api/boards', { token: cy.token })).body)).not.toContain('Never made');
+    expect((await muster(['board', 'import', lostPath], cy.token)).stderr).toContain(
+      'cards[2].links[0] names no card of the file: nowhere',
+    );
+    expect(JSON.stringify((await rest(hub, 'GET', 'api/boards', { token: cy.token })).body)).not.toContain(
+      'Never made',
+    );
   });
 
   it('an import that stops part-way says which cards are on the board; --resume with the same file finishes it, writing no card twice', async () => {
     const file = boardFileOf(250, (i) => (i > 0 ? [`c${i - 1}`] : []));
     file.board.title = 'Interrupted';
-    file.connections = [{ from: 'c249', to: 'c0', type: 'answers', writtenBy: 'a2a:x', createdAt: file.board.createdAt }];
+    file.connections = [
+      { from: 'c249', to: 'c0', type: 'answers', writtenBy: 'a2a:x', createdAt: file.board.createdAt },
+    ];
     const path = join(dir, 'interrupted.json');
     writeFileSync(path, JSON.stringify(file));
     // The second call reaches the hub and is written, but its answer is lost on the way back.
@@ -135,14 +182,23 @@ describe('muster board', { timeout: 240_000 }, () => {
     const stopped = await runMuster(proxy.url, ['board', 'import', path], ann.token);
     await proxy.close();
     expect(stopped.code).toBe(3);
-    const board = /The import stopped part-way: board (\S+) holds the file's cards\[0\] to cards\[99\]; the first card not known to be on it is cards\[100\] \(id c100\)\./.exec(stopped.stderr)?.[1];
+    const board =
+      /The import stopped part-way: board (\S+) holds the file's cards\[0\] to cards\[99\]; the first card not known to be on it is cards\[100\] \(id c100\)\./.exec(
+        stopped.stderr,
+      )?.[1];
     expect(board, stopped.stderr).toBeDefined();
-    expect(stopped.stderr).toContain(`hint: Finish it with the same file: muster board import ${path} --resume ${board}`);
+    expect(stopped.stderr).toContain(
+      `hint: Finish it with the same file: muster board import ${path} --resume ${board}`,
+    );
     const partial = (await rest(hub, 'GET', `api/boards/${board}`, { token: ann.token })).body;
     expect(partial.cards.length).toBe(200);
 
-    expect(said(await muster(['board', 'import', path, '--resume', board!], ann.token))).toMatch(/^Imported 250 cards and 1 connection into "Interrupted"/);
-    expect(said(await muster(['board', 'import', path, '--resume', board!], ann.token))).toContain('Imported 250 cards');
+    expect(said(await muster(['board', 'import', path, '--resume', board!], ann.token))).toMatch(
+      /^Imported 250 cards and 1 connection into "Interrupted"/,
+    );
+    expect(said(await muster(['board', 'import', path, '--resume', board!], ann.token))).toContain(
+      'Imported 250 cards',
+    );
     const finished = (await rest(hub, 'GET', `api/boards/${board}`, { token: ann.token })).body;
     expect(contentOf(finished)).toEqual(contentOf(file));
   });
@@ -154,8 +210,24 @@ function boardFileOf(count: number, linksOf: (place: number) => string[]) {
   return {
     format: 'muster.board',
     version: 1,
-    board: { id: 'b', title: 'Linked', owner: 'someone', visibility: 'private', sharedWith: [] as string[], createdAt: at, updatedAt: at },
-    cards: Array.from({ length: count }, (_, i) => ({ id: `c${i}`, position: i, text: `card ${i}`, tags: [] as string[], links: linksOf(i), writtenBy: 'a2a:someone', createdAt: at })),
+    board: {
+      id: 'b',
+      title: 'Linked',
+      owner: 'someone',
+      visibility: 'private',
+      sharedWith: [] as string[],
+      createdAt: at,
+      updatedAt: at,
+    },
+    cards: Array.from({ length: count }, (_, i) => ({
+      id: `c${i}`,
+      position: i,
+      text: `card ${i}`,
+      tags: [] as string[],
+      links: linksOf(i),
+      writtenBy: 'a2a:someone',
+      createdAt: at,
+    })),
     connections: [] as { from: string; to: string; type: string; writtenBy: string; createdAt: string }[],
   };
 }
@@ -177,12 +249,23 @@ async function answerLostProxy(hubUrl: string, nth: number): Promise<{ url: stri
   let memoryCalls = 0;
   const server: Server = createServer(async (req, res) => {
     const body = await bodyOf(req);
-    const pass = ['authorization', 'content-type', 'accept', 'a2a-version'].flatMap((h) => (typeof req.headers[h] === 'string' ? [[h, req.headers[h] as string]] : []));
-    const answer = await fetch(new URL(req.url!.replace(/^\//, ''), hubUrl), { method: req.method!, headers: Object.fromEntries(pass), ...(body.length ? { body } : {}) });
+    const pass = ['authorization', 'content-type', 'accept', 'a2a-version'].flatMap((h) =>
+      typeof req.headers[h] === 'string' ? [[h, req.headers[h] as string]] : [],
+    );
+    const answer = await fetch(new URL(req.url!.replace(/^\//, ''), hubUrl), {
+      method: req.method!,
+      headers: Object.fromEntries(pass),
+      ...(body.length ? { body } : {}),
+    });
     const answered = Buffer.from(await answer.arrayBuffer());
     if (req.url!.startsWith('/memory/') && ++memoryCalls === nth) return void req.socket.destroy();
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(answered);
+    res
+      .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+      .end(answered);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }

@@ -11,7 +11,8 @@ let hub: TestHub;
 let endpoint: Awaited<ReturnType<typeof startA2AEndpoint>>;
 let ann: Registered, ben: Registered, own: Registered;
 
-const muster = (args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> => runMuster(hub.url, args, token, env);
+const muster = (args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> =>
+  runMuster(hub.url, args, token, env);
 const json = (r: Run) => {
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -37,7 +38,16 @@ describe('muster agents', { timeout: 120_000 }, () => {
     const first = json(await muster(['agents', 'list', '--limit', '2', '--json']));
     expect(first.items.map((a: { handle: string }) => a.handle)).toEqual(['cmd-ann', 'cmd-ben']);
     const defaults = ['text/plain', 'application/json']; // the media modes of an agent that declared none
-    expect(first.items[0]).toEqual({ handle: 'cmd-ann', name: 'Ann', description: 'reads papers', inputModes: defaults, outputModes: defaults, createdAt: expect.any(String), a2a: `${hub.url}agents/cmd-ann/`, card: `${hub.url}agents/cmd-ann/.well-known/agent-card.json` });
+    expect(first.items[0]).toEqual({
+      handle: 'cmd-ann',
+      name: 'Ann',
+      description: 'reads papers',
+      inputModes: defaults,
+      outputModes: defaults,
+      createdAt: expect.any(String),
+      a2a: `${hub.url}agents/cmd-ann/`,
+      card: `${hub.url}agents/cmd-ann/.well-known/agent-card.json`,
+    });
     expect(typeof first.nextCursor).toBe('string');
     const [second, readable] = await Promise.all([
       muster(['agents', 'list', '--limit', '2', '--cursor', first.nextCursor, '--json']),
@@ -59,18 +69,55 @@ describe('muster agents', { timeout: 120_000 }, () => {
     expect(json(shown)).toMatchObject({ handle: 'cmd-own', endpoint: endpoint.base });
     expect(readable.stdout).toMatch(/^cmd-ann \(Ann\)\n {2}A2A base +http:\S+agents\/cmd-ann\//);
     expect(missing.code).toBe(1);
-    expect(JSON.parse(missing.stdout)).toEqual({ error: { code: 'AGENT_NOT_FOUND', status: 404, message: "No agent 'nobody-here' on this hub", hint: 'Check the handle; the directory (muster agents list) lists every agent' } });
+    expect(JSON.parse(missing.stdout)).toEqual({
+      error: {
+        code: 'AGENT_NOT_FOUND',
+        status: 404,
+        message: "No agent 'nobody-here' on this hub",
+        hint: 'Check the handle; the directory (muster agents list) lists every agent',
+      },
+    });
   });
 
   it("update sets your own profile (skills from a JSON file); list --tag and --q search it; the hub's refusals exit 1", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'muster-skills-')), 'skills.json');
-    writeFileSync(file, JSON.stringify([{ id: 'read-papers', name: 'Read papers', description: 'Reads and annotates papers' }]));
-    const updated = json(await muster(['agents', 'update', '--description', 'reads papers closely', '--tags', 'papers, reading', '--skills', file, '--json'], ann.token));
-    expect(updated).toMatchObject({ handle: 'cmd-ann', description: 'reads papers closely', tags: ['papers', 'reading'], skills: [{ id: 'read-papers' }] });
-    const [tagged, readable] = await Promise.all([muster(['agents', 'list', '--tag', 'papers', '--json']), muster(['agents', 'show', 'cmd-ann'])]);
+    writeFileSync(
+      file,
+      JSON.stringify([{ id: 'read-papers', name: 'Read papers', description: 'Reads and annotates papers' }]),
+    );
+    const updated = json(
+      await muster(
+        [
+          'agents',
+          'update',
+          '--description',
+          'reads papers closely',
+          '--tags',
+          'papers, reading',
+          '--skills',
+          file,
+          '--json',
+        ],
+        ann.token,
+      ),
+    );
+    expect(updated).toMatchObject({
+      handle: 'cmd-ann',
+      description: 'reads papers closely',
+      tags: ['papers', 'reading'],
+      skills: [{ id: 'read-papers' }],
+    });
+    const [tagged, readable] = await Promise.all([
+      muster(['agents', 'list', '--tag', 'papers', '--json']),
+      muster(['agents', 'show', 'cmd-ann']),
+    ]);
     expect(json(tagged).items.map((a: { handle: string }) => a.handle)).toEqual(['cmd-ann']);
     expect(readable.stdout).toMatch(/tags +papers, reading/);
-    expect(json(await muster(['agents', 'list', '--q', 'READ PAPERS', '--json'])).items.map((a: { handle: string }) => a.handle)).toEqual(['cmd-ann']);
+    expect(
+      json(await muster(['agents', 'list', '--q', 'READ PAPERS', '--json'])).items.map(
+        (a: { handle: string }) => a.handle,
+      ),
+    ).toEqual(['cmd-ann']);
     const refused = await muster(['agents', 'update', '--tags', 'Not OK', '--json'], ann.token);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'INVALID_PARAMS', fields: [{ field: 'tags[0]' }] });
@@ -102,7 +149,10 @@ describe('muster token', { timeout: 120_000 }, () => {
   });
 
   it('a token id that is not live is the hub refusal; the admin token has no tokens of its own', async () => {
-    const [missing, admin] = await Promise.all([muster(['token', 'revoke', 'no-such-id', '--json'], ann.token), muster(['token', 'list', '--json'], ADMIN_TOKEN)]);
+    const [missing, admin] = await Promise.all([
+      muster(['token', 'revoke', 'no-such-id', '--json'], ann.token),
+      muster(['token', 'list', '--json'], ADMIN_TOKEN),
+    ]);
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stdout).error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(admin.code).toBe(1);
@@ -116,9 +166,13 @@ describe('muster endpoint and forwarding', { timeout: 120_000 }, () => {
     expect(before.code).toBe(1);
     expect(JSON.parse(before.stdout).error).toMatchObject({ code: 'CONFLICT', status: 409 });
     // The hub's hint names REST routes; the CLI says its own commands instead.
-    expect(JSON.parse(before.stdout).error.hint).toBe('Verify it: muster endpoint challenge, then muster endpoint verify');
+    expect(JSON.parse(before.stdout).error.hint).toBe(
+      'Verify it: muster endpoint challenge, then muster endpoint verify',
+    );
     const early = await muster(['endpoint', 'verify', '--json'], own.token);
-    expect(JSON.parse(early.stdout).error.hint).toBe('muster endpoint challenge first, then put it in your card (or serve it) and verify within 15 minutes');
+    expect(JSON.parse(early.stdout).error.hint).toBe(
+      'muster endpoint challenge first, then put it in your card (or serve it) and verify within 15 minutes',
+    );
 
     const challenge = json(await muster(['endpoint', 'challenge', '--json'], own.token));
     expect(challenge.url).toBe(`${endpoint.base}.well-known/muster-challenge`);
@@ -132,16 +186,30 @@ describe('muster endpoint and forwarding', { timeout: 120_000 }, () => {
     expect(on).toMatchObject({ handle: 'cmd-own', enabled: true, available: true });
     await rest(hub, 'POST', 'agents/cmd-own/', {
       token: ann.token,
-      body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'fwd-1', role: 'ROLE_USER', parts: [{ text: 'forward me' }] }, configuration: { returnImmediately: true } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          message: { messageId: 'fwd-1', role: 'ROLE_USER', parts: [{ text: 'forward me' }] },
+          configuration: { returnImmediately: true },
+        },
+      },
     });
     for (let i = 0; i < 100 && endpoint.received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(endpoint.received[0]?.body.params.message.parts[0]).toEqual({ text: "forward me" });
+    expect(endpoint.received[0]?.body.params.message.parts[0]).toEqual({ text: 'forward me' });
 
-    const [off, shown, bad] = await Promise.all([muster(['forwarding', 'off'], own.token), muster(['forwarding', '--json'], ann.token), muster(['forwarding', 'maybe'], own.token)]);
+    const [off, shown, bad] = await Promise.all([
+      muster(['forwarding', 'off'], own.token),
+      muster(['forwarding', '--json'], ann.token),
+      muster(['forwarding', 'maybe'], own.token),
+    ]);
     expect(off.stdout).toMatch(/^forwarding +off$/m);
     expect(json(shown)).toMatchObject({ handle: 'cmd-ann', enabled: false, available: false });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe("muster: forwarding takes on or off, not 'maybe'\n  hint: muster forwarding on, muster forwarding off, or muster forwarding to see it\n");
+    expect(bad.stderr).toBe(
+      "muster: forwarding takes on or off, not 'maybe'\n  hint: muster forwarding on, muster forwarding off, or muster forwarding to see it\n",
+    );
   });
 });
 
@@ -164,7 +232,8 @@ function output(child: ReturnType<typeof spawnMuster>) {
       return errors;
     },
     exited,
-    seen: (pattern: RegExp) => (pattern.test(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ pattern, resolve }))),
+    seen: (pattern: RegExp) =>
+      pattern.test(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ pattern, resolve })),
   };
 }
 
@@ -173,14 +242,23 @@ describe('muster watch', { timeout: 120_000 }, () => {
     (
       await rest(hub, 'POST', 'agents/cmd-ben/', {
         token: ann.token,
-        body: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] }, configuration: { returnImmediately: true } } },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: {
+            message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+            configuration: { returnImmediately: true },
+          },
+        },
       })
     ).body.result.task.id as string;
   let benToken = '';
   beforeAll(async () => {
     benToken = (await rest(hub, 'POST', 'api/agents/cmd-ben/token', { token: ADMIN_TOKEN })).body.token;
   });
-  const respond = (id: string, state: string, text: string) => rest(hub, 'POST', `api/tasks/${id}/respond`, { token: benToken, body: { state, message: { parts: [{ text }] } } });
+  const respond = (id: string, state: string, text: string) =>
+    rest(hub, 'POST', `api/tasks/${id}/respond`, { token: benToken, body: { state, message: { parts: [{ text }] } } });
 
   it('prints each update as it happens, survives the hub restarting under it, and exits 0 when the task ends', async () => {
     const id = await send('watch this');
@@ -204,7 +282,10 @@ describe('muster watch', { timeout: 120_000 }, () => {
     await watch.seen(/"task"/);
     await respond(id, 'completed', 'done');
     expect(await watch.exited).toBe(0);
-    const lines = watch.text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = watch.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0].task.id).toBe(id);
     expect(lines.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
 
@@ -218,7 +299,10 @@ describe('muster watch', { timeout: 120_000 }, () => {
 });
 
 describe('--help', { timeout: 120_000 }, () => {
-  const optionsOf = async (...command: string[]) => [...(await runMuster(undefined, [...command, '--help'])).stdout.matchAll(/^ {2}(-[-\w]+|--[\w-]+)/gm)].map((m) => m[1]);
+  const optionsOf = async (...command: string[]) =>
+    [...(await runMuster(undefined, [...command, '--help'])).stdout.matchAll(/^ {2}(-[-\w]+|--[\w-]+)/gm)].map(
+      (m) => m[1],
+    );
 
   it('lists only the options each command uses', async () => {
     const [register, whoami, agents, callOpen, digest, logout] = await Promise.all([
@@ -229,7 +313,17 @@ describe('--help', { timeout: 120_000 }, () => {
       optionsOf('review', 'digest'),
       optionsOf('logout'),
     ]);
-    expect(register).toEqual(['--url', '--profile', '--admin-token', '--operator-token', '--json', '--name', '--description', '--endpoint', '-h']);
+    expect(register).toEqual([
+      '--url',
+      '--profile',
+      '--admin-token',
+      '--operator-token',
+      '--json',
+      '--name',
+      '--description',
+      '--endpoint',
+      '-h',
+    ]);
     expect(whoami).toEqual(['--url', '--profile', '--token', '--json', '-h']);
     expect(agents).toEqual(['--url', '--profile', '--json', '--limit', '--cursor', '--q', '--skill', '--tag', '-h']);
     expect(callOpen).toEqual(['--url', '--profile', '--admin-token', '--json', '--title', '-h']);

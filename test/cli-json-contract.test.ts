@@ -25,7 +25,8 @@ const file = (name: string, value: unknown) => {
   return path;
 };
 
-const muster = (args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> => runMuster(hub.url, [...args, '--json'], token, env);
+const muster = (args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> =>
+  runMuster(hub.url, [...args, '--json'], token, env);
 
 /** The one document on stdout; nothing on stderr. */
 function documentOf(r: Run): any {
@@ -34,7 +35,11 @@ function documentOf(r: Run): any {
 }
 
 /** A failure: the exit status and the error document, with only the contract's members. */
-function failure(r: Run, exit: number, code: string): { code: string; status?: number; message: string; hint?: string } {
+function failure(
+  r: Run,
+  exit: number,
+  code: string,
+): { code: string; status?: number; message: string; hint?: string } {
   expect(r.code, r.stderr).toBe(exit);
   const doc = documentOf(r);
   expect(Object.keys(doc)).toEqual(['error']);
@@ -81,7 +86,14 @@ const HUB_COMMANDS: string[][] = [
   ['claim', 'some-intent'],
   ['land', 'some-intent', '--summary', 'done'],
 ];
-const withFiles = (args: string[]) => args.map((a) => (a === 'REQUEST' ? file('request.json', reviewRequest(600_000)) : a === 'CONTRIBUTION' ? file('c.json', contribution()) : a));
+const withFiles = (args: string[]) =>
+  args.map((a) =>
+    a === 'REQUEST'
+      ? file('request.json', reviewRequest(600_000))
+      : a === 'CONTRIBUTION'
+        ? file('c.json', contribution())
+        : a,
+  );
 
 /** Runs `count` CLI processes at most at once: the machine's cores are shared. */
 async function inBatches<T>(items: T[], run: (item: T) => Promise<void>, count = 4): Promise<void> {
@@ -91,7 +103,9 @@ async function inBatches<T>(items: T[], run: (item: T) => Promise<void>, count =
 beforeAll(async () => {
   hub = await startTestHub({ MUSTER_REVIEW_MIN_DEADLINE_S: '1' });
   [sam, tia] = await registerAll(hub, 'json-sam', 'json-tia');
-  notAHub = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
+  notAHub = createHttpServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'),
+  );
   await new Promise<void>((resolve) => notAHub.listen(0, '127.0.0.1', resolve));
   notAHubUrl = `http://127.0.0.1:${(notAHub.address() as { port: number }).port}/`;
   const closed = createServer();
@@ -126,23 +140,51 @@ describe('the --json contract', { timeout: 180_000 }, () => {
     expect(documentOf(got).id).toBe(task.id);
     expect(documentOf(inbox).items.map((t: { id: string }) => t.id)).toEqual([task.id]);
     expect(documentOf(sent).items).toHaveLength(1);
-    expect(documentOf(agents).items.map((a: { handle: string }) => a.handle)).toEqual(['json-sam', 'json-tia', 'json-uma']);
+    expect(documentOf(agents).items.map((a: { handle: string }) => a.handle)).toEqual([
+      'json-sam',
+      'json-tia',
+      'json-uma',
+    ]);
     expect(documentOf(shown)).toMatchObject({ handle: 'json-sam' });
     expect(documentOf(tokens)).toEqual({ items: [expect.objectContaining({ id: expect.any(String) })] });
     expect(documentOf(digest)).toEqual({ digest: expect.stringMatching(/^sha256:/) });
 
-    expect(documentOf(await muster(['respond', task.id, 'working'], tia.token)).status.state).toBe('TASK_STATE_WORKING');
+    expect(documentOf(await muster(['respond', task.id, 'working'], tia.token)).status.state).toBe(
+      'TASK_STATE_WORKING',
+    );
     expect(documentOf(await muster(['cancel', task.id], sam.token)).status.state).toBe('TASK_STATE_CANCELED');
 
-    const call = documentOf(await muster(['call', 'open', '--title', 'Contract', 'What should the next issue cover?', '--admin-token', ADMIN_TOKEN]));
-    expect(call).toMatchObject({ id: expect.any(String), status: { state: 'TASK_STATE_WORKING' }, metadata: { muster: { kind: 'call' } } });
-    expect(documentOf(await muster(['answer', call.id, 'The delivery guarantees, with examples.'], tia.token)).id).toBe(call.id);
-    expect(documentOf(await muster(['call', 'close', call.id], undefined, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN })).status.state).toBe('TASK_STATE_COMPLETED');
+    const call = documentOf(
+      await muster([
+        'call',
+        'open',
+        '--title',
+        'Contract',
+        'What should the next issue cover?',
+        '--admin-token',
+        ADMIN_TOKEN,
+      ]),
+    );
+    expect(call).toMatchObject({
+      id: expect.any(String),
+      status: { state: 'TASK_STATE_WORKING' },
+      metadata: { muster: { kind: 'call' } },
+    });
+    expect(documentOf(await muster(['answer', call.id, 'The delivery guarantees, with examples.'], tia.token)).id).toBe(
+      call.id,
+    );
+    expect(
+      documentOf(await muster(['call', 'close', call.id], undefined, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN })).status.state,
+    ).toBe('TASK_STATE_COMPLETED');
 
     const request = reviewRequest(600_000, { title: 'Contract review' });
-    const posted = documentOf(await muster(['review', 'post', file('post.json', request), '--approved', digestOf(request)], sam.token));
+    const posted = documentOf(
+      await muster(['review', 'post', file('post.json', request), '--approved', digestOf(request)], sam.token),
+    );
     expect(posted.metadata.muster.kind).toBe('review');
-    expect(documentOf(await muster(['contribute', posted.id, file('mine.json', contribution())], tia.token)).id).toBe(posted.id);
+    expect(documentOf(await muster(['contribute', posted.id, file('mine.json', contribution())], tia.token)).id).toBe(
+      posted.id,
+    );
   });
 
   it('a refusal by the hub: exit 1 and the hub code and HTTP status, REST and JSON-RPC alike', async () => {
@@ -169,7 +211,11 @@ describe('the --json contract', { timeout: 180_000 }, () => {
       muster(['contribute', 'some-task', file('broken.json', '{broken')], sam.token),
       muster(['call', 'close', 'some-call']),
     ]);
-    expect(failure(unknown, 2, 'USAGE')).toEqual({ code: 'USAGE', message: "unknown option '--no-such-flag'", hint: 'See muster inbox --help' });
+    expect(failure(unknown, 2, 'USAGE')).toEqual({
+      code: 'USAGE',
+      message: "unknown option '--no-such-flag'",
+      hint: 'See muster inbox --help',
+    });
     expect(failure(missing, 2, 'USAGE').message).toBe("missing required argument 'taskId'");
     expect(failure(badNumber, 2, 'USAGE').message).toContain('must be a whole number');
     expect(failure(badData, 2, 'BAD_JSON').hint).toBe(`For example --data '{"priority":"high"}'`);
@@ -188,22 +234,37 @@ describe('the --json contract', { timeout: 180_000 }, () => {
       muster(['respond', 'some-task', 'working', '--expected-state', 'busy'], sam.token),
       runMuster(hub.url, ['respond', 'some-task', 'done'], sam.token),
     ]);
-    expect(failure(bigLimit, 2, 'USAGE').message).toBe("option '--limit <n>' argument '51' is invalid. must be a whole number from 1 to 50");
+    expect(failure(bigLimit, 2, 'USAGE').message).toBe(
+      "option '--limit <n>' argument '51' is invalid. must be a whole number from 1 to 50",
+    );
     const allowed = 'working, input-required, completed, failed, rejected (or a TASK_STATE_* name)';
-    expect(failure(badState, 2, 'USAGE').message).toBe(`<state> 'done' is not a state a response sets: use one of ${allowed}`);
+    expect(failure(badState, 2, 'USAGE').message).toBe(
+      `<state> 'done' is not a state a response sets: use one of ${allowed}`,
+    );
     expect(failure(submitted, 2, 'USAGE').message).toContain("<state> 'submitted'");
-    expect(failure(badExpected, 2, 'USAGE').message).toMatch(/^option '--expected-state <state>' argument 'busy' is invalid\. must be one of submitted, working, .*input-required/);
+    expect(failure(badExpected, 2, 'USAGE').message).toMatch(
+      /^option '--expected-state <state>' argument 'busy' is invalid\. must be one of submitted, working, .*input-required/,
+    );
     expect(plain.code).toBe(2);
     expect(plain.stderr).toContain(`<state> 'done' is not a state a response sets: use one of ${allowed}`);
     // A TASK_STATE_* name passes the local check and reaches the hub (which knows no such task).
-    failure(await muster(['respond', 'no-such-task', 'TASK_STATE_COMPLETED', '--expected-state', 'TASK_STATE_SUBMITTED'], sam.token), 1, 'TASK_NOT_FOUND');
+    failure(
+      await muster(
+        ['respond', 'no-such-task', 'TASK_STATE_COMPLETED', '--expected-state', 'TASK_STATE_SUBMITTED'],
+        sam.token,
+      ),
+      1,
+      'TASK_NOT_FOUND',
+    );
   });
 
   it('an unreachable hub (a closed port) is exit 3 with UNREACHABLE, for every command that talks to one', async () => {
     await inBatches(HUB_COMMANDS, async (args) => {
       const r = await runMuster(closedUrl, [...withFiles(args), '--json'], 'mst_some-token');
       if (args[0] === 'logout') return void expect(r.code).toBe(0); // logout only forgets a local file
-      expect(failure(r, 3, 'UNREACHABLE').message, args.join(' ')).toBe(`cannot reach the hub at ${closedUrl}: ECONNREFUSED`);
+      expect(failure(r, 3, 'UNREACHABLE').message, args.join(' ')).toBe(
+        `cannot reach the hub at ${closedUrl}: ECONNREFUSED`,
+      );
     });
   });
 

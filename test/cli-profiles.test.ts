@@ -18,7 +18,8 @@ afterAll(async () => {
 });
 
 /** The CLI with only the config folder set: no MUSTER_URL, no MUSTER_TOKEN unless `env` says so. */
-const inHome = (home: string, args: string[], env: Record<string, string> = {}): Promise<Run> => runMuster(undefined, args, undefined, { XDG_CONFIG_HOME: home, ...env });
+const inHome = (home: string, args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  runMuster(undefined, args, undefined, { XDG_CONFIG_HOME: home, ...env });
 const handleOf = (r: Run) => {
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout).handle as string;
@@ -30,7 +31,9 @@ describe('muster login and profiles', { timeout: 120_000 }, () => {
     const home = freshConfigHome();
     const login = await inHome(home, ['login', '--url', hub.url, '--token', pia.token]);
     expect(login.code).toBe(0);
-    expect(login.stdout).toBe(`Logged in to ${hub.url} as prof-pia\n  A2A base  ${hub.url}agents/prof-pia/\n  since     ${login.stdout.match(/since +(\S+)/)?.[1]}\n(saved as profile "default")\n`);
+    expect(login.stdout).toBe(
+      `Logged in to ${hub.url} as prof-pia\n  A2A base  ${hub.url}agents/prof-pia/\n  since     ${login.stdout.match(/since +(\S+)/)?.[1]}\n(saved as profile "default")\n`,
+    );
     expect(login.stdout).not.toContain(pia.token);
 
     const file = join(home, 'muster', 'profiles.json');
@@ -47,7 +50,9 @@ describe('muster login and profiles', { timeout: 120_000 }, () => {
   it('--token and MUSTER_TOKEN override the profile, --token over the environment; --profile and MUSTER_PROFILE pick one', async () => {
     const home = freshConfigHome();
     expect((await inHome(home, ['login', '--url', hub.url, '--token', pia.token])).code).toBe(0);
-    expect((await inHome(home, ['login', '--url', hub.url, '--token', quin.token, '--profile', 'work', '--json'])).code).toBe(0);
+    expect(
+      (await inHome(home, ['login', '--url', hub.url, '--token', quin.token, '--profile', 'work', '--json'])).code,
+    ).toBe(0);
     const [flag, env, both, named, named2] = await Promise.all([
       inHome(home, ['whoami', '--json', '--token', quin.token]),
       inHome(home, ['whoami', '--json'], { MUSTER_TOKEN: quin.token }),
@@ -55,7 +60,13 @@ describe('muster login and profiles', { timeout: 120_000 }, () => {
       inHome(home, ['whoami', '--json', '--profile', 'work']),
       inHome(home, ['whoami', '--json'], { MUSTER_PROFILE: 'work' }),
     ]);
-    expect([flag, env, both, named, named2].map(handleOf)).toEqual(['prof-quin', 'prof-quin', 'prof-pia', 'prof-quin', 'prof-quin']);
+    expect([flag, env, both, named, named2].map(handleOf)).toEqual([
+      'prof-quin',
+      'prof-quin',
+      'prof-pia',
+      'prof-quin',
+      'prof-quin',
+    ]);
     // A MUSTER_TOKEN that is set but empty sends no token, whatever the profile holds.
     const emptied = await inHome(home, ['whoami', '--json'], { MUSTER_TOKEN: '' });
     expect(emptied.code).toBe(1);
@@ -65,9 +76,14 @@ describe('muster login and profiles', { timeout: 120_000 }, () => {
   it("the profile's token goes only to the profile's hub: another --url gets no token", async () => {
     const home = freshConfigHome();
     await inHome(home, ['login', '--url', hub.url, '--token', pia.token]);
-    const [elsewhere, envElsewhere] = await Promise.all([inHome(home, ['whoami', '--url', other.url]), inHome(home, ['whoami', '--json'], { MUSTER_URL: other.url })]);
+    const [elsewhere, envElsewhere] = await Promise.all([
+      inHome(home, ['whoami', '--url', other.url]),
+      inHome(home, ['whoami', '--json'], { MUSTER_URL: other.url }),
+    ]);
     for (const r of [elsewhere, envElsewhere]) expect(r.code).toBe(1);
-    expect(elsewhere.stderr).toBe('muster: You are anonymous: no token was sent\n  hint: Run muster login --url <hub> --token <token>, or pass --token or set MUSTER_TOKEN\n');
+    expect(elsewhere.stderr).toBe(
+      'muster: You are anonymous: no token was sent\n  hint: Run muster login --url <hub> --token <token>, or pass --token or set MUSTER_TOKEN\n',
+    );
     expect(JSON.parse(envElsewhere.stdout).error.code).toBe('UNAUTHENTICATED');
   });
 
@@ -76,7 +92,11 @@ describe('muster login and profiles', { timeout: 120_000 }, () => {
     const anonymous = await inHome(home, ['whoami', '--json', '--url', hub.url]);
     expect(anonymous.code).toBe(1);
     expect(JSON.parse(anonymous.stdout)).toEqual({
-      error: { code: 'UNAUTHENTICATED', message: 'You are anonymous: no token was sent', hint: 'Run muster login --url <hub> --token <token>, or pass --token or set MUSTER_TOKEN' },
+      error: {
+        code: 'UNAUTHENTICATED',
+        message: 'You are anonymous: no token was sent',
+        hint: 'Run muster login --url <hub> --token <token>, or pass --token or set MUSTER_TOKEN',
+      },
     });
 
     const bad = await inHome(home, ['login', '--url', hub.url, '--token', 'mst_not-a-token', '--json']);

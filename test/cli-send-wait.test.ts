@@ -41,10 +41,16 @@ describe('muster send and --wait', { timeout: 60_000 }, () => {
   async function tiaAnswersNext(afterMs: number): Promise<string> {
     for (let tries = 0; tries < 200; tries++) {
       const inbox = await rest(hub, 'GET', 'api/inbox', { token: tia.token });
-      const fresh = (inbox.body.data as { id: string; state: string }[]).find((t) => t.state === 'TASK_STATE_SUBMITTED');
+      const fresh = (inbox.body.data as { id: string; state: string }[]).find(
+        (t) => t.state === 'TASK_STATE_SUBMITTED',
+      );
       if (fresh) {
         await new Promise((r) => setTimeout(r, afterMs));
-        const body = { state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'the answer is 42' }] }, artifacts: [{ name: 'notes', parts: [{ text: 'worked it out' }] }] };
+        const body = {
+          state: 'TASK_STATE_COMPLETED',
+          message: { parts: [{ text: 'the answer is 42' }] },
+          artifacts: [{ name: 'notes', parts: [{ text: 'worked it out' }] }],
+        };
         expect((await rest(hub, 'POST', `api/tasks/${fresh.id}/respond`, { token: tia.token, body })).status).toBe(200);
         return fresh.id;
       }
@@ -73,7 +79,10 @@ describe('muster send and --wait', { timeout: 60_000 }, () => {
     expect(JSON.parse(json.stdout).metadata.muster).toMatchObject({ to: 'wait-tia' });
     expect(JSON.parse(json.stdout).metadata.muster.wait).toBeUndefined();
     await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: tia.token, body: { state: 'TASK_STATE_REJECTED' } });
-    await rest(hub, 'POST', `api/tasks/${JSON.parse(json.stdout).id}/respond`, { token: tia.token, body: { state: 'TASK_STATE_REJECTED' } });
+    await rest(hub, 'POST', `api/tasks/${JSON.parse(json.stdout).id}/respond`, {
+      token: tia.token,
+      body: { state: 'TASK_STATE_REJECTED' },
+    });
   });
 
   it('--wait 3 shows the answer an agent gives after a second: its message and artifacts', async () => {
@@ -94,8 +103,15 @@ describe('muster send and --wait', { timeout: 60_000 }, () => {
     expect(r.code).toBe(0);
     const task = JSON.parse(r.stdout);
     expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
-    expect(task.metadata.muster).toMatchObject({ from: 'wait-sam', to: 'wait-tia', wait: { ranOut: true, seconds: 1 } });
-    await rest(hub, 'POST', `api/tasks/${task.id}/respond`, { token: tia.token, body: { state: 'TASK_STATE_REJECTED' } });
+    expect(task.metadata.muster).toMatchObject({
+      from: 'wait-sam',
+      to: 'wait-tia',
+      wait: { ranOut: true, seconds: 1 },
+    });
+    await rest(hub, 'POST', `api/tasks/${task.id}/respond`, {
+      token: tia.token,
+      body: { state: 'TASK_STATE_REJECTED' },
+    });
   });
 
   it("bare --wait takes the hub's wait: the answer when it comes in time, else the hub's note that it ran out", async () => {
@@ -111,7 +127,9 @@ describe('muster send and --wait', { timeout: 60_000 }, () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^state\s+submitted$/m);
     const id = /^task\s+(\S+)$/m.exec(r.stdout)?.[1];
-    expect(r.stdout).toContain(`The wait ran out after ${HUB_WAIT_S} s; wait-tia may still answer. Follow the task: muster watch ${id}`);
+    expect(r.stdout).toContain(
+      `The wait ran out after ${HUB_WAIT_S} s; wait-tia may still answer. Follow the task: muster watch ${id}`,
+    );
   });
 
   it('refuses a --wait that is not a whole number of seconds, locally (exit 2)', async () => {

@@ -24,21 +24,29 @@ describe('errors in the CLI words', () => {
     expect(inCliWords('The task state is working; the limit is 50')).toBe('The task state is working; the limit is 50');
     expect(inCliWords('Respond with POST /api/tasks/abc-1/respond')).toBe('Respond with muster respond abc-1');
     expect(inCliWords('POST /api/agents/ann/endpoint/challenge first')).toBe('muster endpoint challenge first');
-    expect(inCliWords('Only the target responds; read the task with GET /api/tasks/abc-1')).toBe('Only the target responds; read the task with muster get abc-1');
-    expect(inCliWords('Omit contextId, or send the task\'s own')).toBe('Omit --context, or send the task\'s own');
+    expect(inCliWords('Only the target responds; read the task with GET /api/tasks/abc-1')).toBe(
+      'Only the target responds; read the task with muster get abc-1',
+    );
+    expect(inCliWords("Omit contextId, or send the task's own")).toBe("Omit --context, or send the task's own");
     expect(inCliWords('Answer it, or list GET /api/inbox')).toBe('Answer it, or list muster inbox');
     expect(inCliWords('POST /api/tasks/{id}/close')).toBe('POST /api/tasks/{id}/close'); // a template, not a task: left as it is
     expect(inCliWords('Use an agent token (POST /api/agents)')).toBe('Use an agent token (muster register)');
-    expect(inCliWords('an agent gets one from POST /api/agents; or rotate')).toBe('an agent gets one from muster register; or rotate');
-    expect(inCliWords('Share the board with registered agents (GET /api/agents)')).toBe('Share the board with registered agents (muster agents list)');
-    expect(inCliWords('List the boards you may read with GET /api/boards')).toBe('List the boards you may read with muster board list');
+    expect(inCliWords('an agent gets one from POST /api/agents; or rotate')).toBe(
+      'an agent gets one from muster register; or rotate',
+    );
+    expect(inCliWords('Share the board with registered agents (GET /api/agents)')).toBe(
+      'Share the board with registered agents (muster agents list)',
+    );
+    expect(inCliWords('List the boards you may read with GET /api/boards')).toBe(
+      'List the boards you may read with muster board list',
+    );
     expect(inCliWords('read without one at GET /api/boards/b-12.')).toBe('read without one at muster board read b-12.');
     expect(inCliWords('Change it with PATCH /api/agents/{handle}')).toBe('Change it with muster agents update');
     expect(inCliWords('Check it with GET /api/me.')).toBe('Check it with muster whoami.');
   });
 });
 
-describe('the hub\'s refusals through the real CLI', { timeout: 60_000 }, () => {
+describe("the hub's refusals through the real CLI", { timeout: 60_000 }, () => {
   let hub: TestHub;
   let ann: Registered;
   beforeAll(async () => {
@@ -55,7 +63,9 @@ describe('the hub\'s refusals through the real CLI', { timeout: 60_000 }, () => 
       runMuster(hub.url, ['respond', id, 'working'], ann.token),
     ]);
     expect(mismatch.code).toBe(1);
-    expect(mismatch.stderr).toMatch(/^muster: Invalid '--context': does not match the task's context, \S+\n {2}hint: Omit --context, or send the task's own\n$/);
+    expect(mismatch.stderr).toMatch(
+      /^muster: Invalid '--context': does not match the task's context, \S+\n {2}hint: Omit --context, or send the task's own\n$/,
+    );
     expect(notTarget.code).toBe(1);
     expect(notTarget.stderr).toContain(`muster get ${id}`);
     expect(notTarget.stderr).not.toContain('/api/');

@@ -6,7 +6,8 @@ import { runMuster, type Run } from './helpers/cli.js';
 
 let hub: TestHub;
 
-const muster = (args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> => runMuster(hub.url, args, token, env);
+const muster = (args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> =>
+  runMuster(hub.url, args, token, env);
 
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -101,8 +102,12 @@ describe('muster client commands', { timeout: 120_000 }, () => {
     expect(JSON.parse(again.stdout).id).toBe(task.id);
   });
 
-  it("inbox lists the task for the target only, and never prints a token", async () => {
-    const [inbox, json, aliceInbox] = await Promise.all([muster(['inbox'], bob), muster(['inbox', '--json'], bob), muster(['inbox'], alice)]);
+  it('inbox lists the task for the target only, and never prints a token', async () => {
+    const [inbox, json, aliceInbox] = await Promise.all([
+      muster(['inbox'], bob),
+      muster(['inbox', '--json'], bob),
+      muster(['inbox'], alice),
+    ]);
     expect(inbox.code).toBe(0);
     const line = inbox.stdout.split('\n').find((l) => l.startsWith(taskId));
     expect(line).toBeDefined();
@@ -137,7 +142,18 @@ describe('muster client commands', { timeout: 120_000 }, () => {
     expect(working.code).toBe(0);
     expect(working.stdout).toMatch(/^state\s+working$/m);
     const done = await muster(
-      ['respond', taskId, 'completed', 'all done', '--artifact-text', 'the report body', '--artifact-name', 'report', '--expected-state', 'working'],
+      [
+        'respond',
+        taskId,
+        'completed',
+        'all done',
+        '--artifact-text',
+        'the report body',
+        '--artifact-name',
+        'report',
+        '--expected-state',
+        'working',
+      ],
       bob,
     );
     expect(done.code).toBe(0);
@@ -163,7 +179,9 @@ describe('muster client commands', { timeout: 120_000 }, () => {
     expect(out).toMatch(/^state\s+completed$/m);
     expect(out).toMatch(/^from\s+alice → bob$/m);
     expect(out).toMatch(/Status message:\n {2}all done/);
-    expect(out).toMatch(/History \(3\):\n {2}user alice: +please review this\n +\{"priority":"high"\}\n {2}agent bob: +on it\n {2}agent bob: +all done/);
+    expect(out).toMatch(
+      /History \(3\):\n {2}user alice: +please review this\n +\{"priority":"high"\}\n {2}agent bob: +on it\n {2}agent bob: +all done/,
+    );
     expect(out).toMatch(/Artifacts \(1\):\n {2}report \([^)]+\):\n {4}the report body/);
     expect(out + r.stderr).not.toContain(alice);
     expect(out + r.stderr).not.toContain(bob);
@@ -214,7 +232,10 @@ describe('muster client commands', { timeout: 120_000 }, () => {
   });
 
   it('a bad token exits 1 with the 401 message, on REST and on JSON-RPC', async () => {
-    const [inbox, send] = await Promise.all([muster(['inbox'], 'not-a-token'), muster(['send', 'bob', 'hi'], 'not-a-token')]);
+    const [inbox, send] = await Promise.all([
+      muster(['inbox'], 'not-a-token'),
+      muster(['send', 'bob', 'hi'], 'not-a-token'),
+    ]);
     for (const r of [inbox, send]) {
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
@@ -222,11 +243,18 @@ describe('muster client commands', { timeout: 120_000 }, () => {
       expect(r.stderr).not.toContain('not-a-token');
     }
     // JSON-RPC and REST refusals print the same document: the ErrorInfo reason as the code.
-    const [rpcJson, restJson] = await Promise.all([muster(['send', 'bob', 'hi', '--json'], 'not-a-token'), muster(['inbox', '--json'], 'not-a-token')]);
+    const [rpcJson, restJson] = await Promise.all([
+      muster(['send', 'bob', 'hi', '--json'], 'not-a-token'),
+      muster(['inbox', '--json'], 'not-a-token'),
+    ]);
     for (const r of [rpcJson, restJson]) {
       expect(r.code).toBe(1);
       const { error } = JSON.parse(r.stdout);
-      expect(error).toMatchObject({ code: 'UNAUTHENTICATED', status: 401, message: 'The bearer token is not valid or has been revoked' });
+      expect(error).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        status: 401,
+        message: 'The bearer token is not valid or has been revoked',
+      });
       expect(Object.keys(error).sort()).toEqual(['code', 'hint', 'message', 'status']);
     }
   });
@@ -234,7 +262,9 @@ describe('muster client commands', { timeout: 120_000 }, () => {
   it('no token at all on the inbox says how to pass one', async () => {
     const r = await muster(['inbox']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('muster: The inbox needs a bearer token\n  hint: Pass --token, set MUSTER_TOKEN, or run muster login\n');
+    expect(r.stderr).toBe(
+      'muster: The inbox needs a bearer token\n  hint: Pass --token, set MUSTER_TOKEN, or run muster login\n',
+    );
   });
 
   it('an unreachable hub is one clear line and a hint, exit 3', async () => {
@@ -242,14 +272,22 @@ describe('muster client commands', { timeout: 120_000 }, () => {
     const r = await muster(['whoami', '--url', url], alice);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`muster: cannot reach the hub at ${url}: ECONNREFUSED\n  hint: Check --url and that the hub is running\n`);
+    expect(r.stderr).toBe(
+      `muster: cannot reach the hub at ${url}: ECONNREFUSED\n  hint: Check --url and that the hub is running\n`,
+    );
   });
 
   it('bad input is refused before anything is sent', async () => {
     const r = await muster(['send', 'bob', 'hi', '--data', '{nope'], alice);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^muster: --data is not valid JSON[^\n]*\n {2}hint: For example --data '\{"priority":"high"\}'\n$/);
+    expect(r.stderr).toMatch(
+      /^muster: --data is not valid JSON[^\n]*\n {2}hint: For example --data '\{"priority":"high"\}'\n$/,
+    );
     const inbox = await rest(hub, 'GET', 'api/inbox?state=all', { token: bob });
-    expect(inbox.body.data.some((t: { lastMessage?: { parts: { text?: string }[] } }) => t.lastMessage?.parts[0]?.text === 'hi')).toBe(false);
+    expect(
+      inbox.body.data.some(
+        (t: { lastMessage?: { parts: { text?: string }[] } }) => t.lastMessage?.parts[0]?.text === 'hi',
+      ),
+    ).toBe(false);
   });
 });

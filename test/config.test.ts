@@ -44,7 +44,8 @@ function refusal(flags: Record<string, string>, env: Record<string, string>): st
   throw new Error('accepted');
 }
 
-const origin = (flags: Record<string, string>, env: Record<string, string>, key: string) => explainConfig(flags, env).find((e) => e.key === key)!;
+const origin = (flags: Record<string, string>, env: Record<string, string>, key: string) =>
+  explainConfig(flags, env).find((e) => e.key === key)!;
 
 describe('the settings table', () => {
   it('gives every setting a flag in kebab-case and a MUSTER_ variable, except the admin token, which has no flag', () => {
@@ -53,7 +54,17 @@ describe('the settings table', () => {
     expect(SETTINGS['reviewMinDeadlineS']?.flag).toBe('--review-min-deadline-s');
     expect(SETTINGS.adminToken.flag).toBeUndefined();
     expect(SETTINGS.adminToken.secret).toBe(true);
-    expect(SETTING_KEYS).toEqual(expect.arrayContaining(['logLevel', 'metrics', 'rateLimits', 'allowPrivateTargets', 'deliveryRetries', 'reviewSourceHosts', 'maxStreamsPerCaller']));
+    expect(SETTING_KEYS).toEqual(
+      expect.arrayContaining([
+        'logLevel',
+        'metrics',
+        'rateLimits',
+        'allowPrivateTargets',
+        'deliveryRetries',
+        'reviewSourceHosts',
+        'maxStreamsPerCaller',
+      ]),
+    );
   });
 });
 
@@ -63,7 +74,15 @@ describe("a kind's settings come from its module", () => {
     name: 'toy',
     opensAt: [],
     quotaRules: { 'toy.poke': { limit: 7, windowMs: MINUTE, what: 'pokes a minute' } },
-    settings: { toyPatienceS: { arg: '<seconds>', allowed: 'a whole number of at least 1', parse: wholeNumber(1), fallback: '5', help: 'seconds a toy waits' } },
+    settings: {
+      toyPatienceS: {
+        arg: '<seconds>',
+        allowed: 'a whole number of at least 1',
+        parse: wholeNumber(1),
+        fallback: '5',
+        help: 'seconds a toy waits',
+      },
+    },
     settingsFrom: (s) => {
       if (s['toyPatienceS']!.value > 60) throw new ConfigError(`${s['toyPatienceS']!.origin.name} is too patient`);
       return { patienceMs: s['toyPatienceS']!.value * 1000 };
@@ -72,10 +91,15 @@ describe("a kind's settings come from its module", () => {
   };
   const table = hubSettings([...KIND_MODULES, toy]);
 
-  it('every module\'s settings and quota rules are in the table as it declared them', () => {
+  it("every module's settings and quota rules are in the table as it declared them", () => {
     for (const m of KIND_MODULES) {
       for (const [key, declared] of Object.entries(m.settings ?? {})) {
-        expect(SETTINGS[key], key).toMatchObject({ key, help: declared.help, allowed: declared.allowed, fallback: declared.fallback });
+        expect(SETTINGS[key], key).toMatchObject({
+          key,
+          help: declared.help,
+          allowed: declared.allowed,
+          fallback: declared.fallback,
+        });
       }
       for (const rule of Object.keys(m.quotaRules ?? {})) expect(SETTING_KEYS, rule).toContain(limitSettingKey(rule));
     }
@@ -84,19 +108,35 @@ describe("a kind's settings come from its module", () => {
 
   it('a module added to the list brings its settings: flag, variable, help, check and limit', () => {
     expect(SETTING_KEYS).not.toContain('toyPatienceS');
-    expect(table.settings['toyPatienceS']).toMatchObject({ flag: '--toy-patience-s', env: 'MUSTER_TOY_PATIENCE_S', fallback: '5' });
-    expect(table.settings['limitToyPoke']).toMatchObject({ env: 'MUSTER_LIMIT_TOY_POKE', fallback: '7', help: 'the most pokes a minute' });
+    expect(table.settings['toyPatienceS']).toMatchObject({
+      flag: '--toy-patience-s',
+      env: 'MUSTER_TOY_PATIENCE_S',
+      fallback: '5',
+    });
+    expect(table.settings['limitToyPoke']).toMatchObject({
+      env: 'MUSTER_LIMIT_TOY_POKE',
+      fallback: '7',
+      help: 'the most pokes a minute',
+    });
     const config = table.resolveConfig({ limitToyPoke: '9' }, { MUSTER_TOY_PATIENCE_S: '3' });
     expect(config.kinds['toy']).toEqual({ patienceMs: 3000 });
     expect(config.limits['toy.poke']).toBe(9);
-    expect(() => table.resolveConfig({}, { MUSTER_TOY_PATIENCE_S: 'never' })).toThrow("MUSTER_TOY_PATIENCE_S must be a whole number of at least 1, not 'never'");
-    expect(() => table.resolveConfig({ toyPatienceS: '61' }, {})).toThrow(new ConfigError('--toy-patience-s is too patient'));
-    expect(table.explainConfig({}, {}).find((e) => e.key === 'toyPatienceS')).toMatchObject({ value: '5', origin: { from: 'default' } });
+    expect(() => table.resolveConfig({}, { MUSTER_TOY_PATIENCE_S: 'never' })).toThrow(
+      "MUSTER_TOY_PATIENCE_S must be a whole number of at least 1, not 'never'",
+    );
+    expect(() => table.resolveConfig({ toyPatienceS: '61' }, {})).toThrow(
+      new ConfigError('--toy-patience-s is too patient'),
+    );
+    expect(table.explainConfig({}, {}).find((e) => e.key === 'toyPatienceS')).toMatchObject({
+      value: '5',
+      origin: { from: 'default' },
+    });
   });
 
   it('the hub hands each kind its own settings, and a kind handed none takes its defaults', () => {
     const deps = { quotas: new Quotas({}, false), store: {} as Store, requireAgent: async () => {} };
-    const built = (settings?: Record<string, unknown>) => new Kinds(deps, [toy], settings).byName.get('toy') as unknown as { patienceMs?: number };
+    const built = (settings?: Record<string, unknown>) =>
+      new Kinds(deps, [toy], settings).byName.get('toy') as unknown as { patienceMs?: number };
     expect(built(table.resolveConfig({}, {}).kinds).patienceMs).toBe(5000);
     expect(built().patienceMs).toBeUndefined();
     expect(resolveConfig({}, {}).kinds).toEqual({
@@ -106,20 +146,28 @@ describe("a kind's settings come from its module", () => {
     });
   });
 
-  it('the kinds\' settings keep their places: their limits after the hub\'s own, their settings before the log settings', () => {
+  it("the kinds' settings keep their places: their limits after the hub's own, their settings before the log settings", () => {
     const at = (key: string) => SETTING_KEYS.indexOf(key);
     expect(at('limitTokenFailuresOperator')).toBe(at('limitDirectPair') - 1);
     expect(at('limitMemoryCalls')).toBe(at('trustProxy') - 1);
-    expect(SETTING_KEYS.slice(at('keyGraceDays') + 1, at('logLevel'))).toEqual(['blockingWaitS', 'reviewMinDeadlineS', 'reviewMaxDeadlineS', 'reviewSourceHosts', 'intentWaitS']);
+    expect(SETTING_KEYS.slice(at('keyGraceDays') + 1, at('logLevel'))).toEqual([
+      'blockingWaitS',
+      'reviewMinDeadlineS',
+      'reviewMaxDeadlineS',
+      'reviewSourceHosts',
+      'intentWaitS',
+    ]);
   });
 
   it('a key declared twice is refused when the table is made', () => {
-    expect(() => hubSettings([{ ...toy, settings: { port: toy.settings!['toyPatienceS']! } }])).toThrow('setting port is declared twice (again by kind toy)');
+    expect(() => hubSettings([{ ...toy, settings: { port: toy.settings!['toyPatienceS']! } }])).toThrow(
+      'setting port is declared twice (again by kind toy)',
+    );
   });
 });
 
 describe('the rate limits: one setting each', () => {
-  it('every rule the hub counts has a limit… setting, whose default is the rule\'s declared limit', () => {
+  it("every rule the hub counts has a limit… setting, whose default is the rule's declared limit", () => {
     const defaults = resolveConfig({}, {}).limits;
     for (const [name, rule] of Object.entries(quotaRulesOf(KIND_MODULES))) {
       const setting = SETTINGS[limitSettingKey(name)];
@@ -130,7 +178,7 @@ describe('the rate limits: one setting each', () => {
     expect(Object.keys(defaults).sort()).toEqual(Object.keys(quotaRulesOf(KIND_MODULES)).sort());
   });
 
-  it('the defaults: Vorn\'s 30 a minute per pair and 300 per inbox, 60 registrations an hour per address, …', () => {
+  it("the defaults: Vorn's 30 a minute per pair and 300 per inbox, 60 registrations an hour per address, …", () => {
     expect(resolveConfig({}, {}).limits).toEqual({
       'register.address': 60,
       'forwarding.change': 30,
@@ -150,15 +198,24 @@ describe('the rate limits: one setting each', () => {
   });
 
   it('a limit is set like any setting, and refused unless a whole number of at least 1', () => {
-    expect(resolveConfig({ limitDirectPair: '5' }, { MUSTER_LIMIT_DIRECT_INBOX: '50' }).limits).toMatchObject({ 'direct.pair': 5, 'direct.inbox': 50 });
+    expect(resolveConfig({ limitDirectPair: '5' }, { MUSTER_LIMIT_DIRECT_INBOX: '50' }).limits).toMatchObject({
+      'direct.pair': 5,
+      'direct.inbox': 50,
+    });
     expect(SETTINGS.limitTokenFailuresOperator.env).toBe('MUSTER_LIMIT_TOKEN_FAILURES_OPERATOR');
-    expect(refusal({}, { MUSTER_LIMIT_DIRECT_PAIR: '0' })).toBe("MUSTER_LIMIT_DIRECT_PAIR must be a whole number of at least 1, not '0'");
+    expect(refusal({}, { MUSTER_LIMIT_DIRECT_PAIR: '0' })).toBe(
+      "MUSTER_LIMIT_DIRECT_PAIR must be a whole number of at least 1, not '0'",
+    );
   });
 
   it('trustProxy: off (the default), on, or proxy addresses and ranges', () => {
     expect(resolveConfig({}, {}).trustProxy).toBe(false);
     expect(resolveConfig({}, { MUSTER_TRUST_PROXY: 'on' }).trustProxy).toBe(true);
-    expect(resolveConfig({ trustProxy: '10.0.0.5, 172.16.0.0/12,::1' }, {}).trustProxy).toEqual(['10.0.0.5', '172.16.0.0/12', '::1']);
+    expect(resolveConfig({ trustProxy: '10.0.0.5, 172.16.0.0/12,::1' }, {}).trustProxy).toEqual([
+      '10.0.0.5',
+      '172.16.0.0/12',
+      '::1',
+    ]);
     expect(refusal({}, { MUSTER_TRUST_PROXY: 'proxy.internal' })).toBe(
       "MUSTER_TRUST_PROXY must be off, on, or a comma list of proxy addresses and CIDR ranges, such as 10.0.0.5,172.16.0.0/12, not 'proxy.internal'",
     );
@@ -179,7 +236,10 @@ describe('docs/operations.md', () => {
 });
 
 describe('precedence: flags > environment > file > defaults', () => {
-  const yaml = configFile('muster.yaml', ['port: 1111', 'registration: admin', 'rateLimits: off', 'logLevel: warn', ''].join('\n'));
+  const yaml = configFile(
+    'muster.yaml',
+    ['port: 1111', 'registration: admin', 'rateLimits: off', 'logLevel: warn', ''].join('\n'),
+  );
 
   it('takes each setting from the strongest source that has it, and says which', () => {
     const all = { MUSTER_CONFIG: yaml, MUSTER_PORT: '2222' };
@@ -211,9 +271,27 @@ describe('config files', () => {
   it('reads YAML and JSON alike, numbers, booleans and lists included', () => {
     const yaml = configFile(
       'typed.yaml',
-      ['port: 0', 'allowPrivateTargets: true', 'deliveryRetries: [1, 2, 5]', 'reviewSourceHosts:', '  - example.org', '  - Docs.Example.org', 'metrics: public', ''].join('\n'),
+      [
+        'port: 0',
+        'allowPrivateTargets: true',
+        'deliveryRetries: [1, 2, 5]',
+        'reviewSourceHosts:',
+        '  - example.org',
+        '  - Docs.Example.org',
+        'metrics: public',
+        '',
+      ].join('\n'),
     );
-    const json = configFile('typed.json', JSON.stringify({ port: 0, allowPrivateTargets: true, deliveryRetries: [1, 2, 5], reviewSourceHosts: ['example.org', 'Docs.Example.org'], metrics: 'public' }));
+    const json = configFile(
+      'typed.json',
+      JSON.stringify({
+        port: 0,
+        allowPrivateTargets: true,
+        deliveryRetries: [1, 2, 5],
+        reviewSourceHosts: ['example.org', 'Docs.Example.org'],
+        metrics: 'public',
+      }),
+    );
     for (const file of [yaml, json]) {
       const config = resolveConfig({ config: file }, {});
       expect(config.port).toBe(0);
@@ -225,7 +303,17 @@ describe('config files', () => {
   });
 
   it('holds any setting, the secret one included, and nested settings land where the hub reads them', () => {
-    const file = configFile('full.json', JSON.stringify({ adminToken: 'from-the-file', sseHeartbeatMs: 200, maxStreamsPerCaller: 3, reviewMinDeadlineS: 1, publicUrl: 'https://hub.example.com', host: '0.0.0.0' }));
+    const file = configFile(
+      'full.json',
+      JSON.stringify({
+        adminToken: 'from-the-file',
+        sseHeartbeatMs: 200,
+        maxStreamsPerCaller: 3,
+        reviewMinDeadlineS: 1,
+        publicUrl: 'https://hub.example.com',
+        host: '0.0.0.0',
+      }),
+    );
     const config = resolveConfig({ config: file }, {});
     expect(config.adminToken).toBe('from-the-file');
     expect(config.adminTokenFrom).toBe(`adminToken in ${file}`);
@@ -239,19 +327,33 @@ describe('config files', () => {
   });
 
   it('refuses an unknown key, naming it and the nearest known key', () => {
-    expect(refusal({ config: configFile('typo.yaml', 'prot: 8080\n') }, {})).toMatch(/: unknown setting 'prot'; did you mean 'port'\?$/);
-    expect(refusal({ config: configFile('kebab.json', '{"public-url": "https://x.example"}') }, {})).toContain("unknown setting 'public-url'; did you mean 'publicUrl'?");
-    expect(refusal({ config: configFile('env-name.yaml', 'MUSTER_RATE_LIMITS: off\n') }, {})).toContain("did you mean 'rateLimits'?");
+    expect(refusal({ config: configFile('typo.yaml', 'prot: 8080\n') }, {})).toMatch(
+      /: unknown setting 'prot'; did you mean 'port'\?$/,
+    );
+    expect(refusal({ config: configFile('kebab.json', '{"public-url": "https://x.example"}') }, {})).toContain(
+      "unknown setting 'public-url'; did you mean 'publicUrl'?",
+    );
+    expect(refusal({ config: configFile('env-name.yaml', 'MUSTER_RATE_LIMITS: off\n') }, {})).toContain(
+      "did you mean 'rateLimits'?",
+    );
     const far = refusal({ config: configFile('far.yaml', 'banana: 1\n') }, {});
     expect(far).toContain("unknown setting 'banana'; the settings are host, port, db,");
   });
 
   it('refuses a file it cannot read or parse, and one that is not a mapping, in one line', () => {
-    expect(refusal({ config: join(dir, 'missing.yaml') }, {})).toBe(`cannot read the config file ${join(dir, 'missing.yaml')}: ENOENT`);
+    expect(refusal({ config: join(dir, 'missing.yaml') }, {})).toBe(
+      `cannot read the config file ${join(dir, 'missing.yaml')}: ENOENT`,
+    );
     expect(refusal({ config: configFile('bad.json', '{"port": ') }, {})).toMatch(/bad\.json is not valid JSON: /);
-    expect(refusal({ config: configFile('bad.yaml', 'port: [1, 2\n') }, {})).toMatch(/bad\.yaml is not valid YAML: [^\n]+$/);
-    expect(refusal({ config: configFile('list.yaml', '- 1\n- 2\n') }, {})).toContain('must hold settings by name, such as port: 7420');
-    expect(refusal({ config: configFile('muster.toml', 'port = 1\n') }, {})).toContain('--config must name a .json, .yaml or .yml file');
+    expect(refusal({ config: configFile('bad.yaml', 'port: [1, 2\n') }, {})).toMatch(
+      /bad\.yaml is not valid YAML: [^\n]+$/,
+    );
+    expect(refusal({ config: configFile('list.yaml', '- 1\n- 2\n') }, {})).toContain(
+      'must hold settings by name, such as port: 7420',
+    );
+    expect(refusal({ config: configFile('muster.toml', 'port = 1\n') }, {})).toContain(
+      '--config must name a .json, .yaml or .yml file',
+    );
     expect(refusal({ config: configFile('nested.yaml', 'port:\n  value: 1\n') }, {})).toContain('port in');
   });
 });
@@ -259,8 +361,13 @@ describe('config files', () => {
 describe('bad values stop the hub in one line naming the setting as written', () => {
   it('on/off switches refuse anything else (MUSTER_RATE_LIMITS=maybe)', () => {
     expect(refusal({}, { MUSTER_RATE_LIMITS: 'maybe' })).toBe("MUSTER_RATE_LIMITS must be on or off, not 'maybe'");
-    expect(refusal({ allowPrivateTargets: 'yes please' }, {})).toBe("--allow-private-targets must be on or off, not 'yes please'");
-    expect(resolveConfig({}, { MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_RATE_LIMITS: 'off' })).toMatchObject({ allowPrivateTargets: true, rateLimits: false });
+    expect(refusal({ allowPrivateTargets: 'yes please' }, {})).toBe(
+      "--allow-private-targets must be on or off, not 'yes please'",
+    );
+    expect(resolveConfig({}, { MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_RATE_LIMITS: 'off' })).toMatchObject({
+      allowPrivateTargets: true,
+      rateLimits: false,
+    });
   });
 
   it('names the flag, the variable or the file key, whichever was used', () => {
@@ -268,16 +375,26 @@ describe('bad values stop the hub in one line naming the setting as written', ()
     expect(refusal({}, { MUSTER_PORT: '70000' })).toBe("MUSTER_PORT must be a number from 0 to 65535, not '70000'");
     const file = configFile('bad-port.yaml', 'port: high\n');
     expect(refusal({ config: file }, {})).toBe(`port in ${file} must be a number from 0 to 65535, not 'high'`);
-    expect(refusal({}, { MUSTER_LOG_LEVEL: 'loud' })).toBe("MUSTER_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, not 'loud'");
+    expect(refusal({}, { MUSTER_LOG_LEVEL: 'loud' })).toBe(
+      "MUSTER_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, not 'loud'",
+    );
     expect(refusal({ metrics: 'everyone' }, {})).toBe("--metrics must be admin or public, not 'everyone'");
-    expect(refusal({}, { MUSTER_DELIVERY_RETRIES: '60,soon' })).toBe("MUSTER_DELIVERY_RETRIES must be a comma list of seconds, such as 60,300,1800, not '60,soon'");
-    expect(refusal({}, { MUSTER_REVIEW_SOURCE_HOSTS: 'github.com,not a host' })).toContain('MUSTER_REVIEW_SOURCE_HOSTS must be a comma list of host names');
+    expect(refusal({}, { MUSTER_DELIVERY_RETRIES: '60,soon' })).toBe(
+      "MUSTER_DELIVERY_RETRIES must be a comma list of seconds, such as 60,300,1800, not '60,soon'",
+    );
+    expect(refusal({}, { MUSTER_REVIEW_SOURCE_HOSTS: 'github.com,not a host' })).toContain(
+      'MUSTER_REVIEW_SOURCE_HOSTS must be a comma list of host names',
+    );
     expect(refusal({ db: 'mysql://x' }, {})).toBe("--db must be sqlite:<file> or postgres://…, not 'mysql://x'");
-    expect(refusal({ publicUrl: 'hub.example.com' }, {})).toContain("--public-url must be an absolute http(s) URL such as https://hub.example.com/, not 'hub.example.com'");
+    expect(refusal({ publicUrl: 'hub.example.com' }, {})).toContain(
+      "--public-url must be an absolute http(s) URL such as https://hub.example.com/, not 'hub.example.com'",
+    );
   });
 
   it('checks settings against each other, naming both', () => {
-    expect(refusal({ reviewMaxDeadlineS: '60' }, { MUSTER_REVIEW_MIN_DEADLINE_S: '120' })).toBe('--review-max-deadline-s (60) must not be less than MUSTER_REVIEW_MIN_DEADLINE_S (120)');
+    expect(refusal({ reviewMaxDeadlineS: '60' }, { MUSTER_REVIEW_MIN_DEADLINE_S: '120' })).toBe(
+      '--review-max-deadline-s (60) must not be less than MUSTER_REVIEW_MIN_DEADLINE_S (120)',
+    );
     expect(refusal({ host: '0.0.0.0' }, {})).toMatch(/^binding to 0\.0\.0\.0 \(not loopback\) needs --public-url/);
   });
 
@@ -288,21 +405,36 @@ describe('bad values stop the hub in one line naming the setting as written', ()
 
   it('reviewSettings (the CLI review preview) reads the same table', () => {
     expect(reviewSettings({ MUSTER_REVIEW_MIN_DEADLINE_S: '5' }).minDeadlineS).toBe(5);
-    expect(() => reviewSettings({ MUSTER_REVIEW_MIN_DEADLINE_S: 'soon' })).toThrow("MUSTER_REVIEW_MIN_DEADLINE_S must be a whole number of at least 1, not 'soon'");
+    expect(() => reviewSettings({ MUSTER_REVIEW_MIN_DEADLINE_S: 'soon' })).toThrow(
+      "MUSTER_REVIEW_MIN_DEADLINE_S must be a whole number of at least 1, not 'soon'",
+    );
     const file = configFile('preview.yaml', ['port: 1111', 'reviewMaxDeadlineS: 60', ''].join('\n'));
-    expect(reviewSettings({ MUSTER_CONFIG: file, MUSTER_REVIEW_MIN_DEADLINE_S: '5' })).toMatchObject({ minDeadlineS: 5, maxDeadlineS: 60 });
-    expect(() => reviewSettings({ MUSTER_CONFIG: file })).toThrow(`reviewMaxDeadlineS in ${file} (60) must not be less than the default --review-min-deadline-s (1800)`);
+    expect(reviewSettings({ MUSTER_CONFIG: file, MUSTER_REVIEW_MIN_DEADLINE_S: '5' })).toMatchObject({
+      minDeadlineS: 5,
+      maxDeadlineS: 60,
+    });
+    expect(() => reviewSettings({ MUSTER_CONFIG: file })).toThrow(
+      `reviewMaxDeadlineS in ${file} (60) must not be less than the default --review-min-deadline-s (1800)`,
+    );
   });
 });
 
 describe('muster config', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'config', ...args], { cwd: root, env: cleanEnv(env), encoding: 'utf8', timeout: 20_000 });
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'config', ...args], {
+      cwd: root,
+      env: cleanEnv(env),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
   const secret = 'the-admin-secret-8c1f';
   const file = configFile('shown.yaml', ['port: 1111', `adminToken: ${secret}`, 'registration: admin', ''].join('\n'));
 
   it('prints every setting, its value and where it came from, with the admin token masked', () => {
-    const res = run(['--config', file, '--port', '2222'], { MUSTER_LOG_LEVEL: 'debug', MUSTER_DB: 'postgres://muster:pa55word@db.example:5432/muster' });
+    const res = run(['--config', file, '--port', '2222'], {
+      MUSTER_LOG_LEVEL: 'debug',
+      MUSTER_DB: 'postgres://muster:pa55word@db.example:5432/muster',
+    });
     expect(res.status).toBe(0);
     expect(res.stdout).not.toContain(secret);
     expect(res.stdout).not.toContain('pa55word');
@@ -310,7 +442,9 @@ describe('muster config', () => {
     expect(lines).toHaveLength(SETTING_KEYS.length);
     expect(lines.find((l) => l.startsWith('port '))).toMatch(/^port\s+2222\s+flag --port$/);
     expect(lines.find((l) => l.startsWith('logLevel '))).toMatch(/^logLevel\s+debug\s+env MUSTER_LOG_LEVEL$/);
-    expect(lines.find((l) => l.startsWith('registration '))).toMatch(new RegExp(`^registration\\s+admin\\s+file ${file}$`));
+    expect(lines.find((l) => l.startsWith('registration '))).toMatch(
+      new RegExp(`^registration\\s+admin\\s+file ${file}$`),
+    );
     expect(lines.find((l) => l.startsWith('adminToken '))).toMatch(/^adminToken\s+set \(hidden\)\s+file /);
     expect(lines.find((l) => l.startsWith('db '))).toContain('postgres://muster:***@db.example:5432/muster');
     expect(lines.find((l) => l.startsWith('metrics '))).toMatch(/^metrics\s+admin\s+default$/);
@@ -334,11 +468,18 @@ describe('muster config', () => {
     expect(res.stderr.trim().split('\n')).toEqual(["muster: MUSTER_RATE_LIMITS must be on or off, not 'maybe'"]);
     const json = run(['--json'], { MUSTER_RATE_LIMITS: 'maybe' });
     expect(json.status).toBe(2);
-    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'BAD_CONFIG', message: "MUSTER_RATE_LIMITS must be on or off, not 'maybe'" } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { code: 'BAD_CONFIG', message: "MUSTER_RATE_LIMITS must be on or off, not 'maybe'" },
+    });
   });
 
   it('serve --help lists every setting: its flag, its variable, its file key and its default', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--help'], { cwd: root, env: cleanEnv(), encoding: 'utf8', timeout: 20_000 });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--help'], {
+      cwd: root,
+      env: cleanEnv(),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(res.status).toBe(0);
     const help = res.stdout.replace(/\s+/g, ' ');
     for (const key of SETTING_KEYS) {

@@ -24,7 +24,12 @@ describe.skipIf(testDialect !== 'postgres')('the database unavailable', () => {
   });
 
   it('answers 503 UNAVAILABLE with Retry-After while PostgreSQL refuses, and carries on when it is back', async () => {
-    const sent = await rpc(`${hub.url}agents/out-bob/`, 'SendMessage', { message: { messageId: 'm-out-1', role: 'ROLE_USER', parts: [{ text: 'before' }] } }, { token: alice.token });
+    const sent = await rpc(
+      `${hub.url}agents/out-bob/`,
+      'SendMessage',
+      { message: { messageId: 'm-out-1', role: 'ROLE_USER', parts: [{ text: 'before' }] } },
+      { token: alice.token },
+    );
     const id = sent.body.result.task.id;
 
     await outage.cut();
@@ -32,7 +37,10 @@ describe.skipIf(testDialect !== 'postgres')('the database unavailable', () => {
     const read = await rpc(`${hub.url}agents/out-bob/`, 'GetTask', { id }, { token: alice.token });
     expect(read.status).toBe(503);
     expect(read.headers.get('retry-after')).toBe('5');
-    expect(read.body.error).toMatchObject({ code: -32030, data: [{ reason: 'UNAVAILABLE', metadata: { hint: 'Retry in a few seconds' } }] });
+    expect(read.body.error).toMatchObject({
+      code: -32030,
+      data: [{ reason: 'UNAVAILABLE', metadata: { hint: 'Retry in a few seconds' } }],
+    });
     const inbox = await rest(hub, 'GET', 'api/inbox', { token: bob.token });
     expect(inbox.status).toBe(503);
     expect(inbox.body.error).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
@@ -42,7 +50,12 @@ describe.skipIf(testDialect !== 'postgres')('the database unavailable', () => {
     const back = await rpc(`${hub.url}agents/out-bob/`, 'GetTask', { id }, { token: alice.token });
     expect(back.status).toBe(200);
     expect(back.body.result.history[0].parts[0].text).toBe('before');
-    const retried = await rpc(`${hub.url}agents/out-bob/`, 'SendMessage', { message: { messageId: 'm-out-1', role: 'ROLE_USER', parts: [{ text: 'before' }] } }, { token: alice.token });
+    const retried = await rpc(
+      `${hub.url}agents/out-bob/`,
+      'SendMessage',
+      { message: { messageId: 'm-out-1', role: 'ROLE_USER', parts: [{ text: 'before' }] } },
+      { token: alice.token },
+    );
     expect(retried.body.result.task.id).toBe(id); // the retry finds the first answer
   });
 });

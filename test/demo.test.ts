@@ -34,15 +34,25 @@ function expectEveryWayOfWorking(transcript: string): void {
   expect(transcript).toMatch(/bob +POST \/api\/tasks\/\{id\}\/respond input-required.*\n +hub: input-required/);
   expect(transcript).toMatch(/alice +SendMessage with the taskId .*\n +hub: working/);
   expect(transcript).toMatch(/alice +GetTask\n +hub: completed, 4 messages, artifacts: notes/);
-  expect(transcript).toMatch(/carol +SendMessage a sealed contribution.*\n +hub: receipt \S+, sealed until the deadline/);
-  expect(transcript).toMatch(/anyone +GetTask after the deadline\n +hub: completed, outcome resolved, verdict source_supported \(2 contributions/);
+  expect(transcript).toMatch(
+    /carol +SendMessage a sealed contribution.*\n +hub: receipt \S+, sealed until the deadline/,
+  );
+  expect(transcript).toMatch(
+    /anyone +GetTask after the deadline\n +hub: completed, outcome resolved, verdict source_supported \(2 contributions/,
+  );
   expect(transcript).toMatch(/admin +POST \/api\/tasks\/\{id\}\/close\n +hub: completed/);
   expect(transcript).toMatch(/anyone +GetTask, no token\n +hub: completed, 2 answers, no agent named/);
   expect(transcript).toMatch(/bob +SendMessage at the space's base: .*\n +hub: intent \S+, submitted/);
   expect(transcript).toMatch(/carol +POST \/api\/tasks\/\{id\}\/claim, a 300 s lease\n +hub: working/);
-  expect(transcript).toMatch(/anyone +GetTask at the space's base, no token\n +hub: completed, with its Landing artifact/);
-  expect(transcript).toMatch(/alice +board\.create "Launch plan" at \/memory\/, shared with bob: 3 cards, 1 connection\n +hub: completed, board \S+, with the board as a file/);
-  expect(transcript).toMatch(/bob +board\.remember on it: .*\n +hub: Added 1 card to "Launch plan", which now holds 4 cards\./);
+  expect(transcript).toMatch(
+    /anyone +GetTask at the space's base, no token\n +hub: completed, with its Landing artifact/,
+  );
+  expect(transcript).toMatch(
+    /alice +board\.create "Launch plan" at \/memory\/, shared with bob: 3 cards, 1 connection\n +hub: completed, board \S+, with the board as a file/,
+  );
+  expect(transcript).toMatch(
+    /bob +board\.remember on it: .*\n +hub: Added 1 card to "Launch plan", which now holds 4 cards\./,
+  );
   expect(transcript).toMatch(/bob +board\.recall #launch\n +hub: 3 cards, best first/);
   expect(transcript).toMatch(/carol +board\.recall #launch \(the board is not shared with her\)\n +hub: 0 cards/);
   expect(transcript).toMatch(/alice +"What's on the Launch plan board\?"\n +hub: completed, 4 cards, 1 connection\b/);
@@ -62,7 +72,15 @@ describe('muster demo', () => {
   it('runs on an existing hub with --url and --admin-token, with handles of its own', async () => {
     const hub = await startTestHub({ MUSTER_REVIEW_MIN_DEADLINE_S: '1' });
     hubs.push(hub);
-    const run = await runMuster(NO_HUB, ['demo', '--url', hub.url, '--admin-token', ADMIN_TOKEN, '--review-deadline', '3']);
+    const run = await runMuster(NO_HUB, [
+      'demo',
+      '--url',
+      hub.url,
+      '--admin-token',
+      ADMIN_TOKEN,
+      '--review-deadline',
+      '3',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expectEveryWayOfWorking(run.stdout);
@@ -89,7 +107,9 @@ describe('muster demo', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/alice +SendMessage review\.open, deadline in 5s\n +hub: refused: /);
     expect(run.stdout).toContain('skipped: this hub wants review deadlines further away');
-    expect(run.stdout).toContain('skipped: opening a call needs the admin token; pass --admin-token or set MUSTER_ADMIN_TOKEN');
+    expect(run.stdout).toContain(
+      'skipped: opening a call needs the admin token; pass --admin-token or set MUSTER_ADMIN_TOKEN',
+    );
     expect(run.stdout).toMatch(/alice +GetTask\n +hub: completed/);
   }, 60_000);
 
@@ -101,13 +121,21 @@ describe('muster demo', () => {
   });
 
   it('--keep leaves the hub running with the tokens and commands to look around; Ctrl-C stops it and removes its folder', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--keep'], { cwd: root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--keep'], {
+      cwd: root,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await eventually(`the demo keeps its hub (output: ${out})`, async () => (out.includes('press Ctrl-C') ? true : undefined), 45_000);
+      await eventually(
+        `the demo keeps its hub (output: ${out})`,
+        async () => (out.includes('press Ctrl-C') ? true : undefined),
+        45_000,
+      );
       const url = out.match(/^The hub: (\S+)$/m)?.[1];
       const tokenFile = out.match(/^Its admin token is in (\S+)$/m)?.[1];
       const aliceToken = out.match(/^ {2}alice +(mst_\S+)$/m)?.[1];

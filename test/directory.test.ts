@@ -13,8 +13,17 @@ import { sdkClient } from './helpers/sdk.js';
 let hub: TestHub;
 let asker: Registered;
 
-const skill = (id: string, name: string, tags?: string[]) => ({ id, name, description: `${name}, as a service`, ...(tags ? { tags } : {}) });
-const search = (args: unknown) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'directory.search', args } }] });
+const skill = (id: string, name: string, tags?: string[]) => ({
+  id,
+  name,
+  description: `${name}, as a service`,
+  ...(tags ? { tags } : {}),
+});
+const search = (args: unknown) => ({
+  messageId: randomUUID(),
+  role: 'ROLE_USER',
+  parts: [{ data: { skill: 'directory.search', args } }],
+});
 const taskCount = async () => Number((await hub.db.rows('SELECT count(*) AS n FROM tasks'))[0]!['n']);
 const handles = (agents: { handle: string }[]) => agents.map((a) => a.handle);
 
@@ -22,14 +31,30 @@ beforeAll(async () => {
   hub = await startTestHub();
   // Registration order matters: within one score, results go in it.
   const profiles: [string, Record<string, unknown>][] = [
-    ['dir-notes', { description: 'Keeps meeting notes; can translate them on request', skills: [skill('take-notes', 'Take notes')], tags: ['meetings'] }],
-    ['dir-translator', { name: 'Translator', skills: [skill('translate', 'Translate text', ['french'])], tags: ['language'] }],
-    ['dir-pdf', { description: 'Summaries', skills: [skill('summarize-pdf', 'Summarize PDFs')], tags: ['documents', 'french'] }],
+    [
+      'dir-notes',
+      {
+        description: 'Keeps meeting notes; can translate them on request',
+        skills: [skill('take-notes', 'Take notes')],
+        tags: ['meetings'],
+      },
+    ],
+    [
+      'dir-translator',
+      { name: 'Translator', skills: [skill('translate', 'Translate text', ['french'])], tags: ['language'] },
+    ],
+    [
+      'dir-pdf',
+      { description: 'Summaries', skills: [skill('summarize-pdf', 'Summarize PDFs')], tags: ['documents', 'french'] },
+    ],
     ['dir-quiet', {}],
   ];
   for (const [handle, profile] of profiles) {
     const agent = await register(hub, handle);
-    if (Object.keys(profile).length) expect((await rest(hub, 'PATCH', `api/agents/${handle}`, { token: agent.token, body: profile })).status).toBe(200);
+    if (Object.keys(profile).length)
+      expect((await rest(hub, 'PATCH', `api/agents/${handle}`, { token: agent.token, body: profile })).status).toBe(
+        200,
+      );
   }
   asker = await register(hub, 'dir-asker');
 });
@@ -82,16 +107,37 @@ describe('directory.search at the hub base', () => {
   });
 
   it('answers a 0.3 message/send with a 0.3 message', async () => {
-    const res = await rpc(hub.url, 'message/send', { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { skill: 'directory.search', args: { tag: 'meetings' } } }] } }, { token: asker.token });
+    const res = await rpc(
+      hub.url,
+      'message/send',
+      {
+        message: {
+          kind: 'message',
+          messageId: randomUUID(),
+          role: 'user',
+          parts: [{ kind: 'data', data: { skill: 'directory.search', args: { tag: 'meetings' } } }],
+        },
+      },
+      { token: asker.token },
+    );
     expect(res.body.result).toMatchObject({ kind: 'message', role: 'agent' });
     expect(handles(res.body.result.parts[1].data.agents)).toEqual(['dir-notes']);
   });
 
   it('refuses bad args naming the field, a stream, and no token', async () => {
-    const bad = await rpc(hub.url, 'SendMessage', { message: search({ tag: 'Not A Tag', colour: 1 }) }, { token: asker.token });
+    const bad = await rpc(
+      hub.url,
+      'SendMessage',
+      { message: search({ tag: 'Not A Tag', colour: 1 }) },
+      { token: asker.token },
+    );
     expect(bad.body.error.code).toBe(-32602);
-    const named = (bad.body.error.data as { fieldViolations?: { field: string }[] }[]).flatMap((d) => d.fieldViolations ?? []).map((v) => v.field);
-    expect(named).toEqual(expect.arrayContaining(['params.message.parts[0].data.args.tag', 'params.message.parts[0].data.args.colour']));
+    const named = (bad.body.error.data as { fieldViolations?: { field: string }[] }[])
+      .flatMap((d) => d.fieldViolations ?? [])
+      .map((v) => v.field);
+    expect(named).toEqual(
+      expect.arrayContaining(['params.message.parts[0].data.args.tag', 'params.message.parts[0].data.args.colour']),
+    );
     const streamed = await rpc(hub.url, 'SendStreamingMessage', { message: search({}) }, { token: asker.token });
     expect(streamed.body.error.message).toContain('answered with one message');
     expect((await rpc(hub.url, 'SendMessage', { message: search({}) })).status).toBe(401);
@@ -117,7 +163,9 @@ describe('GET /api/agents?q=&skill=&tag=', () => {
     expect(handles(rest2.body.data)).toEqual(['dir-notes']);
     expect(rest2.body.hasMore).toBe(false);
 
-    expect(handles((await rest(hub, 'GET', 'api/agents?tag=french&skill=summarize-pdf')).body.data)).toEqual(['dir-pdf']);
+    expect(handles((await rest(hub, 'GET', 'api/agents?tag=french&skill=summarize-pdf')).body.data)).toEqual([
+      'dir-pdf',
+    ]);
     const other = await rest(hub, 'GET', `api/agents?q=notes&cursor=${ranked.body.cursor}`);
     expect(other.status).toBe(400);
     expect(other.body.error.fields[0].field).toBe('cursor');

@@ -4,7 +4,12 @@
  * card; an unsupported version is a JSON refusal; `.well-known/agent.json` serves the same card.
  * Runs on the store the run uses (SQLite, or PostgreSQL with MUSTER_TEST_PG).
  */
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { AgentCard } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,22 +21,32 @@ let reader: Registered;
 
 const BASES = ['', 'agents/card-agent/', 'spaces/card-space/', 'memory/'];
 const cardUrl = (base: string, path = '.well-known/agent-card.json') => `${hub.url}${base}${path}`;
-const withToken = (token: string): typeof fetch => (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set('authorization', `Bearer ${token}`);
-  return fetch(input, { ...init, headers });
-};
+const withToken =
+  (token: string): typeof fetch =>
+  (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${token}`);
+    return fetch(input, { ...init, headers });
+  };
 /** The card a request gets, as JSON, with the headers that matter. */
 async function getCard(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers });
-  return { status: res.status, vary: res.headers.get('vary'), type: res.headers.get('content-type'), etag: res.headers.get('etag'), text: await res.text() };
+  return {
+    status: res.status,
+    vary: res.headers.get('vary'),
+    type: res.headers.get('content-type'),
+    etag: res.headers.get('etag'),
+    text: await res.text(),
+  };
 }
 
 beforeAll(async () => {
   hub = await startTestHub();
   await register(hub, 'card-agent', { name: 'Card Agent', description: 'Answers questions about cards' });
   reader = await register(hub, 'card-reader');
-  expect((await rest(hub, 'POST', 'api/spaces', { token: reader.token, body: { name: 'card-space' } })).status).toBe(201);
+  expect((await rest(hub, 'POST', 'api/spaces', { token: reader.token, body: { name: 'card-space' } })).status).toBe(
+    201,
+  );
 });
 afterAll(() => hub.destroy());
 
@@ -84,7 +99,11 @@ describe('agent card discovery', () => {
     for (const base of BASES) {
       const url = `${hub.url}${base}`;
       const none = await getCard(cardUrl(base));
-      expect([none.status, none.vary, none.type], base).toEqual([200, 'A2A-Version', expect.stringMatching(/^application\/json/)]);
+      expect([none.status, none.vary, none.type], base).toEqual([
+        200,
+        'A2A-Version',
+        expect.stringMatching(/^application\/json/),
+      ]);
       const card = JSON.parse(none.text);
       const v1 = JSON.parse((await getCard(cardUrl(base), { 'a2a-version': '1.0' })).text);
       expect(card, base).toMatchObject({
@@ -114,7 +133,11 @@ describe('agent card discovery', () => {
     expect(v1.text).not.toBe(none.text);
     expect((await getCard(`${url}?A2A-Version=1.0`)).text).toBe(v1.text);
     expect((await getCard(url, { 'a2a-version': '1.0.3' })).text).toBe(v1.text);
-    for (const legacy of [await getCard(url, { 'a2a-version': '0.3' }), await getCard(`${url}?A2A-Version=0.3`), await getCard(url, { 'a2a-version': '' })]) {
+    for (const legacy of [
+      await getCard(url, { 'a2a-version': '0.3' }),
+      await getCard(`${url}?A2A-Version=0.3`),
+      await getCard(url, { 'a2a-version': '' }),
+    ]) {
       expect([legacy.text, legacy.etag]).toEqual([none.text, none.etag]);
     }
     // The header wins over the query parameter.
@@ -140,7 +163,11 @@ describe('agent card discovery', () => {
       for (const headers of [{}, { 'a2a-version': '1.0' }] as Record<string, string>[]) {
         const legacyPath = await getCard(cardUrl(base, '.well-known/agent.json'), headers);
         const wellKnown = await getCard(cardUrl(base), headers);
-        expect([legacyPath.status, legacyPath.etag, legacyPath.text], base).toEqual([200, wellKnown.etag, wellKnown.text]);
+        expect([legacyPath.status, legacyPath.etag, legacyPath.text], base).toEqual([
+          200,
+          wellKnown.etag,
+          wellKnown.text,
+        ]);
       }
     }
     const missing = await getCard(`${hub.url}agents/nobody-here/.well-known/agent.json`);
@@ -190,7 +217,9 @@ describe('agent card discovery', () => {
     for (const headers of [{}, { 'a2a-version': '1.0' }] as Record<string, string>[]) {
       const first = await fetch(`${hub.url}.well-known/agent-card.json`, { headers });
       const etag = first.headers.get('etag')!;
-      const second = await fetch(`${hub.url}.well-known/agent-card.json`, { headers: { ...headers, 'if-none-match': etag } });
+      const second = await fetch(`${hub.url}.well-known/agent-card.json`, {
+        headers: { ...headers, 'if-none-match': etag },
+      });
       expect(second.status).toBe(304);
     }
   });

@@ -10,7 +10,9 @@ const read = (file: string) => JSON.parse(readFileSync(new URL(`../${file}`, imp
 
 describe('engines', () => {
   it('every locked package accepts the Node running the tests, a Node the project supports', () => {
-    const lock = read('package-lock.json') as { packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }> };
+    const lock = read('package-lock.json') as {
+      packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }>;
+    };
     expect(semver.satisfies(process.version, read('package.json').engines.node)).toBe(true);
     const refusing = Object.entries(lock.packages)
       .filter(([path, p]) => path !== '' && !p.optional && !Array.isArray(p.engines) && p.engines?.node !== undefined)

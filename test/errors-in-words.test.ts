@@ -9,14 +9,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newToken, newTokenId } from '../src/identity/tokens.js';
 import { openStore } from '../src/store/open.js';
 import { kindMigrationInputs } from '../src/hub/kinds.js';
-import { ADMIN_TOKEN, register, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import {
+  ADMIN_TOKEN,
+  register,
+  registerAll,
+  rest,
+  rpc,
+  startTestHub,
+  type Registered,
+  type TestHub,
+} from './helpers/hub.js';
 import { sdkClient, sendRequest } from './helpers/sdk.js';
 import { testDatabase } from './helpers/database.js';
 import { startNode } from './helpers/nodes.js';
 import { KIND_MODULES } from '../src/kinds/server.js';
 
 /** Phrases of zod's own messages: none may reach a caller. */
-const BANNED = [/invalid input/i, /expected \w+, received/i, /unrecognized key/i, /invalid option/i, /too (small|big)/i, /invalid (string|union|enum|type)/i, /received undefined/i, /zod/i];
+const BANNED = [
+  /invalid input/i,
+  /expected \w+, received/i,
+  /unrecognized key/i,
+  /invalid option/i,
+  /too (small|big)/i,
+  /invalid (string|union|enum|type)/i,
+  /received undefined/i,
+  /zod/i,
+];
 
 function expectPlainWords(answer: unknown): void {
   const text = JSON.stringify(answer);
@@ -35,28 +53,70 @@ beforeAll(async () => {
 afterAll(() => hub.destroy());
 
 const bobBase = () => `${hub.url}agents/bob/`;
-const message = (extra: Record<string, unknown> = {}) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra });
+const message = (extra: Record<string, unknown> = {}) => ({
+  messageId: randomUUID(),
+  role: 'ROLE_USER',
+  parts: [{ text: 'hi' }],
+  ...extra,
+});
 /** Nobody answers bob here: a send that blocked would wait out the hub's wait. */
 const AT_ONCE = { returnImmediately: true };
 
 /** Sends a direct task alice → bob and answers its id. */
 async function aliceToBob(): Promise<string> {
-  const sent = await rpc(bobBase(), 'SendMessage', { message: message(), configuration: AT_ONCE }, { token: alice.token });
+  const sent = await rpc(
+    bobBase(),
+    'SendMessage',
+    { message: message(), configuration: AT_ONCE },
+    { token: alice.token },
+  );
   expect(sent.body.result?.task?.id, JSON.stringify(sent.body)).toBeTruthy();
   return sent.body.result.task.id as string;
 }
 
 describe('JSON-RPC validation errors name the field under params', () => {
-  const openReview = (args: Record<string, unknown>) => ({ message: message({ parts: [{ data: { skill: 'review.open', args } }] }) });
+  const openReview = (args: Record<string, unknown>) => ({
+    message: message({ parts: [{ data: { skill: 'review.open', args } }] }),
+  });
 
   it.each([
-    ['a missing field', 'SendMessage', { message: { role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, 'params.message.messageId', /is required/],
-    ['a wrong type', 'SendMessage', { message: message({ parts: [{ text: 5 }] }) }, 'params.message.parts[0].text', /must be a string, not a number/],
-    ['a bad enum value', 'SendMessage', { message: message({ role: 'user' }) }, 'params.message.role', /must be one of 'ROLE_USER', 'ROLE_AGENT', not 'user'/],
-    ['a value too long', 'SendMessage', { message: message({ messageId: 'm'.repeat(201) }) }, 'params.message.messageId', /at most 200 characters/],
+    [
+      'a missing field',
+      'SendMessage',
+      { message: { role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+      'params.message.messageId',
+      /is required/,
+    ],
+    [
+      'a wrong type',
+      'SendMessage',
+      { message: message({ parts: [{ text: 5 }] }) },
+      'params.message.parts[0].text',
+      /must be a string, not a number/,
+    ],
+    [
+      'a bad enum value',
+      'SendMessage',
+      { message: message({ role: 'user' }) },
+      'params.message.role',
+      /must be one of 'ROLE_USER', 'ROLE_AGENT', not 'user'/,
+    ],
+    [
+      'a value too long',
+      'SendMessage',
+      { message: message({ messageId: 'm'.repeat(201) }) },
+      'params.message.messageId',
+      /at most 200 characters/,
+    ],
     ['an empty list', 'SendMessage', { message: message({ parts: [] }) }, 'params.message.parts', /at least one part/],
     ['a number out of range', 'ListTasks', { pageSize: 1000 }, 'params.pageSize', /between 1 and 100/],
-    ['a wrong type in a nested object', 'SendMessage', { message: message(), configuration: { historyLength: 'many' } }, 'params.configuration.historyLength', /must be a number, not a string/],
+    [
+      'a wrong type in a nested object',
+      'SendMessage',
+      { message: message(), configuration: { historyLength: 'many' } },
+      'params.configuration.historyLength',
+      /must be a number, not a string/,
+    ],
   ])('%s', async (_what, method, params, field, says) => {
     const res = await rpc(bobBase(), method, params, { token: alice.token });
     expect(res.body.error.code).toBe(-32602);
@@ -69,7 +129,9 @@ describe('JSON-RPC validation errors name the field under params', () => {
   });
 
   it("refuses an unknown field in Muster's own skill data, naming it and listing the fields it takes", async () => {
-    const res = await rpc(hub.url, 'SendMessage', openReview({ request: {}, approval: {}, budget: 5 }), { token: alice.token });
+    const res = await rpc(hub.url, 'SendMessage', openReview({ request: {}, approval: {}, budget: 5 }), {
+      token: alice.token,
+    });
     expect(res.body.error.code).toBe(-32602);
     const violation = res.body.error.data[1].fieldViolations[0];
     expect(violation.field).toBe('params.message.parts[0].data.args.budget');
@@ -79,10 +141,19 @@ describe('JSON-RPC validation errors name the field under params', () => {
   });
 
   it('ignores unknown fields in A2A objects (A2A 1.0 §5.7) and stores none of them', async () => {
-    const params = { message: message({ tckUnknownField: 'x', parts: [{ text: 'hello', tckUnknownField: 1 }] }), configuration: AT_ONCE, tckUnknownField: true };
+    const params = {
+      message: message({ tckUnknownField: 'x', parts: [{ text: 'hello', tckUnknownField: 1 }] }),
+      configuration: AT_ONCE,
+      tckUnknownField: true,
+    };
     const sent = await rpc(bobBase(), 'SendMessage', params, { token: alice.token });
     expect(sent.body.result.task.id).toBeTruthy();
-    const read = await rpc(bobBase(), 'GetTask', { id: sent.body.result.task.id, tckUnknownField: 1 }, { token: alice.token });
+    const read = await rpc(
+      bobBase(),
+      'GetTask',
+      { id: sent.body.result.task.id, tckUnknownField: 1 },
+      { token: alice.token },
+    );
     expect(JSON.stringify(read.body.result.history)).not.toContain('tckUnknownField');
   });
 
@@ -107,14 +178,44 @@ describe('REST validation errors name the field in the body or query', () => {
   const respond = (body: unknown) => rest(hub, 'POST', `api/tasks/${taskId}/respond`, { token: bob.token, body });
 
   it.each([
-    ['a missing field', () => rest(hub, 'POST', 'api/agents', { body: { name: 'No handle' } }), 'handle', /is required/],
+    [
+      'a missing field',
+      () => rest(hub, 'POST', 'api/agents', { body: { name: 'No handle' } }),
+      'handle',
+      /is required/,
+    ],
     ['a wrong type', () => rest(hub, 'POST', 'api/agents', { body: { handle: 5 } }), 'handle', /must be a string/],
-    ['an unknown field', () => rest(hub, 'POST', 'api/agents', { body: { handle: 'zed', nickname: 'z' } }), 'nickname', /not a field here; the fields are handle, name, description, endpoint/],
+    [
+      'an unknown field',
+      () => rest(hub, 'POST', 'api/agents', { body: { handle: 'zed', nickname: 'z' } }),
+      'nickname',
+      /not a field here; the fields are handle, name, description, endpoint/,
+    ],
     ['a bad enum value', () => respond({ state: 'TASK_STATE_BOGUS' }), 'state', /TASK_STATE_/],
-    ['an empty list', () => respond({ state: 'TASK_STATE_WORKING', artifacts: [{ parts: [] }] }), 'artifacts[0].parts', /must hold at least 1 item/],
-    ['a value too long', () => respond({ state: 'TASK_STATE_WORKING', artifacts: [{ name: 'n'.repeat(201), parts: [{ text: 'x' }] }] }), 'artifacts[0].name', /at most 200 characters/],
-    ['a wrong type in a query', () => rest(hub, 'GET', 'api/inbox?limit=many', { token: bob.token }), 'limit', /must be a number/],
-    ['an unknown query parameter', () => rest(hub, 'GET', 'api/inbox?limt=5', { token: bob.token }), 'limt', /not a field here; the fields are state, cursor, limit/],
+    [
+      'an empty list',
+      () => respond({ state: 'TASK_STATE_WORKING', artifacts: [{ parts: [] }] }),
+      'artifacts[0].parts',
+      /must hold at least 1 item/,
+    ],
+    [
+      'a value too long',
+      () => respond({ state: 'TASK_STATE_WORKING', artifacts: [{ name: 'n'.repeat(201), parts: [{ text: 'x' }] }] }),
+      'artifacts[0].name',
+      /at most 200 characters/,
+    ],
+    [
+      'a wrong type in a query',
+      () => rest(hub, 'GET', 'api/inbox?limit=many', { token: bob.token }),
+      'limit',
+      /must be a number/,
+    ],
+    [
+      'an unknown query parameter',
+      () => rest(hub, 'GET', 'api/inbox?limt=5', { token: bob.token }),
+      'limt',
+      /not a field here; the fields are state, cursor, limit/,
+    ],
   ])('%s', async (_what, call, field, says) => {
     const res = await call();
     expect(res.status).toBe(400);
@@ -133,7 +234,10 @@ describe('REST validation errors name the field in the body or query', () => {
   });
 
   it('answers a body that is not JSON with advice for its own door', async () => {
-    const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"handle": ' }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const post = (url: string) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"handle": ' }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as any }),
+      );
     const restAnswer = await post(`${hub.url}api/agents`);
     expect(restAnswer.status).toBe(400);
     expect(restAnswer.body.error.code).toBe('PARSE_ERROR');
@@ -174,7 +278,10 @@ describe('REST answers never hint at JSON-RPC', () => {
 
   it("tells a task's sender who tries to respond how to read the task instead", async () => {
     const id = await aliceToBob();
-    const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: alice.token, body: { state: 'TASK_STATE_COMPLETED' } });
+    const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, {
+      token: alice.token,
+      body: { state: 'TASK_STATE_COMPLETED' },
+    });
     expect(res.status).toBe(403);
     expectRestHint(res, new RegExp(`GET /api/tasks/${id}`));
   });
@@ -186,7 +293,23 @@ describe('REST answers never hint at JSON-RPC', () => {
   });
 
   it('names POST …/close for a call canceled over REST, and the data part for one canceled over JSON-RPC', async () => {
-    const opened = await rpc(hub.url, 'SendMessage', { message: message({ parts: [{ data: { skill: 'call.open', args: { title: 'Hints', question: 'Which door should a hint name, and why?' } } }] }) }, { token: ADMIN_TOKEN });
+    const opened = await rpc(
+      hub.url,
+      'SendMessage',
+      {
+        message: message({
+          parts: [
+            {
+              data: {
+                skill: 'call.open',
+                args: { title: 'Hints', question: 'Which door should a hint name, and why?' },
+              },
+            },
+          ],
+        }),
+      },
+      { token: ADMIN_TOKEN },
+    );
     const id = opened.body.result?.task?.id as string;
     expect(id, JSON.stringify(opened.body)).toBeTruthy();
     const viaRest = await rest(hub, 'POST', `api/tasks/${id}/cancel`, { token: ADMIN_TOKEN, body: {} });
@@ -238,17 +361,34 @@ describe('a task asked for at the wrong base', () => {
 });
 
 describe('reserved handles', () => {
-  it.each(['admin', 'muster', 'root', 'system', 'operator', 'operators', 'api', 'agents', 'spaces', 'memory', 'feed', 'hub', 'health', 'metrics', 'mcp', 'well-known', 'null', 'undefined', 'me'])(
-    'refuses %s',
-    async (handle) => {
-      const res = await rest(hub, 'POST', 'api/agents', { body: { handle } });
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('HANDLE_RESERVED');
-      expect(res.body.error.message).toContain(`'${handle}' is reserved`);
-      expect(res.body.error.hint).toMatch(/another handle/i);
-      expect(res.body.error.fields[0].field).toBe('handle');
-    },
-  );
+  it.each([
+    'admin',
+    'muster',
+    'root',
+    'system',
+    'operator',
+    'operators',
+    'api',
+    'agents',
+    'spaces',
+    'memory',
+    'feed',
+    'hub',
+    'health',
+    'metrics',
+    'mcp',
+    'well-known',
+    'null',
+    'undefined',
+    'me',
+  ])('refuses %s', async (handle) => {
+    const res = await rest(hub, 'POST', 'api/agents', { body: { handle } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('HANDLE_RESERVED');
+    expect(res.body.error.message).toContain(`'${handle}' is reserved`);
+    expect(res.body.error.hint).toMatch(/another handle/i);
+    expect(res.body.error.fields[0].field).toBe('handle');
+  });
 
   it('refuses them to the admin too, and still registers a handle that only contains one', async () => {
     const res = await rest(hub, 'POST', 'api/agents', { token: ADMIN_TOKEN, body: { handle: 'admin' } });
@@ -270,7 +410,12 @@ describe('reserved handles', () => {
       const me = await rest(node, 'GET', 'api/me', { token });
       expect(me.body).toMatchObject({ kind: 'agent', handle: 'metrics' });
       const sender = await register(node, 'sender');
-      const sent = await rpc(`${node.url}agents/metrics/`, 'SendMessage', { message: message(), configuration: AT_ONCE }, { token: sender.token });
+      const sent = await rpc(
+        `${node.url}agents/metrics/`,
+        'SendMessage',
+        { message: message(), configuration: AT_ONCE },
+        { token: sender.token },
+      );
       expect(sent.body.result.task.id).toBeTruthy();
     } finally {
       await node.stop();

@@ -20,7 +20,11 @@ interface Example {
 
 /** `node examples/<file>` with a clean environment plus `env`; its stdout and stderr are kept together. */
 function runExample(file: string, env: Record<string, string>): Example {
-  const child = spawn(process.execPath, [`examples/${file}`], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [`examples/${file}`], {
+    cwd: root,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -36,7 +40,11 @@ function runExample(file: string, env: Record<string, string>): Example {
 }
 
 const printed = (example: Example, pattern: RegExp, what: string) =>
-  eventually(`${what} (output so far: ${example.output()})`, async () => example.output().match(pattern) ?? undefined, 20_000);
+  eventually(
+    `${what} (output so far: ${example.output()})`,
+    async () => example.output().match(pattern) ?? undefined,
+    20_000,
+  );
 
 let hub: TestHub;
 let alice: Registered, bob: Registered;
@@ -62,7 +70,12 @@ describe('examples/', () => {
     const receiver = start('push-receiver.mjs', { PORT: '0' });
     const receiverUrl = (await printed(receiver, /listening on (\S+)/, 'the receiver listens'))[1]!;
     const responder = start('inbox-responder.mjs', { MUSTER_TOKEN: bob.token, POLL_MS: '100' });
-    const sender = start('sender.mjs', { MUSTER_TOKEN: alice.token, TO: 'bob', TEXT: 'Please review the draft', PUSH_URL: receiverUrl });
+    const sender = start('sender.mjs', {
+      MUSTER_TOKEN: alice.token,
+      TO: 'bob',
+      TEXT: 'Please review the draft',
+      PUSH_URL: receiverUrl,
+    });
 
     expect(await sender.exited).toBe(0);
     const taskId = sender.output().match(/sent task (\S+) to bob/)?.[1];
@@ -73,7 +86,11 @@ describe('examples/', () => {
     const task = (await rest(hub, 'GET', `api/tasks/${taskId}`, { token: alice.token })).body;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     // The hub pushed the completion to the receiver, which checked the signature against the JWKS.
-    await printed(receiver, new RegExp(`verified \\(key \\S+\\) task ${taskId}: TASK_STATE_COMPLETED`), 'the receiver verifies the completion');
+    await printed(
+      receiver,
+      new RegExp(`verified \\(key \\S+\\) task ${taskId}: TASK_STATE_COMPLETED`),
+      'the receiver verifies the completion',
+    );
     expect(receiver.output()).not.toContain('rejected');
     await responder.stop();
   });
@@ -83,15 +100,31 @@ describe('examples/', () => {
     const receiverUrl = (await printed(receiver, /listening on (\S+)/, 'the receiver listens'))[1]!;
     // A real delivery, caught by a plain webhook, gives a real signature to replay and tamper with.
     const hook = await startWebhook();
-    const sent = await rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: { messageId: 'tamper-1', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token });
+    const sent = await rpc(
+      `${hub.url}agents/bob/`,
+      'SendMessage',
+      { message: { messageId: 'tamper-1', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: alice.token },
+    );
     const id = sent.body.result.task.id as string;
-    await rpc(`${hub.url}agents/bob/`, 'CreateTaskPushNotificationConfig', { taskId: id, url: hook.url }, { token: alice.token });
+    await rpc(
+      `${hub.url}agents/bob/`,
+      'CreateTaskPushNotificationConfig',
+      { taskId: id, url: hook.url },
+      { token: alice.token },
+    );
     await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_WORKING' } });
     const [delivery] = await hook.waitFor(1);
     await hook.close();
     const signature = String(delivery!.headers['muster-signature']);
     const post = async (body: string, headers: Record<string, string>) =>
-      (await fetch(receiverUrl, { method: 'POST', headers: { 'content-type': 'application/a2a+json', ...headers }, body })).status;
+      (
+        await fetch(receiverUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/a2a+json', ...headers },
+          body,
+        })
+      ).status;
 
     expect(await post(delivery!.body, { 'muster-signature': signature })).toBe(200);
     const tampered = delivery!.body.replace('TASK_STATE_WORKING', 'TASK_STATE_COMPLETED');

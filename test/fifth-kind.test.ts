@@ -34,7 +34,10 @@ let alice: { handle: string; token: string };
 beforeAll(async () => {
   db = await testDatabase('fifth-kind');
   const env = { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...TEST_HUB_DEFAULTS, MUSTER_ECHO_PREFIX: 'heard: ' };
-  hub = await startHub(SETTINGS.resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, env), { logger: silentLogger(), modules: MODULES });
+  hub = await startHub(SETTINGS.resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, env), {
+    logger: silentLogger(),
+    modules: MODULES,
+  });
   alice = await register(hub, 'alice');
 });
 
@@ -46,7 +49,10 @@ afterAll(async () => {
 /** The muster command built with the echo kind's client half in its list. */
 function musterWithEcho(args: string[], token: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ECHO_MAIN, ...args], { cwd: ROOT, env: childEnv(hub.url, token, {}) });
+    const child = spawn(process.execPath, ['--import', 'tsx', ECHO_MAIN, ...args], {
+      cwd: ROOT,
+      env: childEnv(hub.url, token, {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -58,7 +64,11 @@ function musterWithEcho(args: string[], token: string): Promise<Run> {
 
 describe('a fifth kind, added to the two lists only', () => {
   it('brings its setting and its quota rule into the hub settings table', () => {
-    expect(SETTINGS.settings['echoPrefix']).toMatchObject({ flag: '--echo-prefix', env: 'MUSTER_ECHO_PREFIX', fallback: 'echo: ' });
+    expect(SETTINGS.settings['echoPrefix']).toMatchObject({
+      flag: '--echo-prefix',
+      env: 'MUSTER_ECHO_PREFIX',
+      fallback: 'echo: ',
+    });
     expect(SETTINGS.settings['limitEchoSender']).toMatchObject({ env: 'MUSTER_LIMIT_ECHO_SENDER', fallback: '5' });
     expect(hubSettings(KIND_MODULES).settings['echoPrefix']).toBeUndefined();
   });
@@ -85,7 +95,12 @@ describe('a fifth kind, added to the two lists only', () => {
     const carol = await register(hub, 'carol');
     const client = await sdkClient(`${hub.url}echo/`, carol.token);
     for (let i = 0; i < 5; i++) await client.sendMessage(sendRequest(`once ${i}`));
-    const over = await rpc(hub.url + 'echo/', 'SendMessage', { message: { messageId: 'over-the-limit', role: 'ROLE_USER', parts: [{ text: 'one too many' }] } }, { token: carol.token });
+    const over = await rpc(
+      hub.url + 'echo/',
+      'SendMessage',
+      { message: { messageId: 'over-the-limit', role: 'ROLE_USER', parts: [{ text: 'one too many' }] } },
+      { token: carol.token },
+    );
     expect(JSON.stringify(over.body.error)).toContain('RATE_LIMITED');
   });
 
@@ -97,7 +112,13 @@ describe('a fifth kind, added to the two lists only', () => {
   });
 
   it('brings its MCP tool to `muster mcp` built from the client list', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', ECHO_MAIN, 'mcp'], cwd: ROOT, env: childEnv(hub.url, alice.token, {}) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', ECHO_MAIN, 'mcp'],
+      cwd: ROOT,
+      env: childEnv(hub.url, alice.token, {}) as Record<string, string>,
+      stderr: 'pipe',
+    });
     const mcp = new Client({ name: 'fifth-kind-test', version: '0.0.0' });
     await mcp.connect(transport);
     try {

@@ -1,5 +1,13 @@
 import * as grpc from '@grpc/grpc-js';
-import { AgentCard, CancelTaskRequest, GetTaskRequest, ListTasksRequest, ListTasksResponse, StreamResponse, TaskPushNotificationConfig } from '@a2a-js/sdk';
+import {
+  AgentCard,
+  CancelTaskRequest,
+  GetTaskRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  StreamResponse,
+  TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +28,12 @@ const events = (list: StreamResponse[]) => list.map((e) => StreamResponse.toJSON
 const stateOf = (e: any): string | undefined => e.task?.status?.state ?? e.statusUpdate?.status?.state;
 
 /** A raw refused gRPC call through the SDK's own service definition, to read the status and trailers a client gets. */
-function rawRefusal(method: 'getTask' | 'sendMessage', request: unknown, token?: string, extra: Record<string, string> = {}): Promise<grpc.ServiceError> {
+function rawRefusal(
+  method: 'getTask' | 'sendMessage',
+  request: unknown,
+  token?: string,
+  extra: Record<string, string> = {},
+): Promise<grpc.ServiceError> {
   const Client = grpc.makeGenericClientConstructor(A2AService as unknown as grpc.ServiceDefinition, 'A2AService');
   const client = new Client(`127.0.0.1:${hub.grpcPort}`, grpc.credentials.createInsecure()) as any;
   const metadata = new grpc.Metadata();
@@ -33,7 +46,8 @@ function rawRefusal(method: 'getTask' | 'sendMessage', request: unknown, token?:
     }),
   );
 }
-const rawGetTask = (request: object, token?: string, extra?: Record<string, string>) => rawRefusal('getTask', GetTaskRequest.fromJSON(request), token, extra);
+const rawGetTask = (request: object, token?: string, extra?: Record<string, string>) =>
+  rawRefusal('getTask', GetTaskRequest.fromJSON(request), token, extra);
 
 beforeAll(async () => {
   hub = await startTestHub({ MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_GRPC_PORT: '0' });
@@ -46,11 +60,25 @@ describe('the gRPC binding', () => {
     expect(hub.grpcPort).toBeGreaterThan(0);
     const address = `127.0.0.1:${hub.grpcPort}`;
     const hubCard = (await rest(hub, 'GET', '.well-known/agent-card.json')).body;
-    expect(hubCard.supportedInterfaces).toContainEqual({ url: address, protocolBinding: 'GRPC', protocolVersion: '1.0' });
+    expect(hubCard.supportedInterfaces).toContainEqual({
+      url: address,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+    });
     const bobCard = (await rest(hub, 'GET', 'agents/bob/.well-known/agent-card.json')).body;
-    expect(bobCard.supportedInterfaces).toContainEqual({ url: address, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'agents/bob' });
+    expect(bobCard.supportedInterfaces).toContainEqual({
+      url: address,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+      tenant: 'agents/bob',
+    });
     const memoryCard = (await rest(hub, 'GET', 'memory/.well-known/agent-card.json')).body;
-    expect(memoryCard.supportedInterfaces).toContainEqual({ url: address, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'memory' });
+    expect(memoryCard.supportedInterfaces).toContainEqual({
+      url: address,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+      tenant: 'memory',
+    });
   });
 
   it('sends, gets, lists and cancels through the SDK gRPC client', async () => {
@@ -62,7 +90,9 @@ describe('the gRPC binding', () => {
     const got = wire(await asAlice.getTask({ tenant: '', id: sent.id, historyLength: 1 }));
     expect(got.status.state).toBe('TASK_STATE_WORKING');
     expect(got.history.map((m: any) => m.parts[0].text)).toEqual(['Working']);
-    const listed = ListTasksResponse.toJSON(await asAlice.listTasks(ListTasksRequest.fromJSON({ contextId: sent.contextId }))) as any;
+    const listed = ListTasksResponse.toJSON(
+      await asAlice.listTasks(ListTasksRequest.fromJSON({ contextId: sent.contextId })),
+    ) as any;
     expect(listed.tasks.map((t: any) => t.id)).toEqual([sent.id]);
     const canceled = wire(await asAlice.cancelTask(CancelTaskRequest.fromJSON({ id: sent.id })));
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
@@ -76,11 +106,18 @@ describe('the gRPC binding', () => {
       if (seen.length === 1) {
         const id = (StreamResponse.toJSON(event) as any).task.id as string;
         await respond(id, { state: 'TASK_STATE_WORKING' });
-        await respond(id, { state: 'TASK_STATE_COMPLETED', artifacts: [{ artifactId: 'g1', parts: [{ data: { ok: true } }] }] });
+        await respond(id, {
+          state: 'TASK_STATE_COMPLETED',
+          artifacts: [{ artifactId: 'g1', parts: [{ data: { ok: true } }] }],
+        });
       }
     }
     const sent = events(seen);
-    expect(sent.map(stateOf).filter(Boolean)).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+    expect(sent.map(stateOf).filter(Boolean)).toEqual([
+      'TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+      'TASK_STATE_COMPLETED',
+    ]);
     expect(sent.find((e) => e.artifactUpdate)?.artifactUpdate.artifact.parts[0].data).toEqual({ ok: true });
 
     const task = wire(await asAlice.sendMessage(sendRequest('Resubscribe over gRPC', { returnImmediately: true })));
@@ -89,7 +126,8 @@ describe('the gRPC binding', () => {
     for await (const event of asAlice.resubscribeTask({ tenant: '', id: task.id })) {
       again.push(event);
       if (again.length === 1) expect((await respond(task.id, { state: 'TASK_STATE_WORKING' })).status).toBe(200);
-      if (again.length === 2) await respond(task.id, { state: 'TASK_STATE_FAILED', message: { parts: [{ text: 'Could not' }] } });
+      if (again.length === 2)
+        await respond(task.id, { state: 'TASK_STATE_FAILED', message: { parts: [{ text: 'Could not' }] } });
     }
     const resumed = events(again);
     expect(resumed[0].task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -99,18 +137,33 @@ describe('the gRPC binding', () => {
   it('creates, reads, lists and deletes push configs', async () => {
     const asAlice = await grpcClient(bobBase(), alice.token);
     const { id } = wire(await asAlice.sendMessage(sendRequest('Push over gRPC', { returnImmediately: true })));
-    const created = TaskPushNotificationConfig.toJSON(await asAlice.createTaskPushNotificationConfig(TaskPushNotificationConfig.fromJSON({ taskId: id, id: 'g-hook', url: 'http://127.0.0.1:9/never' }))) as any;
+    const created = TaskPushNotificationConfig.toJSON(
+      await asAlice.createTaskPushNotificationConfig(
+        TaskPushNotificationConfig.fromJSON({ taskId: id, id: 'g-hook', url: 'http://127.0.0.1:9/never' }),
+      ),
+    ) as any;
     expect(created).toMatchObject({ taskId: id, id: 'g-hook' });
-    expect((await asAlice.getTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'g-hook' })).url).toBe('http://127.0.0.1:9/never');
-    expect((await asAlice.listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' })).configs.map((c) => c.id)).toEqual(['g-hook']);
+    expect((await asAlice.getTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'g-hook' })).url).toBe(
+      'http://127.0.0.1:9/never',
+    );
+    expect(
+      (
+        await asAlice.listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' })
+      ).configs.map((c) => c.id),
+    ).toEqual(['g-hook']);
     await asAlice.deleteTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'g-hook' });
-    expect((await asAlice.listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' })).configs).toEqual([]);
+    expect(
+      (await asAlice.listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' })).configs,
+    ).toEqual([]);
   });
 
   it('answers the extended card to a registered caller and UNAUTHENTICATED to an anonymous one', async () => {
     const asAlice = await grpcClient(bobBase(), alice.token);
     const card = AgentCard.toJSON(await asAlice.getAgentCard()) as any;
-    expect(card.capabilities.extensions.at(-1).params).toMatchObject({ caller: { kind: 'agent', handle: 'alice' }, agent: { handle: 'bob' } });
+    expect(card.capabilities.extensions.at(-1).params).toMatchObject({
+      caller: { kind: 'agent', handle: 'alice' },
+      agent: { handle: 'bob' },
+    });
     const anonymous = await grpcClient(bobBase());
     await expect(anonymous.getAgentCard()).rejects.toMatchObject({ status: grpc.status.UNAUTHENTICATED });
   });
@@ -123,7 +176,9 @@ describe('the gRPC binding', () => {
     const info = decodeErrorInfo(status.details[0]!.value);
     expect(info).toMatchObject({ reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' });
     const asAlice = await grpcClient(bobBase(), alice.token);
-    await expect(asAlice.getTask({ tenant: '', id: 'no-such-task' })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    await expect(asAlice.getTask({ tenant: '', id: 'no-such-task' })).rejects.toMatchObject({
+      name: 'TaskNotFoundError',
+    });
 
     const nowhere = await rawGetTask({ tenant: 'agents/nobody', id: 'x' }, alice.token);
     expect(nowhere.code).toBe(grpc.status.NOT_FOUND);
@@ -134,22 +189,34 @@ describe('the gRPC binding', () => {
   });
 
   it('an unsupported version and an unsupported operation are UNIMPLEMENTED (A2A 1.0 §5.4), with their ErrorInfo', async () => {
-    const reasonOf = (error: grpc.ServiceError) => decodeErrorInfo(decodeStatus(error.metadata.get('grpc-status-details-bin')[0] as Buffer).details[0]!.value).reason;
+    const reasonOf = (error: grpc.ServiceError) =>
+      decodeErrorInfo(decodeStatus(error.metadata.get('grpc-status-details-bin')[0] as Buffer).details[0]!.value)
+        .reason;
     const version = await rawGetTask({ tenant: 'agents/bob', id: 'x' }, alice.token, { 'a2a-version': '9.9' });
     expect([version.code, reasonOf(version)]).toEqual([grpc.status.UNIMPLEMENTED, 'VERSION_NOT_SUPPORTED']);
     const asAlice = await grpcClient(bobBase(), alice.token);
     const done = wire(await asAlice.sendMessage(sendRequest('Finish me', { returnImmediately: true })));
     expect((await respond(done.id, { state: 'TASK_STATE_COMPLETED' })).status).toBe(200);
     // A message to a task in a terminal state: the operation is not supported there.
-    const late = await rawRefusal('sendMessage', { ...sendRequest('Too late', { taskId: done.id }), tenant: 'agents/bob' }, alice.token, { 'a2a-version': '1.0' });
+    const late = await rawRefusal(
+      'sendMessage',
+      { ...sendRequest('Too late', { taskId: done.id }), tenant: 'agents/bob' },
+      alice.token,
+      { 'a2a-version': '1.0' },
+    );
     expect([late.code, reasonOf(late)]).toEqual([grpc.status.UNIMPLEMENTED, 'UNSUPPORTED_OPERATION']);
     expect(late.details).toMatch(/terminal|COMPLETED/i);
   });
 
-  it("the header-less (0.3) card keeps GRPC in supportedInterfaces, not in its 0.3 additionalInterfaces", async () => {
+  it('the header-less (0.3) card keeps GRPC in supportedInterfaces, not in its 0.3 additionalInterfaces', async () => {
     const card = (await rest(hub, 'GET', 'agents/bob/.well-known/agent-card.json')).body;
     expect(card.protocolVersion).toBe('0.3.0');
-    expect(card.supportedInterfaces).toContainEqual({ url: `127.0.0.1:${hub.grpcPort}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'agents/bob' });
+    expect(card.supportedInterfaces).toContainEqual({
+      url: `127.0.0.1:${hub.grpcPort}`,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+      tenant: 'agents/bob',
+    });
     expect(card.additionalInterfaces).toEqual([{ url: bobBase(), transport: 'JSONRPC' }]);
   });
 });
@@ -167,19 +234,30 @@ describe.skipIf(!testPostgres)('the bindings across two nodes of one PostgreSQL 
 
   it('a task sent over HTTP+JSON on node A streams over gRPC on node B, and the answer given on A reaches B', async () => {
     const [A, B] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
-    const [sender, target] = [await register(A, 'cross-sender', {}, ADMIN_TOKEN), await register(A, 'cross-target', {}, ADMIN_TOKEN)];
+    const [sender, target] = [
+      await register(A, 'cross-sender', {}, ADMIN_TOKEN),
+      await register(A, 'cross-target', {}, ADMIN_TOKEN),
+    ];
     const viaRest = await restClient(`${A.url}agents/cross-target/`, sender.token);
     const sent = wire(await viaRest.sendMessage(sendRequest('From A', { returnImmediately: true })));
     const bCard = (await rest(B, 'GET', 'agents/cross-target/.well-known/agent-card.json')).body;
-    expect(bCard.supportedInterfaces).toContainEqual({ url: `127.0.0.1:${grpcPorts[1]}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'agents/cross-target' });
+    expect(bCard.supportedInterfaces).toContainEqual({
+      url: `127.0.0.1:${grpcPorts[1]}`,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+      tenant: 'agents/cross-target',
+    });
     const viaGrpc = await grpcClient(`${B.url}agents/cross-target/`, sender.token);
     const seen: StreamResponse[] = [];
     for await (const event of viaGrpc.resubscribeTask({ tenant: '', id: sent.id })) {
       seen.push(event);
       if (seen.length === 1) {
-        const answer = (body: unknown) => rest(A, 'POST', `api/tasks/${sent.id}/respond`, { token: target.token, body });
+        const answer = (body: unknown) =>
+          rest(A, 'POST', `api/tasks/${sent.id}/respond`, { token: target.token, body });
         expect((await answer({ state: 'TASK_STATE_WORKING' })).status).toBe(200);
-        expect((await answer({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Answered on A' }] } })).status).toBe(200);
+        expect(
+          (await answer({ state: 'TASK_STATE_COMPLETED', message: { parts: [{ text: 'Answered on A' }] } })).status,
+        ).toBe(200);
       }
     }
     const got = events(seen);

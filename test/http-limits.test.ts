@@ -87,7 +87,10 @@ async function exchange(start: string, drip?: { bytes: string; everyMs: number }
   if (start) socket.write(start);
   if (drip) {
     let i = 0;
-    const timer = setInterval(() => socket.destroyed || socket.write(drip.bytes[i++ % drip.bytes.length]!), drip.everyMs);
+    const timer = setInterval(
+      () => socket.destroyed || socket.write(drip.bytes[i++ % drip.bytes.length]!),
+      drip.everyMs,
+    );
     void closed.then(() => clearInterval(timer));
   }
   return { socket, received: () => text, closed };
@@ -97,7 +100,9 @@ async function exchange(start: string, drip?: { bytes: string; everyMs: number }
 function answerOf(text: string): { status: number; headers: Record<string, string>; body: any } {
   const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
   const [statusLine, ...fields] = head.split('\r\n');
-  const headers = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
 }
 
@@ -109,7 +114,9 @@ function expectHubError(text: string, status: number, code: string): ReturnType<
   expect(answer.status).toBe(status);
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   expect(answer.headers['connection']).toBe('close');
-  expect(answer.body).toEqual({ error: expect.objectContaining({ code, status, message: expect.any(String), hint: expect.any(String) }) });
+  expect(answer.body).toEqual({
+    error: expect.objectContaining({ code, status, message: expect.any(String), hint: expect.any(String) }),
+  });
   expect(Object.keys(answer.body.error).sort()).toEqual(['code', 'hint', 'message', 'status']);
   return answer;
 }
@@ -121,10 +128,19 @@ describe('request limits, held to their settings', () => {
     expect(after).toBeGreaterThanOrEqual(HEADERS_MS - 50);
     expect(after).toBeLessThan(HEADERS_MS + LATE_MS);
     const answer = expectHubError(slow.received(), 408, 'REQUEST_TIMEOUT');
-    expect(answer.body.error.message).toBe("The request did not arrive in time: the hub waits 1 s for a request's headers and 2 s for all of it");
+    expect(answer.body.error.message).toBe(
+      "The request did not arrive in time: the hub waits 1 s for a request's headers and 2 s for all of it",
+    );
     expect(answer.headers['x-request-id']).toMatch(MADE_ID);
-    const line = await eventually('the refusal line', () => lines.find((l) => l['reqId'] === answer.headers['x-request-id']));
-    expect(line).toMatchObject({ level: 30, msg: 'request refused before it was read', status: 408, reason: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    const line = await eventually('the refusal line', () =>
+      lines.find((l) => l['reqId'] === answer.headers['x-request-id']),
+    );
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'request refused before it was read',
+      status: 408,
+      reason: 'ERR_HTTP_REQUEST_TIMEOUT',
+    });
     expect(line['err']).toBeUndefined();
   });
 
@@ -145,12 +161,16 @@ describe('request limits, held to their settings', () => {
     const answer = expectHubError(slow.received(), 408, 'REQUEST_TIMEOUT');
     expect(answer.headers['x-request-id']).toBe('slow-body-1');
     await eventually('the request line', () => lines.find((l) => l['reqId'] === 'slow-body-1'));
-    expect(lines.filter((l) => l['reqId'] === 'slow-body-1')).toEqual([expect.objectContaining({ level: 30, msg: 'request', method: 'POST', route: '/api/agents', status: 408 })]);
+    expect(lines.filter((l) => l['reqId'] === 'slow-body-1')).toEqual([
+      expect.objectContaining({ level: 30, msg: 'request', method: 'POST', route: '/api/agents', status: 408 }),
+    ]);
   });
 
   it('an idle keep-alive connection is closed at keepAliveTimeoutMs (node adds one second after the advertised timeout)', async () => {
     const conn = await exchange(`GET /health HTTP/1.1\r\n${host()}\r\n`);
-    const answered = await eventually('the answer', () => (conn.received().includes('"status":"ok"') ? Date.now() : undefined));
+    const answered = await eventually('the answer', () =>
+      conn.received().includes('"status":"ok"') ? Date.now() : undefined,
+    );
     const answer = answerOf(conn.received());
     expect(answer.status).toBe(200);
     expect(answer.headers['keep-alive']).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
@@ -182,7 +202,9 @@ describe('request limits, held to their settings', () => {
     let answers = 0;
     while (Date.now() - began < REQUEST_MS + 1_000) {
       conn.socket.write(`GET /health HTTP/1.1\r\n${host()}\r\n`);
-      await eventually('an answer', () => (conn.received().split('HTTP/1.1 200').length - 1 > answers ? true : undefined));
+      await eventually('an answer', () =>
+        conn.received().split('HTTP/1.1 200').length - 1 > answers ? true : undefined,
+      );
       answers++;
       await sleep(300);
     }
@@ -193,18 +215,43 @@ describe('request limits, held to their settings', () => {
 
   it('an answer that takes longer than requestTimeoutMs is not cut: a blocking declaration answered when its intent lands', async () => {
     expect((await rest(hub, 'POST', 'api/spaces', { token: alice.token, body: { name: 'slow' } })).status).toBe(201);
-    expect((await rest(hub, 'PUT', `api/spaces/slow/members/${bob.handle}`, { token: alice.token, body: { role: 'worker' } })).status).toBeLessThan(300);
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'waits-long', role: 'ROLE_USER', parts: [{ text: 'Wait for me' }, { data: { footprint: ['src/**'] } }] } } });
-    const conn = await exchange(`POST /spaces/slow/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    expect(
+      (
+        await rest(hub, 'PUT', `api/spaces/slow/members/${bob.handle}`, {
+          token: alice.token,
+          body: { role: 'worker' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: {
+          messageId: 'waits-long',
+          role: 'ROLE_USER',
+          parts: [{ text: 'Wait for me' }, { data: { footprint: ['src/**'] } }],
+        },
+      },
+    });
+    const conn = await exchange(
+      `POST /spaces/slow/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     const began = Date.now();
-    const intents = async () => (await rest(hub, 'GET', 'api/spaces/slow/intents?state=claimable', { token: bob.token })).body.data as { id: string }[];
+    const intents = async () =>
+      (await rest(hub, 'GET', 'api/spaces/slow/intents?state=claimable', { token: bob.token })).body.data as {
+        id: string;
+      }[];
     let id: string | undefined;
     while (!id) id = (await intents())[0]?.id;
     // The worker lands the intent only after the request limit has passed; the declaration waits for it.
     await sleep(REQUEST_MS + 500 - (Date.now() - began));
     expect(conn.received()).toBe('');
     expect((await rest(hub, 'POST', `api/tasks/${id}/claim`, { token: bob.token, body: {} })).status).toBe(200);
-    expect((await rest(hub, 'POST', `api/tasks/${id}/land`, { token: bob.token, body: { summary: 'Landed late.' } })).status).toBe(200);
+    expect(
+      (await rest(hub, 'POST', `api/tasks/${id}/land`, { token: bob.token, body: { summary: 'Landed late.' } })).status,
+    ).toBe(200);
     await eventually('the answer', () => (conn.received().includes('\r\n\r\n{') ? true : undefined));
     const answer = answerOf(conn.received());
     expect(answer.status).toBe(200);
@@ -213,7 +260,12 @@ describe('request limits, held to their settings', () => {
   });
 
   it('a live stream outlives every limit: heartbeats and events keep coming after requestTimeoutMs', async () => {
-    const res = await postRpc(`${hub.url}agents/bob/`, 'SendStreamingMessage', { message: { messageId: 'long-stream', role: 'ROLE_USER', parts: [{ text: 'stay' }] } }, { token: alice.token });
+    const res = await postRpc(
+      `${hub.url}agents/bob/`,
+      'SendStreamingMessage',
+      { message: { messageId: 'long-stream', role: 'ROLE_USER', parts: [{ text: 'stay' }] } },
+      { token: alice.token },
+    );
     expect(res.status).toBe(200);
     const began = Date.now();
     const blocks = sseBlocks(res.body!.getReader());
@@ -226,7 +278,14 @@ describe('request limits, held to their settings', () => {
     }
     expect(heartbeatsLate).toBeGreaterThan(3);
     // Past every limit, the stream still carries the task's events to their end.
-    expect((await rest(hub, 'POST', `api/tasks/${taskId}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } })).status).toBe(200);
+    expect(
+      (
+        await rest(hub, 'POST', `api/tasks/${taskId}/respond`, {
+          token: bob.token,
+          body: { state: 'TASK_STATE_COMPLETED' },
+        })
+      ).status,
+    ).toBe(200);
     let last;
     for await (const block of blocks) if (block.data) last = block.data;
     expect(last.result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
@@ -242,47 +301,70 @@ describe('framing errors in the hub shape', () => {
   });
 
   it('bad chunked encoding, before and in the middle of the body: 400 INVALID_REQUEST naming what the parser refused', async () => {
-    for (const [id, chunks] of [['bad-chunk-1', 'zz\r\n'], ['bad-chunk-2', '2\r\n{}\r\nqq\r\n']] as const) {
-      const bad = await exchange(`POST /api/agents HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nX-Request-Id: ${id}\r\n\r\n${chunks}`);
+    for (const [id, chunks] of [
+      ['bad-chunk-1', 'zz\r\n'],
+      ['bad-chunk-2', '2\r\n{}\r\nqq\r\n'],
+    ] as const) {
+      const bad = await exchange(
+        `POST /api/agents HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nX-Request-Id: ${id}\r\n\r\n${chunks}`,
+      );
       await bad.closed;
       const answer = expectHubError(bad.received(), 400, 'INVALID_REQUEST');
       expect(answer.body.error.message).toBe('The request is not valid HTTP/1.1: Invalid character in chunk size');
       expect(answer.headers['x-request-id']).toBe(id);
       await eventually('the request line', () => lines.find((l) => l['reqId'] === id));
-      expect(lines.filter((l) => l['reqId'] === id)).toEqual([expect.objectContaining({ level: 30, msg: 'request', route: '/api/agents', status: 400 })]);
+      expect(lines.filter((l) => l['reqId'] === id)).toEqual([
+        expect.objectContaining({ level: 30, msg: 'request', route: '/api/agents', status: 400 }),
+      ]);
     }
   });
 
   it('Content-Length and Transfer-Encoding together, and a request line that is not HTTP: 400 INVALID_REQUEST', async () => {
-    const both = await exchange(`POST /api/agents HTTP/1.1\r\n${host()}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`);
+    const both = await exchange(
+      `POST /api/agents HTTP/1.1\r\n${host()}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+    );
     await both.closed;
     expectHubError(both.received(), 400, 'INVALID_REQUEST');
     const nonsense = await exchange('HELLO THERE\r\n\r\n');
     await nonsense.closed;
-    expect(expectHubError(nonsense.received(), 400, 'INVALID_REQUEST').body.error.message).toBe('The request is not valid HTTP/1.1: Invalid method encountered');
+    expect(expectHubError(nonsense.received(), 400, 'INVALID_REQUEST').body.error.message).toBe(
+      'The request is not valid HTTP/1.1: Invalid method encountered',
+    );
   });
 
   it('HTTP/2 in clear text, and a request with no Host: 400 INVALID_REQUEST saying so', async () => {
     const h2 = await exchange('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
     await h2.closed;
-    expect(expectHubError(h2.received(), 400, 'INVALID_REQUEST').body.error.message).toBe('The hub does not speak HTTP/2 in clear text');
+    expect(expectHubError(h2.received(), 400, 'INVALID_REQUEST').body.error.message).toBe(
+      'The hub does not speak HTTP/2 in clear text',
+    );
     const hostless = await exchange('GET /health HTTP/1.1\r\n\r\n');
     await eventually('the answer', () => (hostless.received().includes('}}') ? true : undefined));
     const answer = answerOf(hostless.received());
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: { code: 'INVALID_REQUEST', status: 400, message: 'The request has no Host header', hint: "Send Host: the hub's host and port, such as 127.0.0.1:7420" } });
+    expect(answer.body).toEqual({
+      error: {
+        code: 'INVALID_REQUEST',
+        status: 400,
+        message: 'The request has no Host header',
+        hint: "Send Host: the hub's host and port, such as 127.0.0.1:7420",
+      },
+    });
     hostless.socket.destroy();
   });
 
   it('refusals before a request was read are counted in muster_requests_total as method "(unread)"', async () => {
     const res = await fetch(`${hub.url}metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     const text = await res.text();
-    for (const status of [400, 408, 431]) expect(text).toMatch(new RegExp(`muster_requests_total\\{door="rest",method="\\(unread\\)",status="${status}"\\} [1-9]`));
+    for (const status of [400, 408, 431])
+      expect(text).toMatch(
+        new RegExp(`muster_requests_total\\{door="rest",method="\\(unread\\)",status="${status}"\\} [1-9]`),
+      );
   });
 });
 
 describe('a hub that is stopping', () => {
-  it('answers a request that still arrives on an open connection 503 UNAVAILABLE in the hub shape, not Fastify\'s own body', async () => {
+  it("answers a request that still arrives on an open connection 503 UNAVAILABLE in the hub shape, not Fastify's own body", async () => {
     const stopping = await startTestHub();
     try {
       const socket = connect(stopping.port, '127.0.0.1');
@@ -301,7 +383,15 @@ describe('a hub that is stopping', () => {
       expect(answer.status).toBe(503);
       expect(answer.headers['connection']).toBe('close');
       expect(answer.headers['retry-after']).toBe('5');
-      expect(answer.body).toEqual({ error: { code: 'UNAVAILABLE', status: 503, message: 'The hub is stopping', hint: expect.any(String), retryAfterSeconds: '5' } });
+      expect(answer.body).toEqual({
+        error: {
+          code: 'UNAVAILABLE',
+          status: 503,
+          message: 'The hub is stopping',
+          hint: expect.any(String),
+          retryAfterSeconds: '5',
+        },
+      });
     } finally {
       await stopping.destroy();
     }
@@ -327,8 +417,10 @@ describe('clients that leave', () => {
 
   it('mid-body (Content-Length or chunked, closed or reset) and mid-answer (a stream): one info line each, no error, no stack', async () => {
     const bodies = {
-      length: (id: string) => `POST /agents/bob/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: 500\r\nX-Request-Id: ${id}\r\n\r\n{"jsonrpc":"2.0",`,
-      chunked: (id: string) => `POST /api/agents HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nX-Request-Id: ${id}\r\n\r\n5\r\n{"han\r\n`,
+      length: (id: string) =>
+        `POST /agents/bob/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: 500\r\nX-Request-Id: ${id}\r\n\r\n{"jsonrpc":"2.0",`,
+      chunked: (id: string) =>
+        `POST /api/agents HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nX-Request-Id: ${id}\r\n\r\n5\r\n{"han\r\n`,
     };
     const ids: string[] = [];
     for (const [kind, make] of Object.entries(bodies)) {
@@ -341,7 +433,9 @@ describe('clients that leave', () => {
       }
     }
     const stream = `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"messageId":"left-stream","role":"ROLE_USER","parts":[{"text":"bye"}]}}}`;
-    const streaming = await exchange(`POST /agents/bob/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: ${stream.length}\r\nX-Request-Id: leaves-stream\r\n\r\n${stream}`);
+    const streaming = await exchange(
+      `POST /agents/bob/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: ${stream.length}\r\nX-Request-Id: leaves-stream\r\n\r\n${stream}`,
+    );
     ids.push('leaves-stream');
     await eventually('the stream to start', () => (streaming.received().includes('data: ') ? true : undefined));
     streaming.socket.resetAndDestroy();
@@ -366,12 +460,23 @@ describe('the settings', () => {
   const base = { port: '0', db: 'sqlite:/tmp/unused.db' };
 
   it('default to 10 s for headers, 30 s for the whole request and 65 s for an idle connection', () => {
-    expect(resolveConfig(base, {}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000 });
+    expect(resolveConfig(base, {}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 65_000,
+    });
   });
 
   it('come from flags, the environment or the file like every setting, and the headers limit may not exceed the request limit', () => {
-    expect(resolveConfig({ ...base, requestTimeoutMs: '5000', headersTimeoutMs: '2000' }, { MUSTER_KEEP_ALIVE_TIMEOUT_MS: '9000' }).http).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 9_000 });
-    expect(() => resolveConfig({ ...base, requestTimeoutMs: '5000' }, {})).toThrow(new ConfigError('the default --headers-timeout-ms (10000) must not be more than --request-timeout-ms (5000)'));
+    expect(
+      resolveConfig(
+        { ...base, requestTimeoutMs: '5000', headersTimeoutMs: '2000' },
+        { MUSTER_KEEP_ALIVE_TIMEOUT_MS: '9000' },
+      ).http,
+    ).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 9_000 });
+    expect(() => resolveConfig({ ...base, requestTimeoutMs: '5000' }, {})).toThrow(
+      new ConfigError('the default --headers-timeout-ms (10000) must not be more than --request-timeout-ms (5000)'),
+    );
     expect(() => resolveConfig(base, { MUSTER_REQUEST_TIMEOUT_MS: '0' })).toThrow(ConfigError);
   });
 });

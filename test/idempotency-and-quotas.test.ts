@@ -13,7 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => hub.destroy());
 
-const send = (messageId: string, text = 'hello', extra: Record<string, unknown> = {}) => ({ message: { messageId, role: 'ROLE_USER', parts: [{ text }], ...extra } });
+const send = (messageId: string, text = 'hello', extra: Record<string, unknown> = {}) => ({
+  message: { messageId, role: 'ROLE_USER', parts: [{ text }], ...extra },
+});
 const total = async () => (await rpc(base, 'ListTasks', {}, { token: alice.token })).body.result.totalSize as number;
 
 describe('idempotent writes', () => {
@@ -52,10 +54,21 @@ describe('idempotent writes', () => {
   it('concurrent follow-ups to one task all land: a lost compare-and-set is retried, not refused', async () => {
     const created = await rpc(base, 'SendMessage', send('race-0'), { token: alice.token });
     const id = created.body.result.task.id;
-    const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => rpc(base, 'SendMessage', send(`race-${i}`, `more ${i}`, { taskId: id }), { token: alice.token })));
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) =>
+        rpc(base, 'SendMessage', send(`race-${i}`, `more ${i}`, { taskId: id }), { token: alice.token }),
+      ),
+    );
     expect(answers.map((a) => a.body.error?.code ?? 'ok')).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
     const task = await rpc(base, 'GetTask', { id }, { token: alice.token });
-    expect(task.body.result.history.map((m: any) => m.messageId).sort()).toEqual(['race-0', 'race-1', 'race-2', 'race-3', 'race-4', 'race-5']);
+    expect(task.body.result.history.map((m: any) => m.messageId).sort()).toEqual([
+      'race-0',
+      'race-1',
+      'race-2',
+      'race-3',
+      'race-4',
+      'race-5',
+    ]);
   });
 
   it('REST respond with an Idempotency-Key applies once; the key with another body is refused', async () => {
@@ -68,7 +81,11 @@ describe('idempotent writes', () => {
     expect(one.status).toBe(200);
     expect(two.status).toBe(200);
     expect(two.body.history).toHaveLength(2);
-    const other = await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' }, headers });
+    const other = await rest(hub, 'POST', `api/tasks/${id}/respond`, {
+      token: bob.token,
+      body: { state: 'TASK_STATE_COMPLETED' },
+      headers,
+    });
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     const task = await rest(hub, 'GET', `api/tasks/${id}`, { token: alice.token });

@@ -15,7 +15,9 @@ const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 describe('registration and tokens', () => {
   it('registers an agent: 201 with the token once, stored only as a hash', async () => {
-    const res = await rest(hub, 'POST', 'api/agents', { body: { handle: 'reg-one', name: 'Reg One', endpoint: 'https://agent.example.com/a2a/' } });
+    const res = await rest(hub, 'POST', 'api/agents', {
+      body: { handle: 'reg-one', name: 'Reg One', endpoint: 'https://agent.example.com/a2a/' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ handle: 'reg-one', name: 'Reg One', a2a: `${hub.url}agents/reg-one/` });
     expect(res.body.token).toMatch(/^mst_[A-Za-z0-9_-]{43}$/);
@@ -132,10 +134,16 @@ describe('health and request guards', () => {
   });
 
   it('refuses a write from a foreign Origin and sends no CORS headers', async () => {
-    const res = await rest(hub, 'POST', 'api/agents', { body: { handle: 'from-web' }, headers: { origin: 'https://evil.example.com' } });
+    const res = await rest(hub, 'POST', 'api/agents', {
+      body: { handle: 'from-web' },
+      headers: { origin: 'https://evil.example.com' },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    const same = await rest(hub, 'POST', 'api/agents', { body: { handle: 'from-self' }, headers: { origin: hub.url.replace(/\/$/, '') } });
+    const same = await rest(hub, 'POST', 'api/agents', {
+      body: { handle: 'from-self' },
+      headers: { origin: hub.url.replace(/\/$/, '') },
+    });
     expect(same.status).toBe(201);
     const rpcRes = await rpc(hub.url, 'GetTask', { id: 'x' }, { headers: { origin: 'https://evil.example.com' } });
     expect(rpcRes.status).toBe(403);

@@ -13,8 +13,19 @@ import type { NodeProcess } from './helpers/nodes.js';
 import { testPostgres } from './helpers/postgres.js';
 import pg from 'pg';
 
-const send = async (base: { url: string }, to: string, from: Registered, text: string, extra: { taskId?: string; accepts?: string[] } = {}) => {
-  const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...(extra.taskId ? { taskId: extra.taskId } : {}) };
+const send = async (
+  base: { url: string },
+  to: string,
+  from: Registered,
+  text: string,
+  extra: { taskId?: string; accepts?: string[] } = {},
+) => {
+  const message = {
+    messageId: randomUUID(),
+    role: 'ROLE_USER',
+    parts: [{ text }],
+    ...(extra.taskId ? { taskId: extra.taskId } : {}),
+  };
   const configuration = { returnImmediately: true, ...(extra.accepts ? { acceptedOutputModes: extra.accepts } : {}) };
   const res = await rpc(`${base.url}agents/${to}/`, 'SendMessage', { message, configuration }, { token: from.token });
   if (!res.body.result) throw new Error(JSON.stringify(res.body));
@@ -34,9 +45,15 @@ describe('the live inbox on one hub', () => {
   it('gives the open tasks first (not the finished ones, nor those waiting on the sender), then live tasks, follow-ups (each with what its sender accepts back) and cancels', async () => {
     const open = await send(hub, 'bob', alice, 'first, still open');
     const done = await send(hub, 'bob', alice, 'second, answered');
-    await rest(hub, 'POST', `api/tasks/${done.id}/respond`, { token: bob.token, body: { state: 'completed', message: { parts: [{ text: 'ok' }] } } });
+    await rest(hub, 'POST', `api/tasks/${done.id}/respond`, {
+      token: bob.token,
+      body: { state: 'completed', message: { parts: [{ text: 'ok' }] } },
+    });
     const asking = await send(hub, 'bob', alice, 'third, waiting on alice');
-    await rest(hub, 'POST', `api/tasks/${asking.id}/respond`, { token: bob.token, body: { state: 'input-required', message: { parts: [{ text: 'which?' }] } } });
+    await rest(hub, 'POST', `api/tasks/${asking.id}/respond`, {
+      token: bob.token,
+      body: { state: 'input-required', message: { parts: [{ text: 'which?' }] } },
+    });
 
     const inbox = await openInbox(hub.url, bob.token);
     expect(inbox.status).toBe(200);
@@ -48,10 +65,22 @@ describe('the live inbox on one hub', () => {
 
     const live = await send(hub, 'bob', alice, 'live one', { accepts: ['text/plain'] });
     await send(hub, 'bob', alice, 'more please', { taskId: asking.id, accepts: ['application/json'] });
-    await rest(hub, 'POST', `api/tasks/${open.id}/cancel`, { token: alice.token, body: { reason: 'no longer needed' } });
+    await rest(hub, 'POST', `api/tasks/${open.id}/cancel`, {
+      token: alice.token,
+      body: { reason: 'no longer needed' },
+    });
     const [task, message, cancel] = await inbox.take(3);
-    expect(task!.data).toMatchObject({ kind: 'task', task: { id: live.id, status: { state: 'TASK_STATE_SUBMITTED' } }, acceptedOutputModes: ['text/plain'] });
-    expect(message!.data).toMatchObject({ kind: 'message', taskId: asking.id, message: { role: 'ROLE_USER', parts: [{ text: 'more please' }] }, acceptedOutputModes: ['application/json'] });
+    expect(task!.data).toMatchObject({
+      kind: 'task',
+      task: { id: live.id, status: { state: 'TASK_STATE_SUBMITTED' } },
+      acceptedOutputModes: ['text/plain'],
+    });
+    expect(message!.data).toMatchObject({
+      kind: 'message',
+      taskId: asking.id,
+      message: { role: 'ROLE_USER', parts: [{ text: 'more please' }] },
+      acceptedOutputModes: ['application/json'],
+    });
     expect(cancel!.data).toEqual({ kind: 'cancel', taskId: open.id, reason: 'no longer needed' });
     expect([task, message, cancel].map((b) => Number(b!.id))).toEqual([1, 2, 3].map((i) => Number(task!.id) + i - 1));
     // bob's own answers are not fed back to him
@@ -76,7 +105,7 @@ describe('the live inbox on one hub', () => {
     again.close();
   });
 
-  it('resumes in the middle of the open tasks\' replay without repeating one', async () => {
+  it("resumes in the middle of the open tasks' replay without repeating one", async () => {
     const inbox = await openInbox(hub.url, bob.token);
     const replay = await inbox.take(10, 800);
     expect(replay.length).toBeGreaterThanOrEqual(2);
@@ -87,7 +116,7 @@ describe('the live inbox on one hub', () => {
     resumed.close();
   });
 
-  it('is the agent\'s own: no token 401, the admin 403, a Last-Event-ID it never sent 400', async () => {
+  it("is the agent's own: no token 401, the admin 403, a Last-Event-ID it never sent 400", async () => {
     expect((await openInbox(hub.url, undefined)).status).toBe(401);
     const admin = await openInbox(hub.url, ADMIN_TOKEN);
     expect(admin.status).toBe(403);
@@ -105,7 +134,9 @@ describe('the live inbox on one hub', () => {
 
   it('marks the agent present while a stream is open, and closes it when its token is rotated', async () => {
     const carol = await register(hub, 'carol', {}, ADMIN_TOKEN);
-    const present = async () => (await hub.db.rows('SELECT holder FROM inbox_presence WHERE handle = ? AND until > ?', 'carol', Date.now())).length;
+    const present = async () =>
+      (await hub.db.rows('SELECT holder FROM inbox_presence WHERE handle = ? AND until > ?', 'carol', Date.now()))
+        .length;
     expect(await present()).toBe(0);
     const inbox = await openInbox(hub.url, carol.token);
     await inbox.take(1, 300);
@@ -120,13 +151,18 @@ describe('the live inbox on one hub', () => {
 
 describe.skipIf(!testPostgres)('the live inbox on two nodes of one PostgreSQL database', () => {
   const admin = 'inbox-nodes-admin';
-  const cluster = clusterOnPostgres('inbox_stream_nodes', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: admin }, startMs: 30_000 }));
+  const cluster = clusterOnPostgres('inbox_stream_nodes', ['A', 'B'], (db) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: admin },
+    startMs: 30_000,
+  }));
   let A: NodeProcess, B: NodeProcess;
   let alice: Registered, bob: Registered;
   let observer: pg.Client;
   /** Whether one of the agent's presence leases has not run out, by the database's clock. */
   const listening = async (handle: string) =>
-    (await observer.query('SELECT 1 FROM inbox_presence WHERE handle = $1 AND until > muster_now_ms()', [handle])).rowCount! > 0;
+    (await observer.query('SELECT 1 FROM inbox_presence WHERE handle = $1 AND until > muster_now_ms()', [handle]))
+      .rowCount! > 0;
   beforeAll(async () => {
     [A, B] = cluster.nodes as [NodeProcess, NodeProcess];
     alice = await register(A, 'alice', {}, admin);
@@ -170,7 +206,12 @@ describe.skipIf(!testPostgres)('the live inbox on two nodes of one PostgreSQL da
     const during: string[] = []; // at most 20, under the pair's limit of 30 a minute
     let pouring = true;
     const pour = (async () => {
-      for (let i = 0; pouring && i < 10; i++) during.push(...(await Promise.all([send(A, 'dave', alice, `during ${i}a`), send(A, 'dave', alice, `during ${i}b`)])).map((t) => t.id));
+      for (let i = 0; pouring && i < 10; i++)
+        during.push(
+          ...(await Promise.all([send(A, 'dave', alice, `during ${i}a`), send(A, 'dave', alice, `during ${i}b`)])).map(
+            (t) => t.id,
+          ),
+        );
     })();
     await new Promise((r) => setTimeout(r, 50));
     const inbox = await openInbox(B.url, dave.token); // dave's first listen: its log begins while writes run
@@ -189,7 +230,9 @@ describe.skipIf(!testPostgres)('the live inbox on two nodes of one PostgreSQL da
     const carol = await register(A, 'carol', {}, admin);
     const inbox = await openInbox(A.url, carol.token);
     await inbox.take(1, 300); // nothing open yet
-    const sent = await Promise.all(Array.from({ length: 24 }, (_, i) => send(i % 2 ? B : A, 'carol', alice, `burst ${i}`)));
+    const sent = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => send(i % 2 ? B : A, 'carol', alice, `burst ${i}`)),
+    );
     const got = await inbox.take(24, 10_000);
     expect(got.map((b) => b.data.task.id).sort()).toEqual(sent.map((t) => t.id).sort());
     const ids = got.map((b) => Number(b.id));

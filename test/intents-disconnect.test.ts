@@ -37,9 +37,23 @@ function blockingDeclaration(title: string): { req: ClientRequest; answer: Promi
     jsonrpc: '2.0',
     id: 1,
     method: 'SendMessage',
-    params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: title }, { data: { footprint: [`${randomUUID()}/**`] } }] } },
+    params: {
+      message: {
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text: title }, { data: { footprint: [`${randomUUID()}/**`] } }],
+      },
+    },
   });
-  const req = request(spaceUrl(), { method: 'POST', agent: false, headers: { 'content-type': 'application/json', authorization: `Bearer ${orch.token}`, 'content-length': Buffer.byteLength(body) } });
+  const req = request(spaceUrl(), {
+    method: 'POST',
+    agent: false,
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${orch.token}`,
+      'content-length': Buffer.byteLength(body),
+    },
+  });
   const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
@@ -56,7 +70,13 @@ function blockingDeclaration(title: string): { req: ClientRequest; answer: Promi
 
 /** The id of the open intent titled `title` (once its declaration is written). */
 const intentId = (title: string) =>
-  eventually(`intent "${title}" to be declared`, async () => (await rest(hub, 'GET', 'api/spaces/links/intents?state=claimable&limit=50')).body.data.find((i: any) => i.title === title)?.id as string | undefined);
+  eventually(
+    `intent "${title}" to be declared`,
+    async () =>
+      (await rest(hub, 'GET', 'api/spaces/links/intents?state=claimable&limit=50')).body.data.find(
+        (i: any) => i.title === title,
+      )?.id as string | undefined,
+  );
 
 /** The hub's blocking wait on `taskId`: the signal it waits until, and its end. */
 const waitOn = (taskId: string) =>
@@ -65,25 +85,36 @@ const waitOn = (taskId: string) =>
     return i < 0 ? undefined : { until: waits.mock.calls[i]![1], ended: waits.mock.results[i]!.value as Promise<void> };
   });
 
-const stateOf = async (id: string): Promise<string> => (await rpc(spaceUrl(), 'GetTask', { id })).body.result.status.state;
+const stateOf = async (id: string): Promise<string> =>
+  (await rpc(spaceUrl(), 'GetTask', { id })).body.result.status.state;
 
 /** SendMessage requests the hub counted as left by their client. */
 async function abortedSends(): Promise<number> {
   const res = await fetch(`${hub.url}metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  const line = (await res.text()).split('\n').find((l) => l.startsWith('muster_requests_total{') && l.includes('method="SendMessage"') && l.includes('status="aborted"'));
+  const line = (await res.text())
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('muster_requests_total{') && l.includes('method="SendMessage"') && l.includes('status="aborted"'),
+    );
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
 const land = async (id: string) => {
   expect((await rest(hub, 'POST', `api/tasks/${id}/claim`, { token: worker.token, body: {} })).status).toBe(200);
-  expect((await rest(hub, 'POST', `api/tasks/${id}/land`, { token: worker.token, body: { summary: 'Landed.' } })).status).toBe(200);
+  expect(
+    (await rest(hub, 'POST', `api/tasks/${id}/land`, { token: worker.token, body: { summary: 'Landed.' } })).status,
+  ).toBe(200);
 };
 
 beforeAll(async () => {
   hub = await startTestHub({ MUSTER_INTENT_WAIT_S: '300' });
   [owner, orch, worker] = await registerAll(hub, 'owner', 'orch', 'worker');
   expect((await rest(hub, 'POST', 'api/spaces', { token: owner.token, body: { name: 'links' } })).status).toBe(201);
-  await rest(hub, 'PUT', `api/spaces/links/members/${orch.handle}`, { token: owner.token, body: { role: 'orchestrator' } });
+  await rest(hub, 'PUT', `api/spaces/links/members/${orch.handle}`, {
+    token: owner.token,
+    body: { role: 'orchestrator' },
+  });
   await rest(hub, 'PUT', `api/spaces/links/members/${worker.handle}`, { token: owner.token, body: { role: 'worker' } });
 });
 afterAll(async () => {
@@ -103,7 +134,10 @@ describe('a blocking declaration whose caller disconnects', () => {
     // Both waits follow their intent's log: the caller leaves only once the hub is waiting.
     await eventually('both waits to follow their intents', async () => (following() === 2 ? true : undefined));
     const abortedBefore = await abortedSends();
-    const cut = leaves.answer.then(() => 'answered', (e: Error) => e.message);
+    const cut = leaves.answer.then(
+      () => 'answered',
+      (e: Error) => e.message,
+    );
 
     leaves.req.destroy();
 
@@ -148,12 +182,17 @@ describe('a blocking declaration whose caller disconnects', () => {
     });
     const abortedBefore = await abortedSends();
     const leaves = blockingDeclaration('Hung up early');
-    const cut = leaves.answer.then(() => 'answered', (e: Error) => e.message);
+    const cut = leaves.answer.then(
+      () => 'answered',
+      (e: Error) => e.message,
+    );
     await held; // the hub is reading the space, before writing the intent and before it waits
 
     leaves.req.destroy();
     expect(await cut).not.toBe('answered');
-    await eventually('the hub to see the caller go', async () => ((await abortedSends()) === abortedBefore + 1 ? true : undefined));
+    await eventually('the hub to see the caller go', async () =>
+      (await abortedSends()) === abortedBefore + 1 ? true : undefined,
+    );
     release();
     hold.mockRestore();
 

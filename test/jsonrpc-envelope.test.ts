@@ -15,10 +15,17 @@ afterAll(() => hub.destroy());
 
 const post = async (url: string, body: string, headers: Record<string, string> = {}) => {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', headers: res.headers, body: JSON.parse(await res.text()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    headers: res.headers,
+    body: JSON.parse(await res.text()),
+  };
 };
 
-const send = (messageId: string, extra: Record<string, unknown> = {}) => ({ message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra } });
+const send = (messageId: string, extra: Record<string, unknown> = {}) => ({
+  message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra },
+});
 
 describe('JSON-RPC envelope errors', () => {
   it('-32700 for a body that is not JSON', async () => {
@@ -46,7 +53,12 @@ describe('JSON-RPC envelope errors', () => {
   });
 
   it('-32602 naming the field for invalid params', async () => {
-    const missing = await rpc(base, 'SendMessage', { message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token });
+    const missing = await rpc(
+      base,
+      'SendMessage',
+      { message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: alice.token },
+    );
     expect(missing.body.error.code).toBe(-32602);
     expect(missing.body.error.message).toContain('message.messageId');
     const wrongType = await rpc(base, 'GetTask', { id: 'x', historyLength: 'ten' }, { token: alice.token });
@@ -74,7 +86,10 @@ describe('JSON-RPC envelope errors', () => {
   it('answers the extended card to a registered caller, in 1.0 and 0.3 shapes, and 401 -32010 to an anonymous one', async () => {
     const card = await rpc(base, 'GetExtendedAgentCard', {}, { token: alice.token });
     expect(card.body.result.capabilities.extendedAgentCard).toBe(true);
-    expect(card.body.result.capabilities.extensions.at(-1)).toMatchObject({ uri: 'urn:muster:extended-card:v1', params: { caller: { kind: 'agent', handle: 'alice' } } });
+    expect(card.body.result.capabilities.extensions.at(-1)).toMatchObject({
+      uri: 'urn:muster:extended-card:v1',
+      params: { caller: { kind: 'agent', handle: 'alice' } },
+    });
     const legacy = await rpc(base, 'agent/getAuthenticatedExtendedCard', {}, { token: alice.token });
     expect(legacy.body.result.protocolVersion).toBe('0.3.0');
     expect(legacy.body.result.capabilities.extensions.at(-1).params.caller.handle).toBe('alice');
@@ -122,7 +137,21 @@ describe('JSON-RPC envelope errors', () => {
   });
 
   it('reads ProtoJSON leniently: null and empty strings as unset, integers as strings, unpadded base64', async () => {
-    const res = await rpc(base, 'SendMessage', { message: { messageId: 'lenient-1', role: 'ROLE_USER', contextId: '', taskId: null, parts: [{ raw: 'aGVsbG8', mediaType: 'text/plain' }] }, configuration: { historyLength: '1' } }, { token: alice.token });
+    const res = await rpc(
+      base,
+      'SendMessage',
+      {
+        message: {
+          messageId: 'lenient-1',
+          role: 'ROLE_USER',
+          contextId: '',
+          taskId: null,
+          parts: [{ raw: 'aGVsbG8', mediaType: 'text/plain' }],
+        },
+        configuration: { historyLength: '1' },
+      },
+      { token: alice.token },
+    );
     expect(res.body.result.task.history).toHaveLength(1);
     const list = await rpc(base, 'ListTasks', { contextId: '', status: '', pageSize: '2' }, { token: alice.token });
     expect(list.body.result.pageSize).toBe(2);
@@ -134,30 +163,74 @@ describe('JSON-RPC envelope errors', () => {
   it('accepts snake_case request fields and never emits null', async () => {
     const res = await post(
       base,
-      JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params: { message: { message_id: 'snake-1', role: 'ROLE_USER', parts: [{ text: 'hi', media_type: 'text/plain' }], context_id: 'ctx-snake' }, configuration: { history_length: 1 } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'SendMessage',
+        params: {
+          message: {
+            message_id: 'snake-1',
+            role: 'ROLE_USER',
+            parts: [{ text: 'hi', media_type: 'text/plain' }],
+            context_id: 'ctx-snake',
+          },
+          configuration: { history_length: 1 },
+        },
+      }),
       { authorization: `Bearer ${alice.token}` },
     );
     const task = res.body.result.task;
     expect(task.contextId).toBe('ctx-snake');
     expect(task.history[0].parts[0]).toEqual({ text: 'hi', mediaType: 'text/plain' });
     expect(JSON.stringify(res.body)).not.toContain('null');
-    const got = await post(base, JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'GetTask', params: { id: task.id, history_length: 0 } }), { authorization: `Bearer ${alice.token}` });
+    const got = await post(
+      base,
+      JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'GetTask', params: { id: task.id, history_length: 0 } }),
+      { authorization: `Bearer ${alice.token}` },
+    );
     expect(got.body.result.history).toBeUndefined();
   });
 
   it('answers 0.3 method names in 0.3 shapes', async () => {
-    const res = await rpc(base, 'message/send', { message: { kind: 'message', messageId: 'legacy-1', role: 'user', parts: [{ kind: 'text', text: 'old client' }, { kind: 'file', file: { uri: 'https://example.com/a.txt', mimeType: 'text/plain' } }] } }, { token: alice.token, headers: { 'a2a-version': '0.3' } });
+    const res = await rpc(
+      base,
+      'message/send',
+      {
+        message: {
+          kind: 'message',
+          messageId: 'legacy-1',
+          role: 'user',
+          parts: [
+            { kind: 'text', text: 'old client' },
+            { kind: 'file', file: { uri: 'https://example.com/a.txt', mimeType: 'text/plain' } },
+          ],
+        },
+      },
+      { token: alice.token, headers: { 'a2a-version': '0.3' } },
+    );
     const task = res.body.result;
     expect(task.kind).toBe('task');
     expect(task.status.state).toBe('submitted');
-    expect(task.history[0]).toMatchObject({ kind: 'message', role: 'user', parts: [{ kind: 'text', text: 'old client' }, { kind: 'file', file: { uri: 'https://example.com/a.txt', mimeType: 'text/plain' } }] });
+    expect(task.history[0]).toMatchObject({
+      kind: 'message',
+      role: 'user',
+      parts: [
+        { kind: 'text', text: 'old client' },
+        { kind: 'file', file: { uri: 'https://example.com/a.txt', mimeType: 'text/plain' } },
+      ],
+    });
     const got = await rpc(base, 'tasks/get', { id: task.id }, { token: alice.token });
     expect(got.body.result.status.state).toBe('submitted');
     const v1 = await rpc(base, 'GetTask', { id: task.id }, { token: alice.token });
     expect(v1.body.result.history[0].parts[1]).toEqual({ url: 'https://example.com/a.txt', mediaType: 'text/plain' });
     const canceled = await rpc(base, 'tasks/cancel', { id: task.id }, { token: alice.token });
     expect(canceled.body.result.status.state).toBe('canceled');
-    const badKind = await rpc(base, 'message/send', { message: { messageId: 'legacy-2', role: 'user', parts: [{ kind: 'video', url: 'x' }] } }, { token: alice.token });
+    const badKind = await rpc(
+      base,
+      'message/send',
+      { message: { messageId: 'legacy-2', role: 'user', parts: [{ kind: 'video', url: 'x' }] } },
+      { token: alice.token },
+    );
     expect(badKind.body.error.code).toBe(-32602);
     expect(badKind.body.error.message).toContain('message.parts[0]');
   });
@@ -170,7 +243,12 @@ describe('JSON-RPC envelope errors', () => {
 
   it('refuses a follow-up whose contextId differs from the task', async () => {
     const created = await rpc(base, 'SendMessage', send('ctx-1'), { token: alice.token });
-    const res = await rpc(base, 'SendMessage', send('ctx-2', { taskId: created.body.result.task.id, contextId: 'other' }), { token: alice.token });
+    const res = await rpc(
+      base,
+      'SendMessage',
+      send('ctx-2', { taskId: created.body.result.task.id, contextId: 'other' }),
+      { token: alice.token },
+    );
     expect(res.body.error.code).toBe(-32602);
     expect(res.body.error.message).toContain('message.contextId');
     const unknown = await rpc(base, 'SendMessage', send('ctx-3', { taskId: 'no-such-task' }), { token: alice.token });

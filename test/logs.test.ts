@@ -51,13 +51,33 @@ describe('the request log of a real hub', () => {
     alice = await register(node, 'alice');
     bob = await register(node, 'bob');
     secrets.push(alice.token, bob.token);
-    const sent = await rpc(`${node.url}agents/bob/`, 'SendMessage', { message: { messageId: 'log-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } }, { token: alice.token, headers: { 'x-request-id': 'client-chosen.id:1' } });
+    const sent = await rpc(
+      `${node.url}agents/bob/`,
+      'SendMessage',
+      { message: { messageId: 'log-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
+      { token: alice.token, headers: { 'x-request-id': 'client-chosen.id:1' } },
+    );
     expect(sent.status).toBe(200);
     expect(sent.headers.get('x-request-id')).toBe('client-chosen.id:1');
     taskId = sent.body.result.task.id;
-    const config = { taskId, id: 'hook-1', url: hook.url, token: PUSH_TOKEN, authentication: { scheme: 'Bearer', credentials: PUSH_CREDENTIAL } };
-    expect((await rpc(`${node.url}agents/bob/`, 'CreateTaskPushNotificationConfig', config, { token: alice.token })).status).toBe(200);
-    expect((await rest(node, 'POST', `api/tasks/${taskId}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } })).status).toBe(200);
+    const config = {
+      taskId,
+      id: 'hook-1',
+      url: hook.url,
+      token: PUSH_TOKEN,
+      authentication: { scheme: 'Bearer', credentials: PUSH_CREDENTIAL },
+    };
+    expect(
+      (await rpc(`${node.url}agents/bob/`, 'CreateTaskPushNotificationConfig', config, { token: alice.token })).status,
+    ).toBe(200);
+    expect(
+      (
+        await rest(node, 'POST', `api/tasks/${taskId}/respond`, {
+          token: bob.token,
+          body: { state: 'TASK_STATE_COMPLETED' },
+        })
+      ).status,
+    ).toBe(200);
     await hook.waitFor(2);
     expect(hook.received[1]!.headers['authorization']).toBe(`Bearer ${PUSH_CREDENTIAL}`); // the credential was used
 
@@ -68,7 +88,9 @@ describe('the request log of a real hub', () => {
     alice = { handle: 'alice', token: rotated.body.token };
     expect((await rest(node, 'GET', 'api/me', { token: rotated.body.token })).body.handle).toBe('alice');
     expect((await rest(node, 'GET', 'api/agents', { token: ADMIN })).status).toBe(200);
-    const wrong = await rest(node, 'GET', `api/tasks/${taskId}`, { headers: { authorization: 'Bearer not-a-real-token-555' } });
+    const wrong = await rest(node, 'GET', `api/tasks/${taskId}`, {
+      headers: { authorization: 'Bearer not-a-real-token-555' },
+    });
     expect(wrong.status).toBe(401);
     secrets.push('not-a-real-token-555');
     await hook.close();
@@ -80,14 +102,28 @@ describe('the request log of a real hub', () => {
       return found.some((l) => l['route'] === '/api/tasks/:id' && l['status'] === 401) ? found : undefined; // the last request made
     });
     const send = lines.find((l) => l['reqId'] === 'client-chosen.id:1');
-    expect(send).toMatchObject({ level: 30, method: 'POST', route: '/agents/:handle/', rpc: 'SendMessage', status: 200, caller: 'alice' });
+    expect(send).toMatchObject({
+      level: 30,
+      method: 'POST',
+      route: '/agents/:handle/',
+      rpc: 'SendMessage',
+      status: 200,
+      caller: 'alice',
+    });
     expect(typeof send!['ms']).toBe('number');
     const respond = lines.find((l) => l['route'] === '/api/tasks/:id/:action');
     expect(respond).toMatchObject({ method: 'POST', status: 200, caller: 'bob' });
     expect(String(respond!['reqId'])).toMatch(MADE_ID);
-    expect(lines.find((l) => l['route'] === '/api/agents' && l['method'] === 'GET')).toMatchObject({ caller: 'admin', status: 200 });
-    expect(lines.find((l) => l['route'] === '/api/tasks/:id' && l['status'] === 401)).toMatchObject({ caller: 'anonymous' });
-    expect(lines.filter((l) => l['route'] === '/api/agents' && l['method'] === 'POST').map((l) => l['caller'])).toEqual(['anonymous', 'anonymous']);
+    expect(lines.find((l) => l['route'] === '/api/agents' && l['method'] === 'GET')).toMatchObject({
+      caller: 'admin',
+      status: 200,
+    });
+    expect(lines.find((l) => l['route'] === '/api/tasks/:id' && l['status'] === 401)).toMatchObject({
+      caller: 'anonymous',
+    });
+    expect(lines.filter((l) => l['route'] === '/api/agents' && l['method'] === 'POST').map((l) => l['caller'])).toEqual(
+      ['anonymous', 'anonymous'],
+    );
     for (const line of lines) expect(JSON.stringify(line)).not.toContain(taskId); // routes are patterns, not URLs with ids
   });
 
@@ -96,7 +132,12 @@ describe('the request log of a real hub', () => {
       const found = logLines(node.output()).filter((l) => l['taskId'] === taskId && l['channel'] === 'push');
       return found.length >= 2 ? found : undefined;
     });
-    expect(attempts[0]).toMatchObject({ level: 40, msg: 'delivery failed; it will be retried', status: 503, attempt: 1 });
+    expect(attempts[0]).toMatchObject({
+      level: 40,
+      msg: 'delivery failed; it will be retried',
+      status: 503,
+      attempt: 1,
+    });
     expect(Date.parse(String(attempts[0]!['nextRetryAt']))).toBeGreaterThan(0);
     expect(attempts[1]).toMatchObject({ level: 30, msg: 'delivered', status: 200, attempt: 2 });
   });
@@ -105,11 +146,20 @@ describe('the request log of a real hub', () => {
     const made = await rest(node, 'POST', 'api/operators', { token: ADMIN, body: { handle: 'log-op' } });
     expect(made.status).toBe(201);
     secrets.push(made.body.token);
-    expect((await rest(node, 'GET', 'api/inbox?agent=bob', { token: made.body.token, headers: { 'x-request-id': 'operator-read' } })).status).toBe(403);
+    expect(
+      (
+        await rest(node, 'GET', 'api/inbox?agent=bob', {
+          token: made.body.token,
+          headers: { 'x-request-id': 'operator-read' },
+        })
+      ).status,
+    ).toBe(403);
     const rotated = await rest(node, 'POST', 'api/operators/log-op/token', { token: made.body.token });
     secrets.push(rotated.body.token);
     expect((await rest(node, 'GET', 'api/me', { token: made.body.token })).status).toBe(401); // rotated away
-    const line = await eventually('the operator line', async () => requestLines(node).find((l) => l['reqId'] === 'operator-read'));
+    const line = await eventually('the operator line', async () =>
+      requestLines(node).find((l) => l['reqId'] === 'operator-read'),
+    );
     expect(line).toMatchObject({ route: '/api/inbox', status: 403, caller: 'operator:log-op' });
   });
 
@@ -122,21 +172,37 @@ describe('the request log of a real hub', () => {
     expect(none.status).toBe(404);
     expect(none.headers.get('x-request-id')).toMatch(MADE_ID);
     expect(new Set([bad, long, none].map((res) => res.headers.get('x-request-id'))).size).toBe(3);
-    const refused = await fetch(`${node.url}api/me`, { headers: { authorization: 'Bearer nope', 'x-request-id': 'refused-1' } });
+    const refused = await fetch(`${node.url}api/me`, {
+      headers: { authorization: 'Bearer nope', 'x-request-id': 'refused-1' },
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('x-request-id')).toBe('refused-1');
     secrets.push('nope');
-    const line = await eventually('the 404 line', async () => requestLines(node).find((l) => l['reqId'] === none.headers.get('x-request-id')));
+    const line = await eventually('the 404 line', async () =>
+      requestLines(node).find((l) => l['reqId'] === none.headers.get('x-request-id')),
+    );
     expect(line).toMatchObject({ route: '(no route)', status: 404 });
   });
 
   it('a stream carries the request id; a client that closes its stream is one info line', async () => {
-    const stream = await openSse(`${node.url}agents/bob/`, 'SendStreamingMessage', { message: { messageId: 'log-stream', role: 'ROLE_USER', parts: [{ text: 'stream me' }] } }, { token: alice.token });
+    const stream = await openSse(
+      `${node.url}agents/bob/`,
+      'SendStreamingMessage',
+      { message: { messageId: 'log-stream', role: 'ROLE_USER', parts: [{ text: 'stream me' }] } },
+      { token: alice.token },
+    );
     expect(stream.status).toBe(200);
     await stream.waitFor(1);
     stream.close();
-    const line = await eventually('the closed stream line', async () => logLines(node.output()).find((l) => l['rpc'] === 'SendStreamingMessage'));
-    expect(line).toMatchObject({ level: 30, msg: 'client closed the connection before the answer', route: '/agents/:handle/', caller: 'alice' });
+    const line = await eventually('the closed stream line', async () =>
+      logLines(node.output()).find((l) => l['rpc'] === 'SendStreamingMessage'),
+    );
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'client closed the connection before the answer',
+      route: '/agents/:handle/',
+      caller: 'alice',
+    });
     expect(line['status']).toBeUndefined();
   });
 
@@ -144,11 +210,20 @@ describe('the request log of a real hub', () => {
     const before = logLines(node.output()).length;
     const socket = connect(node.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /api/agents HTTP/1.1\r\nHost: 127.0.0.1:${node.port}\r\nContent-Type: application/json\r\nContent-Length: 500\r\nX-Request-Id: leaves-early\r\n\r\n{"handle":`);
+    socket.write(
+      `POST /api/agents HTTP/1.1\r\nHost: 127.0.0.1:${node.port}\r\nContent-Type: application/json\r\nContent-Length: 500\r\nX-Request-Id: leaves-early\r\n\r\n{"handle":`,
+    );
     await new Promise((r) => setTimeout(r, 200));
     socket.destroy();
-    const line = await eventually('the abort line', async () => logLines(node.output()).find((l) => l['reqId'] === 'leaves-early'));
-    expect(line).toMatchObject({ level: 30, msg: 'client closed the connection before the answer', method: 'POST', route: '/api/agents' });
+    const line = await eventually('the abort line', async () =>
+      logLines(node.output()).find((l) => l['reqId'] === 'leaves-early'),
+    );
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'client closed the connection before the answer',
+      method: 'POST',
+      route: '/api/agents',
+    });
     const after = logLines(node.output()).slice(before);
     expect(after.filter((l) => l['reqId'] === 'leaves-early')).toHaveLength(1);
     expect(after.filter((l) => Number(l['level']) >= 50)).toEqual([]);
@@ -168,14 +243,33 @@ describe('the request log of a real hub', () => {
     await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
     try {
-      const sent = await rpc(`${node.url}agents/bob/`, 'SendMessage', { message: { messageId: 'log-redirect', role: 'ROLE_USER', parts: [{ text: 'push me' }] } }, { token: alice.token });
+      const sent = await rpc(
+        `${node.url}agents/bob/`,
+        'SendMessage',
+        { message: { messageId: 'log-redirect', role: 'ROLE_USER', parts: [{ text: 'push me' }] } },
+        { token: alice.token },
+      );
       const id = sent.body.result.task.id as string;
       const config = { taskId: id, id: 'redirected', url: `${origin}/hook/${PATH_SECRET}?token=${QUERY_SECRET}` };
-      expect((await rpc(`${node.url}agents/bob/`, 'CreateTaskPushNotificationConfig', config, { token: alice.token })).status).toBe(200);
-      expect((await rest(node, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } })).status).toBe(200);
-      const line = await eventually('the refused delivery line', async () => logLines(node.output()).find((l) => l['taskId'] === id && l['channel'] === 'push'));
+      expect(
+        (await rpc(`${node.url}agents/bob/`, 'CreateTaskPushNotificationConfig', config, { token: alice.token }))
+          .status,
+      ).toBe(200);
+      expect(
+        (
+          await rest(node, 'POST', `api/tasks/${id}/respond`, {
+            token: bob.token,
+            body: { state: 'TASK_STATE_COMPLETED' },
+          })
+        ).status,
+      ).toBe(200);
+      const line = await eventually('the refused delivery line', async () =>
+        logLines(node.output()).find((l) => l['taskId'] === id && l['channel'] === 'push'),
+      );
       expect(line).toMatchObject({ level: 40, msg: 'delivery failed; no more retries' });
-      expect(line['error']).toBe(`${origin} redirected to another origin (http://localhost:${(redirector.address() as AddressInfo).port}); Muster follows redirects only within ${origin}. Send the final URL instead`);
+      expect(line['error']).toBe(
+        `${origin} redirected to another origin (http://localhost:${(redirector.address() as AddressInfo).port}); Muster follows redirects only within ${origin}. Send the final URL instead`,
+      );
       const out = node.output();
       for (const secret of [PATH_SECRET, QUERY_SECRET, LOCATION_SECRET]) expect(out).not.toContain(secret);
     } finally {
@@ -189,7 +283,10 @@ describe('the request log of a real hub', () => {
     const lines = logLines(out);
     expect(lines.find((l) => l['signal'] === 'SIGTERM')).toMatchObject({ level: 30, msg: 'Muster: SIGTERM, stopping' });
     expect(lines.at(-1)).toMatchObject({ msg: 'Muster stopped' });
-    expect(lines.find((l) => String(l['msg']).startsWith('Muster is listening on'))).toMatchObject({ url: node.url, version: expect.any(String) });
+    expect(lines.find((l) => String(l['msg']).startsWith('Muster is listening on'))).toMatchObject({
+      url: node.url,
+      version: expect.any(String),
+    });
     expect(secrets.length).toBe(13);
     for (const secret of secrets) expect(out).not.toContain(secret);
     expect(out).not.toMatch(/\bat .*\.ts:\d+/); // no stack frames
@@ -200,7 +297,11 @@ describe('the request log of a real hub', () => {
 
 describe('the log level', () => {
   it('warn hides the request lines but keeps the start and stop lines', async () => {
-    const quiet = await startNode('Q', { db: db.url, cwd: db.dir, env: { MUSTER_ADMIN_TOKEN: ADMIN, MUSTER_LOG_LEVEL: 'warn' } });
+    const quiet = await startNode('Q', {
+      db: db.url,
+      cwd: db.dir,
+      env: { MUSTER_ADMIN_TOKEN: ADMIN, MUSTER_LOG_LEVEL: 'warn' },
+    });
     nodes.push(quiet);
     expect((await fetch(`${quiet.url}health`)).status).toBe(200);
     expect((await fetch(`${quiet.url}api/me`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);

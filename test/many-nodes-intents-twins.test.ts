@@ -17,19 +17,31 @@ const ADMIN_TOKEN = 'many-nodes-twins-admin';
 const ROUNDS = 25;
 
 describe.skipIf(!testPostgres)('twin declarations raced through two nodes of one PostgreSQL database', () => {
-  const { nodes } = clusterOnPostgres('many_nodes_twins', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }, startMs: 30_000 }));
+  const { nodes } = clusterOnPostgres('many_nodes_twins', ['A', 'B'], (db) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN },
+    startMs: 30_000,
+  }));
   let owner: Registered;
 
   const declare = async (node: NodeProcess, title: string, footprint: string[], space = 'work') => {
     const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: title }, { data: { footprint } }] };
-    const res = await rpc(`${node.url}spaces/${space}/`, 'SendMessage', { message, configuration: { returnImmediately: true } }, { token: owner.token });
+    const res = await rpc(
+      `${node.url}spaces/${space}/`,
+      'SendMessage',
+      { message, configuration: { returnImmediately: true } },
+      { token: owner.token },
+    );
     if (!res.body.result) throw new Error(`declare on ${node.name}: ${JSON.stringify(res.body)}`);
     return res.body.result.task;
   };
 
   beforeAll(async () => {
     owner = await register(nodes[0]!, 'owner', {}, ADMIN_TOKEN);
-    expect((await rest(nodes[1]!, 'POST', 'api/spaces', { token: owner.token, body: { name: 'work', claim: 'open' } })).status).toBe(201);
+    expect(
+      (await rest(nodes[1]!, 'POST', 'api/spaces', { token: owner.token, body: { name: 'work', claim: 'open' } }))
+        .status,
+    ).toBe(201);
   });
 
   it(`the same declaration through both nodes at once opens one intent and answers it to both, ${ROUNDS} rounds`, async () => {
@@ -54,7 +66,8 @@ describe.skipIf(!testPostgres)('twin declarations raced through two nodes of one
   it(`twins by overlapping footprints (no open key is the same) through both nodes at once open one intent, ${ROUNDS} rounds`, async () => {
     const [A, B] = nodes as [NodeProcess, NodeProcess];
     await rest(A, 'POST', 'api/spaces', { token: owner.token, body: { name: 'overlaps', claim: 'open' } });
-    const declareIn = (node: NodeProcess, title: string, footprint: string[]) => declare(node, title, footprint, 'overlaps');
+    const declareIn = (node: NodeProcess, title: string, footprint: string[]) =>
+      declare(node, title, footprint, 'overlaps');
     for (let round = 0; round < ROUNDS; round++) {
       // A glob and a file under it, and a folder: they overlap, so the two are twins, but their keys differ.
       const [a, b] = await Promise.all([

@@ -15,24 +15,51 @@ import { testPostgres } from './helpers/postgres.js';
 const ADMIN_TOKEN = 'many-nodes-intents-admin';
 
 describe.skipIf(!testPostgres)('work intents on three nodes of one PostgreSQL database', () => {
-  const { nodes } = clusterOnPostgres('many_nodes_intents', ['A', 'B', 'C'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_INTENT_WAIT_S: '10' }, startMs: 30_000 }));
+  const { nodes } = clusterOnPostgres('many_nodes_intents', ['A', 'B', 'C'], (db) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_INTENT_WAIT_S: '10' },
+    startMs: 30_000,
+  }));
   let A: NodeProcess, B: NodeProcess, C: NodeProcess;
   let owner: Registered;
   const workers: Registered[] = [];
 
   const base = (node: NodeProcess) => `${node.url}spaces/work/`;
-  const declare = async (node: NodeProcess, title: string, configuration: Record<string, unknown> = { returnImmediately: true }) => {
-    const res = await rpc(base(node), 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: title }, { data: { footprint: [`${title.replace(/\W+/g, '-')}/**`] } }] }, configuration }, { token: owner.token });
+  const declare = async (
+    node: NodeProcess,
+    title: string,
+    configuration: Record<string, unknown> = { returnImmediately: true },
+  ) => {
+    const res = await rpc(
+      base(node),
+      'SendMessage',
+      {
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ text: title }, { data: { footprint: [`${title.replace(/\W+/g, '-')}/**`] } }],
+        },
+        configuration,
+      },
+      { token: owner.token },
+    );
     if (!res.body.result) throw new Error(`declare on ${node.name}: ${JSON.stringify(res.body)}`);
     return res.body.result.task;
   };
-  const act = (node: NodeProcess, id: string, action: string, w: Registered, body: unknown = {}) => rest(node, 'POST', `api/tasks/${id}/${action}`, { token: w.token, body });
+  const act = (node: NodeProcess, id: string, action: string, w: Registered, body: unknown = {}) =>
+    rest(node, 'POST', `api/tasks/${id}/${action}`, { token: w.token, body });
 
   beforeAll(async () => {
     [A, B, C] = nodes as [NodeProcess, NodeProcess, NodeProcess];
     owner = await register(A, 'owner', {}, ADMIN_TOKEN);
-    workers.push(...(await Promise.all(['w1', 'w2', 'w3', 'w4', 'w5', 'w6'].map((h, i) => register(nodes[i % 3]!, h, {}, ADMIN_TOKEN)))));
-    expect((await rest(B, 'POST', 'api/spaces', { token: owner.token, body: { name: 'work', claim: 'open' } })).status).toBe(201);
+    workers.push(
+      ...(await Promise.all(
+        ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'].map((h, i) => register(nodes[i % 3]!, h, {}, ADMIN_TOKEN)),
+      )),
+    );
+    expect(
+      (await rest(B, 'POST', 'api/spaces', { token: owner.token, body: { name: 'work', claim: 'open' } })).status,
+    ).toBe(201);
   });
 
   it('one intent claimed at once by six workers through the three nodes: one wins, the others get 409 naming the winner', async () => {
@@ -54,7 +81,11 @@ describe.skipIf(!testPostgres)('work intents on three nodes of one PostgreSQL da
   it('a lease that runs out reopens the intent once, with three schedulers, and a worker on another node claims it', async () => {
     const intent = await declare(B, 'Leased work');
     expect((await act(A, intent.id, 'claim', workers[0]!, { leaseSeconds: 1 })).status).toBe(200);
-    await eventually('the lease to run out', async () => ((await rpc(base(C), 'GetTask', { id: intent.id })).body.result.status.state === 'TASK_STATE_SUBMITTED' ? true : undefined));
+    await eventually('the lease to run out', async () =>
+      (await rpc(base(C), 'GetTask', { id: intent.id })).body.result.status.state === 'TASK_STATE_SUBMITTED'
+        ? true
+        : undefined,
+    );
     await sleep(800); // every scheduler has had its turn
     const stream = await openSse(base(B), 'SubscribeToTask', { id: intent.id }, { lastEventId: 0 });
     await sleep(300);
@@ -66,7 +97,13 @@ describe.skipIf(!testPostgres)('work intents on three nodes of one PostgreSQL da
 
   it('a blocking declaration on A answers the landing made through C', async () => {
     const waiting = declare(A, 'Blocking across nodes', {});
-    const id = await eventually('the declaration', async () => (await rest(B, 'GET', 'api/spaces/work/intents?state=claimable&limit=50')).body.data.find((i: any) => i.title === 'Blocking across nodes')?.id);
+    const id = await eventually(
+      'the declaration',
+      async () =>
+        (await rest(B, 'GET', 'api/spaces/work/intents?state=claimable&limit=50')).body.data.find(
+          (i: any) => i.title === 'Blocking across nodes',
+        )?.id,
+    );
     await act(B, id, 'claim', workers[2]!);
     await act(C, id, 'land', workers[2]!, { summary: 'Landed through C.' });
     const answer = await waiting;
@@ -79,7 +116,12 @@ describe.skipIf(!testPostgres)('work intents on three nodes of one PostgreSQL da
     await act(C, intent.id, 'claim', workers[3]!);
     const stream = await openSse(base(C), 'SubscribeToTask', { id: intent.id }, { token: workers[3]!.token });
     await stream.waitFor(1);
-    const canceled = await rpc(base(B), 'CancelTask', { id: intent.id, metadata: { reason: 'not needed' } }, { token: owner.token });
+    const canceled = await rpc(
+      base(B),
+      'CancelTask',
+      { id: intent.id, metadata: { reason: 'not needed' } },
+      { token: owner.token },
+    );
     expect(canceled.body.result.status.state).toBe('TASK_STATE_CANCELED');
     const events = await stream.waitEnd();
     expect(events.at(-1)!.data.result.statusUpdate.status.state).toBe('TASK_STATE_CANCELED');

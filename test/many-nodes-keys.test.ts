@@ -14,10 +14,18 @@ import { testPostgres } from './helpers/postgres.js';
 const ADMIN_TOKEN = 'many-nodes-keys-admin';
 
 describe.skipIf(!testPostgres)('signing keys on two nodes of one PostgreSQL database', () => {
-  const { nodes } = clusterOnPostgres('many_nodes_keys', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }, startMs: 30_000 }));
+  const { nodes } = clusterOnPostgres('many_nodes_keys', ['A', 'B'], (db) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN },
+    startMs: 30_000,
+  }));
   let A: NodeProcess, B: NodeProcess;
-  const kids = async (node: NodeProcess) => ((await (await fetch(`${node.url}.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
-  const cardKid = async (node: NodeProcess, version?: '0.3') => decodeProtectedHeader((await fetchCard(`${node.url}.well-known/agent-card.json`, version)).card.signatures[0]!).kid;
+  const kids = async (node: NodeProcess) =>
+    ((await (await fetch(`${node.url}.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map(
+      (k) => k.kid,
+    );
+  const cardKid = async (node: NodeProcess, version?: '0.3') =>
+    decodeProtectedHeader((await fetchCard(`${node.url}.well-known/agent-card.json`, version)).card.signatures[0]!).kid;
 
   beforeAll(() => {
     [A, B] = nodes as [NodeProcess, NodeProcess];
@@ -37,7 +45,12 @@ describe.skipIf(!testPostgres)('signing keys on two nodes of one PostgreSQL data
     const newKid = rotated.body.kid as string;
     expect(await kids(B)).toEqual(expect.arrayContaining([oldKid, newKid]));
     expect(await cardKid(A)).toBe(newKid);
-    await eventually('B to sign with the new key', async () => ((await cardKid(B)) === newKid && (await cardKid(B, '0.3')) === newKid) || undefined, 10_000, 100);
+    await eventually(
+      'B to sign with the new key',
+      async () => ((await cardKid(B)) === newKid && (await cardKid(B, '0.3')) === newKid) || undefined,
+      10_000,
+      100,
+    );
     const fresh = (await fetchCard(`${B.url}.well-known/agent-card.json`)).card;
     await verifyWithJose(fresh, `${B.url}.well-known/jwks.json`);
     await verifyWithSdk(fresh);
@@ -47,7 +60,9 @@ describe.skipIf(!testPostgres)('signing keys on two nodes of one PostgreSQL data
   });
 
   it('rotations through both nodes at once leave one newest key, which both sign with', async () => {
-    const [a, b] = await Promise.all([A, B].map((node) => rest(node, 'POST', 'api/keys/rotate', { token: ADMIN_TOKEN, body: {} })));
+    const [a, b] = await Promise.all(
+      [A, B].map((node) => rest(node, 'POST', 'api/keys/rotate', { token: ADMIN_TOKEN, body: {} })),
+    );
     expect([a!.status, b!.status]).toEqual([200, 200]);
     expect(a!.body.kid).not.toBe(b!.body.kid);
     const listed = await kids(A);
@@ -55,6 +70,11 @@ describe.skipIf(!testPostgres)('signing keys on two nodes of one PostgreSQL data
     expect(listed).toEqual(expect.arrayContaining([a!.body.kid, b!.body.kid]));
     const newest = await cardKid(A);
     expect([a!.body.kid, b!.body.kid]).toContain(newest);
-    await eventually('B to sign with the newest key', async () => ((await cardKid(B)) === newest) || undefined, 10_000, 100);
+    await eventually(
+      'B to sign with the newest key',
+      async () => (await cardKid(B)) === newest || undefined,
+      10_000,
+      100,
+    );
   });
 });

@@ -17,7 +17,12 @@ const from = (address: string) => ({ 'x-forwarded-for': address });
 describe.skipIf(!testPostgres)('per-address limits across three nodes of one PostgreSQL database', () => {
   const { nodes } = clusterOnPostgres('many_nodes_limits', ['A', 'B', 'C'], (db) => ({
     db,
-    env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, MUSTER_TRUST_PROXY: '127.0.0.1', MUSTER_LIMIT_TOKEN_FAILURES: '4', MUSTER_LIMIT_REGISTER_ADDRESS: '3' },
+    env: {
+      MUSTER_ADMIN_TOKEN: ADMIN_TOKEN,
+      MUSTER_TRUST_PROXY: '127.0.0.1',
+      MUSTER_LIMIT_TOKEN_FAILURES: '4',
+      MUSTER_LIMIT_REGISTER_ADDRESS: '3',
+    },
     startMs: 30_000,
   }));
   let A: NodeProcess, B: NodeProcess, C: NodeProcess;
@@ -33,21 +38,41 @@ describe.skipIf(!testPostgres)('per-address limits across three nodes of one Pos
     await awayFromWindowEdge(3_600_000, 30_000);
     const X = from('203.0.113.80');
     // C has seen ada's token, so it checks it in SendMessage's own statement: the gate is checked there too.
-    expect((await rpc(`${C.url}agents/limits-bo/`, 'ListTasks', {}, { token: ada.token, headers: from('198.51.100.80') })).status).toBe(200);
-    for (const node of [A, B, A, B]) expect((await rest(node, 'GET', 'api/inbox', { token: `mst_guess-${randomUUID()}`, headers: X })).status, node.name).toBe(401);
-    const blocked = await rpc(`${C.url}agents/limits-bo/`, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, { token: ada.token, headers: X });
+    expect(
+      (await rpc(`${C.url}agents/limits-bo/`, 'ListTasks', {}, { token: ada.token, headers: from('198.51.100.80') }))
+        .status,
+    ).toBe(200);
+    for (const node of [A, B, A, B])
+      expect(
+        (await rest(node, 'GET', 'api/inbox', { token: `mst_guess-${randomUUID()}`, headers: X })).status,
+        node.name,
+      ).toBe(401);
+    const blocked = await rpc(
+      `${C.url}agents/limits-bo/`,
+      'SendMessage',
+      { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+      { token: ada.token, headers: X },
+    );
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe(-32029);
     expect(blocked.body.error.message).toMatch(/4 refused bearer tokens an hour from one address/);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    for (const node of [A, B]) expect((await rest(node, 'GET', 'api/inbox', { token: ada.token, headers: X })).status, node.name).toBe(429);
-    expect((await rest(C, 'GET', 'api/sent?state=all', { token: ada.token, headers: from('198.51.100.80') })).body.data).toEqual([]);
+    for (const node of [A, B])
+      expect((await rest(node, 'GET', 'api/inbox', { token: ada.token, headers: X })).status, node.name).toBe(429);
+    expect(
+      (await rest(C, 'GET', 'api/sent?state=all', { token: ada.token, headers: from('198.51.100.80') })).body.data,
+    ).toEqual([]);
   });
 
   it('6 registrations from one address at once through A, B and C: 3 accepted (the limit), 3 refused 429, and only 3 stored', async () => {
     await awayFromWindowEdge(3_600_000, 30_000);
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => rest(nodes[i % 3]!, 'POST', 'api/agents', { body: { handle: `limits-reg-${i}` }, headers: from('203.0.113.81') })),
+      Array.from({ length: 6 }, (_, i) =>
+        rest(nodes[i % 3]!, 'POST', 'api/agents', {
+          body: { handle: `limits-reg-${i}` },
+          headers: from('203.0.113.81'),
+        }),
+      ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 429, 429, 429]);
     for (const refused of answers.filter((a) => a.status === 429)) expect(refused.body.error.code).toBe('RATE_LIMITED');

@@ -17,16 +17,26 @@ const ADMIN_TOKEN = 'many-nodes-memory-admin';
 
 describe.skipIf(!testPostgres)('memory boards on two nodes of one PostgreSQL database', () => {
   let databaseUrl = '';
-  const { nodes } = clusterOnPostgres('many_nodes_memory', ['A', 'B'], (db) => ((databaseUrl = db), { db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }, startMs: 30_000 }));
+  const { nodes } = clusterOnPostgres(
+    'many_nodes_memory',
+    ['A', 'B'],
+    (db) => ((databaseUrl = db), { db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }, startMs: 30_000 }),
+  );
   let A: NodeProcess, B: NodeProcess;
   let ann: Registered;
 
   const skill = async (node: NodeProcess, id: string, args: unknown, messageId = randomUUID()) => {
-    const res = await rpc(`${node.url}memory/`, 'SendMessage', { message: { messageId, role: 'ROLE_USER', parts: [{ data: { skill: id, args } }] } }, { token: ann.token });
+    const res = await rpc(
+      `${node.url}memory/`,
+      'SendMessage',
+      { message: { messageId, role: 'ROLE_USER', parts: [{ data: { skill: id, args } }] } },
+      { token: ann.token },
+    );
     if (!res.body.result) throw new Error(`${id} on ${node.name}: ${JSON.stringify(res.body)}`);
     return res.body.result.task;
   };
-  const data = (task: any) => task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.data).data;
+  const data = (task: any) =>
+    task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.data).data;
 
   beforeAll(async () => {
     [A, B] = nodes as [NodeProcess, NodeProcess];
@@ -34,8 +44,13 @@ describe.skipIf(!testPostgres)('memory boards on two nodes of one PostgreSQL dat
   });
 
   it('50 concurrent board.remember calls through both nodes into one board lose no card', async () => {
-    const board = (await skill(A, 'board.create', { title: 'Shared work', cards: ['the first card'] })).metadata.muster.board;
-    const added = await Promise.all(Array.from({ length: 50 }, (_, i) => skill(nodes[i % 2]!, 'board.remember', { board, cards: [`card number ${i}`] })));
+    const board = (await skill(A, 'board.create', { title: 'Shared work', cards: ['the first card'] })).metadata.muster
+      .board;
+    const added = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        skill(nodes[i % 2]!, 'board.remember', { board, cards: [`card number ${i}`] }),
+      ),
+    );
     expect(added.every((t) => t.status.state === 'TASK_STATE_COMPLETED')).toBe(true);
     const read = data(await skill(B, 'board.read', { board }));
     expect(read.cards).toHaveLength(51);
@@ -45,8 +60,18 @@ describe.skipIf(!testPostgres)('memory boards on two nodes of one PostgreSQL dat
 
   it('a board made through one node is recalled through the other; a message retried through the other node writes nothing twice', async () => {
     const messageId = randomUUID();
-    const made = await skill(A, 'board.create', { title: 'Decisions', cards: ['We chose PostgreSQL #decision'] }, messageId);
-    const retried = await skill(B, 'board.create', { title: 'Decisions', cards: ['We chose PostgreSQL #decision'] }, messageId);
+    const made = await skill(
+      A,
+      'board.create',
+      { title: 'Decisions', cards: ['We chose PostgreSQL #decision'] },
+      messageId,
+    );
+    const retried = await skill(
+      B,
+      'board.create',
+      { title: 'Decisions', cards: ['We chose PostgreSQL #decision'] },
+      messageId,
+    );
     expect(retried.id).toBe(made.id);
     const found = data(await skill(B, 'board.recall', { query: '#decision' }));
     expect(found.cards.map((c: any) => c.text)).toEqual(['We chose PostgreSQL #decision']);
@@ -55,11 +80,23 @@ describe.skipIf(!testPostgres)('memory boards on two nodes of one PostgreSQL dat
   });
 
   it('two calls at the very edge of the 600-a-minute quota through both nodes at once: one writes its card, the other is refused and writes none', async () => {
-    const board = (await skill(A, 'board.create', { title: 'At the edge', cards: ['before the edge'] })).metadata.muster.board;
+    const board = (await skill(A, 'board.create', { title: 'At the edge', cards: ['before the edge'] })).metadata.muster
+      .board;
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     const call = (node: NodeProcess, text: string) =>
-      rpc(`${node.url}memory/`, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'board.remember', args: { board, cards: [text] } } }] } }, { token: ann.token });
+      rpc(
+        `${node.url}memory/`,
+        'SendMessage',
+        {
+          message: {
+            messageId: randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ data: { skill: 'board.remember', args: { board, cards: [text] } } }],
+          },
+        },
+        { token: ann.token },
+      );
     try {
       for (let round = 0; round < 8; round++) {
         // One use left in this minute's window (and not so near its end that the calls land in the next one).
@@ -70,9 +107,14 @@ describe.skipIf(!testPostgres)('memory boards on two nodes of one PostgreSQL dat
           [window],
         );
         const [a, b] = await Promise.all([call(A, `through A, round ${round}`), call(B, `through B, round ${round}`)]);
-        const outcomes = [a, b].map((r) => (r.body.result ? r.body.result.task.status.state : r.body.error.data[0].reason)).sort();
+        const outcomes = [a, b]
+          .map((r) => (r.body.result ? r.body.result.task.status.state : r.body.error.data[0].reason))
+          .sort();
         expect(outcomes, `round ${round}`).toEqual(['RATE_LIMITED', 'TASK_STATE_COMPLETED']);
-        const { rows } = await client.query(`SELECT count(*)::int AS n FROM cards WHERE board_id = $1 AND text LIKE '%round ' || $2`, [board, String(round)]);
+        const { rows } = await client.query(
+          `SELECT count(*)::int AS n FROM cards WHERE board_id = $1 AND text LIKE '%round ' || $2`,
+          [board, String(round)],
+        );
         expect(rows[0].n, `round ${round}: cards written`).toBe(1);
       }
     } finally {

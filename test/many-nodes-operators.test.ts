@@ -14,26 +14,42 @@ import { testPostgres } from './helpers/postgres.js';
 const ADMIN_TOKEN = 'many-nodes-operators-admin';
 
 describe.skipIf(!testPostgres)('operators on two nodes of one PostgreSQL database', () => {
-  const { nodes } = clusterOnPostgres('many_nodes_operators', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }, startMs: 30_000 }));
+  const { nodes } = clusterOnPostgres('many_nodes_operators', ['A', 'B'], (db) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN },
+    startMs: 30_000,
+  }));
   let A: NodeProcess, B: NodeProcess;
   let operator: string;
   let sender: Registered;
   const send = (node: NodeProcess) =>
-    rpc(`${node.url}agents/nodes-owned/`, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } }, { token: sender.token });
+    rpc(
+      `${node.url}agents/nodes-owned/`,
+      'SendMessage',
+      { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
+      { token: sender.token },
+    );
 
   beforeAll(async () => {
     [A, B] = nodes as [NodeProcess, NodeProcess];
-    operator = (await rest(A, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'nodes-op' } })).body.token;
+    operator = (await rest(A, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'nodes-op' } })).body
+      .token;
     sender = await register(A, 'nodes-sender', {}, ADMIN_TOKEN);
   });
 
-  it('an operator made through A registers through B and reads its agent\'s task through either', async () => {
+  it("an operator made through A registers through B and reads its agent's task through either", async () => {
     const owned = await rest(B, 'POST', 'api/agents', { token: operator, body: { handle: 'nodes-owned' } });
     expect(owned.body.operator).toBe('nodes-op');
     const task = (await send(A)).body.result.task.id;
     for (const node of [A, B]) {
-      expect((await rest(node, 'GET', 'api/inbox?agent=nodes-owned', { token: operator })).body.data.map((t: { id: string }) => t.id)).toEqual([task]);
-      expect((await rpc(`${node.url}agents/nodes-owned/`, 'GetTask', { id: task }, { token: operator })).body.result.id).toBe(task);
+      expect(
+        (await rest(node, 'GET', 'api/inbox?agent=nodes-owned', { token: operator })).body.data.map(
+          (t: { id: string }) => t.id,
+        ),
+      ).toEqual([task]);
+      expect(
+        (await rpc(`${node.url}agents/nodes-owned/`, 'GetTask', { id: task }, { token: operator })).body.result.id,
+      ).toBe(task);
     }
   });
 
@@ -51,7 +67,9 @@ describe.skipIf(!testPostgres)('operators on two nodes of one PostgreSQL databas
     const made = await rest(A, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'nodes-op-two' } });
     expect((await rest(B, 'GET', 'api/me', { token: made.body.token })).body.handle).toBe('nodes-op-two');
     const [live] = (await rest(A, 'GET', 'api/operators/nodes-op-two/tokens', { token: ADMIN_TOKEN })).body.tokens;
-    expect((await rest(A, 'DELETE', `api/operators/nodes-op-two/tokens/${live.id}`, { token: made.body.token })).status).toBe(204);
+    expect(
+      (await rest(A, 'DELETE', `api/operators/nodes-op-two/tokens/${live.id}`, { token: made.body.token })).status,
+    ).toBe(204);
     expect((await rest(B, 'GET', 'api/me', { token: made.body.token })).status).toBe(401);
   });
 });

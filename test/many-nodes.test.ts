@@ -13,7 +13,20 @@ import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { verifyDetached } from '../src/delivery/signing.js';
 import { awayFromWindowEdge, register, rest, rpc, type Registered } from './helpers/hub.js';
-import { cleanEnv, eventually, logLines, nodeLogs, openSse, sleep, startNode, startNodes, stopNodes, within, type NodeProcess, type SseEvent } from './helpers/nodes.js';
+import {
+  cleanEnv,
+  eventually,
+  logLines,
+  nodeLogs,
+  openSse,
+  sleep,
+  startNode,
+  startNodes,
+  stopNodes,
+  within,
+  type NodeProcess,
+  type SseEvent,
+} from './helpers/nodes.js';
 import { freshPostgresDatabase, testPostgres } from './helpers/postgres.js';
 import { contribution, dataParams, openData, reviewRequest, sendData } from './helpers/review.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
@@ -57,12 +70,19 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     }
   };
   const bobBase = (node: NodeProcess) => `${node.url}agents/bob/`;
-  const respond = (node: NodeProcess, id: string, body: object, token = bob.token) => rest(node, 'POST', `api/tasks/${id}/respond`, { token, body });
+  const respond = (node: NodeProcess, id: string, body: object, token = bob.token) =>
+    rest(node, 'POST', `api/tasks/${id}/respond`, { token, body });
   const newTask = async (node: NodeProcess, text: string, from = alice, to = 'bob'): Promise<string> => {
     // returnImmediately: a send to an agent that forwards (9c) would wait for its answer (test/blocking-send.test.ts).
     const message = { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] };
-    const { status, body } = await rpc(`${node.url}agents/${to}/`, 'SendMessage', { message, configuration: { returnImmediately: true } }, { token: from.token });
-    if (status !== 200 || !body.result?.task?.id) throw new Error(`SendMessage on ${node.name}: ${status} ${JSON.stringify(body)}`);
+    const { status, body } = await rpc(
+      `${node.url}agents/${to}/`,
+      'SendMessage',
+      { message, configuration: { returnImmediately: true } },
+      { token: from.token },
+    );
+    if (status !== 200 || !body.result?.task?.id)
+      throw new Error(`SendMessage on ${node.name}: ${status} ${JSON.stringify(body)}`);
     return body.result.task.id;
   };
   /** Every event of a task as a stream replays it from the start (Last-Event-ID: 0), the snapshot left out. */
@@ -92,7 +112,12 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     db = await freshPostgresDatabase('many_nodes');
     // All three at the same moment on the empty database: they race for the migrations.
     // C reads its database from MUSTER_DB, A and B from --db.
-    nodes = await startNodes(['A', 'B', 'C'], (name) => ({ db: db!.url, dbVia: name === 'C' ? 'env' : 'flag', env: NODE_ENV, startMs: 30_000 }));
+    nodes = await startNodes(['A', 'B', 'C'], (name) => ({
+      db: db!.url,
+      dbVia: name === 'C' ? 'env' : 'flag',
+      env: NODE_ENV,
+      startMs: 30_000,
+    }));
     [A, B, C] = nodes as [NodeProcess, NodeProcess, NodeProcess];
     [alice, bob] = await Promise.all([register(A, 'alice', {}, ADMIN_TOKEN), register(B, 'bob', {}, ADMIN_TOKEN)]);
   }, 45_000);
@@ -112,7 +137,11 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     for (const node of nodes) {
       const health = await rest(node, 'GET', 'health');
       expect(health.status, node.name).toBe(200);
-      expect(health.body, node.name).toMatchObject({ status: 'ok', store: 'postgres', adminTokenFingerprint: fingerprint });
+      expect(health.body, node.name).toMatchObject({
+        status: 'ok',
+        store: 'postgres',
+        adminTokenFingerprint: fingerprint,
+      });
       const me = await rest(node, 'GET', 'api/me', { token: ADMIN_TOKEN });
       expect(me.body, node.name).toEqual({ kind: 'admin' });
       jwks.push(JSON.stringify((await rest(node, 'GET', '.well-known/jwks.json')).body));
@@ -128,7 +157,12 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   });
 
   it('a process that comes later: migrate finds the database up to date, and a node with another admin token refuses to start', async () => {
-    const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'migrate', '--db', db!.url], { cwd: root, env: cleanEnv(), encoding: 'utf8', timeout: 15_000 });
+    const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'migrate', '--db', db!.url], {
+      cwd: root,
+      env: cleanEnv(),
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
     expect(migrate.stdout.trim(), migrate.stderr).toBe(`${db!.url} is up to date`);
     expect(migrate.status).toBe(0);
     const other = startNode('D', { db: db!.url, env: { ...NODE_ENV, MUSTER_ADMIN_TOKEN: 'another-admin-token' } });
@@ -153,7 +187,10 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
       const me = await rest(node, 'GET', 'api/me', { token: agent.token });
       expect(me.status, node.name).toBe(200);
       expect(me.body).toMatchObject({ kind: 'agent', handle: 'node-one', name: 'Node One' });
-      expect((await rest(node, 'GET', 'api/agents/node-one')).body).toMatchObject({ handle: 'node-one', name: 'Node One' });
+      expect((await rest(node, 'GET', 'api/agents/node-one')).body).toMatchObject({
+        handle: 'node-one',
+        name: 'Node One',
+      });
       // The SDK discovers the agent through this node.
       const client = await sdkClient(`${node.url}agents/node-one/`, agent.token);
       expect((await client.getAgentCard()).name).toBe('Node One');
@@ -165,7 +202,9 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   it('1b. one handle registered through the three nodes at once: one 201, two 409 HANDLE_TAKEN', async () => {
     for (const round of [1, 2, 3]) {
       const handle = `same-handle-${round}`;
-      const answers = await Promise.all(nodes.map((node) => rest(node, 'POST', 'api/agents', { token: ADMIN_TOKEN, body: { handle } })));
+      const answers = await Promise.all(
+        nodes.map((node) => rest(node, 'POST', 'api/agents', { token: ADMIN_TOKEN, body: { handle } })),
+      );
       expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([201, 409, 409]);
       for (const a of answers.filter((a) => a.status === 409)) expect(a.body.error.code).toBe('HANDLE_TAKEN');
       const token = answers.find((a) => a.status === 201)!.body.token;
@@ -188,7 +227,11 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     expect(read.status.state).toBe(COMPLETED);
     expect(read.status.message.parts).toEqual([{ text: 'Looks good (answered on C)' }]);
     expect(read.artifacts).toHaveLength(1);
-    expect(read.artifacts[0]).toMatchObject({ artifactId: 'notes-1', name: 'notes', parts: [{ text: 'two typos on page 3' }] });
+    expect(read.artifacts[0]).toMatchObject({
+      artifactId: 'notes-1',
+      name: 'notes',
+      parts: [{ text: 'two typos on page 3' }],
+    });
     expect(texts(read.history)).toEqual(['Please review the draft (sent on A)', 'Looks good (answered on C)']);
     expect(read.metadata.muster).toMatchObject({ kind: 'direct', from: 'alice', to: 'bob' });
   });
@@ -203,7 +246,11 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     const ids = new Set<string>([first.id]);
     for (let round = 0; round < 5; round++) {
       const messageId = `idem-race-${round}`;
-      const answers = await Promise.all(clients.map(async (c: Client) => wire(await c.sendMessage(sendRequest(`once, at once ${round}`, { messageId })))));
+      const answers = await Promise.all(
+        clients.map(async (c: Client) =>
+          wire(await c.sendMessage(sendRequest(`once, at once ${round}`, { messageId }))),
+        ),
+      );
       expect(new Set(answers.map((a) => a.id)).size, `round ${round}: ${answers.map((a) => a.id).join(' ')}`).toBe(1);
       ids.add(answers[0]!.id);
     }
@@ -218,11 +265,19 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   });
 
   it('3b. the rate limit of 30 tasks a minute from one agent to another holds across nodes: 33 sent at once through A, B and C, 30 accepted', async () => {
-    const [sender, target] = await Promise.all([register(A, 'quota-sender', {}, ADMIN_TOKEN), register(B, 'quota-target', {}, ADMIN_TOKEN)]);
+    const [sender, target] = await Promise.all([
+      register(A, 'quota-sender', {}, ADMIN_TOKEN),
+      register(B, 'quota-target', {}, ADMIN_TOKEN),
+    ]);
     await awayFromWindowEdge(60_000);
     const answers = await Promise.all(
       Array.from({ length: 33 }, (_, i) =>
-        rpc(`${nodes[i % 3]!.url}agents/quota-target/`, 'SendMessage', { message: { messageId: `quota-${i}`, role: 'ROLE_USER', parts: [{ text: `q ${i}` }] } }, { token: sender.token }),
+        rpc(
+          `${nodes[i % 3]!.url}agents/quota-target/`,
+          'SendMessage',
+          { message: { messageId: `quota-${i}`, role: 'ROLE_USER', parts: [{ text: `q ${i}` }] } },
+          { token: sender.token },
+        ),
       ),
     );
     const accepted = answers.filter((a) => a.body.result?.task);
@@ -246,10 +301,31 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     await within(5_000, 'the SDK stream on A opens', sdkOpened);
 
     const changes: [NodeProcess, object][] = [
-      [B, { state: WORKING, message: { parts: [{ text: 'B: started' }] }, artifacts: [{ artifactId: 'draft', name: 'draft', parts: [{ text: 'v1' }] }] }],
-      [C, { state: WORKING, message: { parts: [{ text: 'C: half way' }] }, artifacts: [{ artifactId: 'draft', name: 'draft', parts: [{ text: 'v2' }] }] }],
+      [
+        B,
+        {
+          state: WORKING,
+          message: { parts: [{ text: 'B: started' }] },
+          artifacts: [{ artifactId: 'draft', name: 'draft', parts: [{ text: 'v1' }] }],
+        },
+      ],
+      [
+        C,
+        {
+          state: WORKING,
+          message: { parts: [{ text: 'C: half way' }] },
+          artifacts: [{ artifactId: 'draft', name: 'draft', parts: [{ text: 'v2' }] }],
+        },
+      ],
       [B, { state: WORKING, message: { parts: [{ text: 'B: nearly there' }] } }],
-      [C, { state: COMPLETED, message: { parts: [{ text: 'C: done' }] }, artifacts: [{ artifactId: 'final', name: 'final', parts: [{ text: 'v3' }] }] }],
+      [
+        C,
+        {
+          state: COMPLETED,
+          message: { parts: [{ text: 'C: done' }] },
+          artifacts: [{ artifactId: 'final', name: 'final', parts: [{ text: 'v3' }] }],
+        },
+      ],
     ];
     for (const [node, body] of changes) expect((await respond(node, id, body)).status, node.name).toBe(200);
 
@@ -257,7 +333,12 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     expect(raw.error).toBeUndefined();
     const updates = live.slice(1);
     expect(updates.map((e) => e.id)).toEqual(updates.map((_, i) => i + 2)); // 2, 3, 4, …: no gap, no duplicate
-    expect(updates.map((e) => [kindOf(e.data.result), stateOf(e.data.result) ?? e.data.result.artifactUpdate?.artifact.parts[0].text])).toEqual([
+    expect(
+      updates.map((e) => [
+        kindOf(e.data.result),
+        stateOf(e.data.result) ?? e.data.result.artifactUpdate?.artifact.parts[0].text,
+      ]),
+    ).toEqual([
       ['artifactUpdate', 'v1'],
       ['statusUpdate', WORKING],
       ['artifactUpdate', 'v2'],
@@ -266,12 +347,11 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
       ['artifactUpdate', 'v3'],
       ['statusUpdate', COMPLETED],
     ]);
-    expect(updates.filter((e) => e.data.result.statusUpdate).map((e) => e.data.result.statusUpdate.status.message?.parts[0].text)).toEqual([
-      'B: started',
-      'C: half way',
-      'B: nearly there',
-      'C: done',
-    ]);
+    expect(
+      updates
+        .filter((e) => e.data.result.statusUpdate)
+        .map((e) => e.data.result.statusUpdate.status.message?.parts[0].text),
+    ).toEqual(['B: started', 'C: half way', 'B: nearly there', 'C: done']);
     // The live stream is the task's log as every node replays it.
     expect(await replay(B, id, alice.token)).toEqual(updates);
     const sdkSeen = await within(5_000, 'the SDK stream on A ends', sdkStream);
@@ -293,18 +373,30 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
         // Twelve changes at once on one task through three processes: the version's compare-and-set
         // decides between nodes, and each loser retries; then the last one ends the task.
         answers = Promise.all(
-          nodes.flatMap((node) => Array.from({ length: PER_NODE }, (_, k) => respond(node, id, { state: WORKING, message: { parts: [{ text: `${node.name}-${k}` }] } }))),
-        ).then(async (all) => [...all, await respond(B, id, { state: COMPLETED, message: { parts: [{ text: 'the end' }] } })]);
+          nodes.flatMap((node) =>
+            Array.from({ length: PER_NODE }, (_, k) =>
+              respond(node, id, { state: WORKING, message: { parts: [{ text: `${node.name}-${k}` }] } }),
+            ),
+          ),
+        ).then(async (all) => [
+          ...all,
+          await respond(B, id, { state: COMPLETED, message: { parts: [{ text: 'the end' }] } }),
+        ]);
       }),
     );
     const results = await answers!;
-    expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 200).map((r) => r.body))).toEqual(results.map(() => 200));
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.filter((r) => r.status !== 200).map((r) => r.body)),
+    ).toEqual(results.map(() => 200));
     expect(seen[0].task.status.state).toBe('TASK_STATE_SUBMITTED');
     const updates = seen.slice(1);
     expect(updates.every((e) => e.statusUpdate)).toBe(true);
     const said = updates.map((e) => e.statusUpdate.status.message.parts[0].text);
     expect(said.at(-1)).toBe('the end');
-    expect(said.slice(0, -1).sort()).toEqual(nodes.flatMap((n) => Array.from({ length: PER_NODE }, (_, k) => `${n.name}-${k}`)).sort());
+    expect(said.slice(0, -1).sort()).toEqual(
+      nodes.flatMap((n) => Array.from({ length: PER_NODE }, (_, k) => `${n.name}-${k}`)).sort(),
+    );
     // The same stream as raw SSE, replayed through C: ids 2, 3, … with the same events in the same order.
     const log = await replay(C, id, alice.token);
     expect(log.map((e) => e.id)).toEqual(log.map((_, i) => i + 2));
@@ -323,7 +415,10 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     const sdkStream = collect(viaC.resubscribeTask({ tenant: '', id }), () => sdkOpen());
     await within(5_000, 'the SDK stream on C opens', sdkOpened);
 
-    const canceled = await rest(B, 'POST', `api/tasks/${id}/cancel`, { token: alice.token, body: { reason: 'not needed' } });
+    const canceled = await rest(B, 'POST', `api/tasks/${id}/cancel`, {
+      token: alice.token,
+      body: { reason: 'not needed' },
+    });
     expect(canceled.status).toBe(200);
     expect(canceled.body.status.state).toBe('TASK_STATE_CANCELED');
 
@@ -336,15 +431,31 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   });
 
   it('6. compare-and-set responds through two and three nodes at once: one wins, the others get 409 CONFLICT, and the task shows the winner', async () => {
-    const rounds: NodeProcess[][] = [[A, B], [B, C], [C, A], [A, B, C], [B, C, A], [C, A, B]];
+    const rounds: NodeProcess[][] = [
+      [A, B],
+      [B, C],
+      [C, A],
+      [A, B, C],
+      [B, C, A],
+      [C, A, B],
+    ];
     for (const [round, racers] of rounds.entries()) {
       const id = await newTask(A, `race ${round}`);
       // WORKING from SUBMITTED, and WORKING again, are both legal: only expectedState can refuse one.
       const answers = await Promise.all(
-        racers.map((node) => respond(node, id, { state: WORKING, expectedState: 'TASK_STATE_SUBMITTED', message: { parts: [{ text: `won on ${node.name}` }] } })),
+        racers.map((node) =>
+          respond(node, id, {
+            state: WORKING,
+            expectedState: 'TASK_STATE_SUBMITTED',
+            message: { parts: [{ text: `won on ${node.name}` }] },
+          }),
+        ),
       );
       const statuses = answers.map((a) => a.status);
-      expect(statuses.slice().sort(), `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`).toEqual([200, ...racers.slice(1).map(() => 409)]);
+      expect(statuses.slice().sort(), `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`).toEqual([
+        200,
+        ...racers.slice(1).map(() => 409),
+      ]);
       const winner = racers[statuses.indexOf(200)]!;
       for (const loser of answers.filter((a) => a.status !== 200)) {
         expect(loser.body.error).toMatchObject({ code: 'CONFLICT', status: 409, currentState: WORKING });
@@ -360,8 +471,19 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     for (const [round, state] of [WORKING, COMPLETED, WORKING, COMPLETED].entries()) {
       const id = await newTask(A, `retried respond ${round}`);
       const body = { state, message: { parts: [{ text: `once ${round}` }] } };
-      const answers = await Promise.all(nodes.map((node) => rest(node, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body, headers: { 'idempotency-key': `retry-${round}` } })));
-      expect(answers.map((a) => a.status), `round ${round} (${state}): ${JSON.stringify(answers.map((a) => a.body.error ?? a.body.status))}`).toEqual([200, 200, 200]);
+      const answers = await Promise.all(
+        nodes.map((node) =>
+          rest(node, 'POST', `api/tasks/${id}/respond`, {
+            token: bob.token,
+            body,
+            headers: { 'idempotency-key': `retry-${round}` },
+          }),
+        ),
+      );
+      expect(
+        answers.map((a) => a.status),
+        `round ${round} (${state}): ${JSON.stringify(answers.map((a) => a.body.error ?? a.body.status))}`,
+      ).toEqual([200, 200, 200]);
       for (const a of answers) expect(a.body.status.state).toBe(state);
       const read = await rest(B, 'GET', `api/tasks/${id}`, { token: alice.token });
       expect(texts(read.body.history)).toEqual([`retried respond ${round}`, `once ${round}`]);
@@ -374,7 +496,8 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     const id = await newTask(B, 'a task dan follows', dan);
     const stream = await openSse(bobBase(C), 'SubscribeToTask', { id }, { token: dan.token });
     await stream.waitFor(1);
-    for (const node of [B, C]) expect((await rest(node, 'GET', 'api/me', { token: dan.token })).status, node.name).toBe(200); // any cache is warm
+    for (const node of [B, C])
+      expect((await rest(node, 'GET', 'api/me', { token: dan.token })).status, node.name).toBe(200); // any cache is warm
 
     const rotated = await rest(A, 'POST', 'api/agents/rotating-dan/token', { token: dan.token });
     expect(rotated.status).toBe(200);
@@ -383,10 +506,16 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     expect(next.map((r) => r.status)).toEqual([401, 401]);
     expect(next[0]!.headers.get('www-authenticate')).toContain('Bearer');
     expect((await rpc(bobBase(C), 'GetTask', { id }, { token: dan.token })).status).toBe(401);
-    for (const node of [B, C]) expect((await rest(node, 'GET', 'api/me', { token: fresh })).body, node.name).toMatchObject({ kind: 'agent', handle: 'rotating-dan' });
+    for (const node of [B, C])
+      expect((await rest(node, 'GET', 'api/me', { token: fresh })).body, node.name).toMatchObject({
+        kind: 'agent',
+        handle: 'rotating-dan',
+      });
 
     await stream.waitEnd(5_000); // closed without any further change to the task
-    expect((await respond(B, id, { state: WORKING, message: { parts: [{ text: 'after rotation' }] } })).status).toBe(200);
+    expect((await respond(B, id, { state: WORKING, message: { parts: [{ text: 'after rotation' }] } })).status).toBe(
+      200,
+    );
     await sleep(200);
     expect(JSON.stringify(stream.events)).not.toContain('after rotation');
 
@@ -394,7 +523,9 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     const listed = await rest(C, 'GET', 'api/agents/rotating-dan/tokens', { token: fresh });
     const live = listed.body.tokens.filter((t: any) => !t.revokedAt);
     expect(live).toHaveLength(1);
-    expect((await rest(B, 'DELETE', `api/agents/rotating-dan/tokens/${live[0].id}`, { token: fresh })).status).toBe(204);
+    expect((await rest(B, 'DELETE', `api/agents/rotating-dan/tokens/${live[0].id}`, { token: fresh })).status).toBe(
+      204,
+    );
     const afterRevoke = await Promise.all([A, C].map((node) => rest(node, 'GET', 'api/me', { token: fresh })));
     expect(afterRevoke.map((r) => r.status)).toEqual([401, 401]);
   });
@@ -402,31 +533,78 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   it('7c. SendMessage and GetTask, which check the token in their own statement, refuse a token revoked through another node at once, and write nothing', async () => {
     const eve = await register(A, 'revoked-eve', {}, ADMIN_TOKEN);
     const id = await newTask(B, 'before the revocation', eve);
-    const message = (text: string, extra: object = {}) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
+    const message = (text: string, extra: object = {}) => ({
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
+    });
     const legacy = { headers: { 'a2a-version': '0.3' } };
     // Every node has seen the token, so each knows whose it is without asking the database.
     for (const node of nodes) {
       expect((await rpc(bobBase(node), 'GetTask', { id }, { token: eve.token })).status, node.name).toBe(200);
-      expect((await rpc(bobBase(node), 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'warm' }] } }, { token: eve.token, ...legacy })).status, node.name).toBe(200);
+      expect(
+        (
+          await rpc(
+            bobBase(node),
+            'message/send',
+            {
+              message: {
+                kind: 'message',
+                messageId: crypto.randomUUID(),
+                role: 'user',
+                parts: [{ kind: 'text', text: 'warm' }],
+              },
+            },
+            { token: eve.token, ...legacy },
+          )
+        ).status,
+        node.name,
+      ).toBe(200);
     }
     const sentBefore = (await sql('SELECT count(*)::int AS n FROM tasks WHERE sender = $1', ['revoked-eve']))[0].n;
-    const live = (await rest(A, 'GET', 'api/agents/revoked-eve/tokens', { token: eve.token })).body.tokens.filter((t: any) => !t.revokedAt);
-    expect((await rest(A, 'DELETE', `api/agents/revoked-eve/tokens/${live[0].id}`, { token: eve.token })).status).toBe(204);
+    const live = (await rest(A, 'GET', 'api/agents/revoked-eve/tokens', { token: eve.token })).body.tokens.filter(
+      (t: any) => !t.revokedAt,
+    );
+    expect((await rest(A, 'DELETE', `api/agents/revoked-eve/tokens/${live[0].id}`, { token: eve.token })).status).toBe(
+      204,
+    );
 
     for (const node of [B, C]) {
       const answers = await Promise.all([
         rpc(bobBase(node), 'SendMessage', message('a new task after the revocation'), { token: eve.token }),
-        rpc(bobBase(node), 'SendMessage', message('a follow-up after the revocation', { taskId: id }), { token: eve.token }),
+        rpc(bobBase(node), 'SendMessage', message('a follow-up after the revocation', { taskId: id }), {
+          token: eve.token,
+        }),
         rpc(bobBase(node), 'GetTask', { id }, { token: eve.token }),
         rpc(bobBase(node), 'GetTask', { id: 'no-such-task' }, { token: eve.token }),
-        rpc(bobBase(node), 'SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [] } }, { token: eve.token }),
-        rpc(bobBase(node), 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'legacy' }] } }, { token: eve.token, ...legacy }),
+        rpc(
+          bobBase(node),
+          'SendMessage',
+          { message: { messageId: 'x', role: 'ROLE_USER', parts: [] } },
+          { token: eve.token },
+        ),
+        rpc(
+          bobBase(node),
+          'message/send',
+          {
+            message: {
+              kind: 'message',
+              messageId: crypto.randomUUID(),
+              role: 'user',
+              parts: [{ kind: 'text', text: 'legacy' }],
+            },
+          },
+          { token: eve.token, ...legacy },
+        ),
         rpc(bobBase(node), 'tasks/get', { id }, { token: eve.token, ...legacy }),
       ]);
-      expect(answers.map((a) => a.status), `${node.name}: ${JSON.stringify(answers.map((a) => a.body.error?.message))}`).toEqual([401, 401, 401, 401, 401, 401, 401]);
+      expect(
+        answers.map((a) => a.status),
+        `${node.name}: ${JSON.stringify(answers.map((a) => a.body.error?.message))}`,
+      ).toEqual([401, 401, 401, 401, 401, 401, 401]);
       for (const a of answers) expect(a.body.error.data[0].reason).toBe('UNAUTHENTICATED');
     }
-    expect((await sql('SELECT count(*)::int AS n FROM tasks WHERE sender = $1', ['revoked-eve']))[0].n).toBe(sentBefore);
+    expect((await sql('SELECT count(*)::int AS n FROM tasks WHERE sender = $1', ['revoked-eve']))[0].n).toBe(
+      sentBefore,
+    );
     const read = await rpc(bobBase(A), 'GetTask', { id }, { token: bob.token });
     expect(texts(read.body.result.history)).toEqual(['before the revocation']);
   });
@@ -434,11 +612,20 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   it('7b. three rotations of one agent at once through the three nodes leave one live token, as one rotation does', async () => {
     await register(C, 'double-rotate', {}, ADMIN_TOKEN);
     for (let round = 1; round <= 10; round++) {
-      const rotations = await Promise.all(nodes.map((node) => rest(node, 'POST', 'api/agents/double-rotate/token', { token: ADMIN_TOKEN })));
+      const rotations = await Promise.all(
+        nodes.map((node) => rest(node, 'POST', 'api/agents/double-rotate/token', { token: ADMIN_TOKEN })),
+      );
       expect(rotations.map((r) => r.status)).toEqual([200, 200, 200]);
-      const tokens = (await rest(C, 'GET', 'api/agents/double-rotate/tokens', { token: ADMIN_TOKEN })).body.tokens as any[];
-      const works = await Promise.all(rotations.map(async (r) => (await rest(A, 'GET', 'api/me', { token: r.body.token })).status));
-      expect({ round, live: tokens.filter((t) => !t.revokedAt).length, works: works.sort() }).toEqual({ round, live: 1, works: [200, 401, 401] });
+      const tokens = (await rest(C, 'GET', 'api/agents/double-rotate/tokens', { token: ADMIN_TOKEN })).body
+        .tokens as any[];
+      const works = await Promise.all(
+        rotations.map(async (r) => (await rest(A, 'GET', 'api/me', { token: r.body.token })).status),
+      );
+      expect({ round, live: tokens.filter((t) => !t.revokedAt).length, works: works.sort() }).toEqual({
+        round,
+        live: 1,
+        works: [200, 401, 401],
+      });
     }
   });
 
@@ -461,7 +648,10 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
 
     for (const [i, stream] of streams.entries()) {
       const events = await stream.waitEnd(10_000);
-      expect(events.map((e) => kindOf(e.data.result)), nodes[i]!.name).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
+      expect(
+        events.map((e) => kindOf(e.data.result)),
+        nodes[i]!.name,
+      ).toEqual(['task', 'artifactUpdate', 'statusUpdate']);
       expect(events[1]!.data.result.artifactUpdate.artifact.name).toBe('Evaluation');
       expect(events[2]!.data.result.statusUpdate.status.state).toBe(COMPLETED);
       expect(events.slice(1).map((e) => e.id)).toEqual([events[0]!.id! + 1, events[0]!.id! + 2]);
@@ -470,7 +660,9 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     for (const node of nodes) {
       const all = await replay(node, id, undefined, node.url);
       const evaluations = all.filter((e) => e.data.result.artifactUpdate?.artifact.name === 'Evaluation');
-      const terminal = all.filter((e) => ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'].includes(e.data.result.statusUpdate?.status.state));
+      const terminal = all.filter((e) =>
+        ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'].includes(e.data.result.statusUpdate?.status.state),
+      );
       expect([evaluations.length, terminal.length], node.name).toEqual([1, 1]);
       expect(all.at(-1)).toBe(terminal[0]);
     }
@@ -484,13 +676,21 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
 
   it('8b. a contribution retried through the three nodes at once (the same messageId, twice on each) is one entry, and every answer carries its receipt', async () => {
     const poster = await register(B, 'retry-poster', {}, ADMIN_TOKEN);
-    const posted = await sendData(await sdkClient(B.url, poster.token), openData(reviewRequest(600_000, { question: 'Is a retried contribution kept once?' })));
+    const posted = await sendData(
+      await sdkClient(B.url, poster.token),
+      openData(reviewRequest(600_000, { question: 'Is a retried contribution kept once?' })),
+    );
     const id = posted.id as string;
     for (const round of [1, 2, 3, 4]) {
       const agent = await register(A, `retry-contributor-${round}`, {}, ADMIN_TOKEN);
       const params = dataParams(contribution('source_supported'), id);
-      const answers = await Promise.all([...nodes, ...nodes].map((node) => rpc(node.url, 'SendMessage', params, { token: agent.token })));
-      const receipts = answers.map((a) => a.body.result?.task?.metadata?.muster?.receipt?.contribution?.id ?? `error ${JSON.stringify(a.body.error)}`);
+      const answers = await Promise.all(
+        [...nodes, ...nodes].map((node) => rpc(node.url, 'SendMessage', params, { token: agent.token })),
+      );
+      const receipts = answers.map(
+        (a) =>
+          a.body.result?.task?.metadata?.muster?.receipt?.contribution?.id ?? `error ${JSON.stringify(a.body.error)}`,
+      );
       expect(new Set(receipts).size, `round ${round}: ${receipts.join(' | ')}`).toBe(1);
       expect(receipts[0]).not.toMatch(/^error/);
     }
@@ -501,11 +701,23 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   it('8c. the limit of 2 open review tasks per poster holds across nodes: 3 posted at once through A, B and C, 2 accepted', async () => {
     const poster = await register(C, 'held-poster', {}, ADMIN_TOKEN);
     const answers = await Promise.all(
-      nodes.map((node, i) => rpc(node.url, 'SendMessage', dataParams(openData(reviewRequest(600_000, { question: `Which of three posts at once is kept, number ${i}?` }))), { token: poster.token })),
+      nodes.map((node, i) =>
+        rpc(
+          node.url,
+          'SendMessage',
+          dataParams(
+            openData(reviewRequest(600_000, { question: `Which of three posts at once is kept, number ${i}?` })),
+          ),
+          { token: poster.token },
+        ),
+      ),
     );
     const accepted = answers.filter((a) => a.body.result?.task);
     const refused = answers.filter((a) => a.body.error);
-    expect([accepted.length, refused.length], JSON.stringify(answers.map((a) => a.body.error ?? a.body.result.task.status.state))).toEqual([2, 1]);
+    expect(
+      [accepted.length, refused.length],
+      JSON.stringify(answers.map((a) => a.body.error ?? a.body.result.task.status.state)),
+    ).toEqual([2, 1]);
     expect(refused[0]!.body.error.data[0].reason).toBe('RATE_LIMITED');
   });
 
@@ -513,16 +725,34 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     const hook = await startWebhook();
     try {
       const id = await newTask(A, 'push me');
-      const config = await rpc(bobBase(B), 'CreateTaskPushNotificationConfig', { taskId: id, id: 'many-nodes-hook', url: hook.url, token: 'hook-token' }, { token: alice.token });
+      const config = await rpc(
+        bobBase(B),
+        'CreateTaskPushNotificationConfig',
+        { taskId: id, id: 'many-nodes-hook', url: hook.url, token: 'hook-token' },
+        { token: alice.token },
+      );
       expect(config.body.result?.url, JSON.stringify(config.body)).toBe(hook.url);
       const artifact = (artifactId: string, text: string) => ({ artifactId, name: artifactId, parts: [{ text }] });
       expect((await respond(A, id, { state: WORKING, message: { parts: [{ text: 'A: on it' }] } })).status).toBe(200);
       expect((await respond(C, id, { state: WORKING, artifacts: [artifact('part-1', 'one')] })).status).toBe(200);
-      expect((await respond(B, id, { state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'B: which one?' }] } })).status).toBe(200);
-      const followUp = wire(await (await sdkClient(bobBase(C), alice.token)).sendMessage(sendRequest('the first one', { taskId: id })));
+      expect(
+        (await respond(B, id, { state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'B: which one?' }] } }))
+          .status,
+      ).toBe(200);
+      const followUp = wire(
+        await (await sdkClient(bobBase(C), alice.token)).sendMessage(sendRequest('the first one', { taskId: id })),
+      );
       expect(followUp.status.state).toBe(WORKING);
       expect((await respond(A, id, { state: WORKING, artifacts: [artifact('part-2', 'two')] })).status).toBe(200);
-      expect((await respond(B, id, { state: COMPLETED, message: { parts: [{ text: 'B: done' }] }, artifacts: [artifact('part-3', 'three')] })).status).toBe(200);
+      expect(
+        (
+          await respond(B, id, {
+            state: COMPLETED,
+            message: { parts: [{ text: 'B: done' }] },
+            artifacts: [artifact('part-3', 'three')],
+          })
+        ).status,
+      ).toBe(200);
 
       const log = await replay(C, id, alice.token); // what was pushed must be exactly this, in this order
       expect(log.length).toBeGreaterThanOrEqual(8);
@@ -542,7 +772,10 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
         const keySet = (await rest(node, 'GET', '.well-known/jwks.json')).body;
         for (const r of received) {
           expect(r.headers['x-a2a-notification-token']).toBe('hook-token');
-          await expect(verifyDetached(String(r.headers['muster-signature']), r.body, keySet), `signature checked with ${node.name}'s JWKS`).resolves.toBeTruthy();
+          await expect(
+            verifyDetached(String(r.headers['muster-signature']), r.body, keySet),
+            `signature checked with ${node.name}'s JWKS`,
+          ).resolves.toBeTruthy();
         }
       }
     } finally {
@@ -554,10 +787,19 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     const hook = await startWebhook((n) => (n <= 2 ? 503 : 200));
     try {
       const id = await newTask(B, 'push a burst');
-      const config = await rpc(bobBase(C), 'CreateTaskPushNotificationConfig', { taskId: id, id: 'burst-hook', url: hook.url }, { token: alice.token });
+      const config = await rpc(
+        bobBase(C),
+        'CreateTaskPushNotificationConfig',
+        { taskId: id, id: 'burst-hook', url: hook.url },
+        { token: alice.token },
+      );
       expect(config.body.result?.id, JSON.stringify(config.body)).toBe('burst-hook');
       const answers = await Promise.all(
-        nodes.flatMap((node) => [0, 1, 2].map((k) => respond(node, id, { state: WORKING, message: { parts: [{ text: `${node.name}-${k}` }] } }))),
+        nodes.flatMap((node) =>
+          [0, 1, 2].map((k) =>
+            respond(node, id, { state: WORKING, message: { parts: [{ text: `${node.name}-${k}` }] } }),
+          ),
+        ),
       );
       expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
       expect((await respond(A, id, { state: COMPLETED })).status).toBe(200);
@@ -571,8 +813,11 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
       expect(hook.received[1]!.headers['idempotency-key']).toBe(taken[0]!.headers['idempotency-key']);
       expect(taken.map((r) => JSON.parse(r.body))).toEqual(log.map((e) => e.data.result));
       expect(new Set(taken.map((r) => r.headers['idempotency-key'])).size).toBe(log.length);
-      const deliveries = (await rest(B, 'GET', `api/tasks/${id}/deliveries`, { token: alice.token })).body.deliveries as any[];
-      expect(deliveries.map((d) => [d.seq, d.state, d.attempts])).toEqual(log.map((e, i) => [e.id, 'delivered', i === 0 ? 3 : 1]));
+      const deliveries = (await rest(B, 'GET', `api/tasks/${id}/deliveries`, { token: alice.token })).body
+        .deliveries as any[];
+      expect(deliveries.map((d) => [d.seq, d.state, d.attempts])).toEqual(
+        log.map((e, i) => [e.id, 'delivered', i === 0 ? 3 : 1]),
+      );
     } finally {
       await hook.close();
     }
@@ -585,18 +830,29 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
       const challenge = await rest(B, 'POST', 'api/agents/fwd-many/endpoint/challenge', { token: own.token });
       expect(challenge.status).toBe(200);
       endpoint.serveChallenge(challenge.body.challenge);
-      const verifies = await Promise.all([C, A].map((node) => rest(node, 'POST', 'api/agents/fwd-many/endpoint/verify', { token: own.token })));
+      const verifies = await Promise.all(
+        [C, A].map((node) => rest(node, 'POST', 'api/agents/fwd-many/endpoint/verify', { token: own.token })),
+      );
       expect(verifies.map((v) => v.status).sort(), JSON.stringify(verifies.map((v) => v.body))).toEqual([200, 409]);
       const on = await rest(B, 'PUT', 'api/agents/fwd-many/forwarding', { token: own.token, body: { enabled: true } });
       expect(on.body).toMatchObject({ enabled: true, available: true });
-      expect((await rest(C, 'GET', 'api/agents/fwd-many/forwarding', { token: own.token })).body).toMatchObject({ enabled: true, available: true });
+      expect((await rest(C, 'GET', 'api/agents/fwd-many/forwarding', { token: own.token })).body).toMatchObject({
+        enabled: true,
+        available: true,
+      });
 
       const ids: string[] = [];
       for (const node of nodes) ids.push(await newTask(node, `forward me from ${node.name}`, alice, 'fwd-many'));
-      const forwarded = await eventually('three forwards', async () => {
-        const tasks = await Promise.all(ids.map(async (id) => (await rest(A, 'GET', `api/tasks/${id}`, { token: alice.token })).body));
-        return tasks.every((t) => t.metadata?.muster?.forwarding?.state === 'delivered') ? tasks : undefined;
-      }, 15_000);
+      const forwarded = await eventually(
+        'three forwards',
+        async () => {
+          const tasks = await Promise.all(
+            ids.map(async (id) => (await rest(A, 'GET', `api/tasks/${id}`, { token: alice.token })).body),
+          );
+          return tasks.every((t) => t.metadata?.muster?.forwarding?.state === 'delivered') ? tasks : undefined;
+        },
+        15_000,
+      );
       await sleep(1_000); // room for a second forward of any of them
       const byTask = endpoint.received.map((r) => r.body.params.message.metadata.muster.taskId);
       expect(byTask.slice().sort()).toEqual(ids.slice().sort());
@@ -612,20 +868,36 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
       const id = await newTask(A, `many hooks at once ${round}`);
       const answers = await Promise.all(
         Array.from({ length: 13 }, (_, i) =>
-          rpc(bobBase(nodes[i % 3]!), 'CreateTaskPushNotificationConfig', { taskId: id, id: `cap-${i}`, url: `http://127.0.0.1:9/hook-${i}` }, { token: alice.token }),
+          rpc(
+            bobBase(nodes[i % 3]!),
+            'CreateTaskPushNotificationConfig',
+            { taskId: id, id: `cap-${i}`, url: `http://127.0.0.1:9/hook-${i}` },
+            { token: alice.token },
+          ),
         ),
       );
       const set = answers.filter((a) => a.body.result);
       const refused = answers.filter((a) => a.body.error);
-      const listed = (await rpc(bobBase(B), 'ListTaskPushNotificationConfigs', { taskId: id }, { token: alice.token })).body.result;
+      const listed = (await rpc(bobBase(B), 'ListTaskPushNotificationConfigs', { taskId: id }, { token: alice.token }))
+        .body.result;
       const stored = (listed.configs ?? listed).length;
-      expect({ round, set: set.length, refused: refused.length, stored }).toEqual({ round, set: 10, refused: 3, stored: 10 });
+      expect({ round, set: set.length, refused: refused.length, stored }).toEqual({
+        round,
+        set: 10,
+        refused: 3,
+        stored: 10,
+      });
       for (const r of refused) expect(r.body.error.code).toBe(-32029);
     }
   });
 
   it('9b. LISTEN connections cut under the nodes: each says so, streams still get every change (polling), and they listen again', async () => {
-    const listeners = async () => (await sql("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %'")).length;
+    const listeners = async () =>
+      (
+        await sql(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %'",
+        )
+      ).length;
     expect(await listeners()).toBe(3);
     const id = await newTask(A, 'followed while the line is down');
     const stream = await openSse(bobBase(A), 'SubscribeToTask', { id }, { token: alice.token });
@@ -635,7 +907,9 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     const eveStream = await openSse(bobBase(A), 'SubscribeToTask', { id: eveTask }, { token: eve.token });
     await eveStream.waitFor(1);
 
-    await sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %'");
+    await sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %'",
+    );
     // Changed through B and C while A may not be listening: A's streams must still hear it.
     expect((await respond(B, id, { state: WORKING, message: { parts: [{ text: 'while cut' }] } })).status).toBe(200);
     expect((await rest(C, 'POST', 'api/agents/cut-eve/token', { token: eve.token })).status).toBe(200);
@@ -644,10 +918,20 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     await eveStream.waitEnd(5_000); // the rotation closed eve's stream on A, too
 
     for (const node of nodes) {
-      const said = await eventually(`${node.name} says it listens again`, async () => (/listening on PostgreSQL again/.test(node.output()) ? node.output() : undefined), 10_000);
+      const said = await eventually(
+        `${node.name} says it listens again`,
+        async () => (/listening on PostgreSQL again/.test(node.output()) ? node.output() : undefined),
+        10_000,
+      );
       expect(said).toMatch(/lost the PostgreSQL LISTEN connection/);
     }
-    expect(await eventually('three LISTEN connections again', async () => ((await listeners()) === 3 ? true : undefined), 5_000)).toBe(true);
+    expect(
+      await eventually(
+        'three LISTEN connections again',
+        async () => ((await listeners()) === 3 ? true : undefined),
+        5_000,
+      ),
+    ).toBe(true);
     // And live notifications work again: the final change reaches the stream at once.
     expect((await respond(C, id, { state: COMPLETED })).status).toBe(200);
     const events = await stream.waitEnd(3_000);
@@ -656,12 +940,24 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   });
 
   it('10. a node killed with SIGKILL under load: the others carry on, and every acknowledged task is readable with its message', async () => {
-    const senders = await Promise.all([1, 2, 3, 4, 5].map((i) => register(nodes[i % 3]!, `load-sender-${i}`, {}, ADMIN_TOKEN)));
-    const targets = await Promise.all([1, 2, 3, 4].map((i) => register(nodes[i % 3]!, `load-target-${i}`, {}, ADMIN_TOKEN)));
+    const senders = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => register(nodes[i % 3]!, `load-sender-${i}`, {}, ADMIN_TOKEN)),
+    );
+    const targets = await Promise.all(
+      [1, 2, 3, 4].map((i) => register(nodes[i % 3]!, `load-target-${i}`, {}, ADMIN_TOKEN)),
+    );
     const TOTAL = 300;
     const KILL_AT = 100;
     const PARALLEL = 6;
-    type Outcome = { i: number; node: NodeProcess; sender: Registered; target: string; afterKill: boolean; taskId?: string; error?: string };
+    type Outcome = {
+      i: number;
+      node: NodeProcess;
+      sender: Registered;
+      target: string;
+      afterKill: boolean;
+      taskId?: string;
+      error?: string;
+    };
     const outcomes: Outcome[] = [];
     let next = 0;
     let killed: Promise<unknown> | undefined;
@@ -678,7 +974,12 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
         const target = targets[Math.floor(i / 5) % 4]!.handle; // 20 pairs, 15 requests each
         const outcome: Outcome = { i, node, sender, target, afterKill: !C.alive };
         try {
-          const { status, body } = await rpc(`${node.url}agents/${target}/`, 'SendMessage', { message: { messageId: `load-${i}`, role: 'ROLE_USER', parts: [{ text: `load message ${i}` }] } }, { token: sender.token });
+          const { status, body } = await rpc(
+            `${node.url}agents/${target}/`,
+            'SendMessage',
+            { message: { messageId: `load-${i}`, role: 'ROLE_USER', parts: [{ text: `load message ${i}` }] } },
+            { token: sender.token },
+          );
           if (status === 200 && body.result?.task?.id) outcome.taskId = body.result.task.id;
           else outcome.error = `HTTP ${status} ${JSON.stringify(body)}`;
         } catch (e) {
@@ -697,7 +998,9 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
     const deadAfterKill = outcomes.filter((o) => o.node === C && o.afterKill);
     expect(deadAfterKill.length).toBeGreaterThan(50);
     expect(deadAfterKill.filter((o) => o.taskId)).toEqual([]); // nothing answers on a dead node…
-    expect(deadAfterKill.every((o) => /fetch failed|ECONNREFUSED|ECONNRESET|socket|closed/i.test(o.error ?? ''))).toBe(true); // …it just refuses connections
+    expect(deadAfterKill.every((o) => /fetch failed|ECONNREFUSED|ECONNRESET|socket|closed/i.test(o.error ?? ''))).toBe(
+      true,
+    ); // …it just refuses connections
 
     const acknowledged = outcomes.filter((o) => o.taskId);
     expect(acknowledged.length).toBeGreaterThanOrEqual(survivors.length); // every request to A and B, and C's before it died
@@ -709,10 +1012,22 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
           const o = acknowledged[k++];
           if (!o) return;
           const reader = k % 2 ? A : B;
-          const { status, body } = await rpc(`${reader.url}agents/${o.target}/`, 'GetTask', { id: o.taskId }, { token: o.sender.token });
+          const { status, body } = await rpc(
+            `${reader.url}agents/${o.target}/`,
+            'GetTask',
+            { id: o.taskId },
+            { token: o.sender.token },
+          );
           const first = body?.result?.history?.[0];
-          if (status !== 200 || body.result.id !== o.taskId || first?.messageId !== `load-${o.i}` || first?.parts?.[0]?.text !== `load message ${o.i}`) {
-            unreadable.push(`#${o.i} (acknowledged by ${o.node.name}) read on ${reader.name}: ${status} ${JSON.stringify(body).slice(0, 300)}`);
+          if (
+            status !== 200 ||
+            body.result.id !== o.taskId ||
+            first?.messageId !== `load-${o.i}` ||
+            first?.parts?.[0]?.text !== `load message ${o.i}`
+          ) {
+            unreadable.push(
+              `#${o.i} (acknowledged by ${o.node.name}) read on ${reader.name}: ${status} ${JSON.stringify(body).slice(0, 300)}`,
+            );
           }
         }
       }),
@@ -732,9 +1047,16 @@ describe.skipIf(!testPostgres)('three muster serve processes on one PostgreSQL d
   it('no node logged an error or a warning but the expected ones (no failed request, delivery or scheduled work)', () => {
     // 9b cut the LISTEN connections on purpose; a delivery a test's receiver refused is its warning, not the hub's failure.
     const expected = /lost the PostgreSQL LISTEN connection|listening on PostgreSQL again|^delivery failed/;
-    const stderr = nodes.flatMap((n) => n.output().split('\n').filter((line) => line.startsWith(`[${n.name} err]`)));
+    const stderr = nodes.flatMap((n) =>
+      n
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith(`[${n.name} err]`)),
+    );
     expect(stderr).toEqual([]);
-    const warnings = nodes.flatMap((n) => logLines(n.output()).filter((line) => Number(line['level']) >= 40 && !expected.test(String(line['msg']))));
+    const warnings = nodes.flatMap((n) =>
+      logLines(n.output()).filter((line) => Number(line['level']) >= 40 && !expected.test(String(line['msg']))),
+    );
     expect(warnings).toEqual([]);
   });
 });

@@ -27,7 +27,12 @@ const PUBLIC_DOOR_TOOLS = ['muster_whoami', 'muster_directory_search', 'muster_c
 /** alice sends bob a direct task over A2A (returnImmediately); answers its id. */
 async function sendTask(hub: { url: string }, from: Registered, to: string, text: string): Promise<string> {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] };
-  const res = await rpc(`${hub.url}agents/${to}/`, 'SendMessage', { message, configuration: { returnImmediately: true } }, { token: from.token });
+  const res = await rpc(
+    `${hub.url}agents/${to}/`,
+    'SendMessage',
+    { message, configuration: { returnImmediately: true } },
+    { token: from.token },
+  );
   if (!res.body.result?.task) throw new Error(JSON.stringify(res.body));
   return res.body.result.task.id as string;
 }
@@ -42,7 +47,9 @@ function updates(client: Client): { next(): Promise<string> } {
     if (waiter) waiter(uri);
     else seen.push(uri);
   });
-  return { next: () => (seen.length > 0 ? Promise.resolve(seen.shift()!) : new Promise((resolve) => waiting.push(resolve))) };
+  return {
+    next: () => (seen.length > 0 ? Promise.resolve(seen.shift()!) : new Promise((resolve) => waiting.push(resolve))),
+  };
 }
 
 /** A board skill called over A2A at `node`'s memory base with the official SDK client (not through MCP). */
@@ -53,7 +60,8 @@ async function boardSkillOverA2A(node: { url: string }, token: string, skill: st
 }
 
 /** The cards' texts of the board a resource read answers. */
-const cardTexts = (read: { contents: unknown[] }): string[] => JSON.parse((read.contents[0] as { text: string }).text).cards.map((c: { text: string }) => c.text);
+const cardTexts = (read: { contents: unknown[] }): string[] =>
+  JSON.parse((read.contents[0] as { text: string }).text).cards.map((c: { text: string }) => c.text);
 
 describe('the MCP door on one hub', () => {
   let hub: TestHub;
@@ -68,11 +76,20 @@ describe('the MCP door on one hub', () => {
   beforeAll(async () => {
     hub = await startTestHub({ MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_DELIVERY_RETRIES: '1,1,2' });
     alice = await register(hub, 'alice', { name: 'Alice', description: 'sends translation work' }, ADMIN_TOKEN);
-    bob = await register(hub, 'bob', { name: 'Bob the translator', description: 'translates into French' }, ADMIN_TOKEN);
+    bob = await register(
+      hub,
+      'bob',
+      { name: 'Bob the translator', description: 'translates into French' },
+      ADMIN_TOKEN,
+    );
     endpoint = await startA2AEndpoint({
       onReceive: (body) => {
         const { taskId } = body.params.message.metadata.muster;
-        const answer = { state: 'completed', message: { parts: [{ text: `done: ${body.params.message.parts[0].text}` }] }, artifacts: [{ name: 'out', parts: [{ text: 'result' }] }] };
+        const answer = {
+          state: 'completed',
+          message: { parts: [{ text: `done: ${body.params.message.parts[0].text}` }] },
+          artifacts: [{ name: 'out', parts: [{ text: 'result' }] }],
+        };
         void rest(hub, 'POST', `api/tasks/${taskId}/respond`, { token: fwd.token, body: answer });
       },
     });
@@ -102,12 +119,15 @@ describe('the MCP door on one hub', () => {
         expect(t.name).toMatch(/^muster_[a-z_]+$/);
         expect(t.description!.length).toBeGreaterThan(40);
         expect(t.inputSchema.type).toBe('object');
-        for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {})) expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
+        for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {}))
+          expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
         expect(t.annotations?.readOnlyHint, t.name).toEqual(expect.any(Boolean));
       }
       expect(all.find((t) => t.name === 'muster_wait_task')!.inputSchema.properties).toHaveProperty('afterSeq');
       // a tool not listed cannot be called either
-      const hidden = await anonymous.client.callTool({ name: 'muster_wait_task', arguments: { id: 'x' } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+      const hidden = await anonymous.client
+        .callTool({ name: 'muster_wait_task', arguments: { id: 'x' } })
+        .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
       expect(hidden.isError).toBe(true);
     });
 
@@ -147,7 +167,12 @@ describe('the MCP door on one hub', () => {
       expect(unknownTask.text).toContain('Hint:');
       // what the schema refuses is refused the same way, naming the argument
       const tooLong = await callTool(agent.client, 'muster_wait_task', { id: 'x', timeoutSeconds: 99 });
-      expect(tooLong.structured.error).toMatchObject({ code: 'INVALID_PARAMS', remedy: 'fix-input', fields: [{ field: 'timeoutSeconds' }], hint: expect.any(String) });
+      expect(tooLong.structured.error).toMatchObject({
+        code: 'INVALID_PARAMS',
+        remedy: 'fix-input',
+        fields: [{ field: 'timeoutSeconds' }],
+        hint: expect.any(String),
+      });
       const anonymousWait = await callTool(anonymous.client, 'muster_whoami', { extra: true });
       expect(anonymousWait.structured.error.code).toBe('INVALID_PARAMS');
       // a kind's tool too: a misspelt argument is refused, not dropped (nothing is sent)
@@ -163,12 +188,25 @@ describe('the MCP door on one hub', () => {
       const lastSeq = quiet.structured.lastSeq as number;
       expect(lastSeq).toBeGreaterThan(0);
 
-      const waiting = callTool(agent.client, 'muster_wait_task', { id, afterSeq: lastSeq, untilState: 'completed', timeoutSeconds: 50 });
+      const waiting = callTool(agent.client, 'muster_wait_task', {
+        id,
+        afterSeq: lastSeq,
+        untilState: 'completed',
+        timeoutSeconds: 50,
+      });
       await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'working' } });
-      await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'completed', message: { parts: [{ text: 'bonjour' }] } } });
+      await rest(hub, 'POST', `api/tasks/${id}/respond`, {
+        token: bob.token,
+        body: { state: 'completed', message: { parts: [{ text: 'bonjour' }] } },
+      });
       const done = await waiting;
       expect(done.isError).toBe(false);
-      expect(done.structured).toMatchObject({ reached: true, changed: true, timedOut: false, state: 'TASK_STATE_COMPLETED' });
+      expect(done.structured).toMatchObject({
+        reached: true,
+        changed: true,
+        timedOut: false,
+        state: 'TASK_STATE_COMPLETED',
+      });
       expect(done.structured.lastSeq).toBeGreaterThan(lastSeq);
       expect(done.text).toContain('completed');
       // A task the caller may not see is not found, whatever waits on it.
@@ -187,11 +225,17 @@ describe('the MCP door on one hub', () => {
       const sent = await callTool(agent.client, 'muster_send', { to: 'fwd', text });
       expect(sent.isError).toBe(false);
       const id: string = sent.structured.task.id;
-      const done = await callTool(agent.client, 'muster_wait_task', { id, untilState: 'completed', timeoutSeconds: 50 });
+      const done = await callTool(agent.client, 'muster_wait_task', {
+        id,
+        untilState: 'completed',
+        timeoutSeconds: 50,
+      });
       expect(done.isError).toBe(false);
       expect(done.structured).toMatchObject({ reached: true, timedOut: false, state: 'TASK_STATE_COMPLETED' });
       expect(done.text).toContain(`done: ${text}`);
-      expect(done.structured.task.artifacts).toEqual([expect.objectContaining({ name: 'out', parts: [{ text: 'result' }] })]);
+      expect(done.structured.task.artifacts).toEqual([
+        expect.objectContaining({ name: 'out', parts: [{ text: 'result' }] }),
+      ]);
       // it reached the agent over A2A, at the official SDK's server
       expect(endpoint.received.map((r) => r.body.params.message.parts[0].text)).toContain(text);
     });
@@ -199,13 +243,18 @@ describe('the MCP door on one hub', () => {
     it('a wait the client cancels, or whose session ends, stops waiting at the hub at once', async () => {
       const id = await sendTask(hub, alice, 'bob', `cancelled wait ${transport}`);
       const cancel = new AbortController();
-      const cancelled = agent.client.callTool({ name: 'muster_wait_task', arguments: { id, timeoutSeconds: 50 } }, { signal: cancel.signal });
+      const cancelled = agent.client.callTool(
+        { name: 'muster_wait_task', arguments: { id, timeoutSeconds: 50 } },
+        { signal: cancel.signal },
+      );
       await expect.poll(openStreams).toBe(1); // the wait on the task's event log
       cancel.abort();
       await expect(cancelled).rejects.toThrow();
       await expect.poll(openStreams).toBe(0);
       const leaving = await connectMcp(transport, hub, alice.token);
-      const orphaned = leaving.client.callTool({ name: 'muster_wait_task', arguments: { id, timeoutSeconds: 50 } }).catch(() => undefined);
+      const orphaned = leaving.client
+        .callTool({ name: 'muster_wait_task', arguments: { id, timeoutSeconds: 50 } })
+        .catch(() => undefined);
       await expect.poll(openStreams).toBe(1);
       await leaving.close();
       await orphaned;
@@ -216,7 +265,10 @@ describe('the MCP door on one hub', () => {
       const id = await sendTask(hub, alice, 'bob', `subscribe ${transport}`);
       const uri = `muster://tasks/${id}`;
       const read = await agent.client.readResource({ uri });
-      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id, status: { state: 'TASK_STATE_SUBMITTED' } });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({
+        id,
+        status: { state: 'TASK_STATE_SUBMITTED' },
+      });
       const heard = updates(agent.client);
       await agent.client.subscribeResource({ uri });
       await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'working' } });
@@ -239,13 +291,19 @@ describe('the MCP door on one hub', () => {
     try {
       const uri = 'muster://spaces/docs';
       const read = await connection.client.readResource({ uri });
-      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ name: 'docs', owner: 'alice', openIntents: [] });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({
+        name: 'docs',
+        owner: 'alice',
+        openIntents: [],
+      });
       const heard = updates(connection.client);
       await connection.client.subscribeResource({ uri });
       await rest(hub, 'PUT', 'api/spaces/docs/members/bob', { token: alice.token, body: { role: 'worker' } });
       expect(await heard.next()).toBe(uri);
       const again = await connection.client.readResource({ uri });
-      expect(JSON.parse((again.contents[0] as { text: string }).text).members).toEqual(expect.arrayContaining([expect.objectContaining({ handle: 'bob', role: 'worker' })]));
+      expect(JSON.parse((again.contents[0] as { text: string }).text).members).toEqual(
+        expect.arrayContaining([expect.objectContaining({ handle: 'bob', role: 'worker' })]),
+      );
     } finally {
       await connection.close();
     }
@@ -254,9 +312,12 @@ describe('the MCP door on one hub', () => {
   it('a tool call that has ended makes no hub call: muster_send with its signal ended sends nothing', async () => {
     const send = KIND_CLIENTS.flatMap((k) => k.tools ?? []).find((t) => t.name === 'muster_send')!;
     const asAlice = { url: hub.url, token: alice.token };
-    const inbox = async () => JSON.stringify((await rest(hub, 'GET', 'api/inbox?state=all&limit=50', { token: bob.token })).body);
+    const inbox = async () =>
+      JSON.stringify((await rest(hub, 'GET', 'api/inbox?state=all&limit=50', { token: bob.token })).body);
     const [ended, live] = [`cancelled ${randomUUID()}`, `live ${randomUUID()}`];
-    await expect(send.run({ to: 'bob', text: ended }, toolCall(asAlice, AbortSignal.abort()))).rejects.toMatchObject({ code: 'UNREACHABLE' });
+    await expect(send.run({ to: 'bob', text: ended }, toolCall(asAlice, AbortSignal.abort()))).rejects.toMatchObject({
+      code: 'UNREACHABLE',
+    });
     await send.run({ to: 'bob', text: live }, toolCall(asAlice, new AbortController().signal));
     const seen = await inbox();
     expect(seen).toContain(live);
@@ -272,7 +333,10 @@ describe('the MCP door on one hub', () => {
       const heard = updates(asAlice.client);
       await asAlice.client.subscribeResource({ uri });
       await expect(asBob.client.subscribeResource({ uri })).rejects.toThrow();
-      const added = await boardSkillOverA2A(hub, alice.token, 'board.remember', { board: made.structured.board.id, cards: ['second'] });
+      const added = await boardSkillOverA2A(hub, alice.token, 'board.remember', {
+        board: made.structured.board.id,
+        cards: ['second'],
+      });
       expect(added.status.state).toBe('TASK_STATE_COMPLETED');
       expect(await heard.next()).toBe(uri);
       expect(cardTexts(await asAlice.client.readResource({ uri }))).toEqual(['first', 'second']);
@@ -282,18 +346,36 @@ describe('the MCP door on one hub', () => {
   });
 
   describe('/mcp over HTTP', () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    };
     const post = (headers: Record<string, string>, body: unknown = initialize) =>
-      fetch(`${hub.url}mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+      fetch(`${hub.url}mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      });
 
     // fetch sets Host itself: a DNS-rebinding Host needs node's own client.
     const postWithHost = (host: string) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port: hub.port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: hub.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', reject);
         req.end(JSON.stringify(initialize));
       });
@@ -302,7 +384,9 @@ describe('the MCP door on one hub', () => {
       const fromPage = await post({ origin: 'http://evil.example' });
       expect(fromPage.status).toBe(403);
       expect(((await fromPage.json()) as any).error).toMatchObject({ code: 'FORBIDDEN', hint: expect.any(String) });
-      const stream = await fetch(`${hub.url}mcp`, { headers: { accept: 'text/event-stream', origin: 'http://evil.example' } });
+      const stream = await fetch(`${hub.url}mcp`, {
+        headers: { accept: 'text/event-stream', origin: 'http://evil.example' },
+      });
       expect(stream.status).toBe(403);
       const rebound = await postWithHost('evil.example');
       expect(rebound.status).toBe(403);
@@ -327,11 +411,20 @@ describe('the MCP door on one hub', () => {
       const opened = await post({ authorization: `Bearer ${alice.token}` });
       const session = opened.headers.get('mcp-session-id')!;
       expect(session).toBeTruthy();
-      const asBob = await post({ authorization: `Bearer ${bob.token}`, 'mcp-session-id': session }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      const asBob = await post(
+        { authorization: `Bearer ${bob.token}`, 'mcp-session-id': session },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      );
       expect(asBob.status).toBe(403);
-      const ended = await fetch(`${hub.url}mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${alice.token}`, 'mcp-session-id': session } });
+      const ended = await fetch(`${hub.url}mcp`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${alice.token}`, 'mcp-session-id': session },
+      });
       expect(ended.status).toBe(200);
-      const gone = await post({ authorization: `Bearer ${alice.token}`, 'mcp-session-id': session }, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
+      const gone = await post(
+        { authorization: `Bearer ${alice.token}`, 'mcp-session-id': session },
+        { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+      );
       expect(gone.status).toBe(404);
     });
   });
@@ -339,7 +432,11 @@ describe('the MCP door on one hub', () => {
 
 describe.skipIf(!testPostgres)('the MCP door on two nodes of one PostgreSQL database', () => {
   const admin = 'mcp-nodes-admin';
-  const cluster = clusterOnPostgres('mcp_door_nodes', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: admin }, startMs: 30_000 }));
+  const cluster = clusterOnPostgres('mcp_door_nodes', ['A', 'B'], (db) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: admin },
+    startMs: 30_000,
+  }));
   let A: NodeProcess, B: NodeProcess;
   let alice: Registered, bob: Registered;
   beforeAll(async () => {
@@ -355,8 +452,15 @@ describe.skipIf(!testPostgres)('the MCP door on two nodes of one PostgreSQL data
       const uri = `muster://tasks/${id}`;
       const heard = updates(onA.client);
       await onA.client.subscribeResource({ uri });
-      const waiting = callTool(onA.client, 'muster_wait_task', { id, untilState: 'input-required', timeoutSeconds: 50 });
-      await rest(B, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'input-required', message: { parts: [{ text: 'which language?' }] } } });
+      const waiting = callTool(onA.client, 'muster_wait_task', {
+        id,
+        untilState: 'input-required',
+        timeoutSeconds: 50,
+      });
+      await rest(B, 'POST', `api/tasks/${id}/respond`, {
+        token: bob.token,
+        body: { state: 'input-required', message: { parts: [{ text: 'which language?' }] } },
+      });
       expect(await heard.next()).toBe(uri);
       const answered = await waiting;
       expect(answered.structured).toMatchObject({ reached: true, state: 'TASK_STATE_INPUT_REQUIRED' });

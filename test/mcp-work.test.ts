@@ -9,7 +9,14 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, registerAll, rest, type Registered, startTestHub, type TestHub } from './helpers/hub.js';
-import { callTool, connectMcp, mcpOverHttp, toolNames, type McpConnection, type McpTransportName } from './helpers/mcp.js';
+import {
+  callTool,
+  connectMcp,
+  mcpOverHttp,
+  toolNames,
+  type McpConnection,
+  type McpTransportName,
+} from './helpers/mcp.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
 
 let hub: TestHub;
@@ -24,9 +31,18 @@ const connect = async (transport: McpTransportName, who?: Registered): Promise<M
 beforeAll(async () => {
   hub = await startTestHub();
   [owner, orch, worker, other, alice, bob] = await registerAll(hub, 'owner', 'orch', 'worker', 'other', 'alice', 'bob');
-  expect((await rest(hub, 'POST', 'api/spaces', { token: owner.token, body: { name: 'links', orchestratorPriority: 5 } })).status).toBe(201);
-  for (const [who, role] of [[orch, 'orchestrator'], [worker, 'worker'], [other, 'worker']] as const) {
-    expect((await rest(hub, 'PUT', `api/spaces/links/members/${who.handle}`, { token: owner.token, body: { role } })).status).toBe(200);
+  expect(
+    (await rest(hub, 'POST', 'api/spaces', { token: owner.token, body: { name: 'links', orchestratorPriority: 5 } }))
+      .status,
+  ).toBe(201);
+  for (const [who, role] of [
+    [orch, 'orchestrator'],
+    [worker, 'worker'],
+    [other, 'worker'],
+  ] as const) {
+    expect(
+      (await rest(hub, 'PUT', `api/spaces/links/members/${who.handle}`, { token: owner.token, body: { role } })).status,
+    ).toBe(200);
   }
 });
 afterAll(async () => {
@@ -37,7 +53,12 @@ afterAll(async () => {
 describe.each<McpTransportName>(['stdio', 'http'])('a work intent through MCP over %s', (transport) => {
   let asOrch: McpConnection, asWorker: McpConnection, asOther: McpConnection, anonymous: McpConnection;
   beforeAll(async () => {
-    [asOrch, asWorker, asOther, anonymous] = await Promise.all([connect(transport, orch), connect(transport, worker), connect(transport, other), connect(transport)]);
+    [asOrch, asWorker, asOther, anonymous] = await Promise.all([
+      connect(transport, orch),
+      connect(transport, worker),
+      connect(transport, other),
+      connect(transport),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([asOrch, asWorker, asOther, anonymous].map((c) => c?.close()));
@@ -45,7 +66,14 @@ describe.each<McpTransportName>(['stdio', 'http'])('a work intent through MCP ov
 
   it('declare, list, claim, heartbeat, progress, ask (answered over A2A), land: the same intent as A2A reads it', async () => {
     const title = `Rate limit /api/links (${transport})`;
-    const declared = await callTool(asOrch.client, 'muster_intent_declare', { space: 'links', title, why: 'Anonymous callers flood it.', footprint: ['src/links/**'], acceptance: ['a 61st request gets 429'], priority: 4 });
+    const declared = await callTool(asOrch.client, 'muster_intent_declare', {
+      space: 'links',
+      title,
+      why: 'Anonymous callers flood it.',
+      footprint: ['src/links/**'],
+      acceptance: ['a 61st request gets 429'],
+      priority: 4,
+    });
     expect(declared.isError).toBe(false);
     expect(declared.structured.state).toBe('TASK_STATE_SUBMITTED');
     expect(declared.structured.intent).toMatchObject({ space: 'links', title, priority: 4 });
@@ -72,26 +100,45 @@ describe.each<McpTransportName>(['stdio', 'http'])('a work intent through MCP ov
 
     const kept = await callTool(asWorker.client, 'muster_intent_heartbeat', { id });
     expect(Date.parse(kept.structured.intent.leaseUntil)).toBeGreaterThan(Date.parse(leaseUntil)); // 600 s default, past the 120 s claim
-    expect((await callTool(asWorker.client, 'muster_intent_progress', { id, text: 'Limiter written; tests next.' })).structured.state).toBe('TASK_STATE_WORKING');
+    expect(
+      (await callTool(asWorker.client, 'muster_intent_progress', { id, text: 'Limiter written; tests next.' }))
+        .structured.state,
+    ).toBe('TASK_STATE_WORKING');
 
     const asked = await callTool(asWorker.client, 'muster_intent_ask', { id, text: 'Per caller or per address?' });
     expect(asked.structured.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(asked.structured.next).toContain('muster_wait_task');
     expect(asked.text).toContain('Per caller or per address?'); // the question is the intent's status
     const declarer = await sdkClient(`${hub.url}spaces/links/`, orch.token);
-    const answered = wire(await declarer.sendMessage(sendRequest('Per address.', { taskId: id, returnImmediately: true })));
+    const answered = wire(
+      await declarer.sendMessage(sendRequest('Per address.', { taskId: id, returnImmediately: true })),
+    );
     expect(answered.status.state).toBe('TASK_STATE_WORKING');
 
-    const landed = await callTool(asWorker.client, 'muster_intent_land', { id, summary: 'Rate limited /api/links at 60 a minute per address.', commit: 'abc123', files: [{ path: 'src/links/limit.ts', why: 'the limiter' }] });
+    const landed = await callTool(asWorker.client, 'muster_intent_land', {
+      id,
+      summary: 'Rate limited /api/links at 60 a minute per address.',
+      commit: 'abc123',
+      files: [{ path: 'src/links/limit.ts', why: 'the limiter' }],
+    });
     expect(landed.isError).toBe(false);
     expect(landed.structured.state).toBe('TASK_STATE_COMPLETED');
 
     const read = wire(await declarer.getTask({ tenant: '', id, historyLength: 20 }));
     expect(read.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(read.metadata.muster).toMatchObject({ kind: 'intent', space: 'links', title, worker: 'worker', footprint: ['src/links/**'] });
+    expect(read.metadata.muster).toMatchObject({
+      kind: 'intent',
+      space: 'links',
+      title,
+      worker: 'worker',
+      footprint: ['src/links/**'],
+    });
     const landing = read.artifacts.find((a: { name: string }) => a.name === 'Landing');
     expect(landing.parts[0].text).toBe('Rate limited /api/links at 60 a minute per address.');
-    expect(landing.parts[1].data).toMatchObject({ commit: 'abc123', files: [{ path: 'src/links/limit.ts', why: 'the limiter' }] });
+    expect(landing.parts[1].data).toMatchObject({
+      commit: 'abc123',
+      files: [{ path: 'src/links/limit.ts', why: 'the limiter' }],
+    });
     const said = read.history.flatMap((m: { parts: { text?: string }[] }) => m.parts.map((p) => p.text));
     expect(said).toEqual(expect.arrayContaining(['Limiter written; tests next.', 'Per address.']));
 
@@ -107,9 +154,22 @@ describe('intent refusals through MCP', () => {
   let asOrch: McpConnection, asWorker: McpConnection, asOther: McpConnection, asBob: McpConnection;
   let id: string;
   beforeAll(async () => {
-    [asOrch, asWorker, asOther, asBob] = await Promise.all([connect('http', orch), connect('http', worker), connect('http', other), connect('http', bob)]);
-    id = (await callTool(asOrch.client, 'muster_intent_declare', { space: 'links', title: 'Refusals', footprint: ['src/refusals/**'] })).structured.task.id;
-    expect((await callTool(asWorker.client, 'muster_intent_claim', { id })).structured.state).toBe('TASK_STATE_WORKING');
+    [asOrch, asWorker, asOther, asBob] = await Promise.all([
+      connect('http', orch),
+      connect('http', worker),
+      connect('http', other),
+      connect('http', bob),
+    ]);
+    id = (
+      await callTool(asOrch.client, 'muster_intent_declare', {
+        space: 'links',
+        title: 'Refusals',
+        footprint: ['src/refusals/**'],
+      })
+    ).structured.task.id;
+    expect((await callTool(asWorker.client, 'muster_intent_claim', { id })).structured.state).toBe(
+      'TASK_STATE_WORKING',
+    );
   });
 
   it('claiming an intent another worker holds is LEASE_HELD, naming the holder, with a hint', async () => {
@@ -127,11 +187,19 @@ describe('intent refusals through MCP', () => {
     const landed = await callTool(asOther.client, 'muster_intent_land', { id, summary: 'not mine' });
     expect(landed.isError).toBe(true);
     expect(landed.structured.error.code).toBe('LEASE_NOT_HELD');
-    expect((await callTool(asWorker.client, 'muster_intent_heartbeat', { id })).structured.state).toBe('TASK_STATE_WORKING');
+    expect((await callTool(asWorker.client, 'muster_intent_heartbeat', { id })).structured.state).toBe(
+      'TASK_STATE_WORKING',
+    );
   });
 
   it('an agent that is not a worker of the space is FORBIDDEN, with how the owner adds it', async () => {
-    const fresh = (await callTool(asOrch.client, 'muster_intent_declare', { space: 'links', title: 'For members only', footprint: ['docs/**'] })).structured.task.id;
+    const fresh = (
+      await callTool(asOrch.client, 'muster_intent_declare', {
+        space: 'links',
+        title: 'For members only',
+        footprint: ['docs/**'],
+      })
+    ).structured.task.id;
     const refused = await callTool(asBob.client, 'muster_intent_claim', { id: fresh });
     expect(refused.isError).toBe(true);
     expect(refused.structured.error).toMatchObject({ code: 'FORBIDDEN', remedy: 'not-allowed' });
@@ -139,14 +207,23 @@ describe('intent refusals through MCP', () => {
   });
 
   it('a priority out of range, a lease out of range or a title of two lines is a tool error saying what to send', async () => {
-    const priority = await callTool(asOrch.client, 'muster_intent_declare', { space: 'links', title: 'Too urgent', footprint: ['x/**'], priority: 11 });
+    const priority = await callTool(asOrch.client, 'muster_intent_declare', {
+      space: 'links',
+      title: 'Too urgent',
+      footprint: ['x/**'],
+      priority: 11,
+    });
     expect(priority.isError).toBe(true);
     expect(priority.text).toMatch(/priority/);
     expect(priority.text).toContain('must be from 1 to 10');
     const lease = await callTool(asWorker.client, 'muster_intent_heartbeat', { id, leaseSeconds: 7200 });
     expect(lease.isError).toBe(true);
     expect(lease.text).toContain('must be from 1 to 3600 seconds');
-    const title = await callTool(asOrch.client, 'muster_intent_declare', { space: 'links', title: 'One\nTwo', footprint: ['x/**'] });
+    const title = await callTool(asOrch.client, 'muster_intent_declare', {
+      space: 'links',
+      title: 'One\nTwo',
+      footprint: ['x/**'],
+    });
     expect(title.isError).toBe(true);
     expect(title.text).toContain('must be one line: put the detail in why');
     const listed = await callTool(asOrch.client, 'muster_intents', { space: 'links', state: 'all' });
@@ -162,8 +239,13 @@ describe('intent refusals through MCP', () => {
 
 /** The board files a tool result embeds, parsed, with their uri and mime type. */
 const embedded = (result: CallToolResult) =>
-  result.content.flatMap((c) => (c.type === 'resource' && 'text' in c.resource ? [{ uri: c.resource.uri, mimeType: c.resource.mimeType, file: JSON.parse(c.resource.text) }] : []));
-const raw = async (conn: McpConnection, name: string, args: Record<string, unknown>) => (await conn.client.callTool({ name, arguments: args })) as CallToolResult;
+  result.content.flatMap((c) =>
+    c.type === 'resource' && 'text' in c.resource
+      ? [{ uri: c.resource.uri, mimeType: c.resource.mimeType, file: JSON.parse(c.resource.text) }]
+      : [],
+  );
+const raw = async (conn: McpConnection, name: string, args: Record<string, unknown>) =>
+  (await conn.client.callTool({ name, arguments: args })) as CallToolResult;
 
 describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP over %s', (transport) => {
   let asAlice: McpConnection, asBob: McpConnection, anonymous: McpConnection;
@@ -172,30 +254,56 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
   // alice makes the same boards over each transport: titles of their own keep them apart
   const [launch, ideas] = [`Launch plan ${transport}`, `Ideas ${transport}`];
   beforeAll(async () => {
-    [asAlice, asBob, anonymous] = await Promise.all([connect(transport, alice), connect(transport, bob), connect(transport)]);
+    [asAlice, asBob, anonymous] = await Promise.all([
+      connect(transport, alice),
+      connect(transport, bob),
+      connect(transport),
+    ]);
   });
 
-  it('one tool per board skill, with the skill\'s arguments as its input schema; none offered without a token', async () => {
+  it("one tool per board skill, with the skill's arguments as its input schema; none offered without a token", async () => {
     const { tools } = await asAlice.client.listTools();
     const boards = tools.filter((t) => t.name.startsWith('muster_board_'));
-    expect(boards.map((t) => t.name).sort()).toEqual(['muster_board_connect', 'muster_board_create', 'muster_board_insights', 'muster_board_list', 'muster_board_read', 'muster_board_recall', 'muster_board_remember']);
+    expect(boards.map((t) => t.name).sort()).toEqual([
+      'muster_board_connect',
+      'muster_board_create',
+      'muster_board_insights',
+      'muster_board_list',
+      'muster_board_read',
+      'muster_board_recall',
+      'muster_board_remember',
+    ]);
     const create = boards.find((t) => t.name === 'muster_board_create')!;
     expect(create.inputSchema.required).toEqual(['title', 'cards']);
-    expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(['title', 'cards', 'connections', 'visibility', 'sharedWith']);
+    expect(Object.keys(create.inputSchema.properties ?? {})).toEqual([
+      'title',
+      'cards',
+      'connections',
+      'visibility',
+      'sharedWith',
+    ]);
     const ours = tools.filter((t) => /^muster_(board_|intent)/.test(t.name));
     expect(ours).toHaveLength(16);
     for (const t of ours) {
       expect(t.description, t.name).toMatch(/Use it|Use to|Use when|when/i);
-      for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {})) expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
+      for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {}))
+        expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
     }
-    expect(tools.find((t) => t.name === 'muster_intent_declare')!.inputSchema.properties!['priority']).toMatchObject({ minimum: 1, maximum: 10 });
+    expect(tools.find((t) => t.name === 'muster_intent_declare')!.inputSchema.properties!['priority']).toMatchObject({
+      minimum: 1,
+      maximum: 10,
+    });
     expect(boards.find((t) => t.name === 'muster_board_read')!.annotations?.readOnlyHint).toBe(true);
     expect(create.annotations?.readOnlyHint).toBe(false);
     expect((await toolNames(anonymous.client)).filter((n) => n.startsWith('muster_board_'))).toEqual([]);
   });
 
   it('create, remember, recall, read: each write and the read embed the board file as muster://boards/{id}', async () => {
-    const made = await raw(asAlice, 'muster_board_create', { title: launch, cards: ['Ship the A2A face', { text: `Seed the directory #launch ${secret}`, title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] });
+    const made = await raw(asAlice, 'muster_board_create', {
+      title: launch,
+      cards: ['Ship the A2A face', { text: `Seed the directory #launch ${secret}`, title: 'Directory' }],
+      connections: [{ from: 0, to: 1, type: 'leads_to' }],
+    });
     expect(made.isError).toBeFalsy();
     const madeData = made.structuredContent as any;
     expect(madeData.board).toMatchObject({ title: launch, owner: 'alice', visibility: 'private', cards: 2 });
@@ -205,13 +313,24 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
     expect(file!.file).toMatchObject({ format: 'muster.board', version: 1, board: { id: boardId, title: launch } });
     expect(file!.file.connections).toMatchObject([{ type: 'leads_to' }]);
 
-    const added = await raw(asAlice, 'muster_board_remember', { board: launch, cards: ['We chose PostgreSQL for many nodes #decision'] });
+    const added = await raw(asAlice, 'muster_board_remember', {
+      board: launch,
+      cards: ['We chose PostgreSQL for many nodes #decision'],
+    });
     expect((added.structuredContent as any).board.cards).toBe(3);
-    expect(embedded(added)[0]!.file.cards.map((c: { text: string }) => c.text)).toContain('We chose PostgreSQL for many nodes #decision');
+    expect(embedded(added)[0]!.file.cards.map((c: { text: string }) => c.text)).toContain(
+      'We chose PostgreSQL for many nodes #decision',
+    );
 
-    const recalled = await callTool(asAlice.client, 'muster_board_recall', { query: 'postgresql #decision', board: boardId });
+    const recalled = await callTool(asAlice.client, 'muster_board_recall', {
+      query: 'postgresql #decision',
+      board: boardId,
+    });
     expect(recalled.isError).toBe(false);
-    expect(recalled.structured.cards[0]).toMatchObject({ text: 'We chose PostgreSQL for many nodes #decision', board: { id: boardId } });
+    expect(recalled.structured.cards[0]).toMatchObject({
+      text: 'We chose PostgreSQL for many nodes #decision',
+      board: { id: boardId },
+    });
     expect(recalled.text).toContain('PostgreSQL');
 
     const read = await raw(asAlice, 'muster_board_read', { board: boardId });
@@ -226,16 +345,26 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
   });
 
   it('insights names orphans; connect proposes and asks (input-required), and a follow-up with confirm draws the connections', async () => {
-    await callTool(asAlice.client, 'muster_board_create', { title: ideas, cards: ['cache the directory search results', 'cache directory search per caller', 'what about eviction?'] });
+    await callTool(asAlice.client, 'muster_board_create', {
+      title: ideas,
+      cards: ['cache the directory search results', 'cache directory search per caller', 'what about eviction?'],
+    });
     const insight = await callTool(asAlice.client, 'muster_board_insights', { board: ideas });
     expect(insight.structured.orphans).toHaveLength(3);
     const proposed = await callTool(asAlice.client, 'muster_board_connect', { board: ideas });
     expect(proposed.structured.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(proposed.structured.proposal.length).toBeGreaterThan(0);
-    expect(proposed.structured.next).toContain(`muster_reply {id: "${proposed.structured.taskId}", data: {"confirm": true}}`);
+    expect(proposed.structured.next).toContain(
+      `muster_reply {id: "${proposed.structured.taskId}", data: {"confirm": true}}`,
+    );
     // What muster_reply sends (a follow-up with the taskId at the hub's base), through the official A2A client.
     const a2a = await sdkClient(hub.url, alice.token);
-    const confirm = { messageId: randomUUID(), role: 'ROLE_USER', taskId: proposed.structured.taskId, parts: [{ data: { confirm: true } }] };
+    const confirm = {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      taskId: proposed.structured.taskId,
+      parts: [{ data: { confirm: true } }],
+    };
     const { SendMessageRequest } = await import('@a2a-js/sdk');
     const drawn = wire(await a2a.sendMessage(SendMessageRequest.fromJSON({ message: confirm })));
     expect(drawn.status.state).toBe('TASK_STATE_COMPLETED');
@@ -268,7 +397,11 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
     const bad = await callTool(asAlice.client, 'muster_board_recall', { query: 'x', limit: 99 });
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain('must be from 1 to 50');
-    const shared = await callTool(asAlice.client, 'muster_board_create', { title: 'Shared?', cards: ['a'], sharedWith: ['bob'] });
+    const shared = await callTool(asAlice.client, 'muster_board_create', {
+      title: 'Shared?',
+      cards: ['a'],
+      sharedWith: ['bob'],
+    });
     expect(shared.isError).toBe(true);
     expect(shared.structured.error).toMatchObject({ code: 'INVALID_PARAMS', remedy: 'fix-input' });
     expect(shared.structured.error.hint).toContain('"visibility": "shared"');
@@ -276,7 +409,7 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
 });
 
 // The admin's token reaches the MCP door too, but the memory base takes agents only.
-it('an admin calling a board tool is refused with the hub\'s code', async () => {
+it("an admin calling a board tool is refused with the hub's code", async () => {
   const admin = await mcpOverHttp(hub, ADMIN_TOKEN);
   closing.push(admin);
   const refused = await callTool(admin.client, 'muster_board_list');

@@ -26,8 +26,22 @@ afterAll(() => hub.destroy());
 
 const PNG = { raw: Buffer.from('not really a png').toString('base64'), mediaType: 'image/png', filename: 'pic.png' };
 const send = (handle: string, parts: object[], extra: { messageId?: string; taskId?: string } = {}) =>
-  rpc(base(handle), 'SendMessage', { message: { messageId: extra.messageId ?? randomUUID(), role: 'ROLE_USER', parts, ...(extra.taskId ? { taskId: extra.taskId } : {}) }, configuration: { returnImmediately: true } }, { token: alice.token });
-const tasksAt = async (handle: string) => (await rpc(base(handle), 'ListTasks', {}, { token: alice.token })).body.result.tasks.length;
+  rpc(
+    base(handle),
+    'SendMessage',
+    {
+      message: {
+        messageId: extra.messageId ?? randomUUID(),
+        role: 'ROLE_USER',
+        parts,
+        ...(extra.taskId ? { taskId: extra.taskId } : {}),
+      },
+      configuration: { returnImmediately: true },
+    },
+    { token: alice.token },
+  );
+const tasksAt = async (handle: string) =>
+  (await rpc(base(handle), 'ListTasks', {}, { token: alice.token })).body.result.tasks.length;
 
 describe('declared modes', () => {
   it('are set at registration and shown in the profile and the card; the defaults are text/plain and application/json', async () => {
@@ -55,7 +69,10 @@ describe('-32005 ContentTypeNotSupportedError', () => {
   it('the SDK client gets it for a file part the target does not take, and nothing is stored', async () => {
     const asAlice = await sdkClient(base('carol'), alice.token);
     const messageId = randomUUID();
-    const request = SendMessageRequest.fromJSON({ message: { messageId, role: 'ROLE_USER', parts: [{ text: 'look' }, PNG] }, configuration: { returnImmediately: true } });
+    const request = SendMessageRequest.fromJSON({
+      message: { messageId, role: 'ROLE_USER', parts: [{ text: 'look' }, PNG] },
+      configuration: { returnImmediately: true },
+    });
     await expect(asAlice.sendMessage(request)).rejects.toMatchObject({ name: 'ContentTypeNotSupportedError' });
     expect(await tasksAt('carol')).toBe(0);
     expect((await rest(hub, 'GET', 'api/inbox', { token: carol.token })).body.data).toEqual([]);
@@ -64,11 +81,15 @@ describe('-32005 ContentTypeNotSupportedError', () => {
     expect(ok.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
   });
 
-  it('a change of modes holds for the very next send (read by the new task\'s write itself)', async () => {
+  it("a change of modes holds for the very next send (read by the new task's write itself)", async () => {
     expect((await send('carol', [{ text: '# Title', mediaType: 'text/markdown' }])).body.error.code).toBe(-32005);
-    expect((await rest(hub, 'PATCH', 'api/agents/carol', { token: carol.token, body: { inputModes: ['text/*'] } })).status).toBe(200);
+    expect(
+      (await rest(hub, 'PATCH', 'api/agents/carol', { token: carol.token, body: { inputModes: ['text/*'] } })).status,
+    ).toBe(200);
     expect((await send('carol', [{ text: '# Title', mediaType: 'text/markdown' }])).body.result.task).toBeDefined();
-    expect((await rest(hub, 'PATCH', 'api/agents/carol', { token: carol.token, body: { inputModes: null } })).status).toBe(200);
+    expect(
+      (await rest(hub, 'PATCH', 'api/agents/carol', { token: carol.token, body: { inputModes: null } })).status,
+    ).toBe(200);
     expect((await send('carol', [{ text: '# Title', mediaType: 'text/markdown' }])).body.error.code).toBe(-32005);
   });
 
@@ -80,10 +101,15 @@ describe('-32005 ContentTypeNotSupportedError', () => {
   });
 
   it('a text part is text/plain, a data part application/json, parameters are ignored, wildcards honoured', async () => {
-    expect((await send('carol', [{ text: 'hi', mediaType: 'text/plain; charset=utf-8' }, { data: { a: 1 } }])).body.result.task).toBeDefined();
+    expect(
+      (await send('carol', [{ text: 'hi', mediaType: 'text/plain; charset=utf-8' }, { data: { a: 1 } }])).body.result
+        .task,
+    ).toBeDefined();
     expect((await send('bob', [{ text: 'a picture' }, PNG])).body.result.task).toBeDefined();
     expect((await send('bob', [{ data: { a: 1 } }])).body.error.code).toBe(-32005);
-    expect((await send('dave', [{ url: 'https://example.com/v.mp4', mediaType: 'video/mp4' }])).body.result.task).toBeDefined();
+    expect(
+      (await send('dave', [{ url: 'https://example.com/v.mp4', mediaType: 'video/mp4' }])).body.result.task,
+    ).toBeDefined();
   });
 
   it('a follow-up is held to the same modes, and leaves the task as it was', async () => {

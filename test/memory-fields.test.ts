@@ -12,7 +12,12 @@ let hub: TestHub;
 let dee: Registered;
 const memory = () => `${hub.url}memory/`;
 
-const message = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts, ...extra });
+const message = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
+  messageId: randomUUID(),
+  role: 'ROLE_USER',
+  parts,
+  ...extra,
+});
 const dataMessage = (data: unknown, extra?: Record<string, unknown>) => message([{ data }], extra);
 const textMessage = (text: string, extra?: Record<string, unknown>) => message([{ text }], extra);
 
@@ -29,9 +34,16 @@ async function refusal(msg: unknown) {
   const { error } = await send(msg);
   expect(error, 'refused').toBeDefined();
   const violations = error.data.find((d: any) => d.fieldViolations)?.fieldViolations ?? [];
-  return { reason: error.data[0].reason, fields: violations.map((v: any) => v.field), descriptions: violations.map((v: any) => v.description), message: error.message, hint: error.data[0].metadata?.hint };
+  return {
+    reason: error.data[0].reason,
+    fields: violations.map((v: any) => v.field),
+    descriptions: violations.map((v: any) => v.description),
+    message: error.message,
+    hint: error.data[0].metadata?.hint,
+  };
 }
-const cardTexts = async (board: string) => (await rest(hub, 'GET', `api/boards/${board}`, { token: dee.token })).body.cards?.map((c: any) => c.text);
+const cardTexts = async (board: string) =>
+  (await rest(hub, 'GET', `api/boards/${board}`, { token: dee.token })).body.cards?.map((c: any) => c.text);
 /** A board.remember call that asks for its board. */
 const askedForBoard = async (cards: unknown = ['Deploys go out on Tuesdays']) => {
   const asked = await task(dataMessage({ skill: 'board.remember', args: { cards } }));
@@ -43,7 +55,8 @@ let board: string;
 beforeAll(async () => {
   hub = await startTestHub();
   [dee] = await registerAll(hub, 'fields-dee');
-  board = (await task(dataMessage({ skill: 'board.create', args: { title: 'Field notes', cards: ['first'] } }))).metadata.muster.board;
+  board = (await task(dataMessage({ skill: 'board.create', args: { title: 'Field notes', cards: ['first'] } })))
+    .metadata.muster.board;
 });
 afterAll(() => hub.destroy());
 
@@ -78,7 +91,9 @@ describe('a follow-up names fields where it put them', () => {
   });
 
   it('an arg kept from the opening message is named as it was sent there', async () => {
-    const asked = await task(dataMessage({ skill: 'board.remember', args: { cards: ['a'], connections: [{ from: 0, to: 5 }] } }));
+    const asked = await task(
+      dataMessage({ skill: 'board.remember', args: { cards: ['a'], connections: [{ from: 0, to: 5 }] } }),
+    );
     const bad = await refusal(dataMessage({ board }, { taskId: asked.id }));
     expect(bad.fields).toEqual(['params.message.parts[0].data.args.connections[0].to']);
   });
@@ -119,7 +134,7 @@ describe('a call in plain words names the text part it sent', () => {
     expect(bad.fields).toEqual(['params.message.parts']);
   });
 
-  it('plain words in a follow-up of a call that asked for a skill name the follow-up\'s text part', async () => {
+  it("plain words in a follow-up of a call that asked for a skill name the follow-up's text part", async () => {
     const lost = await task(textMessage('Lorem ipsum dolor'));
     expect(lost.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const bad = await refusal(textMessage(`Remember that ${long}`, { taskId: lost.id }));
@@ -143,8 +158,14 @@ describe('arguments present but wrong are refused at once, before the call asks 
     const cases: [Record<string, unknown>, string][] = [
       [{ skill: 'board.create', args: { cards: ['y'.repeat(4001)] } }, 'params.message.parts[0].data.args.cards[0]'],
       [{ skill: 'board.create', args: { title: 'x'.repeat(201) } }, 'params.message.parts[0].data.args.title'],
-      [{ skill: 'board.remember', args: { cards: ['fine'], connections: 'none' } }, 'params.message.parts[0].data.args.connections'],
-      [{ skill: 'board.remember', args: { cards: ['fine'], colour: 'red' } }, 'params.message.parts[0].data.args.colour'],
+      [
+        { skill: 'board.remember', args: { cards: ['fine'], connections: 'none' } },
+        'params.message.parts[0].data.args.connections',
+      ],
+      [
+        { skill: 'board.remember', args: { cards: ['fine'], colour: 'red' } },
+        'params.message.parts[0].data.args.colour',
+      ],
       [{ skill: 'board.recall', args: { limit: 0 } }, 'params.message.parts[0].data.args.limit'],
       [{ skill: 'board.read', args: { colour: 'red' } }, 'params.message.parts[0].data.args.colour'],
       [{ skill: 'board.connect', args: { colour: 'red' } }, 'params.message.parts[0].data.args.colour'],
@@ -169,7 +190,12 @@ describe('arguments present but wrong are refused at once, before the call asks 
   });
 
   it('right values beside a missing one still ask for it', async () => {
-    const asked = await task(dataMessage({ skill: 'board.create', args: { cards: ['one', { text: 'two', id: 'two' }], connections: [{ from: 0, to: 'two' }] } }));
+    const asked = await task(
+      dataMessage({
+        skill: 'board.create',
+        args: { cards: ['one', { text: 'two', id: 'two' }], connections: [{ from: 0, to: 'two' }] },
+      }),
+    );
     expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(asked.status.message.parts.find((p: any) => p.data).data.missing).toEqual(['title']);
   });

@@ -5,20 +5,34 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awayFromWindowEdge, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import {
+  awayFromWindowEdge,
+  registerAll,
+  rest,
+  rpc,
+  startTestHub,
+  type Registered,
+  type TestHub,
+} from './helpers/hub.js';
 
 let hub: TestHub;
 let ann: Registered, bob: Registered, cy: Registered;
 
 const send = (who: Registered, skill: string, args: unknown) =>
-  rpc(`${hub.url}memory/`, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, args } }] } }, { token: who.token });
+  rpc(
+    `${hub.url}memory/`,
+    'SendMessage',
+    { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, args } }] } },
+    { token: who.token },
+  );
 const ok = async (who: Registered, skill: string, args: unknown) => {
   const res = await send(who, skill, args);
   if (!res.body.result) throw new Error(JSON.stringify(res.body));
   return res.body.result.task;
 };
 const cards = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `card ${from + i}`);
-const boardCount = async (who: Registered) => (await ok(who, 'board.list', {})).artifacts[0].parts.find((p: any) => p.data).data.boards.length;
+const boardCount = async (who: Registered) =>
+  (await ok(who, 'board.list', {})).artifacts[0].parts.find((p: any) => p.data).data.boards.length;
 
 beforeAll(async () => {
   hub = await startTestHub();
@@ -38,13 +52,18 @@ describe('memory limits', { timeout: 120_000 }, () => {
     // a large board is answered in part, with its file as a link: answers (and the tasks keeping them) stay small
     expect([data.cards.length, data.moreCards]).toEqual([200, 1800]);
     const link = read.artifacts.find((a: any) => a.artifactId === 'board').parts[0];
-    expect(link).toMatchObject({ url: `${hub.url}api/boards/${board}`, mediaType: 'application/vnd.muster.board+json' });
+    expect(link).toMatchObject({
+      url: `${hub.url}api/boards/${board}`,
+      mediaType: 'application/vnd.muster.board+json',
+    });
     expect(link.raw).toBeUndefined();
     expect((await rest(hub, 'GET', `api/boards/${board}`, { token: ann.token })).body.cards).toHaveLength(2000);
   });
 
   it('an agent owns 100 boards: the 101st is BOARD_LIMIT, and nothing is made', async () => {
-    await Promise.all(Array.from({ length: 100 }, (_, i) => ok(bob, 'board.create', { title: `Board ${i}`, cards: ['x'] })));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => ok(bob, 'board.create', { title: `Board ${i}`, cards: ['x'] })),
+    );
     const over = await send(bob, 'board.create', { title: 'One too many', cards: ['x'] });
     expect(over.body.error.data[0].reason).toBe('BOARD_LIMIT');
     expect(await boardCount(bob)).toBe(100);

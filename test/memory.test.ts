@@ -15,8 +15,18 @@ let ann: Registered, bob: Registered, cy: Registered;
 const memory = () => `${hub.url}memory/`;
 const BOARD_TYPE = 'application/vnd.muster.board+json';
 
-const dataMessage = (data: unknown, extra: Record<string, unknown> = {}) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...extra });
-const textMessage = (text: string, extra: Record<string, unknown> = {}) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra });
+const dataMessage = (data: unknown, extra: Record<string, unknown> = {}) => ({
+  messageId: randomUUID(),
+  role: 'ROLE_USER',
+  parts: [{ data }],
+  ...extra,
+});
+const textMessage = (text: string, extra: Record<string, unknown> = {}) => ({
+  messageId: randomUUID(),
+  role: 'ROLE_USER',
+  parts: [{ text }],
+  ...extra,
+});
 
 /** One memory call over raw JSON-RPC 1.0: answers the task, or throws with the error. */
 async function call(who: Registered, message: unknown, configuration: Record<string, unknown> = {}) {
@@ -24,7 +34,8 @@ async function call(who: Registered, message: unknown, configuration: Record<str
   if (!res.body.result) throw Object.assign(new Error(JSON.stringify(res.body)), { body: res.body });
   return res.body.result.task;
 }
-const skill = (who: Registered, id: string, args: unknown, configuration?: Record<string, unknown>) => call(who, dataMessage({ skill: id, args }), configuration);
+const skill = (who: Registered, id: string, args: unknown, configuration?: Record<string, unknown>) =>
+  call(who, dataMessage({ skill: id, args }), configuration);
 /** The error of a call that must be refused. */
 async function refused(who: Registered, message: unknown) {
   const res = await rpc(memory(), 'SendMessage', { message }, { token: who.token });
@@ -32,8 +43,10 @@ async function refused(who: Registered, message: unknown) {
   return res.body.error;
 }
 
-const resultData = (task: any) => task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.data).data;
-const resultText = (task: any) => task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.text).text;
+const resultData = (task: any) =>
+  task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.data).data;
+const resultText = (task: any) =>
+  task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.text).text;
 const boardFileOf = (task: any) => {
   const part = task.artifacts?.find((a: any) => a.artifactId === 'board')?.parts[0];
   return part && { ...part, file: JSON.parse(Buffer.from(part.raw, 'base64').toString('utf8')) };
@@ -46,8 +59,9 @@ beforeAll(async () => {
 afterAll(() => hub.destroy());
 
 describe('the memory base', () => {
-  it("serves its card: JSON-RPC 1.0 and 0.3, HTTP+JSON, streaming, the bearer scheme, one skill per board skill with modes and an example", async () => {
-    const card = (await rest(hub, 'GET', 'memory/.well-known/agent-card.json', { headers: { 'a2a-version': '1.0' } })).body;
+  it('serves its card: JSON-RPC 1.0 and 0.3, HTTP+JSON, streaming, the bearer scheme, one skill per board skill with modes and an example', async () => {
+    const card = (await rest(hub, 'GET', 'memory/.well-known/agent-card.json', { headers: { 'a2a-version': '1.0' } }))
+      .body;
     expect(card.supportedInterfaces).toEqual([
       { url: memory(), protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: memory(), protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
@@ -55,7 +69,15 @@ describe('the memory base', () => {
     ]);
     expect(card.capabilities.streaming).toBe(true);
     expect(card.securitySchemes.bearer.httpAuthSecurityScheme.scheme).toBe('Bearer');
-    expect(card.skills.map((s: any) => s.id)).toEqual(['board.create', 'board.remember', 'board.recall', 'board.read', 'board.list', 'board.insights', 'board.connect']);
+    expect(card.skills.map((s: any) => s.id)).toEqual([
+      'board.create',
+      'board.remember',
+      'board.recall',
+      'board.read',
+      'board.list',
+      'board.insights',
+      'board.connect',
+    ]);
     for (const s of card.skills) {
       expect(s.description.length).toBeGreaterThan(20);
       expect(s.inputModes).toContain('application/json');
@@ -63,7 +85,13 @@ describe('the memory base', () => {
     }
     expect(card.skills.find((s: any) => s.id === 'board.read').outputModes).toContain(BOARD_TYPE);
     const sdk = await sdkClient(memory(), ann.token); // the SDK reads the card and talks to the base
-    const made = wire(await sdk.sendMessage(SendMessageRequest.fromJSON({ message: dataMessage({ skill: 'board.create', args: { title: 'Through the SDK', cards: ['one card'] } }) })));
+    const made = wire(
+      await sdk.sendMessage(
+        SendMessageRequest.fromJSON({
+          message: dataMessage({ skill: 'board.create', args: { title: 'Through the SDK', cards: ['one card'] } }),
+        }),
+      ),
+    );
     expect(made.status.state).toBe('TASK_STATE_COMPLETED');
     expect(made.metadata.muster).toMatchObject({ kind: 'memory', board: expect.any(String) });
   });
@@ -78,21 +106,49 @@ describe('skills by data part', () => {
   it('board.create makes a board and answers it as a file part; board.remember appends, keeping every card and its id', async () => {
     const made = await skill(ann, 'board.create', {
       title: 'Launch plan',
-      cards: ['Ship the A2A face #launch', { text: 'Seed the directory', title: 'Directory', tags: ['growth'], author: 'Planner Bot!' }],
+      cards: [
+        'Ship the A2A face #launch',
+        { text: 'Seed the directory', title: 'Directory', tags: ['growth'], author: 'Planner Bot!' },
+      ],
       connections: [{ from: 0, to: 1, type: 'leads_to' }],
     });
     expect(made.status.state).toBe('TASK_STATE_COMPLETED');
     const id = made.metadata.muster.board;
-    expect(resultData(made).board).toMatchObject({ id, title: 'Launch plan', owner: 'ann', visibility: 'private', cards: 2 });
+    expect(resultData(made).board).toMatchObject({
+      id,
+      title: 'Launch plan',
+      owner: 'ann',
+      visibility: 'private',
+      cards: 2,
+    });
     const file = boardFileOf(made);
     expect(file).toMatchObject({ mediaType: BOARD_TYPE, filename: 'launch-plan.muster-board.json' });
-    expect(file.file).toMatchObject({ format: 'muster.board', version: 1, board: { id, title: 'Launch plan', owner: 'ann' } });
+    expect(file.file).toMatchObject({
+      format: 'muster.board',
+      version: 1,
+      board: { id, title: 'Launch plan', owner: 'ann' },
+    });
     const [first, second] = file.file.cards;
-    expect(first).toMatchObject({ position: 0, text: 'Ship the A2A face #launch', tags: ['launch'], writtenBy: 'a2a:ann' });
-    expect(second).toMatchObject({ title: 'Directory', tags: ['growth'], claimedBy: 'planner-bot', writtenBy: 'a2a:ann' });
-    expect(file.file.connections).toEqual([expect.objectContaining({ from: first.id, to: second.id, type: 'leads_to' })]);
+    expect(first).toMatchObject({
+      position: 0,
+      text: 'Ship the A2A face #launch',
+      tags: ['launch'],
+      writtenBy: 'a2a:ann',
+    });
+    expect(second).toMatchObject({
+      title: 'Directory',
+      tags: ['growth'],
+      claimedBy: 'planner-bot',
+      writtenBy: 'a2a:ann',
+    });
+    expect(file.file.connections).toEqual([
+      expect.objectContaining({ from: first.id, to: second.id, type: 'leads_to' }),
+    ]);
 
-    const added = await skill(ann, 'board.remember', { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] });
+    const added = await skill(ann, 'board.remember', {
+      board: 'Launch plan',
+      cards: ['We chose PostgreSQL for many nodes #decision'],
+    });
     const after = boardFileOf(added).file;
     expect(after.cards.map((c: any) => c.id).slice(0, 2)).toEqual([first.id, second.id]);
     expect(after.cards).toHaveLength(3);
@@ -100,7 +156,11 @@ describe('skills by data part', () => {
   });
 
   it('board.recall ranks by words and #tags across readable boards; board.read, board.list and board.insights read', async () => {
-    await skill(ann, 'board.create', { title: 'Auth notes', cards: ['Tokens are hashed with SHA-256 #security', 'Who rotates tokens?', 'Sessions last a day'], connections: [{ from: 2, to: 0, type: 'related' }] });
+    await skill(ann, 'board.create', {
+      title: 'Auth notes',
+      cards: ['Tokens are hashed with SHA-256 #security', 'Who rotates tokens?', 'Sessions last a day'],
+      connections: [{ from: 2, to: 0, type: 'related' }],
+    });
     const recalled = await skill(ann, 'board.recall', { query: 'tokens #security', limit: 5 });
     const cards = resultData(recalled).cards;
     expect(cards[0].text).toBe('Tokens are hashed with SHA-256 #security');
@@ -108,7 +168,11 @@ describe('skills by data part', () => {
     expect(cards[0].board.title).toBe('Auth notes');
 
     const read = await skill(ann, 'board.read', { board: 'auth notes' });
-    expect(resultData(read).cards.map((c: any) => c.text)).toEqual(['Tokens are hashed with SHA-256 #security', 'Who rotates tokens?', 'Sessions last a day']);
+    expect(resultData(read).cards.map((c: any) => c.text)).toEqual([
+      'Tokens are hashed with SHA-256 #security',
+      'Who rotates tokens?',
+      'Sessions last a day',
+    ]);
     expect(boardFileOf(read).file.board.title).toBe('Auth notes');
     const listed = resultData(await skill(ann, 'board.list', {}));
     expect(listed.boards.map((b: any) => b.title)).toEqual(expect.arrayContaining(['Auth notes', 'Launch plan']));
@@ -120,7 +184,10 @@ describe('skills by data part', () => {
   });
 
   it('board.connect proposes and asks; {"confirm": true} with the same taskId draws; anything else leaves the board as it was', async () => {
-    await skill(ann, 'board.create', { title: 'Graph', cards: ['postgres replication lag alarms', 'replication lag on postgres nodes', 'lunch menu'] });
+    await skill(ann, 'board.create', {
+      title: 'Graph',
+      cards: ['postgres replication lag alarms', 'replication lag on postgres nodes', 'lunch menu'],
+    });
     const proposed = await skill(ann, 'board.connect', { board: 'Graph' });
     expect(proposed.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const proposal = proposed.status.message.parts.find((p: any) => p.data).data.proposal;
@@ -132,7 +199,9 @@ describe('skills by data part', () => {
     const drawn = await call(ann, dataMessage({ confirm: true }, { taskId: proposed.id }));
     expect(drawn.id).toBe(proposed.id);
     expect(drawn.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(resultData(await skill(ann, 'board.read', { board: 'Graph' })).connections).toEqual([{ from: proposal[0].from, to: proposal[0].to, type: 'related' }]);
+    expect(resultData(await skill(ann, 'board.read', { board: 'Graph' })).connections).toEqual([
+      { from: proposal[0].from, to: proposal[0].to, type: 'related' },
+    ]);
   });
 
   it('a write that lacks input asks for it; a follow-up with the same taskId resumes the same task, history kept', async () => {
@@ -149,10 +218,17 @@ describe('skills by data part', () => {
   });
 
   it('without the board media type in acceptedOutputModes, no file part is sent', async () => {
-    const read = await skill(ann, 'board.read', { board: 'Launch plan' }, { acceptedOutputModes: ['text/plain', 'application/json'] });
+    const read = await skill(
+      ann,
+      'board.read',
+      { board: 'Launch plan' },
+      { acceptedOutputModes: ['text/plain', 'application/json'] },
+    );
     expect(read.status.state).toBe('TASK_STATE_COMPLETED');
     expect(boardFileOf(read)).toBeUndefined();
-    expect(boardFileOf(await skill(ann, 'board.read', { board: 'Launch plan' }, { acceptedOutputModes: [BOARD_TYPE] }))).toBeDefined();
+    expect(
+      boardFileOf(await skill(ann, 'board.read', { board: 'Launch plan' }, { acceptedOutputModes: [BOARD_TYPE] })),
+    ).toBeDefined();
   });
 });
 
@@ -170,7 +246,9 @@ describe('free text', () => {
     expect(resultData(titled).board).toMatchObject({ title: 'Roadmap', cards: 2 });
     const read = await call(bob, textMessage("What's in the Roadmap board?"));
     expect(resultData(read).cards.map((c: any) => c.text)).toEqual(['Q1 ship', 'Q2 scale']);
-    expect(resultData(await call(bob, textMessage('List my boards'))).boards.map((b: any) => b.title)).toEqual(expect.arrayContaining(['Roadmap', 'Memory of bob']));
+    expect(resultData(await call(bob, textMessage('List my boards'))).boards.map((b: any) => b.title)).toEqual(
+      expect.arrayContaining(['Roadmap', 'Memory of bob']),
+    );
     const lost = await call(bob, textMessage('Lorem ipsum dolor'));
     expect(lost.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(lost.status.message.parts[0].text).toContain('{"skill":"board.recall"');
@@ -182,10 +260,23 @@ describe('free text', () => {
 describe('visibility', () => {
   it('private boards are never found by another agent; shared ones by the agents named; public ones by all, even without a token over REST', async () => {
     const word = `quokka${Date.now()}`;
-    const secret = (await skill(ann, 'board.create', { title: 'Ann secret', cards: [`the ${word} plan`] })).metadata.muster.board;
-    const shared = (await skill(ann, 'board.create', { title: 'Ann and bob', cards: [`${word} for two`], visibility: 'shared', sharedWith: ['bob'] })).metadata.muster.board;
-    const open = (await skill(ann, 'board.create', { title: 'Ann public', cards: [`a public ${word}`], visibility: 'public' })).metadata.muster.board;
-    const found = async (who: Registered) => resultData(await skill(who, 'board.recall', { query: word })).cards.map((c: any) => c.board.id).sort();
+    const secret = (await skill(ann, 'board.create', { title: 'Ann secret', cards: [`the ${word} plan`] })).metadata
+      .muster.board;
+    const shared = (
+      await skill(ann, 'board.create', {
+        title: 'Ann and bob',
+        cards: [`${word} for two`],
+        visibility: 'shared',
+        sharedWith: ['bob'],
+      })
+    ).metadata.muster.board;
+    const open = (
+      await skill(ann, 'board.create', { title: 'Ann public', cards: [`a public ${word}`], visibility: 'public' })
+    ).metadata.muster.board;
+    const found = async (who: Registered) =>
+      resultData(await skill(who, 'board.recall', { query: word }))
+        .cards.map((c: any) => c.board.id)
+        .sort();
     expect(await found(ann)).toEqual([secret, shared, open].sort());
     expect(await found(bob)).toEqual([shared, open].sort());
     expect(await found(cy)).toEqual([open]);
@@ -194,9 +285,14 @@ describe('visibility', () => {
     const missing = await refused(cy, dataMessage({ skill: 'board.read', args: { board: 'no-such-board' } }));
     expect(missing.message).toBe(byCy.message.replace(secret, 'no-such-board'));
     expect(resultData(await skill(cy, 'board.list', {})).boards.map((b: any) => b.id)).not.toContain(secret);
-    const notShared = await refused(cy, dataMessage({ skill: 'board.remember', args: { board: open, cards: ['mine now'] } }));
+    const notShared = await refused(
+      cy,
+      dataMessage({ skill: 'board.remember', args: { board: open, cards: ['mine now'] } }),
+    );
     expect(notShared.data[0].reason).toBe('FORBIDDEN');
-    expect((await skill(bob, 'board.remember', { board: shared, cards: ['bob was here'] })).status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await skill(bob, 'board.remember', { board: shared, cards: ['bob was here'] })).status.state).toBe(
+      'TASK_STATE_COMPLETED',
+    );
 
     const anonymous = await rest(hub, 'GET', `api/boards/${open}`);
     expect(anonymous.status).toBe(200);
@@ -209,7 +305,9 @@ describe('visibility', () => {
     expect(publicList).not.toContain(secret);
     // a call is a task private to its caller
     const task = await skill(ann, 'board.list', {});
-    expect((await rpc(memory(), 'GetTask', { id: task.id }, { token: bob.token })).body.error.data[0].reason).toBe('TASK_NOT_FOUND');
+    expect((await rpc(memory(), 'GetTask', { id: task.id }, { token: bob.token })).body.error.data[0].reason).toBe(
+      'TASK_NOT_FOUND',
+    );
     expect((await rpc(memory(), 'GetTask', { id: task.id }, { token: ann.token })).body.result.id).toBe(task.id);
   });
 });
@@ -219,17 +317,40 @@ describe('bad input', () => {
     const before = resultData(await skill(cy, 'board.list', {})).boards.length;
     const cases: [unknown, string, string][] = [
       [{ skill: 'board.nope', args: {} }, 'INVALID_PARAMS', 'message.parts[0].data.skill'],
-      [{ skill: 'board.create', args: { title: 'x', cards: 'not a list' } }, 'INVALID_PARAMS', 'message.parts[0].data.args.cards'],
-      [{ skill: 'board.create', args: { title: 'x', cards: Array.from({ length: 101 }, (_, i) => `card ${i}`) } }, 'INVALID_PARAMS', 'message.parts[0].data.args.cards'],
-      [{ skill: 'board.create', args: { title: 'x', cards: ['y'.repeat(4001)] } }, 'INVALID_PARAMS', 'message.parts[0].data.args.cards[0]'],
-      [{ skill: 'board.create', args: { title: 'x', cards: ['a'], connections: [{ from: 0, to: 5 }] } }, 'INVALID_PARAMS', 'message.parts[0].data.args.connections[0].to'],
-      [{ skill: 'board.create', args: { title: 'x', cards: ['a'], colour: 'red' } }, 'INVALID_PARAMS', 'message.parts[0].data.args'],
+      [
+        { skill: 'board.create', args: { title: 'x', cards: 'not a list' } },
+        'INVALID_PARAMS',
+        'message.parts[0].data.args.cards',
+      ],
+      [
+        { skill: 'board.create', args: { title: 'x', cards: Array.from({ length: 101 }, (_, i) => `card ${i}`) } },
+        'INVALID_PARAMS',
+        'message.parts[0].data.args.cards',
+      ],
+      [
+        { skill: 'board.create', args: { title: 'x', cards: ['y'.repeat(4001)] } },
+        'INVALID_PARAMS',
+        'message.parts[0].data.args.cards[0]',
+      ],
+      [
+        { skill: 'board.create', args: { title: 'x', cards: ['a'], connections: [{ from: 0, to: 5 }] } },
+        'INVALID_PARAMS',
+        'message.parts[0].data.args.connections[0].to',
+      ],
+      [
+        { skill: 'board.create', args: { title: 'x', cards: ['a'], colour: 'red' } },
+        'INVALID_PARAMS',
+        'message.parts[0].data.args',
+      ],
     ];
     for (const [data, reason, field] of cases) {
       const error = await refused(cy, dataMessage(data));
       expect(error.data[0].reason, JSON.stringify(data).slice(0, 80)).toBe(reason);
       const fields = error.data.find((d: any) => d.fieldViolations)?.fieldViolations.map((v: any) => v.field) ?? [];
-      expect(fields.some((f: string) => f.startsWith(`params.${field}`) || f.startsWith(field)), `${JSON.stringify(fields)} names ${field}`).toBe(true);
+      expect(
+        fields.some((f: string) => f.startsWith(`params.${field}`) || f.startsWith(field)),
+        `${JSON.stringify(fields)} names ${field}`,
+      ).toBe(true);
     }
     expect(resultData(await skill(cy, 'board.list', {})).boards.length).toBe(before);
   });
@@ -242,31 +363,81 @@ describe('writes that are refused or repeated', () => {
     const first = await call(bob, message);
     const again = await call(bob, message);
     expect(again.id).toBe(first.id);
-    const reused = await refused(bob, { ...message, parts: [{ data: { skill: 'board.remember', args: { board, cards: ['three'] } } }] });
+    const reused = await refused(bob, {
+      ...message,
+      parts: [{ data: { skill: 'board.remember', args: { board, cards: ['three'] } } }],
+    });
     expect(reused.data[0].reason).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect((await rest(hub, 'GET', `api/boards/${board}`, { token: bob.token })).body.cards.map((c: any) => c.text)).toEqual(['one', 'two']);
+    expect(
+      (await rest(hub, 'GET', `api/boards/${board}`, { token: bob.token })).body.cards.map((c: any) => c.text),
+    ).toEqual(['one', 'two']);
   });
 
   it('card ids: one given twice in a call, or naming a card on the board with other content, is refused naming the field', async () => {
-    const twice = await refused(bob, dataMessage({ skill: 'board.create', args: { title: 'Ids', cards: [{ id: 'x1', text: 'a' }, { id: 'x1', text: 'b' }] } }));
-    expect(twice.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.cards[1].id');
-    const board = (await skill(bob, 'board.create', { title: 'Ids', cards: [{ id: 'plan', text: 'the plan' }] })).metadata.muster.board;
-    const taken = await refused(bob, dataMessage({ skill: 'board.remember', args: { board, cards: [{ id: 'plan', text: 'another plan' }] } }));
-    expect(taken.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.cards[0].id');
-    expect((await rest(hub, 'GET', `api/boards/${board}`, { token: bob.token })).body.cards.map((c: any) => c.text)).toEqual(['the plan']);
+    const twice = await refused(
+      bob,
+      dataMessage({
+        skill: 'board.create',
+        args: {
+          title: 'Ids',
+          cards: [
+            { id: 'x1', text: 'a' },
+            { id: 'x1', text: 'b' },
+          ],
+        },
+      }),
+    );
+    expect(twice.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe(
+      'params.message.parts[0].data.args.cards[1].id',
+    );
+    const board = (await skill(bob, 'board.create', { title: 'Ids', cards: [{ id: 'plan', text: 'the plan' }] }))
+      .metadata.muster.board;
+    const taken = await refused(
+      bob,
+      dataMessage({ skill: 'board.remember', args: { board, cards: [{ id: 'plan', text: 'another plan' }] } }),
+    );
+    expect(taken.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe(
+      'params.message.parts[0].data.args.cards[0].id',
+    );
+    expect(
+      (await rest(hub, 'GET', `api/boards/${board}`, { token: bob.token })).body.cards.map((c: any) => c.text),
+    ).toEqual(['the plan']);
   });
 
   it('a push config with a new call is refused naming the field: the call is settled as it opens', async () => {
-    const res = await rpc(memory(), 'SendMessage', { message: dataMessage({ skill: 'board.list', args: {} }), configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook' } } }, { token: bob.token });
+    const res = await rpc(
+      memory(),
+      'SendMessage',
+      {
+        message: dataMessage({ skill: 'board.list', args: {} }),
+        configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook' } },
+      },
+      { token: bob.token },
+    );
     expect(res.body.error.data[0].reason).toBe('INVALID_PARAMS');
-    expect(res.body.error.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.configuration.taskPushNotificationConfig');
+    expect(res.body.error.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe(
+      'params.configuration.taskPushNotificationConfig',
+    );
   });
 
   it('sharedWith must name agents, and only for a shared board', async () => {
-    const ghost = await refused(bob, dataMessage({ skill: 'board.create', args: { title: 'S', cards: ['a'], visibility: 'shared', sharedWith: ['ann', 'no-such-agent'] } }));
-    expect(ghost.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.sharedWith[1]');
-    const notShared = await refused(bob, dataMessage({ skill: 'board.create', args: { title: 'S', cards: ['a'], sharedWith: ['ann'] } }));
-    expect(notShared.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe('params.message.parts[0].data.args.sharedWith');
+    const ghost = await refused(
+      bob,
+      dataMessage({
+        skill: 'board.create',
+        args: { title: 'S', cards: ['a'], visibility: 'shared', sharedWith: ['ann', 'no-such-agent'] },
+      }),
+    );
+    expect(ghost.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe(
+      'params.message.parts[0].data.args.sharedWith[1]',
+    );
+    const notShared = await refused(
+      bob,
+      dataMessage({ skill: 'board.create', args: { title: 'S', cards: ['a'], sharedWith: ['ann'] } }),
+    );
+    expect(notShared.data.find((d: any) => d.fieldViolations).fieldViolations[0].field).toBe(
+      'params.message.parts[0].data.args.sharedWith',
+    );
   });
 
   it("a title is looked up among the caller's own boards first: another agent's public board of the same title does not hide it", async () => {
@@ -280,7 +451,10 @@ describe('streams', () => {
   it('SendStreamingMessage: the task, one artifact update per artifact, exactly one terminal status update', async () => {
     const sdk = await sdkClient(memory(), ann.token);
     const events: any[] = [];
-    for await (const event of sdk.sendMessageStream(SendMessageRequest.fromJSON({ message: dataMessage({ skill: 'board.read', args: { board: 'Launch plan' } }) }))) events.push(StreamResponse.toJSON(event));
+    for await (const event of sdk.sendMessageStream(
+      SendMessageRequest.fromJSON({ message: dataMessage({ skill: 'board.read', args: { board: 'Launch plan' } }) }),
+    ))
+      events.push(StreamResponse.toJSON(event));
     expect(events.map((e) => Object.keys(e)[0])).toEqual(['task', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
     expect(events[0].task.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(events.slice(1, 3).map((e) => e.artifactUpdate.artifact.artifactId)).toEqual(['result', 'board']);
@@ -288,7 +462,19 @@ describe('streams', () => {
   });
 
   it('0.3 message/stream: the same lifecycle, final: true on the one terminal status update', async () => {
-    const stream = await openSse(memory(), 'message/stream', { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { skill: 'board.list', args: {} } }] } }, { token: ann.token });
+    const stream = await openSse(
+      memory(),
+      'message/stream',
+      {
+        message: {
+          kind: 'message',
+          messageId: randomUUID(),
+          role: 'user',
+          parts: [{ kind: 'data', data: { skill: 'board.list', args: {} } }],
+        },
+      },
+      { token: ann.token },
+    );
     const events = (await stream.waitEnd()).map((e) => (e.data as any).result);
     expect(events.map((e) => e.kind)).toEqual(['task', 'artifact-update', 'status-update']);
     expect(events[0].status.state).toBe('submitted');
@@ -299,7 +485,9 @@ describe('streams', () => {
 describe('concurrency', () => {
   it('50 concurrent board.remember calls into one board lose no card', async () => {
     const id = (await skill(cy, 'board.create', { title: 'Busy board', cards: ['first'] })).metadata.muster.board;
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => skill(cy, 'board.remember', { board: id, cards: [`card ${i}`] })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => skill(cy, 'board.remember', { board: id, cards: [`card ${i}`] })),
+    );
     expect(results.every((t) => t.status.state === 'TASK_STATE_COMPLETED')).toBe(true);
     const cards = resultData(await skill(cy, 'board.read', { board: id })).cards.map((c: any) => c.text);
     expect(cards).toHaveLength(51);

@@ -4,7 +4,16 @@
  * store commits), read back from the Prometheus text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, register, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import {
+  ADMIN_TOKEN,
+  register,
+  registerAll,
+  rest,
+  rpc,
+  startTestHub,
+  type Registered,
+  type TestHub,
+} from './helpers/hub.js';
 import { eventually, openSse } from './helpers/nodes.js';
 import { dataParams, openData, reviewRequest } from './helpers/review.js';
 import { startWebhook } from './helpers/webhook.js';
@@ -23,7 +32,9 @@ function samples(text: string): Map<string, number> {
 
 /** One sample: `labels` in any order; 0 when the series does not exist yet. */
 const sample = (all: Map<string, number>, name: string, labels: Record<string, string> = {}): number => {
-  const keys = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort();
+  const keys = Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .sort();
   return all.get(keys.length ? `${name}{${keys.join(',')}}` : name) ?? 0;
 };
 
@@ -39,10 +50,21 @@ let alice: Registered;
 let bob: Registered;
 const bobBase = () => `${hub.url}agents/bob/`;
 const send = async (messageId: string, token = alice.token) =>
-  (await rpc(bobBase(), 'SendMessage', { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'count me' }] } }, { token })).body.result.task.id as string;
+  (
+    await rpc(
+      bobBase(),
+      'SendMessage',
+      { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'count me' }] } },
+      { token },
+    )
+  ).body.result.task.id as string;
 
 beforeAll(async () => {
-  hub = await startTestHub({ MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_DELIVERY_RETRIES: '60', MUSTER_REVIEW_MIN_DEADLINE_S: '1' });
+  hub = await startTestHub({
+    MUSTER_ALLOW_PRIVATE_TARGETS: '1',
+    MUSTER_DELIVERY_RETRIES: '60',
+    MUSTER_REVIEW_MIN_DEADLINE_S: '1',
+  });
   [alice, bob] = await registerAll(hub, 'alice', 'bob');
 });
 afterAll(() => hub.destroy());
@@ -51,7 +73,11 @@ describe('GET /metrics', () => {
   it('needs the admin token: 401 without a token, 403 with an agent token, both as REST errors', async () => {
     const anonymous = await rest(hub, 'GET', 'metrics');
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body.error).toMatchObject({ code: 'UNAUTHENTICATED', status: 401, message: 'GET /metrics needs the admin token' });
+    expect(anonymous.body.error).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      status: 401,
+      message: 'GET /metrics needs the admin token',
+    });
     expect(anonymous.body.error.hint).toContain('--metrics public');
     expect(anonymous.body.error.hint).not.toMatch(/json-?rpc/i);
     const agent = await rest(hub, 'GET', 'metrics', { token: alice.token });
@@ -66,7 +92,13 @@ describe('GET /metrics', () => {
     try {
       const all = await scrape(open, undefined);
       expect(all.has('muster_nodejs_eventloop_lag_seconds')).toBe(true);
-      expect(sample(await scrape(open, undefined), 'muster_requests_total', { door: 'rest', method: 'GET /metrics', status: '200' })).toBe(1);
+      expect(
+        sample(await scrape(open, undefined), 'muster_requests_total', {
+          door: 'rest',
+          method: 'GET /metrics',
+          status: '200',
+        }),
+      ).toBe(1);
     } finally {
       await open.destroy();
     }
@@ -80,14 +112,21 @@ describe('GET /metrics', () => {
     await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_WORKING' } });
     await rest(hub, 'GET', `api/tasks/${id}`, { token: 'not-a-token' });
     const after = await scrape(hub);
-    const moved = (name: string, labels: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
+    const moved = (name: string, labels: Record<string, string>) =>
+      sample(after, name, labels) - sample(before, name, labels);
     expect(moved('muster_requests_total', { door: 'jsonrpc', method: 'SendMessage', status: '200' })).toBe(2);
     expect(moved('muster_requests_total', { door: 'jsonrpc', method: 'unknown', status: '200' })).toBe(1); // JSON-RPC errors answer 200
-    expect(moved('muster_requests_total', { door: 'rest', method: 'POST /api/tasks/:id/:action', status: '200' })).toBe(1);
+    expect(moved('muster_requests_total', { door: 'rest', method: 'POST /api/tasks/:id/:action', status: '200' })).toBe(
+      1,
+    );
     expect(moved('muster_requests_total', { door: 'rest', method: 'GET /api/tasks/:id', status: '401' })).toBe(1);
     expect(moved('muster_request_duration_seconds_count', { door: 'jsonrpc', method: 'SendMessage' })).toBe(2);
-    expect(moved('muster_request_duration_seconds_bucket', { door: 'jsonrpc', method: 'SendMessage', le: '+Inf' })).toBe(2);
-    expect(moved('muster_request_duration_seconds_bucket', { door: 'jsonrpc', method: 'SendMessage', le: '120' })).toBe(2); // buckets are cumulative
+    expect(
+      moved('muster_request_duration_seconds_bucket', { door: 'jsonrpc', method: 'SendMessage', le: '+Inf' }),
+    ).toBe(2);
+    expect(moved('muster_request_duration_seconds_bucket', { door: 'jsonrpc', method: 'SendMessage', le: '120' })).toBe(
+      2,
+    ); // buckets are cumulative
     expect(moved('muster_request_duration_seconds_sum', { door: 'jsonrpc', method: 'SendMessage' })).toBeGreaterThan(0);
     expect([...after.keys()].some((k) => k.includes(id))).toBe(false); // routes are patterns: no task id in a label
   });
@@ -97,7 +136,8 @@ describe('GET /metrics', () => {
     const id = await send('metrics-3');
     await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } });
     const after = await scrape(hub);
-    const moved = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
     expect(moved('muster_tasks_written_total', { kind: 'direct', state: 'TASK_STATE_SUBMITTED' })).toBe(1);
     expect(moved('muster_tasks_written_total', { kind: 'direct', state: 'TASK_STATE_COMPLETED' })).toBe(1);
     expect(moved('muster_store_commit_seconds_count')).toBeGreaterThanOrEqual(2);
@@ -113,7 +153,11 @@ describe('GET /metrics', () => {
     await stream.waitFor(1);
     expect(sample(await scrape(hub), 'muster_open_streams')).toBe(before + 1);
     stream.close();
-    expect(await eventually('the stream closed', async () => (sample(await scrape(hub), 'muster_open_streams') === before ? true : undefined))).toBe(true);
+    expect(
+      await eventually('the stream closed', async () =>
+        sample(await scrape(hub), 'muster_open_streams') === before ? true : undefined,
+      ),
+    ).toBe(true);
   });
 
   it('counts delivery outcomes by channel, the outbox backlog, and how late the outbox ran', async () => {
@@ -121,20 +165,31 @@ describe('GET /metrics', () => {
     const failing = await startWebhook(() => 503);
     try {
       const before = await scrape(hub);
-      for (const [messageId, url] of [['metrics-push-ok', ok.url], ['metrics-push-bad', failing.url]] as const) {
+      for (const [messageId, url] of [
+        ['metrics-push-ok', ok.url],
+        ['metrics-push-bad', failing.url],
+      ] as const) {
         const id = await send(messageId);
-        await rpc(bobBase(), 'CreateTaskPushNotificationConfig', { taskId: id, id: 'hook', url }, { token: alice.token });
+        await rpc(
+          bobBase(),
+          'CreateTaskPushNotificationConfig',
+          { taskId: id, id: 'hook', url },
+          { token: alice.token },
+        );
         await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_WORKING' } });
       }
       await Promise.all([ok.waitFor(1), failing.waitFor(1)]);
       const after = await eventually('both outcomes counted', async () => {
         const all = await scrape(hub);
-        return sample(all, 'muster_deliveries_total', { channel: 'push', outcome: 'retry' }) > sample(before, 'muster_deliveries_total', { channel: 'push', outcome: 'retry' }) &&
-          sample(all, 'muster_deliveries_total', { channel: 'push', outcome: 'delivered' }) > sample(before, 'muster_deliveries_total', { channel: 'push', outcome: 'delivered' })
+        return sample(all, 'muster_deliveries_total', { channel: 'push', outcome: 'retry' }) >
+          sample(before, 'muster_deliveries_total', { channel: 'push', outcome: 'retry' }) &&
+          sample(all, 'muster_deliveries_total', { channel: 'push', outcome: 'delivered' }) >
+            sample(before, 'muster_deliveries_total', { channel: 'push', outcome: 'delivered' })
           ? all
           : undefined;
       });
-      const moved = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+      const moved = (name: string, labels: Record<string, string> = {}) =>
+        sample(after, name, labels) - sample(before, name, labels);
       expect(moved('muster_deliveries_total', { channel: 'push', outcome: 'delivered' })).toBe(1);
       expect(moved('muster_deliveries_total', { channel: 'push', outcome: 'retry' })).toBe(1);
       expect(sample(after, 'muster_outbox_backlog')).toBe(1); // the failed one waits 60 s for its retry
@@ -147,13 +202,20 @@ describe('GET /metrics', () => {
   it('measures how late a review deadline ran', async () => {
     const before = sample(await scrape(hub), 'muster_scheduler_lag_seconds_count', { worker: 'deadlines' });
     const carol = await register(hub, 'carol');
-    const posted = await rpc(hub.url, 'SendMessage', dataParams(openData(reviewRequest(1_500))), { token: carol.token });
+    const posted = await rpc(hub.url, 'SendMessage', dataParams(openData(reviewRequest(1_500))), {
+      token: carol.token,
+    });
     expect(posted.status).toBe(200);
     expect(posted.body.result.task.id).toBeTruthy();
-    const ran = await eventually('the deadline ran', async () => {
-      const count = sample(await scrape(hub), 'muster_scheduler_lag_seconds_count', { worker: 'deadlines' });
-      return count > before ? count : undefined;
-    }, 15_000, 200);
+    const ran = await eventually(
+      'the deadline ran',
+      async () => {
+        const count = sample(await scrape(hub), 'muster_scheduler_lag_seconds_count', { worker: 'deadlines' });
+        return count > before ? count : undefined;
+      },
+      15_000,
+      200,
+    );
     expect(ran).toBe(before + 1);
   });
 });

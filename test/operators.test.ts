@@ -14,7 +14,8 @@ let hub: TestHub;
 let olga: string; // an operator's token
 let oscar: string; // another operator's token
 
-const createOperator = async (handle: string, token = ADMIN_TOKEN) => rest(hub, 'POST', 'api/operators', { token, body: { handle, name: `Operator ${handle}` } });
+const createOperator = async (handle: string, token = ADMIN_TOKEN) =>
+  rest(hub, 'POST', 'api/operators', { token, body: { handle, name: `Operator ${handle}` } });
 
 beforeAll(async () => {
   hub = await startTestHub();
@@ -36,7 +37,11 @@ describe('creating operators', () => {
     const own = await rest(hub, 'GET', 'api/operators/opal', { token: res.body.token });
     expect(own.body).toEqual({ handle: 'opal', name: 'Operator opal', createdAt: expect.any(String), agents: [] });
     expect(JSON.stringify(own.body)).not.toContain(res.body.token);
-    expect((await rest(hub, 'GET', 'api/me', { token: res.body.token })).body).toEqual({ kind: 'operator', handle: 'opal', agents: [] });
+    expect((await rest(hub, 'GET', 'api/me', { token: res.body.token })).body).toEqual({
+      kind: 'operator',
+      handle: 'opal',
+      agents: [],
+    });
   });
 
   it('anyone but the admin is refused: no token 401, an agent or an operator 403; nothing is stored', async () => {
@@ -50,10 +55,13 @@ describe('creating operators', () => {
     expect(await hub.db.rows("SELECT handle FROM operators WHERE handle = 'sneaky'")).toEqual([]);
   });
 
-  it('handles follow the agents\' rules and share their namespace: bad 400, reserved 400, taken (by either) 409', async () => {
+  it("handles follow the agents' rules and share their namespace: bad 400, reserved 400, taken (by either) 409", async () => {
     const bad = await createOperator('Not Valid');
     expect([bad.status, bad.body.error.fields[0].field]).toEqual([400, 'handle']);
-    const extra = await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'op-x', role: 'boss' } });
+    const extra = await rest(hub, 'POST', 'api/operators', {
+      token: ADMIN_TOKEN,
+      body: { handle: 'op-x', role: 'boss' },
+    });
     expect([extra.status, extra.body.error.fields[0].field]).toEqual([400, 'role']);
     const reserved = await createOperator('admin');
     expect([reserved.status, reserved.body.error.code]).toEqual([400, 'HANDLE_RESERVED']);
@@ -75,7 +83,9 @@ describe('creating operators', () => {
     const tokens = await rest(hub, 'GET', 'api/operators/rota/tokens', { token: rotated.body.token });
     const live = tokens.body.tokens.find((t: { revokedAt?: string }) => t.revokedAt === undefined);
     expect(tokens.body.tokens).toHaveLength(2);
-    expect((await rest(hub, 'DELETE', `api/operators/rota/tokens/${live.id}`, { token: ADMIN_TOKEN })).status).toBe(204);
+    expect((await rest(hub, 'DELETE', `api/operators/rota/tokens/${live.id}`, { token: ADMIN_TOKEN })).status).toBe(
+      204,
+    );
     expect((await rest(hub, 'GET', 'api/me', { token: rotated.body.token })).status).toBe(401);
     expect((await rest(hub, 'GET', 'api/operators/nobody-here', { token: ADMIN_TOKEN })).status).toBe(404);
   });
@@ -91,7 +101,8 @@ describe('agents an operator owns', () => {
 
     const strict = await startTestHub({ MUSTER_REGISTRATION: 'admin' });
     try {
-      const op = (await rest(strict, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'strict-op' } })).body.token;
+      const op = (await rest(strict, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'strict-op' } }))
+        .body.token;
       expect((await rest(strict, 'POST', 'api/agents', { body: { handle: 'walk-in' } })).status).toBe(401);
       const owned = await rest(strict, 'POST', 'api/agents', { token: op, body: { handle: 'strict-bot' } });
       expect(owned.status).toBe(201);
@@ -110,10 +121,18 @@ describe('agents an operator owns', () => {
       expect((await rest(hub, 'GET', 'api/agents/olga-owned/forwarding', { token })).status).toBe(403);
       expect((await rest(hub, 'POST', 'api/agents/olga-owned/pause', { token })).status).toBe(403);
     }
-    const patched = await rest(hub, 'PATCH', 'api/agents/olga-owned', { token: olga, body: { name: 'Owned Bot', tags: ['owned'] } });
+    const patched = await rest(hub, 'PATCH', 'api/agents/olga-owned', {
+      token: olga,
+      body: { name: 'Owned Bot', tags: ['owned'] },
+    });
     expect(patched.body).toMatchObject({ name: 'Owned Bot', tags: ['owned'], operator: 'olga' });
-    expect((await rest(hub, 'GET', 'api/agents/olga-owned/forwarding', { token: olga })).body).toMatchObject({ enabled: false });
-    const forwarding = await rest(hub, 'PUT', 'api/agents/olga-owned/forwarding', { token: olga, body: { enabled: true } });
+    expect((await rest(hub, 'GET', 'api/agents/olga-owned/forwarding', { token: olga })).body).toMatchObject({
+      enabled: false,
+    });
+    const forwarding = await rest(hub, 'PUT', 'api/agents/olga-owned/forwarding', {
+      token: olga,
+      body: { enabled: true },
+    });
     expect([forwarding.status, forwarding.body.error.code]).toEqual([409, 'CONFLICT']); // the operator got past the owner check
     const rotated = await rest(hub, 'POST', 'api/agents/olga-owned/token', { token: olga });
     expect((await rest(hub, 'GET', 'api/me', { token: bot.body.token })).status).toBe(401);
@@ -133,15 +152,24 @@ describe('what an operator reads, and what it may not do', () => {
   let elsewhere: string; // a task between two agents olga does not own
 
   beforeAll(async () => {
-    bot = { handle: 'olga-reader', token: (await rest(hub, 'POST', 'api/agents', { token: olga, body: { handle: 'olga-reader' } })).body.token };
+    bot = {
+      handle: 'olga-reader',
+      token: (await rest(hub, 'POST', 'api/agents', { token: olga, body: { handle: 'olga-reader' } })).body.token,
+    };
     peer = await register(hub, 'peer');
     await register(hub, 'other');
-    received = wire(await (await sdkClient(`${hub.url}agents/olga-reader/`, peer.token)).sendMessage(sendRequest('to the bot'))).id;
-    sent = wire(await (await sdkClient(`${hub.url}agents/peer/`, bot.token)).sendMessage(sendRequest('from the bot'))).id;
-    elsewhere = wire(await (await sdkClient(`${hub.url}agents/other/`, peer.token)).sendMessage(sendRequest('not olga\'s'))).id;
+    received = wire(
+      await (await sdkClient(`${hub.url}agents/olga-reader/`, peer.token)).sendMessage(sendRequest('to the bot')),
+    ).id;
+    sent = wire(
+      await (await sdkClient(`${hub.url}agents/peer/`, bot.token)).sendMessage(sendRequest('from the bot')),
+    ).id;
+    elsewhere = wire(
+      await (await sdkClient(`${hub.url}agents/other/`, peer.token)).sendMessage(sendRequest("not olga's")),
+    ).id;
   });
 
-  it('reads its agent\'s tasks with the official SDK: GetTask and ListTasks at the agent\'s base', async () => {
+  it("reads its agent's tasks with the official SDK: GetTask and ListTasks at the agent's base", async () => {
     const asOlga = await sdkClient(`${hub.url}agents/olga-reader/`, olga);
     const got = wire(await asOlga.getTask(GetTaskRequest.fromJSON({ id: received, historyLength: 10 })));
     expect(got.metadata.muster).toMatchObject({ from: 'peer', to: 'olga-reader' });
@@ -177,8 +205,16 @@ describe('what an operator reads, and what it may not do', () => {
     expect([list.status, list.body.error.code]).toEqual([403, -32011]);
     for (const id of [received, sent]) {
       const rpcRes = await rpc(`${hub.url}agents/olga-reader/`, 'GetTask', { id }, { token: oscar });
-      const missing = await rpc(`${hub.url}agents/olga-reader/`, 'GetTask', { id: '0190aaaa-0000-7000-8000-000000000000' }, { token: oscar });
-      expect(rpcRes.body.error).toEqual({ ...missing.body.error, message: missing.body.error.message.replace('0190aaaa-0000-7000-8000-000000000000', id) });
+      const missing = await rpc(
+        `${hub.url}agents/olga-reader/`,
+        'GetTask',
+        { id: '0190aaaa-0000-7000-8000-000000000000' },
+        { token: oscar },
+      );
+      expect(rpcRes.body.error).toEqual({
+        ...missing.body.error,
+        message: missing.body.error.message.replace('0190aaaa-0000-7000-8000-000000000000', id),
+      });
       expect((await rest(hub, 'GET', `api/tasks/${id}`, { token: oscar })).status).toBe(404);
     }
     // An agent naming another's inbox is refused too.
@@ -187,15 +223,28 @@ describe('what an operator reads, and what it may not do', () => {
 
   it('cannot act as its agent: sending, following up, responding, cancelling are 403 and change nothing', async () => {
     const refusals = [
-      await rpc(`${hub.url}agents/peer/`, 'SendMessage', { message: { messageId: 'op-send', role: 'ROLE_USER', parts: [{ text: 'as the bot' }] } }, { token: olga }),
-      await rpc(`${hub.url}agents/peer/`, 'SendMessage', { message: { messageId: 'op-follow', taskId: sent, role: 'ROLE_USER', parts: [{ text: 'more' }] } }, { token: olga }),
+      await rpc(
+        `${hub.url}agents/peer/`,
+        'SendMessage',
+        { message: { messageId: 'op-send', role: 'ROLE_USER', parts: [{ text: 'as the bot' }] } },
+        { token: olga },
+      ),
+      await rpc(
+        `${hub.url}agents/peer/`,
+        'SendMessage',
+        { message: { messageId: 'op-follow', taskId: sent, role: 'ROLE_USER', parts: [{ text: 'more' }] } },
+        { token: olga },
+      ),
       await rpc(`${hub.url}agents/peer/`, 'CancelTask', { id: sent }, { token: olga }),
     ];
     for (const res of refusals) {
       expect([res.status, res.body.error.code]).toEqual([403, -32011]);
       expect(res.body.error.message).toMatch(/operators read .* the agent's own token acts/);
     }
-    for (const [path, body] of [[`api/tasks/${received}/respond`, { state: 'TASK_STATE_WORKING' }], [`api/tasks/${sent}/cancel`, {}]] as const) {
+    for (const [path, body] of [
+      [`api/tasks/${received}/respond`, { state: 'TASK_STATE_WORKING' }],
+      [`api/tasks/${sent}/cancel`, {}],
+    ] as const) {
       const res = await rest(hub, 'POST', path, { token: olga, body });
       expect([res.status, res.body.error.code]).toEqual([403, 'FORBIDDEN']);
       expect(res.body.error.message).toContain("the agent's own token acts");
@@ -204,16 +253,26 @@ describe('what an operator reads, and what it may not do', () => {
     expect(space.status).toBe(403);
     const states = await hub.db.rows('SELECT id, state FROM tasks WHERE id IN (?, ?)', received, sent);
     expect(states.map((r) => r['state'])).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_SUBMITTED']);
-    expect(await hub.db.rows("SELECT id FROM tasks WHERE sender = 'olga' OR target = 'peer' AND sender != 'olga-reader'")).toEqual([]);
+    expect(
+      await hub.db.rows("SELECT id FROM tasks WHERE sender = 'olga' OR target = 'peer' AND sender != 'olga-reader'"),
+    ).toEqual([]);
   });
 
-  it('follows its agent\'s task on a stream, read-only', async () => {
+  it("follows its agent's task on a stream, read-only", async () => {
     const asOlga = await sdkClient(`${hub.url}agents/olga-reader/`, olga);
     const seen: any[] = [];
     for await (const event of asOlga.resubscribeTask({ tenant: '', id: received })) {
       const json = StreamResponse.toJSON(event) as any;
       seen.push(json);
-      if (json.task) setTimeout(() => void rest(hub, 'POST', `api/tasks/${received}/respond`, { token: bot.token, body: { state: 'TASK_STATE_COMPLETED' } }), 50);
+      if (json.task)
+        setTimeout(
+          () =>
+            void rest(hub, 'POST', `api/tasks/${received}/respond`, {
+              token: bot.token,
+              body: { state: 'TASK_STATE_COMPLETED' },
+            }),
+          50,
+        );
     }
     expect(seen.map((e) => e.task?.id ?? e.statusUpdate?.status.state)).toEqual([received, 'TASK_STATE_COMPLETED']);
   });

@@ -20,8 +20,19 @@ beforeAll(async () => {
 afterAll(() => hub.destroy());
 
 const newTask = async (push?: object) =>
-  (await rpc(bobBase(), 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'push me' }] }, configuration: { returnImmediately: true, ...(push ? { taskPushNotificationConfig: push } : {}) } }, { token: alice.token })).body;
-const setPush = (taskId: string, url: string) => rpc(bobBase(), 'CreateTaskPushNotificationConfig', { taskId, id: randomUUID(), url }, { token: alice.token });
+  (
+    await rpc(
+      bobBase(),
+      'SendMessage',
+      {
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'push me' }] },
+        configuration: { returnImmediately: true, ...(push ? { taskPushNotificationConfig: push } : {}) },
+      },
+      { token: alice.token },
+    )
+  ).body;
+const setPush = (taskId: string, url: string) =>
+  rpc(bobBase(), 'CreateTaskPushNotificationConfig', { taskId, id: randomUUID(), url }, { token: alice.token });
 
 describe('push URLs and DNS', () => {
   it('takes a host that does not resolve now, in CreateTaskPushNotificationConfig and in SendMessage', async () => {
@@ -44,25 +55,41 @@ describe('push URLs and DNS', () => {
     ['https://localhost./hook', 'https://localhost/hook'],
     ['https://127.0.0.1./hook', 'https://127.0.0.1/hook'],
     ['https://foo.localhost./hook', 'https://foo.localhost/hook'],
-  ])('refuses %s exactly as %s: in CreateTaskPushNotificationConfig, 0.3 set and SendMessage, storing nothing', async (dotted, dotless) => {
-    const task = (await newTask()).result.task;
-    const refusals = async (url: string) => {
-      const created = await setPush(task.id, url);
-      const set03 = await rpc(bobBase(), 'tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { url } }, { token: alice.token });
-      const inline = await newTask({ url });
-      return [created.body.error, set03.body.error, inline.error].map((e) => [e?.code, e?.data?.[1]?.fieldViolations]);
-    };
-    const refused = await refusals(dotted);
-    expect(refused.map(([code]) => code)).toEqual([-32602, -32602, -32602]);
-    expect(refused[0]![1]).toEqual([{ field: 'params.url', description: 'does not resolve to a public address' }]);
-    expect(refused).toEqual(await refusals(dotless));
-    expect((await rpc(bobBase(), 'ListTaskPushNotificationConfigs', { taskId: task.id }, { token: alice.token })).body.result.configs).toEqual([]);
-  });
+  ])(
+    'refuses %s exactly as %s: in CreateTaskPushNotificationConfig, 0.3 set and SendMessage, storing nothing',
+    async (dotted, dotless) => {
+      const task = (await newTask()).result.task;
+      const refusals = async (url: string) => {
+        const created = await setPush(task.id, url);
+        const set03 = await rpc(
+          bobBase(),
+          'tasks/pushNotificationConfig/set',
+          { taskId: task.id, pushNotificationConfig: { url } },
+          { token: alice.token },
+        );
+        const inline = await newTask({ url });
+        return [created.body.error, set03.body.error, inline.error].map((e) => [
+          e?.code,
+          e?.data?.[1]?.fieldViolations,
+        ]);
+      };
+      const refused = await refusals(dotted);
+      expect(refused.map(([code]) => code)).toEqual([-32602, -32602, -32602]);
+      expect(refused[0]![1]).toEqual([{ field: 'params.url', description: 'does not resolve to a public address' }]);
+      expect(refused).toEqual(await refusals(dotless));
+      expect(
+        (await rpc(bobBase(), 'ListTaskPushNotificationConfigs', { taskId: task.id }, { token: alice.token })).body
+          .result.configs,
+      ).toEqual([]);
+    },
+  );
 
   it('refuses an agent endpoint at localhost. as it refuses one at localhost, when verifying it', async () => {
     const verify = async (endpoint: string) => {
       const agent = await register(hub, `ep-${randomUUID().slice(0, 8)}`, { endpoint });
-      expect((await rest(hub, 'POST', `api/agents/${agent.handle}/endpoint/challenge`, { token: agent.token })).status).toBe(200);
+      expect(
+        (await rest(hub, 'POST', `api/agents/${agent.handle}/endpoint/challenge`, { token: agent.token })).status,
+      ).toBe(200);
       return (await rest(hub, 'POST', `api/agents/${agent.handle}/endpoint/verify`, { token: agent.token })).body.error;
     };
     const [dotted, dotless] = [await verify('https://localhost./'), await verify('https://localhost/')];
@@ -72,7 +99,10 @@ describe('push URLs and DNS', () => {
 
   it('checks the addresses again when it connects: a delivery to a host that does not resolve fails, it reaches nothing', async () => {
     const task = (await newTask({ url: 'https://never-resolves.invalid/hook' })).result.task;
-    await rest(hub, 'POST', `api/tasks/${task.id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } });
+    await rest(hub, 'POST', `api/tasks/${task.id}/respond`, {
+      token: bob.token,
+      body: { state: 'TASK_STATE_COMPLETED' },
+    });
     let deliveries: any[] = [];
     for (let i = 0; i < 100; i++) {
       deliveries = (await rest(hub, 'GET', `api/tasks/${task.id}/deliveries`, { token: alice.token })).body.deliveries;

@@ -71,7 +71,10 @@ let sessionCode: number | null;
 function outputOf(name: string): string {
   const start = transcript.indexOf(`::begin ${name}\n`);
   const end = transcript.indexOf(`::end ${name}\n`);
-  if (start < 0 || end < 0) throw new Error(`block ${name} did not run to its end:\n${transcript.slice(-4000)}\n--- hub ---\n${hubOutput.slice(-2000)}`);
+  if (start < 0 || end < 0)
+    throw new Error(
+      `block ${name} did not run to its end:\n${transcript.slice(-4000)}\n--- hub ---\n${hubOutput.slice(-2000)}`,
+    );
   return transcript.slice(start, end);
 }
 
@@ -81,11 +84,19 @@ beforeAll(async () => {
   const onPort = (text: string) => text.replaceAll(README_HOST, `127.0.0.1:${port}`);
   // The folder stands in for the clone: the walk's files land there, and its imports resolve.
   symlinkSync(join(root, 'node_modules'), join(db.dir, 'node_modules'));
-  const env = cleanEnv({ XDG_CONFIG_HOME: join(db.dir, 'config'), ...(testDialect === 'postgres' ? { MUSTER_DB: db.url } : {}) });
+  const env = cleanEnv({
+    XDG_CONFIG_HOME: join(db.dir, 'config'),
+    ...(testDialect === 'postgres' ? { MUSTER_DB: db.url } : {}),
+  });
 
   const hubBlock = blocks.find((b) => b.kind === 'walk-hub');
   if (!hubBlock) throw new Error('the README marks no block with <!-- walk-hub -->');
-  hub = spawn('bash', ['-c', `${NPX}\n${hubBlock.body}`], { cwd: db.dir, env: { ...env, MUSTER_PORT: String(port) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  hub = spawn('bash', ['-c', `${NPX}\n${hubBlock.body}`], {
+    cwd: db.dir,
+    env: { ...env, MUSTER_PORT: String(port) },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   hub.stdout!.on('data', (d: Buffer) => (hubOutput += d.toString()));
   hub.stderr!.on('data', (d: Buffer) => (hubOutput += d.toString()));
   await eventually(
@@ -95,7 +106,8 @@ beforeAll(async () => {
     100,
   );
 
-  for (const file of blocks.filter((b) => b.kind === 'walk-file')) writeFileSync(join(db.dir, file.name), onPort(file.body));
+  for (const file of blocks.filter((b) => b.kind === 'walk-file'))
+    writeFileSync(join(db.dir, file.name), onPort(file.body));
   const script = join(db.dir, 'walk.sh');
   writeFileSync(script, onPort(session(blocks.filter((b) => b.kind === 'walk'))));
   // Its own process group, so a block that hangs, and anything a block left in the background, can be ended.

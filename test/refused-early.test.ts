@@ -24,8 +24,14 @@ const lines: Line[] = [];
 beforeAll(async () => {
   db = await testDatabase('refused-early');
   // The hub's own logger at info, writing its JSON lines here instead of to stdout.
-  const logger = createLogger('info', { pretty: false, destination: { write: (line: string) => void lines.push(JSON.parse(line) as Line) } });
-  hub = await startHub(resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }), { logger });
+  const logger = createLogger('info', {
+    pretty: false,
+    destination: { write: (line: string) => void lines.push(JSON.parse(line) as Line) },
+  });
+  hub = await startHub(
+    resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN }),
+    { logger },
+  );
 });
 afterAll(async () => {
   await hub?.close();
@@ -33,7 +39,10 @@ afterAll(async () => {
 });
 
 /** One request with its path sent byte for byte (fetch would not send every malformed path as given). */
-function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function raw(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: hub.port, method: 'GET', path, headers }, (res) => {
       let text = '';
@@ -53,12 +62,17 @@ async function noRouteCounts(status: number): Promise<{ requests: number; timed:
   const text = await res.text();
   const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
   return {
-    requests: value(new RegExp(`^muster_requests_total\\{door="rest",method="GET \\(no route\\)",status="${status}"\\} (\\d+)$`, 'm')),
+    requests: value(
+      new RegExp(`^muster_requests_total\\{door="rest",method="GET \\(no route\\)",status="${status}"\\} (\\d+)$`, 'm'),
+    ),
     timed: value(/^muster_request_duration_seconds_count\{door="rest",method="GET \(no route\)"\} (\d+)$/m),
   };
 }
 
-const requestLine = (reqId: string) => eventually(`the request line of ${reqId}`, async () => lines.find((l) => l['msg'] === 'request' && l['reqId'] === reqId));
+const requestLine = (reqId: string) =>
+  eventually(`the request line of ${reqId}`, async () =>
+    lines.find((l) => l['msg'] === 'request' && l['reqId'] === reqId),
+  );
 
 describe('a URL fastify cannot decode', () => {
   it.each<[string, Record<string, string>]>([
@@ -91,7 +105,9 @@ describe('a URL fastify cannot decode', () => {
 
   it('writes the same fields as the line of any other unknown route', async () => {
     const refused = await raw('/%', { 'x-request-id': 'refused-early.2' });
-    const unknown = await rest({ url: hub.url }, 'GET', 'no-such-path', { headers: { 'x-request-id': 'refused-early.3' } });
+    const unknown = await rest({ url: hub.url }, 'GET', 'no-such-path', {
+      headers: { 'x-request-id': 'refused-early.3' },
+    });
     expect([refused.status, unknown.status]).toEqual([400, 404]);
     const [a, b] = [await requestLine('refused-early.2'), await requestLine('refused-early.3')];
     expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());

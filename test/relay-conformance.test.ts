@@ -10,7 +10,14 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ListTasksRequest, SendMessageRequest, StreamResponse, Task, TaskPushNotificationConfig, type Message } from '@a2a-js/sdk';
+import {
+  ListTasksRequest,
+  SendMessageRequest,
+  StreamResponse,
+  Task,
+  TaskPushNotificationConfig,
+  type Message,
+} from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
 import { randomUUID } from 'node:crypto';
@@ -29,37 +36,57 @@ const BINDINGS = { 'JSON-RPC': sdkClient, 'HTTP+JSON': restClient, gRPC: grpcCli
 type Binding = keyof typeof BINDINGS;
 
 /** A send as wire JSON: blocking unless told, with the configuration given. */
-const request = (text: string, configuration: Record<string, unknown> = {}, extra: { taskId?: string; parts?: unknown[] } = {}) =>
+const request = (
+  text: string,
+  configuration: Record<string, unknown> = {},
+  extra: { taskId?: string; parts?: unknown[] } = {},
+) =>
   SendMessageRequest.fromJSON({
-    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: extra.parts ?? [{ text }], ...(extra.taskId ? { taskId: extra.taskId } : {}) },
+    message: {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      parts: extra.parts ?? [{ text }],
+      ...(extra.taskId ? { taskId: extra.taskId } : {}),
+    },
     configuration,
   });
-const asJson = (answer: Task | Message): any => ('status' in answer ? Task.toJSON(answer as Task) : { message: answer });
+const asJson = (answer: Task | Message): any =>
+  'status' in answer ? Task.toJSON(answer as Task) : { message: answer };
 const stateOf = (e: any): string | undefined => e.task?.status?.state ?? e.statusUpdate?.status?.state;
 
 /** `muster attach` holding `handle`'s live inbox at `hubUrl`, resolved once it holds it. */
-async function attach(hubUrl: string, handle: string, token: string): Promise<{ child: ChildProcess; said: () => string }> {
+async function attach(
+  hubUrl: string,
+  handle: string,
+  token: string,
+): Promise<{ child: ChildProcess; said: () => string }> {
   const child = spawnMuster(hubUrl, ['attach', handle, '--exec', `node ${script}`, '--json'], token);
   let said = '';
   child.stdout!.on('data', (d: Buffer) => (said += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (said += d.toString()));
   const end = Date.now() + 20_000;
   while (!said.includes('holding the live inbox')) {
-    if (Date.now() > end || child.exitCode !== null) throw new Error(`muster attach did not take the live inbox:\n${said}`);
+    if (Date.now() > end || child.exitCode !== null)
+      throw new Error(`muster attach did not take the live inbox:\n${said}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return { child, said: () => said };
 }
 
 /** The scenarios every binding plays against the attached agent. */
-function scenarios(binding: Binding, setup: () => { client: () => Client; hookUrl: () => string; hook: () => Awaited<ReturnType<typeof startWebhook>> }) {
+function scenarios(
+  binding: Binding,
+  setup: () => { client: () => Client; hookUrl: () => string; hook: () => Awaited<ReturnType<typeof startWebhook>> },
+) {
   const client = () => setup().client();
 
   it(`${binding}: a blocking send waits for the agent and answers the completed task with its message and artifact`, async () => {
     const task = asJson(await client().sendMessage(request('complete this')));
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.status.message.parts[0].text).toBe('Hello World!');
-    expect(task.artifacts).toEqual([expect.objectContaining({ artifactId: 'response', parts: [{ text: 'You said: complete this' }] })]);
+    expect(task.artifacts).toEqual([
+      expect.objectContaining({ artifactId: 'response', parts: [{ text: 'You said: complete this' }] }),
+    ]);
   });
 
   it(`${binding}: a send with returnImmediately answers at once, and the agent's answer follows`, async () => {
@@ -74,12 +101,18 @@ function scenarios(binding: Binding, setup: () => { client: () => Client; hookUr
   });
 
   it(`${binding}: each artifact kind (text, data, url file, raw bytes), with the sender's acceptedOutputModes passed on`, async () => {
-    const task = asJson(await client().sendMessage(request('artifacts', { acceptedOutputModes: ['text/plain', 'application/json'] })));
+    const task = asJson(
+      await client().sendMessage(request('artifacts', { acceptedOutputModes: ['text/plain', 'application/json'] })),
+    );
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const parts = Object.fromEntries(task.artifacts.map((a: any) => [a.artifactId, a.parts[0]]));
     expect(parts.text).toEqual({ text: 'plain words' });
     expect(parts.data).toEqual({ data: { answer: 42, modes: ['text/plain', 'application/json'] } });
-    expect(parts.file).toEqual({ url: 'https://files.example.com/report.pdf', mediaType: 'application/pdf', filename: 'report.pdf' });
+    expect(parts.file).toEqual({
+      url: 'https://files.example.com/report.pdf',
+      mediaType: 'application/pdf',
+      filename: 'report.pdf',
+    });
     expect(parts.bytes).toMatchObject({ raw: Buffer.from('PNG?').toString('base64'), mediaType: 'image/png' });
   });
 
@@ -112,9 +145,12 @@ function scenarios(binding: Binding, setup: () => { client: () => Client; hookUr
 
   it(`${binding}: a stream shows the chunked artifact as sent (artifactId, append, lastChunk) and ends COMPLETED`, async () => {
     const events: any[] = [];
-    for await (const event of client().sendMessageStream(request('chunks'))) events.push(StreamResponse.toJSON(event as StreamResponse));
+    for await (const event of client().sendMessageStream(request('chunks')))
+      events.push(StreamResponse.toJSON(event as StreamResponse));
     const chunks = events.filter((e) => e.artifactUpdate).map((e) => e.artifactUpdate);
-    expect(chunks.map((c) => [c.artifact.artifactId, c.artifact.parts[0].text, c.append ?? false, c.lastChunk ?? false])).toEqual([
+    expect(
+      chunks.map((c) => [c.artifact.artifactId, c.artifact.parts[0].text, c.append ?? false, c.lastChunk ?? false]),
+    ).toEqual([
       ['log', 'one ', false, false],
       ['log', 'two ', true, false],
       ['log', 'three', true, true],
@@ -127,7 +163,8 @@ function scenarios(binding: Binding, setup: () => { client: () => Client; hookUr
   it(`${binding}: resubscribe mid-task: the task as it stands, then its end`, async () => {
     const task = asJson(await client().sendMessage(request('slow 1500', { returnImmediately: true })));
     const events: any[] = [];
-    for await (const event of client().resubscribeTask({ tenant: '', id: task.id })) events.push(StreamResponse.toJSON(event as StreamResponse));
+    for await (const event of client().resubscribeTask({ tenant: '', id: task.id }))
+      events.push(StreamResponse.toJSON(event as StreamResponse));
     expect(events[0].task.id).toBe(task.id);
     expect(events[0].task.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(stateOf(events.at(-1))).toBe('TASK_STATE_COMPLETED');
@@ -146,7 +183,14 @@ function scenarios(binding: Binding, setup: () => { client: () => Client; hookUr
 
   it(`${binding}: a push config on a task that completes is called with the completed task`, async () => {
     const task = asJson(await client().sendMessage(request('slow 800', { returnImmediately: true })));
-    await client().createTaskPushNotificationConfig(TaskPushNotificationConfig.fromJSON({ taskId: task.id, id: `hook-${binding}`, url: setup().hookUrl(), token: 'push-secret' }));
+    await client().createTaskPushNotificationConfig(
+      TaskPushNotificationConfig.fromJSON({
+        taskId: task.id,
+        id: `hook-${binding}`,
+        url: setup().hookUrl(),
+        token: 'push-secret',
+      }),
+    );
     const hook = setup().hook();
     const end = Date.now() + 15_000;
     for (;;) {
@@ -162,7 +206,9 @@ function scenarios(binding: Binding, setup: () => { client: () => Client; hookUr
 
   it(`${binding}: a part the agent does not take is refused with ContentTypeNotSupportedError (-32005), nothing stored`, async () => {
     const before = (await client().listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }))).tasks.length;
-    const sent = client().sendMessage(request('', {}, { parts: [{ raw: Buffer.from('x').toString('base64'), mediaType: 'image/png' }] }));
+    const sent = client().sendMessage(
+      request('', {}, { parts: [{ raw: Buffer.from('x').toString('base64'), mediaType: 'image/png' }] }),
+    );
     await expect(sent).rejects.toBeInstanceOf(ContentTypeNotSupportedError);
     expect((await client().listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }))).tasks.length).toBe(before);
   });
@@ -179,12 +225,18 @@ describe('an agent behind muster attach, on one hub', () => {
   const clients = {} as Record<Binding, Client>;
 
   beforeAll(async () => {
-    hub = await startTestHub({ MUSTER_GRPC_PORT: '0', MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_RATE_LIMITS: 'off', MUSTER_BLOCKING_WAIT_S: String(WAIT_S) });
+    hub = await startTestHub({
+      MUSTER_GRPC_PORT: '0',
+      MUSTER_ALLOW_PRIVATE_TARGETS: '1',
+      MUSTER_RATE_LIMITS: 'off',
+      MUSTER_BLOCKING_WAIT_S: String(WAIT_S),
+    });
     alice = await register(hub, 'alice', {}, ADMIN_TOKEN);
     const bob = await register(hub, 'bob', {}, ADMIN_TOKEN);
     hook = await startWebhook();
     attached = await attach(hub.url, 'bob', bob.token);
-    for (const [name, make] of Object.entries(BINDINGS)) clients[name as Binding] = await make(`${hub.url}agents/bob/`, alice.token);
+    for (const [name, make] of Object.entries(BINDINGS))
+      clients[name as Binding] = await make(`${hub.url}agents/bob/`, alice.token);
   }, 30_000);
   afterAll(async () => {
     attached?.child.kill('SIGTERM');
@@ -193,15 +245,19 @@ describe('an agent behind muster attach, on one hub', () => {
   });
 
   for (const binding of Object.keys(BINDINGS) as Binding[]) {
-    describe(binding, () => scenarios(binding, () => ({ client: () => clients[binding], hookUrl: () => hook.url, hook: () => hook })));
+    describe(binding, () =>
+      scenarios(binding, () => ({ client: () => clients[binding], hookUrl: () => hook.url, hook: () => hook })),
+    );
   }
 
-  it('without a live inbox a blocking send waits out the hub\'s wait, and every binding says in its answer that it ran out', async () => {
+  it("without a live inbox a blocking send waits out the hub's wait, and every binding says in its answer that it ran out", async () => {
     attached.child.kill('SIGTERM');
     await new Promise((r) => attached.child.once('exit', r));
     const start = Date.now();
     const bindings = Object.keys(BINDINGS) as Binding[];
-    const tasks = await Promise.all(bindings.map(async (b) => asJson(await clients[b].sendMessage(request(`complete this over ${b}`)))));
+    const tasks = await Promise.all(
+      bindings.map(async (b) => asJson(await clients[b].sendMessage(request(`complete this over ${b}`)))),
+    );
     expect(Date.now() - start).toBeGreaterThanOrEqual(WAIT_S * 1000 - 100);
     for (const task of tasks) {
       expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
@@ -214,7 +270,13 @@ describe.runIf(testPostgres)('on PostgreSQL: the sender on node A, the attached 
   const admin = 'relay-nodes-admin';
   const cluster = clusterOnPostgres('relay_nodes', ['A', 'B'], (db) => ({
     db,
-    env: { MUSTER_ADMIN_TOKEN: admin, MUSTER_GRPC_PORT: '0', MUSTER_ALLOW_PRIVATE_TARGETS: '1', MUSTER_RATE_LIMITS: 'off', MUSTER_BLOCKING_WAIT_S: String(WAIT_S) },
+    env: {
+      MUSTER_ADMIN_TOKEN: admin,
+      MUSTER_GRPC_PORT: '0',
+      MUSTER_ALLOW_PRIVATE_TARGETS: '1',
+      MUSTER_RATE_LIMITS: 'off',
+      MUSTER_BLOCKING_WAIT_S: String(WAIT_S),
+    },
     startMs: 30_000,
   }));
   let attached: Awaited<ReturnType<typeof attach>>;
@@ -227,7 +289,8 @@ describe.runIf(testPostgres)('on PostgreSQL: the sender on node A, the attached 
     const agent = await register(B, 'nodes-bob', {}, admin);
     hook = await startWebhook();
     attached = await attach(B.url, 'nodes-bob', agent.token);
-    for (const [name, make] of Object.entries(BINDINGS)) clients[name as Binding] = await make(`${A.url}agents/nodes-bob/`, sender.token);
+    for (const [name, make] of Object.entries(BINDINGS))
+      clients[name as Binding] = await make(`${A.url}agents/nodes-bob/`, sender.token);
   }, 30_000);
   afterAll(async () => {
     attached?.child.kill('SIGTERM');
@@ -235,6 +298,8 @@ describe.runIf(testPostgres)('on PostgreSQL: the sender on node A, the attached 
   });
 
   for (const binding of Object.keys(BINDINGS) as Binding[]) {
-    describe(binding, () => scenarios(binding, () => ({ client: () => clients[binding], hookUrl: () => hook.url, hook: () => hook })));
+    describe(binding, () =>
+      scenarios(binding, () => ({ client: () => clients[binding], hookUrl: () => hook.url, hook: () => hook })),
+    );
   }
 });

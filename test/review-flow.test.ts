@@ -37,21 +37,35 @@ describe('review tasks with the official SDK client', () => {
     const posted = await sendData(asPoster, openData(request, approvalFor(request)));
     expect(posted.status.state).toBe('TASK_STATE_WORKING');
     expect(posted.id).toBe(posted.contextId);
-    expect(posted.metadata.muster).toMatchObject({ kind: 'review', from: 'poster', review: { request, digest: approvalFor(request).public_input_digest } });
+    expect(posted.metadata.muster).toMatchObject({
+      kind: 'review',
+      from: 'poster',
+      review: { request, digest: approvalFor(request).public_input_digest },
+    });
 
     const webhook = await startWebhook();
-    const push = await rpc(hub.url, 'CreateTaskPushNotificationConfig', { taskId: posted.id, url: webhook.url, token: 'poster-hook' }, { token: poster.token });
+    const push = await rpc(
+      hub.url,
+      'CreateTaskPushNotificationConfig',
+      { taskId: posted.id, url: webhook.url, token: 'poster-hook' },
+      { token: poster.token },
+    );
     expect(push.body.result.url).toBe(webhook.url);
 
     // An anonymous subscriber follows the public task from before the first contribution to its end.
     const reader = await sdkClient(hub.url);
     const seen: any[] = [];
     const following = (async () => {
-      for await (const event of reader.resubscribeTask({ tenant: '', id: posted.id })) seen.push(StreamResponse.toJSON(event));
+      for await (const event of reader.resubscribeTask({ tenant: '', id: posted.id }))
+        seen.push(StreamResponse.toJSON(event));
     })();
 
     const verdicts: Record<string, string> = {};
-    for (const [agent, verdict] of [[c1, 'source_supported'], [c2, 'source_supported'], [c3, 'source_supported']] as const) {
+    for (const [agent, verdict] of [
+      [c1, 'source_supported'],
+      [c2, 'source_supported'],
+      [c3, 'source_supported'],
+    ] as const) {
       const answer = await sendData(await sdkClient(hub.url, agent.token), contribution(verdict), posted.id);
       expect(answer.status.state).toBe('TASK_STATE_WORKING');
       expect(answer.metadata.muster.receipt.contribution).toMatchObject({ verdict, sealed_until_deadline: true });
@@ -65,7 +79,12 @@ describe('review tasks with the official SDK client', () => {
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(done.metadata.muster.review.outcome).toBe('resolved');
     const evaluation = evaluationOf(done);
-    expect(evaluation).toMatchObject({ outcome: 'resolved', verdict: 'source_supported', contribution_count: 3, counts: { source_supported: 3, source_contradicted: 0, source_unclear: 0 } });
+    expect(evaluation).toMatchObject({
+      outcome: 'resolved',
+      verdict: 'source_supported',
+      contribution_count: 3,
+      counts: { source_supported: 3, source_contradicted: 0, source_unclear: 0 },
+    });
     // The contributions are public now, under their receipt ids, with no agent named anywhere.
     expect(Object.fromEntries(evaluation.contributions.map((c: any) => [c.id, c.verdict]))).toEqual(verdicts);
     expect(JSON.stringify(done.artifacts)).not.toMatch(/c-one|c-two|c-three/);
@@ -96,7 +115,11 @@ describe('review tasks with the official SDK client', () => {
 
     const [d1, d2] = await Promise.all([evaluated(t1.id), evaluated(t2.id)]);
     expect(d1.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(evaluationOf(d1)).toMatchObject({ outcome: 'contested', contribution_count: 2, counts: { source_supported: 1, source_contradicted: 1 } });
+    expect(evaluationOf(d1)).toMatchObject({
+      outcome: 'contested',
+      contribution_count: 2,
+      counts: { source_supported: 1, source_contradicted: 1 },
+    });
     expect(evaluationOf(d1).verdict).toBeUndefined();
     expect(d2.status.state).toBe('TASK_STATE_FAILED');
     expect(evaluationOf(d2)).toMatchObject({ outcome: 'unresolved', contribution_count: 1, min_independent: 3 });
@@ -106,7 +129,15 @@ describe('review tasks with the official SDK client', () => {
   it('answers a post at once with the WORKING task, even when asked to block', async () => {
     const [p] = await registerAll(hub, 'blocking-poster');
     const started = Date.now();
-    const { body } = await rpc(hub.url, 'SendMessage', { ...dataParams(openData(reviewRequest(600_000, { question: 'Answered at once?' }))), configuration: { returnImmediately: false } }, { token: p.token });
+    const { body } = await rpc(
+      hub.url,
+      'SendMessage',
+      {
+        ...dataParams(openData(reviewRequest(600_000, { question: 'Answered at once?' }))),
+        configuration: { returnImmediately: false },
+      },
+      { token: p.token },
+    );
     expect(body.result.task.status.state).toBe('TASK_STATE_WORKING');
     expect(Date.now() - started).toBeLessThan(2_000);
   });
@@ -164,7 +195,9 @@ describe('sealing: until the deadline, nobody but the contributor can tell a con
     expect(first).toContain('"task"');
 
     const before = await snapshot();
-    const answer = await rpc(hub.url, 'SendMessage', dataParams(contribution('source_contradicted'), id), { token: sealer.token });
+    const answer = await rpc(hub.url, 'SendMessage', dataParams(contribution('source_contradicted'), id), {
+      token: sealer.token,
+    });
     expect(answer.body.result.task.metadata.muster.receipt.contribution.verdict).toBe('source_contradicted');
     const after = await snapshot();
     expect(after).toBe(before);
@@ -172,8 +205,13 @@ describe('sealing: until the deadline, nobody but the contributor can tell a con
 
     // The contributor, and only the contributor, reads its receipt back (A2A and REST).
     const own = await rpc(hub.url, 'GetTask', { id }, { token: sealer.token });
-    expect(own.body.result.metadata.muster.receipt.contribution.id).toBe(answer.body.result.task.metadata.muster.receipt.contribution.id);
-    expect((await rest(hub, 'GET', `api/tasks/${id}`, { token: sealer.token })).body.metadata.muster.receipt.contribution.verdict).toBe('source_contradicted');
+    expect(own.body.result.metadata.muster.receipt.contribution.id).toBe(
+      answer.body.result.task.metadata.muster.receipt.contribution.id,
+    );
+    expect(
+      (await rest(hub, 'GET', `api/tasks/${id}`, { token: sealer.token })).body.metadata.muster.receipt.contribution
+        .verdict,
+    ).toBe('source_contradicted');
     const { receipt: _receipt, ...mustered } = own.body.result.metadata.muster;
     const others = JSON.parse(before)[2][1].result;
     expect({ ...own.body.result, metadata: { ...own.body.result.metadata, muster: mustered } }).toEqual(others);
@@ -181,7 +219,10 @@ describe('sealing: until the deadline, nobody but the contributor can tell a con
     // Nothing went out: no push, no stream event (read for a moment).
     await new Promise((r) => setTimeout(r, 500));
     expect(webhook.received).toHaveLength(0);
-    const next = await Promise.race([reader.read().then(() => 'event'), new Promise((r) => setTimeout(() => r('quiet'), 500))]);
+    const next = await Promise.race([
+      reader.read().then(() => 'event'),
+      new Promise((r) => setTimeout(() => r('quiet'), 500)),
+    ]);
     expect(next).toBe('quiet');
     await reader.cancel();
     await webhook.close();
@@ -191,24 +232,45 @@ describe('sealing: until the deadline, nobody but the contributor can tell a con
 describe('retries and the 0.3 door', () => {
   it('the same contribution resent with its messageId answers the receipt again; 0.3 message/send contributes too', async () => {
     const [p, x, y] = await registerAll(hub, 'retry-poster', 'retry-x', 'retry-y');
-    const id = (await sendData(await sdkClient(hub.url, p.token), openData(reviewRequest(600_000, { question: 'Retried?' })))).id;
+    const id = (
+      await sendData(await sdkClient(hub.url, p.token), openData(reviewRequest(600_000, { question: 'Retried?' })))
+    ).id;
     const params = dataParams(contribution(), id);
     const first = await rpc(hub.url, 'SendMessage', params, { token: x.token });
     const again = await rpc(hub.url, 'SendMessage', params, { token: x.token });
     expect(again.body.result.task.metadata.muster.receipt).toEqual(first.body.result.task.metadata.muster.receipt);
-    const legacy = await rpc(hub.url, 'message/send', {
-      message: { kind: 'message', messageId: 'legacy-1', role: 'user', taskId: id, parts: [{ kind: 'data', data: contribution('source_unclear') }] },
-    }, { token: y.token });
+    const legacy = await rpc(
+      hub.url,
+      'message/send',
+      {
+        message: {
+          kind: 'message',
+          messageId: 'legacy-1',
+          role: 'user',
+          taskId: id,
+          parts: [{ kind: 'data', data: contribution('source_unclear') }],
+        },
+      },
+      { token: y.token },
+    );
     expect(legacy.body.result.kind).toBe('task');
     expect(legacy.body.result.metadata.muster.receipt.contribution.verdict).toBe('source_unclear');
   });
 });
 
 describe('open review posts at the hub base only', () => {
-  it('the sources in a contribution must be the task\'s own', async () => {
+  it("the sources in a contribution must be the task's own", async () => {
     const [p, c] = await registerAll(hub, 'src-poster', 'src-contrib');
-    const posted = await sendData(await sdkClient(hub.url, p.token), openData(reviewRequest(600_000, { question: 'Which sources apply here?' })));
-    const bad = await rpc(hub.url, 'SendMessage', dataParams(contribution('source_supported', { source_urls: ['https://github.com/other/repo'] }), posted.id), { token: c.token });
+    const posted = await sendData(
+      await sdkClient(hub.url, p.token),
+      openData(reviewRequest(600_000, { question: 'Which sources apply here?' })),
+    );
+    const bad = await rpc(
+      hub.url,
+      'SendMessage',
+      dataParams(contribution('source_supported', { source_urls: ['https://github.com/other/repo'] }), posted.id),
+      { token: c.token },
+    );
     expect(bad.body.error.code).toBe(-32602);
     expect(bad.body.error.data[1].fieldViolations[0].field).toBe('params.message.parts[0].data.source_urls[0]');
     expect(SOURCES).not.toContain('https://github.com/other/repo');

@@ -12,11 +12,18 @@ let hub: TestHub;
 let alice: Registered;
 let taskId: string;
 const bobBase = () => `${hub.url}agents/bob/`;
-const call = (method: string, params: unknown, headers: Record<string, string> = {}) => rpc(bobBase(), method, params, { token: alice.token, headers });
-const violations = (body: any): { field: string; description: string }[] => body.error.data.find((d: any) => d['@type'].endsWith('BadRequest')).fieldViolations;
+const call = (method: string, params: unknown, headers: Record<string, string> = {}) =>
+  rpc(bobBase(), method, params, { token: alice.token, headers });
+const violations = (body: any): { field: string; description: string }[] =>
+  body.error.data.find((d: any) => d['@type'].endsWith('BadRequest')).fieldViolations;
 const fieldsOf = async (answer: Promise<{ body: any }>) => violations((await answer).body).map((v) => v.field);
 
-const snakeMessage = (messageId: unknown, more: Record<string, unknown> = {}) => ({ message_id: messageId, role: 'ROLE_USER', parts: [{ text: 'x' }], ...more });
+const snakeMessage = (messageId: unknown, more: Record<string, unknown> = {}) => ({
+  message_id: messageId,
+  role: 'ROLE_USER',
+  parts: [{ text: 'x' }],
+  ...more,
+});
 
 beforeAll(async () => {
   hub = await startTestHub();
@@ -41,18 +48,32 @@ describe('SendMessage with snake_case fields', () => {
       }),
     );
     expect(fields.sort()).toEqual(
-      ['params.configuration.accepted_output_modes', 'params.configuration.history_length', 'params.message.contextId', 'params.message.parts[1].media_type'].sort(),
+      [
+        'params.configuration.accepted_output_modes',
+        'params.configuration.history_length',
+        'params.message.contextId',
+        'params.message.parts[1].media_type',
+      ].sort(),
     );
   });
 
   it('names the inline push config as sent, where the hub checks its URL', async () => {
-    const fields = await fieldsOf(call('SendMessage', { message: snakeMessage('snake-2'), configuration: { task_push_notification_config: { url: 'http://example.com/hook' } } }));
+    const fields = await fieldsOf(
+      call('SendMessage', {
+        message: snakeMessage('snake-2'),
+        configuration: { task_push_notification_config: { url: 'http://example.com/hook' } },
+      }),
+    );
     expect(fields).toEqual(['params.configuration.task_push_notification_config.url']);
   });
 
   it('keeps camelCase for a field that was not sent, and when both spellings were sent', async () => {
-    expect(await fieldsOf(call('SendMessage', { message: { role: 'ROLE_USER', parts: [{ text: 'x' }], context_id: 'c' } }))).toEqual(['params.message.messageId']);
-    expect(await fieldsOf(call('SendMessage', { message: snakeMessage('snake-3', { messageId: '' }) }))).toEqual(['params.message.messageId']);
+    expect(
+      await fieldsOf(call('SendMessage', { message: { role: 'ROLE_USER', parts: [{ text: 'x' }], context_id: 'c' } })),
+    ).toEqual(['params.message.messageId']);
+    expect(await fieldsOf(call('SendMessage', { message: snakeMessage('snake-3', { messageId: '' }) }))).toEqual([
+      'params.message.messageId',
+    ]);
   });
 });
 
@@ -79,20 +100,35 @@ describe('push config methods with snake_case fields', () => {
   });
 
   it('0.3 tasks/pushNotificationConfig/set names its config where and as it was sent', async () => {
-    const fields = await fieldsOf(call('tasks/pushNotificationConfig/set', { task_id: taskId, push_notification_config: { url: 'http://example.com/hook' } }, { 'a2a-version': '0.3' }));
+    const fields = await fieldsOf(
+      call(
+        'tasks/pushNotificationConfig/set',
+        { task_id: taskId, push_notification_config: { url: 'http://example.com/hook' } },
+        { 'a2a-version': '0.3' },
+      ),
+    );
     expect(fields).toEqual(['params.push_notification_config.url']);
   });
 
   it('0.3 message/send names message_id as sent', async () => {
     const fields = await fieldsOf(
-      call('message/send', { message: { kind: 'message', role: 'user', message_id: '', parts: [{ kind: 'text', text: 'x' }] } }, { 'a2a-version': '0.3' }),
+      call(
+        'message/send',
+        { message: { kind: 'message', role: 'user', message_id: '', parts: [{ kind: 'text', text: 'x' }] } },
+        { 'a2a-version': '0.3' },
+      ),
     );
     expect(fields).toEqual(['params.message.message_id']);
   });
 });
 
 describe('spelledAsSent', () => {
-  const sent = { message: { message_id: null, parts: [{ text: 'x' }, { media_type: 5, data: { page_size: 1 }, metadata: { context_id: 'c' } }] } };
+  const sent = {
+    message: {
+      message_id: null,
+      parts: [{ text: 'x' }, { media_type: 5, data: { page_size: 1 }, metadata: { context_id: 'c' } }],
+    },
+  };
   const spelled = spelledAsSent(sent);
 
   it('follows array indexes, and names a field sent as null as sent', () => {

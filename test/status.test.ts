@@ -7,7 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterOnPostgres } from './helpers/cluster.js';
-import { ADMIN_TOKEN, register, registerAll, rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import {
+  ADMIN_TOKEN,
+  register,
+  registerAll,
+  rest,
+  rpc,
+  startTestHub,
+  type Registered,
+  type TestHub,
+} from './helpers/hub.js';
 import type { NodeProcess } from './helpers/nodes.js';
 import { testPostgres } from './helpers/postgres.js';
 import { dataParams, openData, reviewRequest } from './helpers/review.js';
@@ -21,11 +30,19 @@ describe('one hub', () => {
   let poster: Registered, bob: Registered, orch: Registered, worker: Registered, other: Registered;
   const status = async () => (await rest(hub, 'GET', 'api/status')).body;
   const held = (query: string, token?: string) => rest(hub, 'GET', `api/intents?${query}`, token ? { token } : {});
-  const act = (id: string, action: string, token: string) => rest(hub, 'POST', `api/tasks/${id}/${action}`, { token, body: {} });
+  const act = (id: string, action: string, token: string) =>
+    rest(hub, 'POST', `api/tasks/${id}/${action}`, { token, body: {} });
 
   beforeAll(async () => {
     hub = await startTestHub();
-    [poster, bob, orch, worker, other] = await registerAll(hub, 'st-poster', 'st-bob', 'st-orch', 'st-worker', 'st-other');
+    [poster, bob, orch, worker, other] = await registerAll(
+      hub,
+      'st-poster',
+      'st-bob',
+      'st-orch',
+      'st-worker',
+      'st-other',
+    );
   });
   afterAll(() => hub.destroy());
 
@@ -38,16 +55,32 @@ describe('one hub', () => {
     expect(res.body.tasksPerHour.counts).toHaveLength(24);
     expect(res.body.nodes).toHaveLength(1);
     const [node] = res.body.nodes;
-    expect(node).toEqual({ id: expect.any(String), version: health.version, startedAt: expect.any(String), lastSeenAt: expect.any(String), self: true });
+    expect(node).toEqual({
+      id: expect.any(String),
+      version: health.version,
+      startedAt: expect.any(String),
+      lastSeenAt: expect.any(String),
+      self: true,
+    });
     expect(Date.parse(node.lastSeenAt)).toBeGreaterThanOrEqual(Date.parse(node.startedAt));
     expect((await rest(hub, 'GET', 'api/status', { token: 'not-a-token' })).status).toBe(401); // as on every route
   });
 
   it('tasksPerHour counts a public review task and not a private direct task', async () => {
     const before = (await status()).tasksPerHour.counts as number[];
-    const direct = await rpc(`${hub.url}agents/st-bob/`, 'SendMessage', { message: text('a private question') }, { token: poster.token });
+    const direct = await rpc(
+      `${hub.url}agents/st-bob/`,
+      'SendMessage',
+      { message: text('a private question') },
+      { token: poster.token },
+    );
     expect(direct.body.result.task.id).toBeDefined();
-    const review = await rpc(hub.url, 'SendMessage', dataParams(openData(reviewRequest(3_600_000, { question: 'Is this counted per hour?' }))), { token: poster.token });
+    const review = await rpc(
+      hub.url,
+      'SendMessage',
+      dataParams(openData(reviewRequest(3_600_000, { question: 'Is this counted per hour?' }))),
+      { token: poster.token },
+    );
     expect(review.body.result?.task?.id, JSON.stringify(review.body)).toBeDefined();
     // The report's counts are kept a few seconds (hub/status.ts): read until they move.
     let after = before;
@@ -62,10 +95,20 @@ describe('one hub', () => {
   });
 
   it('GET /api/intents?worker=me lists exactly the intent the caller holds, in any space, and not once released', async () => {
-    expect((await rest(hub, 'POST', 'api/spaces', { token: orch.token, body: { name: 'st-space', claim: 'open' } })).status).toBe(201);
+    expect(
+      (await rest(hub, 'POST', 'api/spaces', { token: orch.token, body: { name: 'st-space', claim: 'open' } })).status,
+    ).toBe(201);
     const declare = async (title: string) => {
-      const message = { ...text(title), parts: [{ text: title }, { data: { footprint: [`docs/${randomUUID()}.md`] } }] };
-      const res = await rpc(`${hub.url}spaces/st-space/`, 'SendMessage', { message, configuration: { returnImmediately: true } }, { token: orch.token });
+      const message = {
+        ...text(title),
+        parts: [{ text: title }, { data: { footprint: [`docs/${randomUUID()}.md`] } }],
+      };
+      const res = await rpc(
+        `${hub.url}spaces/st-space/`,
+        'SendMessage',
+        { message, configuration: { returnImmediately: true } },
+        { token: orch.token },
+      );
       if (!res.body.result) throw new Error(JSON.stringify(res.body));
       return res.body.result.task.id as string;
     };
@@ -76,7 +119,12 @@ describe('one hub', () => {
     const mine = await held('worker=me', worker.token);
     expect(mine.status).toBe(200);
     expect(mine.body.data.map((i: any) => i.id)).toEqual([claimed]);
-    expect(mine.body.data[0]).toMatchObject({ space: 'st-space', title: 'Rotate the signing keys', state: 'TASK_STATE_WORKING', worker: 'st-worker' });
+    expect(mine.body.data[0]).toMatchObject({
+      space: 'st-space',
+      title: 'Rotate the signing keys',
+      state: 'TASK_STATE_WORKING',
+      worker: 'st-worker',
+    });
     expect(mine.body.hasMore).toBe(false);
     expect((await held('worker=st-worker', worker.token)).body.data.map((i: any) => i.id)).toEqual([claimed]);
     expect((await held('worker=st-worker', ADMIN_TOKEN)).body.data.map((i: any) => i.id)).toEqual([claimed]);
@@ -101,7 +149,8 @@ describe('one hub', () => {
     expect((await act(third, 'release', worker.token)).status).toBe(200);
 
     // An operator names its own agents, and no others.
-    const operator = (await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'st-work-op' } })).body.token as string;
+    const operator = (await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'st-work-op' } }))
+      .body.token as string;
     const ownedWorker = await register(hub, 'st-owned-worker', {}, operator);
     expect((await act(left, 'claim', ownedWorker.token)).status).toBe(200);
     expect((await held('worker=st-owned-worker', operator)).body.data.map((i: any) => i.id)).toEqual([left]);
@@ -114,10 +163,22 @@ describe('one hub', () => {
   });
 
   it('GET /api/boards with an operator token shows the boards of its agents, and not those of other agents', async () => {
-    const operator = (await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'st-op' } })).body.token as string;
+    const operator = (await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'st-op' } })).body
+      .token as string;
     const owned = await register(hub, 'st-owned', {}, operator);
     const board = async (who: Registered, title: string, extra: Record<string, unknown> = {}) => {
-      const res = await rpc(`${hub.url}memory/`, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'board.create', args: { title, cards: ['a card'], ...extra } } }] } }, { token: who.token });
+      const res = await rpc(
+        `${hub.url}memory/`,
+        'SendMessage',
+        {
+          message: {
+            messageId: randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ data: { skill: 'board.create', args: { title, cards: ['a card'], ...extra } } }],
+          },
+        },
+        { token: who.token },
+      );
       return res.body.result.task.metadata.muster.board as string;
     };
     const ownedPrivate = await board(owned, 'Owned private');
@@ -140,7 +201,11 @@ describe('one hub', () => {
 });
 
 describe.skipIf(!testPostgres)('two nodes on one PostgreSQL database', () => {
-  const { nodes } = clusterOnPostgres('status_nodes', ['A', 'B'], (db) => ({ db, env: { MUSTER_ADMIN_TOKEN: 'status-admin' }, startMs: 30_000 }));
+  const { nodes } = clusterOnPostgres('status_nodes', ['A', 'B'], (db) => ({
+    db,
+    env: { MUSTER_ADMIN_TOKEN: 'status-admin' },
+    startMs: 30_000,
+  }));
 
   it('GET /api/status on either node lists both, each marking itself; a node that stops is gone from the list', async () => {
     const [A, B] = nodes as [NodeProcess, NodeProcess];

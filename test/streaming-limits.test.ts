@@ -9,19 +9,39 @@ let bob: { token: string };
 
 beforeAll(async () => {
   // Short intervals so the test sees heartbeats and a slow subscriber being let go.
-  hub = await startTestHub({ MUSTER_SSE_HEARTBEAT_MS: '200', MUSTER_SSE_DRAIN_TIMEOUT_MS: '500', MUSTER_MAX_STREAMS_PER_CALLER: '3' });
+  hub = await startTestHub({
+    MUSTER_SSE_HEARTBEAT_MS: '200',
+    MUSTER_SSE_DRAIN_TIMEOUT_MS: '500',
+    MUSTER_MAX_STREAMS_PER_CALLER: '3',
+  });
   [alice, bob] = await Promise.all([register(hub, 'alice'), register(hub, 'bob')]);
 });
 afterAll(() => hub.destroy());
 
 const newTask = async (messageId: string) =>
-  (await rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token })).body.result.task.id as string;
+  (
+    await rpc(
+      `${hub.url}agents/bob/`,
+      'SendMessage',
+      { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: alice.token },
+    )
+  ).body.result.task.id as string;
 
 function openStream(id: string) {
   const url = new URL(`${hub.url}agents/bob/`);
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id } });
   return new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` } }, resolve);
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` },
+      },
+      resolve,
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -35,9 +55,16 @@ describe('stream upkeep', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe(-32029);
     const before = (await rpc(`${hub.url}agents/bob/`, 'ListTasks', {}, { token: alice.token })).body.result.totalSize;
-    const streamSend = await rpc(`${hub.url}agents/bob/`, 'SendStreamingMessage', { message: { messageId: 'slots-2', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token });
+    const streamSend = await rpc(
+      `${hub.url}agents/bob/`,
+      'SendStreamingMessage',
+      { message: { messageId: 'slots-2', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: alice.token },
+    );
     expect(streamSend.body.error.code).toBe(-32029);
-    expect((await rpc(`${hub.url}agents/bob/`, 'ListTasks', {}, { token: alice.token })).body.result.totalSize).toBe(before);
+    expect((await rpc(`${hub.url}agents/bob/`, 'ListTasks', {}, { token: alice.token })).body.result.totalSize).toBe(
+      before,
+    );
     open[0]!.destroy();
     await new Promise((r) => setTimeout(r, 100));
     const again = await openStream(id);
@@ -64,7 +91,10 @@ describe('stream upkeep', () => {
     fast.on('data', (c) => (fastText += c));
     const big = Array.from({ length: 5 }, () => ({ data: { blob: 'y'.repeat(60_000) } })); // 300 KB a message
     for (let i = 0; i < 30; i++) {
-      const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_WORKING', message: { parts: big } } });
+      const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, {
+        token: bob.token,
+        body: { state: 'TASK_STATE_WORKING', message: { parts: big } },
+      });
       expect(res.status).toBe(200);
     }
     await rest(hub, 'POST', `api/tasks/${id}/respond`, { token: bob.token, body: { state: 'TASK_STATE_COMPLETED' } });
@@ -84,7 +114,11 @@ describe('stream upkeep', () => {
     // it can resume where it stopped, with Last-Event-ID
     const resumed = await fetch(`${hub.url}agents/bob/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}`, 'last-event-id': String(lastId) },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${alice.token}`,
+        'last-event-id': String(lastId),
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SubscribeToTask', params: { id } }),
     });
     const rest2 = await resumed.text();

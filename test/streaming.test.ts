@@ -20,15 +20,22 @@ const respond = (id: string, body: object) => rest(hub, 'POST', `api/tasks/${id}
 const kinds = (events: any[]) => events.map((e) => Object.keys(e)[0]);
 
 /** Raw SSE over the JSON-RPC POST: parsed events with their ids, until the stream closes or `stopAfter` events. */
-async function sse(url: string, method: string, params: unknown, options: { token?: string; lastEventId?: number; stopAfter?: number; signal?: AbortSignal } = {}) {
+async function sse(
+  url: string,
+  method: string,
+  params: unknown,
+  options: { token?: string; lastEventId?: number; stopAfter?: number; signal?: AbortSignal } = {},
+) {
   const res = await postRpc(url, method, params, options);
   const events: { id?: number; data: any }[] = [];
   const comments: string[] = [];
-  if (!res.headers.get("content-type")?.includes("text/event-stream")) return { status: res.status, json: (await res.json()) as any, events, comments };
+  if (!res.headers.get('content-type')?.includes('text/event-stream'))
+    return { status: res.status, json: (await res.json()) as any, events, comments };
   const reader = res.body!.getReader();
   for await (const block of sseBlocks(reader)) {
     if (block.comment !== undefined) comments.push(block.comment);
-    if (block.data !== undefined) events.push({ ...(block.id !== undefined ? { id: block.id } : {}), data: block.data });
+    if (block.data !== undefined)
+      events.push({ ...(block.id !== undefined ? { id: block.id } : {}), data: block.data });
     if (options.stopAfter !== undefined && events.length >= options.stopAfter) {
       await reader.cancel();
       break;
@@ -53,19 +60,29 @@ describe('streaming through the official SDK client', () => {
         }
         if (json.statusUpdate?.status.state === 'TASK_STATE_INPUT_REQUIRED') {
           await asAlice.sendMessage(sendRequest('the first', { taskId: id }));
-          await respond(id, { state: 'TASK_STATE_COMPLETED', artifacts: [{ artifactId: 'out', parts: [{ text: 'result' }] }] });
+          await respond(id, {
+            state: 'TASK_STATE_COMPLETED',
+            artifacts: [{ artifactId: 'out', parts: [{ text: 'result' }] }],
+          });
         }
       }
     })();
     await done;
-    expect(kinds(seen)).toEqual(['task', 'statusUpdate', 'statusUpdate', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
-    expect(seen[0].task.status.state).toBe('TASK_STATE_SUBMITTED');
-    expect(seen.slice(1).filter((e) => e.statusUpdate).map((e) => e.statusUpdate.status.state)).toEqual([
-      'TASK_STATE_WORKING',
-      'TASK_STATE_INPUT_REQUIRED',
-      'TASK_STATE_WORKING',
-      'TASK_STATE_COMPLETED',
+    expect(kinds(seen)).toEqual([
+      'task',
+      'statusUpdate',
+      'statusUpdate',
+      'statusUpdate',
+      'artifactUpdate',
+      'statusUpdate',
     ]);
+    expect(seen[0].task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(
+      seen
+        .slice(1)
+        .filter((e) => e.statusUpdate)
+        .map((e) => e.statusUpdate.status.state),
+    ).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
     expect(seen[4].artifactUpdate.artifact.artifactId).toBe('out');
   });
 
@@ -106,7 +123,12 @@ describe('streaming through the official SDK client', () => {
 
 describe('SSE details', () => {
   it('carries the event sequence number as the SSE id and resumes after Last-Event-ID with no gap and no duplicate', async () => {
-    const created = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'resume-1', role: 'ROLE_USER', parts: [{ text: 'resume' }] } }, { token: alice.token });
+    const created = await rpc(
+      bobBase(),
+      'SendMessage',
+      { message: { messageId: 'resume-1', role: 'ROLE_USER', parts: [{ text: 'resume' }] } },
+      { token: alice.token },
+    );
     const id = created.body.result.task.id;
     await respond(id, { state: 'TASK_STATE_WORKING' }); // seq 2
     await respond(id, { state: 'TASK_STATE_WORKING', message: { parts: [{ text: 'progress' }] } }); // seq 3
@@ -119,12 +141,21 @@ describe('SSE details', () => {
     const resumed = await sse(bobBase(), 'SubscribeToTask', { id }, { token: alice.token, lastEventId: 3 });
     expect(resumed.events.map((e) => e.id)).toEqual([undefined, 4, 5, 6]); // the snapshot carries no id, so ids only rise
     expect(Object.keys(resumed.events[0]!.data.result)).toEqual(['task']);
-    expect(resumed.events.slice(1).map((e) => Object.keys(e.data.result)[0])).toEqual(['artifactUpdate', 'statusUpdate', 'statusUpdate']);
+    expect(resumed.events.slice(1).map((e) => Object.keys(e.data.result)[0])).toEqual([
+      'artifactUpdate',
+      'statusUpdate',
+      'statusUpdate',
+    ]);
     expect(resumed.events[3]!.data.result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('refuses SubscribeToTask on a terminal task with -32004 as plain JSON, and on an unknown or invisible task with -32001', async () => {
-    const created = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'term-1', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token });
+    const created = await rpc(
+      bobBase(),
+      'SendMessage',
+      { message: { messageId: 'term-1', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: alice.token },
+    );
     const id = created.body.result.task.id;
     await respond(id, { state: 'TASK_STATE_REJECTED' });
     const terminal = await sse(bobBase(), 'SubscribeToTask', { id }, { token: alice.token });
@@ -136,7 +167,12 @@ describe('SSE details', () => {
   });
 
   it('answers the 0.3 names in 0.3 shapes, with final on the last status update', async () => {
-    const created = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'legacy-s', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token });
+    const created = await rpc(
+      bobBase(),
+      'SendMessage',
+      { message: { messageId: 'legacy-s', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: alice.token },
+    );
     const id = created.body.result.task.id;
     const stream = sse(bobBase(), 'tasks/resubscribe', { id }, { token: alice.token });
     await new Promise((r) => setTimeout(r, 100));
@@ -148,7 +184,12 @@ describe('SSE details', () => {
       ['status-update', 'working', false],
       ['status-update', 'completed', true],
     ]);
-    const waiting = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'legacy-ir', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: alice.token });
+    const waiting = await rpc(
+      bobBase(),
+      'SendMessage',
+      { message: { messageId: 'legacy-ir', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: alice.token },
+    );
     const irStream = sse(bobBase(), 'tasks/resubscribe', { id: waiting.body.result.task.id }, { token: alice.token });
     await new Promise((r) => setTimeout(r, 100));
     await respond(waiting.body.result.task.id, { state: 'TASK_STATE_INPUT_REQUIRED' });
@@ -157,17 +198,30 @@ describe('SSE details', () => {
       ['task', 'submitted', undefined],
       ['status-update', 'input-required', true],
     ]);
-    const streamed = await sse(bobBase(), 'message/stream', { message: { kind: 'message', messageId: 'legacy-s2', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } }, { token: alice.token, stopAfter: 1 });
+    const streamed = await sse(
+      bobBase(),
+      'message/stream',
+      { message: { kind: 'message', messageId: 'legacy-s2', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } },
+      { token: alice.token, stopAfter: 1 },
+    );
     expect(streamed.events[0]!.data.result).toMatchObject({ kind: 'task', status: { state: 'submitted' } });
   });
 
   it('ends a stream when the token that opened it is rotated', async () => {
     const dan = await register(hub, 'dan-rotates');
-    const created = await rpc(bobBase(), 'SendMessage', { message: { messageId: 'rot-1', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { token: dan.token });
+    const created = await rpc(
+      bobBase(),
+      'SendMessage',
+      { message: { messageId: 'rot-1', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: dan.token },
+    );
     const stream = sse(bobBase(), 'SubscribeToTask', { id: created.body.result.task.id }, { token: dan.token });
     await new Promise((r) => setTimeout(r, 100));
     await rest(hub, 'POST', 'api/agents/dan-rotates/token', { token: dan.token });
-    await respond(created.body.result.task.id, { state: 'TASK_STATE_WORKING', message: { parts: [{ text: 'after rotation' }] } });
+    await respond(created.body.result.task.id, {
+      state: 'TASK_STATE_WORKING',
+      message: { parts: [{ text: 'after rotation' }] },
+    });
     const { events } = await stream; // ends without hanging
     expect(JSON.stringify(events)).not.toContain('after rotation');
   });

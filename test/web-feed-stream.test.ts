@@ -56,20 +56,52 @@ async function openFeed(): Promise<FeedStream> {
   };
 }
 
-const message = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts, ...extra }, configuration: { returnImmediately: true } });
+const message = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
+  message: { messageId: randomUUID(), role: 'ROLE_USER', parts, ...extra },
+  configuration: { returnImmediately: true },
+});
 
 describe('GET /feed/events', () => {
   it('tells public changes as {id, kind, state, updatedAt}, and nothing of private tasks, memory calls or boards', async () => {
     const feed = await openFeed();
     expect(feed.status).toBe(200);
-    const direct = await rpc(`${hub.url}agents/bob/`, 'SendMessage', message([{ text: 'private words' }]), { token: alice.token });
-    const memory = await rpc(`${hub.url}memory/`, 'SendMessage', message([{ data: { skill: 'board.create', args: { title: 'Private board', cards: ['secret card'] } } }]), { token: alice.token });
-    const call = await rpc(hub.url, 'SendMessage', message([{ data: { skill: 'call.open', args: { title: 'A public call', question: 'What should the feed show first of all?' } } }]), { token: ADMIN_TOKEN });
+    const direct = await rpc(`${hub.url}agents/bob/`, 'SendMessage', message([{ text: 'private words' }]), {
+      token: alice.token,
+    });
+    const memory = await rpc(
+      `${hub.url}memory/`,
+      'SendMessage',
+      message([{ data: { skill: 'board.create', args: { title: 'Private board', cards: ['secret card'] } } }]),
+      { token: alice.token },
+    );
+    const call = await rpc(
+      hub.url,
+      'SendMessage',
+      message([
+        {
+          data: {
+            skill: 'call.open',
+            args: { title: 'A public call', question: 'What should the feed show first of all?' },
+          },
+        },
+      ]),
+      { token: ADMIN_TOKEN },
+    );
     const callId = call.body.result.task.id as string;
     const heard = await feed.waitFor((b) => b.data?.id === callId);
-    expect(heard.data).toEqual({ id: callId, kind: 'call', state: 'TASK_STATE_WORKING', updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(heard.data).toEqual({
+      id: callId,
+      kind: 'call',
+      state: 'TASK_STATE_WORKING',
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     // An answer is news too; afterwards the private writes, made before it, have had their chance to be told.
-    await rpc(hub.url, 'SendMessage', message([{ data: { body: 'Open reviews and their deadlines, first.' } }], { taskId: callId }), { token: bob.token });
+    await rpc(
+      hub.url,
+      'SendMessage',
+      message([{ data: { body: 'Open reviews and their deadlines, first.' } }], { taskId: callId }),
+      { token: bob.token },
+    );
     await feed.waitFor((b) => b.data?.id === callId && b !== heard);
     const told = JSON.stringify(feed.blocks);
     expect(told).not.toContain(direct.body.result.task.id);

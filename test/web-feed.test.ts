@@ -29,7 +29,12 @@ const REVIEW_ENV = { MUSTER_REVIEW_MIN_DEADLINE_S: '1' };
 beforeAll(async () => {
   hub = await startTestHub(REVIEW_ENV);
   // On PostgreSQL a second node shares the database: the review is posted there while the browser watches the first.
-  if (testPostgres) second = await startNode('B', { db: hub.db.url, cwd: hub.db.dir, env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...REVIEW_ENV } });
+  if (testPostgres)
+    second = await startNode('B', {
+      db: hub.db.url,
+      cwd: hub.db.dir,
+      env: { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...REVIEW_ENV },
+    });
   [seeded, browser] = await Promise.all([seedHub(hub), launchBrowser()]);
   [poster, c1, c2] = await Promise.all([register(hub, 'poster'), register(hub, 'c-one'), register(hub, 'c-two')]);
   view = await watchedPage(browser);
@@ -68,7 +73,9 @@ async function nothingRan(): Promise<void> {
 
 describe('the web feed in Chromium', () => {
   it('GET / is the home page for a browser only; A2A clients and other callers get / exactly as before', async () => {
-    const page = await fetch(hub.url, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    const page = await fetch(hub.url, {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
@@ -87,8 +94,19 @@ describe('the web feed in Chromium', () => {
   });
 
   it('every page and asset carries the CSP and safety headers, no CORS, and no inline script', async () => {
-    for (const path of ['', 'feed/reviews', 'feed/agents/alice', 'feed/signin', 'feed/inbox', 'feed/assets/feed.js', 'feed/assets/feed.css', 'feed/tasks/no-such-task']) {
-      const res = await fetch(`${hub.url}${path}`, { headers: { accept: 'text/html', origin: 'https://elsewhere.example' } });
+    for (const path of [
+      '',
+      'feed/reviews',
+      'feed/agents/alice',
+      'feed/signin',
+      'feed/inbox',
+      'feed/assets/feed.js',
+      'feed/assets/feed.css',
+      'feed/tasks/no-such-task',
+    ]) {
+      const res = await fetch(`${hub.url}${path}`, {
+        headers: { accept: 'text/html', origin: 'https://elsewhere.example' },
+      });
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp, path).toContain("default-src 'none'");
       expect(csp).toContain("script-src 'self'");
@@ -124,7 +142,9 @@ describe('the web feed in Chromium', () => {
     await screenshot(view.page, 'call');
 
     const space = await visit('/feed/spaces/links');
-    expect(space).toMatch(/Claimable \(1\)[\s\S]*Claim this next[\s\S]*Landed \(1\)[\s\S]*Landed: <script>window.__pwned='landing-summary'/);
+    expect(space).toMatch(
+      /Claimable \(1\)[\s\S]*Claim this next[\s\S]*Landed \(1\)[\s\S]*Landed: <script>window.__pwned='landing-summary'/,
+    );
     expect(await view.page.locator(`a[href="/feed/tasks/${seeded.landedId}"]`).count()).toBe(1);
     expect(await view.page.locator('a[href="/feed/agents/worker"]').count()).toBeGreaterThan(0);
     await screenshot(view.page, 'space');
@@ -174,16 +194,31 @@ describe('the web feed in Chromium', () => {
       expect(response?.status(), path).toBe(200);
       const page = await view.page.content();
       for (const secret of seeded.secrets) expect(page, `${path} shows ${secret}`).not.toContain(secret);
-      const links = (await inPage('Array.from(document.querySelectorAll("a[href]"), (a) => new URL(a.getAttribute("href"), location.href).href)')) as string[]; // SVG links too
+      const links = (await inPage(
+        'Array.from(document.querySelectorAll("a[href]"), (a) => new URL(a.getAttribute("href"), location.href).href)',
+      )) as string[]; // SVG links too
       for (const href of links) {
         const url = new URL(href);
-        if (url.origin !== new URL(hub.url).origin || !(url.pathname === '/' || url.pathname.startsWith('/feed/')) || seen.has(url.pathname)) continue;
+        if (
+          url.origin !== new URL(hub.url).origin ||
+          !(url.pathname === '/' || url.pathname.startsWith('/feed/')) ||
+          seen.has(url.pathname)
+        )
+          continue;
         seen.add(url.pathname);
         queue.push(url.pathname);
       }
     }
     expect(seen.size).toBeGreaterThan(15);
-    expect([...seen]).toEqual(expect.arrayContaining([`/feed/calls/${seeded.callId}`, `/feed/tasks/${seeded.claimableId}`, `/feed/boards/${seeded.publicBoardId}`, '/feed/agents/bob', '/feed/spaces/links']));
+    expect([...seen]).toEqual(
+      expect.arrayContaining([
+        `/feed/calls/${seeded.callId}`,
+        `/feed/tasks/${seeded.claimableId}`,
+        `/feed/boards/${seeded.publicBoardId}`,
+        '/feed/agents/bob',
+        '/feed/spaces/links',
+      ]),
+    );
     // The task itself, asked for by id, is "not found" like a task that does not exist.
     expect((await fetch(`${hub.url}feed/tasks/${seeded.directTaskId}`)).status).toBe(404);
     await nothingRan();
@@ -217,11 +252,27 @@ describe('the web feed in Chromium', () => {
 
     const sealed = `SEALED-${Date.now()}`;
     for (const agent of [c1, c2]) {
-      const answer = await sendData(await sdkClient(postingUrl(), agent.token), contribution('source_supported', { summary: `${sealed} ${agent.handle}` }), posted.id);
+      const answer = await sendData(
+        await sdkClient(postingUrl(), agent.token),
+        contribution('source_supported', { summary: `${sealed} ${agent.handle}` }),
+        posted.id,
+      );
       expect(answer.metadata.muster.receipt.contribution.sealed_until_deadline).toBe(true);
     }
     // The private direct task changes while the stream is open: the feed says nothing of it.
-    await rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: { messageId: `m-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: seeded.directText }], taskId: seeded.directTaskId } }, { token: seeded.alice.token });
+    await rpc(
+      `${hub.url}agents/bob/`,
+      'SendMessage',
+      {
+        message: {
+          messageId: `m-${Date.now()}`,
+          role: 'ROLE_USER',
+          parts: [{ text: seeded.directText }],
+          taskId: seeded.directTaskId,
+        },
+      },
+      { token: seeded.alice.token },
+    );
 
     await view.page.locator('#open-reviews').getByRole('link', { name: title }).click();
     await view.page.waitForURL(`**/feed/reviews/${posted.id}`);
@@ -287,9 +338,31 @@ describe('the web feed in Chromium', () => {
     expect(operator.status).toBe(201);
     const owned = await register(hub, 'ollie', {}, operator.body.token);
     const words = `For ollie ${Date.now()}`;
-    expect((await rest(hub, 'PUT', `api/spaces/links/members/${owned.handle}`, { token: seeded.alice.token, body: { role: 'worker' } })).status).toBeLessThan(300);
-    expect((await rest(hub, 'POST', `api/tasks/${seeded.claimableId}/claim`, { token: owned.token, body: { leaseSeconds: 120 } })).status).toBe(200);
-    await rpc(`${hub.url}agents/${owned.handle}/`, 'SendMessage', { message: { messageId: `o-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: words }] }, configuration: { returnImmediately: true } }, { token: seeded.alice.token });
+    expect(
+      (
+        await rest(hub, 'PUT', `api/spaces/links/members/${owned.handle}`, {
+          token: seeded.alice.token,
+          body: { role: 'worker' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    expect(
+      (
+        await rest(hub, 'POST', `api/tasks/${seeded.claimableId}/claim`, {
+          token: owned.token,
+          body: { leaseSeconds: 120 },
+        })
+      ).status,
+    ).toBe(200);
+    await rpc(
+      `${hub.url}agents/${owned.handle}/`,
+      'SendMessage',
+      {
+        message: { messageId: `o-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: words }] },
+        configuration: { returnImmediately: true },
+      },
+      { token: seeded.alice.token },
+    );
 
     await view.page.goto(`${hub.url}feed/signin`);
     await view.page.getByLabel('Token').fill(operator.body.token);
@@ -303,7 +376,10 @@ describe('the web feed in Chromium', () => {
     await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_SUBMITTED"]');
     await view.page.getByLabel('Message').fill('Not mine to say.');
     await view.page.getByRole('button', { name: 'Respond' }).click();
-    await view.page.locator('#task-error').filter({ hasText: /operator|may not|forbidden/i }).waitFor();
+    await view.page
+      .locator('#task-error')
+      .filter({ hasText: /operator|may not|forbidden/i })
+      .waitFor();
     await view.page.getByRole('button', { name: 'Sign out' }).click();
     await view.page.waitForURL('**/feed/signin');
     expect(await inPage('sessionStorage.length')).toBe(0);
@@ -315,7 +391,14 @@ describe('the web feed in Chromium', () => {
       const page = await context.newPage();
       await page.goto(hub.url);
       expect(await page.locator(`a[href="/feed/calls/${seeded.callId}"]`).count()).toBeGreaterThanOrEqual(1);
-      for (const href of ['/feed/reviews', '/feed/calls', '/feed/spaces', '/feed/boards', '/feed/agents', '/feed/status']) {
+      for (const href of [
+        '/feed/reviews',
+        '/feed/calls',
+        '/feed/spaces',
+        '/feed/boards',
+        '/feed/agents',
+        '/feed/status',
+      ]) {
         expect(await page.locator(`nav a[href="${href}"]`).count(), href).toBe(1);
       }
       await page.goto(`${hub.url}feed/spaces/links`);
@@ -331,7 +414,15 @@ describe('the web feed in Chromium', () => {
 
   it('is used by keyboard alone: the skip link comes first, Enter signs in, and the sender cancels a task from the page', async () => {
     const words = `Cancel me ${Date.now()}`;
-    const sent = await rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: { messageId: `k-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: words }] }, configuration: { returnImmediately: true } }, { token: seeded.alice.token });
+    const sent = await rpc(
+      `${hub.url}agents/bob/`,
+      'SendMessage',
+      {
+        message: { messageId: `k-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: words }] },
+        configuration: { returnImmediately: true },
+      },
+      { token: seeded.alice.token },
+    );
     const taskId = sent.body.result.task.id as string;
 
     await view.page.goto(`${hub.url}feed/signin`);

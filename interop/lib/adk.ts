@@ -1,7 +1,17 @@
 // @google/adk 2.0.0 pieces: a deterministic model of our own (no API keys, no network) and an
 // ADK agent served with toA2a.
 import { createServer, type Server } from 'node:http';
-import { BaseLlm, LlmAgent, LogLevel, LongRunningFunctionTool, getA2AAgentCard, setLogLevel, toA2a, type LlmRequest, type LlmResponse } from '@google/adk';
+import {
+  BaseLlm,
+  LlmAgent,
+  LogLevel,
+  LongRunningFunctionTool,
+  getA2AAgentCard,
+  setLogLevel,
+  toA2a,
+  type LlmRequest,
+  type LlmResponse,
+} from '@google/adk';
 
 // ADK warns on every A2A run (unauthenticated toA2a, remote tool confirmations): keep its errors only.
 setLogLevel(LogLevel.ERROR);
@@ -16,13 +26,25 @@ export class CannedLlm extends BaseLlm {
     const last = request.contents.at(-1);
     const answer = last?.parts?.find((p) => p.functionResponse)?.functionResponse;
     if (answer) {
-      yield { content: { role: 'model', parts: [{ text: `ADK agent got the answer: ${JSON.stringify(answer.response)}` }] }, turnComplete: true };
+      yield {
+        content: { role: 'model', parts: [{ text: `ADK agent got the answer: ${JSON.stringify(answer.response)}` }] },
+        turnComplete: true,
+      };
       return;
     }
-    const text = (last?.parts ?? []).map((p) => p.text ?? '').join(' ').trim();
+    const text = (last?.parts ?? [])
+      .map((p) => p.text ?? '')
+      .join(' ')
+      .trim();
     if (/^ask\b/i.test(text)) {
       // A long-running tool call: the run pauses and the A2A task becomes input-required.
-      yield { content: { role: 'model', parts: [{ functionCall: { name: 'ask_user', args: { question: 'Which chapter?' } } }] }, turnComplete: true };
+      yield {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: 'ask_user', args: { question: 'Which chapter?' } } }],
+        },
+        turnComplete: true,
+      };
       return;
     }
     yield { content: { role: 'model', parts: [{ text: `ADK agent read: ${text}` }] }, turnComplete: true };
@@ -68,5 +90,13 @@ export async function startAdkEndpoint(name: string): Promise<AdkEndpoint> {
   ]);
   const app = await toA2a(agent, { host: '127.0.0.1', port, agentCard: card, allowUnauthenticated: true });
   server.on('request', app);
-  return { base, card, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    base,
+    card,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

@@ -15,16 +15,23 @@ export interface Attached {
 }
 
 export async function attach(hubUrl: string, handle: string, token: string, script = AGENT_SCRIPT): Promise<Attached> {
-  const proc = spawn(process.execPath, [MUSTER, 'attach', handle, '--url', hubUrl, '--token', token, '--exec', `node ${script}`, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MUSTER_URL: '', MUSTER_TOKEN: '' },
-  });
+  const proc = spawn(
+    process.execPath,
+    [MUSTER, 'attach', handle, '--url', hubUrl, '--token', token, '--exec', `node ${script}`, '--json'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MUSTER_URL: '', MUSTER_TOKEN: '' },
+    },
+  );
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   await new Promise<void>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`muster attach did not hold the live inbox within 20 s:\n${err}${out}`)), 20_000);
+    const timer = setTimeout(
+      () => rej(new Error(`muster attach did not hold the live inbox within 20 s:\n${err}${out}`)),
+      20_000,
+    );
     const look = () => {
       if (err.includes('holding the live inbox')) {
         clearTimeout(timer);
@@ -40,7 +47,11 @@ export async function attach(hubUrl: string, handle: string, token: string, scri
   });
   return {
     proc,
-    reports: () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
+    reports: () =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
     log: () => `${err}${out}`,
     stop: async () => {
       if (proc.exitCode !== null || proc.signalCode !== null) return;

@@ -13,7 +13,9 @@ export async function client03(base: string, token?: string): Promise<c03.Client
   if (!token) return new c03.ClientFactory().createFromUrl(base);
   const fetchImpl = c03.createAuthenticatingFetchWithRetry(fetch, bearer(token));
   const factory = new c03.ClientFactory(
-    c03.ClientFactoryOptions.createFrom(c03.ClientFactoryOptions.default, { transports: [new c03.JsonRpcTransportFactory({ fetchImpl })] }),
+    c03.ClientFactoryOptions.createFrom(c03.ClientFactoryOptions.default, {
+      transports: [new c03.JsonRpcTransportFactory({ fetchImpl })],
+    }),
   );
   return factory.createFromUrl(base);
 }
@@ -30,7 +32,9 @@ export async function client12(base: string, token?: string): Promise<c12.Client
   if (!token) return new c12.ClientFactory().createFromUrl(base);
   const fetchImpl = c12.createAuthenticatingFetchWithRetry(fetch, bearer(token));
   const factory = new c12.ClientFactory(
-    c12.ClientFactoryOptions.createFrom(c12.ClientFactoryOptions.default, { transports: [new c12.JsonRpcTransportFactory({ fetchImpl })] }),
+    c12.ClientFactoryOptions.createFrom(c12.ClientFactoryOptions.default, {
+      transports: [new c12.JsonRpcTransportFactory({ fetchImpl })],
+    }),
   );
   return factory.createFromUrl(base);
 }

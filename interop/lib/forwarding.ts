@@ -71,7 +71,12 @@ export const ADK_ENDPOINT: Kind = {
     expect(call, `an ask_user function call among ${JSON.stringify(question.parts)}`).toBeDefined();
     const typeKey = Object.keys(call.metadata ?? {}).find((k) => call.metadata[k] === 'function_call');
     expect(typeKey, `the part's metadata marks it a function call: ${JSON.stringify(call.metadata)}`).toBeDefined();
-    return [{ data: { id: call.data.id, name: 'ask_user', response: { answer } }, metadata: { [typeKey!]: 'function_response' } }];
+    return [
+      {
+        data: { id: call.data.id, name: 'ask_user', response: { answer } },
+        metadata: { [typeKey!]: 'function_response' },
+      },
+    ];
   },
   answered: (answer) => `ADK agent got the answer: ${JSON.stringify({ answer })}`,
 };
@@ -80,21 +85,39 @@ const describeStep = (what: string, res: { status: number; body: unknown }, expe
   new Error(`${what} answered HTTP ${res.status} ${JSON.stringify(res.body)}; expected ${expected}`);
 
 /** Steps 2–4 of the contract, each checked; the first deviation throws with the request and answer. */
-async function enableForwarding(hub: Hub, agent: Agent, endpoint: Endpoint): Promise<Record<string, { status: number; body: Json }>> {
+async function enableForwarding(
+  hub: Hub,
+  agent: Agent,
+  endpoint: Endpoint,
+): Promise<Record<string, { status: number; body: Json }>> {
   const path = `api/agents/${agent.handle}`;
   const challenge = await rest(hub, 'POST', `${path}/endpoint/challenge`, agent.token);
   const c = challenge.body;
-  if (challenge.status !== 200 || typeof c?.challenge !== 'string' || !c?.extension?.uri || c.extension?.params?.challenge !== c.challenge) {
-    throw describeStep(`POST /${path}/endpoint/challenge`, challenge, '200 {challenge, url, expiresAt, card, extension: {uri, params: {challenge}}}');
+  if (
+    challenge.status !== 200 ||
+    typeof c?.challenge !== 'string' ||
+    !c?.extension?.uri ||
+    c.extension?.params?.challenge !== c.challenge
+  ) {
+    throw describeStep(
+      `POST /${path}/endpoint/challenge`,
+      challenge,
+      '200 {challenge, url, expiresAt, card, extension: {uri, params: {challenge}}}',
+    );
   }
   // Configuration of the endpoint: the extension, exactly as given, in the card the server was built with.
   endpoint.card.capabilities.extensions = [...(endpoint.card.capabilities.extensions ?? []), c.extension];
   const verify = await rest(hub, 'POST', `${path}/endpoint/verify`, agent.token);
   if (verify.status !== 200 || verify.body?.available !== true || verify.body?.enabled !== false) {
-    throw describeStep(`POST /${path}/endpoint/verify (card ${JSON.stringify(endpoint.card.capabilities)})`, verify, '200 {enabled: false, available: true, …}');
+    throw describeStep(
+      `POST /${path}/endpoint/verify (card ${JSON.stringify(endpoint.card.capabilities)})`,
+      verify,
+      '200 {enabled: false, available: true, …}',
+    );
   }
   const on = await rest(hub, 'PUT', `${path}/forwarding`, agent.token, { enabled: true });
-  if (on.status !== 200 || on.body?.enabled !== true) throw describeStep(`PUT /${path}/forwarding {"enabled":true}`, on, '200 {enabled: true, …}');
+  if (on.status !== 200 || on.body?.enabled !== true)
+    throw describeStep(`PUT /${path}/forwarding {"enabled":true}`, on, '200 {enabled: true, …}');
   return { challenge, verify, on };
 }
 
@@ -108,23 +131,38 @@ export function forwardingScenarios(store: string, nodes: () => Nodes, kind: Kin
 
     const request = (parts: Json[], opts: { taskId?: string; contextId?: string; returnImmediately?: boolean } = {}) =>
       SendMessageRequest.fromJSON({
-        message: { messageId: randomUUID(), role: 'ROLE_USER', parts, ...(opts.taskId ? { taskId: opts.taskId, contextId: opts.contextId } : {}) },
-        configuration: { acceptedOutputModes: ['text/plain', 'application/json'], ...(opts.returnImmediately ? { returnImmediately: true } : {}) },
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts,
+          ...(opts.taskId ? { taskId: opts.taskId, contextId: opts.contextId } : {}),
+        },
+        configuration: {
+          acceptedOutputModes: ['text/plain', 'application/json'],
+          ...(opts.returnImmediately ? { returnImmediately: true } : {}),
+        },
       });
     const send = async (parts: Json[], opts: Parameters<typeof request>[1] = {}): Promise<Json> => {
       const r = await sender.sendMessage(request(parts, opts));
       if (!('status' in r)) throw new Error(`expected a Task, got a Message: ${JSON.stringify(r)}`);
       return Task.toJSON(r as Task);
     };
-    const get = async (id: string, client = sender): Promise<Json> => Task.toJSON(await client.getTask({ tenant: '', id } as never));
+    const get = async (id: string, client = sender): Promise<Json> =>
+      Task.toJSON(await client.getTask({ tenant: '', id } as never));
     const settled = (id: string, states: string[], client = sender) =>
-      until(`the hub's task ${id} in ${states.join('|')}`, async () => {
-        const t = await get(id, client);
-        return states.includes(t.status.state) ? t : undefined;
-      }, 25_000);
-    const artifactTexts = (task: Json): string[] => (task.artifacts ?? []).flatMap((a: Json) => a.parts.map((p: Json) => p.text ?? JSON.stringify(p.data)));
+      until(
+        `the hub's task ${id} in ${states.join('|')}`,
+        async () => {
+          const t = await get(id, client);
+          return states.includes(t.status.state) ? t : undefined;
+        },
+        25_000,
+      );
+    const artifactTexts = (task: Json): string[] =>
+      (task.artifacts ?? []).flatMap((a: Json) => a.parts.map((p: Json) => p.text ?? JSON.stringify(p.data)));
     const remoteTaskId = (task: Json, text: string): string | undefined =>
-      task.metadata?.muster?.forwarding?.remoteTaskId ?? endpoint.seen?.find((s) => s.text === text && !s.followUp)?.taskId;
+      task.metadata?.muster?.forwarding?.remoteTaskId ??
+      endpoint.seen?.find((s) => s.text === text && !s.followUp)?.taskId;
 
     // The set-up runs once; if the hub refuses a step, every scenario fails with that step's
     // request and answer (none is skipped).
@@ -163,7 +201,12 @@ export function forwardingScenarios(store: string, nodes: () => Nodes, kind: Kin
       await ready();
       const text = `hello endpoint ${randomUUID().slice(0, 8)}`;
       const sent = await send([{ text }], { returnImmediately: true });
-      const done = await settled(sent.id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+      const done = await settled(sent.id, [
+        'TASK_STATE_COMPLETED',
+        'TASK_STATE_FAILED',
+        'TASK_STATE_CANCELED',
+        'TASK_STATE_REJECTED',
+      ]);
       expect(done.status.state, JSON.stringify(done)).toBe('TASK_STATE_COMPLETED');
       expect(artifactTexts(done)).toContain(kind.answers(text));
       expect(remoteTaskId(done, text), `the remote task's id in ${JSON.stringify(done.metadata)}`).toBeTruthy();
@@ -182,7 +225,9 @@ export function forwardingScenarios(store: string, nodes: () => Nodes, kind: Kin
       expect(events[0]).toHaveProperty('task');
       const last = events.at(-1);
       expect(last.statusUpdate?.status?.state, JSON.stringify(events)).toBe('TASK_STATE_COMPLETED');
-      const streamed = events.filter((e) => e.artifactUpdate).flatMap((e) => e.artifactUpdate.artifact.parts.map((p: Json) => p.text));
+      const streamed = events
+        .filter((e) => e.artifactUpdate)
+        .flatMap((e) => e.artifactUpdate.artifact.parts.map((p: Json) => p.text));
       expect(streamed).toContain(kind.answers(text));
     });
 
@@ -198,14 +243,25 @@ export function forwardingScenarios(store: string, nodes: () => Nodes, kind: Kin
       await ready();
       const c = await client03(new URL(`agents/${owner.handle}/`, nodes().sender.url).href, alice.token);
       const text = `legacy sender ${randomUUID().slice(0, 8)}`;
-      const msg03 = (t: string) => ({ kind: 'message' as const, messageId: randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text: t }] });
+      const msg03 = (t: string) => ({
+        kind: 'message' as const,
+        messageId: randomUUID(),
+        role: 'user' as const,
+        parts: [{ kind: 'text' as const, text: t }],
+      });
       const done = (await c.sendMessage({ message: msg03(text), configuration: { blocking: true } })) as Json;
       expect(done.status.state, JSON.stringify(done)).toBe('completed');
       expect(artifactTexts(done)).toContain(kind.answers(text));
       const events: Json[] = [];
       for await (const e of c.sendMessageStream({ message: msg03(`${text} streamed`) })) events.push(e);
-      expect(events.at(-1), JSON.stringify(events)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
-      expect(events.filter((e) => e.kind === 'artifact-update').flatMap((e) => e.artifact.parts.map((p: Json) => p.text))).toContain(kind.answers(`${text} streamed`));
+      expect(events.at(-1), JSON.stringify(events)).toMatchObject({
+        kind: 'status-update',
+        final: true,
+        status: { state: 'completed' },
+      });
+      expect(
+        events.filter((e) => e.kind === 'artifact-update').flatMap((e) => e.artifact.parts.map((p: Json) => p.text)),
+      ).toContain(kind.answers(`${text} streamed`));
     });
 
     it('input-required round trip through the endpoint: the endpoint asks, the sender answers on the hub task', async () => {
@@ -231,18 +287,26 @@ export function forwardingScenarios(store: string, nodes: () => Nodes, kind: Kin
       await ready();
       // The SDK endpoint cancels a task it is working on; ADK's executor cannot cancel a run, so its
       // task is canceled while it waits for input.
-      const text = kind === SDK_ENDPOINT ? `slow work ${randomUUID().slice(0, 8)}` : `ask then cancel ${randomUUID().slice(0, 8)}`;
+      const text =
+        kind === SDK_ENDPOINT ? `slow work ${randomUUID().slice(0, 8)}` : `ask then cancel ${randomUUID().slice(0, 8)}`;
       const sent = await send([{ text }], { returnImmediately: true });
-      const open = await settled(sent.id, kind === SDK_ENDPOINT ? ['TASK_STATE_WORKING'] : ['TASK_STATE_INPUT_REQUIRED']);
+      const open = await settled(
+        sent.id,
+        kind === SDK_ENDPOINT ? ['TASK_STATE_WORKING'] : ['TASK_STATE_INPUT_REQUIRED'],
+      );
       const remote = remoteTaskId(open, text);
       expect(remote, `the remote task's id in ${JSON.stringify(open.metadata)}`).toBeTruthy();
       const canceled = Task.toJSON(await sender.cancelTask({ tenant: '', id: sent.id } as never));
       expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
       const atEndpoint = await client03(endpoint.base);
-      const remoteTask = await until(`the endpoint's task ${remote} to be canceled`, async () => {
-        const t = await atEndpoint.getTask({ id: remote! });
-        return t.status.state === 'canceled' ? t : undefined;
-      }, 15_000);
+      const remoteTask = await until(
+        `the endpoint's task ${remote} to be canceled`,
+        async () => {
+          const t = await atEndpoint.getTask({ id: remote! });
+          return t.status.state === 'canceled' ? t : undefined;
+        },
+        15_000,
+      );
       expect(remoteTask.status.state).toBe('canceled');
       expect((await get(sent.id)).status.state).toBe('TASK_STATE_CANCELED');
     });

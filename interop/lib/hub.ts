@@ -111,7 +111,12 @@ export function handle(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
-export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -127,11 +132,20 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
 }
 
 /** A REST call with a bearer token; answers status and parsed body. */
-export async function rest(hub: Hub | string, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function rest(
+  hub: Hub | string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const base = typeof hub === 'string' ? hub : hub.url;
   const res = await fetch(new URL(path, base), {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();

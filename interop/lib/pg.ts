@@ -18,6 +18,9 @@ export function createDatabase(): { url: string; drop(): void } {
   execFileSync('createdb', ['--maintenance-db', `${PG_SERVER}/postgres`, name], { stdio: 'pipe' });
   return {
     url: `${PG_SERVER}/${name}`,
-    drop: () => execFileSync('dropdb', ['--maintenance-db', `${PG_SERVER}/postgres`, '--if-exists', '--force', name], { stdio: 'pipe' }),
+    drop: () =>
+      execFileSync('dropdb', ['--maintenance-db', `${PG_SERVER}/postgres`, '--if-exists', '--force', name], {
+        stdio: 'pipe',
+      }),
   };
 }

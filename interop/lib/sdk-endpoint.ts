@@ -4,7 +4,13 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { AgentCard, Message, TaskStatusUpdateEvent } from 'sdk03';
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from 'sdk03/server';
+import {
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from 'sdk03/server';
 import { A2AExpressApp } from 'sdk03/server/express';
 
 export interface Seen {
@@ -14,7 +20,11 @@ export interface Seen {
   followUp: boolean;
 }
 
-const textOf = (m: Message) => m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join(' ').trim();
+const textOf = (m: Message) =>
+  m.parts
+    .map((p) => (p.kind === 'text' ? p.text : ''))
+    .join(' ')
+    .trim();
 const now = () => new Date().toISOString();
 
 /** Reads the first word: "ask" asks for input, "slow" works until canceled, anything else is answered. */
@@ -27,18 +37,41 @@ class ScriptedExecutor implements AgentExecutor {
     const text = textOf(userMessage);
     const followUp = ctx.task !== undefined;
     this.seen.push({ taskId, contextId, text, followUp });
-    const agentMessage = (t: string): Message => ({ kind: 'message', role: 'agent', messageId: randomUUID(), parts: [{ kind: 'text', text: t }], taskId, contextId });
-    const status = (state: TaskStatusUpdateEvent['status']['state'], final: boolean, t?: string): TaskStatusUpdateEvent => ({
+    const agentMessage = (t: string): Message => ({
+      kind: 'message',
+      role: 'agent',
+      messageId: randomUUID(),
+      parts: [{ kind: 'text', text: t }],
+      taskId,
+      contextId,
+    });
+    const status = (
+      state: TaskStatusUpdateEvent['status']['state'],
+      final: boolean,
+      t?: string,
+    ): TaskStatusUpdateEvent => ({
       kind: 'status-update',
       taskId,
       contextId,
       final,
       status: { state, timestamp: now(), ...(t ? { message: agentMessage(t) } : {}) },
     });
-    if (!followUp) bus.publish({ kind: 'task', id: taskId, contextId, status: { state: 'submitted', timestamp: now() }, history: [userMessage] });
+    if (!followUp)
+      bus.publish({
+        kind: 'task',
+        id: taskId,
+        contextId,
+        status: { state: 'submitted', timestamp: now() },
+        history: [userMessage],
+      });
     bus.publish(status('working', false, 'the SDK endpoint is on it'));
     if (followUp) {
-      bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: 'reply', name: 'Reply', parts: [{ kind: 'text', text: `SDK endpoint got: ${text}` }] } });
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        artifact: { artifactId: 'reply', name: 'Reply', parts: [{ kind: 'text', text: `SDK endpoint got: ${text}` }] },
+      });
       bus.publish(status('completed', true, `thanks for "${text}"`));
     } else if (/^ask\b/.test(text)) {
       bus.publish(status('input-required', true, 'Which chapter?'));
@@ -47,7 +80,16 @@ class ScriptedExecutor implements AgentExecutor {
       if (!this.canceled.has(taskId)) bus.publish(status('completed', true, 'slow work done'));
     } else {
       await new Promise((r) => setTimeout(r, 200)); // a moment in WORKING, so a stream can see it
-      bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: 'answer', name: 'Answer', parts: [{ kind: 'text', text: `SDK endpoint read: ${text}` }] } });
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        artifact: {
+          artifactId: 'answer',
+          name: 'Answer',
+          parts: [{ kind: 'text', text: `SDK endpoint read: ${text}` }],
+        },
+      });
       bus.publish(status('completed', true, 'done by the SDK endpoint'));
     }
     bus.finished();
@@ -56,7 +98,13 @@ class ScriptedExecutor implements AgentExecutor {
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
     this.canceled.add(taskId);
     const task = this.seen.find((s) => s.taskId === taskId);
-    bus.publish({ kind: 'status-update', taskId, contextId: task?.contextId ?? '', final: true, status: { state: 'canceled', timestamp: now() } });
+    bus.publish({
+      kind: 'status-update',
+      taskId,
+      contextId: task?.contextId ?? '',
+      final: true,
+      status: { state: 'canceled', timestamp: now() },
+    });
     bus.finished();
   }
 }
@@ -84,7 +132,9 @@ export async function startSdkEndpoint(name: string): Promise<SdkEndpoint> {
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'script', name: 'Scripted answers', description: 'Answers, asks, or works slowly.', tags: ['interop'] }],
+    skills: [
+      { id: 'script', name: 'Scripted answers', description: 'Answers, asks, or works slowly.', tags: ['interop'] },
+    ],
   };
   const executor = new ScriptedExecutor();
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
@@ -95,6 +145,10 @@ export async function startSdkEndpoint(name: string): Promise<SdkEndpoint> {
     card,
     seen: executor.seen,
     canceledRequests: () => [...(executor as unknown as { canceled: Set<string> }).canceled],
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -20,7 +20,9 @@ function remoteBob(): { agent: RemoteA2AAgent; raw: A2AStreamEventData[] } {
     shouldRetryWithHeaders: async () => undefined,
   });
   const clientFactory = new c03.ClientFactory(
-    c03.ClientFactoryOptions.createFrom(c03.ClientFactoryOptions.default, { transports: [new c03.JsonRpcTransportFactory({ fetchImpl })] }),
+    c03.ClientFactoryOptions.createFrom(c03.ClientFactoryOptions.default, {
+      transports: [new c03.JsonRpcTransportFactory({ fetchImpl })],
+    }),
   );
   const agent = new RemoteA2AAgent({
     name: 'bob_at_muster',
@@ -34,11 +36,19 @@ function remoteBob(): { agent: RemoteA2AAgent; raw: A2AStreamEventData[] } {
 
 async function run(runner: InMemoryRunner, sessionId: string, text: string) {
   const events = [];
-  for await (const e of runner.runAsync({ userId: 'interop', sessionId, newMessage: { role: 'user', parts: [{ text }] } })) events.push(e);
+  for await (const e of runner.runAsync({
+    userId: 'interop',
+    sessionId,
+    newMessage: { role: 'user', parts: [{ text }] },
+  }))
+    events.push(e);
   return events;
 }
 const texts = (events: Array<{ content?: { parts?: Array<{ text?: string }> } }>) =>
-  events.flatMap((e) => e.content?.parts ?? []).map((p) => p.text ?? '').filter(Boolean);
+  events
+    .flatMap((e) => e.content?.parts ?? [])
+    .map((p) => p.text ?? '')
+    .filter(Boolean);
 
 beforeAll(async () => {
   hub = await startHub();
@@ -57,7 +67,10 @@ describe('@google/adk 2.0.0 RemoteA2AAgent → Muster agent (muster attach)', ()
     const runner = new InMemoryRunner({ agent, appName: 'interop' });
     const session = await runner.sessionService.createSession({ appName: 'interop', userId: 'interop' });
     const events = await run(runner, session.id, 'hello from adk');
-    expect(events.every((e) => !e.errorMessage), JSON.stringify(events.map((e) => e.errorMessage))).toBe(true);
+    expect(
+      events.every((e) => !e.errorMessage),
+      JSON.stringify(events.map((e) => e.errorMessage)),
+    ).toBe(true);
     expect(texts(events).join('\n')).toContain('echo: hello from adk');
     // What the A2A client received: the task, then its updates, ending in a final completed status.
     expect(raw[0]).toMatchObject({ kind: 'task' });
@@ -81,7 +94,7 @@ describe('@google/adk 2.0.0 RemoteA2AAgent → Muster agent (muster attach)', ()
     expect((raw[0] as { contextId: string }).contextId).toBe(firstContext);
   });
 
-  it('an agent question (input-required) reaches ADK as the remote agent\'s turn', async () => {
+  it("an agent question (input-required) reaches ADK as the remote agent's turn", async () => {
     const { agent, raw } = remoteBob();
     const runner = new InMemoryRunner({ agent, appName: 'interop' });
     const session = await runner.sessionService.createSession({ appName: 'interop', userId: 'interop' });

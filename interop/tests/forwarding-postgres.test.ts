@@ -23,7 +23,8 @@ afterAll(async () => {
 
 it('two nodes share the database', async () => {
   const health = await Promise.all([node1, node2].map(async (n) => (await fetch(new URL('health', n.url))).json()));
-  for (const h of health) if ((h as { store: string }).store !== 'postgres') throw new Error(`not on PostgreSQL: ${JSON.stringify(h)}`);
+  for (const h of health)
+    if ((h as { store: string }).store !== 'postgres') throw new Error(`not on PostgreSQL: ${JSON.stringify(h)}`);
 });
 
 const nodes = () => ({ sender: node1, owner: node2, reader: node2 });

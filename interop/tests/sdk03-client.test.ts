@@ -83,7 +83,10 @@ describe('@a2a-js/sdk 0.3.14 client → Muster agent (muster attach)', () => {
     expect(done.kind).toBe('task');
     expect(done.status.state).toBe('completed');
     expect(textOf(done.status.message)).toBe('echo: block please');
-    expect(done.artifacts?.[0]).toMatchObject({ artifactId: 'answer', parts: [{ kind: 'text', text: 'BLOCK PLEASE' }] });
+    expect(done.artifacts?.[0]).toMatchObject({
+      artifactId: 'answer',
+      parts: [{ kind: 'text', text: 'BLOCK PLEASE' }],
+    });
   });
 
   it('streams a message/stream: the task first, then its updates, ending final', async () => {
@@ -96,7 +99,9 @@ describe('@a2a-js/sdk 0.3.14 client → Muster agent (muster attach)', () => {
     expect(last.status.state).toBe('completed');
     expect(textOf(last.status.message)).toBe('echo: stream it');
     const artifact = events.find((e) => e.kind === 'artifact-update');
-    expect(artifact).toMatchObject({ artifact: { artifactId: 'answer', parts: [{ kind: 'text', text: 'STREAM IT' }] } });
+    expect(artifact).toMatchObject({
+      artifact: { artifactId: 'answer', parts: [{ kind: 'text', text: 'STREAM IT' }] },
+    });
   });
 
   it('resubscribes (tasks/resubscribe) to a task still being worked on', async () => {
@@ -118,7 +123,9 @@ describe('@a2a-js/sdk 0.3.14 client → Muster agent (muster attach)', () => {
     expect(canceled.status.state).toBe('canceled');
     expect((await client.getTask({ id: sent.id })).status.state).toBe('canceled');
     // The cancel reached the agent: attach stopped the command it was running for the task.
-    const report = await until('attach to report the stopped run', async () => bobAgent.reports().find((r) => r['taskId'] === sent.id));
+    const report = await until('attach to report the stopped run', async () =>
+      bobAgent.reports().find((r) => r['taskId'] === sent.id),
+    );
     expect(report, JSON.stringify(report)).toHaveProperty('stopped');
     await expect(client.cancelTask({ id: randomUUID() })).rejects.toThrow();
   });
@@ -127,7 +134,9 @@ describe('@a2a-js/sdk 0.3.14 client → Muster agent (muster attach)', () => {
     const asked = (await client.sendMessage(params('ask me something', true))) as Task;
     expect(asked.status.state).toBe('input-required');
     expect(textOf(asked.status.message)).toBe('Which chapter?');
-    const answered = (await client.sendMessage(params('Chapter 2', true, { taskId: asked.id, contextId: asked.contextId }))) as Task;
+    const answered = (await client.sendMessage(
+      params('Chapter 2', true, { taskId: asked.id, contextId: asked.contextId }),
+    )) as Task;
     expect(answered.id).toBe(asked.id);
     expect(answered.status.state).toBe('completed');
     expect(textOf(answered.status.message)).toBe('thanks, noted: Chapter 2');
@@ -140,26 +149,42 @@ describe('@a2a-js/sdk 0.3.14 client → Muster agent (muster attach)', () => {
     const stop = first.at(-1) as TaskStatusUpdateEvent;
     expect(stop).toMatchObject({ kind: 'status-update', final: true, status: { state: 'input-required' } });
     const second = [];
-    for await (const e of client.sendMessageStream(params('Chapter 7', false, { taskId: stop.taskId, contextId: stop.contextId }))) second.push(e);
-    expect(second.at(-1)).toMatchObject({ kind: 'status-update', final: true, taskId: stop.taskId, status: { state: 'completed' } });
+    for await (const e of client.sendMessageStream(
+      params('Chapter 7', false, { taskId: stop.taskId, contextId: stop.contextId }),
+    ))
+      second.push(e);
+    expect(second.at(-1)).toMatchObject({
+      kind: 'status-update',
+      final: true,
+      taskId: stop.taskId,
+      status: { state: 'completed' },
+    });
   });
 
   it('push: tasks/pushNotificationConfig/set, and the receiver gets the task in the 0.3 shape', async () => {
     const sent = (await client.sendMessage(params('slow 2 pushed words', false))) as Task;
     const token = `push-${randomUUID()}`;
-    const set = await client.setTaskPushNotificationConfig({ taskId: sent.id, pushNotificationConfig: { id: 'hook', url: receiver.url, token } });
+    const set = await client.setTaskPushNotificationConfig({
+      taskId: sent.id,
+      pushNotificationConfig: { id: 'hook', url: receiver.url, token },
+    });
     expect(set).toMatchObject({ taskId: sent.id, pushNotificationConfig: { id: 'hook', url: receiver.url } });
     const got = await client.getTaskPushNotificationConfig({ id: sent.id, pushNotificationConfigId: 'hook' });
     expect(got.pushNotificationConfig.url).toBe(receiver.url);
     // Wait until the hub has told the receiver the task ended, whatever the shape.
-    const last = await receiver.waitFor('a push about the finished task', (r) => r.raw.includes(sent.id) && /completed/i.test(r.raw));
+    const last = await receiver.waitFor(
+      'a push about the finished task',
+      (r) => r.raw.includes(sent.id) && /completed/i.test(r.raw),
+    );
     expect(last.headers['x-a2a-notification-token']).toBe(token);
     expect(String(last.headers['content-type'])).toMatch(/json/);
     // A 0.3 client expects 0.3 objects: the Task (as @a2a-js/sdk 0.3's own push sender posts it),
     // or at least 0.3 events, with `kind` and 0.3 state names.
     const mine = receiver.received.filter((r) => r.raw.includes(sent.id));
     for (const r of mine) {
-      expect(['task', 'status-update', 'artifact-update'], `push body in the 0.3 shape: ${r.raw}`).toContain(r.json?.kind);
+      expect(['task', 'status-update', 'artifact-update'], `push body in the 0.3 shape: ${r.raw}`).toContain(
+        r.json?.kind,
+      );
     }
     const final = mine.find((r) => r.json?.status?.state === 'completed');
     expect(final, `a 0.3 push with status.state "completed" among: ${mine.map((r) => r.raw).join('\n')}`).toBeDefined();

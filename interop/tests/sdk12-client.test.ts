@@ -16,7 +16,10 @@ let client: Client;
 let receiver: Receiver;
 
 type Json = any;
-const request = (text: string, opts: { taskId?: string; contextId?: string; returnImmediately?: boolean; push?: Json } = {}) =>
+const request = (
+  text: string,
+  opts: { taskId?: string; contextId?: string; returnImmediately?: boolean; push?: Json } = {},
+) =>
   SendMessageRequest.fromJSON({
     message: {
       messageId: randomUUID(),
@@ -37,7 +40,8 @@ const sendJson = async (req: SendMessageRequest): Promise<Json> => {
   if (!('status' in r)) throw new Error(`expected a Task, got a Message: ${JSON.stringify(r)}`);
   return Task.toJSON(r as Task);
 };
-const getJson = async (id: string): Promise<Json> => Task.toJSON(await client.getTask({ tenant: '', id, historyLength: undefined } as never));
+const getJson = async (id: string): Promise<Json> =>
+  Task.toJSON(await client.getTask({ tenant: '', id, historyLength: undefined } as never));
 const textOf = (m: Json) => (m?.parts ?? []).map((p: Json) => p.text ?? '').join('');
 const settled = (id: string, states: string[]) =>
   until(`task ${id} in ${states.join('|')}`, async () => {
@@ -68,7 +72,9 @@ describe('@a2a-js/sdk 1.2.0 client → Muster agent (muster attach)', () => {
   it('discovers the card from the agent base URL and picks the 1.0 JSON-RPC interface', async () => {
     const card = await new DefaultAgentCardResolver().resolve(bob.a2a);
     expect(card.name).toBe(bob.handle);
-    const jsonrpc10 = card.supportedInterfaces.find((i) => i.protocolBinding === 'JSONRPC' && i.protocolVersion.startsWith('1.'));
+    const jsonrpc10 = card.supportedInterfaces.find(
+      (i) => i.protocolBinding === 'JSONRPC' && i.protocolVersion.startsWith('1.'),
+    );
     expect(jsonrpc10, JSON.stringify(card.supportedInterfaces)).toBeDefined();
     expect(new URL(jsonrpc10!.url).pathname).toBe(`/agents/${bob.handle}/`);
     expect(card.capabilities?.streaming).toBe(true);
@@ -100,7 +106,10 @@ describe('@a2a-js/sdk 1.2.0 client → Muster agent (muster attach)', () => {
     const last = events.at(-1);
     expect(last.statusUpdate?.status?.state).toBe('TASK_STATE_COMPLETED');
     expect(textOf(last.statusUpdate.status.message)).toBe('echo: stream it');
-    expect(events.find((e) => e.artifactUpdate)?.artifactUpdate.artifact).toMatchObject({ artifactId: 'answer', parts: [{ text: 'STREAM IT' }] });
+    expect(events.find((e) => e.artifactUpdate)?.artifactUpdate.artifact).toMatchObject({
+      artifactId: 'answer',
+      parts: [{ text: 'STREAM IT' }],
+    });
   });
 
   it('SubscribeToTask (resubscribeTask) follows a task still being worked on', async () => {
@@ -114,10 +123,14 @@ describe('@a2a-js/sdk 1.2.0 client → Muster agent (muster attach)', () => {
   it('CancelTask cancels a running task and reaches the agent', async () => {
     const sent = await sendJson(request('slow 30 never answered', { returnImmediately: true }));
     await new Promise((r) => setTimeout(r, 500));
-    const canceled = Task.toJSON(await client.cancelTask({ tenant: '', id: sent.id, metadata: { reason: 'changed my mind' } } as never));
+    const canceled = Task.toJSON(
+      await client.cancelTask({ tenant: '', id: sent.id, metadata: { reason: 'changed my mind' } } as never),
+    );
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     expect((await getJson(sent.id)).status.state).toBe('TASK_STATE_CANCELED');
-    const report = await until('attach to report the stopped run', async () => bobAgent.reports().find((r) => r['taskId'] === sent.id));
+    const report = await until('attach to report the stopped run', async () =>
+      bobAgent.reports().find((r) => r['taskId'] === sent.id),
+    );
     expect(report, JSON.stringify(report)).toHaveProperty('stopped');
   });
 
@@ -152,10 +165,15 @@ describe('@a2a-js/sdk 1.2.0 client → Muster agent (muster attach)', () => {
     const sent = await sendJson(request('slow 2 pushed words', { returnImmediately: true }));
     const token = `push-${randomUUID()}`;
     const config = TaskPushNotificationConfig.toJSON(
-      await client.createTaskPushNotificationConfig(TaskPushNotificationConfig.fromJSON({ taskId: sent.id, id: 'hook', url: receiver.url, token })),
+      await client.createTaskPushNotificationConfig(
+        TaskPushNotificationConfig.fromJSON({ taskId: sent.id, id: 'hook', url: receiver.url, token }),
+      ),
     ) as Json;
     expect(config).toMatchObject({ taskId: sent.id, id: 'hook', url: receiver.url });
-    const final = await receiver.waitFor('a push about the finished task', (r) => r.raw.includes(sent.id) && r.raw.includes('TASK_STATE_COMPLETED'));
+    const final = await receiver.waitFor(
+      'a push about the finished task',
+      (r) => r.raw.includes(sent.id) && r.raw.includes('TASK_STATE_COMPLETED'),
+    );
     expect(final.headers['x-a2a-notification-token']).toBe(token);
     expect(final.json.statusUpdate).toMatchObject({ taskId: sent.id, status: { state: 'TASK_STATE_COMPLETED' } });
     const mine = receiver.received.filter((r) => r.raw.includes(sent.id));
@@ -170,8 +188,13 @@ describe('@a2a-js/sdk 1.2.0 client → Muster agent (muster attach)', () => {
 
   it('push set inline with SendMessage (configuration.taskPushNotificationConfig)', async () => {
     const token = `inline-${randomUUID()}`;
-    const sent = await sendJson(request('slow 1 inline push', { returnImmediately: true, push: { url: receiver.url, token } }));
-    const final = await receiver.waitFor('an inline push about the finished task', (r) => r.raw.includes(sent.id) && r.raw.includes('TASK_STATE_COMPLETED'));
+    const sent = await sendJson(
+      request('slow 1 inline push', { returnImmediately: true, push: { url: receiver.url, token } }),
+    );
+    const final = await receiver.waitFor(
+      'an inline push about the finished task',
+      (r) => r.raw.includes(sent.id) && r.raw.includes('TASK_STATE_COMPLETED'),
+    );
     expect(final.headers['x-a2a-notification-token']).toBe(token);
     expect(final.json.statusUpdate?.taskId).toBe(sent.id);
   });

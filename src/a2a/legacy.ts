@@ -7,7 +7,17 @@
 import { joinField } from '../errors/hub-error.js';
 import { dropUndefined } from './schemas.js';
 import { LEGACY_STATE, TERMINAL_STATES } from './states.js';
-import { isJsonObject, type Artifact, type JsonObject, type Message, type Part, type StreamResponse, type Task, type TaskState, type TaskStatus } from './types.js';
+import {
+  isJsonObject,
+  type Artifact,
+  type JsonObject,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+  type TaskStatus,
+} from './types.js';
 
 const ROLE_IN: Record<string, string> = { user: 'ROLE_USER', agent: 'ROLE_AGENT' };
 
@@ -47,9 +57,13 @@ export function sendParamsIn(params: unknown): unknown {
         acceptedOutputModes: configuration['acceptedOutputModes'],
         historyLength: configuration['historyLength'],
         returnImmediately: configuration['blocking'] === true ? undefined : true,
-        taskPushNotificationConfig: isJsonObject(configuration['pushNotificationConfig']) ? pushConfigIn(configuration['pushNotificationConfig']) : undefined,
+        taskPushNotificationConfig: isJsonObject(configuration['pushNotificationConfig'])
+          ? pushConfigIn(configuration['pushNotificationConfig'])
+          : undefined,
       })
-    : configuration === undefined ? { returnImmediately: true } : configuration;
+    : configuration === undefined
+      ? { returnImmediately: true }
+      : configuration;
   return dropUndefined(Object.assign(rest, { message: messageIn(message), configuration: config }));
 }
 
@@ -66,7 +80,9 @@ export function pushConfigIn(config: JsonObject): Record<string, unknown> {
   if (!isJsonObject(authentication)) return marked;
   const schemes = authentication['schemes'];
   const scheme = Array.isArray(schemes) ? schemes[0] : authentication['scheme'];
-  return Object.assign(marked, { authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }) });
+  return Object.assign(marked, {
+    authentication: dropUndefined({ scheme, credentials: authentication['credentials'] }),
+  });
 }
 
 /*
@@ -75,14 +91,20 @@ export function pushConfigIn(config: JsonObject): Record<string, unknown> {
  */
 const PUSH_SCHEME = /^authentication\.scheme(?=$|[.[])/;
 const FILE_PART_FIELD = /^(message\.parts\[\d+\])\.(raw|url|filename|mediaType)(?=$|[.[])/;
-const FILE_FIELD_03: Record<string, string> = { raw: 'file.bytes', url: 'file.uri', filename: 'file.name', mediaType: 'file.mimeType' };
+const FILE_FIELD_03: Record<string, string> = {
+  raw: 'file.bytes',
+  url: 'file.uri',
+  filename: 'file.name',
+  mediaType: 'file.mimeType',
+};
 const INLINE_PUSH = 'configuration.taskPushNotificationConfig';
 
 /** A push config's field as 0.3 spells it: the scheme is the first of `schemes`. */
 const pushConfigFieldOut = (field: string): string => field.replace(PUSH_SCHEME, 'authentication.schemes[0]');
 
 /** A field of `tasks/pushNotificationConfig/set`: all but `taskId` were sent under `pushNotificationConfig`. */
-export const pushSetFieldOut = (field: string): string => (field === 'taskId' ? field : joinField('pushNotificationConfig', pushConfigFieldOut(field)));
+export const pushSetFieldOut = (field: string): string =>
+  field === 'taskId' ? field : joinField('pushNotificationConfig', pushConfigFieldOut(field));
 
 /** A field of `message/send` and `message/stream`: a file part's fields under `file`, the inline push config as `pushNotificationConfig`. */
 export function sendFieldOut(field: string): string {
@@ -93,15 +115,28 @@ export function sendFieldOut(field: string): string {
 }
 
 /** A 1.0 push config as 0.3's TaskPushNotificationConfig. */
-export function pushConfigOut(config: { taskId: string; id: string; url: string; token?: string; authentication?: { scheme: string } }): JsonObject {
+export function pushConfigOut(config: {
+  taskId: string;
+  id: string;
+  url: string;
+  token?: string;
+  authentication?: { scheme: string };
+}): JsonObject {
   const { taskId, authentication, ...rest } = config;
-  return { taskId, pushNotificationConfig: Object.assign(rest, authentication ? { authentication: { schemes: [authentication.scheme] } } : {}) };
+  return {
+    taskId,
+    pushNotificationConfig: Object.assign(
+      rest,
+      authentication ? { authentication: { schemes: [authentication.scheme] } } : {},
+    ),
+  };
 }
 
 function partOut(part: Part): JsonObject {
   const meta = dropUndefined({ metadata: part.metadata });
   if (part.text !== undefined) return { kind: 'text', text: part.text, ...meta };
-  if (part.data !== undefined) return { kind: 'data', data: isJsonObject(part.data) ? part.data : { value: part.data }, ...meta };
+  if (part.data !== undefined)
+    return { kind: 'data', data: isJsonObject(part.data) ? part.data : { value: part.data }, ...meta };
   const file = dropUndefined({ name: part.filename, mimeType: part.mediaType });
   if (part.raw !== undefined) return { kind: 'file', file: Object.assign(file, { bytes: part.raw }), ...meta };
   return { kind: 'file', file: Object.assign(file, { uri: part.url }), ...meta };
@@ -109,10 +144,15 @@ function partOut(part: Part): JsonObject {
 
 export function messageOut(message: Message): JsonObject {
   const { role, parts, ...rest } = message;
-  return Object.assign(rest, { kind: 'message', role: role === 'ROLE_AGENT' ? 'agent' : 'user', parts: parts.map(partOut) });
+  return Object.assign(rest, {
+    kind: 'message',
+    role: role === 'ROLE_AGENT' ? 'agent' : 'user',
+    parts: parts.map(partOut),
+  });
 }
 
-const artifactOut = (artifact: Artifact): JsonObject => Object.assign({} as JsonObject, artifact, { parts: artifact.parts.map(partOut) });
+const artifactOut = (artifact: Artifact): JsonObject =>
+  Object.assign({} as JsonObject, artifact, { parts: artifact.parts.map(partOut) });
 
 export function statusOut(status: TaskStatus): JsonObject {
   return dropUndefined({
@@ -123,7 +163,8 @@ export function statusOut(status: TaskStatus): JsonObject {
 }
 
 /** 0.3 streams end at a terminal state and also when the task waits on its client (input or auth required). */
-export const legacyFinal = (state: TaskState): boolean => TERMINAL_STATES.has(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
+export const legacyFinal = (state: TaskState): boolean =>
+  TERMINAL_STATES.has(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
 /** A stream event in 0.3 shape: `kind`, and `final` on the status update that ends the stream. */
 export function streamEventOut(event: StreamResponse): JsonObject {

@@ -98,5 +98,10 @@ export function renamedFields(error: unknown, rename: (field: string) => string)
   const fields = error.fields.map((f) => ({ field: rename(f.field), description: f.description }));
   // A message written from the fields (it names the first) is written again from the renamed ones; another is kept.
   const fromFields = error.message === new HubError(error.code, undefined, { fields: error.fields }).message;
-  return new HubError(error.code, fromFields ? undefined : error.message, { hint: error.hint, restHint: error.restHint, fields, meta: error.meta });
+  return new HubError(error.code, fromFields ? undefined : error.message, {
+    hint: error.hint,
+    restHint: error.restHint,
+    fields,
+    meta: error.meta,
+  });
 }

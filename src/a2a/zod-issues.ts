@@ -34,7 +34,8 @@ function sentType(input: unknown): string {
 }
 
 const quoted = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : String(v));
-const oneOf = (values: readonly unknown[]): string => (values.length === 1 ? quoted(values[0]) : `one of ${values.map(quoted).join(', ')}`);
+const oneOf = (values: readonly unknown[]): string =>
+  values.length === 1 ? quoted(values[0]) : `one of ${values.map(quoted).join(', ')}`;
 const plural = (n: number | bigint, one: string, many = `${one}s`) => `${n} ${Number(n) === 1 ? one : many}`;
 
 const FORMATS: Record<string, string> = {
@@ -58,14 +59,17 @@ function fieldsOf(issue: RawIssue): string[] {
  * option; every other issue of the field is still described by `describe`.
  */
 export const whenMissing = (required: string, wrongType?: string) => ({
-  error: (issue: { code?: string; input?: unknown }) => (issue.code !== 'invalid_type' ? undefined : issue.input === undefined ? `is required: ${required}` : wrongType),
+  error: (issue: { code?: string; input?: unknown }) =>
+    issue.code !== 'invalid_type' ? undefined : issue.input === undefined ? `is required: ${required}` : wrongType,
 });
 
 /** The error map zod calls for an issue whose schema wrote no message of its own: what is wrong, and what is allowed. */
 export function describe(issue: RawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? `is required: ${noun(issue.expected)}` : `must be ${noun(issue.expected)}, not ${sentType(issue.input)}`;
+      return issue.input === undefined
+        ? `is required: ${noun(issue.expected)}`
+        : `must be ${noun(issue.expected)}, not ${sentType(issue.input)}`;
     case 'unrecognized_keys': {
       const known = fieldsOf(issue);
       return known.length > 0 ? `is not a field here; the fields are ${known.join(', ')}` : 'is not a field here';
@@ -75,12 +79,17 @@ export function describe(issue: RawIssue): string {
       return `must be ${oneOf(issue.values)}${sent}`;
     }
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${plural(issue.minimum, 'character')}`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `must hold at least ${plural(issue.minimum, 'item')}`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1
+          ? 'must not be empty'
+          : `must be at least ${plural(issue.minimum, 'character')}`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `must hold at least ${plural(issue.minimum, 'item')}`;
       return issue.inclusive === false ? `must be more than ${issue.minimum}` : `must be ${issue.minimum} or more`;
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${plural(issue.maximum, 'character')}`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `must hold at most ${plural(issue.maximum, 'item')}`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `must hold at most ${plural(issue.maximum, 'item')}`;
       return issue.inclusive === false ? `must be less than ${issue.maximum}` : `must be ${issue.maximum} or less`;
     case 'invalid_format':
       if (issue.format === 'regex' && issue.pattern) return `must match the pattern ${issue.pattern}`;
@@ -108,7 +117,10 @@ function instead(issue: Issue): string | undefined {
     case 'invalid_value':
       return `Send ${oneOf(issue.values)}`;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'Send a value that is not empty' : `Send at least ${plural(issue.minimum, 'character')}`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1
+          ? 'Send a value that is not empty'
+          : `Send at least ${plural(issue.minimum, 'character')}`;
       if (issue.origin === 'array') return `Send at least ${plural(issue.minimum, 'item')}`;
       return `Send ${issue.minimum} or more`;
     case 'too_big':
@@ -123,7 +135,10 @@ function instead(issue: Issue): string | undefined {
 }
 
 const pathOf = (path: readonly PropertyKey[]): string =>
-  path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '');
+  path.reduce<string>(
+    (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+    '',
+  );
 
 /** Of a union's options, the one that got furthest into the value (its deepest issue): the form the caller most likely meant. */
 function closest(issue: Extract<Issue, { code: 'invalid_union' }>): Issue[] | undefined {
@@ -140,7 +155,10 @@ interface Translated {
 function translate(issue: Issue, prefix: readonly PropertyKey[] = []): Translated {
   const path = [...prefix, ...issue.path];
   if (issue.code === 'unrecognized_keys') {
-    return { violations: issue.keys.map((key) => ({ field: pathOf([...path, key]), description: issue.message })), hint: instead(issue) };
+    return {
+      violations: issue.keys.map((key) => ({ field: pathOf([...path, key]), description: issue.message })),
+      hint: instead(issue),
+    };
   }
   const branch = issue.code === 'invalid_union' ? closest(issue) : undefined;
   if (branch) return translate(branch[0]!, path);

@@ -5,7 +5,12 @@ import { settingOptions } from './setting-options.js';
 
 /** `muster config`: the settings `serve` would run with, and where each came from; secrets masked. */
 export function configCommand(program: Command, settings: HubSettings): void {
-  settingOptions(program.command('config').description('print the settings serve would run with and where each came from (secrets masked)'), settings)
+  settingOptions(
+    program
+      .command('config')
+      .description('print the settings serve would run with and where each came from (secrets masked)'),
+    settings,
+  )
     .option('--json', 'one JSON object: each setting with its value and origin')
     .action((options: ServeFlags & { json?: boolean }) => printConfig(settings, options));
 }
@@ -21,9 +26,11 @@ function printConfig(settings: HubSettings, { json, ...flags }: ServeFlags & { j
   process.stdout.write(json ? `${JSON.stringify(asObject(explained), null, 2)}\n` : asTable(explained));
 }
 
-const asObject = (explained: Explained[]) => Object.fromEntries(explained.map(({ key, value, origin }) => [key, { value, ...origin }]));
+const asObject = (explained: Explained[]) =>
+  Object.fromEntries(explained.map(({ key, value, origin }) => [key, { value, ...origin }]));
 
-const originText = ({ origin }: Explained) => (origin.from === 'default' ? 'default' : `${origin.from} ${origin.file ?? origin.name}`);
+const originText = ({ origin }: Explained) =>
+  origin.from === 'default' ? 'default' : `${origin.from} ${origin.file ?? origin.name}`;
 
 function asTable(explained: Explained[]): string {
   const rows = explained.map((e) => [e.key, e.value ?? 'not set', originText(e)] as const);

@@ -13,14 +13,19 @@ export function mcpCommand(program: Command, kinds: readonly KindClient[]): void
   client(program, 'mcp', 'serve the MCP door on stdio, for agents that speak MCP (see docs/mcp.md)').action(
     action(async (ctx) => {
       // Loaded only when this command runs: the MCP SDK is not needed by the other commands.
-      const [{ StdioServerTransport }, { buildMcpServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../mcp/server.js')]);
+      const [{ StdioServerTransport }, { buildMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/server/stdio'),
+        import('../mcp/server.js'),
+      ]);
       const target = ctx.target;
       const server = buildMcpServer(target, kinds);
       const transport = new StdioServerTransport();
       // Set before connect: the server chains its own close handling after it.
       const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
       await server.connect(transport);
-      process.stderr.write(`muster mcp: serving ${target.url} ${target.token ? 'with a token' : 'without a token (public tools only)'} on stdio\n`);
+      process.stderr.write(
+        `muster mcp: serving ${target.url} ${target.token ? 'with a token' : 'without a token (public tools only)'} on stdio\n`,
+      );
       await closed;
     }),
   );

@@ -17,7 +17,10 @@ import { demoCommand } from './demo/command.js';
 import { mcpCommand } from './mcp-command.js';
 import { serverCommands } from './server-commands.js';
 
-export async function buildProgram(kinds: readonly KindClient[], argv: readonly string[] = process.argv.slice(2)): Promise<Command> {
+export async function buildProgram(
+  kinds: readonly KindClient[],
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<Command> {
   const program = new Command('muster').description('Muster, an A2A hub').version(VERSION);
   await serverCommands(program, argv);
   accountCommands(program);

@@ -30,7 +30,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
     hub = await startHub(config, { logger: hubLogger });
     logger = lifecycleLogger(hubLogger);
     logger.info({ url: hub.url, store: describeDb(config.db), version: VERSION }, `Muster is listening on ${hub.url}`);
-    if (hub.grpcPort !== undefined) logger.info({ grpcPort: hub.grpcPort }, `A2A gRPC binding on ${config.host}:${hub.grpcPort}`);
+    if (hub.grpcPort !== undefined)
+      logger.info({ grpcPort: hub.grpcPort }, `A2A gRPC binding on ${config.host}:${hub.grpcPort}`);
     logger.info(`Admin token: ${hub.adminToken.where}`);
     logger.info(`Agents' bases: ${hub.url}agents/{handle}/  (register with POST ${hub.url}api/agents)`);
   } catch (e) {
@@ -51,7 +52,9 @@ export async function migrate(flags: ServeFlags): Promise<void> {
     const applied = await migrateStore(db, kindMigrationInputs(KIND_MODULES)).catch((e: unknown) => {
       throw new ConfigError(e instanceof DatabaseInUse ? e.message : `cannot migrate ${describeDb(db)}: ${reason(e)}`);
     });
-    console.log(applied.length ? `Migrated ${describeDb(db)}: applied ${applied.join(', ')}` : `${describeDb(db)} is up to date`);
+    console.log(
+      applied.length ? `Migrated ${describeDb(db)}: applied ${applied.join(', ')}` : `${describeDb(db)} is up to date`,
+    );
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     console.error(`muster: ${e.message}`);

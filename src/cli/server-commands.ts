@@ -21,9 +21,15 @@ async function settingsFor(argv: readonly string[]): Promise<HubSettings> {
  */
 export async function serverCommands(program: Command, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const settings = await settingsFor(argv);
-  settingOptions(program.command('serve').description('run the hub'), settings).action(async (flags: ServeFlags) => (await import('./serve.js')).serve(flags));
-  settingOptions(program.command('migrate').description("apply the database's pending migrations and exit (serve applies them too, at start)"), settings, ['db']).action(
-    async (flags: ServeFlags) => (await import('./serve.js')).migrate(flags),
+  settingOptions(program.command('serve').description('run the hub'), settings).action(async (flags: ServeFlags) =>
+    (await import('./serve.js')).serve(flags),
   );
+  settingOptions(
+    program
+      .command('migrate')
+      .description("apply the database's pending migrations and exit (serve applies them too, at start)"),
+    settings,
+    ['db'],
+  ).action(async (flags: ServeFlags) => (await import('./serve.js')).migrate(flags));
   configCommand(program, settings);
 }

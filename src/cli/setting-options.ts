@@ -7,10 +7,17 @@ import type { SettingsTable } from '../config/index.js';
  * No commander defaults: a flag left out must stay undefined for the environment and file to count.
  */
 export function settingOptions(command: Command, table: SettingsTable, keys: readonly string[] = table.keys): Command {
-  command.option('--config <file>', 'a JSON or YAML file of settings, under the file keys named below [env MUSTER_CONFIG]');
+  command.option(
+    '--config <file>',
+    'a JSON or YAML file of settings, under the file keys named below [env MUSTER_CONFIG]',
+  );
   const settings = keys.map((key) => table.settings[key]!);
   for (const s of settings) {
-    if (s.flag) command.option(`${s.flag} ${s.arg ?? '<value>'}`, `${s.help} [env ${s.env}, file ${s.key}${s.fallback !== undefined ? `, default ${s.fallback}` : ''}]`);
+    if (s.flag)
+      command.option(
+        `${s.flag} ${s.arg ?? '<value>'}`,
+        `${s.help} [env ${s.env}, file ${s.key}${s.fallback !== undefined ? `, default ${s.fallback}` : ''}]`,
+      );
   }
   const unflagged = settings.filter((s) => !s.flag).map((s) => `  ${s.env} (file: ${s.key}): ${s.help}`);
   return command.addHelpText(

@@ -41,7 +41,9 @@ const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * (`artifacts[0].parts` is --artifact-text), else the field as the hub named it.
  */
 export function flagOfField(field: string): string {
-  const owner = Object.keys(FLAG_OF_FIELD).find((wire) => field === wire || field.startsWith(`${wire}.`) || field.startsWith(`${wire}[`));
+  const owner = Object.keys(FLAG_OF_FIELD).find(
+    (wire) => field === wire || field.startsWith(`${wire}.`) || field.startsWith(`${wire}[`),
+  );
   return owner !== undefined ? FLAG_OF_FIELD[owner]! : field;
 }
 

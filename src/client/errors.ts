@@ -39,7 +39,11 @@ export class CliError extends Error {
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 const violations = (list: unknown): FieldViolation[] =>
-  Array.isArray(list) ? list.filter(isJsonObject).map((f) => ({ field: String(f['field'] ?? ''), description: String(f['description'] ?? '') })) : [];
+  Array.isArray(list)
+    ? list
+        .filter(isJsonObject)
+        .map((f) => ({ field: String(f['field'] ?? ''), description: String(f['description'] ?? '') }))
+    : [];
 
 /** The REST status a catalogue code stands for: a JSON-RPC refusal is usually HTTP 200. */
 const statusOf = (code: string | undefined, http: number): number =>
@@ -48,7 +52,8 @@ const statusOf = (code: string | undefined, http: number): number =>
 /** The hub answered with an error: a REST error body, or a JSON-RPC error read through its ErrorInfo. */
 /** A failure that may pass: the hub unreachable, busy (429) or failing for now (5xx): worth trying again. */
 export const mayPass = (error: unknown): boolean =>
-  error instanceof UnreachableError || (error instanceof HubAnswerError && (error.status === 429 || (error.status ?? 0) >= 500));
+  error instanceof UnreachableError ||
+  (error instanceof HubAnswerError && (error.status === 429 || (error.status ?? 0) >= 500));
 
 export class HubAnswerError extends CliError {
   /** The refusal as the hub put it (wire field names, no CLI flags): what a door other than the CLI shows (the MCP door). */
@@ -60,9 +65,13 @@ export class HubAnswerError extends CliError {
     const info = details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.ErrorInfo'));
     const badRequest = details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.BadRequest'));
     const code = str(error['code']) ?? str(info?.['reason']);
-    const hubHint = str(error['hint']) ?? (isJsonObject(info?.['metadata']) ? str(info['metadata']['hint']) : undefined);
+    const hubHint =
+      str(error['hint']) ?? (isJsonObject(info?.['metadata']) ? str(info['metadata']['hint']) : undefined);
     // The hub's hint speaks HTTP ("send Authorization: …"); with no token sent, say it in the CLI's terms.
-    const hint = http === 401 && !sentToken ? 'Pass --token, set MUSTER_TOKEN, or run muster login' : hubHint && inCliWords(hubHint);
+    const hint =
+      http === 401 && !sentToken
+        ? 'Pass --token, set MUSTER_TOKEN, or run muster login'
+        : hubHint && inCliWords(hubHint);
     const hubFields = [...violations(error['fields']), ...violations(badRequest?.['fieldViolations'])];
     const fields = hubFields.map((f) => ({
       field: flagOfField(f.field),
@@ -77,7 +86,14 @@ export class HubAnswerError extends CliError {
 /** The hub could not be reached, or what answered was not a hub. */
 export class UnreachableError extends CliError {
   constructor(message: string, code: 'UNREACHABLE' | 'NOT_A_HUB' = 'UNREACHABLE') {
-    super(code, message, EXIT.unreachable, code === 'NOT_A_HUB' ? 'Check --url (or MUSTER_URL, or the profile): it must be the base URL of a Muster hub' : 'Check --url and that the hub is running');
+    super(
+      code,
+      message,
+      EXIT.unreachable,
+      code === 'NOT_A_HUB'
+        ? 'Check --url (or MUSTER_URL, or the profile): it must be the base URL of a Muster hub'
+        : 'Check --url and that the hub is running',
+    );
   }
 }
 
@@ -109,7 +125,9 @@ function errorDocument(error: CliError): ErrorDocument {
 
 /** The readable form: one line (with the fields the message does not already name), then at most one hint line. */
 function readable(error: CliError): string {
-  const fields = error.fields.filter((f) => !error.message.includes(f.description)).map((f) => `${f.field}: ${f.description}`);
+  const fields = error.fields
+    .filter((f) => !error.message.includes(f.description))
+    .map((f) => `${f.field}: ${f.description}`);
   const line = `muster: ${error.message}${fields.length > 0 ? ` (${fields.join('; ')})` : ''}`;
   return `${line}\n${error.hint ? `  hint: ${error.hint}\n` : ''}`;
 }

@@ -1,8 +1,24 @@
 /** Readable renderings of hub answers, for people. Pure: each returns the text to print. */
-import type { Artifact, MailboxEntry, Me, Message, MusterMetadata, Page, Part, Profile, Registration, Task, TokenInfo } from './wire.js';
+import type {
+  Artifact,
+  MailboxEntry,
+  Me,
+  Message,
+  MusterMetadata,
+  Page,
+  Part,
+  Profile,
+  Registration,
+  Task,
+  TokenInfo,
+} from './wire.js';
 
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`; other spellings pass through. */
-export const stateLabel = (state: string): string => state.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+export const stateLabel = (state: string): string =>
+  state
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 
 const roleLabel = (role: string): string => role.replace(/^ROLE_/, '').toLowerCase();
 
@@ -74,9 +90,12 @@ function nextStep(task: Task): string | undefined {
   const m = musterOf(task);
   const agent = m.to ?? 'the agent';
   const state = task.status.state;
-  if (state === 'TASK_STATE_INPUT_REQUIRED') return `${agent} needs more from you: muster send ${m.to ?? '<handle>'} --task ${task.id} <text...>`;
+  if (state === 'TASK_STATE_INPUT_REQUIRED')
+    return `${agent} needs more from you: muster send ${m.to ?? '<handle>'} --task ${task.id} <text...>`;
   if (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING') return undefined;
-  const lead = m.wait?.ranOut ? `The wait ran out after ${m.wait.seconds} s; ${agent} may still answer.` : `${agent} has not answered yet.`;
+  const lead = m.wait?.ranOut
+    ? `The wait ran out after ${m.wait.seconds} s; ${agent} may still answer.`
+    : `${agent} has not answered yet.`;
   return `${lead} Follow the task: muster watch ${task.id}  (or muster get ${task.id})`;
 }
 
@@ -132,7 +151,8 @@ export function renderTask(task: Task, sections: readonly SectionOf[]): string {
       ['reason', m.cancelReason],
     ]).join('\n'),
   ];
-  if (task.status.message) out.push(`\nStatus message:\n${indent(task.status.message.parts.map(partText).join('\n'), '  ')}`);
+  if (task.status.message)
+    out.push(`\nStatus message:\n${indent(task.status.message.parts.map(partText).join('\n'), '  ')}`);
   const section = sectionOf(task, sections);
   if (section) out.push(section.lines.join('\n'));
   const history = section ? [] : (task.history ?? []);
@@ -143,7 +163,9 @@ export function renderTask(task: Task, sections: readonly SectionOf[]): string {
       return handle ? `${role} ${handle}` : role;
     };
     const width = Math.max(...history.map((msg) => whoOf(msg).length));
-    const lines = history.map((msg) => parts(msg.parts, `  ${`${whoOf(msg)}:`.padEnd(width + 1)} `, ' '.repeat(width + 4)));
+    const lines = history.map((msg) =>
+      parts(msg.parts, `  ${`${whoOf(msg)}:`.padEnd(width + 1)} `, ' '.repeat(width + 4)),
+    );
     out.push(`\nHistory (${history.length}):\n${lines.join('\n')}`);
   }
   const artifacts = (task.artifacts ?? []).filter((a) => !section?.explains.has(a.artifactId));
@@ -151,14 +173,27 @@ export function renderTask(task: Task, sections: readonly SectionOf[]): string {
   return out.join('\n');
 }
 
-const counterparty = (e: MailboxEntry): string => (e.counterparty.name ? `${e.counterparty.handle} (${e.counterparty.name})` : e.counterparty.handle);
+const counterparty = (e: MailboxEntry): string =>
+  e.counterparty.name ? `${e.counterparty.handle} (${e.counterparty.name})` : e.counterparty.handle;
 
 /** What inbox and sent print: a table, one task a line, and how to get the next page. */
-export function renderMailbox(page: Page<MailboxEntry>, box: 'inbox' | 'sent', state: string, next: string | undefined): string {
-  if (page.items.length === 0) return `No ${state === 'all' ? '' : `${stateLabel(state)} `}tasks ${box === 'inbox' ? 'in your inbox' : 'you sent'}.`;
+export function renderMailbox(
+  page: Page<MailboxEntry>,
+  box: 'inbox' | 'sent',
+  state: string,
+  next: string | undefined,
+): string {
+  if (page.items.length === 0)
+    return `No ${state === 'all' ? '' : `${stateLabel(state)} `}tasks ${box === 'inbox' ? 'in your inbox' : 'you sent'}.`;
   const rows = [
     ['ID', 'STATE', box === 'inbox' ? 'FROM' : 'TO', 'UPDATED', 'LAST MESSAGE'],
-    ...page.items.map((e) => [e.id, stateLabel(e.state), counterparty(e), e.updatedAt, truncate(firstText(e.lastMessage), 60)]),
+    ...page.items.map((e) => [
+      e.id,
+      stateLabel(e.state),
+      counterparty(e),
+      e.updatedAt,
+      truncate(firstText(e.lastMessage), 60),
+    ]),
   ];
   return withNext(table(rows), next);
 }
@@ -175,12 +210,16 @@ export function table(rows: string[][]): string[] {
   );
 }
 
-const withNext = (lines: string[], next: string | undefined): string => [...lines, ...(next ? ['', `More: ${next}`] : [])].join('\n');
+const withNext = (lines: string[], next: string | undefined): string =>
+  [...lines, ...(next ? ['', `More: ${next}`] : [])].join('\n');
 
 /** What agents list prints: one agent a line. */
 export function renderAgents(page: Page<Profile>, next: string | undefined): string {
   if (page.items.length === 0) return 'No agents on this hub yet.';
-  const rows = [['HANDLE', 'NAME', 'SINCE', 'ABOUT'], ...page.items.map((a) => [a.handle, a.name ?? '', a.createdAt, truncate(a.description ?? '', 60)])];
+  const rows = [
+    ['HANDLE', 'NAME', 'SINCE', 'ABOUT'],
+    ...page.items.map((a) => [a.handle, a.name ?? '', a.createdAt, truncate(a.description ?? '', 60)]),
+  ];
   return withNext(table(rows), next);
 }
 
@@ -202,7 +241,10 @@ export const renderProfile = (p: Profile): string =>
 
 /** What token list prints: ids and dates, never a token. */
 export function renderTokens(page: Page<TokenInfo>): string {
-  return table([['ID', 'CREATED', 'REVOKED'], ...page.items.map((t) => [t.id, t.createdAt, t.revokedAt ?? '(live)'])]).join('\n');
+  return table([
+    ['ID', 'CREATED', 'REVOKED'],
+    ...page.items.map((t) => [t.id, t.createdAt, t.revokedAt ?? '(live)']),
+  ]).join('\n');
 }
 
 /** What register prints: the handle, the A2A base, and the token with the note that it is shown once. */
@@ -223,6 +265,7 @@ export function renderRegistration(r: Registration): string {
 export function renderMe(me: Me): string {
   if (me.kind === 'admin') return "admin (the hub's admin token)";
   if (me.kind === 'anonymous') return 'anonymous';
-  if (me.kind === 'operator') return `operator ${me.handle} (owns: ${me.agents.length ? me.agents.join(', ') : 'no agents yet'})`;
+  if (me.kind === 'operator')
+    return `operator ${me.handle} (owns: ${me.agents.length ? me.agents.join(', ') : 'no agents yet'})`;
   return renderProfile(me);
 }

@@ -58,7 +58,8 @@ export function normalizeBase(base: string): string {
   } catch {
     throw new UsageError(`--url '${base}' is not a valid URL`, 'For example --url http://127.0.0.1:7420/');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url '${base}' must be an http(s) URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--url '${base}' must be an http(s) URL`);
   url.search = '';
   url.hash = '';
   if (!url.pathname.endsWith('/')) url.pathname += '/';
@@ -72,7 +73,10 @@ export function normalizeBase(base: string): string {
 function boundedSignal(outer: AbortSignal | undefined, timeoutMs: number): AbortSignal {
   if (!outer) return AbortSignal.timeout(timeoutMs);
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('The hub did not answer in time', 'TimeoutError')), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The hub did not answer in time', 'TimeoutError')),
+    timeoutMs,
+  );
   timer.unref();
   if (outer.aborted) controller.abort(outer.reason);
   else outer.addEventListener('abort', () => (clearTimeout(timer), controller.abort(outer.reason)), { once: true });
@@ -88,7 +92,8 @@ const shownBase = (base: string): string => {
 };
 
 function reason(error: unknown): string {
-  const cause = (error as { cause?: unknown }).cause as { code?: unknown; message?: unknown; errors?: { code?: unknown }[] } | undefined;
+  const cause = (error as { cause?: unknown }).cause as
+    { code?: unknown; message?: unknown; errors?: { code?: unknown }[] } | undefined;
   const code = cause?.code ?? cause?.errors?.[0]?.code;
   if (typeof code === 'string') return code;
   if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
@@ -99,7 +104,11 @@ function reason(error: unknown): string {
  * Sends one request and answers the response, whatever its status; UnreachableError when the
  * hub cannot be reached in time. The token sent is the target's unless `options.token` is given.
  */
-export async function send(target: Target, path: string, options: RequestOptions = {}): Promise<{ response: Response; sentToken: boolean }> {
+export async function send(
+  target: Target,
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ response: Response; sentToken: boolean }> {
   const url = new URL(path, target.url);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
@@ -135,7 +144,10 @@ export async function readAnswer(target: Target, response: Response, sentToken: 
   try {
     body = text === '' ? undefined : JSON.parse(text);
   } catch {
-    throw new UnreachableError(`${shownBase(target.url)} answered HTTP ${response.status} with a body that is not JSON; is it a Muster hub?`, 'NOT_A_HUB');
+    throw new UnreachableError(
+      `${shownBase(target.url)} answered HTTP ${response.status} with a body that is not JSON; is it a Muster hub?`,
+      'NOT_A_HUB',
+    );
   }
   const isError = !response.ok || (body !== null && typeof body === 'object' && 'error' in body);
   if (isError) throw new HubAnswerError(response.status, body, sentToken);
@@ -149,7 +161,18 @@ export async function request(target: Target, path: string, options: RequestOpti
 }
 
 /** One A2A JSON-RPC 1.0 call at `path` (an A2A base), as `options` say (the token, the timeout); answers the `result` member. */
-export async function rpc(target: Target, path: string, method: string, params: unknown, id: string | number = 1, options: Pick<RequestOptions, 'token' | 'timeoutMs'> = {}): Promise<unknown> {
-  const body = await request(target, path, { ...options, body: { jsonrpc: '2.0', id, method, params }, headers: { 'a2a-version': '1.0' } });
+export async function rpc(
+  target: Target,
+  path: string,
+  method: string,
+  params: unknown,
+  id: string | number = 1,
+  options: Pick<RequestOptions, 'token' | 'timeoutMs'> = {},
+): Promise<unknown> {
+  const body = await request(target, path, {
+    ...options,
+    body: { jsonrpc: '2.0', id, method, params },
+    headers: { 'a2a-version': '1.0' },
+  });
   return (body as { result?: unknown } | undefined)?.result;
 }

@@ -8,7 +8,10 @@ export const wholeNumber = (min: number, max?: number) => {
   const parse = wholeNumberIn(min, max);
   return (value: string): number => {
     const n = parse(value);
-    if (n === undefined) throw new InvalidArgumentError(max === undefined ? `must be a whole number, ${min} or more` : `must be a whole number from ${min} to ${max}`);
+    if (n === undefined)
+      throw new InvalidArgumentError(
+        max === undefined ? `must be a whole number, ${min} or more` : `must be a whole number from ${min} to ${max}`,
+      );
     return n;
   };
 };
@@ -23,7 +26,10 @@ export const pageOptions = (command: Command, what: string): Command =>
     .option('--cursor <cursor>', 'the page after this cursor (printed when there are more)');
 
 /** A REST page (`{data, hasMore, cursor?}`) in the CLI's one page shape. */
-export const pageOf = <T>(page: RestPage<T>): Page<T> => ({ items: page.data, ...(page.hasMore && page.cursor ? { nextCursor: page.cursor } : {}) });
+export const pageOf = <T>(page: RestPage<T>): Page<T> => ({
+  items: page.data,
+  ...(page.hasMore && page.cursor ? { nextCursor: page.cursor } : {}),
+});
 
 /** The command that prints the next page, or undefined on the last one. */
 export const nextCommand = (words: string[], page: Page<unknown>): string | undefined =>

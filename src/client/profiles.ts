@@ -32,7 +32,8 @@ function readAll(): Record<string, SavedProfile> {
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, SavedProfile>;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, SavedProfile>;
   } catch {
     // reported below, as for any other shape
   }

@@ -27,11 +27,24 @@ export interface Uses {
 export function client(parent: Command, spec: string, description: string, uses: Uses = {}): Command {
   const { hub = true, profile = hub, token = hub, admin = false, operator = false } = uses;
   const command = parent.command(spec).description(description);
-  if (hub) command.addOption(new Option('--url <base>', `the hub base URL (default: the profile's, else ${DEFAULT_URL})`).env('MUSTER_URL'));
-  if (profile) command.addOption(new Option('--profile <name>', `the saved login to use (default "${DEFAULT_PROFILE}")`).env('MUSTER_PROFILE'));
-  if (token) command.addOption(new Option('--token <token>', "your agent token (default: the profile's)").env('MUSTER_TOKEN'));
+  if (hub)
+    command.addOption(
+      new Option('--url <base>', `the hub base URL (default: the profile's, else ${DEFAULT_URL})`).env('MUSTER_URL'),
+    );
+  if (profile)
+    command.addOption(
+      new Option('--profile <name>', `the saved login to use (default "${DEFAULT_PROFILE}")`).env('MUSTER_PROFILE'),
+    );
+  if (token)
+    command.addOption(new Option('--token <token>', "your agent token (default: the profile's)").env('MUSTER_TOKEN'));
   if (admin) command.addOption(new Option('--admin-token <token>', 'the admin token').env('MUSTER_ADMIN_TOKEN'));
-  if (operator) command.addOption(new Option('--operator-token <token>', 'an operator token: sent instead of the agent token, for an agent the operator owns').env('MUSTER_OPERATOR_TOKEN'));
+  if (operator)
+    command.addOption(
+      new Option(
+        '--operator-token <token>',
+        'an operator token: sent instead of the agent token, for an agent the operator owns',
+      ).env('MUSTER_OPERATOR_TOKEN'),
+    );
   return command.option('--json', 'print one JSON document: the answer, or {"error": …} (see docs/cli.md)');
 }
 
@@ -62,7 +75,11 @@ const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 function profileOf(flag: string | undefined): Context['profile'] {
   const name = flag || DEFAULT_PROFILE;
-  if (!PROFILE_NAME.test(name)) throw new UsageError(`--profile '${name}' is not a profile name`, 'Use letters, digits, ".", "_" or "-", e.g. --profile work');
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(
+      `--profile '${name}' is not a profile name`,
+      'Use letters, digits, ".", "_" or "-", e.g. --profile work',
+    );
   return { name, saved: readProfile(name), tokenFromProfile: false };
 }
 
@@ -85,7 +102,10 @@ function context<O>(options: SharedOptions & O, json: boolean): Context<O> {
       return settled;
     }
     const token = options.token !== undefined ? options.token || undefined : profileToken;
-    settled = { target: { url, token }, profile: { ...profile, tokenFromProfile: options.token === undefined && token !== undefined } };
+    settled = {
+      target: { url, token },
+      profile: { ...profile, tokenFromProfile: options.token === undefined && token !== undefined },
+    };
     return settled;
   };
   return {
@@ -99,9 +119,13 @@ function context<O>(options: SharedOptions & O, json: boolean): Context<O> {
     json,
     adminToken() {
       if (options.adminToken) return options.adminToken;
-      throw new UsageError('This command needs the admin token', 'Pass --admin-token or set MUSTER_ADMIN_TOKEN (the hub prints where its admin token file is at start)');
+      throw new UsageError(
+        'This command needs the admin token',
+        'Pass --admin-token or set MUSTER_ADMIN_TOKEN (the hub prints where its admin token file is at start)',
+      );
     },
-    show: <T>(answer: T, render: (answer: T) => string) => void process.stdout.write(`${json ? JSON.stringify(answer, null, 2) : render(answer)}\n`),
+    show: <T>(answer: T, render: (answer: T) => string) =>
+      void process.stdout.write(`${json ? JSON.stringify(answer, null, 2) : render(answer)}\n`),
   };
 }
 
@@ -122,7 +146,8 @@ export function action<O, A extends unknown[]>(handler: (ctx: Context<O>, ...arg
   };
 }
 
-const commandPath = (command: Command): string => (command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name());
+const commandPath = (command: Command): string =>
+  command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
 
 /**
  * Parses the command line. Commander's own refusals (an unknown option, a missing argument, a

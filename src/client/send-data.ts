@@ -9,9 +9,25 @@ import { taskOf, type SendResult, type Task } from './wire.js';
  * answer with the task. `configuration` goes with the message (acceptedOutputModes, say). Only the
  * target is read, so an MCP tool (which has no command context) sends through here too.
  */
-export async function sendData(ctx: Pick<Context<unknown>, 'target'>, data: unknown, taskId?: string, token?: string, base = '', configuration?: object): Promise<Task> {
+export async function sendData(
+  ctx: Pick<Context<unknown>, 'target'>,
+  data: unknown,
+  taskId?: string,
+  token?: string,
+  base = '',
+  configuration?: object,
+): Promise<Task> {
   const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...(taskId ? { taskId } : {}) };
-  const task = taskOf((await rpc(ctx.target, base, 'SendMessage', { message, ...(configuration ? { configuration } : {}) }, message.messageId, token !== undefined ? { token } : {})) as SendResult);
+  const task = taskOf(
+    (await rpc(
+      ctx.target,
+      base,
+      'SendMessage',
+      { message, ...(configuration ? { configuration } : {}) },
+      message.messageId,
+      token !== undefined ? { token } : {},
+    )) as SendResult,
+  );
   if (!task) throw new Error('the hub answered with a message, not a task');
   return task;
 }

@@ -40,7 +40,8 @@ async function streamSettles(target: Target, base: string, id: string, signal: A
     // Refused (a task that ended already is): the read after the wait says how the task stands.
     if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) return true;
     for await (const block of sseBlocks(response.body)) {
-      const data = block.data === undefined ? undefined : (JSON.parse(block.data) as { result?: StreamResponse; error?: unknown });
+      const data =
+        block.data === undefined ? undefined : (JSON.parse(block.data) as { result?: StreamResponse; error?: unknown });
       const state = data?.result && stateOf(data.result);
       if (data?.error !== undefined || (state !== undefined && settles(state))) return true;
     }

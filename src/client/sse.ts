@@ -30,7 +30,8 @@ function parseBlock(lines: readonly string[]): SseBlock {
   for (const line of lines) {
     if (line.startsWith('id:')) block.id = line.slice(3).trim();
     else if (line.startsWith('event:')) block.event = line.slice(6).trim();
-    else if (line.startsWith('data:')) block.data = (block.data === undefined ? '' : `${block.data}\n`) + line.slice(5).trim();
+    else if (line.startsWith('data:'))
+      block.data = (block.data === undefined ? '' : `${block.data}\n`) + line.slice(5).trim();
   }
   return block;
 }

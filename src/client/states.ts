@@ -5,22 +5,28 @@ import type { TaskState } from '../a2a/types.js';
 import { RESPOND_STATES } from '../kinds/direct/transitions.js';
 import { UsageError } from './errors.js';
 
-const spelled = (states: readonly TaskState[]): string => `${states.map((s) => LEGACY_STATE[s]).join(', ')} (or a TASK_STATE_* name)`;
+const spelled = (states: readonly TaskState[]): string =>
+  `${states.map((s) => LEGACY_STATE[s]).join(', ')} (or a TASK_STATE_* name)`;
 
 /** `respond <state>`: one of the states a response may set; refused naming the argument. */
 export function respondState(value: string): string {
   const state = parseState(value);
   if (state === undefined || !(RESPOND_STATES as readonly TaskState[]).includes(state)) {
-    throw new UsageError(`<state> '${value}' is not a state a response sets: use one of ${spelled(RESPOND_STATES)}`, 'See muster respond --help');
+    throw new UsageError(
+      `<state> '${value}' is not a state a response sets: use one of ${spelled(RESPOND_STATES)}`,
+      'See muster respond --help',
+    );
   }
   return value;
 }
 
 /** A commander parser for an option naming any task state (--expected-state: a task may still be submitted). */
 export function anyState(value: string): string {
-  if (parseState(value) === undefined) throw new InvalidArgumentError(`must be one of ${spelled(Object.keys(LEGACY_STATE) as TaskState[])}`);
+  if (parseState(value) === undefined)
+    throw new InvalidArgumentError(`must be one of ${spelled(Object.keys(LEGACY_STATE) as TaskState[])}`);
   return value;
 }
 
 /** Whether a task in `state` is settled for its sender (ended, or needs it: input-required, auth-required): where a blocking send's wait ends. */
-export const settles = (state: TaskState): boolean => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
+export const settles = (state: TaskState): boolean =>
+  isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';

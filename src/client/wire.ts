@@ -28,7 +28,11 @@ export interface Profile {
 }
 
 /** GET /api/me. */
-export type Me = ({ kind: 'agent' } & Profile) | { kind: 'operator'; handle: string; agents: string[] } | { kind: 'admin' } | { kind: 'anonymous' };
+export type Me =
+  | ({ kind: 'agent' } & Profile)
+  | { kind: 'operator'; handle: string; agents: string[] }
+  | { kind: 'admin' }
+  | { kind: 'anonymous' };
 
 /** POST /api/operators (the token only then) and GET /api/operators/{handle}. */
 export interface OperatorInfo {
@@ -74,7 +78,10 @@ export interface TokenInfo {
 }
 
 /** The forwarding state verify and forwarding answer. */
-export type Forwarding = Record<string, unknown> & { enabled?: boolean; speaks?: { url: string; protocol: string; following: string } };
+export type Forwarding = Record<string, unknown> & {
+  enabled?: boolean;
+  speaks?: { url: string; protocol: string; following: string };
+};
 
 /** The `result` of SendMessage: a task (the hub always answers one) or, in A2A generally, a message. */
 export type SendResult = { task: Task } | { message: Message };
@@ -94,6 +101,9 @@ export interface MusterMetadata {
 
 /** The task with `metadata.muster.wait`, as the hub notes a blocking send whose wait ran out (the CLI notes its own `--wait N` so). */
 export const withWaitNote = (task: Task, seconds: number): Task => {
-  const muster: MusterMetadata = { ...(task.metadata?.['muster'] as MusterMetadata | undefined), wait: { ranOut: true, seconds } };
+  const muster: MusterMetadata = {
+    ...(task.metadata?.['muster'] as MusterMetadata | undefined),
+    wait: { ranOut: true, seconds },
+  };
   return { ...task, metadata: { ...task.metadata, muster } };
 };

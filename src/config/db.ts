@@ -4,7 +4,8 @@ import { ConfigError, type DbConfig } from './config.js';
 /** `sqlite:<file>` (relative to the working folder) or a PostgreSQL URL; undefined for anything else. */
 export function dbFrom(value: string): DbConfig | undefined {
   if (value.startsWith('postgres://') || value.startsWith('postgresql://')) return { kind: 'postgres', url: value };
-  if (value.startsWith('sqlite:') && value.length > 'sqlite:'.length) return { kind: 'sqlite', file: resolve(value.slice('sqlite:'.length)) };
+  if (value.startsWith('sqlite:') && value.length > 'sqlite:'.length)
+    return { kind: 'sqlite', file: resolve(value.slice('sqlite:'.length)) };
   return undefined;
 }
 

@@ -65,6 +65,7 @@ export interface SettledSetting<T> {
 export type SettledOf<D extends Declarations> = { [K in keyof D]: SettledSetting<ValueOf<D[K]>> };
 
 /** "MUSTER_REVIEW_MIN_DEADLINE_S (60)", or "the default --review-max-deadline-s (604800)": a setting named in a check across settings. */
-export const described = ({ origin }: { origin: Origin }) => `${origin.from === 'default' ? 'the default ' : ''}${origin.name} (${origin.text})`;
+export const described = ({ origin }: { origin: Origin }) =>
+  `${origin.from === 'default' ? 'the default ' : ''}${origin.name} (${origin.text})`;
 
 export { ConfigError };

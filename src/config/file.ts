@@ -12,12 +12,15 @@ export type FileSettings = Partial<Record<string, string>>;
  */
 export function readConfigFile(file: string, keys: readonly string[] | undefined): FileSettings {
   const kind = extname(file).toLowerCase();
-  if (!['.json', '.yaml', '.yml'].includes(kind)) throw new ConfigError(`--config must name a .json, .yaml or .yml file, not '${file}'`);
+  if (!['.json', '.yaml', '.yml'].includes(kind))
+    throw new ConfigError(`--config must name a .json, .yaml or .yml file, not '${file}'`);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError(`cannot read the config file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ConfigError(
+      `cannot read the config file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   let content: unknown;
   try {
@@ -27,12 +30,14 @@ export function readConfigFile(file: string, keys: readonly string[] | undefined
     throw new ConfigError(`${file} is not valid ${what}: ${(e as Error).message.split('\n')[0]}`);
   }
   if (content === null || content === undefined) return {}; // an empty file sets nothing
-  if (typeof content !== 'object' || Array.isArray(content)) throw new ConfigError(`${file} must hold settings by name, such as port: 7420`);
+  if (typeof content !== 'object' || Array.isArray(content))
+    throw new ConfigError(`${file} must hold settings by name, such as port: 7420`);
   const settings: FileSettings = {};
   for (const [key, value] of Object.entries(content)) {
     if (keys && !keys.includes(key)) throw new ConfigError(`${file}: unknown setting '${key}'${nearest(key, keys)}`);
     const text = asText(value);
-    if (text === undefined) throw new ConfigError(`${key} in ${file} must be a single value or a list, not ${JSON.stringify(value)}`);
+    if (text === undefined)
+      throw new ConfigError(`${key} in ${file} must be a single value or a list, not ${JSON.stringify(value)}`);
     settings[key] = text;
   }
   return settings;
@@ -48,7 +53,11 @@ function asText(value: unknown): string | undefined {
 
 /** "; did you mean 'publicUrl'?" for a key close to a known one: the same letters in another case or spelling, or one or two typos. */
 function nearest(key: string, keys: readonly string[]): string {
-  const squash = (k: string) => k.toLowerCase().replace(/^muster_/, '').replace(/[-_]/g, '');
+  const squash = (k: string) =>
+    k
+      .toLowerCase()
+      .replace(/^muster_/, '')
+      .replace(/[-_]/g, '');
   let best: { key: string; distance: number } | undefined;
   for (const known of keys) {
     const distance = squash(known) === squash(key) ? 0 : editDistance(known.toLowerCase(), key.toLowerCase());
@@ -61,7 +70,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
   return previous[b.length]!;

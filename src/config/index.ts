@@ -3,4 +3,11 @@ export { ConfigError, LOG_LEVELS, type Config, type DbConfig, type HttpLimits, t
 export { describeDb, parseDb } from './db.js';
 export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
 export { hubSettings, type Explained, type HubSettings, type Origin, type ServeFlags } from './resolve.js';
-export { settingsTable, type CoreSettings, type KindSettingsSource, type Setting, type SettingKey, type SettingsTable } from './settings.js';
+export {
+  settingsTable,
+  type CoreSettings,
+  type KindSettingsSource,
+  type Setting,
+  type SettingKey,
+  type SettingsTable,
+} from './settings.js';

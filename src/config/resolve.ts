@@ -8,16 +8,25 @@ import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import { ConfigError, type Config, type DbConfig, type HttpLimits } from './config.js';
 import { described, type Origin, type Setting, type SettledSetting } from './declared.js';
 import { isLoopbackHost } from './loopback.js';
-import { settingsTable, type KindSettingsSource, type SettingKey, type SettingValues, type SettingsTable } from './settings.js';
+import {
+  settingsTable,
+  type KindSettingsSource,
+  type SettingKey,
+  type SettingValues,
+  type SettingsTable,
+} from './settings.js';
 import { settle, sourcesFrom, type ServeFlags, type Sources } from './settle.js';
 
 export type { Origin } from './declared.js';
 export type { ServeFlags } from './settle.js';
 
 /** Every setting of the table settled: the core's typed, the kinds' by key. */
-type Settled = { [K in SettingKey]: SettledSetting<SettingValues[K]> } & Readonly<Record<string, SettledSetting<unknown>>>;
+type Settled = { [K in SettingKey]: SettledSetting<SettingValues[K]> } & Readonly<
+  Record<string, SettledSetting<unknown>>
+>;
 
-const sourcesOf = (table: SettingsTable, flags: ServeFlags, env: NodeJS.ProcessEnv): Sources => sourcesFrom(flags, env, table.keys);
+const sourcesOf = (table: SettingsTable, flags: ServeFlags, env: NodeJS.ProcessEnv): Sources =>
+  sourcesFrom(flags, env, table.keys);
 
 function settleAll(table: SettingsTable, sources: Sources): Settled {
   return Object.fromEntries(table.keys.map((key) => [key, settle(table.settings[key]!, sources)])) as Settled;
@@ -27,13 +36,16 @@ function httpLimitsFrom(s: Pick<Settled, 'headersTimeoutMs' | 'requestTimeoutMs'
   const headers = s.headersTimeoutMs.value!;
   const request = s.requestTimeoutMs.value!;
   // The headers are part of the request: node refuses a headers limit above the request's.
-  if (headers > request) throw new ConfigError(`${described(s.headersTimeoutMs)} must not be more than ${described(s.requestTimeoutMs)}`);
+  if (headers > request)
+    throw new ConfigError(`${described(s.headersTimeoutMs)} must not be more than ${described(s.requestTimeoutMs)}`);
   return { headersTimeoutMs: headers, requestTimeoutMs: request, keepAliveTimeoutMs: s.keepAliveTimeoutMs.value! };
 }
 
 /** Each rule's limit from its setting (limit-settings.ts): the hub's own rules and each kind's. */
 function limitsFrom(table: SettingsTable, s: Settled): Record<string, number> {
-  const rules = [IDENTITY_QUOTA_RULES, ...table.kinds.map((kind) => kind.quotaRules ?? {})].flatMap((r) => Object.keys(r));
+  const rules = [IDENTITY_QUOTA_RULES, ...table.kinds.map((kind) => kind.quotaRules ?? {})].flatMap((r) =>
+    Object.keys(r),
+  );
   return Object.fromEntries(rules.map((rule) => [rule, s[limitSettingKey(rule)]!.value as number]));
 }
 
@@ -43,7 +55,9 @@ function kindsFrom(table: SettingsTable, s: Settled): Record<string, unknown> {
   for (const kind of table.kinds) {
     if (!kind.settings) continue;
     const own = Object.fromEntries(Object.keys(kind.settings).map((key) => [key, s[key]!]));
-    kinds[kind.name] = kind.settingsFrom ? kind.settingsFrom(own) : Object.fromEntries(Object.entries(own).map(([key, settled]) => [key, settled.value]));
+    kinds[kind.name] = kind.settingsFrom
+      ? kind.settingsFrom(own)
+      : Object.fromEntries(Object.entries(own).map(([key, settled]) => [key, settled.value]));
   }
   return kinds;
 }
@@ -53,7 +67,9 @@ function configFrom(table: SettingsTable, s: Settled): Config {
   const db = s.db.value!;
   const publicUrl = s.publicUrl.value;
   if (!isLoopbackHost(host) && !publicUrl) {
-    throw new ConfigError(`binding to ${host} (not loopback) needs --public-url (or MUSTER_PUBLIC_URL), the URL clients use to reach this hub`);
+    throw new ConfigError(
+      `binding to ${host} (not loopback) needs --public-url (or MUSTER_PUBLIC_URL), the URL clients use to reach this hub`,
+    );
   }
   const adminToken = s.adminToken.value;
   return {
@@ -70,7 +86,11 @@ function configFrom(table: SettingsTable, s: Settled): Config {
     trustProxy: s.trustProxy.value!,
     allowPrivateTargets: s.allowPrivateTargets.value!,
     deliveryRetries: s.deliveryRetries.value!,
-    streams: { heartbeatMs: s.sseHeartbeatMs.value!, drainTimeoutMs: s.sseDrainTimeoutMs.value!, maxPerCaller: s.maxStreamsPerCaller.value! },
+    streams: {
+      heartbeatMs: s.sseHeartbeatMs.value!,
+      drainTimeoutMs: s.sseDrainTimeoutMs.value!,
+      maxPerCaller: s.maxStreamsPerCaller.value!,
+    },
     mcpSessions: { maxSessions: s.mcpMaxSessions.value!, idleMs: s.mcpSessionIdleS.value! * 1000 },
     http: httpLimitsFrom(s),
     keyGraceDays: s.keyGraceDays.value!,

@@ -13,7 +13,14 @@ import type { QuotaRule } from '../identity/quota-rule.js';
 import { limitSettings } from './limit-settings.js';
 import { LOG_LEVELS, type DbConfig } from './config.js';
 import { dbFrom, describeDb } from './db.js';
-import { settingOf, type Declarations, type Declared, type Setting, type SettledSetting, type ValueOf } from './declared.js';
+import {
+  settingOf,
+  type Declarations,
+  type Declared,
+  type Setting,
+  type SettledSetting,
+  type ValueOf,
+} from './declared.js';
 import { absoluteUrl, onOrOff, oneOf, proxyTrust, seconds, wholeNumber, type ProxyTrust } from './values.js';
 
 export type { Declared, Setting } from './declared.js';
@@ -155,7 +162,7 @@ const running = {
     allowed: 'a whole number of ms from 1 to 3600000, not more than requestTimeoutMs',
     parse: wholeNumber(1, 3_600_000),
     fallback: '10000',
-    help: 'ms a client has to send a request\'s headers, from the connection\'s start or the request\'s first byte (then 408 and the connection is closed)',
+    help: "ms a client has to send a request's headers, from the connection's start or the request's first byte (then 408 and the connection is closed)",
   },
   requestTimeoutMs: {
     arg: '<ms>',
@@ -169,7 +176,7 @@ const running = {
     allowed: 'a whole number of ms from 1 to 3600000',
     parse: wholeNumber(1, 3_600_000),
     fallback: '65000',
-    help: 'ms an idle keep-alive connection stays open after an answer (longer than a proxy\'s idle timeout, so the proxy closes first)',
+    help: "ms an idle keep-alive connection stays open after an answer (longer than a proxy's idle timeout, so the proxy closes first)",
   },
   keyGraceDays: {
     arg: '<days>',

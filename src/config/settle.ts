@@ -5,7 +5,14 @@
  * `settleEntries`, without the table.
  */
 import { ConfigError } from './config.js';
-import { settingOf, type Declarations, type Origin, type Setting, type SettledOf, type SettledSetting } from './declared.js';
+import {
+  settingOf,
+  type Declarations,
+  type Origin,
+  type Setting,
+  type SettledOf,
+  type SettledSetting,
+} from './declared.js';
 import { readConfigFile, type FileSettings } from './file.js';
 
 /** The flags of `serve` and `config` as commander hands them over: each setting's key, and the file. */
@@ -32,7 +39,11 @@ function pick(setting: Setting<unknown>, { flags, env, file }: Sources): Origin 
   if (variable !== undefined && variable !== '') return { from: 'env', name: setting.env, text: variable };
   const written = file?.settings[key];
   if (written !== undefined) return { from: 'file', file: file!.path, name: `${key} in ${file!.path}`, text: written };
-  return { from: 'default', name: setting.flag ?? setting.env, ...(setting.fallback !== undefined ? { text: setting.fallback } : {}) };
+  return {
+    from: 'default',
+    name: setting.flag ?? setting.env,
+    ...(setting.fallback !== undefined ? { text: setting.fallback } : {}),
+  };
 }
 
 /** One setting from its sources; a value it does not allow is a ConfigError naming it as the operator wrote it. */
@@ -50,5 +61,7 @@ export function settle<T>(setting: Setting<T>, sources: Sources): SettledSetting
 /** Some entries of the table (a kind's), settled from the environment and MUSTER_CONFIG's file as `serve` would. */
 export function settleEntries<D extends Declarations>(entries: D, env: NodeJS.ProcessEnv): SettledOf<D> {
   const sources = sourcesFrom({}, env, undefined);
-  return Object.fromEntries(Object.entries(entries).map(([key, declared]) => [key, settle(settingOf(key, declared), sources)])) as SettledOf<D>;
+  return Object.fromEntries(
+    Object.entries(entries).map(([key, declared]) => [key, settle(settingOf(key, declared), sources)]),
+  ) as SettledOf<D>;
 }

@@ -6,12 +6,21 @@ export const oneOf =
   (text: string): V[number] | undefined =>
     values.includes(text) ? text : undefined;
 
-export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => (text: string) => {
-  const value = Number(text);
-  return text.trim() !== '' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
-};
+export const wholeNumber =
+  (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  (text: string) => {
+    const value = Number(text);
+    return text.trim() !== '' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
+  };
 
-const SWITCH = new Map([['on', true], ['off', false], ['true', true], ['false', false], ['1', true], ['0', false]]);
+const SWITCH = new Map([
+  ['on', true],
+  ['off', false],
+  ['true', true],
+  ['false', false],
+  ['1', true],
+  ['0', false],
+]);
 export const onOrOff = (text: string): boolean | undefined => SWITCH.get(text.toLowerCase());
 
 const commaList = (text: string) => text.split(',').map((part) => part.trim());

@@ -45,6 +45,7 @@ export function nonPublicReason(address: string): string | undefined {
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
   const range: string = ip.range();
   if (range !== 'unicast') return `${RANGE_NAMES[range] ?? `a special-purpose (${range})`} address`;
-  if (ip.kind() === 'ipv6' && !ip.match(IPV6_GLOBAL_UNICAST)) return 'an IPv6 address outside global unicast space (2000::/3)';
+  if (ip.kind() === 'ipv6' && !ip.match(IPV6_GLOBAL_UNICAST))
+    return 'an IPv6 address outside global unicast space (2000::/3)';
   return undefined;
 }

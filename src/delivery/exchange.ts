@@ -23,13 +23,19 @@ export interface Bounds {
   stream?: { until: number; onData: (chunk: Buffer) => void; signal?: AbortSignal };
 }
 
-const isEventStream = (response: http.IncomingMessage) => String(response.headers['content-type'] ?? '').startsWith('text/event-stream');
+const isEventStream = (response: http.IncomingMessage) =>
+  String(response.headers['content-type'] ?? '').startsWith('text/event-stream');
 
 /** One request and its whole (capped) response, without following redirects. */
-export function exchange({ url, method, headers, body }: Exchange, policy: TargetPolicy, bounds: Bounds): Promise<SendResult> {
+export function exchange(
+  { url, method, headers, body }: Exchange,
+  policy: TargetPolicy,
+  bounds: Bounds,
+): Promise<SendResult> {
   return new Promise((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
-    const outgoing = body === undefined ? headers : Object.assign({}, headers, { 'content-length': String(body.length) });
+    const outgoing =
+      body === undefined ? headers : Object.assign({}, headers, { 'content-length': String(body.length) });
     const request = transport.request({
       protocol: url.protocol,
       hostname: hostOf(url),
@@ -50,11 +56,15 @@ export function exchange({ url, method, headers, body }: Exchange, policy: Targe
       reject(error);
     };
     const timer = setTimeout(
-      () => fail(new DeliveryFailed('timeout', `${url.origin} did not answer completely within ${bounds.timeoutMs} ms`)),
+      () =>
+        fail(new DeliveryFailed('timeout', `${url.origin} did not answer completely within ${bounds.timeoutMs} ms`)),
       Math.max(0, bounds.deadline - Date.now()),
     );
     const tooLarge = (): DeliveryFailed =>
-      new DeliveryFailed('too-large', `The answer from ${url.origin} is larger than ${bounds.maxBytes} bytes; Muster reads at most that much`);
+      new DeliveryFailed(
+        'too-large',
+        `The answer from ${url.origin} is larger than ${bounds.maxBytes} bytes; Muster reads at most that much`,
+      );
 
     request.on('error', (error) => fail(asFailure(error, url)));
     request.on('response', (response) => {
@@ -70,13 +80,25 @@ export function exchange({ url, method, headers, body }: Exchange, policy: Targe
       });
       response.on('error', (error) => fail(asFailure(error, url)));
       response.on('close', () => {
-        if (!response.complete) fail(new DeliveryFailed('network', `${url.origin} closed the connection before the answer was complete`, 'ECONNRESET'));
+        if (!response.complete)
+          fail(
+            new DeliveryFailed(
+              'network',
+              `${url.origin} closed the connection before the answer was complete`,
+              'ECONNRESET',
+            ),
+          );
       });
       response.on('end', () => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), url: url.href });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+          url: url.href,
+        });
       });
     });
     /** An event stream, passed on as it comes; its end, a cut after it began, or `until` ends the exchange. */

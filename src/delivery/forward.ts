@@ -1,6 +1,14 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Message } from '../a2a/types.js';
-import type { Delivery, DeliveryDraft, FollowMeans, ForwardDraft, LazyForward, StoredTask, TaskRecord } from '../store/store.js';
+import type {
+  Delivery,
+  DeliveryDraft,
+  FollowMeans,
+  ForwardDraft,
+  LazyForward,
+  StoredTask,
+  TaskRecord,
+} from '../store/store.js';
 import { storedCall, type RemoteCall } from './remote/requests.js';
 
 /** The calls that carry the sender's side to the endpoint, in order: the forward, follow-ups, a cancel. */
@@ -23,7 +31,11 @@ export function forwardOf(task: StoredTask, to: string): LazyForward | undefined
 function forwardDraft(record: TaskRecord, first: Message, to: string): ForwardDraft {
   const id = uuidv7();
   const message = remoteMessage(record, first, id);
-  const call: RemoteCall = { id, method: 'SendMessage', params: { message, configuration: configurationOf(record.acceptedOutputModes) } };
+  const call: RemoteCall = {
+    id,
+    method: 'SendMessage',
+    params: { message, configuration: configurationOf(record.acceptedOutputModes) },
+  };
   return { id, taskId: record.id, channel: FORWARD_CHANNEL, seq: 1, to, headers: {}, body: storedCall(call) };
 }
 
@@ -33,7 +45,9 @@ function remoteMessage(record: TaskRecord, message: Message, id: string): Record
     messageId: id,
     role: 'ROLE_USER',
     parts: message.parts,
-    metadata: Object.assign({}, message.metadata, { muster: { taskId: record.id, contextId: record.contextId, from: record.sender, to: record.target } }),
+    metadata: Object.assign({}, message.metadata, {
+      muster: { taskId: record.id, contextId: record.contextId, from: record.sender, to: record.target },
+    }),
   };
 }
 
@@ -57,10 +71,24 @@ const draft = (record: TaskRecord, channel: string, seq: number, url: string, ca
 });
 
 /** The sender's follow-up (an answer to INPUT_REQUIRED) for the endpoint's task. `seq`: the task's event that carried it. */
-export function followUpDraft(record: TaskRecord, message: Message, remote: RemoteTaskRef, url: string, seq: number): DeliveryDraft {
+export function followUpDraft(
+  record: TaskRecord,
+  message: Message,
+  remote: RemoteTaskRef,
+  url: string,
+  seq: number,
+): DeliveryDraft {
   const id = uuidv7();
-  const sent = Object.assign(remoteMessage(record, message, id), { taskId: remote.remoteTaskId }, remote.remoteContextId ? { contextId: remote.remoteContextId } : {});
-  return draft(record, FORWARD_CHANNEL, seq, url, { id, method: 'SendMessage', params: { message: sent, configuration: configurationOf(record.acceptedOutputModes) } });
+  const sent = Object.assign(
+    remoteMessage(record, message, id),
+    { taskId: remote.remoteTaskId },
+    remote.remoteContextId ? { contextId: remote.remoteContextId } : {},
+  );
+  return draft(record, FORWARD_CHANNEL, seq, url, {
+    id,
+    method: 'SendMessage',
+    params: { message: sent, configuration: configurationOf(record.acceptedOutputModes) },
+  });
 }
 
 /** The sender's cancel, for the endpoint's task. */
@@ -84,7 +112,11 @@ export interface ForwardingRecord extends Partial<RemoteTaskRef> {
 }
 
 /** The record after an attempt: what the attempt says, over what was known before. */
-export function forwardingRecord(before: Partial<ForwardingRecord> | undefined, delivery: Delivery, learned: Partial<ForwardingRecord>): ForwardingRecord {
+export function forwardingRecord(
+  before: Partial<ForwardingRecord> | undefined,
+  delivery: Delivery,
+  learned: Partial<ForwardingRecord>,
+): ForwardingRecord {
   const { remoteError: _old, httpStatus: _status, ...kept } = before ?? {};
   return Object.assign(kept, {
     state: delivery.state,

@@ -5,7 +5,11 @@ import type { RemoteRequest } from './remote/requests.js';
 import type { Signer } from './signing.js';
 
 /** What an answer means for its delivery: done, refused for good, worth a retry, or to be made again later (a follow's next read). */
-export type Verdict = { kind: 'done' } | { kind: 'refused'; reason: string } | { kind: 'retry'; reason: string } | { kind: 'again'; afterMs: number };
+export type Verdict =
+  | { kind: 'done' }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'retry'; reason: string }
+  | { kind: 'again'; afterMs: number };
 
 /**
  * A delivery whose request is written when it is sent, and whose answer is read by whoever wrote
@@ -103,17 +107,40 @@ export class Outbox {
     let conversation: Conversation | undefined;
     try {
       const found = await this.options.conversationOf?.(delivery);
-      if (found === 'done') return void (await this.store.finishDelivery(delivery.id, owner, this.outcome(delivery, undefined, { kind: 'done' })));
+      if (found === 'done')
+        return void (await this.store.finishDelivery(
+          delivery.id,
+          owner,
+          this.outcome(delivery, undefined, { kind: 'done' }),
+        ));
       conversation = found;
-      const request = conversation?.request ?? { url: delivery.url, method: 'POST', headers: delivery.headers, body: delivery.body };
-      const signature = request.body === undefined ? {} : { 'muster-signature': await this.signer.signDetached(request.body) };
+      const request = conversation?.request ?? {
+        url: delivery.url,
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+      };
+      const signature =
+        request.body === undefined ? {} : { 'muster-signature': await this.signer.signDetached(request.body) };
       const live = (await this.options.headersFor?.(delivery)) ?? {};
       const headers = Object.assign({}, request.headers, live, { 'idempotency-key': delivery.id }, signature);
       const policy = this.policyFor(conversation);
-      const answer = await safeSend({ url: request.url, method: request.method, headers, ...(request.body === undefined ? {} : { body: request.body }) }, policy);
+      const answer = await safeSend(
+        {
+          url: request.url,
+          method: request.method,
+          headers,
+          ...(request.body === undefined ? {} : { body: request.body }),
+        },
+        policy,
+      );
       status = answer.status;
       response = answer.body;
-      verdict = conversation ? await conversation.verdict(status, response) : status >= 200 && status < 300 ? { kind: 'done' } : { kind: 'retry', reason: `HTTP ${status}` };
+      verdict = conversation
+        ? await conversation.verdict(status, response)
+        : status >= 200 && status < 300
+          ? { kind: 'done' }
+          : { kind: 'retry', reason: `HTTP ${status}` };
     } catch (e) {
       // A URL the rules refuse stays refused: no retry.
       verdict = { kind: e instanceof TargetRefused ? 'refused' : 'retry', reason: (e as Error).message };
@@ -122,7 +149,14 @@ export class Outbox {
     const done = Object.assign({}, delivery, outcome);
     // The answer is written before the delivery is finished, so the channel's next call (a cancel
     // waiting behind a forward) finds what it named; a write that fails leaves the delivery to its lease.
-    if (conversation && !(await conversation.answered(done, status, response).then(() => true, (e: unknown) => void this.options.onError?.(e)))) return;
+    if (
+      conversation &&
+      !(await conversation.answered(done, status, response).then(
+        () => true,
+        (e: unknown) => void this.options.onError?.(e),
+      ))
+    )
+      return;
     if (!(await this.store.finishDelivery(delivery.id, owner, outcome))) return; // our lease was lost: someone else owns it now
     this.options.onAttempt?.(done);
   }
@@ -131,7 +165,12 @@ export class Outbox {
     if (!conversation) return this.options.policy;
     const { maxResponseBytes, stream } = conversation;
     const held = stream && { until: this.clock() + stream.holdMs, onData: stream.onData, signal: this.stopping.signal };
-    return Object.assign({}, this.options.policy, maxResponseBytes ? { maxResponseBytes } : {}, held ? { stream: held } : {});
+    return Object.assign(
+      {},
+      this.options.policy,
+      maxResponseBytes ? { maxResponseBytes } : {},
+      held ? { stream: held } : {},
+    );
   }
 
   private outcome(delivery: Delivery, status: number | undefined, verdict: Verdict): DeliveryOutcome {

@@ -14,7 +14,6 @@ export interface PushBack {
   check(taskId: string, token: string): Promise<boolean>;
 }
 
-
 const signed = (taskId: string) => `muster forwarded task push ${taskId}`;
 
 export function pushBack(signer: Pick<Signer, 'signDetached' | 'currentJwks'>, hubUrl: () => string): PushBack {

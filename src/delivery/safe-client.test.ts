@@ -74,8 +74,12 @@ describe('safeSend', () => {
 
   it('checks the resolved address at connect time, without a prior checkTarget', async () => {
     const server = await track(startTcpServer());
-    vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: Function) => callback(null, [{ address: '127.0.0.1', family: 4 }])) as never);
-    const error = await refusal(safeSend({ url: `https://loopy.example:${server.port}/hook`, body: '{}' }, { ...STRICT, timeoutMs: 2_000 }), 'private-address');
+    vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: Function) =>
+      callback(null, [{ address: '127.0.0.1', family: 4 }])) as never);
+    const error = await refusal(
+      safeSend({ url: `https://loopy.example:${server.port}/hook`, body: '{}' }, { ...STRICT, timeoutMs: 2_000 }),
+      'private-address',
+    );
     expect(error.message).toMatch(/loopy\.example resolves to 127\.0\.0\.1/);
     expect(server.connections()).toBe(0);
   });
@@ -105,7 +109,11 @@ describe('safeSend', () => {
     );
     const body = JSON.stringify({ task: { id: 't-1' } });
     const result = await safeSend(
-      { url: `${server.url}/hook?x=1`, headers: { 'Content-Type': 'application/json', Cookie: 'a=b', 'X-A2A-Notification-Token': 'tok' }, body },
+      {
+        url: `${server.url}/hook?x=1`,
+        headers: { 'Content-Type': 'application/json', Cookie: 'a=b', 'X-A2A-Notification-Token': 'tok' },
+        body,
+      },
       PRIVATE_OK,
     );
     expect(result.status).toBe(202);
@@ -149,14 +157,19 @@ describe('safeSend', () => {
         else res.end('done');
       }),
     );
-    const result = await safeSend({ url: `${server.url}/post`, body: '{}', headers: { 'content-type': 'application/json' } }, PRIVATE_OK);
+    const result = await safeSend(
+      { url: `${server.url}/post`, body: '{}', headers: { 'content-type': 'application/json' } },
+      PRIVATE_OK,
+    );
     expect(result.body.toString()).toBe('done');
     expect(hits).toEqual(['POST /post application/json', 'GET /result -']);
   });
 
   it('refuses a redirect to another origin without contacting it', async () => {
     const elsewhere = await track(startHttpServer((_req, res) => res.end('elsewhere')));
-    const server = await track(startHttpServer((_req, res) => res.writeHead(302, { location: `${elsewhere.url}/hook` }).end()));
+    const server = await track(
+      startHttpServer((_req, res) => res.writeHead(302, { location: `${elsewhere.url}/hook` }).end()),
+    );
     const error = await refusal(safeSend({ url: `${server.url}/hook` }, PRIVATE_OK), 'redirect');
     expect(error.message).toMatch(/another origin/);
     expect(elsewhere.connections()).toBe(0);
@@ -166,7 +179,8 @@ describe('safeSend', () => {
   it('refuses a redirect to the same host under another scheme or name', async () => {
     const server = await track(
       startHttpServer((req, res) => {
-        const target = req.url === '/to-https' ? `https://127.0.0.1:${server.port}/x` : `http://localhost:${server.port}/x`;
+        const target =
+          req.url === '/to-https' ? `https://127.0.0.1:${server.port}/x` : `http://localhost:${server.port}/x`;
         res.writeHead(301, { location: target }).end();
       }),
     );
@@ -191,7 +205,10 @@ describe('safeSend', () => {
   it('times out on a server that never answers', async () => {
     const server = await track(startHttpServer(() => {}));
     const started = Date.now();
-    const error = await failure(safeSend({ url: `${server.url}/slow`, body: '{}' }, { ...PRIVATE_OK, timeoutMs: 300 }), 'timeout');
+    const error = await failure(
+      safeSend({ url: `${server.url}/slow`, body: '{}' }, { ...PRIVATE_OK, timeoutMs: 300 }),
+      'timeout',
+    );
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(2_000);
@@ -212,7 +229,9 @@ describe('safeSend', () => {
 
   it('refuses a response over 256 KB, declared or chunked', async () => {
     const big = Buffer.alloc(300 * 1024, 'x');
-    const declared = await track(startHttpServer((_req, res) => res.writeHead(200, { 'content-length': big.length }).end(big)));
+    const declared = await track(
+      startHttpServer((_req, res) => res.writeHead(200, { 'content-length': big.length }).end(big)),
+    );
     await failure(safeSend({ url: declared.url }, PRIVATE_OK), 'too-large');
     const chunked = await track(
       startHttpServer((_req, res) => {

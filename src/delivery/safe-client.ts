@@ -58,11 +58,19 @@ export async function safeSend(request: OutgoingRequest, policy: SendPolicy): Pr
   const headers = ownHeaders(request.headers ?? {});
 
   for (let redirects = 0; ; redirects += 1) {
-    const response = await exchange({ url, method, headers, body }, policy, { deadline, timeoutMs, maxBytes, ...(policy.stream ? { stream: policy.stream } : {}) });
+    const response = await exchange({ url, method, headers, body }, policy, {
+      deadline,
+      timeoutMs,
+      maxBytes,
+      ...(policy.stream ? { stream: policy.stream } : {}),
+    });
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(response.status) || location === undefined || policy.stream) return response;
     if (redirects >= maxRedirects) {
-      throw new TargetRefused('redirect', `${url.origin} redirected more than ${maxRedirects} times; send the final URL instead`);
+      throw new TargetRefused(
+        'redirect',
+        `${url.origin} redirected more than ${maxRedirects} times; send the final URL instead`,
+      );
     }
     url = sameOriginRedirect(url, location, policy);
     // As fetch does: 303, and 301/302 after a POST, continue as a GET without the body.
@@ -91,7 +99,10 @@ function sameOriginRedirect(from: URL, location: string, policy: TargetPolicy): 
     throw new TargetRefused('redirect', `${from.origin} redirected to an invalid location; send the final URL instead`);
   }
   if (next.origin !== from.origin) {
-    throw new TargetRefused('redirect', `${from.origin} redirected to another origin (${next.origin}); Muster follows redirects only within ${from.origin}. Send the final URL instead`);
+    throw new TargetRefused(
+      'redirect',
+      `${from.origin} redirected to another origin (${next.origin}); Muster follows redirects only within ${from.origin}. Send the final URL instead`,
+    );
   }
   return parseTarget(next.href, policy);
 }

@@ -99,14 +99,26 @@ describe('Signer', () => {
     const reopened = await Signer.open(storage, { now: () => 3_000 });
     expect(reopened.kid).toBe(rotated.keys[0]!.kid);
     expect(reopened.kid).not.toBe(old.kid);
-    expect(reopened.jwks().keys.map((k) => k.kid).sort()).toEqual([old.kid, rotated.keys[0]!.kid].sort());
+    expect(
+      reopened
+        .jwks()
+        .keys.map((k) => k.kid)
+        .sort(),
+    ).toEqual([old.kid, rotated.keys[0]!.kid].sort());
   });
 
   it('publishes public keys only, with kid, alg and use', async () => {
     const signer = await Signer.open(new MemoryKeyStorage());
     const { keys } = signer.jwks();
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: signer.kid, alg: 'EdDSA', use: 'sig' });
+    expect(keys[0]).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: expect.any(String),
+      kid: signer.kid,
+      alg: 'EdDSA',
+      use: 'sig',
+    });
     expect(JSON.stringify(signer.jwks())).not.toMatch(/"d"/);
   });
 

@@ -81,7 +81,8 @@ export class Signer {
     refreshMs: number | undefined,
   ) {
     // A failed read keeps the keys last read; the next one tries again.
-    if (refreshMs !== undefined) this.refreshing = setInterval(() => void this.refresh().catch(() => {}), refreshMs).unref();
+    if (refreshMs !== undefined)
+      this.refreshing = setInterval(() => void this.refresh().catch(() => {}), refreshMs).unref();
   }
 
   /** Loads the stored keys, creating and storing the first key when there is none. */
@@ -131,7 +132,9 @@ export class Signer {
       // Never older than the key it replaces, whatever this node's clock says.
       const key = await newKey(Math.max(this.now(), current.createdAt + 1));
       if (!(await this.storage.addSigningKey(key, current.kid))) continue;
-      const expired = statusesOf([...keys, key], this.graceMs).filter((s) => s.publishedUntil !== undefined && s.publishedUntil <= this.now());
+      const expired = statusesOf([...keys, key], this.graceMs).filter(
+        (s) => s.publishedUntil !== undefined && s.publishedUntil <= this.now(),
+      );
       await this.storage.deleteSigningKeys(expired.map((s) => s.kid));
       await this.read();
       return { kid: key.kid, replaced: current.kid };
@@ -152,7 +155,9 @@ export class Signer {
   async sign(payload: string | Uint8Array, jku?: string): Promise<{ protected: string; signature: string }> {
     const { kid, key } = this.state;
     const bytes = typeof payload === 'string' ? new TextEncoder().encode(payload) : payload;
-    const jws = await new FlattenedSign(bytes).setProtectedHeader({ alg: ALG, typ: 'JOSE', kid, ...(jku ? { jku } : {}) }).sign(key);
+    const jws = await new FlattenedSign(bytes)
+      .setProtectedHeader({ alg: ALG, typ: 'JOSE', kid, ...(jku ? { jku } : {}) })
+      .sign(key);
     return { protected: jws.protected!, signature: jws.signature };
   }
 
@@ -165,7 +170,9 @@ export class Signer {
   /** The public keys last read, for `/.well-known/jwks.json`. Never carries private members. */
   jwks(): { keys: PublishedKey[] } {
     const now = this.now();
-    const live = new Set(this.state.statuses.filter((s) => s.publishedUntil === undefined || s.publishedUntil > now).map((s) => s.kid));
+    const live = new Set(
+      this.state.statuses.filter((s) => s.publishedUntil === undefined || s.publishedUntil > now).map((s) => s.kid),
+    );
     return { keys: this.state.published.filter((key) => live.has(key.kid)).map((key) => ({ ...key })) };
   }
 
@@ -179,18 +186,25 @@ export class Signer {
  * Checks a detached JWS from `signDetached` against a body and a JWKS; resolves to the kid
  * that signed, or rejects. For receivers and tests.
  */
-export async function verifyDetached(signature: string, body: string | Uint8Array, jwks: { keys: object[] }): Promise<string> {
+export async function verifyDetached(
+  signature: string,
+  body: string | Uint8Array,
+  jwks: { keys: object[] },
+): Promise<string> {
   const [protectedHeader, empty, sig, ...rest] = signature.split('.');
   if (protectedHeader === undefined || empty !== '' || sig === undefined || rest.length > 0) {
     throw new Error('Not a detached JWS: expected <protected>..<signature>');
   }
   const payload = base64url.encode(typeof body === 'string' ? new TextEncoder().encode(body) : body);
   const keySet = createLocalJWKSet(jwks as { keys: JWK[] });
-  const result = await flattenedVerify({ protected: protectedHeader, payload, signature: sig }, keySet, { algorithms: [ALG] });
+  const result = await flattenedVerify({ protected: protectedHeader, payload, signature: sig }, keySet, {
+    algorithms: [ALG],
+  });
   return String(result.protectedHeader?.kid);
 }
 
-const newer = (a: StoredSigningKey, b: StoredSigningKey) => b.createdAt > a.createdAt || (b.createdAt === a.createdAt && b.kid > a.kid);
+const newer = (a: StoredSigningKey, b: StoredSigningKey) =>
+  b.createdAt > a.createdAt || (b.createdAt === a.createdAt && b.kid > a.kid);
 const newest = <K extends StoredSigningKey>(keys: K[]): K => keys.reduce((a, b) => (newer(a, b) ? b : a));
 
 /** Each key's place: a key is retired when the next newer one was made, and published for the grace after that. */
@@ -198,7 +212,14 @@ function statusesOf(keys: StoredSigningKey[], graceMs: number): KeyStatus[] {
   const ordered = [...keys].sort((a, b) => (newer(a, b) ? -1 : newer(b, a) ? 1 : 0));
   return ordered.map((key, i) => {
     const successor = ordered[i + 1];
-    return successor ? { kid: key.kid, createdAt: key.createdAt, retiredAt: successor.createdAt, publishedUntil: successor.createdAt + graceMs } : { kid: key.kid, createdAt: key.createdAt };
+    return successor
+      ? {
+          kid: key.kid,
+          createdAt: key.createdAt,
+          retiredAt: successor.createdAt,
+          publishedUntil: successor.createdAt + graceMs,
+        }
+      : { kid: key.kid, createdAt: key.createdAt };
   });
 }
 
@@ -225,7 +246,8 @@ async function newKey(createdAt: number): Promise<StoredKey> {
 /** Only the public members, whatever the stored JWK holds. */
 function publicOf(key: StoredKey): PublishedKey {
   const { kty, crv, x } = key.publicJwk;
-  if (kty !== 'OKP' || crv !== 'Ed25519' || typeof x !== 'string') throw new Error(`Stored key ${key.kid} is not an Ed25519 public key`);
+  if (kty !== 'OKP' || crv !== 'Ed25519' || typeof x !== 'string')
+    throw new Error(`Stored key ${key.kid} is not an Ed25519 public key`);
   return { kty, crv, x, kid: key.kid, alg: ALG, use: 'sig' };
 }
 

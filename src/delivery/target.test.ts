@@ -62,41 +62,57 @@ describe('checkTarget', () => {
 
   it('passes public IP literals without needing a connection', async () => {
     expect((await checkTarget('https://93.184.216.34/hook', STRICT)).hostname).toBe('93.184.216.34');
-    expect((await checkTarget('https://[2606:2800:220:1:248:1893:25c8:1946]/', STRICT)).hostname).toBe('[2606:2800:220:1:248:1893:25c8:1946]');
+    expect((await checkTarget('https://[2606:2800:220:1:248:1893:25c8:1946]/', STRICT)).hostname).toBe(
+      '[2606:2800:220:1:248:1893:25c8:1946]',
+    );
     expect((await checkTarget('https://[::ffff:93.184.216.34]/', STRICT)).href).toMatch(/^https:\/\/\[/);
   });
 
-  it.each(['https://localhost/hook', 'https://localhost./hook', 'https://LOCALHOST./hook', 'https://foo.localhost/hook', 'https://foo.localhost./hook'])(
-    'refuses %s by its name, before any lookup',
+  it.each([
+    'https://localhost/hook',
+    'https://localhost./hook',
+    'https://LOCALHOST./hook',
+    'https://foo.localhost/hook',
+    'https://foo.localhost./hook',
+  ])('refuses %s by its name, before any lookup', async (url) => {
+    const lookup = vi.spyOn(dns, 'lookup');
+    const error = await refusal(checkTarget(url, STRICT), 'private-address');
+    expect(error.message).toMatch(/localhost\.? names this machine/);
+    expect(lookup).not.toHaveBeenCalled();
+  });
+
+  it.each(['https://127.0.0.1./hook', 'https://10.1.2.3./hook', 'https://0x7f.1./hook'])(
+    'refuses the IP literal %s (a trailing dot is the same address)',
     async (url) => {
-      const lookup = vi.spyOn(dns, 'lookup');
-      const error = await refusal(checkTarget(url, STRICT), 'private-address');
-      expect(error.message).toMatch(/localhost\.? names this machine/);
-      expect(lookup).not.toHaveBeenCalled();
+      await refusal(checkTarget(url, STRICT), 'private-address');
     },
   );
 
-  it.each(['https://127.0.0.1./hook', 'https://10.1.2.3./hook', 'https://0x7f.1./hook'])('refuses the IP literal %s (a trailing dot is the same address)', async (url) => {
-    await refusal(checkTarget(url, STRICT), 'private-address');
-  });
-
   it('refuses a name with a trailing dot when either form of it resolves to a private address', async () => {
-    const lookup = vi.spyOn(dns, 'lookup').mockImplementation(((host: string, _options: unknown, callback: Function) =>
-      host === 'internal.example' ? callback(null, [{ address: '10.0.0.5', family: 4 }]) : callback(Object.assign(new Error('no'), { code: 'ENOTFOUND' }), [])) as never);
+    const lookup = vi
+      .spyOn(dns, 'lookup')
+      .mockImplementation(((host: string, _options: unknown, callback: Function) =>
+        host === 'internal.example'
+          ? callback(null, [{ address: '10.0.0.5', family: 4 }])
+          : callback(Object.assign(new Error('no'), { code: 'ENOTFOUND' }), [])) as never);
     const error = await refusal(checkTarget('https://internal.example./hook', STRICT), 'private-address');
     expect(error.message).toMatch(/internal\.example\. resolves to 10\.0\.0\.5/);
     expect(lookup.mock.calls.map((c) => c[0])).toEqual(['internal.example.', 'internal.example']);
   });
 
   it('refuses a name that resolves to loopback', async () => {
-    vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: Function) => callback(null, [{ address: '127.0.0.1', family: 4 }])) as never);
+    vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: Function) =>
+      callback(null, [{ address: '127.0.0.1', family: 4 }])) as never);
     const error = await refusal(checkTarget('https://loopy.example/hook', STRICT), 'private-address');
     expect(error.message).toMatch(/loopy\.example resolves to 127\.0\.0\.1/);
   });
 
   it('refuses a name when any one of its addresses is private', async () => {
     vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: Function) =>
-      callback(null, [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }])) as never);
+      callback(null, [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.5', family: 4 },
+      ])) as never);
     await refusal(checkTarget('https://mixed.example/', STRICT), 'private-address');
     vi.restoreAllMocks();
     vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: Function) =>

@@ -31,12 +31,19 @@ export function parseTarget(raw: string, policy: TargetPolicy): URL {
     throw new TargetRefused('scheme', `${url.protocol}// URLs are not allowed; send an ${allowed} URL`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new TargetRefused('credentials', 'URLs with user:password@ credentials are not allowed; remove them and put credentials in the authentication field instead');
+    throw new TargetRefused(
+      'credentials',
+      'URLs with user:password@ credentials are not allowed; remove them and put credentials in the authentication field instead',
+    );
   }
   const host = hostOf(url);
   if (policy.allowPrivate) return url;
   if (isIpAddress(host)) assertPublic(host, [host]);
-  if (isLoopbackName(host)) throw new TargetRefused('private-address', `${host} names this machine (loopback); Muster only sends to public addresses. Send a URL whose host resolves only to public addresses`);
+  if (isLoopbackName(host))
+    throw new TargetRefused(
+      'private-address',
+      `${host} names this machine (loopback); Muster only sends to public addresses. Send a URL whose host resolves only to public addresses`,
+    );
   return url;
 }
 
@@ -68,13 +75,17 @@ export function guardedLookup(policy: TargetPolicy): LookupFunction | undefined 
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       try {
-        assertPublic(hostname, addresses.map((a) => a.address));
+        assertPublic(
+          hostname,
+          addresses.map((a) => a.address),
+        );
       } catch (refusal) {
         return callback(refusal as NodeJS.ErrnoException, []);
       }
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
-      if (first === undefined) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+      if (first === undefined)
+        return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), []);
       callback(null, first.address, first.family);
     });
   };
@@ -85,7 +96,8 @@ function resolveAll(host: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     dns.lookup(host, { all: true }, (error, addresses) => {
       if (error) reject(error);
-      else if (addresses.length === 0) reject(Object.assign(new Error(`No address for ${host}`), { code: 'ENOTFOUND' }));
+      else if (addresses.length === 0)
+        reject(Object.assign(new Error(`No address for ${host}`), { code: 'ENOTFOUND' }));
       else resolve(addresses.map((a) => a.address));
     });
   });
@@ -96,6 +108,9 @@ function assertPublic(host: string, addresses: string[]): void {
     const reason = nonPublicReason(address);
     if (reason === undefined) continue;
     const via = address === host ? `${address} is` : `${host} resolves to ${address}, which is`;
-    throw new TargetRefused('private-address', `${via} ${reason}; Muster only sends to public addresses. Send a URL whose host resolves only to public addresses`);
+    throw new TargetRefused(
+      'private-address',
+      `${via} ${reason}; Muster only sends to public addresses. Send a URL whose host resolves only to public addresses`,
+    );
   }
 }

@@ -22,12 +22,16 @@ export interface HubErrorOptions {
 }
 
 /** `message.parts` under `params` is `params.message.parts`; an index joins without a dot. */
-export const joinField = (root: string, field: string): string => (!root ? field : !field ? root : field.startsWith('[') ? `${root}${field}` : `${root}.${field}`);
+export const joinField = (root: string, field: string): string =>
+  !root ? field : !field ? root : field.startsWith('[') ? `${root}${field}` : `${root}.${field}`;
 
 /** The message of a refusal of fields: it names the first, as the caller knows it. */
 const fieldsMessage = (fields: readonly FieldViolation[]): string => {
   const [first] = fields;
-  const more = fields.length > 1 ? ` (and ${fields.length - 1} more field${fields.length > 2 ? 's' : ''}, listed in the error's fields)` : '';
+  const more =
+    fields.length > 1
+      ? ` (and ${fields.length - 1} more field${fields.length > 2 ? 's' : ''}, listed in the error's fields)`
+      : '';
   return `${first!.field ? `Invalid '${first!.field}'` : 'Invalid request body'}: ${first!.description}${more}`;
 };
 
@@ -61,7 +65,12 @@ export class HubError extends Error {
   under(root: string): HubError {
     if (this.fields.length === 0 || !root) return this;
     const fields = this.fields.map((f) => ({ field: joinField(root, f.field), description: f.description }));
-    return new HubError(this.code, this.namesFields ? undefined : this.message, { hint: this.hint, restHint: this.restHint, fields, meta: this.meta });
+    return new HubError(this.code, this.namesFields ? undefined : this.message, {
+      hint: this.hint,
+      restHint: this.restHint,
+      fields,
+      meta: this.meta,
+    });
   }
 
   /** The same refusal with another hint (a door adds what only it knows, such as a URL). */

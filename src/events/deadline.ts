@@ -3,7 +3,11 @@
  * when the wait ends. Not `AbortSignal.any([AbortSignal.timeout(ms), other])`: on Node 20 that
  * combination can lose its timeout once the garbage collector runs, and the wait never ends.
  */
-export async function withDeadline<T>(ms: number, other: AbortSignal | undefined, wait: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  ms: number,
+  other: AbortSignal | undefined,
+  wait: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
   const stop = () => controller.abort();

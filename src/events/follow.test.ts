@@ -10,8 +10,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const opening = (id: string): TaskWrite => ({
   record: {
-    id, kind: 'direct', contextId: 'ctx', sender: 'a', target: 'b', visibility: 'participants', state: 'TASK_STATE_SUBMITTED',
-    statusAt: 1, createdAt: 1, updatedAt: 1, messageCount: 0, artifactCount: 0, version: 1, lastSeq: 1,
+    id,
+    kind: 'direct',
+    contextId: 'ctx',
+    sender: 'a',
+    target: 'b',
+    visibility: 'participants',
+    state: 'TASK_STATE_SUBMITTED',
+    statusAt: 1,
+    createdAt: 1,
+    updatedAt: 1,
+    messageCount: 0,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 1,
   },
   newMessages: [],
   newArtifacts: [],
@@ -31,9 +43,13 @@ describe.skipIf(!testPostgres)('follow on a store shared with other processes', 
       await raw.connect();
       await sleep(300); // the subscriber has read the log and waits
       // A commit made behind the store's back: as if its writer died before announcing it.
-      await raw.query(`INSERT INTO events (task_id, seq, body, created_at) VALUES ('t-lost', 2, $1, 2)`, [JSON.stringify({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } })]);
+      await raw.query(`INSERT INTO events (task_id, seq, body, created_at) VALUES ('t-lost', 2, $1, 2)`, [
+        JSON.stringify({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } }),
+      ]);
       await raw.query(`UPDATE tasks SET last_seq = 2 WHERE id = 't-lost'`);
-      expect(await Promise.race([next.then(() => 'woken'), sleep(1_000).then(() => 'still waiting')])).toBe('still waiting'); // nothing announced it
+      expect(await Promise.race([next.then(() => 'woken'), sleep(1_000).then(() => 'still waiting')])).toBe(
+        'still waiting',
+      ); // nothing announced it
       const got = (await next).value as LoggedEvent;
       expect(got.seq).toBe(2);
       expect(got.event).toMatchObject({ message: { messageId: 'm' } });

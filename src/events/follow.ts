@@ -14,7 +14,8 @@ const LIVE_LIMIT = 1_000;
 const SHARED_RECHECK_MS = 5_000;
 
 /** True for the event that ends a task's stream: a status update into a terminal state. */
-export const endsStream = (event: StreamResponse): boolean => 'statusUpdate' in event && isTerminal(event.statusUpdate.status.state);
+export const endsStream = (event: StreamResponse): boolean =>
+  'statusUpdate' in event && isTerminal(event.statusUpdate.status.state);
 
 /** A numbered log follow() reads: a task's events (the store itself), or an agent's inbox. */
 export interface EventLog<E> {
@@ -29,7 +30,13 @@ export interface EventLog<E> {
  * finds a gap, or (on a shared store) after a quiet while. It stops after a terminal status
  * update, or when `signal` aborts.
  */
-export function follow(store: Pick<Store, 'exclusive' | 'eventsAfter'>, wakeups: Wakeups, taskId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<LoggedEvent> {
+export function follow(
+  store: Pick<Store, 'exclusive' | 'eventsAfter'>,
+  wakeups: Wakeups,
+  taskId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<LoggedEvent> {
   return followLog(store, wakeups, taskId, afterSeq, signal, endsStream);
 }
 

@@ -7,11 +7,36 @@ import { partsCheck } from '../identity/media-modes.js';
 
 // Hot paths copy with Object.assign, not `{ ...x, more }`: on Node 20's V8 every property after a
 // leading spread in a literal takes a slow runtime path (~0.5 us each; see docs/performance.md).
-const stamp = (m: Message, record: TaskRecord): Message => Object.assign({}, m, { taskId: record.id, contextId: record.contextId });
+const stamp = (m: Message, record: TaskRecord): Message =>
+  Object.assign({}, m, { taskId: record.id, contextId: record.contextId });
 
 /** Builds the write (row, history, artifacts, events) that opens a task. */
-export function openingWrite(opening: Opening, now: number, snapshot: (t: StoredTask) => Task): { write: TaskWrite; task: StoredTask } {
-  const { messages, quotas, dueAt, id, kind, contextId, visibility, state, statusMessage, sender, target, metadata, rank, openKey, settles, unlessPaused, partsFor, underLock: _createdUnderIt, ...unplaced } = opening;
+export function openingWrite(
+  opening: Opening,
+  now: number,
+  snapshot: (t: StoredTask) => Task,
+): { write: TaskWrite; task: StoredTask } {
+  const {
+    messages,
+    quotas,
+    dueAt,
+    id,
+    kind,
+    contextId,
+    visibility,
+    state,
+    statusMessage,
+    sender,
+    target,
+    metadata,
+    rank,
+    openKey,
+    settles,
+    unlessPaused,
+    partsFor,
+    underLock: _createdUnderIt,
+    ...unplaced
+  } = opening;
   unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
     id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
@@ -36,14 +61,25 @@ export function openingWrite(opening: Opening, now: number, snapshot: (t: Stored
   const history = messages.map((m) => stamp(m, record));
   const task: StoredTask = { record, history, artifacts: [] };
   const events: StreamResponse[] = [{ task: snapshot(task) }];
-  const write: TaskWrite = { record, newMessages: history, newArtifacts: [], events, ...(quotas ? { quotas } : {}), ...(dueAt !== undefined ? { dueAt } : {}) };
+  const write: TaskWrite = {
+    record,
+    newMessages: history,
+    newArtifacts: [],
+    events,
+    ...(quotas ? { quotas } : {}),
+    ...(dueAt !== undefined ? { dueAt } : {}),
+  };
   if (unlessPaused !== undefined) write.unlessPaused = unlessPaused;
   if (partsFor !== undefined) write.takes = partsCheck(partsFor, messages);
   return settles ? settledAtOnce({ task, write }, settles, now) : { task, write };
 }
 
 /** An opening and the change that settles it, as one write that creates the task as the change leaves it. */
-function settledAtOnce(opened: { write: TaskWrite; task: StoredTask }, change: Settling, now: number): { write: TaskWrite; task: StoredTask } {
+function settledAtOnce(
+  opened: { write: TaskWrite; task: StoredTask },
+  change: Settling,
+  now: number,
+): { write: TaskWrite; task: StoredTask } {
   const { write: settled, task } = changeWrite(opened.task, change, now);
   const quotas = [...(opened.write.quotas ?? []), ...(settled.quotas ?? [])];
   const write: TaskWrite = Object.assign({}, opened.write, settled, {
@@ -58,7 +94,10 @@ function settledAtOnce(opened: { write: TaskWrite; task: StoredTask }, change: S
 /** Applies a kind's Change to a task read at some version: the new task and the write that stores it. */
 export function changeWrite(current: StoredTask, change: Change, now: number): { write: TaskWrite; task: StoredTask } {
   const before = current.record;
-  const record: TaskRecord = Object.assign({}, before, { updatedAt: Math.max(now, before.updatedAt), version: before.version + 1 });
+  const record: TaskRecord = Object.assign({}, before, {
+    updatedAt: Math.max(now, before.updatedAt),
+    version: before.version + 1,
+  });
   const events: StreamResponse[] = [];
   const messages = change.messages.map((m) => stamp(m, record));
   const statusMessage = change.statusMessage && stamp(change.statusMessage, record);
@@ -72,7 +111,9 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     if (at >= 0) artifacts[at] = artifact;
     else artifacts.push(artifact);
     known.add(artifact.artifactId);
-    events.push({ artifactUpdate: { taskId: record.id, contextId: record.contextId, artifact, append: false, lastChunk: true } });
+    events.push({
+      artifactUpdate: { taskId: record.id, contextId: record.contextId, artifact, append: false, lastChunk: true },
+    });
   }
   const stored = new Map<string, Artifact>();
   for (const { artifact, append, lastChunk } of change.chunks ?? []) {
@@ -89,7 +130,11 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     record.statusAt = record.updatedAt;
     if (statusMessage) record.statusMessage = statusMessage;
     else delete record.statusMessage;
-    const status = dropUndefined({ state: record.state, message: statusMessage, timestamp: new Date(record.statusAt).toISOString() });
+    const status = dropUndefined({
+      state: record.state,
+      message: statusMessage,
+      timestamp: new Date(record.statusAt).toISOString(),
+    });
     events.push({ statusUpdate: { taskId: record.id, contextId: record.contextId, status } });
   }
   if (change.metadata) record.metadata = mergeMetadata(before.metadata, change.metadata);
@@ -102,7 +147,10 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     record,
     expectedVersion: before.version,
     newMessages: messages,
-    newArtifacts: stored.size > 0 ? [...change.artifacts.filter((a) => !stored.has(a.artifactId)), ...stored.values()] : change.artifacts,
+    newArtifacts:
+      stored.size > 0
+        ? [...change.artifacts.filter((a) => !stored.has(a.artifactId)), ...stored.values()]
+        : change.artifacts,
     events,
     ...(change.quotas ? { quotas: change.quotas } : {}),
     ...(change.entry ? { entry: change.entry } : {}),

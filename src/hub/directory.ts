@@ -53,7 +53,11 @@ export class Directory {
     await this.identity.confirm(caller);
     const { message } = params;
     if (params.configuration?.taskPushNotificationConfig) {
-      throw invalidParams('configuration.taskPushNotificationConfig', 'cannot be set here: a directory search answers with a message and opens no task', 'Leave it out');
+      throw invalidParams(
+        'configuration.taskPushNotificationConfig',
+        'cannot be set here: a directory search answers with a message and opens no task',
+        'Leave it out',
+      );
     }
     const filters = skillArgs(message, directoryArgs, 'A directory search') ?? {};
     const { agents, hasMore } = await this.identity.search(filters, { limit: DIRECTORY_MAX });
@@ -64,7 +68,12 @@ export class Directory {
       ...(message.contextId !== undefined ? { contextId: message.contextId } : {}),
       role: 'ROLE_AGENT',
       parts: [
-        { text: agents.length === 0 ? 'No agent on this hub matches.' : `${agents.length} agent${agents.length === 1 ? '' : 's'} on this hub match${agents.length === 1 ? 'es' : ''}${more}.` },
+        {
+          text:
+            agents.length === 0
+              ? 'No agent on this hub matches.'
+              : `${agents.length} agent${agents.length === 1 ? '' : 's'} on this hub match${agents.length === 1 ? 'es' : ''}${more}.`,
+        },
         { data: { agents: listed, hasMore }, mediaType: 'application/json' },
       ],
     };

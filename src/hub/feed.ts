@@ -67,7 +67,12 @@ export class Feed {
     try {
       const task = await this.tasks.get(ANYONE_AT_HUB, id, 0);
       const muster = task.metadata?.['muster'] as { kind?: unknown } | undefined;
-      return { id: task.id, kind: typeof muster?.kind === 'string' ? muster.kind : 'task', state: task.status.state, updatedAt: task.status.timestamp ?? new Date().toISOString() };
+      return {
+        id: task.id,
+        kind: typeof muster?.kind === 'string' ? muster.kind : 'task',
+        state: task.status.state,
+        updatedAt: task.status.timestamp ?? new Date().toISOString(),
+      };
     } catch (e) {
       if (e instanceof HubError && e.code === 'TASK_NOT_FOUND') return undefined;
       throw e;

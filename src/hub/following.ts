@@ -34,7 +34,8 @@ export interface FollowOptions {
 const FULL = { includeArtifacts: true } as const;
 
 /** Where a blocking send stops waiting: the task ended, or it needs the sender. */
-export const settles = (state: TaskState): boolean => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
+export const settles = (state: TaskState): boolean =>
+  isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
 async function* none(): AsyncGenerator<LoggedEvent> {}
 
@@ -61,10 +62,14 @@ export class Following {
     const from = Math.min(options.lastEventId ?? record.lastSeq, record.lastSeq);
     const nothingLeft = isTerminal(record.state) && from >= record.lastSeq;
     if (nothingLeft && options.refuseTerminal) {
-      throw new HubError('UNSUPPORTED_OPERATION', `Task ${record.id} is ${record.state}; there is nothing more to follow`, {
-        hint: 'Read it with GetTask',
-        meta: { currentState: record.state },
-      });
+      throw new HubError(
+        'UNSUPPORTED_OPERATION',
+        `Task ${record.id} is ${record.state}; there is nothing more to follow`,
+        {
+          hint: 'Read it with GetTask',
+          meta: { currentState: record.state },
+        },
+      );
     }
     return {
       snapshot: this.view.render(current, FULL),
@@ -94,7 +99,12 @@ export class Following {
   private async fromOpening(actor: Actor, record: TaskRecord, signal: AbortSignal): Promise<Subscription | undefined> {
     const [first] = await this.store.eventsAfter(record.id, 0, 1);
     if (!first || !('task' in first.event)) return undefined;
-    return { snapshot: first.event.task, snapshotSeq: first.seq, resuming: false, events: this.visibleAfter(actor, record, first.seq, signal) };
+    return {
+      snapshot: first.event.task,
+      snapshotSeq: first.seq,
+      resuming: false,
+      events: this.visibleAfter(actor, record, first.seq, signal),
+    };
   }
 
   /** The task's logged events after `from`, live, as the caller may see them. */

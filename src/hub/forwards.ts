@@ -59,7 +59,12 @@ const forwardingOf = (task: StoredTask): Partial<ForwardingRecord> | undefined =
 /** The endpoint's task, once the forward's answer named it. */
 const remoteOf = (task: StoredTask): RemoteTaskRef | undefined => {
   const forwarding = forwardingOf(task);
-  return forwarding?.remoteTaskId ? { remoteTaskId: forwarding.remoteTaskId, ...(forwarding.remoteContextId ? { remoteContextId: forwarding.remoteContextId } : {}) } : undefined;
+  return forwarding?.remoteTaskId
+    ? {
+        remoteTaskId: forwarding.remoteTaskId,
+        ...(forwarding.remoteContextId ? { remoteContextId: forwarding.remoteContextId } : {}),
+      }
+    : undefined;
 };
 
 export class Forwards {
@@ -92,7 +97,8 @@ export class Forwards {
       request: remoteRequest(iface, call),
       maxResponseBytes: MAX_ANSWER_BYTES,
       verdict: (status, body) => this.verdict(call, readAnswer(iface, status, body), delivery, pace),
-      answered: (done, status, body) => this.answered(done, call, iface, status === undefined || !body ? undefined : readAnswer(iface, status, body)),
+      answered: (done, status, body) =>
+        this.answered(done, call, iface, status === undefined || !body ? undefined : readAnswer(iface, status, body)),
     };
   }
 
@@ -115,26 +121,43 @@ export class Forwards {
   }
 
   /** The interface the task's target is spoken to at, and how the task is followed. */
-  private async endpointFor(taskId: string): Promise<{ iface: EndpointInterface; following: ForwardingRecord['following']; task: StoredTask }> {
+  private async endpointFor(
+    taskId: string,
+  ): Promise<{ iface: EndpointInterface; following: ForwardingRecord['following']; task: StoredTask }> {
     const task = await this.store.getTask(taskId, { includeArtifacts: false, historyLength: 0 });
     const target = task?.record.target;
     const agent = target === undefined ? undefined : await this.store.getAgent(target);
     if (!task || !agent?.endpointRpcUrl || agent.endpointVerifiedAt === undefined) {
       throw new TargetRefused('invalid-url', `${target ?? 'The target'} has no verified endpoint any more`);
     }
-    const iface: EndpointInterface = { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', follow: agent.endpointFollow ?? 'polling' };
+    const iface: EndpointInterface = {
+      url: agent.endpointRpcUrl,
+      protocol: agent.endpointProtocol ?? 'JSONRPC/1.0',
+      follow: agent.endpointFollow ?? 'polling',
+    };
     return { iface, following: forwardingOf(task)?.following, task };
   }
 
   /** A follow by the endpoint's stream (stream-follow.ts); a follow that gives up fails the task as a read would. */
   private streamed(delivery: Delivery, call: RemoteCall, iface: EndpointInterface): Conversation {
-    const write = (decide: Parameters<EndpointWrites['fromEndpoint']>[1]) => this.writes?.fromEndpoint(delivery.taskId, decide) ?? Promise.resolve();
-    const conversation = streamConversation(iface, call, delivery, {
-      mirror: (event) => (event.kind === 'refused' || event.kind === 'transient' ? Promise.resolve() : write(mirroring(event))),
-      pause: () => this.pause(delivery),
-      expired: () => this.expired(delivery),
-      fallBack: () => write((task) => ({ forwarding: Object.assign({}, forwardingOf(task), { following: 'polling' }) as ForwardingRecord })),
-    }, this.clock);
+    const write = (decide: Parameters<EndpointWrites['fromEndpoint']>[1]) =>
+      this.writes?.fromEndpoint(delivery.taskId, decide) ?? Promise.resolve();
+    const conversation = streamConversation(
+      iface,
+      call,
+      delivery,
+      {
+        mirror: (event) =>
+          event.kind === 'refused' || event.kind === 'transient' ? Promise.resolve() : write(mirroring(event)),
+        pause: () => this.pause(delivery),
+        expired: () => this.expired(delivery),
+        fallBack: () =>
+          write((task) => ({
+            forwarding: Object.assign({}, forwardingOf(task), { following: 'polling' }) as ForwardingRecord,
+          })),
+      },
+      this.clock,
+    );
     const streamed = conversation.answered;
     return Object.assign(conversation, {
       answered: async (done: Delivery, status: number | undefined, body: Buffer | undefined) => {
@@ -147,7 +170,10 @@ export class Forwards {
   /** The end of a follow that has run its course without the endpoint's task ending. */
   private expired(delivery: Delivery): Verdict | undefined {
     if (this.clock() - delivery.createdAt <= FOLLOW_FOR_MS) return undefined;
-    return { kind: 'refused', reason: `the task was followed for ${FOLLOW_FOR_MS / 86_400_000} days and has not ended` };
+    return {
+      kind: 'refused',
+      reason: `the task was followed for ${FOLLOW_FOR_MS / 86_400_000} days and has not ended`,
+    };
   }
 
   /** A follow's wait before it reads again: a tenth of its age so far, within bounds. */
@@ -162,7 +188,9 @@ export class Forwards {
   private async withPushBack(call: RemoteCall, delivery: Delivery, iface: EndpointInterface): Promise<RemoteCall> {
     if (!this.back || iface.follow !== 'push' || call.method !== 'SendMessage' || delivery.seq !== 1) return call;
     const config = { url: this.back.url(delivery.taskId), token: await this.back.token(delivery.taskId) };
-    const configuration = Object.assign({}, call.params['configuration'] as object, { taskPushNotificationConfig: config });
+    const configuration = Object.assign({}, call.params['configuration'] as object, {
+      taskPushNotificationConfig: config,
+    });
     return Object.assign({}, call, { params: Object.assign({}, call.params, { configuration }) });
   }
 
@@ -172,15 +200,24 @@ export class Forwards {
    */
   async pushed(taskId: string, token: string | undefined, body: unknown): Promise<void> {
     if (!this.back || !token || !(await this.back.check(taskId, token))) {
-      throw new HubError('UNAUTHENTICATED', 'This push is not for a task the hub forwarded, or its token is not the one the hub gave', {
-        hint: 'Post with the X-A2A-Notification-Token the forward carried, to the URL it named',
-      });
+      throw new HubError(
+        'UNAUTHENTICATED',
+        'This push is not for a task the hub forwarded, or its token is not the one the hub gave',
+        {
+          hint: 'Post with the X-A2A-Notification-Token the forward carried, to the URL it named',
+        },
+      );
     }
     const { iface } = await this.endpointFor(taskId).catch(() => {
       throw new HubError('NOT_FOUND', `No forwarded task ${taskId} to push to`);
     });
     const event = readPushed(iface, body);
-    if (event.kind === 'refused' || event.kind === 'transient') throw invalidParams('body', 'is not an A2A Task or stream response', 'Post the task, or a status or artifact update of it');
+    if (event.kind === 'refused' || event.kind === 'transient')
+      throw invalidParams(
+        'body',
+        'is not an A2A Task or stream response',
+        'Post the task, or a status or artifact update of it',
+      );
     await this.writes?.fromEndpoint(taskId, mirroring(event));
   }
 
@@ -190,7 +227,8 @@ export class Forwards {
         return { kind: 'retry', reason: answer.reason };
       case 'refused':
         // A read answered with something that is not a task (a proxy's page, say) may pass; an error of the endpoint's own does not.
-        if (call.method === 'GetTask' && answer.code >= 200 && answer.code < 300) return { kind: 'retry', reason: answer.message };
+        if (call.method === 'GetTask' && answer.code >= 200 && answer.code < 300)
+          return { kind: 'retry', reason: answer.message };
         return { kind: 'refused', reason: `${answer.message} (${answer.code})` };
       case 'message':
         return { kind: 'done' };
@@ -203,7 +241,12 @@ export class Forwards {
   }
 
   /** Brings an attempt's answer into the hub's task, with the forward's record. */
-  private async answered(done: Delivery, call: RemoteCall, iface: EndpointInterface, answer: RemoteAnswer | undefined): Promise<void> {
+  private async answered(
+    done: Delivery,
+    call: RemoteCall,
+    iface: EndpointInterface,
+    answer: RemoteAnswer | undefined,
+  ): Promise<void> {
     const follow = done.channel === FOLLOW_CHANNEL;
     // A follow that reads the task again and finds nothing new writes nothing: no event, no record.
     await this.writes?.fromEndpoint(done.taskId, (task) => {
@@ -223,13 +266,18 @@ export class Forwards {
         }
       }
       if (done.state === 'failed') {
-        learned.remoteError = answer?.kind === 'refused' ? { code: answer.code, message: answer.message } : { code: 0, message: done.lastError ?? 'no answer' };
+        learned.remoteError =
+          answer?.kind === 'refused'
+            ? { code: answer.code, message: answer.message }
+            : { code: 0, message: done.lastError ?? 'no answer' };
         // The forward, or the follow, failing ends the task; a refused follow-up or cancel is only recorded: the follow tells the task's state.
         if (done.seq === 1) write.body = failureBody(failureWords(task, call, done, answer));
       }
       if (follow && !write.body && done.state === 'pending') return undefined;
       // A follow's reads are not the forward's attempts: they add only what they learned.
-      write.forwarding = follow ? (Object.assign({}, before, learned) as ForwardingRecord) : forwardingRecord(before, done, learned);
+      write.forwarding = follow
+        ? (Object.assign({}, before, learned) as ForwardingRecord)
+        : forwardingRecord(before, done, learned);
       return write;
     });
   }
@@ -249,7 +297,12 @@ function failureWords(task: StoredTask, call: RemoteCall, done: Delivery, answer
 function toRemote(call: RemoteCall, remote: RemoteTaskRef | undefined): RemoteCall | undefined {
   if (!remote) return undefined;
   if (call.method === 'CancelTask') return Object.assign({}, call, { params: { id: remote.remoteTaskId } });
-  const message = Object.assign({}, call.params['message'] as object, { taskId: remote.remoteTaskId }, remote.remoteContextId ? { contextId: remote.remoteContextId } : {});
+  const message = Object.assign(
+    {},
+    call.params['message'] as object,
+    { taskId: remote.remoteTaskId },
+    remote.remoteContextId ? { contextId: remote.remoteContextId } : {},
+  );
   return Object.assign({}, call, { params: Object.assign({}, call.params, { message }) });
 }
 

@@ -27,7 +27,11 @@ describe.skipIf(!testPostgres)('a heartbeat through a database outage', () => {
 
   it('says the outage once and its end once, and the node is listed again after', async () => {
     const said: string[] = [];
-    const heartbeat = new Heartbeat(store, { id: 'node-outage', version: '9.9.9', startedAt: 1 }, { failed: () => said.push('failed'), recovered: () => said.push('recovered') });
+    const heartbeat = new Heartbeat(
+      store,
+      { id: 'node-outage', version: '9.9.9', startedAt: 1 },
+      { failed: () => said.push('failed'), recovered: () => said.push('recovered') },
+    );
     const listed = async () => (await store.liveNodes(LIVE_MS)).map((n) => n.id);
     await heartbeat.start('http://127.0.0.1:1/');
     expect(await listed()).toEqual(['node-outage']);
@@ -42,7 +46,10 @@ describe.skipIf(!testPostgres)('a heartbeat through a database outage', () => {
     await heartbeat.beat();
     await heartbeat.beat();
     expect(said).toEqual(['failed', 'recovered']);
-    expect((await store.liveNodes(LIVE_MS)).find((n) => n.id === 'node-outage')).toMatchObject({ version: '9.9.9', address: 'http://127.0.0.1:1/' });
+    expect((await store.liveNodes(LIVE_MS)).find((n) => n.id === 'node-outage')).toMatchObject({
+      version: '9.9.9',
+      address: 'http://127.0.0.1:1/',
+    });
 
     await heartbeat.stop();
     expect(await listed()).toEqual([]);

@@ -10,7 +10,8 @@ export const HUB_BASE_SKILLS: readonly CardSkill[] = [
   {
     id: 'tasks',
     name: 'Your tasks',
-    description: 'GetTask and ListTasks over every public task and every task you sent or received on this hub, whichever base it was sent to. Public tasks need no token to read.',
+    description:
+      'GetTask and ListTasks over every public task and every task you sent or received on this hub, whichever base it was sent to. Public tasks need no token to read.',
     tags: ['tasks', 'hub'],
   },
   DIRECTORY_SKILL,
@@ -20,4 +21,11 @@ const DOOR_KINDS: readonly Door['kind'][] = ['hub', 'agent', 'space', 'base'];
 
 /** Every skill id the hub lists on any of its cards (a kind's own base named as itself, any other base as some agent's). */
 export const hubSkillIds = (modules: readonly KindModule[]): ReadonlySet<string> =>
-  new Set([...HUB_BASE_SKILLS, ...modules.flatMap((m) => DOOR_KINDS.flatMap((door) => m.cardSkills?.(door, door === 'base' ? (m.base?.name ?? '') : 'agent') ?? []))].map((s) => s.id));
+  new Set(
+    [
+      ...HUB_BASE_SKILLS,
+      ...modules.flatMap((m) =>
+        DOOR_KINDS.flatMap((door) => m.cardSkills?.(door, door === 'base' ? (m.base?.name ?? '') : 'agent') ?? []),
+      ),
+    ].map((s) => s.id),
+  );

@@ -38,17 +38,19 @@ export class HubWrites {
    */
   async runDue(work: DueWork, owner: string): Promise<void> {
     const { store, kinds, committer, clock } = this.deps;
-    await committer.settled(work.taskId, async () => {
-      const current = await store.getTask(work.taskId, FULL);
-      const kind = current && kinds.byName.get(current.record.kind);
-      const entries = current && kind?.due ? await store.entries(work.taskId) : [];
-      const change = current && kind?.due?.(current, entries, clock());
-      if (!current || !change) return store.finishDue(work.taskId, owner);
-      await committer.commit(current, change, clock(), { entriesSeen: entries.length, dueDone: owner });
-    }).catch((e: unknown) => {
-      // The lease ran out and another scheduler holds the work now: it is theirs to do.
-      if (!(e instanceof StoreConflict && e.what === 'lease')) throw e;
-    });
+    await committer
+      .settled(work.taskId, async () => {
+        const current = await store.getTask(work.taskId, FULL);
+        const kind = current && kinds.byName.get(current.record.kind);
+        const entries = current && kind?.due ? await store.entries(work.taskId) : [];
+        const change = current && kind?.due?.(current, entries, clock());
+        if (!current || !change) return store.finishDue(work.taskId, owner);
+        await committer.commit(current, change, clock(), { entriesSeen: entries.length, dueDone: owner });
+      })
+      .catch((e: unknown) => {
+        // The lease ran out and another scheduler holds the work now: it is theirs to do.
+        if (!(e instanceof StoreConflict && e.what === 'lease')) throw e;
+      });
   }
 
   /**
@@ -64,13 +66,23 @@ export class HubWrites {
         const current = await store.getTask(taskId, FULL);
         const said = current?.record.target === undefined ? undefined : decide(current);
         if (!current || !said || (write > 0 && !said.body)) return false;
-        const target: Actor = { caller: { kind: 'agent', handle: current.record.target! }, door: { kind: 'agent', handle: current.record.target! } };
+        const target: Actor = {
+          caller: { kind: 'agent', handle: current.record.target! },
+          door: { kind: 'agent', handle: current.record.target! },
+        };
         const ctx = contexts.of(target);
         let change: Change = { messages: [], artifacts: [] };
         if (said.body) change = await this.respondAsTarget(ctx, current, said.body);
-        const news = change.state !== undefined || change.messages.length > 0 || change.artifacts.length > 0 || (change.chunks?.length ?? 0) > 0;
+        const news =
+          change.state !== undefined ||
+          change.messages.length > 0 ||
+          change.artifacts.length > 0 ||
+          (change.chunks?.length ?? 0) > 0;
         if (write > 0 && !news) return false;
-        if (said.forwarding) change.metadata = mergeMetadata(change.metadata, { muster: { forwarding: said.forwarding as unknown as JsonObject } });
+        if (said.forwarding)
+          change.metadata = mergeMetadata(change.metadata, {
+            muster: { forwarding: said.forwarding as unknown as JsonObject },
+          });
         const extra = said.deliveries ? { deliveries: said.deliveries } : {};
         await committer.commit(current, change, ctx.now, extra, target).catch((e: unknown) => {
           // A task that holds all the messages it may keeps what the endpoint says of its state and artifacts.
@@ -92,7 +104,13 @@ export class HubWrites {
       return (await respond(ctx, task, body)) ?? none;
     } catch (e) {
       if (!(e instanceof HubError)) throw e;
-      return (await respond(ctx, task, failureBody(`${task.record.target}'s own A2A endpoint answered with what the hub refuses: ${e.message}`))) ?? none;
+      return (
+        (await respond(
+          ctx,
+          task,
+          failureBody(`${task.record.target}'s own A2A endpoint answered with what the hub refuses: ${e.message}`),
+        )) ?? none
+      );
     }
   }
 }

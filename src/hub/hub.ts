@@ -44,7 +44,10 @@ export interface HubOptions {
 }
 
 /** Every rule the hub counts: its own (identity/quota-rules.ts) and each kind's; the limits given at start replace their defaults. */
-export const quotaRulesOf = (modules: readonly KindModule[]): Readonly<Record<string, QuotaRule>> => ({ ...IDENTITY_QUOTA_RULES, ...kindQuotaRules(modules) });
+export const quotaRulesOf = (modules: readonly KindModule[]): Readonly<Record<string, QuotaRule>> => ({
+  ...IDENTITY_QUOTA_RULES,
+  ...kindQuotaRules(modules),
+});
 
 /** The hub's services, wired once; every door is handed this and nothing else. */
 export interface Hub {
@@ -76,8 +79,19 @@ export interface Hub {
 export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(withLimits(quotaRulesOf(options.modules), options.limits ?? {}), options.rateLimits);
-  const identity = new Identity(store, options.adminTokenHash, quotas, clock, hubSkillIds(options.modules), options.registration);
-  const kinds = new Kinds({ quotas, store, requireAgent: (handle) => identity.requireAgent(handle) }, options.modules, options.kinds);
+  const identity = new Identity(
+    store,
+    options.adminTokenHash,
+    quotas,
+    clock,
+    hubSkillIds(options.modules),
+    options.registration,
+  );
+  const kinds = new Kinds(
+    { quotas, store, requireAgent: (handle) => identity.requireAgent(handle) },
+    options.modules,
+    options.kinds,
+  );
   const view = new View(kinds);
   const wakeups = new Wakeups(store.events);
   const spaces = new Spaces(store, identity, clock);
@@ -85,7 +99,19 @@ export function createHub(store: Store, options: HubOptions): Hub {
   const endpoints = new EndpointControl(store, identity, quotas, options.targets, clock);
   const inbox = new Inbox(store, view, wakeups);
   const forwards = new Forwards(store, options.pushBack, clock);
-  const tasks = createTaskService({ store, view, kinds, quotas, wakeups, push, spaces, forwards, deliveriesQueued: options.deliveriesQueued, confirm: (caller) => identity.confirm(caller), clock });
+  const tasks = createTaskService({
+    store,
+    view,
+    kinds,
+    quotas,
+    wakeups,
+    push,
+    spaces,
+    forwards,
+    deliveriesQueued: options.deliveriesQueued,
+    confirm: (caller) => identity.confirm(caller),
+    clock,
+  });
   forwards.writes = tasks;
   return {
     store,

@@ -23,7 +23,8 @@ export interface Idempotency {
  */
 export const doorPrint = (door: Door): unknown => (door.kind === 'base' ? { kind: door.name } : door);
 
-export const fingerprintOf = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+export const fingerprintOf = (value: unknown): string =>
+  createHash('sha256').update(JSON.stringify(value)).digest('base64url');
 
 /** A REST change's key: scoped to its caller, bound to what the request asked. */
 export const restKey = (caller: Caller, key: string, request: unknown): Idempotency => ({
@@ -47,7 +48,12 @@ export async function runOnce(
   const replay = (r: Receipt): Promise<Task> => {
     if (r.fingerprint !== idem.fingerprint) {
       throw new HubError('IDEMPOTENCY_KEY_REUSED', `The key '${idem.key}' was already used for a different request`, {
-        fields: [{ field: idem.scope.startsWith('message:') ? 'message.messageId' : 'Idempotency-Key', description: 'already used for a different request' }],
+        fields: [
+          {
+            field: idem.scope.startsWith('message:') ? 'message.messageId' : 'Idempotency-Key',
+            description: 'already used for a different request',
+          },
+        ],
         hint: 'Use a new messageId (or Idempotency-Key) for a new request',
       });
     }

@@ -11,7 +11,17 @@ import { invalidParams } from '../errors/hub-error.js';
 import { followLog } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import { callerName, type Caller } from '../identity/caller.js';
-import { inboxKey, type InboxDraft, type InboxEvent, type InboxStore, type Store, type TaskCursor, type TaskEvent, type TaskRecord, type TaskWrite } from '../store/store.js';
+import {
+  inboxKey,
+  type InboxDraft,
+  type InboxEvent,
+  type InboxStore,
+  type Store,
+  type TaskCursor,
+  type TaskEvent,
+  type TaskRecord,
+  type TaskWrite,
+} from '../store/store.js';
 import type { View } from './view.js';
 
 /** The states in which a task waits on its target: the open tasks a new listener gets first. */
@@ -41,7 +51,12 @@ type Cursor = { replay: true; after: number; through?: number } | { replay: fals
 function cursorOf(lastEventId: string | undefined): Cursor {
   if (lastEventId === undefined || lastEventId === '') return { replay: true, after: 0 };
   const m = /^(\d{1,15})(?:\/(\d{1,15}))?$/.exec(lastEventId.trim());
-  if (!m) throw invalidParams('Last-Event-ID', `'${lastEventId.slice(0, 40)}' is not an id this stream sent`, 'Send the id of the last event received, as it came, or no Last-Event-ID to start again');
+  if (!m)
+    throw invalidParams(
+      'Last-Event-ID',
+      `'${lastEventId.slice(0, 40)}' is not an id this stream sent`,
+      'Send the id of the last event received, as it came, or no Last-Event-ID to start again',
+    );
   const after = Number(m[1]);
   return m[2] === undefined ? { replay: false, after } : { replay: true, after, through: Number(m[2]) };
 }
@@ -61,13 +76,21 @@ export class Inbox {
    * new stream), then every event as it is logged, until `signal` aborts. A Last-Event-ID this
    * stream never sent is refused at once (INVALID_PARAMS).
    */
-  async stream(handle: string, lastEventId: string | undefined, signal: AbortSignal): Promise<AsyncGenerator<InboxItem>> {
+  async stream(
+    handle: string,
+    lastEventId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<AsyncGenerator<InboxItem>> {
     const cursor = cursorOf(lastEventId);
     await this.openLog(handle);
     const head = await this.store.inboxHead(handle);
     // An id past the log's end was never sent: taken, it would skip the events up to it.
     if (Math.max(cursor.after, cursor.replay ? (cursor.through ?? 0) : 0) > head) {
-      throw invalidParams('Last-Event-ID', `'${lastEventId!.slice(0, 40)}' is past the last event of this inbox (${head})`, 'Send the id of the last event received, as it came, or no Last-Event-ID to start again');
+      throw invalidParams(
+        'Last-Event-ID',
+        `'${lastEventId!.slice(0, 40)}' is past the last event of this inbox (${head})`,
+        'Send the id of the last event received, as it came, or no Last-Event-ID to start again',
+      );
     }
     return this.items(handle, cursor, head, signal);
   }
@@ -79,7 +102,8 @@ export class Inbox {
    */
   private async openLog(handle: string): Promise<void> {
     if (this.complete.has(handle)) return;
-    if (!(await this.store.beginInboxLog(handle))) await this.store.completeInboxLog(handle, await this.notEnded(handle));
+    if (!(await this.store.beginInboxLog(handle)))
+      await this.store.completeInboxLog(handle, await this.notEnded(handle));
     this.complete.add(handle);
   }
 
@@ -89,8 +113,16 @@ export class Inbox {
     const events: TaskEvent[] = [];
     let after: TaskCursor<'rank'> | undefined;
     for (;;) {
-      const page = await this.store.listTasks({ scope, states: NOT_ENDED, order: 'rank', ...(after ? { after } : {}), limit: PAGE, includeArtifacts: true });
-      for (const task of page.tasks) events.push(taskEvent(task.record, this.view.render(task, { includeArtifacts: true })));
+      const page = await this.store.listTasks({
+        scope,
+        states: NOT_ENDED,
+        order: 'rank',
+        ...(after ? { after } : {}),
+        limit: PAGE,
+        includeArtifacts: true,
+      });
+      for (const task of page.tasks)
+        events.push(taskEvent(task.record, this.view.render(task, { includeArtifacts: true })));
       if (!page.hasMore) return events;
       after = page.tasks[page.tasks.length - 1]!.record;
     }
@@ -109,8 +141,12 @@ export class Inbox {
       after = through;
       yield { id: String(through) }; // the replay is done: a resume from here takes every later event
     }
-    const log = { exclusive: this.store.exclusive, eventsAfter: (_key: string, from: number, limit: number) => this.store.inboxAfter(handle, from, limit) };
-    for await (const { seq, event } of followLog(log, this.wakeups, inboxKey(handle), after, signal, () => false)) yield { id: String(seq), event };
+    const log = {
+      exclusive: this.store.exclusive,
+      eventsAfter: (_key: string, from: number, limit: number) => this.store.inboxAfter(handle, from, limit),
+    };
+    for await (const { seq, event } of followLog(log, this.wakeups, inboxKey(handle), after, signal, () => false))
+      yield { id: String(seq), event };
   }
 
   /**
@@ -145,14 +181,25 @@ export function inboxOfOpening(record: TaskRecord, task: () => Task): InboxDraft
 }
 
 /** What a change by someone other than its target tells the target: the messages it adds (with what their sender accepts back), and its cancel. */
-export function inboxOfChange(by: Caller, before: TaskRecord, write: TaskWrite, acceptedOutputModes?: readonly string[]): InboxDraft | undefined {
+export function inboxOfChange(
+  by: Caller,
+  before: TaskRecord,
+  write: TaskWrite,
+  acceptedOutputModes?: readonly string[],
+): InboxDraft | undefined {
   const target = before.target;
   if (target === undefined || (by.kind === 'agent' && callerName(by) === target)) return undefined;
   const accepts = acceptedOutputModes?.length ? { acceptedOutputModes } : {};
-  const events: InboxEvent[] = write.newMessages.map((message) => Object.assign({ kind: 'message' as const, taskId: before.id, message }, accepts));
+  const events: InboxEvent[] = write.newMessages.map((message) =>
+    Object.assign({ kind: 'message' as const, taskId: before.id, message }, accepts),
+  );
   if (write.record.state === 'TASK_STATE_CANCELED' && before.state !== 'TASK_STATE_CANCELED') {
     const reason = (write.record.metadata?.['muster'] as { cancelReason?: unknown } | undefined)?.cancelReason;
-    events.push(typeof reason === 'string' ? { kind: 'cancel', taskId: before.id, reason } : { kind: 'cancel', taskId: before.id });
+    events.push(
+      typeof reason === 'string'
+        ? { kind: 'cancel', taskId: before.id, reason }
+        : { kind: 'cancel', taskId: before.id },
+    );
   }
   return events.length > 0 ? { agent: target, events } : undefined;
 }

@@ -29,7 +29,8 @@ export class KindContexts {
       spaceTasks: (...args) => this.lockedReads(deps.store).spaceTasks(...args),
       requireQuota: async (charges) => {
         for (const c of charges) {
-          if ((c.amount ?? 1) > 0 && (await deps.store.quotaUsed(c.key, c.windowStart)) + (c.amount ?? 1) > c.limit) throw deps.quotas.refusal(new QuotaExceeded(c.key, c.limit), deps.clock());
+          if ((c.amount ?? 1) > 0 && (await deps.store.quotaUsed(c.key, c.windowStart)) + (c.amount ?? 1) > c.limit)
+            throw deps.quotas.refusal(new QuotaExceeded(c.key, c.limit), deps.clock());
         }
       },
     };
@@ -45,6 +46,9 @@ export class KindContexts {
 
   /** What a kind's check under a lock reads: through the lock's own reads (Opening.underLock). */
   lockedReads(tasks: Pick<LockedTasks, 'listTasks'>): LockedReads {
-    return { spaceTasks: (space, kinds, query, max) => readPages(tasks, { ...query, scope: this.deps.view.heldAt({ kind: 'space', name: space }, kinds) }, max) };
+    return {
+      spaceTasks: (space, kinds, query, max) =>
+        readPages(tasks, { ...query, scope: this.deps.view.heldAt({ kind: 'space', name: space }, kinds) }, max),
+    };
   }
 }

@@ -7,14 +7,31 @@ import type { Artifact, JsonObject, Message, Task, TaskState } from '../a2a/type
 import type { Caller } from '../identity/caller.js';
 import type { QuotaRule, Quotas } from '../identity/quotas.js';
 import type { z } from 'zod';
-import type { BoardStore, EntryWrite, Hold, QuotaCharge, SpaceRecord, SpaceRole, StoredTask, TaskEntry, TaskRecord, TaskSelection, TaskStore, Visibility } from '../store/store.js';
+import type {
+  BoardStore,
+  EntryWrite,
+  Hold,
+  QuotaCharge,
+  SpaceRecord,
+  SpaceRole,
+  StoredTask,
+  TaskEntry,
+  TaskRecord,
+  TaskSelection,
+  TaskStore,
+  Visibility,
+} from '../store/store.js';
 import type { OpenKeyOf } from '../store/open-key-backfill.js';
 import type { Declarations, SettledSetting } from '../config/declared.js';
 import type { Spaces } from './spaces.js';
 import type { View } from './view.js';
 
 /** Where a request came in: the hub's own base, one agent's base, one space's base, or a base a kind brings (KindBase: the memory base). */
-export type Door = { kind: 'hub' } | { kind: 'agent'; handle: string } | { kind: 'space'; name: string } | { kind: 'base'; name: string };
+export type Door =
+  | { kind: 'hub' }
+  | { kind: 'agent'; handle: string }
+  | { kind: 'space'; name: string }
+  | { kind: 'base'; name: string };
 
 /**
  * A base a kind brings of its own: an A2A base at `/{name}/` with its own card, where the kind
@@ -40,7 +57,12 @@ export interface KindReads {
   /** The space and the caller's standing in it; undefined when there is no such space. */
   standing(space: string, caller: Caller): Promise<Standing | undefined>;
   /** The tasks of `kinds` a space's base holds (states and filters as in TaskQuery), latest update first, every page up to `max`. */
-  spaceTasks(space: string, kinds: readonly string[], query: Omit<TaskSelection, 'scope' | 'limit'>, max: number): Promise<StoredTask[]>;
+  spaceTasks(
+    space: string,
+    kinds: readonly string[],
+    query: Omit<TaskSelection, 'scope' | 'limit'>,
+    max: number,
+  ): Promise<StoredTask[]>;
   /**
    * Refuses now (RATE_LIMITED) charges that would go over their limits, for a kind about to do work
    * of its own before its task is written; the charges are still made, and held, with the write.

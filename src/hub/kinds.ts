@@ -10,7 +10,16 @@ import type { CardSkill, Door, Kind, KindBase, KindDeps, KindModule, ReadService
 import { skillOf } from '../wire/skill-call.js';
 
 /** The first path segments the hub serves itself: a kind's base of its own may not take one. */
-const HUB_PATHS: ReadonlySet<string> = new Set(['api', 'agents', 'spaces', 'feed', 'mcp', 'health', 'metrics', '.well-known']);
+const HUB_PATHS: ReadonlySet<string> = new Set([
+  'api',
+  'agents',
+  'spaces',
+  'feed',
+  'mcp',
+  'health',
+  'metrics',
+  '.well-known',
+]);
 
 /** Where the opening table files a door: by its kind, a kind's own base also by its name. */
 const placeOf = (door: Door['kind'], base: string | undefined) => (door === 'base' ? `base:${base}` : door);
@@ -53,16 +62,19 @@ export class Kinds {
       const kind = m.create({ ...deps, settings: settings[m.name] });
       byName.set(m.name, kind);
       for (const at of m.opensAt) {
-        if (at.door === 'base' && !m.base) throw new Error(`kind ${m.name} opens at a base of its own but declares none`);
+        if (at.door === 'base' && !m.base)
+          throw new Error(`kind ${m.name} opens at a base of its own but declares none`);
         if (at.door === 'base') this.ownBase.set(m.name, m.base!.name);
         const key = slot(placeOf(at.door, m.base?.name), at.skill);
-        if (this.openers.has(key)) throw new Error(`two kinds open tasks at ${at.door} bases${at.skill ? ` for skill ${at.skill}` : ''}`);
+        if (this.openers.has(key))
+          throw new Error(`two kinds open tasks at ${at.door} bases${at.skill ? ` for skill ${at.skill}` : ''}`);
         this.openers.set(key, kind);
       }
     }
     this.byName = byName;
     this.bases = modules.flatMap((m) => (m.base ? [m.base] : []));
-    if (new Set(this.bases.map((b) => b.name)).size < this.bases.length) throw new Error('two kinds bring bases of one name');
+    if (new Set(this.bases.map((b) => b.name)).size < this.bases.length)
+      throw new Error('two kinds bring bases of one name');
     const taken = this.bases.find((b) => HUB_PATHS.has(b.name));
     if (taken) throw new Error(`a kind's base may not be named ${taken.name}: /${taken.name}/ is the hub's own`);
   }
@@ -74,7 +86,10 @@ export class Kinds {
   opener(door: Door, message: Message): Kind | undefined {
     const skill = skillOf(message);
     const place = placeOf(door.kind, door.kind === 'base' ? door.name : undefined);
-    return (skill !== undefined ? this.openers.get(slot(place, skill)) : undefined) ?? this.openers.get(slot(place, undefined));
+    return (
+      (skill !== undefined ? this.openers.get(slot(place, skill)) : undefined) ??
+      this.openers.get(slot(place, undefined))
+    );
   }
 
   /** The kinds whose tasks live at the kind base `name`. */
@@ -102,6 +117,8 @@ export class Kinds {
 
   /** The skills a card of this kind of base lists; a kind's own base lists only its own kinds' skills. */
   cardSkills(door: Door['kind'], subject: string): CardSkill[] {
-    return this.modules.filter((m) => door !== 'base' || m.base?.name === subject).flatMap((m) => m.cardSkills?.(door, subject) ?? []);
+    return this.modules
+      .filter((m) => door !== 'base' || m.base?.name === subject)
+      .flatMap((m) => m.cardSkills?.(door, subject) ?? []);
   }
 }

@@ -14,12 +14,23 @@ export class Mailboxes {
   ) {}
 
   /** REST inbox/sent pages: one agent's received or sent direct tasks with counterparty and last message (`agent`: whose, for its operator or the admin). */
-  async page(caller: Caller, box: 'inbox' | 'sent', query: { agent?: string; state?: string; cursor?: string; limit?: number }) {
+  async page(
+    caller: Caller,
+    box: 'inbox' | 'sent',
+    query: { agent?: string; state?: string; cursor?: string; limit?: number },
+  ) {
     const scope = this.view.mailboxScope(caller, box, query.agent);
     const limit = query.limit ?? 20;
     const states = stateFilter(query.state ?? 'open');
     const filters = [scope, query.state ?? 'open'];
-    const page = await this.store.listTasks({ scope, states, limit, historyLength: 1, includeArtifacts: false, ...cursorFrom(query.cursor, filters, 'cursor') });
+    const page = await this.store.listTasks({
+      scope,
+      states,
+      limit,
+      historyLength: 1,
+      includeArtifacts: false,
+      ...cursorFrom(query.cursor, filters, 'cursor'),
+    });
     const names = new Map<string, string | undefined>();
     const data = [];
     for (const { record, history } of page.tasks) {
@@ -40,7 +51,11 @@ export class Mailboxes {
       });
     }
     const last = page.tasks[page.tasks.length - 1];
-    return { data, hasMore: page.hasMore, ...(page.hasMore && last ? { cursor: encodePageToken(last.record, filters) } : {}) };
+    return {
+      data,
+      hasMore: page.hasMore,
+      ...(page.hasMore && last ? { cursor: encodePageToken(last.record, filters) } : {}),
+    };
   }
 }
 
@@ -52,6 +67,11 @@ export function stateFilter(state: string, more: readonly string[] = []): TaskSt
   if (state === 'all') return undefined;
   if (state === 'open') return TASK_STATES.filter((s) => !TERMINAL_STATES.has(s));
   const parsed = parseState(state);
-  if (!parsed) throw invalidParams('state', `unknown state '${state}'`, `Use ${[...more, 'open', 'all'].join(', ')}, or a state such as working or TASK_STATE_WORKING`);
+  if (!parsed)
+    throw invalidParams(
+      'state',
+      `unknown state '${state}'`,
+      `Use ${[...more, 'open', 'all'].join(', ')}, or a state such as working or TASK_STATE_WORKING`,
+    );
   return [parsed];
 }

@@ -50,10 +50,15 @@ export function mirrorBody(task: StoredTask, said: Mirrored): Record<string, unk
  * A piece of an artifact as it streamed. An appended piece whose artifact the hub does not hold
  * (the stream began after its start) waits: the task the next subscription begins with has it whole.
  */
-function artifactBody(task: StoredTask, said: Extract<Mirrored, { kind: 'artifact' }>): Record<string, unknown> | undefined {
+function artifactBody(
+  task: StoredTask,
+  said: Extract<Mirrored, { kind: 'artifact' }>,
+): Record<string, unknown> | undefined {
   const held = task.artifacts.some((a) => a.artifactId === said.artifact['artifactId']);
   if (said.append ? !held : artifactShown(task, said.artifact)) return undefined;
-  const pieces = said.append ? piecesFrom(said.artifact, 0, true, said.lastChunk) : piecesOf(task, said.artifact, said.lastChunk);
+  const pieces = said.append
+    ? piecesFrom(said.artifact, 0, true, said.lastChunk)
+    : piecesOf(task, said.artifact, said.lastChunk);
   return { chunks: pieces.slice(0, LIMITS.artifactsPerWrite) };
 }
 
@@ -67,14 +72,20 @@ function taskBody(task: StoredTask, remote: RemoteTask): Record<string, unknown>
   const pieces = remote.artifacts.filter((a) => !artifactShown(task, a)).flatMap((a) => piecesOf(task, a, true));
   const chunks = pieces.slice(0, LIMITS.artifactsPerWrite);
   if (pieces.length > chunks.length) return { chunks };
-  const message = remote.statusMessage && !shown(task, remote.statusMessage) ? messageOf(remote.statusMessage) : undefined;
+  const message =
+    remote.statusMessage && !shown(task, remote.statusMessage) ? messageOf(remote.statusMessage) : undefined;
   let next = remote.state && MIRRORED[remote.state];
   if (next === state && !message) next = undefined; // the same state again says nothing new
   // Asked again for input, with the question the sender has answered already: a read from before the answer reached the endpoint.
   if (next === 'TASK_STATE_INPUT_REQUIRED' && state === 'TASK_STATE_WORKING' && !message) next = undefined;
   if (!next && message) next = state === 'TASK_STATE_SUBMITTED' ? 'TASK_STATE_WORKING' : state; // a message needs a state beside it
   if (!next && chunks.length === 0) return undefined;
-  return Object.assign({}, next ? { state: next } : {}, message ? { message } : {}, chunks.length > 0 ? { chunks } : {});
+  return Object.assign(
+    {},
+    next ? { state: next } : {},
+    message ? { message } : {},
+    chunks.length > 0 ? { chunks } : {},
+  );
 }
 
 /**
@@ -84,7 +95,8 @@ function taskBody(task: StoredTask, remote: RemoteTask): Record<string, unknown>
 function piecesOf(task: StoredTask, artifact: Loose, lastChunk: boolean): Record<string, unknown>[] {
   const held = task.artifacts.find((a) => a.artifactId === artifact['artifactId']);
   const parts = Array.isArray(artifact['parts']) ? (artifact['parts'] as unknown[]) : [];
-  const begun = held !== undefined && held.parts.length < parts.length && sameParts(held.parts, parts.slice(0, held.parts.length));
+  const begun =
+    held !== undefined && held.parts.length < parts.length && sameParts(held.parts, parts.slice(0, held.parts.length));
   return begun ? piecesFrom(artifact, held.parts.length, true, lastChunk) : piecesFrom(artifact, 0, false, lastChunk);
 }
 
@@ -94,7 +106,13 @@ function piecesFrom(artifact: Loose, from: number, append: boolean, lastChunk: b
   const pieces: Record<string, unknown>[] = [];
   for (let at = from; at === from || at < parts.length; at += LIMITS.parts) {
     const last = at + LIMITS.parts >= parts.length;
-    pieces.push(Object.assign(artifactOf(artifact), { parts: parts.slice(at, at + LIMITS.parts), append: append || at > from, lastChunk: last && lastChunk }));
+    pieces.push(
+      Object.assign(artifactOf(artifact), {
+        parts: parts.slice(at, at + LIMITS.parts),
+        append: append || at > from,
+        lastChunk: last && lastChunk,
+      }),
+    );
   }
   return pieces;
 }

@@ -22,13 +22,22 @@ export function createOpening(
 ): Promise<Created> {
   const guard = opening.underLock;
   const attempt = guard
-    ? () => store.underLock(guard.key, async (tasks): Promise<TaskCreated | Twin> => (await guard.twinOf?.(readsOver(tasks))) ?? tasks.createTask(write))
+    ? () =>
+        store.underLock(
+          guard.key,
+          async (tasks): Promise<TaskCreated | Twin> =>
+            (await guard.twinOf?.(readsOver(tasks))) ?? tasks.createTask(write),
+        )
     : () => store.createTask(write);
   return unlessKeyHeld(store, write.record.openKey, attempt);
 }
 
 /** The attempt's outcome, or the id of the open task that holds `key` when the store refused it for that. */
-async function unlessKeyHeld<T>(store: Pick<Store, 'openKeyHolder'>, key: string | undefined, attempt: () => Promise<T>): Promise<T | { holder: string }> {
+async function unlessKeyHeld<T>(
+  store: Pick<Store, 'openKeyHolder'>,
+  key: string | undefined,
+  attempt: () => Promise<T>,
+): Promise<T | { holder: string }> {
   for (let n = 1; ; n++) {
     try {
       return await attempt();

@@ -20,7 +20,8 @@ export function tasksAfterEach(prior: StoredTask, record: TaskRecord, events: re
       else artifacts[at] = append ? appended(artifacts[at]!, artifact) : artifact;
     }
     // A status message the write also kept in the history has no message event of its own: the record's count tells.
-    if ('statusUpdate' in event && event.statusUpdate.status.message && history.length < record.messageCount) history.push(event.statusUpdate.status.message);
+    if ('statusUpdate' in event && event.statusUpdate.status.message && history.length < record.messageCount)
+      history.push(event.statusUpdate.status.message);
     return { record, history: [...history], artifacts: [...artifacts] };
   });
 }

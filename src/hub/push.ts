@@ -11,7 +11,14 @@ import type { StreamResponse } from '../a2a/types.js';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError, invalidParams } from '../errors/hub-error.js';
 import { callerName, requireActor, type Caller } from '../identity/caller.js';
-import { pushChannel, type DeliveryDraft, type OutboxStore, type PushConfig, type StoredTask, type TaskRecord } from '../store/store.js';
+import {
+  pushChannel,
+  type DeliveryDraft,
+  type OutboxStore,
+  type PushConfig,
+  type StoredTask,
+  type TaskRecord,
+} from '../store/store.js';
 import { tasksAfterEach } from './push-03.js';
 import type { View } from './view.js';
 
@@ -21,7 +28,10 @@ export const configSchema = z
     id: z.string().min(1).max(200).optional(),
     url: z.string(whenMissing('the https URL to POST events to')),
     token: z.string().max(1000).optional(),
-    authentication: z.object({ scheme: z.string().min(1).max(100), credentials: z.string().max(4000).optional() }).loose().optional(),
+    authentication: z
+      .object({ scheme: z.string().min(1).max(100), credentials: z.string().max(4000).optional() })
+      .loose()
+      .optional(),
   })
   .loose();
 
@@ -40,10 +50,15 @@ const REFUSALS: Record<string, string> = {
   'private-address': 'does not resolve to a public address',
 };
 
-const ownerCaller = (owner: string): Caller => (owner === '(admin)' ? { kind: 'admin' } : { kind: 'agent', handle: owner });
+const ownerCaller = (owner: string): Caller =>
+  owner === '(admin)' ? { kind: 'admin' } : { kind: 'agent', handle: owner };
 
-const taken = (id: string) => new HubError('CONFLICT', `A push config '${id}' exists on this task`, { hint: 'Choose another id, or omit it' });
-const full = () => new HubError('RATE_LIMITED', `At most ${MAX_CONFIGS} push configs per task for one caller`, { hint: 'Delete one first, or reuse an id' });
+const taken = (id: string) =>
+  new HubError('CONFLICT', `A push config '${id}' exists on this task`, { hint: 'Choose another id, or omit it' });
+const full = () =>
+  new HubError('RATE_LIMITED', `At most ${MAX_CONFIGS} push configs per task for one caller`, {
+    hint: 'Delete one first, or reuse an id',
+  });
 
 export class PushConfigs {
   constructor(
@@ -59,7 +74,11 @@ export class PushConfigs {
       await this.checkTarget(url);
     } catch (e) {
       const reason = (e as { reason?: string }).reason ?? 'invalid-url';
-      throw invalidParams(field, REFUSALS[reason] ?? 'is not a URL this hub may call', 'Send a public https URL that this hub may POST to');
+      throw invalidParams(
+        field,
+        REFUSALS[reason] ?? 'is not a URL this hub may call',
+        'Send a public https URL that this hub may POST to',
+      );
     }
   }
 
@@ -82,7 +101,16 @@ export class PushConfigs {
       createdAt: this.clock(),
       ...(input['protocol'] === SET_THROUGH_03 ? { protocol: '0.3' as const } : {}),
       ...(input.token !== undefined ? { token: input.token } : {}),
-      ...(input.authentication ? { authentication: { scheme: input.authentication.scheme, ...(input.authentication.credentials !== undefined ? { credentials: input.authentication.credentials } : {}) } } : {}),
+      ...(input.authentication
+        ? {
+            authentication: {
+              scheme: input.authentication.scheme,
+              ...(input.authentication.credentials !== undefined
+                ? { credentials: input.authentication.credentials }
+                : {}),
+            },
+          }
+        : {}),
     };
     // The store checks the id's owner and the cap where it writes, so puts racing through other processes cannot pass them.
     const outcome = await this.store.putPushConfig(config, MAX_CONFIGS);
@@ -98,7 +126,10 @@ export class PushConfigs {
 
   async get(caller: Caller, taskId: string, id: string): Promise<PushConfig> {
     const config = (await this.list(caller, taskId)).find((c) => c.id === id);
-    if (!config) throw new HubError('NOT_FOUND', `No push config '${id}' of yours on task ${taskId}`, { hint: 'List them with ListTaskPushNotificationConfigs' });
+    if (!config)
+      throw new HubError('NOT_FOUND', `No push config '${id}' of yours on task ${taskId}`, {
+        hint: 'List them with ListTaskPushNotificationConfigs',
+      });
     return config;
   }
 
@@ -123,8 +154,19 @@ export class PushConfigs {
       events.forEach((event, i) => {
         const shown = this.view.streamEvent(ownerCaller(config.owner), record, event);
         if (!shown) return;
-        const [type, body] = config.protocol === '0.3' ? ['application/json', taskOut(this.view.render(tasks03[i]!, { includeArtifacts: true }))] : ['application/a2a+json', shown];
-        drafts.push({ id: uuidv7(), taskId: record.id, channel: pushChannel(config.id), seq: firstSeq + i, url: config.url, headers: { 'content-type': type }, body: JSON.stringify(body) });
+        const [type, body] =
+          config.protocol === '0.3'
+            ? ['application/json', taskOut(this.view.render(tasks03[i]!, { includeArtifacts: true }))]
+            : ['application/a2a+json', shown];
+        drafts.push({
+          id: uuidv7(),
+          taskId: record.id,
+          channel: pushChannel(config.id),
+          seq: firstSeq + i,
+          url: config.url,
+          headers: { 'content-type': type },
+          body: JSON.stringify(body),
+        });
       });
     }
     return drafts;
@@ -135,14 +177,17 @@ export class PushConfigs {
    * stored once, with the config, and a changed config's new credentials apply to its retries.
    */
   async credentials(delivery: Pick<DeliveryDraft, 'taskId' | 'channel'>): Promise<Record<string, string>> {
-    const config = (await this.store.listPushConfigs(delivery.taskId)).find((c) => pushChannel(c.id) === delivery.channel);
+    const config = (await this.store.listPushConfigs(delivery.taskId)).find(
+      (c) => pushChannel(c.id) === delivery.channel,
+    );
     return config ? credentialHeaders(config) : {};
   }
 }
 
 function credentialHeaders(config: PushConfig): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (config.authentication) headers['authorization'] = `${config.authentication.scheme} ${config.authentication.credentials ?? ''}`.trim();
+  if (config.authentication)
+    headers['authorization'] = `${config.authentication.scheme} ${config.authentication.credentials ?? ''}`.trim();
   if (config.token !== undefined) headers['x-a2a-notification-token'] = config.token;
   return headers;
 }

@@ -15,13 +15,40 @@ export const SPACE_NAME = /^[a-z0-9-]{2,40}$/;
 /** Said in every refusal of a caller without the right token at a space: reading a space needs none. */
 export const READS_NEED_NO_TOKEN = 'Reads (GetTask, ListTasks, SubscribeToTask) at a space need no token';
 const nameRule = 'must be 2 to 40 characters: lowercase letters, digits and -';
-const claimRule = z.enum(['open', 'members'], 'must be "open" (any registered agent claims) or "members" (only workers and the owner)');
+const claimRule = z.enum(
+  ['open', 'members'],
+  'must be "open" (any registered agent claims) or "members" (only workers and the owner)',
+);
 const description = z.string('must be text').trim().max(2000, 'must be at most 2000 characters');
-const priorityCap = z.number('must be a whole number from 1 to 10').int('must be a whole number from 1 to 10').min(PRIORITY.min, 'must be from 1 to 10').max(PRIORITY.max, 'must be from 1 to 10');
+const priorityCap = z
+  .number('must be a whole number from 1 to 10')
+  .int('must be a whole number from 1 to 10')
+  .min(PRIORITY.min, 'must be from 1 to 10')
+  .max(PRIORITY.max, 'must be from 1 to 10');
 
-const createSchema = z.object({ name: z.string('is required: the space\'s name').regex(SPACE_NAME, nameRule), description: description.optional(), claim: claimRule.optional(), orchestratorPriority: priorityCap.optional() }).strict();
-const patchSchema = z.object({ description: description.nullable().optional(), claim: claimRule.optional(), orchestratorPriority: priorityCap.optional() }).strict();
-const memberSchema = z.object({ role: z.enum(['orchestrator', 'worker'], 'must be "orchestrator" (declares and withdraws its own intents) or "worker" (claims)') }).strict();
+const createSchema = z
+  .object({
+    name: z.string("is required: the space's name").regex(SPACE_NAME, nameRule),
+    description: description.optional(),
+    claim: claimRule.optional(),
+    orchestratorPriority: priorityCap.optional(),
+  })
+  .strict();
+const patchSchema = z
+  .object({
+    description: description.nullable().optional(),
+    claim: claimRule.optional(),
+    orchestratorPriority: priorityCap.optional(),
+  })
+  .strict();
+const memberSchema = z
+  .object({
+    role: z.enum(
+      ['orchestrator', 'worker'],
+      'must be "orchestrator" (declares and withdraws its own intents) or "worker" (claims)',
+    ),
+  })
+  .strict();
 
 export interface SpaceWithMembers extends SpaceRecord {
   members: SpaceMember[];
@@ -48,7 +75,11 @@ export class Spaces {
       updatedAt: now,
     };
     await this.store.createSpace(space).catch((e: unknown) => {
-      if (e instanceof StoreConflict && e.what === 'space-name') throw new HubError('NAME_TAKEN', `The space name ${input.name} is taken`, { hint: 'Choose another name', fields: [{ field: 'name', description: 'is taken' }] });
+      if (e instanceof StoreConflict && e.what === 'space-name')
+        throw new HubError('NAME_TAKEN', `The space name ${input.name} is taken`, {
+          hint: 'Choose another name',
+          fields: [{ field: 'name', description: 'is taken' }],
+        });
       throw e;
     });
     return space;
@@ -60,7 +91,10 @@ export class Spaces {
   }
 
   async list(query: { cursor?: string; limit?: number }) {
-    const page = await this.store.listSpaces({ limit: query.limit ?? 20, ...(query.cursor ? { after: query.cursor } : {}) });
+    const page = await this.store.listSpaces({
+      limit: query.limit ?? 20,
+      ...(query.cursor ? { after: query.cursor } : {}),
+    });
     const last = page.spaces.at(-1);
     return { data: page.spaces, hasMore: page.hasMore, ...(page.hasMore && last ? { cursor: last.name } : {}) };
   }
@@ -85,7 +119,9 @@ export class Spaces {
   async removeMember(caller: Caller, name: string, handle: string): Promise<void> {
     await this.requireOwner(caller, name, 'remove members');
     if (!(await this.store.removeMember(name, handle))) {
-      throw new HubError('NOT_FOUND', `${handle} is not a member of space ${name}`, { hint: `List the members with GET /api/spaces/${name}` });
+      throw new HubError('NOT_FOUND', `${handle} is not a member of space ${name}`, {
+        hint: `List the members with GET /api/spaces/${name}`,
+      });
     }
   }
 
@@ -111,8 +147,13 @@ export class Spaces {
     requireToken(caller, `To ${what}`);
     const space = await this.require(name);
     if (caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === space.owner)) return space;
-    throw new HubError('FORBIDDEN', `Only the owner of space ${name} or the admin may ${what}`, { hint: space.owner ? `The owner is ${space.owner}` : 'The admin made this space' });
+    throw new HubError('FORBIDDEN', `Only the owner of space ${name} or the admin may ${what}`, {
+      hint: space.owner ? `The owner is ${space.owner}` : 'The admin made this space',
+    });
   }
 }
 
-const spaceNotFound = (name: string) => new HubError('SPACE_NOT_FOUND', `There is no space named ${name}`, { hint: 'List spaces with GET /api/spaces; make one with POST /api/spaces' });
+const spaceNotFound = (name: string) =>
+  new HubError('SPACE_NOT_FOUND', `There is no space named ${name}`, {
+    hint: 'List spaces with GET /api/spaces; make one with POST /api/spaces',
+  });

@@ -45,7 +45,8 @@ export class HubStatus {
   /** The report both doors show: the nodes seen within LIVE_MS (this one marked), and counts at most COUNTS_KEPT_MS old. */
   async report(): Promise<StatusReport> {
     const now = this.clock();
-    if (!this.counted || now - this.counted.at > COUNTS_KEPT_MS) this.counted = { at: now, counts: this.tasksPerHour(now) };
+    if (!this.counted || now - this.counted.at > COUNTS_KEPT_MS)
+      this.counted = { at: now, counts: this.tasksPerHour(now) };
     const counted = this.counted;
     const [nodes, counts] = await Promise.all([
       this.store.liveNodes(LIVE_MS),
@@ -58,7 +59,13 @@ export class HubStatus {
       version: VERSION,
       store: this.store.name,
       uptimeSeconds: this.uptimeSeconds(),
-      nodes: nodes.map((n) => ({ id: n.id, version: n.version, startedAt: iso(n.startedAt), lastSeenAt: iso(n.lastSeenAt), self: n.id === this.nodeId })),
+      nodes: nodes.map((n) => ({
+        id: n.id,
+        version: n.version,
+        startedAt: iso(n.startedAt),
+        lastSeenAt: iso(n.lastSeenAt),
+        self: n.id === this.nodeId,
+      })),
       tasksPerHour: { hours: REPORT_HOURS, counts },
     };
   }

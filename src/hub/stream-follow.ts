@@ -32,7 +32,8 @@ export interface StreamFollowing {
   expired(): Verdict | undefined;
 }
 
-const stateOf = (event: RemoteEvent) => (event.kind === 'task' ? event.task.state : event.kind === 'status' ? event.state : undefined);
+const stateOf = (event: RemoteEvent) =>
+  event.kind === 'task' ? event.task.state : event.kind === 'status' ? event.state : undefined;
 
 /** The event that ends the endpoint's task: a final state, or a Message. */
 const ends = (event: RemoteEvent): boolean => {
@@ -40,7 +41,13 @@ const ends = (event: RemoteEvent): boolean => {
   return event.kind === 'message' || (state !== undefined && isTerminal(state));
 };
 
-export function streamConversation(iface: EndpointInterface, read: RemoteCall, delivery: Delivery, following: StreamFollowing, clock: () => number): Conversation {
+export function streamConversation(
+  iface: EndpointInterface,
+  read: RemoteCall,
+  delivery: Delivery,
+  following: StreamFollowing,
+  clock: () => number,
+): Conversation {
   const subscribe: RemoteCall = { id: read.id, method: 'SubscribeToTask', params: read.params };
   const began = clock();
   let events = 0;

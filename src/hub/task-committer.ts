@@ -8,7 +8,15 @@ import type { Task } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
 import type { Quotas } from '../identity/quotas.js';
 import { PerKeyQueue } from '../store/per-key-queue.js';
-import { StoreConflict, type EntryWrite, type LockedTasks, type Receipt, type Store, type StoredTask, type TaskWrite } from '../store/store.js';
+import {
+  StoreConflict,
+  type EntryWrite,
+  type LockedTasks,
+  type Receipt,
+  type Store,
+  type StoredTask,
+  type TaskWrite,
+} from '../store/store.js';
 import type { Actor } from './actor.js';
 import { changeWrite } from './changes.js';
 import type { Forwards } from './forwards.js';
@@ -62,21 +70,35 @@ export class TaskCommitter {
   }
 
   /** Writes a kind's change to a task read at some version, with its events, deliveries, wake-ups and (made `by` a caller) its target's inbox events. */
-  async commit(current: StoredTask, change: Change, now: number, extra: Partial<TaskWrite>, by?: Actor): Promise<StoredTask> {
+  async commit(
+    current: StoredTask,
+    change: Change,
+    now: number,
+    extra: Partial<TaskWrite>,
+    by?: Actor,
+  ): Promise<StoredTask> {
     const { record } = current;
     // A change that writes an entry is bounded by the entry's own cap (an open call's 300
     // answers), which refuses as TASK_FULL; the message cap holds open-ended histories.
     if (!change.entry && record.messageCount + change.messages.length > MAX_MESSAGES) {
-      throw new HubError('RATE_LIMITED', `Task ${record.id} holds ${record.messageCount} messages; at most ${MAX_MESSAGES} are kept per task`, {
-        hint: 'Start a new task (it may share the contextId)',
-      });
+      throw new HubError(
+        'RATE_LIMITED',
+        `Task ${record.id} holds ${record.messageCount} messages; at most ${MAX_MESSAGES} are kept per task`,
+        {
+          hint: 'Start a new task (it may share the contextId)',
+        },
+      );
     }
     const { write, task } = changeWrite(current, change, now);
     Object.assign(write, extra);
     const inbox = by && inboxOfChange(by.caller, record, write, by.acceptedOutputModes);
     if (inbox) write.inbox = inbox;
     const relayed = by && (await this.deps.forwards.relayed(current, change, write.record.lastSeq, by.caller));
-    const drafts = [...(extra.deliveries ?? []), ...(relayed ? [relayed] : []), ...(await this.deps.push.drafts(current, write.record, write.events))];
+    const drafts = [
+      ...(extra.deliveries ?? []),
+      ...(relayed ? [relayed] : []),
+      ...(await this.deps.push.drafts(current, write.record, write.events)),
+    ];
     if (drafts.length > 0) write.deliveries = drafts;
     await this.deps.store.updateTask(write);
     if (drafts.length > 0) this.deps.deliveriesQueued();
@@ -102,7 +124,12 @@ export class TaskCommitter {
   }
 
   /** Runs a write once per key (see runOnce); a retry's answer is `answer` of the task it wrote, as it stands now. */
-  once(idem: Idempotency, run: () => Promise<Task>, answer: (taskId: string) => Promise<Task>, precheck = true): Promise<Task> {
+  once(
+    idem: Idempotency,
+    run: () => Promise<Task>,
+    answer: (taskId: string) => Promise<Task>,
+    precheck = true,
+  ): Promise<Task> {
     return runOnce(this.deps.store, idem, run, answer, precheck);
   }
 

@@ -43,7 +43,11 @@ export class TaskReads {
 
   /** Follows a task the caller may see (see Following.subscribe). */
   async subscribe(actor: Actor, id: string, options: FollowOptions): Promise<Subscription> {
-    return this.deps.following.subscribe(actor, this.visible(actor, await this.deps.store.getTask(id, FULL), id), options);
+    return this.deps.following.subscribe(
+      actor,
+      this.visible(actor, await this.deps.store.getTask(id, FULL), id),
+      options,
+    );
   }
 
   /** A page of the tasks the caller may list at its door; with `kinds`, only tasks of those kinds. */
@@ -64,7 +68,10 @@ export class TaskReads {
       includeArtifacts: params.includeArtifacts ?? false,
     });
     const last = page.tasks[page.tasks.length - 1];
-    const options = { includeArtifacts: params.includeArtifacts ?? false, ...(params.historyLength !== undefined ? { historyLength: params.historyLength } : {}) };
+    const options = {
+      includeArtifacts: params.includeArtifacts ?? false,
+      ...(params.historyLength !== undefined ? { historyLength: params.historyLength } : {}),
+    };
     return {
       tasks: page.tasks.map((t) => view.render(t, options)),
       nextPageToken: page.hasMore && last ? encodePageToken(last.record, filters) : '',
@@ -77,9 +84,11 @@ export class TaskReads {
   async read(actor: Actor, id: string, options: GetOptions): Promise<StoredTask | undefined> {
     const token = uncheckedToken(actor.caller);
     if (!token) return this.deps.store.getTask(id, options);
-    const task = await this.deps.store.getTask(id, Object.assign({ liveToken: token.hash }, token.gate ? { tokenGate: token.gate } : {}, options)).catch((e: unknown) => {
-      throw storeRefusal(e, this.deps.quotas, this.deps.clock());
-    });
+    const task = await this.deps.store
+      .getTask(id, Object.assign({ liveToken: token.hash }, token.gate ? { tokenGate: token.gate } : {}, options))
+      .catch((e: unknown) => {
+        throw storeRefusal(e, this.deps.quotas, this.deps.clock());
+      });
     token.checked = true;
     return task;
   }

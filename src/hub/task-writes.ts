@@ -58,26 +58,51 @@ export class TaskWrites {
     const pushField = 'configuration.taskPushNotificationConfig';
     const pushInput = params.configuration?.taskPushNotificationConfig;
     if (pushInput && worksOnOpen) {
-      throw invalidParams(pushField, 'cannot be set here: the hub settles this task as it opens, so there is nothing later to push', 'Leave it out: the answer is the task as it ended');
+      throw invalidParams(
+        pushField,
+        'cannot be set here: the hub settles this task as it opens, so there is nothing later to push',
+        'Leave it out: the answer is the task as it ended',
+      );
     }
     // Without an id of its own, the config is named after the message, so a retried send sets it again rather than twice.
-    const push = pushInput && parseWith(configSchema, { id: `message-${message.messageId}`, ...pushInput, taskId: message.taskId ?? '(new)' }, pushField);
+    const push =
+      pushInput &&
+      parseWith(
+        configSchema,
+        { id: `message-${message.messageId}`, ...pushInput, taskId: message.taskId ?? '(new)' },
+        pushField,
+      );
     // The token is checked in the task's own read or write, unless something else comes first: a
     // push config's address and write, or a kind's work as the task opens.
     if (push || worksOnOpen) await this.deps.confirm(actor.caller);
     if (push) await configs.check(push.url, `${pushField}.url`);
     if (push && message.taskId !== undefined) await configs.assertSettable(actor.caller, message.taskId, push.id);
-    const idem: Idempotency = { scope: `message:${callerName(actor.caller)}`, key: message.messageId, fingerprint: fingerprintOf([doorPrint(actor.door), message]) };
+    const idem: Idempotency = {
+      scope: `message:${callerName(actor.caller)}`,
+      key: message.messageId,
+      fingerprint: fingerprintOf([doorPrint(actor.door), message]),
+    };
     const task = await this.once(
       actor,
       idem,
       () =>
-        opens ? this.open(actor, params, idem, opener) : this.change(actor, message.taskId!, (kind, ctx, t) => {
-          if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
-            throw invalidParams('message.contextId', `does not match the task's context, ${t.record.contextId}`, 'Omit contextId, or send the task\'s own');
-          }
-          return kind.followUp(ctx, t, message);
-        }, idem),
+        opens
+          ? this.open(actor, params, idem, opener)
+          : this.change(
+              actor,
+              message.taskId!,
+              (kind, ctx, t) => {
+                if (message.contextId !== undefined && message.contextId !== t.record.contextId) {
+                  throw invalidParams(
+                    'message.contextId',
+                    `does not match the task's context, ${t.record.contextId}`,
+                    "Omit contextId, or send the task's own",
+                  );
+                }
+                return kind.followUp(ctx, t, message);
+              },
+              idem,
+            ),
       !opens || worksOnOpen,
     );
     if (push) await configs.create(actor.caller, task.id, push, true);
@@ -90,14 +115,21 @@ export class TaskWrites {
   async cancel(actor: Actor, id: string, reason: string | undefined, key?: string): Promise<Task> {
     const idem = key === undefined ? undefined : restKey(actor.caller, key, ['cancel', id, reason]);
     const run = () =>
-      this.change(actor, id, async (kind, ctx, t) => {
-        const change = await kind.cancel(ctx, t, reason); // the kind refuses callers who may not cancel, whatever the state
-        if (t.record.state === 'TASK_STATE_CANCELED') return undefined; // canceling twice answers the task as it is
-        if (isTerminal(t.record.state)) {
-          throw new HubError('TASK_NOT_CANCELABLE', `Task ${id} is ${t.record.state} and cannot be canceled`, { meta: { currentState: t.record.state } });
-        }
-        return reason ? withCancelReason(change, reason) : change;
-      }, idem);
+      this.change(
+        actor,
+        id,
+        async (kind, ctx, t) => {
+          const change = await kind.cancel(ctx, t, reason); // the kind refuses callers who may not cancel, whatever the state
+          if (t.record.state === 'TASK_STATE_CANCELED') return undefined; // canceling twice answers the task as it is
+          if (isTerminal(t.record.state)) {
+            throw new HubError('TASK_NOT_CANCELABLE', `Task ${id} is ${t.record.state} and cannot be canceled`, {
+              meta: { currentState: t.record.state },
+            });
+          }
+          return reason ? withCancelReason(change, reason) : change;
+        },
+        idem,
+      );
     return idem ? this.once(actor, idem, run) : run();
   }
 
@@ -105,23 +137,35 @@ export class TaskWrites {
   async act(actor: Actor, id: string, action: string, body: unknown, key?: string): Promise<Task> {
     const idem = key === undefined ? undefined : restKey(actor.caller, key, [action, id, body]);
     const run = () =>
-      this.change(actor, id, (kind, ctx, t) => {
-        const handler = Object.hasOwn(kind.actions, action) ? kind.actions[action] : undefined; // not `constructor` & co.
-        if (!handler) throw new HubError('UNSUPPORTED_OPERATION', `${kind.name} tasks have no '${action}' action`);
-        return handler(ctx, t, body);
-      }, idem);
+      this.change(
+        actor,
+        id,
+        (kind, ctx, t) => {
+          const handler = Object.hasOwn(kind.actions, action) ? kind.actions[action] : undefined; // not `constructor` & co.
+          if (!handler) throw new HubError('UNSUPPORTED_OPERATION', `${kind.name} tasks have no '${action}' action`);
+          return handler(ctx, t, body);
+        },
+        idem,
+      );
     return idem ? this.once(actor, idem, run) : run();
   }
 
   /** Opens a task of `kind`, the kind that takes this message at this door (Kinds.opener), if any. */
-  private async open(actor: Actor, params: SendMessageParams, idem: Idempotency, kind: Kind | undefined): Promise<Task> {
+  private async open(
+    actor: Actor,
+    params: SendMessageParams,
+    idem: Idempotency,
+    kind: Kind | undefined,
+  ): Promise<Task> {
     const { view, contexts, reads } = this.deps;
     const ctx = contexts.of(actor);
     if (kind) {
       const opening = await kind.open(ctx, params.message);
       if ('twinOf' in opening) return view.twin(opening.twinOf, opening.note, FULL);
       // The opening event carries the task without its history: the messages are stored once, in the history.
-      const { write, task } = openingWrite(opening, ctx.now, (t) => view.render(t, { includeArtifacts: false, historyLength: 0 }));
+      const { write, task } = openingWrite(opening, ctx.now, (t) =>
+        view.render(t, { includeArtifacts: false, historyLength: 0 }),
+      );
       let rendered: Task | undefined; // the answer, rendered once for the inbox event and the caller
       const full = () => (rendered ??= view.render(task, FULL));
       if (actor.acceptedOutputModes?.length) task.record.acceptedOutputModes = actor.acceptedOutputModes;
@@ -143,7 +187,7 @@ export class TaskWrites {
       return full();
     }
     throw new HubError('UNSUPPORTED_OPERATION', 'Nothing at this base takes a new task', {
-      hint: "Send a direct task to an agent's base, http://HOST:PORT/agents/{handle}/, or declare work at a space's base, /spaces/{name}/; at the hub's base, a data part {\"skill\": \"review.open\", ...} posts a review",
+      hint: 'Send a direct task to an agent\'s base, http://HOST:PORT/agents/{handle}/, or declare work at a space\'s base, /spaces/{name}/; at the hub\'s base, a data part {"skill": "review.open", ...} posts a review',
     });
   }
 

@@ -47,7 +47,14 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const { store, view, kinds, quotas, push, clock } = deps;
   const following = new Following(store, view, deps.wakeups, kinds);
   const reads = new TaskReads({ store, view, following, quotas, clock });
-  const committer = new TaskCommitter({ store, push, forwards: deps.forwards, quotas, deliveriesQueued: deps.deliveriesQueued, clock });
+  const committer = new TaskCommitter({
+    store,
+    push,
+    forwards: deps.forwards,
+    quotas,
+    deliveriesQueued: deps.deliveriesQueued,
+    clock,
+  });
   const contexts = new KindContexts({ store, view, spaces: deps.spaces, quotas, clock });
   const writes = new TaskWrites({ kinds, view, push, reads, committer, contexts, following, confirm: deps.confirm });
   const hubWrites = new HubWrites({ store, kinds, committer, contexts, clock });

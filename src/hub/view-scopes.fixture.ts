@@ -10,7 +10,10 @@ import { VisibilityRule } from './view-scopes.js';
 
 /** The hub's kinds, built as the hub builds them (no kind reads its deps while it is built). */
 export function hubKinds(): Kinds {
-  return new Kinds({ quotas: new Quotas({}, false), settings: {}, store: {} as Store, requireAgent: async () => {} } as never, KIND_MODULES);
+  return new Kinds(
+    { quotas: new Quotas({}, false), settings: {}, store: {} as Store, requireAgent: async () => {} } as never,
+    KIND_MODULES,
+  );
 }
 
 /** The view over the hub's kinds. */
@@ -19,7 +22,13 @@ export const hubView = (): View => new View(hubKinds());
 /** The rule over the hub's kinds, as the view builds it. */
 export function hubRule(): VisibilityRule {
   const kinds = hubKinds();
-  return new VisibilityRule([...kinds.byName.values()].map((k) => ({ name: k.name, visibility: k.visibility, ...(kinds.baseOf(k.name) !== undefined ? { base: kinds.baseOf(k.name)! } : {}) })));
+  return new VisibilityRule(
+    [...kinds.byName.values()].map((k) => ({
+      name: k.name,
+      visibility: k.visibility,
+      ...(kinds.baseOf(k.name) !== undefined ? { base: kinds.baseOf(k.name)! } : {}),
+    })),
+  );
 }
 
 /** The scope of what `caller` reads at `door`; it must list something. */

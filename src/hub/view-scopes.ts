@@ -19,7 +19,9 @@ type Tests = Partial<Record<TaskColumn, ColumnTest>>;
 
 /** How a kind's tasks are stored, as its readers say (kind.ts Readers): public or not, with a target or not. */
 const stored = (readers: Readers): { visibility: Visibility; target: boolean } =>
-  readers === 'everyone' ? { visibility: 'public', target: false } : { visibility: 'participants', target: readers === 'sender-and-target' };
+  readers === 'everyone'
+    ? { visibility: 'public', target: false }
+    : { visibility: 'participants', target: readers === 'sender-and-target' };
 
 const PUBLIC: Tests = { visibility: { in: ['public'] } };
 const PRIVATE: Tests = { visibility: { in: ['participants'] } };
@@ -31,7 +33,11 @@ const PRIVATE: Tests = { visibility: { in: ['participants'] } };
  */
 function readerBranches(caller: Caller): [Readers, Tests][] {
   if (caller.kind === 'admin') {
-    return [['everyone', PUBLIC], ['sender-and-target', { ...PRIVATE, target: { set: true } }], ['sender', { ...PRIVATE, target: { set: false } }]];
+    return [
+      ['everyone', PUBLIC],
+      ['sender-and-target', { ...PRIVATE, target: { set: true } }],
+      ['sender', { ...PRIVATE, target: { set: false } }],
+    ];
   }
   const handles = caller.kind === 'agent' ? [caller.handle] : caller.kind === 'operator' ? [...caller.agents] : [];
   if (handles.length === 0) return [['everyone', PUBLIC]];
@@ -51,7 +57,9 @@ function readerBranches(caller: Caller): [Readers, Tests][] {
 function doorBranches(caller: Caller, door: Door): Tests[] {
   if (door.kind === 'agent') {
     const received: Tests = { target: { in: [door.handle] }, sender: { notIn: [door.handle] } };
-    return caller.kind === 'agent' && caller.handle === door.handle ? [received] : [{ sender: { in: [door.handle] } }, received];
+    return caller.kind === 'agent' && caller.handle === door.handle
+      ? [received]
+      : [{ sender: { in: [door.handle] } }, received];
   }
   if (door.kind === 'space') return [{ contextId: { in: [door.name] } }];
   return [{}];
@@ -97,7 +105,14 @@ const valueOf = (record: TaskRecord, column: TaskColumn): string | undefined => 
 
 /** Whether any branch of the scope holds for the task: exactly what the store's walk of it finds. */
 export function holds(scope: TaskScope | undefined, record: TaskRecord): boolean {
-  return !!scope && scope.anyOf.some((branch) => (Object.entries(branch) as [TaskColumn, ColumnTest][]).every(([column, test]) => passes(valueOf(record, column), test)));
+  return (
+    !!scope &&
+    scope.anyOf.some((branch) =>
+      (Object.entries(branch) as [TaskColumn, ColumnTest][]).every(([column, test]) =>
+        passes(valueOf(record, column), test),
+      ),
+    )
+  );
 }
 
 export class VisibilityRule {
@@ -105,7 +120,8 @@ export class VisibilityRule {
 
   constructor(kinds: readonly DeclaredKind[]) {
     for (const k of kinds) {
-      if (k.visibility.listedAt.includes('base') && k.base === undefined) throw new Error(`kind ${k.name} is listed at a base of its own but brings none`);
+      if (k.visibility.listedAt.includes('base') && k.base === undefined)
+        throw new Error(`kind ${k.name} is listed at a base of its own but brings none`);
     }
     this.all = kinds;
   }
@@ -113,7 +129,9 @@ export class VisibilityRule {
   /** The kinds whose tasks a door lists: every kind at the hub's. */
   listedAt(door: Door): string[] {
     if (door.kind === 'hub') return this.all.map((k) => k.name);
-    return this.all.filter((k) => k.visibility.listedAt.includes(door.kind) && (door.kind !== 'base' || k.base === door.name)).map((k) => k.name);
+    return this.all
+      .filter((k) => k.visibility.listedAt.includes(door.kind) && (door.kind !== 'base' || k.base === door.name))
+      .map((k) => k.name);
   }
 
   /** The base relative to the hub's that lists a task to whoever reads it ('' for the hub's own). */
@@ -166,7 +184,8 @@ export class VisibilityRule {
     if (kinds.length === 0) return null;
     const out: Tests = kinds.length === possible.length ? rest : { ...rest, kind: { in: kinds.map((k) => k.name) } };
     const { visibility, ...others } = out;
-    if (visibility && this.possible(others).every((k) => passes(stored(k.visibility.readers).visibility, visibility))) return others;
+    if (visibility && this.possible(others).every((k) => passes(stored(k.visibility.readers).visibility, visibility)))
+      return others;
     return out;
   }
 }

@@ -7,7 +7,19 @@ import type { JsonObject, StreamResponse, Task, TaskStatus } from '../a2a/types.
 import { HubError } from '../errors/hub-error.js';
 import { callerName, requireToken, type Caller } from '../identity/caller.js';
 import { FORWARD_CHANNEL } from '../delivery/forward.js';
-import { pushChannel, type AgentRecord, type BoardBranch, type BoardRecord, type BoardScope, type Delivery, type PushConfig, type StoredTask, type TaskEntry, type TaskRecord, type TaskScope } from '../store/store.js';
+import {
+  pushChannel,
+  type AgentRecord,
+  type BoardBranch,
+  type BoardRecord,
+  type BoardScope,
+  type Delivery,
+  type PushConfig,
+  type StoredTask,
+  type TaskEntry,
+  type TaskRecord,
+  type TaskScope,
+} from '../store/store.js';
 import type { Door } from './kind.js';
 import type { Kinds } from './kinds.js';
 import { holds, VisibilityRule } from './view-scopes.js';
@@ -25,14 +37,19 @@ export const taskScopes = {
   /** Tasks the agent sent to another agent: a review it posted has no target, and is listed at the hub base instead. */
   sent: (agent: string): TaskScope => ({ anyOf: [{ sender: { in: [agent] }, target: { set: true } }] }),
   /** The tasks of `kinds` in a space's context. */
-  space: (name: string, kinds: readonly string[]): TaskScope => ({ anyOf: [{ contextId: { in: [name] }, kind: { in: kinds } }] }),
+  space: (name: string, kinds: readonly string[]): TaskScope => ({
+    anyOf: [{ contextId: { in: [name] }, kind: { in: kinds } }],
+  }),
   /** The tasks of `kinds` the agent holds or held last (an intent's worker); a list asks only for live holds. */
-  heldBy: (agent: string, kinds: readonly string[]): TaskScope => ({ anyOf: [{ holder: { in: [agent] }, kind: { in: kinds } }] }),
+  heldBy: (agent: string, kinds: readonly string[]): TaskScope => ({
+    anyOf: [{ holder: { in: [agent] }, kind: { in: kinds } }],
+  }),
 };
 const scopes = taskScopes;
 
 /** The agents whose boards a caller reads as they would: an agent itself, an operator's own agents. */
-const boardReaders = (caller: Caller): readonly string[] => (caller.kind === 'agent' ? [caller.handle] : caller.kind === 'operator' ? caller.agents : []);
+const boardReaders = (caller: Caller): readonly string[] =>
+  caller.kind === 'agent' ? [caller.handle] : caller.kind === 'operator' ? caller.agents : [];
 
 /**
  * Which memory boards a caller may read: its own, those shared with it and public ones (an
@@ -41,7 +58,10 @@ const boardReaders = (caller: Caller): readonly string[] => (caller.kind === 'ag
  */
 export function boardScope(caller: Caller): BoardScope {
   if (caller.kind === 'admin') return { anyOf: [{}] };
-  const own = boardReaders(caller).flatMap((handle) => [{ owner: handle }, { visibility: 'shared' as const, sharedWith: handle }]);
+  const own = boardReaders(caller).flatMap((handle) => [
+    { owner: handle },
+    { visibility: 'shared' as const, sharedWith: handle },
+  ]);
   return { anyOf: [{ visibility: 'public' }, ...own] };
 }
 
@@ -59,14 +79,24 @@ export function mayReadBoard(caller: Caller, board: BoardRecord): boolean {
  * What a registered caller (any token) reads of an agent beyond its public card, in its extended
  * card: whether it takes no new tasks (paused), and whether its tasks also go to its own verified endpoint.
  */
-export function registeredAgentFacts(caller: Caller, agent: AgentRecord): { handle: string; paused: boolean; forwarding: boolean } | undefined {
+export function registeredAgentFacts(
+  caller: Caller,
+  agent: AgentRecord,
+): { handle: string; paused: boolean; forwarding: boolean } | undefined {
   if (caller.kind === 'anonymous') return undefined;
-  return { handle: agent.handle, paused: agent.paused !== undefined, forwarding: agent.forwarding === true && agent.endpointVerifiedAt !== undefined };
+  return {
+    handle: agent.handle,
+    paused: agent.paused !== undefined,
+    forwarding: agent.forwarding === true && agent.endpointVerifiedAt !== undefined,
+  };
 }
 
 /** Who writes to a board: its owner, and the agents a shared board is shared with. */
 export function mayWriteBoard(caller: Caller, board: BoardRecord): boolean {
-  return caller.kind === 'agent' && (board.owner === caller.handle || (board.visibility === 'shared' && board.sharedWith.includes(caller.handle)));
+  return (
+    caller.kind === 'agent' &&
+    (board.owner === caller.handle || (board.visibility === 'shared' && board.sharedWith.includes(caller.handle)))
+  );
 }
 
 export interface RenderOptions {
@@ -81,7 +111,13 @@ export class View {
   private readonly rule: VisibilityRule;
 
   constructor(private readonly kinds: Kinds) {
-    this.rule = new VisibilityRule([...kinds.byName.values()].map((k) => ({ name: k.name, visibility: k.visibility, ...(kinds.baseOf(k.name) !== undefined ? { base: kinds.baseOf(k.name)! } : {}) })));
+    this.rule = new VisibilityRule(
+      [...kinds.byName.values()].map((k) => ({
+        name: k.name,
+        visibility: k.visibility,
+        ...(kinds.baseOf(k.name) !== undefined ? { base: kinds.baseOf(k.name)! } : {}),
+      })),
+    );
     this.spaceKinds = new Set(this.rule.listedAt({ kind: 'space', name: '' }));
   }
 
@@ -105,9 +141,14 @@ export class View {
     // caller sees its `to` anyway). Any other miss is "not found", telling nothing more.
     if (seen) {
       const base = this.rule.baseOf(task.record);
-      throw new HubError('TASK_NOT_FOUND', `Task ${id} is not at this base`, { hint: `Read it at the base /${base}`, meta: { taskBase: base } });
+      throw new HubError('TASK_NOT_FOUND', `Task ${id} is not at this base`, {
+        hint: `Read it at the base /${base}`,
+        meta: { taskBase: base },
+      });
     }
-    throw new HubError('TASK_NOT_FOUND', `Task ${id} not found`, { hint: 'Check the id; you only see tasks you sent or received' });
+    throw new HubError('TASK_NOT_FOUND', `Task ${id} not found`, {
+      hint: 'Check the id; you only see tasks you sent or received',
+    });
   }
 
   /** A push config is seen (listed, read, deleted) by the caller who set it, and by nobody else. */
@@ -119,10 +160,19 @@ export class View {
    * The deliveries of a task a caller may see: those to their own push configs, and forwards to
    * the task's target for the target itself; the admin sees all.
    */
-  deliveries(caller: Caller, record: TaskRecord, deliveries: readonly Delivery[], configs: readonly PushConfig[]): Delivery[] {
+  deliveries(
+    caller: Caller,
+    record: TaskRecord,
+    deliveries: readonly Delivery[],
+    configs: readonly PushConfig[],
+  ): Delivery[] {
     if (caller.kind === 'admin') return [...deliveries];
     const own = new Set(configs.filter((c) => this.ownsConfig(caller, c)).map((c) => pushChannel(c.id)));
-    const isTarget = record.target !== undefined && (caller.kind === 'agent' ? caller.handle === record.target : caller.kind === 'operator' && caller.agents.includes(record.target));
+    const isTarget =
+      record.target !== undefined &&
+      (caller.kind === 'agent'
+        ? caller.handle === record.target
+        : caller.kind === 'operator' && caller.agents.includes(record.target));
     return deliveries.filter((d) => own.has(d.channel) || (isTarget && d.channel === FORWARD_CHANNEL));
   }
 
@@ -135,10 +185,19 @@ export class View {
     const scope = (handle: string) => (box === 'inbox' ? scopes.inbox(handle) : scopes.sent(handle));
     if (agent === undefined) {
       if (caller.kind === 'agent') return scope(caller.handle);
-      throw new HubError('FORBIDDEN', `The ${caller.kind} has no ${box} of its own`, { hint: `Name the agent: GET /api/${box}?agent=<handle> (an operator, its own agents; the admin, any). An agent's token reads its own; GET /api/tasks/{id} reads one task` });
+      throw new HubError('FORBIDDEN', `The ${caller.kind} has no ${box} of its own`, {
+        hint: `Name the agent: GET /api/${box}?agent=<handle> (an operator, its own agents; the admin, any). An agent's token reads its own; GET /api/tasks/{id} reads one task`,
+      });
     }
-    const mayRead = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === agent) || (caller.kind === 'operator' && caller.agents.includes(agent));
-    if (!mayRead) throw new HubError('FORBIDDEN', `Only '${agent}', its operator or the admin may read its ${box}`, { hint: `Send your own agent's handle, or leave agent out for your own ${box}`, fields: [{ field: 'agent', description: 'is not an agent you own' }] });
+    const mayRead =
+      caller.kind === 'admin' ||
+      (caller.kind === 'agent' && caller.handle === agent) ||
+      (caller.kind === 'operator' && caller.agents.includes(agent));
+    if (!mayRead)
+      throw new HubError('FORBIDDEN', `Only '${agent}', its operator or the admin may read its ${box}`, {
+        hint: `Send your own agent's handle, or leave agent out for your own ${box}`,
+        fields: [{ field: 'agent', description: 'is not an agent you own' }],
+      });
     return scope(agent);
   }
 
@@ -151,10 +210,20 @@ export class View {
     const held = kinds.filter((k) => this.spaceKinds.has(k));
     if (worker === 'me') {
       if (caller.kind === 'agent') return scopes.heldBy(caller.handle, held);
-      throw new HubError('FORBIDDEN', `The ${caller.kind} holds no intents of its own`, { hint: 'Name the agent: GET /api/intents?worker=<handle> (an operator, its own agents; the admin, any); an agent token reads its own with worker=me', fields: [{ field: 'worker', description: "me is an agent token's own handle" }] });
+      throw new HubError('FORBIDDEN', `The ${caller.kind} holds no intents of its own`, {
+        hint: 'Name the agent: GET /api/intents?worker=<handle> (an operator, its own agents; the admin, any); an agent token reads its own with worker=me',
+        fields: [{ field: 'worker', description: "me is an agent token's own handle" }],
+      });
     }
-    const mayRead = caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === worker) || (caller.kind === 'operator' && caller.agents.includes(worker));
-    if (!mayRead) throw new HubError('FORBIDDEN', `Only '${worker}', its operator or the admin may list the intents it holds`, { hint: 'Send worker=me for your own, or the handle of an agent you own', fields: [{ field: 'worker', description: 'is not you or an agent you own' }] });
+    const mayRead =
+      caller.kind === 'admin' ||
+      (caller.kind === 'agent' && caller.handle === worker) ||
+      (caller.kind === 'operator' && caller.agents.includes(worker));
+    if (!mayRead)
+      throw new HubError('FORBIDDEN', `Only '${worker}', its operator or the admin may list the intents it holds`, {
+        hint: 'Send worker=me for your own, or the handle of an agent you own',
+        fields: [{ field: 'worker', description: 'is not you or an agent you own' }],
+      });
     return scopes.heldBy(worker, held);
   }
 
@@ -165,7 +234,9 @@ export class View {
   listScope(caller: Caller, door: Door, kinds?: readonly string[]): TaskScope | undefined {
     // At an agent's base, its operator lists every task the agent sent or received; another operator is refused.
     if (door.kind === 'agent' && caller.kind === 'operator' && !caller.agents.includes(door.handle)) {
-      throw new HubError('FORBIDDEN', `Operator '${caller.handle}' does not own '${door.handle}'`, { hint: "An operator lists the tasks of its own agents, at each agent's base" });
+      throw new HubError('FORBIDDEN', `Operator '${caller.handle}' does not own '${door.handle}'`, {
+        hint: "An operator lists the tasks of its own agents, at each agent's base",
+      });
     }
     return this.rule.scope(caller, door, kinds);
   }
@@ -175,7 +246,10 @@ export class View {
    * decide): those of the kinds that live at spaces, or only of `kinds`, in the space's context.
    */
   heldAt(door: Extract<Door, { kind: 'space' }>, kinds: readonly string[] = [...this.spaceKinds]): TaskScope {
-    return scopes.space(door.name, kinds.filter((k) => this.spaceKinds.has(k)));
+    return scopes.space(
+      door.name,
+      kinds.filter((k) => this.spaceKinds.has(k)),
+    );
   }
 
   /**
@@ -202,14 +276,21 @@ export class View {
   render(task: StoredTask, options: RenderOptions, own?: TaskEntry): Task {
     const { record } = task;
     const timestamp = new Date(record.statusAt).toISOString();
-    const status: TaskStatus = record.statusMessage ? { state: record.state, message: record.statusMessage, timestamp } : { state: record.state, timestamp };
+    const status: TaskStatus = record.statusMessage
+      ? { state: record.state, message: record.statusMessage, timestamp }
+      : { state: record.state, timestamp };
     const out: Task = { id: record.id, contextId: record.contextId, status };
     if (options.includeArtifacts && task.artifacts.length > 0) out.artifacts = task.artifacts;
-    const history = options.historyLength === undefined ? task.history : task.history.slice(Math.max(0, task.history.length - options.historyLength));
+    const history =
+      options.historyLength === undefined
+        ? task.history
+        : task.history.slice(Math.max(0, task.history.length - options.historyLength));
     if (history.length > 0 && options.historyLength !== 0) out.history = history;
     // The hold is the store's (the row's holder); its kind says how the task's metadata shows it.
     const held = record.holder === undefined ? undefined : this.kinds.byName.get(record.kind)?.describeHold?.(record);
-    const muster: JsonObject = Object.assign({}, record.metadata?.['muster'] as JsonObject | undefined, held, { kind: record.kind });
+    const muster: JsonObject = Object.assign({}, record.metadata?.['muster'] as JsonObject | undefined, held, {
+      kind: record.kind,
+    });
     if (record.sender !== undefined) muster['from'] = record.sender;
     if (record.target !== undefined) muster['to'] = record.target;
     const receipt = own && this.kinds.byName.get(record.kind)?.receipt?.(own);
@@ -226,7 +307,11 @@ export class View {
     const out = this.render(task, options);
     const said = out.status.message?.parts.find((p) => p.text !== undefined)?.text;
     const text = said ? `${note} ${said}` : note;
-    const message = Object.assign({}, out.status.message ?? { messageId: `twin-${task.record.id}`, role: 'ROLE_AGENT' as const }, { parts: [{ text }], taskId: task.record.id, contextId: task.record.contextId });
+    const message = Object.assign(
+      {},
+      out.status.message ?? { messageId: `twin-${task.record.id}`, role: 'ROLE_AGENT' as const },
+      { parts: [{ text }], taskId: task.record.id, contextId: task.record.contextId },
+    );
     out.status = Object.assign({}, out.status, { message });
     const muster = Object.assign({}, out.metadata!['muster'] as JsonObject, { duplicateOf: task.record.id });
     out.metadata = Object.assign({}, out.metadata, { muster });

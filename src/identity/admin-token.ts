@@ -28,7 +28,10 @@ const readToken = (file: string): string | undefined => {
  * given (environment or config file) that differs from the stored one stops the node: two admins
  * on one hub is a mistake.
  */
-export async function settleAdminToken(config: Config, store: Pick<IdentityStore, 'adminTokenHash' | 'keepAdminTokenHash'>): Promise<AdminTokenInfo> {
+export async function settleAdminToken(
+  config: Config,
+  store: Pick<IdentityStore, 'adminTokenHash' | 'keepAdminTokenHash'>,
+): Promise<AdminTokenInfo> {
   const given = config.adminToken;
   const givenIn = config.adminTokenFrom ?? 'MUSTER_ADMIN_TOKEN';
   const file = config.adminTokenFile;
@@ -72,4 +75,3 @@ function writeNewToken(file: string): string {
   }
   return token;
 }
-

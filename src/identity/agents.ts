@@ -5,7 +5,17 @@ import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError } from '../errors/hub-error.js';
 import { decodePageToken, encodePageToken, encodeRankToken, rankCursorFrom } from '../paging/page-token.js';
 import { profileColumns } from '../store/agent-profile-rows.js';
-import { QuotaExceeded, StoreConflict, type AgentRecord, type IdentityStore, type OperatorStore, type QuotaGate, type ReceiptStore, type Store, type TokenRecord } from '../store/store.js';
+import {
+  QuotaExceeded,
+  StoreConflict,
+  type AgentRecord,
+  type IdentityStore,
+  type OperatorStore,
+  type QuotaGate,
+  type ReceiptStore,
+  type Store,
+  type TokenRecord,
+} from '../store/store.js';
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { refuseReservedHandle } from './reserved-handles.js';
@@ -17,7 +27,9 @@ import { bearerToken, hashToken, newToken, newTokenId, OPERATOR_TOKEN_PREFIX, sa
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
 /** A handle as a request sends it: agents and operators share the rules (and one namespace). */
-export const handleField = z.string(whenMissing('a handle of 2 to 40 characters: lowercase letters, digits and -')).regex(HANDLE_PATTERN, 'must be 2 to 40 characters: lowercase letters, digits and -');
+export const handleField = z
+  .string(whenMissing('a handle of 2 to 40 characters: lowercase letters, digits and -'))
+  .regex(HANDLE_PATTERN, 'must be 2 to 40 characters: lowercase letters, digits and -');
 
 const registration = z
   .object({
@@ -46,7 +58,10 @@ const KNOWN_HANDLES = 10_000;
  * The parts of the store identity reads and writes: agents and tokens, operators (their tokens and
  * agents, pauses), the quota counters that count failed tokens, and whether the store is shared.
  */
-type AgentsStore = IdentityStore & OperatorStore & Pick<ReceiptStore, 'quotaUsed' | 'chargeQuotas'> & Pick<Store, 'exclusive' | 'events'>;
+type AgentsStore = IdentityStore &
+  OperatorStore &
+  Pick<ReceiptStore, 'quotaUsed' | 'chargeQuotas'> &
+  Pick<Store, 'exclusive' | 'events'>;
 
 /** Agents and their tokens; also decides who a bearer token belongs to. */
 export class Identity {
@@ -86,20 +101,27 @@ export class Identity {
    */
   async register(caller: Caller, body: unknown, address: string): Promise<{ agent: AgentRecord; token: string }> {
     if (this.registration === 'admin' && caller.kind !== 'admin' && caller.kind !== 'operator') {
-      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'Registration on this hub needs the admin token or an operator token', {
-        hint: 'Register with the admin token (muster register --admin-token TOKEN, or MUSTER_ADMIN_TOKEN) or an operator token (--operator-token, or MUSTER_OPERATOR_TOKEN); the hub\'s admin has them',
-      });
+      throw new HubError(
+        caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN',
+        'Registration on this hub needs the admin token or an operator token',
+        {
+          hint: "Register with the admin token (muster register --admin-token TOKEN, or MUSTER_ADMIN_TOKEN) or an operator token (--operator-token, or MUSTER_OPERATOR_TOKEN); the hub's admin has them",
+        },
+      );
     }
     const input = parseWith(registration, body);
     refuseReservedHandle(input.handle);
     const token = newToken();
     const now = this.clock();
-    const agent: AgentRecord = Object.assign({}, input, caller.kind === 'operator' ? { operator: caller.handle } : {}, { createdAt: now });
+    const agent: AgentRecord = Object.assign({}, input, caller.kind === 'operator' ? { operator: caller.handle } : {}, {
+      createdAt: now,
+    });
     const charges = caller.kind === 'admin' ? [] : this.quotas.charge('register.address', address, now);
     try {
       await this.store.insertAgent(agent, { id: newTokenId(), hash: hashToken(token) }, charges);
     } catch (e) {
-      if (e instanceof StoreConflict) throw new HubError('HANDLE_TAKEN', `The handle '${input.handle}' is taken`, { hint: 'Choose another handle' });
+      if (e instanceof StoreConflict)
+        throw new HubError('HANDLE_TAKEN', `The handle '${input.handle}' is taken`, { hint: 'Choose another handle' });
       if (e instanceof QuotaExceeded) throw this.quotas.refusal(e, now);
       throw e;
     }
@@ -130,7 +152,8 @@ export class Identity {
       return this.operatorOf(hash);
     }
     const owner = this.owners?.get(hash);
-    if (owner !== undefined) return { kind: 'agent', handle: owner, token: { hash, checked: false, ...(gate.length ? { gate } : {}) } };
+    if (owner !== undefined)
+      return { kind: 'agent', handle: owner, token: { hash, checked: false, ...(gate.length ? { gate } : {}) } };
     const record = await this.findToken(hash, gate);
     if (!record) throw notLive();
     this.owners?.set(hash, record.handle);
@@ -169,7 +192,10 @@ export class Identity {
 
   async agent(handle: string): Promise<AgentRecord> {
     const agent = HANDLE_PATTERN.test(handle) ? await this.store.getAgent(handle) : undefined;
-    if (!agent) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`, { hint: 'Check the handle; the directory (GET /api/agents) lists every agent' });
+    if (!agent)
+      throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`, {
+        hint: 'Check the handle; the directory (GET /api/agents) lists every agent',
+      });
     this.existing.set(handle, true);
     return agent;
   }
@@ -178,9 +204,15 @@ export class Identity {
    * A page of agents in registration order, for anyone: profiles are public. The page token
    * carries the last agent's registration time and handle (in the task cursor's two slots).
    */
-  async list(query: { cursor?: string; limit?: number }): Promise<{ agents: AgentRecord[]; hasMore: boolean; cursor?: string }> {
+  async list(query: {
+    cursor?: string;
+    limit?: number;
+  }): Promise<{ agents: AgentRecord[]; hasMore: boolean; cursor?: string }> {
     const after = decodePageToken(query.cursor, AGENT_PAGES, 'cursor');
-    const page = await this.store.listAgents({ limit: query.limit ?? 20, ...(after ? { after: { createdAt: after.updatedAt, handle: after.id } } : {}) });
+    const page = await this.store.listAgents({
+      limit: query.limit ?? 20,
+      ...(after ? { after: { createdAt: after.updatedAt, handle: after.id } } : {}),
+    });
     const last = page.agents.at(-1);
     if (!page.hasMore || !last) return page;
     return { ...page, cursor: encodePageToken({ updatedAt: last.createdAt, id: last.handle }, AGENT_PAGES) };
@@ -191,7 +223,10 @@ export class Identity {
    * handle or name, then the rest, each in registration order. The page token carries the last
    * agent's score, registration time and handle (the rank cursor's slots).
    */
-  async search(filters: SearchFilters, page: { cursor?: string | undefined; limit?: number | undefined }): Promise<{ agents: AgentRecord[]; hasMore: boolean; cursor?: string }> {
+  async search(
+    filters: SearchFilters,
+    page: { cursor?: string | undefined; limit?: number | undefined },
+  ): Promise<{ agents: AgentRecord[]; hasMore: boolean; cursor?: string }> {
     const q = filters.q?.toLowerCase();
     const bound = { q, skill: filters.skill, tag: filters.tag };
     const after = rankCursorFrom(page.cursor, [AGENT_PAGES, bound], 'cursor').after;
@@ -206,7 +241,10 @@ export class Identity {
     if (!found.hasMore || !last) return found;
     // The score as the store gave it: 1 when the handle or name holds q (agent-profile-rows.ts).
     const score = q !== undefined && profileColumns(last).search_names.includes(q) ? 1 : 0;
-    return { ...found, cursor: encodeRankToken({ rank: score, createdAt: last.createdAt, id: last.handle }, [AGENT_PAGES, bound]) };
+    return {
+      ...found,
+      cursor: encodeRankToken({ rank: score, createdAt: last.createdAt, id: last.handle }, [AGENT_PAGES, bound]),
+    };
   }
 
   /** Changes the agent's profile (name, description, skills, tags; profile.ts bounds them): the agent, its operator or the admin. */
@@ -249,7 +287,9 @@ export class Identity {
     this.requireOwner(caller, await this.agent(handle));
     const revoked = await this.store.revokeToken(handle, tokenId, this.clock());
     if (!revoked) {
-      throw new HubError('NOT_FOUND', `No live token '${tokenId}' for '${handle}'`, { hint: `List tokens with GET /api/agents/${handle}/tokens` });
+      throw new HubError('NOT_FOUND', `No live token '${tokenId}' for '${handle}'`, {
+        hint: `List tokens with GET /api/agents/${handle}/tokens`,
+      });
     }
   }
 
@@ -262,11 +302,18 @@ export class Identity {
     const agent = await this.agent(handle);
     const byOperator = caller.kind === 'operator' && agent.operator === caller.handle;
     if (!byOperator && caller.kind !== 'admin') {
-      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only ${agent.operator ? `'${handle}''s operator '${agent.operator}'` : "an agent's operator"} or the admin may pause or resume '${handle}'`, {
-        hint: 'Send the operator token (--operator-token or MUSTER_OPERATOR_TOKEN in the CLI), or the admin token',
-      });
+      throw new HubError(
+        caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN',
+        `Only ${agent.operator ? `'${handle}''s operator '${agent.operator}'` : "an agent's operator"} or the admin may pause or resume '${handle}'`,
+        {
+          hint: 'Send the operator token (--operator-token or MUSTER_OPERATOR_TOKEN in the CLI), or the admin token',
+        },
+      );
     }
-    const updated = await this.store.setPause(handle, paused ? { at: this.clock(), by: byOperator ? 'operator' : 'admin' } : undefined);
+    const updated = await this.store.setPause(
+      handle,
+      paused ? { at: this.clock(), by: byOperator ? 'operator' : 'admin' } : undefined,
+    );
     if (!updated) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
     return updated;
   }
@@ -276,9 +323,13 @@ export class Identity {
     const { handle } = agent;
     if (caller.kind === 'admin' || (caller.kind === 'agent' && caller.handle === handle)) return;
     if (caller.kind === 'operator' && agent.operator === caller.handle) return;
-    throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only '${handle}', its operator or the admin may do this`, {
-      hint: `Send ${handle}'s own token, its operator's token (--operator-token), or the admin token (--admin-token or MUSTER_ADMIN_TOKEN in the CLI)`,
-    });
+    throw new HubError(
+      caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN',
+      `Only '${handle}', its operator or the admin may do this`,
+      {
+        hint: `Send ${handle}'s own token, its operator's token (--operator-token), or the admin token (--admin-token or MUSTER_ADMIN_TOKEN in the CLI)`,
+      },
+    );
   }
 }
 

@@ -33,7 +33,11 @@ export const uncheckedToken = (caller: Caller): TokenCheck | undefined =>
 export const ANONYMOUS: Caller = { kind: 'anonymous' };
 
 export const callerName = (caller: Caller): string =>
-  caller.kind === 'agent' || caller.kind === 'operator' ? caller.handle : caller.kind === 'admin' ? '(admin)' : '(anonymous)';
+  caller.kind === 'agent' || caller.kind === 'operator'
+    ? caller.handle
+    : caller.kind === 'admin'
+      ? '(admin)'
+      : '(anonymous)';
 
 /** Refuses an anonymous caller: `what` (e.g. "SendMessage") needs a bearer token. */
 export function requireToken(caller: Caller, what: string, more?: string): void {
@@ -45,9 +49,13 @@ export function requireToken(caller: Caller, what: string, more?: string): void 
 
 /** The refusal of an operator token where only an agent acts: operators read, agents act. */
 export const operatorCannotAct = (what: string) =>
-  new HubError('FORBIDDEN', `An operator token cannot ${what}: operators read their agents' tasks, and the agent's own token acts`, {
-    hint: "Send the agent's own token for this (an operator can rotate it: POST /api/agents/{handle}/token)",
-  });
+  new HubError(
+    'FORBIDDEN',
+    `An operator token cannot ${what}: operators read their agents' tasks, and the agent's own token acts`,
+    {
+      hint: "Send the agent's own token for this (an operator can rotate it: POST /api/agents/{handle}/token)",
+    },
+  );
 
 /**
  * Refuses an anonymous caller (`what`, e.g. "SendMessage", needs a token) and an operator (it

@@ -26,7 +26,10 @@ export function placesOf(endpoint: string): EndpointPlaces {
   const url = new URL(endpoint);
   if (url.pathname.endsWith('.json')) return { cards: [url.href], challenge: new URL(`/${CHALLENGE_PATH}`, url).href };
   const base = endpoint.endsWith('/') ? endpoint : `${endpoint}/`;
-  return { cards: [new URL(CARD_PATH, base).href, new URL(OLD_CARD_PATH, base).href], challenge: new URL(CHALLENGE_PATH, base).href };
+  return {
+    cards: [new URL(CARD_PATH, base).href, new URL(OLD_CARD_PATH, base).href],
+    challenge: new URL(CHALLENGE_PATH, base).href,
+  };
 }
 
 /** The extension as the owner copies it into the card. */
@@ -39,6 +42,13 @@ export const controlExtension = (challenge: string) => ({
 /** Whether the card carries `challenge` in the endpoint-control extension. */
 export function cardCarries(card: unknown, challenge: string): boolean {
   const capabilities = isJsonObject(card) ? card['capabilities'] : undefined;
-  const extensions = isJsonObject(capabilities) && Array.isArray(capabilities['extensions']) ? capabilities['extensions'] : [];
-  return extensions.some((e) => isJsonObject(e) && e['uri'] === CONTROL_EXTENSION_URI && isJsonObject(e['params']) && e['params']['challenge'] === challenge);
+  const extensions =
+    isJsonObject(capabilities) && Array.isArray(capabilities['extensions']) ? capabilities['extensions'] : [];
+  return extensions.some(
+    (e) =>
+      isJsonObject(e) &&
+      e['uri'] === CONTROL_EXTENSION_URI &&
+      isJsonObject(e['params']) &&
+      e['params']['challenge'] === challenge,
+  );
 }

@@ -48,21 +48,33 @@ export class EndpointControl {
     const expiresAt = this.clock() + CHALLENGE_TTL_MS;
     await this.store.saveChallenge(handle, { challenge, endpoint, expiresAt });
     const places = placesOf(endpoint);
-    return { challenge, extension: controlExtension(challenge), card: places.cards[0]!, url: places.challenge, expiresAt: new Date(expiresAt).toISOString() };
+    return {
+      challenge,
+      extension: controlExtension(challenge),
+      card: places.cards[0]!,
+      url: places.challenge,
+      expiresAt: new Date(expiresAt).toISOString(),
+    };
   }
 
   async verify(caller: Caller, handle: string): Promise<ForwardingView> {
     const agent = await this.own(caller, handle);
     const pending = await this.store.takeChallenge(handle);
     if (!pending || pending.expiresAt < this.clock() || pending.endpoint !== endpointOf(agent)) {
-      throw new HubError('CONFLICT', 'There is no live challenge for this endpoint', { hint: `POST /api/agents/${handle}/endpoint/challenge first, then put it in your card (or serve it) and verify within 15 minutes` });
+      throw new HubError('CONFLICT', 'There is no live challenge for this endpoint', {
+        hint: `POST /api/agents/${handle}/endpoint/challenge first, then put it in your card (or serve it) and verify within 15 minutes`,
+      });
     }
     const places = placesOf(pending.endpoint);
     const { card, url } = await this.card(places.cards);
     if (!cardCarries(card, pending.challenge) && !(await this.serves(places.challenge, pending.challenge))) {
-      throw new HubError('CONFLICT', `The card at ${url} does not carry the challenge, and ${places.challenge} does not serve it`, {
-        hint: 'Put the extension the challenge answered in your card\'s capabilities.extensions (or serve the challenge as plain text at its url), then ask for a new challenge and verify',
-      });
+      throw new HubError(
+        'CONFLICT',
+        `The card at ${url} does not carry the challenge, and ${places.challenge} does not serve it`,
+        {
+          hint: "Put the extension the challenge answered in your card's capabilities.extensions (or serve the challenge as plain text at its url), then ask for a new challenge and verify",
+        },
+      );
     }
     const spoken = await this.interfaceIn(card, url);
     const verified = await this.store.markEndpointVerified(handle, pending.endpoint, spoken, this.clock());
@@ -77,11 +89,17 @@ export class EndpointControl {
     const agent = await this.own(caller, handle);
     const { enabled } = parseWith(forwardingBody, body);
     if (enabled && !(agent.endpointRpcUrl && agent.endpointVerifiedAt)) {
-      throw new HubError('CONFLICT', 'Forwarding needs an endpoint whose control was proven', { hint: `Verify it: POST /api/agents/${handle}/endpoint/challenge, then /endpoint/verify` });
+      throw new HubError('CONFLICT', 'Forwarding needs an endpoint whose control was proven', {
+        hint: `Verify it: POST /api/agents/${handle}/endpoint/challenge, then /endpoint/verify`,
+      });
     }
     const now = this.clock();
     try {
-      const updated = await this.store.setForwarding(handle, enabled, this.quotas.charge('forwarding.change', handle, now));
+      const updated = await this.store.setForwarding(
+        handle,
+        enabled,
+        this.quotas.charge('forwarding.change', handle, now),
+      );
       return view(updated);
     } catch (e) {
       throw e instanceof QuotaExceeded ? this.quotas.refusal(e, now) : e;
@@ -102,7 +120,12 @@ export class EndpointControl {
       try {
         return { card: JSON.parse((await this.fetch(url)).toString('utf8')), url };
       } catch (e) {
-        refusal ??= e instanceof SyntaxError ? new HubError('CONFLICT', `The endpoint's agent card at ${url} is not JSON`, { hint: 'Serve an A2A Agent Card (JSON) there' }) : e;
+        refusal ??=
+          e instanceof SyntaxError
+            ? new HubError('CONFLICT', `The endpoint's agent card at ${url} is not JSON`, {
+                hint: 'Serve an A2A Agent Card (JSON) there',
+              })
+            : e;
       }
     }
     throw refusal;
@@ -116,15 +139,26 @@ export class EndpointControl {
   /** The interface the hub will speak, from the card: on the card's origin (whose control was proven), and reachable by the outbound rules. */
   private async interfaceIn(card: unknown, cardUrl: string): Promise<EndpointInterface> {
     const spoken = interfaceOf(card, cardUrl);
-    if (!spoken) throw new HubError('CONFLICT', `The endpoint's agent card names no interface this hub speaks`, { hint: `List ${SPOKEN}` });
+    if (!spoken)
+      throw new HubError('CONFLICT', `The endpoint's agent card names no interface this hub speaks`, {
+        hint: `List ${SPOKEN}`,
+      });
     const origin = new URL(cardUrl).origin;
     if (new URL(spoken.url).origin !== origin) {
-      throw new HubError('CONFLICT', `The card's ${spoken.protocol} URL ${spoken.url} is not on the card's origin ${origin}`, { hint: 'Serve the interface on the same scheme, host and port as the card' });
+      throw new HubError(
+        'CONFLICT',
+        `The card's ${spoken.protocol} URL ${spoken.url} is not on the card's origin ${origin}`,
+        { hint: 'Serve the interface on the same scheme, host and port as the card' },
+      );
     }
     try {
       await checkTarget(spoken.url, this.policy);
     } catch (e) {
-      throw new HubError('CONFLICT', `The card's ${spoken.protocol} URL is not one this hub may call: ${(e as Error).message}`, { hint: 'Use a public https URL' });
+      throw new HubError(
+        'CONFLICT',
+        `The card's ${spoken.protocol} URL is not one this hub may call: ${(e as Error).message}`,
+        { hint: 'Use a public https URL' },
+      );
     }
     return spoken;
   }
@@ -132,11 +166,14 @@ export class EndpointControl {
   private async fetch(url: string): Promise<Buffer> {
     try {
       const res = await safeSend({ url, method: 'GET' }, this.policy);
-      if (res.status !== 200) throw new HubError('CONFLICT', `${url} answered HTTP ${res.status}`, { hint: 'Serve it with status 200' });
+      if (res.status !== 200)
+        throw new HubError('CONFLICT', `${url} answered HTTP ${res.status}`, { hint: 'Serve it with status 200' });
       return res.body;
     } catch (e) {
       if (e instanceof TargetRefused || e instanceof DeliveryFailed) {
-        throw new HubError('CONFLICT', `Cannot fetch ${url}: ${e.message}`, { hint: 'The endpoint must be a public https URL this hub can reach' });
+        throw new HubError('CONFLICT', `Cannot fetch ${url}: ${e.message}`, {
+          hint: 'The endpoint must be a public https URL this hub can reach',
+        });
       }
       throw e;
     }
@@ -145,8 +182,13 @@ export class EndpointControl {
 
 /** The endpoint as challenges name it: a base ends in a slash; a card's own URL stays as it is. */
 const endpointOf = (agent: AgentRecord): string => {
-  if (!agent.endpoint) throw new HubError('CONFLICT', `'${agent.handle}' registered no endpoint`, { hint: 'Register the agent with "endpoint": its own A2A base URL, or its card\'s URL' });
-  return agent.endpoint.endsWith('/') || new URL(agent.endpoint).pathname.endsWith('.json') ? agent.endpoint : `${agent.endpoint}/`;
+  if (!agent.endpoint)
+    throw new HubError('CONFLICT', `'${agent.handle}' registered no endpoint`, {
+      hint: 'Register the agent with "endpoint": its own A2A base URL, or its card\'s URL',
+    });
+  return agent.endpoint.endsWith('/') || new URL(agent.endpoint).pathname.endsWith('.json')
+    ? agent.endpoint
+    : `${agent.endpoint}/`;
 };
 
 const view = (agent: AgentRecord): ForwardingView => ({
@@ -155,5 +197,13 @@ const view = (agent: AgentRecord): ForwardingView => ({
   available: agent.endpointVerifiedAt !== undefined,
   ...(agent.endpoint ? { endpoint: agent.endpoint } : {}),
   ...(agent.endpointVerifiedAt !== undefined ? { verifiedAt: new Date(agent.endpointVerifiedAt).toISOString() } : {}),
-  ...(agent.endpointRpcUrl ? { speaks: { url: agent.endpointRpcUrl, protocol: agent.endpointProtocol ?? 'JSONRPC/1.0', following: agent.endpointFollow ?? 'polling' } } : {}),
+  ...(agent.endpointRpcUrl
+    ? {
+        speaks: {
+          url: agent.endpointRpcUrl,
+          protocol: agent.endpointProtocol ?? 'JSONRPC/1.0',
+          following: agent.endpointFollow ?? 'polling',
+        },
+      }
+    : {}),
 });

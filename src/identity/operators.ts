@@ -29,12 +29,17 @@ export class Operators {
     requireAdmin(caller, 'create an operator');
     const input = parseWith(creation, body);
     refuseReservedHandle(input.handle);
-    const operator: OperatorRecord = Object.assign({ handle: input.handle }, input.name ? { name: input.name } : {}, { createdAt: this.clock() });
+    const operator: OperatorRecord = Object.assign({ handle: input.handle }, input.name ? { name: input.name } : {}, {
+      createdAt: this.clock(),
+    });
     const token = newOperatorToken();
     try {
       await this.store.insertOperator(operator, { id: newTokenId(), hash: hashToken(token) });
     } catch (e) {
-      if (e instanceof StoreConflict) throw new HubError('HANDLE_TAKEN', `The handle '${input.handle}' is taken`, { hint: 'Agents and operators share one namespace: choose another handle' });
+      if (e instanceof StoreConflict)
+        throw new HubError('HANDLE_TAKEN', `The handle '${input.handle}' is taken`, {
+          hint: 'Agents and operators share one namespace: choose another handle',
+        });
       throw e;
     }
     return { operator, token };
@@ -61,19 +66,28 @@ export class Operators {
   async revoke(caller: Caller, handle: string, tokenId: string): Promise<void> {
     await this.own(caller, handle);
     if (!(await this.store.revokeOperatorToken(handle, tokenId, this.clock()))) {
-      throw new HubError('NOT_FOUND', `No live token '${tokenId}' for operator '${handle}'`, { hint: `List them with GET /api/operators/${handle}/tokens` });
+      throw new HubError('NOT_FOUND', `No live token '${tokenId}' for operator '${handle}'`, {
+        hint: `List them with GET /api/operators/${handle}/tokens`,
+      });
     }
   }
 
   /** The operator, for itself or the admin; anyone else is refused before it learns whether the operator exists. */
   private async own(caller: Caller, handle: string): Promise<OperatorRecord> {
     if (caller.kind !== 'admin' && !(caller.kind === 'operator' && caller.handle === handle)) {
-      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', `Only the operator '${handle}' or the admin may do this`, {
-        hint: 'Send the operator token (--operator-token or MUSTER_OPERATOR_TOKEN in the CLI), or the admin token',
-      });
+      throw new HubError(
+        caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN',
+        `Only the operator '${handle}' or the admin may do this`,
+        {
+          hint: 'Send the operator token (--operator-token or MUSTER_OPERATOR_TOKEN in the CLI), or the admin token',
+        },
+      );
     }
     const operator = HANDLE_PATTERN.test(handle) ? await this.store.getOperator(handle) : undefined;
-    if (!operator) throw new HubError('NOT_FOUND', `No operator '${handle}' on this hub`, { hint: 'The admin creates operators: POST /api/operators' });
+    if (!operator)
+      throw new HubError('NOT_FOUND', `No operator '${handle}' on this hub`, {
+        hint: 'The admin creates operators: POST /api/operators',
+      });
     return operator;
   }
 }

@@ -9,8 +9,12 @@ export function pausedRefusal({ agent }: AgentPaused): HubError {
   const pause = agent.paused;
   const at = new Date(pause.at).toISOString();
   const by = pause.by === 'admin' ? 'the admin' : `its operator${agent.operator ? ` '${agent.operator}'` : ''}`;
-  return new HubError('AGENT_PAUSED', `Agent '${agent.handle}' was paused by ${by} at ${at}: it takes no new tasks until it is resumed`, {
-    hint: 'Try again later; tasks it already has are unaffected',
-    meta: { pausedAt: at, pausedBy: pause.by },
-  });
+  return new HubError(
+    'AGENT_PAUSED',
+    `Agent '${agent.handle}' was paused by ${by} at ${at}: it takes no new tasks until it is resumed`,
+    {
+      hint: 'Try again later; tasks it already has are unaffected',
+      meta: { pausedAt: at, pausedBy: pause.by },
+    },
+  );
 }

@@ -36,23 +36,41 @@ const unique =
     const seen = new Set<string>();
     items.forEach((item, i) => {
       const value = valueOf(item);
-      if (seen.has(value)) ctx.addIssue({ code: 'custom', message: `repeats the ${what} '${value}': each must be different`, path: key ? [i, key] : [i] });
+      if (seen.has(value))
+        ctx.addIssue({
+          code: 'custom',
+          message: `repeats the ${what} '${value}': each must be different`,
+          path: key ? [i, key] : [i],
+        });
       seen.add(value);
     });
   };
 
 const tag = z.string().regex(TAG_PATTERN, TAG_RULE);
-const tagList = (max: number) => z.array(tag).max(max, `must hold at most ${max} tags`).superRefine(unique<string>('tag', (t) => t));
+const tagList = (max: number) =>
+  z
+    .array(tag)
+    .max(max, `must hold at most ${max} tags`)
+    .superRefine(unique<string>('tag', (t) => t));
 
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 const skill = z
   .object({
-    id: z.string(whenMissing('an id such as summarize-pdf')).regex(SKILL_ID_PATTERN, "must be 1 to 64 characters: letters, digits, '.', '_' and - (starting with a letter or digit)"),
+    id: z
+      .string(whenMissing('an id such as summarize-pdf'))
+      .regex(
+        SKILL_ID_PATTERN,
+        "must be 1 to 64 characters: letters, digits, '.', '_' and - (starting with a letter or digit)",
+      ),
     name: text(PROFILE_LIMITS.skillName),
     description: text(PROFILE_LIMITS.skillDescription),
     tags: tagList(PROFILE_LIMITS.skillTags).optional(),
-    examples: z.array(text(PROFILE_LIMITS.example)).max(PROFILE_LIMITS.examples, `must hold at most ${PROFILE_LIMITS.examples} examples`).optional(),
+    examples: z
+      .array(text(PROFILE_LIMITS.example))
+      .max(PROFILE_LIMITS.examples, `must hold at most ${PROFILE_LIMITS.examples} examples`)
+      .optional(),
   })
   .strict();
 
@@ -70,7 +88,10 @@ export const profilePatchSchema = z
     outputModes: modeList.nullable().optional(),
   })
   .strict()
-  .refine((p) => Object.values(p).some((v) => v !== undefined), 'must name at least one of name, description, skills, tags, inputModes and outputModes');
+  .refine(
+    (p) => Object.values(p).some((v) => v !== undefined),
+    'must name at least one of name, description, skills, tags, inputModes and outputModes',
+  );
 
 /**
  * Refuses a declared skill whose id the hub itself lists on the agent's card or at its base
@@ -81,7 +102,11 @@ export function refuseReservedSkillIds(patch: ProfilePatch, reserved: ReadonlySe
   const index = patch.skills?.findIndex((s) => reserved.has(s.id)) ?? -1;
   if (index < 0) return;
   const id = patch.skills![index]!.id;
-  throw invalidParams(`skills[${index}].id`, `'${id}' is a skill the hub itself lists (${[...reserved].sort().join(', ')})`, `Name your skill something else, such as '${id}-own'`);
+  throw invalidParams(
+    `skills[${index}].id`,
+    `'${id}' is a skill the hub itself lists (${[...reserved].sort().join(', ')})`,
+    `Name your skill something else, such as '${id}-own'`,
+  );
 }
 
 /** The longest text a directory search takes. */
@@ -94,7 +119,12 @@ export const SEARCH_TEXT_MAX = 200;
  * skills, each matched exactly.
  */
 export const searchFields = {
-  q: z.string().trim().min(1, 'must not be empty: leave it out to match every agent').max(SEARCH_TEXT_MAX, `must be at most ${SEARCH_TEXT_MAX} characters`).optional(),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty: leave it out to match every agent')
+    .max(SEARCH_TEXT_MAX, `must be at most ${SEARCH_TEXT_MAX} characters`)
+    .optional(),
   skill: z.string().regex(SKILL_ID_PATTERN, "must be a skill id: 1 to 64 letters, digits, '.', '_' and -").optional(),
   tag: tag.optional(),
 };
@@ -105,4 +135,5 @@ export interface SearchFilters {
   tag?: string | undefined;
 }
 
-export const isSearch = (f: SearchFilters): boolean => f.q !== undefined || f.skill !== undefined || f.tag !== undefined;
+export const isSearch = (f: SearchFilters): boolean =>
+  f.q !== undefined || f.skill !== undefined || f.tag !== undefined;

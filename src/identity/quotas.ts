@@ -6,8 +6,16 @@ import { MINUTE, type QuotaRule } from './quota-rule.js';
 export { DAY, HOUR, MINUTE, type QuotaRule } from './quota-rule.js';
 
 /** The rules with the limits set at start (by rule name; the limit… settings) in place of their declared defaults. */
-export const withLimits = (rules: Readonly<Record<string, QuotaRule>>, limits: Readonly<Record<string, number>>): Record<string, QuotaRule> =>
-  Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, limits[name] === undefined ? rule : { ...rule, limit: limits[name] }]));
+export const withLimits = (
+  rules: Readonly<Record<string, QuotaRule>>,
+  limits: Readonly<Record<string, number>>,
+): Record<string, QuotaRule> =>
+  Object.fromEntries(
+    Object.entries(rules).map(([name, rule]) => [
+      name,
+      limits[name] === undefined ? rule : { ...rule, limit: limits[name] },
+    ]),
+  );
 
 /**
  * Quotas and rate limits as fixed windows counted in the store, so they hold across nodes.
@@ -43,7 +51,10 @@ export class Quotas {
     const rule = e.key.split('|')[0] ?? '';
     const r = this.rules[rule];
     if (r && 'held' in r) {
-      return new HubError('RATE_LIMITED', `Over the limit of ${r.limit} ${r.what}`, { hint: 'Wait until one of them closes', meta: { quota: rule } });
+      return new HubError('RATE_LIMITED', `Over the limit of ${r.limit} ${r.what}`, {
+        hint: 'Wait until one of them closes',
+        meta: { quota: rule },
+      });
     }
     const retryAt = r ? Math.floor(now / r.windowMs) * r.windowMs + r.windowMs : now + MINUTE;
     const what = r ? `${r.limit} ${r.what}` : 'this quota';

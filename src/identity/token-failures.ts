@@ -53,6 +53,9 @@ export class TokenFailures {
 
   private charges(authorization: string, address: string, now: number): QuotaCharge[] {
     const operator = bearerToken(authorization)?.startsWith(OPERATOR_TOKEN_PREFIX) ?? false;
-    return [...this.quotas.charge('token.failures', address, now), ...(operator ? this.quotas.charge('token.failures.operator', address, now) : [])];
+    return [
+      ...this.quotas.charge('token.failures', address, now),
+      ...(operator ? this.quotas.charge('token.failures.operator', address, now) : []),
+    ];
   }
 }

@@ -24,7 +24,9 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 export const fingerprint = (token: string): string => hashToken(token).slice(0, 16);
 
 /** Constant-time comparison of two token hashes (hex). */
-export const sameHash = (a: string, b: string): boolean => timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+export const sameHash = (a: string, b: string): boolean =>
+  timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 
 /** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
-export const bearerToken = (authorization: string): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+export const bearerToken = (authorization: string): string | undefined =>
+  /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];

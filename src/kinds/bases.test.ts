@@ -12,8 +12,11 @@ describe("kinds' own bases", () => {
     expect(new Kinds(deps, [memoryModule]).bases.map((b) => b.name)).toEqual([memoryModule.base!.name]);
   });
 
-  it.each(['feed', 'api', 'mcp', 'agents', 'spaces', '.well-known'])('a base named %s is refused at start, naming the path', (name) => {
-    const clash = { ...memoryModule, base: { ...memoryModule.base!, name } };
-    expect(() => new Kinds(deps, [clash])).toThrow(`/${name}/ is the hub's own`);
-  });
+  it.each(['feed', 'api', 'mcp', 'agents', 'spaces', '.well-known'])(
+    'a base named %s is refused at start, naming the path',
+    (name) => {
+      const clash = { ...memoryModule, base: { ...memoryModule.base!, name } };
+      expect(() => new Kinds(deps, [clash])).toThrow(`/${name}/ is the hub's own`);
+    },
+  );
 });

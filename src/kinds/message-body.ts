@@ -19,7 +19,13 @@ const messageObject = z.object({
 export const messageBody = z.preprocess((value, ctx) => {
   if (isJsonObject(value)) return value;
   if (typeof value !== 'string' || value.trim() === '') {
-    ctx.addIssue({ code: 'custom', message: typeof value === 'string' ? 'must not be empty: send text, or a message {"parts": [...]}' : 'must be text, or a message {"parts": [...]}' });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        typeof value === 'string'
+          ? 'must not be empty: send text, or a message {"parts": [...]}'
+          : 'must be text, or a message {"parts": [...]}',
+    });
     return z.NEVER;
   }
   return { parts: [{ text: value }] };
@@ -30,5 +36,10 @@ export type MessageBody = z.output<typeof messageBody>;
 /** The agent's message from a body's, within the hub's part limits (refusals name `field`, e.g. `message.parts`). */
 export function agentMessage(input: MessageBody, field: string): Message {
   checkParts(input.parts, field);
-  return { messageId: input.messageId ?? randomUUID(), role: 'ROLE_AGENT', parts: input.parts, ...(input.metadata ? { metadata: input.metadata } : {}) };
+  return {
+    messageId: input.messageId ?? randomUUID(),
+    role: 'ROLE_AGENT',
+    parts: input.parts,
+    ...(input.metadata ? { metadata: input.metadata } : {}),
+  };
 }

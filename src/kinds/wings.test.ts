@@ -15,7 +15,7 @@ const wings = readdirSync(KINDS_DIR, { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 
-describe('the kinds\' wings', () => {
+describe("the kinds' wings", () => {
   it('are each named once in the server list and once in the client list', () => {
     expect(KIND_MODULES.map((m) => m.name).sort()).toEqual(wings);
     expect(KIND_CLIENTS.map((c) => c.name).sort()).toEqual(wings);
@@ -28,7 +28,7 @@ describe('the kinds\' wings', () => {
     }
   });
 
-  it('are listed in the same order on both sides (demo steps and commands follow the server\'s order)', () => {
+  it("are listed in the same order on both sides (demo steps and commands follow the server's order)", () => {
     expect(KIND_CLIENTS.map((c) => c.name)).toEqual(KIND_MODULES.map((m) => m.name));
   });
 });

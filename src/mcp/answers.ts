@@ -16,7 +16,10 @@ const NEXT_BY_STATE: Partial<Record<TaskState, string>> = {
 
 /** The text of a message or status: its text parts joined. */
 export function textOf(message: { parts?: readonly { text?: string }[] } | undefined): string {
-  return (message?.parts ?? []).flatMap((part) => (typeof part.text === 'string' ? [part.text] : [])).join(' ').trim();
+  return (message?.parts ?? [])
+    .flatMap((part) => (typeof part.text === 'string' ? [part.text] : []))
+    .join(' ')
+    .trim();
 }
 
 /** A task as a tool answers it: id, state in words, its status text, and what to do next. */
@@ -24,19 +27,36 @@ export function taskAnswer(task: Task, next?: string, extra: Record<string, unkn
   const state = task.status.state;
   const status = textOf(task.status.message);
   const then = next ?? NEXT_BY_STATE[state];
-  const text = [`Task ${task.id} is ${stateLabel(state)}.`, status, then ? `Next: ${then}.` : ''].filter((s) => s !== '').join(' ');
+  const text = [`Task ${task.id} is ${stateLabel(state)}.`, status, then ? `Next: ${then}.` : '']
+    .filter((s) => s !== '')
+    .join(' ');
   return { text, structured: { ...extra, task, state, ...(then ? { next: then } : {}) } };
 }
 
 /** A list as a tool answers it: how many, one line each, what to do next (`extra.next`, if any), and the items as data. */
-export function listAnswer<T>(noun: string, items: readonly T[], line: (item: T) => string, extra: Record<string, unknown> = {}): ToolAnswer {
+export function listAnswer<T>(
+  noun: string,
+  items: readonly T[],
+  line: (item: T) => string,
+  extra: Record<string, unknown> = {},
+): ToolAnswer {
   const head = items.length === 0 ? `No ${noun}.` : `${items.length} ${noun}:`;
   const then = typeof extra['next'] === 'string' ? [`Next: ${extra['next']}.`] : [];
-  return { text: [head, ...items.map((item) => `- ${line(item)}`), ...then].join('\n'), structured: { ...extra, items } };
+  return {
+    text: [head, ...items.map((item) => `- ${line(item)}`), ...then].join('\n'),
+    structured: { ...extra, items },
+  };
 }
 
 /** One page of a longer list: listAnswer, with `nextCursor` and, after `next`, how to read on (call `tool` again with it). */
-export function pageAnswer<T>(tool: string, noun: string, items: readonly T[], line: (item: T) => string, next: string, nextCursor: string | undefined): ToolAnswer {
+export function pageAnswer<T>(
+  tool: string,
+  noun: string,
+  items: readonly T[],
+  line: (item: T) => string,
+  next: string,
+  nextCursor: string | undefined,
+): ToolAnswer {
   const more = nextCursor ? `; for more, call ${tool} again with cursor ${nextCursor}` : '';
   return listAnswer(noun, items, line, { ...(nextCursor ? { nextCursor } : {}), next: `${next}${more}` });
 }

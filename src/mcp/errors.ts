@@ -85,7 +85,8 @@ function remedyOf(code: string, status: number | undefined): Remedy {
 }
 
 /** What an agent without a token is told: how each transport takes one. */
-const TOKEN_HINT = 'Give the MCP door an agent token: MUSTER_TOKEN (or `muster login`) for muster mcp, or Authorization: Bearer <token> on /mcp';
+const TOKEN_HINT =
+  'Give the MCP door an agent token: MUSTER_TOKEN (or `muster login`) for muster mcp, or Authorization: Bearer <token> on /mcp';
 
 /**
  * The hub's hints speak to every door, so they name its routes, methods and skills; where a tool
@@ -104,7 +105,8 @@ const IN_TOOL_TERMS: readonly (readonly [RegExp, string])[] = [
   [/\bCancelTask\b/g, 'muster_cancel'],
 ];
 
-const inToolTerms = (hint: string | undefined): string | undefined => IN_TOOL_TERMS.reduce((said, [form, tool]) => said?.replace(form, tool), hint);
+const inToolTerms = (hint: string | undefined): string | undefined =>
+  IN_TOOL_TERMS.reduce((said, [form, tool]) => said?.replace(form, tool), hint);
 
 /** Any failure of a tool as the tool result the model reads: the same facts in text and data. */
 export function toolErrorResult(failure: unknown): CallToolResult {
@@ -113,7 +115,13 @@ export function toolErrorResult(failure: unknown): CallToolResult {
   // The hub's own words (field names as the tool's arguments name them), not the CLI's flags.
   const words = error instanceof HubAnswerError ? error.inHubWords : error;
   const hint = remedy === 'authenticate' ? TOKEN_HINT : inToolTerms(words.hint);
-  const text = [`Refused (${error.code}): ${words.message}`, ...words.fields.map((f) => `- ${f.field}: ${f.description}`), hint ? `Hint: ${hint}` : ''].filter((s) => s !== '').join('\n');
+  const text = [
+    `Refused (${error.code}): ${words.message}`,
+    ...words.fields.map((f) => `- ${f.field}: ${f.description}`),
+    hint ? `Hint: ${hint}` : '',
+  ]
+    .filter((s) => s !== '')
+    .join('\n');
   const structured = {
     error: {
       code: error.code,

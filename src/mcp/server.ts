@@ -25,7 +25,14 @@ const listed = new WeakMap<readonly KindClient[], readonly ListedTool[]>();
  */
 function allTools(kinds: readonly KindClient[]): readonly ListedTool[] {
   let tools = listed.get(kinds);
-  if (!tools) listed.set(kinds, (tools = [...DOOR_TOOLS, ...kinds.flatMap((k) => k.tools ?? [])].map((tool) => ({ tool, input: tool.input.strict() }))));
+  if (!tools)
+    listed.set(
+      kinds,
+      (tools = [...DOOR_TOOLS, ...kinds.flatMap((k) => k.tools ?? [])].map((tool) => ({
+        tool,
+        input: tool.input.strict(),
+      }))),
+    );
   return tools;
 }
 
@@ -33,11 +40,12 @@ const INSTRUCTIONS = [
   'Muster is an A2A hub: agents send each other tasks, review requests, work intents and memory-board calls.',
   'Every tool answers a short summary and structuredContent with the task (or board, or list) and `next`: what to do next.',
   'To follow a task without polling, call muster_wait_task with the last event number you saw, or subscribe to muster://tasks/{id}.',
-  'A refusal is a tool error with the hub\'s code and a hint saying what to send instead.',
+  "A refusal is a tool error with the hub's code and a hint saying what to send instead.",
 ].join(' ');
 
 /** The tools a caller may list and call: all with a token, only the public ones without. */
-const toolsFor = (target: Target, kinds: readonly KindClient[]) => (target.token ? allTools(kinds) : allTools(kinds).filter(({ tool }) => tool.public === true));
+const toolsFor = (target: Target, kinds: readonly KindClient[]) =>
+  target.token ? allTools(kinds) : allTools(kinds).filter(({ tool }) => tool.public === true);
 
 /**
  * The tool's input schema as the SDK lists it, but checked by the tool's own call (runTool): the
@@ -46,10 +54,23 @@ const toolsFor = (target: Target, kinds: readonly KindClient[]) => (target.token
  */
 function listedSchema(input: MusterTool['input']): StandardSchemaWithJSON {
   const own = input['~standard'];
-  return { '~standard': { version: 1, vendor: 'muster', validate: (value: unknown) => ({ value }), jsonSchema: own.jsonSchema } };
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'muster',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: own.jsonSchema,
+    },
+  };
 }
 
-async function runTool(tool: MusterTool, input: MusterTool['input'], args: unknown, target: Target, signal: AbortSignal): Promise<CallToolResult> {
+async function runTool(
+  tool: MusterTool,
+  input: MusterTool['input'],
+  args: unknown,
+  target: Target,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
   try {
     const answer = await tool.run(parseWith(input, args ?? {}), toolCall(target, signal));
     const files = (answer.resources ?? []).map((resource) => ({ type: 'resource' as const, resource }));
@@ -72,7 +93,12 @@ export function buildMcpServer(target: Target, kinds: readonly KindClient[] = KI
         title: tool.title,
         description: tool.description,
         inputSchema: listedSchema(input),
-        annotations: { title: tool.title, readOnlyHint: tool.readOnly === true, destructiveHint: false, openWorldHint: false },
+        annotations: {
+          title: tool.title,
+          readOnlyHint: tool.readOnly === true,
+          destructiveHint: false,
+          openWorldHint: false,
+        },
       },
       (args, ctx) => runTool(tool, input, args, target, ctx.mcpReq.signal),
     );

@@ -45,13 +45,22 @@ export class Subscriptions {
   async subscribe(uri: string): Promise<void> {
     const resource = resourceOf(uri);
     if (this.following.size >= MAX_SUBSCRIPTIONS && !this.following.has(uri)) {
-      throw new UsageError(`A connection follows at most ${MAX_SUBSCRIPTIONS} resources`, 'Unsubscribe from one you no longer need first');
+      throw new UsageError(
+        `A connection follows at most ${MAX_SUBSCRIPTIONS} resources`,
+        'Unsubscribe from one you no longer need first',
+      );
     }
     const abort = new AbortController();
-    const start = resource.kind === 'task' ? await this.waitOnTask(resource.key, undefined, 0, abort.signal) : this.digest(await readResource(this.target, resource, abort.signal));
+    const start =
+      resource.kind === 'task'
+        ? await this.waitOnTask(resource.key, undefined, 0, abort.signal)
+        : this.digest(await readResource(this.target, resource, abort.signal));
     this.following.get(uri)?.abort();
     this.following.set(uri, abort);
-    const follow = resource.kind === 'task' ? this.followTask(uri, resource.key, start as Waited, abort.signal) : this.followByReading(uri, start as string, abort.signal);
+    const follow =
+      resource.kind === 'task'
+        ? this.followTask(uri, resource.key, start as Waited, abort.signal)
+        : this.followByReading(uri, start as string, abort.signal);
     void follow.finally(() => this.following.get(uri) === abort && this.following.delete(uri));
   }
 
@@ -66,8 +75,16 @@ export class Subscriptions {
     this.following.clear();
   }
 
-  private waitOnTask(id: string, afterSeq: number | undefined, timeoutSeconds: number, signal: AbortSignal): Promise<Waited> {
-    return request(this.target, `${path('api', 'tasks', id)}/wait`, { query: { afterSeq, timeoutSeconds }, signal }) as Promise<Waited>;
+  private waitOnTask(
+    id: string,
+    afterSeq: number | undefined,
+    timeoutSeconds: number,
+    signal: AbortSignal,
+  ): Promise<Waited> {
+    return request(this.target, `${path('api', 'tasks', id)}/wait`, {
+      query: { afterSeq, timeoutSeconds },
+      signal,
+    }) as Promise<Waited>;
   }
 
   private digest(body: unknown): string {

@@ -5,7 +5,12 @@ import type { DeliveryResult, HubMetrics } from './metrics.js';
 /** What kind of destination a channel is: a push config's (`push:<id>`), or the target's own endpoint. */
 export const channelKind = (channel: string): 'push' | 'forward' => (channel.startsWith('push:') ? 'push' : 'forward');
 
-const RESULT: Record<Delivery['state'], DeliveryResult> = { delivered: 'delivered', pending: 'retry', failed: 'failed', canceled: 'failed' };
+const RESULT: Record<Delivery['state'], DeliveryResult> = {
+  delivered: 'delivered',
+  pending: 'retry',
+  failed: 'failed',
+  canceled: 'failed',
+};
 
 /**
  * One line and one count per finished delivery attempt (`delivery` holds its outcome). The URL,
@@ -13,7 +18,8 @@ const RESULT: Record<Delivery['state'], DeliveryResult> = { delivered: 'delivere
  */
 export function reportDelivery(logger: Logger, metrics: HubMetrics, delivery: Delivery): void {
   // A follow read the endpoint's task and will read it again (Verdict 'again'): routine, not a failure.
-  if (delivery.state === 'pending' && delivery.attempts === 0) return void logger.debug({ deliveryId: delivery.id, taskId: delivery.taskId }, 'followed; read again later');
+  if (delivery.state === 'pending' && delivery.attempts === 0)
+    return void logger.debug({ deliveryId: delivery.id, taskId: delivery.taskId }, 'followed; read again later');
   const result = RESULT[delivery.state];
   const channel = channelKind(delivery.channel);
   metrics.delivery(channel, result);
@@ -27,5 +33,6 @@ export function reportDelivery(logger: Logger, metrics: HubMetrics, delivery: De
     nextRetryAt: result === 'retry' ? new Date(delivery.nextAt).toISOString() : undefined,
   };
   if (result === 'delivered') logger.info(line, 'delivered');
-  else logger.warn(line, result === 'retry' ? 'delivery failed; it will be retried' : 'delivery failed; no more retries');
+  else
+    logger.warn(line, result === 'retry' ? 'delivery failed; it will be retried' : 'delivery failed; no more retries');
 }

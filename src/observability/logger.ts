@@ -20,7 +20,13 @@ export function createLogger(level: Level | 'silent', options: LoggerOptions = {
   const destination =
     options.destination ??
     (readable
-      ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true })
+      ? pretty({
+          colorize: true,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname',
+          singleLine: true,
+          sync: true,
+        })
       : // Asynchronous writes keep the request path off the write(2) call; pino flushes them at exit.
         pino.destination({ dest: 1, sync: false }));
   return pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
@@ -30,7 +36,8 @@ export function createLogger(level: Level | 'silent', options: LoggerOptions = {
  * The logger for start and stop lines: they are written at any level but silent, so an operator
  * who keeps only warnings still sees where the hub listens and when it stopped.
  */
-export const lifecycleLogger = (logger: Logger): Logger => (logger.level === 'silent' ? logger : logger.child({}, { level: 'info' }));
+export const lifecycleLogger = (logger: Logger): Logger =>
+  logger.level === 'silent' ? logger : logger.child({}, { level: 'info' });
 
 /** A logger that writes nothing (tests that start a hub in process). */
 export const silentLogger = (): Logger => pino({ level: 'silent' });

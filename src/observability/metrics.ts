@@ -65,7 +65,13 @@ class RequestSeries {
   }
 
   private newSeries(door: DoorLabel, method: string): MethodSeries {
-    const series = { labels: { door, method }, buckets: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0, statuses: new Map() };
+    const series = {
+      labels: { door, method },
+      buckets: LATENCY_BUCKETS.map(() => 0),
+      sum: 0,
+      count: 0,
+      statuses: new Map(),
+    };
     this.doors[door].set(method, series);
     return series;
   }
@@ -79,7 +85,11 @@ function latencyMetric(all: () => MethodSeries[]): Metric {
     all().flatMap(({ labels, buckets, sum, count }) => {
       let upTo = 0;
       return [
-        ...LATENCY_BUCKETS.map((le, i) => ({ metricName: `${name}_bucket`, labels: { le, ...labels }, value: (upTo += buckets[i]!) })),
+        ...LATENCY_BUCKETS.map((le, i) => ({
+          metricName: `${name}_bucket`,
+          labels: { le, ...labels },
+          value: (upTo += buckets[i]!),
+        })),
         { metricName: `${name}_bucket`, labels: { le: '+Inf', ...labels }, value: count },
         { metricName: `${name}_sum`, labels, value: sum },
         { metricName: `${name}_count`, labels, value: count },
@@ -97,12 +107,42 @@ function latencyMetric(all: () => MethodSeries[]): Metric {
 export class HubMetrics {
   readonly registry = new Registry();
   private readonly requests = new RequestSeries(this.registry);
-  private readonly tasks = new Counter({ name: 'muster_tasks_written_total', help: 'Task writes committed by this process, by task kind and the state written', labelNames: ['kind', 'state'], registers: [this.registry] });
-  private readonly streams = new Gauge({ name: 'muster_open_streams', help: 'Event streams (SSE) open on this process', registers: [this.registry] });
-  private readonly deliveries = new Counter({ name: 'muster_deliveries_total', help: 'Delivery attempts finished, by channel (push, forward) and outcome (delivered, retry, failed)', labelNames: ['channel', 'outcome'], registers: [this.registry] });
-  private readonly lag = new Histogram({ name: 'muster_scheduler_lag_seconds', help: 'How late due work ran after it fell due, by worker (outbox, deadlines)', labelNames: ['worker'], buckets: LAG_BUCKETS, registers: [this.registry] });
-  private readonly commitLatency = new Histogram({ name: 'muster_store_commit_seconds', help: 'Time one store commit took', buckets: COMMIT_BUCKETS, registers: [this.registry] });
-  private readonly commitBatch = new Histogram({ name: 'muster_store_commit_batch_size', help: 'Writes that shared one commit', buckets: BATCH_BUCKETS, registers: [this.registry] });
+  private readonly tasks = new Counter({
+    name: 'muster_tasks_written_total',
+    help: 'Task writes committed by this process, by task kind and the state written',
+    labelNames: ['kind', 'state'],
+    registers: [this.registry],
+  });
+  private readonly streams = new Gauge({
+    name: 'muster_open_streams',
+    help: 'Event streams (SSE) open on this process',
+    registers: [this.registry],
+  });
+  private readonly deliveries = new Counter({
+    name: 'muster_deliveries_total',
+    help: 'Delivery attempts finished, by channel (push, forward) and outcome (delivered, retry, failed)',
+    labelNames: ['channel', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly lag = new Histogram({
+    name: 'muster_scheduler_lag_seconds',
+    help: 'How late due work ran after it fell due, by worker (outbox, deadlines)',
+    labelNames: ['worker'],
+    buckets: LAG_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly commitLatency = new Histogram({
+    name: 'muster_store_commit_seconds',
+    help: 'Time one store commit took',
+    buckets: COMMIT_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly commitBatch = new Histogram({
+    name: 'muster_store_commit_batch_size',
+    help: 'Writes that shared one commit',
+    buckets: BATCH_BUCKETS,
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'muster_' });
@@ -116,7 +156,10 @@ export class HubMetrics {
       registers: [this.registry],
       async collect() {
         // A store that cannot answer leaves the last figure; /health and the request errors say why.
-        await backlog().then((count) => this.set(count), () => {});
+        await backlog().then(
+          (count) => this.set(count),
+          () => {},
+        );
       },
     });
   }

@@ -34,7 +34,8 @@ export function requestId(raw: IncomingMessage): string {
 }
 
 /** A caller as the log names it: the agent's handle, 'operator:<handle>', 'admin' or 'anonymous'. */
-export const callerLabel = (caller: Caller): string => (caller.kind === 'agent' ? caller.handle : caller.kind === 'operator' ? `operator:${caller.handle}` : caller.kind);
+export const callerLabel = (caller: Caller): string =>
+  caller.kind === 'agent' ? caller.handle : caller.kind === 'operator' ? `operator:${caller.handle}` : caller.kind;
 
 export interface RequestObservers {
   logger: Logger;
@@ -82,7 +83,10 @@ const clientGone = (request: FastifyRequest): boolean => request.raw.aborted || 
  * fastify refuses before any hook runs (a URL it cannot decode). The close listener is one
  * function for all requests; each answer only carries its request and start.
  */
-export function requestTracker(app: FastifyInstance, { logger, metrics, rpcMethods }: RequestObservers): (request: FastifyRequest, reply: FastifyReply) => void {
+export function requestTracker(
+  app: FastifyInstance,
+  { logger, metrics, rpcMethods }: RequestObservers,
+): (request: FastifyRequest, reply: FastifyReply) => void {
   app.decorateRequest('callerLabel', ANONYMOUS);
   const logsRequests = logger.isLevelEnabled('info');
   const methodOf = (request: FastifyRequest, door: DoorLabel, route: string): string => {
@@ -102,7 +106,15 @@ export function requestTracker(app: FastifyInstance, { logger, metrics, rpcMetho
     if (!logsRequests) return;
     // pino leaves out undefined fields: `rpc` appears on the JSON-RPC door only, `status` on a finished answer.
     // A request fastify refused before its hooks (frameworkErrors) is not of the decorated class: no callerLabel.
-    const line = { reqId: request.id, method: request.method, route, rpc: door === 'jsonrpc' ? method : undefined, status: finished ? status : undefined, caller: request.callerLabel ?? ANONYMOUS, ms };
+    const line = {
+      reqId: request.id,
+      method: request.method,
+      route,
+      rpc: door === 'jsonrpc' ? method : undefined,
+      status: finished ? status : undefined,
+      caller: request.callerLabel ?? ANONYMOUS,
+      ms,
+    };
     logger.info(line, finished ? 'request' : 'client closed the connection before the answer');
   }
 
@@ -118,5 +130,8 @@ export function requestTracker(app: FastifyInstance, { logger, metrics, rpcMetho
 /** Reports a failure the caller was not told the cause of; nothing when the client had already gone. */
 export function logFailure(logger: Logger, error: unknown, request: FastifyRequest): void {
   if (clientGone(request)) return; // its request line says so
-  logger.error({ reqId: request.id, method: request.method, route: routeOf(request).route, err: error }, 'request failed');
+  logger.error(
+    { reqId: request.id, method: request.method, route: routeOf(request).route, err: error },
+    'request failed',
+  );
 }

@@ -24,7 +24,8 @@ export interface PushConfigsRequest {
 const configRef = zod.object({ taskId: zod.string().min(1), id: zod.string().min(1) });
 const taskRef = zod.object({ taskId: zod.string().min(1) });
 
-export const parseSend = (params: unknown): SendRequest => parseWith(sendMessageParamsSchema, camelKeys(params)) as SendRequest;
+export const parseSend = (params: unknown): SendRequest =>
+  parseWith(sendMessageParamsSchema, camelKeys(params)) as SendRequest;
 export const parseTask = (params: unknown): TaskRequest => parseWith(taskIdParamsSchema, camelKeys(params));
 export const parseList = (params: unknown): ListRequest => parseWith(listTasksParamsSchema, camelKeys(params ?? {}));
 export const parsePushConfig = (params: unknown): PushConfigRequest => parseWith(configRef, camelKeys(params));

@@ -11,7 +11,11 @@ describe('scheduled work runs once', () => {
   it('schedulers racing for one deadline (a lease that ran out, a second node) evaluate it once', async () => {
     const { hub, store, clock, close } = await inProcessHub();
     const request = reviewRequest(5_000);
-    const message = { messageId: randomUUID(), role: 'ROLE_USER' as const, parts: [{ data: openData(request, approvalFor(request)) }] };
+    const message = {
+      messageId: randomUUID(),
+      role: 'ROLE_USER' as const,
+      parts: [{ data: openData(request, approvalFor(request)) }],
+    };
     const task = await hub.tasks.send({ caller: { kind: 'agent', handle: 'poster' }, door: HUB }, { message });
     clock.now += 6_000;
 
@@ -25,7 +29,16 @@ describe('scheduled work runs once', () => {
 
     // The work is gone with the write that did it: nothing is left to claim.
     const runs: DueWork[] = [];
-    const worker = new LeasedWork<DueWork>({ name: 't', claim: (o, n, u, l) => store.claimDue(o, n, u, l), key: (w) => w.taskId, run: async (w) => void runs.push(w), leaseMs: 1_000, batch: 10, pollMs: 1_000, clock: () => clock.now + 60_000 });
+    const worker = new LeasedWork<DueWork>({
+      name: 't',
+      claim: (o, n, u, l) => store.claimDue(o, n, u, l),
+      key: (w) => w.taskId,
+      run: async (w) => void runs.push(w),
+      leaseMs: 1_000,
+      batch: 10,
+      pollMs: 1_000,
+      clock: () => clock.now + 60_000,
+    });
     worker.start();
     await worker.stop();
     expect(runs).toEqual([]);

@@ -54,13 +54,19 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
 
   // Under an A2A base, an unknown path is answered as that base's HTTP+JSON binding answers.
   app.setNotFoundHandler(async (request, reply) => {
-    if (underA2aBase(request.url, hub.kinds.bases)) return reply.code(404).type('application/json').send(a2aNoRoute(request.method, request.url));
+    if (underA2aBase(request.url, hub.kinds.bases))
+      return reply.code(404).type('application/json').send(a2aNoRoute(request.method, request.url));
     const error = noRoute(request.method, request.url.split('?')[0]!);
     return reply.code(404).type('application/json').send(restErrorBody(error));
   });
 
   const open = options.openStreams ?? new OpenStreams(hub, options.streams.maxPerCaller, options.metrics);
-  a2aRoutes(app, hub, { ...options, open, bindings: { grpcPort: options.grpcPort }, logError: (error, request) => logFailure(options.logger, error, request) });
+  a2aRoutes(app, hub, {
+    ...options,
+    open,
+    bindings: { grpcPort: options.grpcPort },
+    logError: (error, request) => logFailure(options.logger, error, request),
+  });
   catalogRoutes(app, hub, options);
   agentRoutes(app, hub, { ...options, open });
   operatorRoutes(app, hub);
@@ -74,6 +80,11 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
   mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions });
-  webRoutes(app, hub, { kinds: options.feeds, open, streams: options.streams, logError: (error, request) => logFailure(options.logger, error, request) });
+  webRoutes(app, hub, {
+    kinds: options.feeds,
+    open,
+    streams: options.streams,
+    logError: (error, request) => logFailure(options.logger, error, request),
+  });
   return app;
 }

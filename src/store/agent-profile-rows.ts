@@ -49,7 +49,10 @@ export function profileColumns(agent: Profiled): ProfileColumns {
 /** The record after a patch: members it names replace (null and [] remove), the rest stay. */
 export function patchedAgent(agent: AgentRecord, patch: ProfilePatch): AgentRecord {
   const next: AgentRecord = { ...agent };
-  const set = <K extends 'name' | 'description' | 'skills' | 'tags' | 'inputModes' | 'outputModes'>(key: K, value: AgentRecord[K] | null | undefined) => {
+  const set = <K extends 'name' | 'description' | 'skills' | 'tags' | 'inputModes' | 'outputModes'>(
+    key: K,
+    value: AgentRecord[K] | null | undefined,
+  ) => {
     if (value === undefined) return;
     if (value === null || (Array.isArray(value) && value.length === 0)) delete next[key];
     else next[key] = value;
@@ -81,7 +84,11 @@ export function searchKeys(query: AgentSearch) {
  * `strpos(text, part)` in PostgreSQL: both case-sensitive, so exact for keys) and its parameters.
  * `score` is 1 for a match in the handle or name; pages go by score, then registration order.
  */
-export function searchSql(find: 'instr' | 'strpos', p: Record<keyof ReturnType<typeof searchKeys>, string>, columns = '*'): string {
+export function searchSql(
+  find: 'instr' | 'strpos',
+  p: Record<keyof ReturnType<typeof searchKeys>, string>,
+  columns = '*',
+): string {
   const has = (column: string, part: string) => `${find}(${column}, ${part}) > 0`;
   return `SELECT * FROM (
     SELECT ${columns}, CASE WHEN ${p.q} IS NOT NULL AND ${has('search_names', p.q)} THEN 1 ELSE 0 END AS score FROM agents

@@ -20,6 +20,11 @@ export async function expectSearchable(store: Store): Promise<void> {
   expect(await found('old-')).toEqual(['old-renee', 'old-quiet']);
   expect(await store.getAgent('old-quiet')).toEqual({ handle: 'old-quiet', createdAt: 20 });
   // A profile set after the upgrade is searched by its skills and tags.
-  await store.updateProfile('old-quiet', { skills: [{ id: 'hush', name: 'Keep quiet', description: 'Says nothing' }], tags: ['silence'] });
-  expect((await store.searchAgents({ skill: 'hush', tag: 'silence', limit: 10 })).agents.map((a) => a.handle)).toEqual(['old-quiet']);
+  await store.updateProfile('old-quiet', {
+    skills: [{ id: 'hush', name: 'Keep quiet', description: 'Says nothing' }],
+    tags: ['silence'],
+  });
+  expect((await store.searchAgents({ skill: 'hush', tag: 'silence', limit: 10 })).agents.map((a) => a.handle)).toEqual([
+    'old-quiet',
+  ]);
 }

@@ -20,4 +20,9 @@ ALTER TABLE agents ADD COLUMN search_keys TEXT NOT NULL DEFAULT '';
 
 /** Every agent's search columns, by handle. */
 export const profileBackfill = (rows: readonly AgentRow[]) =>
-  rows.map((row) => Object.assign({ handle: row.handle }, profileColumns(agentFromRow(Object.assign({ skills: null, tags: null }, row)))));
+  rows.map((row) =>
+    Object.assign(
+      { handle: row.handle },
+      profileColumns(agentFromRow(Object.assign({ skills: null, tags: null }, row))),
+    ),
+  );

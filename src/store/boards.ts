@@ -113,7 +113,10 @@ export interface BoardStore {
   writeBoard(write: BoardWrite): Promise<BoardRecord>;
   getBoard(id: string): Promise<BoardRecord | undefined>;
   /** Boards in the scope, newest first, `limit` at most, after the board `after` (its updatedAt and id); `title` is matched by titleKey. */
-  listBoards(scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
+  listBoards(
+    scope: BoardScope,
+    query: { limit: number; title?: string; after?: { updatedAt: number; id: string } },
+  ): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
   /** A board's cards in order, and its connections in the order they were made. */
   boardContents(id: string): Promise<{ cards: CardRecord[]; connections: ConnectionRecord[] }>;
   /** The cards of a board among `ids` (those there, in order): what a write needs to check, without reading the board whole. */

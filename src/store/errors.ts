@@ -8,8 +8,20 @@
 export class StoreConflict extends Error {
   constructor(
     readonly what:
-      | 'version' | 'receipt' | 'handle' | 'task-id' | 'entry-exists' | 'entry-closed' | 'entry-full' | 'lease' | 'space-name'
-      | 'board-id' | 'board-missing' | 'board-full' | 'boards-limit' | 'open-key',
+      | 'version'
+      | 'receipt'
+      | 'handle'
+      | 'task-id'
+      | 'entry-exists'
+      | 'entry-closed'
+      | 'entry-full'
+      | 'lease'
+      | 'space-name'
+      | 'board-id'
+      | 'board-missing'
+      | 'board-full'
+      | 'boards-limit'
+      | 'open-key',
     message: string,
   ) {
     super(message);
@@ -27,7 +39,12 @@ export class AgentPaused extends Error {
 
 /** The agent a write's parts go to (`takes`) does not take the part at `index`: nothing was written. */
 export class PartsRefused extends Error {
-  constructor(readonly agent: string, readonly index: number, readonly mediaType: string, readonly modes: readonly string[]) {
+  constructor(
+    readonly agent: string,
+    readonly index: number,
+    readonly mediaType: string,
+    readonly modes: readonly string[],
+  ) {
     super(`agent ${agent} does not take ${mediaType}`);
     this.name = 'PartsRefused';
   }
@@ -43,7 +60,10 @@ export class TokenNotLive extends Error {
 
 /** A quota charge would go over its limit; the whole write was rolled back. */
 export class QuotaExceeded extends Error {
-  constructor(readonly key: string, readonly limit: number) {
+  constructor(
+    readonly key: string,
+    readonly limit: number,
+  ) {
     super(`quota ${key} is used up (${limit} per window)`);
     this.name = 'QuotaExceeded';
   }

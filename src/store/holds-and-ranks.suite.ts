@@ -12,28 +12,58 @@ const tagged = () => Math.random().toString(36).slice(2, 10);
 
 function opening(contextId: string, over: Partial<TaskRecord> = {}): TaskWrite {
   const record: TaskRecord = {
-    id: `task-${tagged()}`, kind: 'intent', contextId, sender: 'ann', visibility: 'public', state: 'TASK_STATE_SUBMITTED',
-    statusAt: 10, createdAt: 10, updatedAt: 10, messageCount: 0, artifactCount: 0, version: 1, lastSeq: 1, ...over,
+    id: `task-${tagged()}`,
+    kind: 'intent',
+    contextId,
+    sender: 'ann',
+    visibility: 'public',
+    state: 'TASK_STATE_SUBMITTED',
+    statusAt: 10,
+    createdAt: 10,
+    updatedAt: 10,
+    messageCount: 0,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 1,
+    ...over,
   };
-  return { record, newMessages: [], newArtifacts: [], events: [{ task: { id: record.id, contextId, status: { state: record.state, timestamp: '' } } }] };
+  return {
+    record,
+    newMessages: [],
+    newArtifacts: [],
+    events: [{ task: { id: record.id, contextId, status: { state: record.state, timestamp: '' } } }],
+  };
 }
 
 /** The write after `w` that makes its record `over` (the version and the event log moved on by one). */
 function next(w: TaskWrite, over: Partial<TaskRecord>): TaskWrite {
   const r = w.record;
   const record = { ...r, version: r.version + 1, lastSeq: r.lastSeq + 1, updatedAt: r.updatedAt + 1, ...over };
-  return { record, expectedVersion: r.version, newMessages: [], newArtifacts: [], events: [{ statusUpdate: { taskId: r.id, contextId: r.contextId, status: { state: record.state, timestamp: '' } } }] };
+  return {
+    record,
+    expectedVersion: r.version,
+    newMessages: [],
+    newArtifacts: [],
+    events: [
+      { statusUpdate: { taskId: r.id, contextId: r.contextId, status: { state: record.state, timestamp: '' } } },
+    ],
+  };
 }
 
 const ids = (page: TaskPage) => page.tasks.map((t) => t.record.id);
 
-export function holdsAndRanksSuite(name: string, open: () => Promise<{ store: Store; reopen: () => Promise<Store> }>): void {
+export function holdsAndRanksSuite(
+  name: string,
+  open: () => Promise<{ store: Store; reopen: () => Promise<Store> }>,
+): void {
   describe(`holds and ranks: ${name}`, () => {
     it("keeps a task's holder and the end of its hold as written: set, moved, cleared, through every read and a reopening", async () => {
       const { store, reopen } = await open();
       const space = `s-${tagged()}`;
       const read = async (s: Store, id: string) => (await s.getTask(id, { includeArtifacts: false }))?.record;
-      const listed = async (s: Store) => (await s.listTasks({ scope: taskScopes.space(space, ['intent']), limit: 5, includeArtifacts: false })).tasks[0]?.record;
+      const listed = async (s: Store) =>
+        (await s.listTasks({ scope: taskScopes.space(space, ['intent']), limit: 5, includeArtifacts: false })).tasks[0]
+          ?.record;
       const created = opening(space);
       await store.createTask(created);
       expect(await read(store, created.record.id)).not.toHaveProperty('holder');
@@ -74,10 +104,25 @@ export function holdsAndRanksSuite(name: string, open: () => Promise<{ store: St
       await write({ holder: `other-${tagged()}`, heldUntil: 5_000 });
       // Who landed it: the hub ends the hold at the landing, so a later time finds it held no longer.
       const landed = await write({ state: 'TASK_STATE_COMPLETED', holder: worker, heldUntil: 3_500 });
-      const heldBy = (after: number) => store.listTasks({ scope: taskScopes.heldBy(worker, ['intent']), heldAfter: after, limit: 5, includeArtifacts: false });
+      const heldBy = (after: number) =>
+        store.listTasks({
+          scope: taskScopes.heldBy(worker, ['intent']),
+          heldAfter: after,
+          limit: 5,
+          includeArtifacts: false,
+        });
       expect(ids(await heldBy(4_000))).toEqual([live]);
       expect(ids(await heldBy(3_400)).sort()).toEqual([live, landed].sort());
-      expect((await store.listTasks({ scope: taskScopes.heldBy(worker, ['review']), heldAfter: 0, limit: 5, includeArtifacts: false })).total).toBe(0);
+      expect(
+        (
+          await store.listTasks({
+            scope: taskScopes.heldBy(worker, ['review']),
+            heldAfter: 0,
+            limit: 5,
+            includeArtifacts: false,
+          })
+        ).total,
+      ).toBe(0);
       await store.close();
     });
 
@@ -86,9 +131,23 @@ export function holdsAndRanksSuite(name: string, open: () => Promise<{ store: St
       const space = `s-${tagged()}`;
       const task = (rank: number, createdAt: number, state: TaskRecord['state'] = 'TASK_STATE_SUBMITTED') =>
         opening(space, { createdAt, updatedAt: 1_000 - createdAt, state, ...(rank ? { rank } : {}) });
-      const [low, older2, newer2, first5, second5, unranked, working] = [task(1, 14), task(2, 10), task(2, 11), task(5, 12), task(5, 13), task(0, 9), task(9, 8, 'TASK_STATE_WORKING')];
+      const [low, older2, newer2, first5, second5, unranked, working] = [
+        task(1, 14),
+        task(2, 10),
+        task(2, 11),
+        task(5, 12),
+        task(5, 13),
+        task(0, 9),
+        task(9, 8, 'TASK_STATE_WORKING'),
+      ];
       for (const w of [low, older2, newer2, first5, second5, unranked, working]) await store.createTask(w);
-      const query = { scope: taskScopes.space(space, ['intent']), states: ['TASK_STATE_SUBMITTED'] as const, order: 'rank' as const, limit: 2, includeArtifacts: false };
+      const query = {
+        scope: taskScopes.space(space, ['intent']),
+        states: ['TASK_STATE_SUBMITTED'] as const,
+        order: 'rank' as const,
+        limit: 2,
+        includeArtifacts: false,
+      };
       const page1 = await store.listTasks(query);
       expect(ids(page1)).toEqual([first5.record.id, second5.record.id]);
       expect([page1.total, page1.hasMore]).toEqual([6, true]);

@@ -5,17 +5,43 @@
  * each test's own, so the suite also holds on a database other tests write to.
  */
 import { describe, expect, it } from 'vitest';
-import { inboxKey, PartsRefused, StoreConflict, UNNUMBERED, type InboxEvent, type Store, type TaskEvent, type TaskRecord, type TaskWrite } from './store.js';
+import {
+  inboxKey,
+  PartsRefused,
+  StoreConflict,
+  UNNUMBERED,
+  type InboxEvent,
+  type Store,
+  type TaskEvent,
+  type TaskRecord,
+  type TaskWrite,
+} from './store.js';
 
 const tagged = () => Math.random().toString(36).slice(2, 10);
 
 function opening(target: string, over: Partial<TaskRecord> = {}): TaskWrite {
   const id = `task-${tagged()}`;
   const record: TaskRecord = {
-    id, kind: 'direct', contextId: 'ctx', sender: 'ann', target, visibility: 'participants', state: 'TASK_STATE_SUBMITTED',
-    statusAt: 10, createdAt: 10, updatedAt: 10, messageCount: 0, artifactCount: 0, version: 1, lastSeq: 0, ...over,
+    id,
+    kind: 'direct',
+    contextId: 'ctx',
+    sender: 'ann',
+    target,
+    visibility: 'participants',
+    state: 'TASK_STATE_SUBMITTED',
+    statusAt: 10,
+    createdAt: 10,
+    updatedAt: 10,
+    messageCount: 0,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 0,
+    ...over,
   };
-  const task: InboxEvent = { kind: 'task', task: { id, contextId: 'ctx', status: { state: record.state, timestamp: '' } } };
+  const task: InboxEvent = {
+    kind: 'task',
+    task: { id, contextId: 'ctx', status: { state: record.state, timestamp: '' } },
+  };
   return { record, newMessages: [], newArtifacts: [], events: [], inbox: { agent: target, events: [task] } };
 }
 
@@ -26,13 +52,27 @@ const followUp = (w: TaskWrite, messageId: string): TaskWrite => ({
   newMessages: [{ messageId, role: 'ROLE_USER', parts: [{ text: 'and another thing' }] }],
   newArtifacts: [],
   events: [],
-  inbox: { agent: w.record.target!, events: [{ kind: 'message', taskId: w.record.id, message: { messageId, role: 'ROLE_USER', parts: [{ text: 'and another thing' }] } }] },
+  inbox: {
+    agent: w.record.target!,
+    events: [
+      {
+        kind: 'message',
+        taskId: w.record.id,
+        message: { messageId, role: 'ROLE_USER', parts: [{ text: 'and another thing' }] },
+      },
+    ],
+  },
 });
 
 /** The task event a first listener reads of a task (its history by message id). */
 const asOpen = (w: TaskWrite, messageIds: string[] = []): TaskEvent => ({
   kind: 'task',
-  task: { id: w.record.id, contextId: 'ctx', status: { state: w.record.state, timestamp: '' }, history: messageIds.map((messageId) => ({ messageId, role: 'ROLE_USER', parts: [{ text: '…' }] })) },
+  task: {
+    id: w.record.id,
+    contextId: 'ctx',
+    status: { state: w.record.state, timestamp: '' },
+    history: messageIds.map((messageId) => ({ messageId, role: 'ROLE_USER', parts: [{ text: '…' }] })),
+  },
 });
 
 /** The agent's log begun and completed, as its first listener leaves it with no open tasks. */
@@ -47,12 +87,22 @@ const canceled = (w: TaskWrite): TaskWrite => ({
   newMessages: [],
   newArtifacts: [],
   events: [],
-  inbox: { agent: w.record.target!, events: [{ kind: 'message', taskId: w.record.id, message: { messageId: `m-${tagged()}`, role: 'ROLE_USER', parts: [{ text: 'never mind' }] } }, { kind: 'cancel', taskId: w.record.id, reason: 'late' }] },
+  inbox: {
+    agent: w.record.target!,
+    events: [
+      {
+        kind: 'message',
+        taskId: w.record.id,
+        message: { messageId: `m-${tagged()}`, role: 'ROLE_USER', parts: [{ text: 'never mind' }] },
+      },
+      { kind: 'cancel', taskId: w.record.id, reason: 'late' },
+    ],
+  },
 });
 
 export function inboxSuite(name: string, open: () => Promise<Store>): void {
   describe(`inbox contract: ${name}`, () => {
-    it('numbers each agent\'s events 1, 2, 3… with the writes, and announces the log\'s end', async () => {
+    it("numbers each agent's events 1, 2, 3… with the writes, and announces the log's end", async () => {
       const store = await open();
       const bob = `bob-${tagged()}`;
       await listened(store, bob);
@@ -65,7 +115,11 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       await store.updateTask(canceled(first));
       expect(await store.inboxHead(bob)).toBe(3);
       const log = await store.inboxAfter(bob, 0, 10);
-      expect(log.map((e) => [e.seq, e.event.kind])).toEqual([[1, 'task'], [2, 'message'], [3, 'cancel']]);
+      expect(log.map((e) => [e.seq, e.event.kind])).toEqual([
+        [1, 'task'],
+        [2, 'message'],
+        [3, 'cancel'],
+      ]);
       expect((await store.inboxAfter(bob, 2, 10)).map((e) => e.seq)).toEqual([3]);
       expect(heard.map(([key]) => key)).toEqual([inboxKey(bob), inboxKey(bob)]);
       heard.forEach(([, lastSeq], i) => expect([UNNUMBERED, [1, 3][i]]).toContain(lastSeq)); // a dialect that numbers when read says so
@@ -90,7 +144,9 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       const bob = `bob-${tagged()}`;
       await listened(store, bob);
       await Promise.all(Array.from({ length: 20 }, () => store.createTask(opening(bob))));
-      expect((await store.inboxAfter(bob, 0, 100)).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect((await store.inboxAfter(bob, 0, 100)).map((e) => e.seq)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
       await store.close();
     });
 
@@ -104,9 +160,12 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
         return store.createTask(opening(bob));
       });
       await Promise.all(writes);
-      for (const seen of await Promise.all(reads)) expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
+      for (const seen of await Promise.all(reads))
+        expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
       expect(await store.inboxHead(bob)).toBe(20);
-      expect((await store.inboxAfter(bob, 0, 100)).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect((await store.inboxAfter(bob, 0, 100)).map((e) => e.seq)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
       await store.close();
     });
 
@@ -122,7 +181,10 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       expect(await store.inboxHead(bob)).toBe(5); // the head a replay runs through is one read before
       const replay = await store.inboxOfTasksIn(bob, 0, 5, ['TASK_STATE_SUBMITTED'], 10);
       expect(replay.map((e) => e.seq)).toEqual([1, 3]);
-      expect(replay.map((e) => (e.event.kind === 'task' ? e.event.task.id : ''))).toEqual([open1.record.id, open2.record.id]);
+      expect(replay.map((e) => (e.event.kind === 'task' ? e.event.task.id : ''))).toEqual([
+        open1.record.id,
+        open2.record.id,
+      ]);
       expect((await store.inboxOfTasksIn(bob, 1, 2, ['TASK_STATE_SUBMITTED'], 10)).map((e) => e.seq)).toEqual([]);
       await store.close();
     });
@@ -131,12 +193,23 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       const store = await open();
       const bob = `bob-${tagged()}`;
       await listened(store, bob);
-      const takes = (mediaTypes: (string | null)[]) => ({ agent: bob, mediaTypes, defaults: ['text/plain', 'image/*'] });
+      const takes = (mediaTypes: (string | null)[]) => ({
+        agent: bob,
+        mediaTypes,
+        defaults: ['text/plain', 'image/*'],
+      });
       const refused = store.createTask({ ...opening(bob), takes: takes(['text/plain', null, 'application/json']) });
       await expect(refused).rejects.toBeInstanceOf(PartsRefused);
-      await expect(refused).rejects.toMatchObject({ agent: bob, index: 2, mediaType: 'application/json', modes: ['text/plain', 'image/*'] });
+      await expect(refused).rejects.toMatchObject({
+        agent: bob,
+        index: 2,
+        mediaType: 'application/json',
+        modes: ['text/plain', 'image/*'],
+      });
       expect(await store.inboxHead(bob)).toBe(0); // nothing written
-      expect(await store.createTask({ ...opening(bob), takes: takes(['image/png', null]) })).toEqual({ forwarded: false });
+      expect(await store.createTask({ ...opening(bob), takes: takes(['image/png', null]) })).toEqual({
+        forwarded: false,
+      });
       expect(await store.inboxHead(bob)).toBe(1);
       await store.close();
     });
@@ -158,12 +231,14 @@ export function inboxSuite(name: string, open: () => Promise<Store>): void {
       // What the listener read: `early` with the follow-up in its history, `answered` before its own, and `late`.
       await store.completeInboxLog(bob, [asOpen(early, ['m-seen']), asOpen(answered), asOpen(late)]);
       const log = await store.inboxAfter(bob, 0, 10);
-      expect(log.map((e) => [e.seq, e.event.kind, e.event.kind === 'task' ? e.event.task.id : e.event.taskId])).toEqual([
-        [1, 'task', early.record.id],
-        [2, 'task', answered.record.id],
-        [3, 'task', late.record.id],
-        [4, 'message', answered.record.id],
-      ]);
+      expect(log.map((e) => [e.seq, e.event.kind, e.event.kind === 'task' ? e.event.task.id : e.event.taskId])).toEqual(
+        [
+          [1, 'task', early.record.id],
+          [2, 'task', answered.record.id],
+          [3, 'task', late.record.id],
+          [4, 'message', answered.record.id],
+        ],
+      );
       expect(await store.inboxHead(bob)).toBe(4);
       // Complete for good: a second listener's completion changes nothing, and writes log on.
       expect(await store.beginInboxLog(bob)).toBe(true);

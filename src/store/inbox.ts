@@ -42,7 +42,6 @@ export const inboxKey = (handle: string): string => `inbox:${handle}`;
 /** Whether a commit's log is an inbox's (inboxKey), not a task's. */
 export const isInboxKey = (log: string): boolean => log.startsWith('inbox:');
 
-
 /**
  * The log a first listener starts from: each open task the log does not hold yet, as its `task`
  * event, then what was logged since the log began, in order, less the follow-ups the tasks'
@@ -79,7 +78,13 @@ export interface InboxStore {
    * one of `states`, in order, at most `limit` (the open tasks replayed to a new listener);
    * `throughSeq` is a head inboxHead answered.
    */
-  inboxOfTasksIn(agent: string, afterSeq: number, throughSeq: number, states: readonly string[], limit: number): Promise<LoggedInboxEvent[]>;
+  inboxOfTasksIn(
+    agent: string,
+    afterSeq: number,
+    throughSeq: number,
+    states: readonly string[],
+    limit: number,
+  ): Promise<LoggedInboxEvent[]>;
   /** Holds (or renews) the lease `holder` has on the agent's presence, for `ttlMs` from now. */
   holdPresence(agent: string, holder: string, ttlMs: number): Promise<void>;
   dropPresence(agent: string, holder: string): Promise<void>;

@@ -32,7 +32,10 @@ export const backfillRows = (kindIn: string) => `SELECT id, kind, metadata FROM 
   ORDER BY created_at, id`;
 
 /** Each task's key, the first task (oldest) that derives a key taking it. */
-export function backfilledKeys(rows: readonly { id: string; kind: string; metadata: string | null }[], inputs: MigrationInputs): { id: string; key: string }[] {
+export function backfilledKeys(
+  rows: readonly { id: string; kind: string; metadata: string | null }[],
+  inputs: MigrationInputs,
+): { id: string; key: string }[] {
   const taken = new Set<string>();
   const keyed: { id: string; key: string }[] = [];
   for (const row of rows) {

@@ -12,17 +12,40 @@ const tagged = () => Math.random().toString(36).slice(2, 10);
 
 function opening(over: Partial<TaskRecord> = {}): TaskWrite {
   const record: TaskRecord = {
-    id: `task-${tagged()}`, kind: 'intent', contextId: 'keyed', sender: 'ann', visibility: 'public', state: 'TASK_STATE_SUBMITTED',
-    statusAt: 10, createdAt: 10, updatedAt: 10, messageCount: 0, artifactCount: 0, version: 1, lastSeq: 1, ...over,
+    id: `task-${tagged()}`,
+    kind: 'intent',
+    contextId: 'keyed',
+    sender: 'ann',
+    visibility: 'public',
+    state: 'TASK_STATE_SUBMITTED',
+    statusAt: 10,
+    createdAt: 10,
+    updatedAt: 10,
+    messageCount: 0,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 1,
+    ...over,
   };
-  return { record, newMessages: [], newArtifacts: [], events: [{ task: { id: record.id, contextId: record.contextId, status: { state: record.state, timestamp: '' } } }] };
+  return {
+    record,
+    newMessages: [],
+    newArtifacts: [],
+    events: [{ task: { id: record.id, contextId: record.contextId, status: { state: record.state, timestamp: '' } } }],
+  };
 }
 
 /** The write after `w` that moves its task to `state`. */
 function moved(w: TaskWrite, state: TaskRecord['state']): TaskWrite {
   const r = w.record;
   const record = { ...r, state, version: r.version + 1, lastSeq: r.lastSeq + 1, updatedAt: r.updatedAt + 1 };
-  return { record, expectedVersion: r.version, newMessages: [], newArtifacts: [], events: [{ statusUpdate: { taskId: r.id, contextId: r.contextId, status: { state, timestamp: '' } } }] };
+  return {
+    record,
+    expectedVersion: r.version,
+    newMessages: [],
+    newArtifacts: [],
+    events: [{ statusUpdate: { taskId: r.id, contextId: r.contextId, status: { state, timestamp: '' } } }],
+  };
 }
 
 const refusedAs = (what: StoreConflict['what']) => expect.objectContaining({ name: 'StoreConflict', what });
@@ -70,7 +93,9 @@ export function openKeysSuite(name: string, open: () => Promise<Store>): void {
       await store.createTask(again);
       expect(await store.openKeyHolder(key)).toBe(again.record.id);
       await expect(store.updateTask(moved(landed, 'TASK_STATE_WORKING'))).rejects.toEqual(refusedAs('open-key'));
-      expect((await store.getTask(created.record.id, { includeArtifacts: false }))!.record.state).toBe('TASK_STATE_COMPLETED');
+      expect((await store.getTask(created.record.id, { includeArtifacts: false }))!.record.state).toBe(
+        'TASK_STATE_COMPLETED',
+      );
       await store.close();
     });
 
@@ -101,7 +126,16 @@ export function openKeysSuite(name: string, open: () => Promise<Store>): void {
           return 'opened';
         }),
       );
-      expect((await Promise.all(works)).sort()).toEqual(['found', 'found', 'found', 'found', 'found', 'found', 'found', 'opened']);
+      expect((await Promise.all(works)).sort()).toEqual([
+        'found',
+        'found',
+        'found',
+        'found',
+        'found',
+        'found',
+        'found',
+        'opened',
+      ]);
       expect((await store.listTasks({ scope, limit: 10, includeArtifacts: false })).tasks).toHaveLength(1);
       await store.close();
     });
@@ -116,7 +150,8 @@ export function openKeysSuite(name: string, open: () => Promise<Store>): void {
       });
       await expect(failed).rejects.toThrow('the work failed');
       // SQLite's writes stand as they commit: its lock orders works, it is not a transaction.
-      if (store.name === 'postgres') expect(await store.getTask(written.record.id, { includeArtifacts: false })).toBeUndefined();
+      if (store.name === 'postgres')
+        expect(await store.getTask(written.record.id, { includeArtifacts: false })).toBeUndefined();
       await expect(store.underLock(lock, async () => 'ran')).resolves.toBe('ran');
       await store.close();
     });

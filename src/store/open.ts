@@ -11,12 +11,19 @@ const postgres = () => import('./postgres/postgres-store.js');
  * with `inputs` (the kinds' open keys, from kindMigrationInputs). `log` hears what the store cannot say
  * in an error (a lost PostgreSQL connection); `observe`, each commit.
  */
-export async function openStore(db: DbConfig, inputs: MigrationInputs, log: (line: string) => void, observe?: CommitObserver): Promise<Store> {
+export async function openStore(
+  db: DbConfig,
+  inputs: MigrationInputs,
+  log: (line: string) => void,
+  observe?: CommitObserver,
+): Promise<Store> {
   // Loaded only when asked for: a hub on SQLite never loads the PostgreSQL driver.
   const store =
     db.kind === 'sqlite'
       ? openSqliteStore(db.file, undefined, observe, inputs)
-      : await (await postgres()).openPostgresStore(db.url, { log, migrationInputs: inputs, ...(observe ? { observe } : {}) });
+      : await (
+          await postgres()
+        ).openPostgresStore(db.url, { log, migrationInputs: inputs, ...(observe ? { observe } : {}) });
   return cached(store);
 }
 

@@ -29,7 +29,12 @@ export interface OperatorStore {
   findOperatorToken(hash: string): Promise<TokenRecord | undefined>;
   listOperatorTokens(handle: string): Promise<TokenRecord[]>;
   /** Adds a token; with `replace`, revokes every other live token of the operator in the same transaction. */
-  insertOperatorToken(handle: string, token: { id: string; hash: string }, now: number, replace: boolean): Promise<void>;
+  insertOperatorToken(
+    handle: string,
+    token: { id: string; hash: string },
+    now: number,
+    replace: boolean,
+  ): Promise<void>;
   revokeOperatorToken(handle: string, tokenId: string, now: number): Promise<boolean>;
   /** Pauses (or, with undefined, resumes) an agent; the agent as it is after, undefined when there is none. Announced as a record change. */
   setPause(handle: string, pause: AgentPause | undefined): Promise<AgentRecord | undefined>;

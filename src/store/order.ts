@@ -11,7 +11,8 @@ import type { TaskOrdering } from './tasks.js';
 export type Bind = (value: unknown, type: 'int' | 'int8' | 'text') => string;
 
 /** The ORDER BY of a page (no table alias: each dialect's statements name these columns bare). */
-export const orderBy = (q: TaskOrdering): string => (q.order === 'rank' ? 'rank DESC, created_at, id' : 'updated_at DESC, id DESC');
+export const orderBy = (q: TaskOrdering): string =>
+  q.order === 'rank' ? 'rank DESC, created_at, id' : 'updated_at DESC, id DESC';
 
 /** The condition of each walk a page takes (` AND …`, or '' from the start), to be merged in the page's order. */
 export function cursorWalks(q: TaskOrdering, bind: Bind): string[] {
@@ -19,5 +20,8 @@ export function cursorWalks(q: TaskOrdering, bind: Bind): string[] {
   const id = bind(q.after.id, 'text');
   if (q.order !== 'rank') return [` AND (updated_at, id) < (${bind(q.after.updatedAt, 'int8')}, ${id})`];
   const rank = bind(q.after.rank ?? 0, 'int');
-  return [` AND rank = ${rank} AND (created_at, id) > (${bind(q.after.createdAt, 'int8')}, ${id})`, ` AND rank < ${rank}`];
+  return [
+    ` AND rank = ${rank} AND (created_at, id) > (${bind(q.after.createdAt, 'int8')}, ${id})`,
+    ` AND rank < ${rank}`,
+  ];
 }

@@ -4,7 +4,7 @@ import { PerKeyQueue } from './per-key-queue.js';
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('PerKeyQueue', () => {
-  it('runs one key\'s work one at a time in arrival order, other keys alongside, and forgets idle keys', async () => {
+  it("runs one key's work one at a time in arrival order, other keys alongside, and forgets idle keys", async () => {
     const queue = new PerKeyQueue();
     const log: string[] = [];
     let running = 0;
@@ -18,7 +18,11 @@ describe('PerKeyQueue', () => {
       running--;
       return name;
     };
-    const results = await Promise.all([queue.run('a', work('a1')), queue.run('a', work('a2')), queue.run('b', work('b1'))]);
+    const results = await Promise.all([
+      queue.run('a', work('a1')),
+      queue.run('a', work('a2')),
+      queue.run('b', work('b1')),
+    ]);
     expect(results).toEqual(['a1', 'a2', 'b1']);
     expect(log.indexOf('end a1')).toBeLessThan(log.indexOf('start a2'));
     expect(log.indexOf('start b1')).toBeLessThan(log.indexOf('end a1')); // b did not wait for a

@@ -4,7 +4,23 @@
  */
 import type { TaskState } from '../a2a/types.js';
 import type { StoredSigningKey } from './signing-keys.js';
-import type { AgentRecord, EndpointProtocol, FollowMeans, ClaimPolicy, TaskColumn, Delivery, NodeRecord, PushConfig, SpaceMember, SpacePatch, SpaceRecord, SpaceRole, TaskEntry, TaskRecord, TokenRecord } from './store.js';
+import type {
+  AgentRecord,
+  EndpointProtocol,
+  FollowMeans,
+  ClaimPolicy,
+  TaskColumn,
+  Delivery,
+  NodeRecord,
+  PushConfig,
+  SpaceMember,
+  SpacePatch,
+  SpaceRecord,
+  SpaceRole,
+  TaskEntry,
+  TaskRecord,
+  TokenRecord,
+} from './store.js';
 
 /** A `tasks` row. */
 export interface TaskRow {
@@ -32,7 +48,14 @@ export interface TaskRow {
 }
 
 /** The `tasks` column a list scope's test names (TaskScope). */
-export const SCOPE_COLUMNS: Readonly<Record<TaskColumn, keyof TaskRow>> = { sender: 'sender', target: 'target', visibility: 'visibility', kind: 'kind', contextId: 'context_id', holder: 'holder' };
+export const SCOPE_COLUMNS: Readonly<Record<TaskColumn, keyof TaskRow>> = {
+  sender: 'sender',
+  target: 'target',
+  visibility: 'visibility',
+  kind: 'kind',
+  contextId: 'context_id',
+  holder: 'holder',
+};
 
 /**
  * The condition under which a task's open key holds (TaskRecord.openKey): it is not terminal.
@@ -40,7 +63,8 @@ export const SCOPE_COLUMNS: Readonly<Record<TaskColumn, keyof TaskRow>> = { send
  * lookup with it can use that index (SQLite uses a partial index only for a query that repeats
  * its condition); the two must change together, by a migration.
  */
-export const OPEN_KEY_HOLDS = "state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED')";
+export const OPEN_KEY_HOLDS =
+  "state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED')";
 
 const json = (text: string | null) => (text === null ? undefined : JSON.parse(text));
 /** A JSON column's text, or null for a value that is not there. */
@@ -73,18 +97,33 @@ export function recordFromRow(row: TaskRow): TaskRecord {
   return record;
 }
 
-
 export interface AgentRow {
-  handle: string; name: string | null; description: string | null; endpoint: string | null; created_at: number;
-  endpoint_rpc_url: string | null; endpoint_verified_at: number | null; forwarding: number | boolean;
+  handle: string;
+  name: string | null;
+  description: string | null;
+  endpoint: string | null;
+  created_at: number;
+  endpoint_rpc_url: string | null;
+  endpoint_verified_at: number | null;
+  forwarding: number | boolean;
   /** Absent in rows read before the endpoint-protocol migration. */
-  endpoint_protocol?: string | null; endpoint_follow?: string | null;
-  skills: string | null; tags: string | null;
+  endpoint_protocol?: string | null;
+  endpoint_follow?: string | null;
+  skills: string | null;
+  tags: string | null;
   /** Absent in rows read before the media-modes migration (the profile backfill). */
-  input_modes?: string | null; output_modes?: string | null;
-  operator: string | null; paused_at: number | null; paused_by: string | null;
+  input_modes?: string | null;
+  output_modes?: string | null;
+  operator: string | null;
+  paused_at: number | null;
+  paused_by: string | null;
 }
-export interface TokenRow { id: string; handle: string; created_at: number; revoked_at: number | null }
+export interface TokenRow {
+  id: string;
+  handle: string;
+  created_at: number;
+  revoked_at: number | null;
+}
 
 export const agentFromRow = (r: AgentRow): AgentRecord => {
   const a: AgentRecord = { handle: r.handle, createdAt: r.created_at };
@@ -112,23 +151,65 @@ export const tokenFromRow = (r: TokenRow): TokenRecord => {
 };
 
 export interface DeliveryRow {
-  id: string; task_id: string; channel: string; seq: number; url: string; headers: string; body: string; state: Delivery['state'];
-  attempts: number; next_at: number; last_status: number | null; last_error: string | null; last_attempt_at: number | null; created_at: number;
+  id: string;
+  task_id: string;
+  channel: string;
+  seq: number;
+  url: string;
+  headers: string;
+  body: string;
+  state: Delivery['state'];
+  attempts: number;
+  next_at: number;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: number | null;
+  created_at: number;
 }
-export interface ConfigRow { task_id: string; id: string; owner: string; url: string; token: string | null; auth_scheme: string | null; auth_credentials: string | null; protocol: string | null; created_at: number }
+export interface ConfigRow {
+  task_id: string;
+  id: string;
+  owner: string;
+  url: string;
+  token: string | null;
+  auth_scheme: string | null;
+  auth_credentials: string | null;
+  protocol: string | null;
+  created_at: number;
+}
 
 export const deliveryFromRow = (r: DeliveryRow): Delivery => ({
-  id: r.id, taskId: r.task_id, channel: r.channel, seq: r.seq, url: r.url, headers: JSON.parse(r.headers), body: r.body,
-  state: r.state, attempts: r.attempts, nextAt: r.next_at, createdAt: r.created_at,
+  id: r.id,
+  taskId: r.task_id,
+  channel: r.channel,
+  seq: r.seq,
+  url: r.url,
+  headers: JSON.parse(r.headers),
+  body: r.body,
+  state: r.state,
+  attempts: r.attempts,
+  nextAt: r.next_at,
+  createdAt: r.created_at,
   ...(r.last_status !== null ? { lastStatus: r.last_status } : {}),
   ...(r.last_error !== null ? { lastError: r.last_error } : {}),
   ...(r.last_attempt_at !== null ? { lastAttemptAt: r.last_attempt_at } : {}),
 });
 
 export const configFromRow = (r: ConfigRow): PushConfig => ({
-  taskId: r.task_id, id: r.id, owner: r.owner, url: r.url, createdAt: r.created_at,
+  taskId: r.task_id,
+  id: r.id,
+  owner: r.owner,
+  url: r.url,
+  createdAt: r.created_at,
   ...(r.token !== null ? { token: r.token } : {}),
-  ...(r.auth_scheme !== null ? { authentication: { scheme: r.auth_scheme, ...(r.auth_credentials !== null ? { credentials: r.auth_credentials } : {}) } } : {}),
+  ...(r.auth_scheme !== null
+    ? {
+        authentication: {
+          scheme: r.auth_scheme,
+          ...(r.auth_credentials !== null ? { credentials: r.auth_credentials } : {}),
+        },
+      }
+    : {}),
   ...(r.protocol === '0.3' ? { protocol: '0.3' as const } : {}),
 });
 
@@ -140,23 +221,48 @@ export interface EntryRow {
   created_at: number;
 }
 
-export const entryFromRow = (r: EntryRow): TaskEntry => ({ taskId: r.task_id, author: r.author, id: r.id, body: JSON.parse(r.body), createdAt: r.created_at });
+export const entryFromRow = (r: EntryRow): TaskEntry => ({
+  taskId: r.task_id,
+  author: r.author,
+  id: r.id,
+  body: JSON.parse(r.body),
+  createdAt: r.created_at,
+});
 
 /** A `spaces` row. */
 export interface SpaceRow {
-  name: string; description: string | null; claim: string; owner: string | null; orchestrator_priority: number; created_at: number; updated_at: number;
+  name: string;
+  description: string | null;
+  claim: string;
+  owner: string | null;
+  orchestrator_priority: number;
+  created_at: number;
+  updated_at: number;
 }
-export interface MemberRow { handle: string; role: string; added_at: number }
+export interface MemberRow {
+  handle: string;
+  role: string;
+  added_at: number;
+}
 
 export const spaceFromRow = (r: SpaceRow): SpaceRecord => ({
-  name: r.name, claim: r.claim as ClaimPolicy, orchestratorPriority: r.orchestrator_priority, createdAt: r.created_at, updatedAt: r.updated_at,
+  name: r.name,
+  claim: r.claim as ClaimPolicy,
+  orchestratorPriority: r.orchestrator_priority,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
   ...(r.description !== null ? { description: r.description } : {}),
   ...(r.owner !== null ? { owner: r.owner } : {}),
 });
 
 export const spaceToRow = (s: SpaceRecord): SpaceRow => ({
-  name: s.name, description: s.description ?? null, claim: s.claim, owner: s.owner ?? null,
-  orchestrator_priority: s.orchestratorPriority, created_at: s.createdAt, updated_at: s.updatedAt,
+  name: s.name,
+  description: s.description ?? null,
+  claim: s.claim,
+  owner: s.owner ?? null,
+  orchestrator_priority: s.orchestratorPriority,
+  created_at: s.createdAt,
+  updated_at: s.updatedAt,
 });
 
 /**
@@ -171,7 +277,11 @@ export const patchToRow = (p: SpacePatch) => ({
   updated_at: p.updatedAt,
 });
 
-export const memberFromRow = (r: MemberRow): SpaceMember => ({ handle: r.handle, role: r.role as SpaceRole, addedAt: r.added_at });
+export const memberFromRow = (r: MemberRow): SpaceMember => ({
+  handle: r.handle,
+  role: r.role as SpaceRole,
+  addedAt: r.added_at,
+});
 
 export interface SigningKeyRow {
   kid: string;
@@ -181,14 +291,23 @@ export interface SigningKeyRow {
 }
 
 export const signingKeyFromRow = (k: SigningKeyRow): StoredSigningKey => ({
-  kid: k.kid, privateJwk: JSON.parse(k.private_jwk), publicJwk: JSON.parse(k.public_jwk), createdAt: Number(k.created_at),
+  kid: k.kid,
+  privateJwk: JSON.parse(k.private_jwk),
+  publicJwk: JSON.parse(k.public_jwk),
+  createdAt: Number(k.created_at),
 });
 
 /** The newest signing key's kid: the one that signs, and the one a rotation must replace. */
 export const NEWEST_SIGNING_KEY = 'SELECT kid FROM signing_keys ORDER BY created_at DESC, kid DESC LIMIT 1';
 
 /** A `nodes` row (store/nodes.ts); PostgreSQL gives BIGINT columns as text. */
-export type NodeRow = { id: string; version: string; started_at: number | string; last_seen: number | string; address: string | null };
+export type NodeRow = {
+  id: string;
+  version: string;
+  started_at: number | string;
+  last_seen: number | string;
+  address: string | null;
+};
 
 export const nodeFromRow = (row: NodeRow): NodeRecord => ({
   id: row.id,

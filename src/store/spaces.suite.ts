@@ -10,7 +10,14 @@ import { taskScopes } from '../hub/view.js';
 const tagged = () => Math.random().toString(36).slice(2, 10);
 
 const space = (name: string, over: Partial<SpaceRecord> = {}): SpaceRecord => ({
-  name, description: 'a base for work', claim: 'open', owner: 'ann', orchestratorPriority: 3, createdAt: 10, updatedAt: 10, ...over,
+  name,
+  description: 'a base for work',
+  claim: 'open',
+  owner: 'ann',
+  orchestratorPriority: 3,
+  createdAt: 10,
+  updatedAt: 10,
+  ...over,
 });
 
 async function registered(store: Store, handle: string): Promise<string> {
@@ -21,8 +28,18 @@ async function registered(store: Store, handle: string): Promise<string> {
 function task(over: Partial<TaskRecord> & Pick<TaskRecord, 'contextId' | 'updatedAt'>): TaskWrite {
   const id = `task-${tagged()}`;
   const record: TaskRecord = {
-    id, kind: 'intent', sender: 'ann', visibility: 'public', state: 'TASK_STATE_SUBMITTED', statusAt: over.updatedAt, createdAt: over.updatedAt,
-    messageCount: 0, artifactCount: 0, version: 1, lastSeq: 0, ...over,
+    id,
+    kind: 'intent',
+    sender: 'ann',
+    visibility: 'public',
+    state: 'TASK_STATE_SUBMITTED',
+    statusAt: over.updatedAt,
+    createdAt: over.updatedAt,
+    messageCount: 0,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 0,
+    ...over,
   };
   return { record, newMessages: [], newArtifacts: [], events: [] };
 }
@@ -39,7 +56,13 @@ export function spacesSuite(name: string, open: () => Promise<Store>): void {
       await expect(taken).rejects.toMatchObject({ what: 'space-name' });
       expect(await store.getSpace(first.name)).toStrictEqual(first);
       // one the admin made has no owner; one without a description has none
-      const bare: SpaceRecord = { name: `s-${tagged()}`, claim: 'members', orchestratorPriority: 0, createdAt: 11, updatedAt: 11 };
+      const bare: SpaceRecord = {
+        name: `s-${tagged()}`,
+        claim: 'members',
+        orchestratorPriority: 0,
+        createdAt: 11,
+        updatedAt: 11,
+      };
       await store.createSpace(bare);
       expect(await store.getSpace(bare.name)).toStrictEqual(bare);
       expect(await store.getSpace(`s-${tagged()}`)).toBeUndefined();
@@ -126,8 +149,18 @@ export function spacesSuite(name: string, open: () => Promise<Store>): void {
     it("lists a context's tasks of one kind, newest update first, with their total", async () => {
       const store = await open();
       const context = `s-${tagged()}`;
-      const [oldest, newest, middle] = [task({ contextId: context, updatedAt: 100 }), task({ contextId: context, updatedAt: 300 }), task({ contextId: context, updatedAt: 200 })];
-      const direct = task({ contextId: context, updatedAt: 400, kind: 'direct', target: 'bob', visibility: 'participants' });
+      const [oldest, newest, middle] = [
+        task({ contextId: context, updatedAt: 100 }),
+        task({ contextId: context, updatedAt: 300 }),
+        task({ contextId: context, updatedAt: 200 }),
+      ];
+      const direct = task({
+        contextId: context,
+        updatedAt: 400,
+        kind: 'direct',
+        target: 'bob',
+        visibility: 'participants',
+      });
       const elsewhere = task({ contextId: `s-${tagged()}`, updatedAt: 500 });
       for (const w of [oldest, newest, middle, direct, elsewhere]) await store.createTask(w);
       const scope = taskScopes.space(context, ['intent']);
@@ -140,7 +173,9 @@ export function spacesSuite(name: string, open: () => Promise<Store>): void {
       expect(ids(rest)).toEqual([oldest.record.id]);
       expect(rest.total).toBe(3);
       expect(rest.hasMore).toBe(false);
-      expect(await store.listTasks({ scope: taskScopes.space(context, ['direct']), limit: 5, includeArtifacts: false })).toMatchObject({ total: 1, tasks: [{ record: direct.record }] });
+      expect(
+        await store.listTasks({ scope: taskScopes.space(context, ['direct']), limit: 5, includeArtifacts: false }),
+      ).toMatchObject({ total: 1, tasks: [{ record: direct.record }] });
       await store.close();
     });
   });

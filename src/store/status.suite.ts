@@ -11,8 +11,19 @@ const HOUR = 3_600_000;
 
 function task(contextId: string, createdAt: number, over: Partial<TaskRecord> = {}): TaskRecord {
   return {
-    id: `task-${tagged()}`, kind: 'review', contextId, visibility: 'public', state: 'TASK_STATE_SUBMITTED',
-    statusAt: createdAt, createdAt, updatedAt: createdAt, messageCount: 0, artifactCount: 0, version: 1, lastSeq: 0, ...over,
+    id: `task-${tagged()}`,
+    kind: 'review',
+    contextId,
+    visibility: 'public',
+    state: 'TASK_STATE_SUBMITTED',
+    statusAt: createdAt,
+    createdAt,
+    updatedAt: createdAt,
+    messageCount: 0,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 0,
+    ...over,
   };
 }
 
@@ -54,13 +65,23 @@ export function statusSuite(name: string, open: () => Promise<Store>): void {
       const [ctx, other] = [`ctx-${tagged()}`, `ctx-${tagged()}`];
       const from = 100 * HOUR;
       const at = [from - 1, from, from + 10, from + HOUR + 5, from + 3 * HOUR - 1, from + 3 * HOUR];
-      for (const createdAt of at) await store.createTask({ record: task(ctx, createdAt), newMessages: [], newArtifacts: [], events: [] });
-      await store.createTask({ record: task(ctx, from + 5, { visibility: 'participants', sender: 'ann', target: 'bob', kind: 'direct' }), newMessages: [], newArtifacts: [], events: [] });
+      for (const createdAt of at)
+        await store.createTask({ record: task(ctx, createdAt), newMessages: [], newArtifacts: [], events: [] });
+      await store.createTask({
+        record: task(ctx, from + 5, { visibility: 'participants', sender: 'ann', target: 'bob', kind: 'direct' }),
+        newMessages: [],
+        newArtifacts: [],
+        events: [],
+      });
       await store.createTask({ record: task(other, from + 5), newMessages: [], newArtifacts: [], events: [] });
-      const publicIn = (contextId: string): TaskScope => ({ anyOf: [{ visibility: { in: ['public'] }, contextId: { in: [contextId] } }] });
+      const publicIn = (contextId: string): TaskScope => ({
+        anyOf: [{ visibility: { in: ['public'] }, contextId: { in: [contextId] } }],
+      });
       expect(await store.countCreated(publicIn(ctx), from, HOUR, 3)).toEqual([2, 1, 1]);
       // Two branches are either-or: the private one's task counts in its hour.
-      const both: TaskScope = { anyOf: [...publicIn(ctx).anyOf, { target: { in: ['bob'] }, contextId: { in: [ctx] } }] };
+      const both: TaskScope = {
+        anyOf: [...publicIn(ctx).anyOf, { target: { in: ['bob'] }, contextId: { in: [ctx] } }],
+      };
       expect(await store.countCreated(both, from, HOUR, 3)).toEqual([3, 1, 1]);
       expect(await store.countCreated({ anyOf: [] }, from, HOUR, 3)).toEqual([0, 0, 0]);
       await store.close();

@@ -39,7 +39,19 @@ export type CommitObserver = (seconds: number, writes: number) => void;
  * contract) beside the few members that span parts; a consumer takes the parts it uses
  * (`IdentityStore`, `Pick<Store, 'listTasks' | 'exclusive'>`, …), the composition root the whole.
  */
-export interface Store extends TaskStore, IdentityStore, OperatorStore, OutboxStore, SigningKeyStore, ScheduleStore, ReceiptStore, SpaceStore, BoardStore, InboxStore, NodeStore {
+export interface Store
+  extends
+    TaskStore,
+    IdentityStore,
+    OperatorStore,
+    OutboxStore,
+    SigningKeyStore,
+    ScheduleStore,
+    ReceiptStore,
+    SpaceStore,
+    BoardStore,
+    InboxStore,
+    NodeStore {
   readonly name: 'sqlite' | 'postgres';
   /**
    * True when this process is the only one on its database (the store enforces it). Only then may

@@ -165,7 +165,8 @@ export interface PartsCheck {
  * the same in SQL (postgres/targets.ts, muster_take_parts).
  */
 export function refusedPart(check: PartsCheck, modes: readonly string[]): number {
-  const takes = (mode: string, type: string) => mode === '*/*' || mode === type || (mode.endsWith('/*') && type.startsWith(mode.slice(0, -1)));
+  const takes = (mode: string, type: string) =>
+    mode === '*/*' || mode === type || (mode.endsWith('/*') && type.startsWith(mode.slice(0, -1)));
   return check.mediaTypes.findIndex((type) => type !== null && !modes.some((m) => takes(m, type)));
 }
 
@@ -206,7 +207,8 @@ interface OrderKeys {
 export type TaskCursor<O extends TaskOrder = 'updated'> = Pick<TaskRecord, 'id' | OrderKeys[O]>;
 
 /** A list's order, and the cursor of that order a page starts after. */
-export type TaskOrdering = { order?: 'updated'; after?: TaskCursor<'updated'> } | { order: 'rank'; after?: TaskCursor<'rank'> };
+export type TaskOrdering =
+  { order?: 'updated'; after?: TaskCursor<'updated'> } | { order: 'rank'; after?: TaskCursor<'rank'> };
 
 /** Which tasks a list holds, how many a page takes and how much of each it reads. */
 export interface TaskSelection {
@@ -280,7 +282,10 @@ export interface TaskStore {
 }
 
 /** Counts by bucket number (rows of a GROUP BY) as one count per bucket, 0 where none were found. */
-export const countsByBucket = (rows: readonly { bucket: number | string; n: number | string }[], buckets: number): number[] => {
+export const countsByBucket = (
+  rows: readonly { bucket: number | string; n: number | string }[],
+  buckets: number,
+): number[] => {
   const counts: number[] = new Array<number>(buckets).fill(0);
   for (const row of rows) {
     const i = Number(row.bucket);

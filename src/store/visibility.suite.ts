@@ -29,7 +29,12 @@ function generator(seed: number) {
 
 const AGENTS = ['ann', 'bob', 'cy', 'dee'];
 const SPACES = ['s1', 's2'];
-const STATES: TaskState[] = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_INPUT_REQUIRED'];
+const STATES: TaskState[] = [
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_INPUT_REQUIRED',
+];
 const CALLERS: Caller[] = [
   { kind: 'anonymous' },
   { kind: 'admin' },
@@ -90,7 +95,12 @@ export function visibilitySuite(name: string, open: () => Promise<{ store: Store
     };
 
     /** Every page of a list, walked by its cursor, and the total each page said. */
-    async function walk(store: Store, caller: Caller, door: Door, states?: readonly TaskState[]): Promise<{ ids: string[]; totals: number[] } | 'refused'> {
+    async function walk(
+      store: Store,
+      caller: Caller,
+      door: Door,
+      states?: readonly TaskState[],
+    ): Promise<{ ids: string[]; totals: number[] } | 'refused'> {
       let scope;
       try {
         scope = view.listScope(caller, door);
@@ -103,7 +113,13 @@ export function visibilitySuite(name: string, open: () => Promise<{ store: Store
       const totals: number[] = [];
       let after: TaskRecord | undefined;
       for (;;) {
-        const page = await store.listTasks({ scope, ...(states ? { states } : {}), limit: 7, includeArtifacts: false, ...(after ? { after } : {}) });
+        const page = await store.listTasks({
+          scope,
+          ...(states ? { states } : {}),
+          limit: 7,
+          includeArtifacts: false,
+          ...(after ? { after } : {}),
+        });
         ids.push(...page.tasks.map((t) => t.record.id));
         totals.push(page.total);
         if (!page.hasMore) return { ids, totals };
@@ -111,32 +127,46 @@ export function visibilitySuite(name: string, open: () => Promise<{ store: Store
       }
     }
 
-    it.each(ROUNDS)('lists at every door exactly the tasks GetTask shows there, for every caller (seed %i)', async (seed) => {
-      const g = generator(seed);
-      const { store, done } = await open();
-      try {
-        const writes = Array.from({ length: 80 }, (_, i) => randomTask(g, i, seed));
-        for (const w of writes) await store.createTask(w);
-        const stored = await Promise.all(writes.map(async (w) => (await store.getTask(w.record.id, { includeArtifacts: false }))!));
-        const newestFirst = (a: StoredTask, b: StoredTask) => b.record.updatedAt - a.record.updatedAt || (a.record.id < b.record.id ? 1 : -1);
-        for (const caller of CALLERS) {
-          for (const door of doors) {
-            const states = g.chance(0.3) ? [g.pick(STATES), g.pick(STATES)].filter((s, i, all) => all.indexOf(s) === i) : undefined;
-            const where = `seed ${seed}: ${JSON.stringify(caller)} at ${JSON.stringify(door)}${states ? ` in ${states.join(', ')}` : ''}`;
-            const listed = await walk(store, caller, door, states);
-            if (listed === 'refused') {
-              // Refused whole, as documented: an operator lists only its own agents' bases.
-              expect(caller.kind === 'operator' && door.kind === 'agent' && !caller.agents.includes(door.handle), where).toBe(true);
-              continue;
+    it.each(ROUNDS)(
+      'lists at every door exactly the tasks GetTask shows there, for every caller (seed %i)',
+      async (seed) => {
+        const g = generator(seed);
+        const { store, done } = await open();
+        try {
+          const writes = Array.from({ length: 80 }, (_, i) => randomTask(g, i, seed));
+          for (const w of writes) await store.createTask(w);
+          const stored = await Promise.all(
+            writes.map(async (w) => (await store.getTask(w.record.id, { includeArtifacts: false }))!),
+          );
+          const newestFirst = (a: StoredTask, b: StoredTask) =>
+            b.record.updatedAt - a.record.updatedAt || (a.record.id < b.record.id ? 1 : -1);
+          for (const caller of CALLERS) {
+            for (const door of doors) {
+              const states = g.chance(0.3)
+                ? [g.pick(STATES), g.pick(STATES)].filter((s, i, all) => all.indexOf(s) === i)
+                : undefined;
+              const where = `seed ${seed}: ${JSON.stringify(caller)} at ${JSON.stringify(door)}${states ? ` in ${states.join(', ')}` : ''}`;
+              const listed = await walk(store, caller, door, states);
+              if (listed === 'refused') {
+                // Refused whole, as documented: an operator lists only its own agents' bases.
+                expect(
+                  caller.kind === 'operator' && door.kind === 'agent' && !caller.agents.includes(door.handle),
+                  where,
+                ).toBe(true);
+                continue;
+              }
+              const expected = stored
+                .filter((t) => (!states || states.includes(t.record.state)) && shows(caller, door, t))
+                .sort(newestFirst)
+                .map((t) => t.record.id);
+              expect(listed.ids, where).toEqual(expected);
+              expect(new Set(listed.totals), where).toEqual(new Set([expected.length]));
             }
-            const expected = stored.filter((t) => (!states || states.includes(t.record.state)) && shows(caller, door, t)).sort(newestFirst).map((t) => t.record.id);
-            expect(listed.ids, where).toEqual(expected);
-            expect(new Set(listed.totals), where).toEqual(new Set([expected.length]));
           }
+        } finally {
+          await done();
         }
-      } finally {
-        await done();
-      }
-    });
+      },
+    );
   });
 }

@@ -93,7 +93,12 @@ const CASES: Record<string, { caught: string[]; notCaught: string[] }> = {
     ],
   },
   'email-address': {
-    caught: ['Contact alice.smith@acme.io for access.', 'cc: Bob <bob+reviews@mail.example.co.uk>', 'mailto:carol@corp-mail.de', 'https://acme.io/users?email=dave@acme.io'],
+    caught: [
+      'Contact alice.smith@acme.io for access.',
+      'cc: Bob <bob+reviews@mail.example.co.uk>',
+      'mailto:carol@corp-mail.de',
+      'https://acme.io/users?email=dave@acme.io',
+    ],
     notCaught: [
       'git@github.com:org/repo.git',
       'jane@example.com and test@mail.example.org',
@@ -242,12 +247,17 @@ describe('screen', () => {
   });
 
   it('prefixes fields with the root path and walks nested values', () => {
-    const issues = screen({ summary: 'http://localhost:3000', details: { notes: [{ text: 'x' }, { text: 'bob@acme.io' }] } }, 'contribution');
+    const issues = screen(
+      { summary: 'http://localhost:3000', details: { notes: [{ text: 'x' }, { text: 'bob@acme.io' }] } },
+      'contribution',
+    );
     expect(issues.map((issue) => issue.field)).toEqual(['contribution.summary', 'contribution.details.notes[1].text']);
   });
 
   it('screens a bare string under the given path, or an empty one', () => {
-    expect(screen('alice@acme.io', 'answer')).toEqual([{ rule: 'email-address', field: 'answer', description: 'an e-mail address' }]);
+    expect(screen('alice@acme.io', 'answer')).toEqual([
+      { rule: 'email-address', field: 'answer', description: 'an e-mail address' },
+    ]);
     expect(screen('alice@acme.io')[0]?.field).toBe('');
     expect(screen(['ok', 'alice@acme.io'])[0]?.field).toBe('[1]');
   });

@@ -30,7 +30,11 @@ interface Rule extends ScreeningRule {
 }
 
 /** The first match of a global `re` that `ok` accepts. */
-function firstMatch(text: string, re: RegExp, ok: (m: RegExpMatchArray) => boolean = () => true): RegExpMatchArray | undefined {
+function firstMatch(
+  text: string,
+  re: RegExp,
+  ok: (m: RegExpMatchArray) => boolean = () => true,
+): RegExpMatchArray | undefined {
   for (const m of text.matchAll(re)) if (ok(m)) return m;
   return undefined;
 }
@@ -134,7 +138,8 @@ const WEB_URL = /\b(?:https?|wss?|ftp):\/\/([^\s/?#"'<>`]*)[^\s"'<>`]*/gi;
  * paths out; web URLs are also blanked first, since their paths may legitimately hold /tmp/.
  * Group 1 is the root, the only part a description shows (never the user name).
  */
-const LOCAL_PATH = /(?<![\w./\\-])(\/(?:home|Users|root|etc|var|tmp|private)\/|~\/|file:\/\/|[A-Za-z]:\\|\\\\(?=[\w.-]+\\))(?=[\w.~/$-])/;
+const LOCAL_PATH =
+  /(?<![\w./\\-])(\/(?:home|Users|root|etc|var|tmp|private)\/|~\/|file:\/\/|[A-Za-z]:\\|\\\\(?=[\w.-]+\\))(?=[\w.~/$-])/;
 
 function findLocalPath(text: string): string | undefined {
   const m = LOCAL_PATH.exec(text.replace(WEB_URL, ' '));
@@ -201,12 +206,32 @@ const RULES: readonly Rule[] = [
       return m ? `a PEM private key block (${m[1]?.trim() || 'PKCS #8'})` : undefined;
     },
   },
-  { id: 'api-key', what: 'well-known credential formats (AWS, GitHub, Slack, OpenAI/Anthropic, Google, Stripe, npm, Muster tokens)', find: findApiKey },
-  { id: 'secret-assignment', what: 'a password, secret, token, API key or Authorization header given a real-looking value', find: findSecretAssignment },
+  {
+    id: 'api-key',
+    what: 'well-known credential formats (AWS, GitHub, Slack, OpenAI/Anthropic, Google, Stripe, npm, Muster tokens)',
+    find: findApiKey,
+  },
+  {
+    id: 'secret-assignment',
+    what: 'a password, secret, token, API key or Authorization header given a real-looking value',
+    find: findSecretAssignment,
+  },
   { id: 'bearer-token', what: 'bearer tokens and JWTs', find: findBearerToken },
-  { id: 'email-address', what: 'e-mail addresses (except reserved example domains and git@ SSH logins)', find: findEmail },
-  { id: 'local-path', what: 'file paths on a machine (home directories, /etc, /var, /tmp, C:\\, ~/, file:// URLs)', find: findLocalPath },
-  { id: 'private-url', what: 'URLs to localhost, private networks or internal host names, and URLs carrying credentials', find: findPrivateUrl },
+  {
+    id: 'email-address',
+    what: 'e-mail addresses (except reserved example domains and git@ SSH logins)',
+    find: findEmail,
+  },
+  {
+    id: 'local-path',
+    what: 'file paths on a machine (home directories, /etc, /var, /tmp, C:\\, ~/, file:// URLs)',
+    find: findLocalPath,
+  },
+  {
+    id: 'private-url',
+    what: 'URLs to localhost, private networks or internal host names, and URLs carrying credentials',
+    find: findPrivateUrl,
+  },
   { id: 'raw-log', what: 'pasted raw logs (3+ log lines) and stack traces', find: findRawLog },
 ];
 
@@ -261,8 +286,12 @@ export function requirePublic(value: unknown, path = ''): void {
 /** Screening issues as the one refusal every kind gives for them: each issue is a field violation. */
 function privateContent(issues: readonly ScreeningIssue[]): HubError {
   const rules = [...new Set(issues.map((i) => i.rule))].join(', ');
-  return new HubError('PRIVATE_CONTENT', `Refused: ${issues.length} part(s) look private (${rules}); nothing was stored`, {
-    fields: issues.map((i) => ({ field: i.field, description: `${i.rule}: ${i.description}` })),
-    hint: 'Remove credentials, tokens, e-mail addresses, local paths, private URLs and raw logs, and send it again',
-  });
+  return new HubError(
+    'PRIVATE_CONTENT',
+    `Refused: ${issues.length} part(s) look private (${rules}); nothing was stored`,
+    {
+      fields: issues.map((i) => ({ field: i.field, description: `${i.rule}: ${i.description}` })),
+      hint: 'Remove credentials, tokens, e-mail addresses, local paths, private URLs and raw logs, and send it again',
+    },
+  );
 }

@@ -11,7 +11,11 @@ export const ARGS = `${DATA}.args`;
 export function onlyData(message: Message, what: string): unknown {
   const [part, ...rest] = message.parts;
   if (!part || rest.length > 0 || part.data === undefined) {
-    throw invalidParams('message.parts', `must be exactly one data part: ${what.toLowerCase()} is structured data`, 'Send parts: [{"data": {...}}]');
+    throw invalidParams(
+      'message.parts',
+      `must be exactly one data part: ${what.toLowerCase()} is structured data`,
+      'Send parts: [{"data": {...}}]',
+    );
   }
   return part.data;
 }

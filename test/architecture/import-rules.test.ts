@@ -9,9 +9,19 @@ import { importGraph, reach } from './import-graph.js';
 
 const graph = importGraph();
 const files = [...graph.keys()];
-const under = (...prefixes: string[]) => (file: string) => prefixes.some((p) => file.startsWith(p));
+const under =
+  (...prefixes: string[]) =>
+  (file: string) =>
+    prefixes.some((p) => file.startsWith(p));
 
-const isClientSide = under('src/client/', 'src/mcp/', 'src/cli/commands/', 'src/cli/attach/', 'src/kinds/client.ts', 'src/kinds/kind-client.ts');
+const isClientSide = under(
+  'src/client/',
+  'src/mcp/',
+  'src/cli/commands/',
+  'src/cli/attach/',
+  'src/kinds/client.ts',
+  'src/kinds/kind-client.ts',
+);
 const isKindClientHalf = (file: string) => /^src\/kinds\/[^/]+\/client\//.test(file);
 const isServer = under('src/hub/', 'src/store/', 'src/doors/', 'src/server.ts');
 
@@ -29,11 +39,27 @@ describe('import rules', () => {
 
   it('the hub reaches no door, no kind and nothing of the client side', () => {
     const roots = files.filter(under('src/hub/'));
-    expect(breaches(roots, (f) => under('src/doors/', 'src/kinds/', 'src/cli/', 'src/server.ts')(f) || isClientSide(f))).toEqual([]);
+    expect(
+      breaches(roots, (f) => under('src/doors/', 'src/kinds/', 'src/cli/', 'src/server.ts')(f) || isClientSide(f)),
+    ).toEqual([]);
   });
 
   it('the store reaches nothing above it', () => {
     const roots = files.filter(under('src/store/'));
-    expect(breaches(roots, under('src/hub/', 'src/doors/', 'src/kinds/', 'src/cli/', 'src/client/', 'src/mcp/', 'src/identity/', 'src/delivery/'))).toEqual([]);
+    expect(
+      breaches(
+        roots,
+        under(
+          'src/hub/',
+          'src/doors/',
+          'src/kinds/',
+          'src/cli/',
+          'src/client/',
+          'src/mcp/',
+          'src/identity/',
+          'src/delivery/',
+        ),
+      ),
+    ).toEqual([]);
   });
 });

@@ -16,14 +16,26 @@ export async function startA2AEndpoint(options: { failFirst?: number; onReceive?
   const received: { headers: IncomingHttpHeaders; body: any; message: Message }[] = [];
   let challenge = '';
   let calls = 0;
-  const card = endpointCard('An agent that runs its own A2A server', 'JSONRPC', '1.0', { streaming: false, pushNotifications: false });
+  const card = endpointCard('An agent that runs its own A2A server', 'JSONRPC', '1.0', {
+    streaming: false,
+    pushNotifications: false,
+  });
   const pending: { headers: IncomingHttpHeaders; body: any }[] = [];
   const executor: AgentExecutor = {
     async execute(ctx, bus) {
       const request = pending.shift()!;
       received.push({ ...request, message: ctx.userMessage });
       options.onReceive?.(request.body);
-      bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+      bus.publish(
+        AgentEvent.task({
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
+          artifacts: [],
+          history: [ctx.userMessage],
+          metadata: undefined,
+        }),
+      );
     },
     async cancelTask() {},
   };
@@ -51,12 +63,18 @@ export async function startA2AEndpoint(options: { failFirst?: number; onReceive?
 }
 
 /** Registers `handle` with `endpoint` as its own A2A endpoint on the hub (or node), proves control of it and turns forwarding on. */
-export async function forwardingAgent(hub: { url: string }, handle: string, endpoint: { base: string; serveChallenge: (value: string) => void }, adminToken?: string) {
+export async function forwardingAgent(
+  hub: { url: string },
+  handle: string,
+  endpoint: { base: string; serveChallenge: (value: string) => void },
+  adminToken?: string,
+) {
   const agent = await register(hub, handle, { endpoint: endpoint.base }, adminToken);
   const challenge = await rest(hub, 'POST', `api/agents/${handle}/endpoint/challenge`, { token: agent.token });
   endpoint.serveChallenge(challenge.body.challenge);
   const verified = await rest(hub, 'POST', `api/agents/${handle}/endpoint/verify`, { token: agent.token });
   const on = await rest(hub, 'PUT', `api/agents/${handle}/forwarding`, { token: agent.token, body: { enabled: true } });
-  if (verified.status !== 200 || on.status !== 200) throw new Error(`forwarding for ${handle}: ${JSON.stringify([verified.body, on.body])}`);
+  if (verified.status !== 200 || on.status !== 200)
+    throw new Error(`forwarding for ${handle}: ${JSON.stringify([verified.body, on.body])}`);
   return agent;
 }

@@ -22,7 +22,10 @@ export function grpcClient(base: string, token?: string): Promise<Client> {
         ? [
             {
               before: async (args: { options?: { serviceParameters?: Record<string, string> } }) => {
-                args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, authorization: `Bearer ${token}` } };
+                args.options = {
+                  ...args.options,
+                  serviceParameters: { ...args.options?.serviceParameters, authorization: `Bearer ${token}` },
+                };
               },
               after: async () => {},
             },

@@ -47,11 +47,18 @@ export async function verifyWithJose(card: SignedCard, expectedJku: string): Pro
   const header = decodeProtectedHeader(first) as Record<string, unknown>;
   if (header['jku'] !== expectedJku) throw new Error(`jku is ${String(header['jku'])}, not ${expectedJku}`);
   const payload = base64url.encode(new TextEncoder().encode(canonicalize(unsigned)!));
-  await flattenedVerify({ protected: first.protected, signature: first.signature, payload }, createLocalJWKSet(await jwksAt(expectedJku)), { algorithms: ['EdDSA'] });
+  await flattenedVerify(
+    { protected: first.protected, signature: first.signature, payload },
+    createLocalJWKSet(await jwksAt(expectedJku)),
+    { algorithms: ['EdDSA'] },
+  );
   return header;
 }
 
-export async function fetchCard(url: string, version?: '0.3' | '1.0'): Promise<{ card: SignedCard; text: string; etag: string | null }> {
+export async function fetchCard(
+  url: string,
+  version?: '0.3' | '1.0',
+): Promise<{ card: SignedCard; text: string; etag: string | null }> {
   const res = await fetch(url, { headers: version ? { 'a2a-version': version } : {} });
   if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
   const text = await res.text();

@@ -26,24 +26,47 @@ export interface Run {
   stderr: string;
 }
 
-export function childEnv(hubUrl: string | undefined, token: string | undefined, env: Record<string, string>): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: CONFIG_HOME, ...(hubUrl !== undefined ? { MUSTER_URL: hubUrl } : {}), ...env };
-  for (const name of ['MUSTER_TOKEN', 'MUSTER_ADMIN_TOKEN', 'MUSTER_OPERATOR_TOKEN', 'MUSTER_PROFILE']) if (!(name in env)) delete out[name];
+export function childEnv(
+  hubUrl: string | undefined,
+  token: string | undefined,
+  env: Record<string, string>,
+): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: CONFIG_HOME,
+    ...(hubUrl !== undefined ? { MUSTER_URL: hubUrl } : {}),
+    ...env,
+  };
+  for (const name of ['MUSTER_TOKEN', 'MUSTER_ADMIN_TOKEN', 'MUSTER_OPERATOR_TOKEN', 'MUSTER_PROFILE'])
+    if (!(name in env)) delete out[name];
   if (hubUrl === undefined && !('MUSTER_URL' in env)) delete out['MUSTER_URL'];
   if (token !== undefined) out['MUSTER_TOKEN'] = token;
   return out;
 }
 
 /** Starts `muster <args>` (see runMuster for the environment) and hands back the child, to read as it runs. */
-export function spawnMuster(hubUrl: string | undefined, args: string[], token?: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: childEnv(hubUrl, token, env) });
+export function spawnMuster(
+  hubUrl: string | undefined,
+  args: string[],
+  token?: string,
+  env: Record<string, string> = {},
+): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: childEnv(hubUrl, token, env),
+  });
 }
 
 /**
  * `muster <args>` with MUSTER_URL set to `hubUrl` (unset when undefined) and MUSTER_TOKEN to
  * `token` (none if undefined); `env` adds to or overrides the environment.
  */
-export function runMuster(hubUrl: string | undefined, args: string[], token?: string, env: Record<string, string> = {}): Promise<Run> {
+export function runMuster(
+  hubUrl: string | undefined,
+  args: string[],
+  token?: string,
+  env: Record<string, string> = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawnMuster(hubUrl, args, token, env);
     let stdout = '';

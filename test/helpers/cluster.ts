@@ -15,7 +15,11 @@ export interface Cluster {
 
 type Options = (db: string, name: string, index: number) => NodeOptions;
 
-function cluster(database: () => Promise<{ url: string; drop: () => Promise<void> }>, names: readonly string[], options: Options): Cluster {
+function cluster(
+  database: () => Promise<{ url: string; drop: () => Promise<void> }>,
+  names: readonly string[],
+  options: Options,
+): Cluster {
   let db: { url: string; drop: () => Promise<void> } | undefined;
   const made: Cluster = { nodes: [] };
   beforeAll(async () => {
@@ -40,8 +44,16 @@ export function clusterOnPostgres(database: string, names: readonly string[], op
  * The nodes on the suite's own database (see database.ts): every one named on PostgreSQL; on
  * SQLite only the first, as one process holds the file. `db()` reads rows beside them.
  */
-export function clusterOnTestDatabase(label: string, names: readonly string[], options: Options): Cluster & { db(): TestDatabase } {
+export function clusterOnTestDatabase(
+  label: string,
+  names: readonly string[],
+  options: Options,
+): Cluster & { db(): TestDatabase } {
   let made: TestDatabase | undefined;
-  const nodes = cluster(async () => (made = await testDatabase(label)), testDialect === 'postgres' ? names : names.slice(0, 1), options);
+  const nodes = cluster(
+    async () => (made = await testDatabase(label)),
+    testDialect === 'postgres' ? names : names.slice(0, 1),
+    options,
+  );
   return Object.assign(nodes, { db: () => made! });
 }

@@ -25,7 +25,10 @@ export interface TestDatabase {
 /** Which database the suite runs on. */
 export const testDialect: 'sqlite' | 'postgres' = testPostgres ? 'postgres' : 'sqlite';
 
-export async function testDatabase(label: string, dir = mkdtempSync(join(tmpdir(), `muster-${label}-`))): Promise<TestDatabase> {
+export async function testDatabase(
+  label: string,
+  dir = mkdtempSync(join(tmpdir(), `muster-${label}-`)),
+): Promise<TestDatabase> {
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   if (!testPostgres) {
     const file = join(dir, 'muster.db');
@@ -54,7 +57,12 @@ export async function testDatabase(label: string, dir = mkdtempSync(join(tmpdir(
       await client.connect();
       try {
         let n = 0;
-        return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as Record<string, unknown>[];
+        return (
+          await client.query(
+            sql.replace(/\?/g, () => `$${++n}`),
+            params,
+          )
+        ).rows as Record<string, unknown>[];
       } finally {
         await client.end();
       }

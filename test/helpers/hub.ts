@@ -21,9 +21,16 @@ export interface TestHub extends RunningHub {
 }
 
 /** `logger`: where the hub's lines go (default: nowhere). */
-export async function startTestHub(env: Record<string, string> = {}, logger: Logger = silentLogger()): Promise<TestHub> {
+export async function startTestHub(
+  env: Record<string, string> = {},
+  logger: Logger = silentLogger(),
+): Promise<TestHub> {
   const db = await testDatabase('hub');
-  const config = () => resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...TEST_HUB_DEFAULTS, ...env });
+  const config = () =>
+    resolveConfig(
+      { port: '0', host: '127.0.0.1', db: db.url },
+      { MUSTER_ADMIN_TOKEN: ADMIN_TOKEN, ...TEST_HUB_DEFAULTS, ...env },
+    );
   let running = await startHub(config(), { logger });
   const hub: TestHub = {
     db,
@@ -70,7 +77,12 @@ export interface Registered {
 }
 
 /** Registers an agent; with the admin's token the registration is not counted against the address. */
-export async function register(hub: { url: string }, handle: string, extra: Record<string, unknown> = {}, token?: string): Promise<Registered> {
+export async function register(
+  hub: { url: string },
+  handle: string,
+  extra: Record<string, unknown> = {},
+  token?: string,
+): Promise<Registered> {
   const res = await fetch(`${hub.url}api/agents`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -82,7 +94,10 @@ export async function register(hub: { url: string }, handle: string, extra: Reco
 }
 
 /** Registers several agents at once, in order. */
-export async function registerAll<const H extends readonly string[]>(hub: { url: string }, ...handles: H): Promise<{ [K in keyof H]: Registered }> {
+export async function registerAll<const H extends readonly string[]>(
+  hub: { url: string },
+  ...handles: H
+): Promise<{ [K in keyof H]: Registered }> {
   return (await Promise.all(handles.map((h) => register(hub, h)))) as { [K in keyof H]: Registered };
 }
 

@@ -23,12 +23,22 @@ export interface InboxReader {
 export async function openInbox(base: string, token: string | undefined, lastEventId?: string): Promise<InboxReader> {
   const abort = new AbortController();
   const res = await fetch(`${base}api/inbox/stream`, {
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}),
+    },
     signal: abort.signal,
   });
   const contentType = res.headers.get('content-type') ?? '';
   if (!contentType.startsWith('text/event-stream')) {
-    return { status: res.status, body: await res.json(), take: async () => [], lastId: undefined, ended: Promise.resolve(), close: () => abort.abort() };
+    return {
+      status: res.status,
+      body: await res.json(),
+      take: async () => [],
+      lastId: undefined,
+      ended: Promise.resolve(),
+      close: () => abort.abort(),
+    };
   }
   const reader = res.body!.getReader();
   const queue: InboxBlock[] = [];

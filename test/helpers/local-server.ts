@@ -3,7 +3,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
 
-export async function listenLocally(app: RequestListener & { listen(port: number, host: string, ready: () => void): Server }) {
+export async function listenLocally(
+  app: RequestListener & { listen(port: number, host: string, ready: () => void): Server },
+) {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -22,7 +22,11 @@ export interface McpConnection {
 const newClient = () => new Client({ name: 'muster-test', version: '0.0.0' });
 
 /** The client over Streamable HTTP at `<hub>mcp`; `headers` are sent on every request (Origin, Host…). */
-export async function mcpOverHttp(hub: { url: string }, token?: string, headers: Record<string, string> = {}): Promise<McpConnection> {
+export async function mcpOverHttp(
+  hub: { url: string },
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<McpConnection> {
   const transport = new StreamableHTTPClientTransport(new URL('mcp', hub.url), {
     requestInit: { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
   });
@@ -39,7 +43,11 @@ export async function mcpOverHttp(hub: { url: string }, token?: string, headers:
 }
 
 /** The client over stdio to `muster mcp` run against `hub`; `env` adds to the child's environment. */
-export async function mcpOverStdio(hub: { url: string }, token?: string, env: Record<string, string> = {}): Promise<McpConnection> {
+export async function mcpOverStdio(
+  hub: { url: string },
+  token?: string,
+  env: Record<string, string> = {},
+): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp'],
@@ -67,9 +75,7 @@ export interface ToolOutcome {
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = result.content
-    .flatMap((c) => (c.type === 'text' ? [c.text] : []))
-    .join('\n');
+  const text = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
   return { isError: result.isError === true, text, structured: result.structuredContent };
 }
 

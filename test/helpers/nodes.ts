@@ -14,7 +14,11 @@ import { postRpc, sseBlocks } from './sse.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Absolute, so a node can run in a working folder of its own (where it writes .muster/admin-token).
-const cli = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
+const cli = [
+  '--import',
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
+];
 
 /** The test runner's environment without any MUSTER_* variable (MUSTER_TEST_PG included), plus `extra`. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -75,7 +79,11 @@ export async function startNode(name: string, options: NodeOptions): Promise<Nod
   const args = ['serve', '--host', '127.0.0.1', '--port', String(port), ...(options.extraArgs ?? [])];
   if (options.dbVia === 'env') env['MUSTER_DB'] = options.db;
   else args.push('--db', options.db);
-  const child = spawn(process.execPath, [...cli, ...args], { cwd: options.cwd ?? root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cli, ...args], {
+    cwd: options.cwd ?? root,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let out = '';
   let alive = true;
@@ -115,7 +123,10 @@ export async function startNode(name: string, options: NodeOptions): Promise<Nod
     },
   };
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node ${name} did not start within ${options.startMs ?? 20_000} ms:\n${out}`)), options.startMs ?? 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`node ${name} did not start within ${options.startMs ?? 20_000} ms:\n${out}`)),
+      options.startMs ?? 20_000,
+    );
     const check = () => {
       if (/Admin token/.test(out)) {
         clearTimeout(timer);
@@ -151,11 +162,17 @@ export function logLines(output: string): Record<string, unknown>[] {
  * Starts several nodes at the same moment on one database (named A, B, C, …). If any fails, the
  * others are killed and the error carries every node's output.
  */
-export async function startNodes(names: readonly string[], options: (name: string, index: number) => NodeOptions): Promise<NodeProcess[]> {
+export async function startNodes(
+  names: readonly string[],
+  options: (name: string, index: number) => NodeOptions,
+): Promise<NodeProcess[]> {
   const started = await Promise.allSettled(names.map((name, i) => startNode(name, options(name, i))));
   const failed = started.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed.length === 0) return started.map((s) => (s as PromiseFulfilledResult<NodeProcess>).value);
-  await stopNodes(started.filter((s): s is PromiseFulfilledResult<NodeProcess> => s.status === 'fulfilled').map((s) => s.value), 'SIGKILL');
+  await stopNodes(
+    started.filter((s): s is PromiseFulfilledResult<NodeProcess> => s.status === 'fulfilled').map((s) => s.value),
+    'SIGKILL',
+  );
   throw new Error(failed.map((f) => (f.reason as Error).message).join('\n'));
 }
 
@@ -166,7 +183,9 @@ export async function stopNodes(nodes: readonly NodeProcess[], signal: NodeJS.Si
 
 /** The tail of every node's output, for a failure message. */
 export function nodeLogs(nodes: readonly NodeProcess[], tailChars = 4_000): string {
-  return nodes.map((n) => `--- node ${n.name} (${n.url}, ${n.alive ? 'running' : 'exited'}) ---\n${n.output().slice(-tailChars)}`).join('\n');
+  return nodes
+    .map((n) => `--- node ${n.name} (${n.url}, ${n.alive ? 'running' : 'exited'}) ---\n${n.output().slice(-tailChars)}`)
+    .join('\n');
 }
 
 export interface SseEvent {
@@ -229,7 +248,9 @@ export async function openSse(
   const reader = res.body!.getReader();
   const ended = (async () => {
     try {
-      for await (const block of sseBlocks(reader)) if (block.data !== undefined) events.push({ ...(block.id !== undefined ? { id: block.id } : {}), data: block.data });
+      for await (const block of sseBlocks(reader))
+        if (block.data !== undefined)
+          events.push({ ...(block.id !== undefined ? { id: block.id } : {}), data: block.data });
     } catch (e) {
       if (!abort.signal.aborted) error = e;
     } finally {
@@ -249,8 +270,12 @@ export async function openSse(
     waitFor: async (count, ms = 10_000) => {
       const until = Date.now() + ms;
       while (events.length < count) {
-        if (done) throw new Error(`the stream ended after ${events.length} of ${count} events: ${JSON.stringify(events)}`);
-        if (Date.now() > until) throw new Error(`the stream has ${events.length} of ${count} events after ${ms} ms: ${JSON.stringify(events)}`);
+        if (done)
+          throw new Error(`the stream ended after ${events.length} of ${count} events: ${JSON.stringify(events)}`);
+        if (Date.now() > until)
+          throw new Error(
+            `the stream has ${events.length} of ${count} events after ${ms} ms: ${JSON.stringify(events)}`,
+          );
         await sleep(10);
       }
       return events;
@@ -273,14 +298,24 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** Polls `probe` until it answers something other than undefined (rejects after `ms`). */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 10_000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  ms = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();

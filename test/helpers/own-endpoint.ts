@@ -7,7 +7,14 @@
 import express from 'express';
 import { listenLocally } from './local-server.js';
 import { AGENT_CARD_PATH, Role, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { register, rest } from './hub.js';
 
@@ -28,7 +35,12 @@ export interface EndpointOptions {
  * anything else is worked and completed with an artifact.
  */
 /** The card an SDK server of a test is built with (its interface's URL set once it listens). */
-export const endpointCard = (description: string, binding: string, version: string, offers: { streaming: boolean; pushNotifications: boolean }): AgentCard => ({
+export const endpointCard = (
+  description: string,
+  binding: string,
+  version: string,
+  offers: { streaming: boolean; pushNotifications: boolean },
+): AgentCard => ({
   name: 'Own agent',
   description,
   version: '1.0.0',
@@ -47,14 +59,24 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpo
   const { streams = true, claimsStreams = streams, push = false } = endpointOptions;
   const received: Message[] = [];
   const [binding, version] = protocol.split('/') as [string, string];
-  const card = endpointCard('An agent that runs its own A2A server and works what the hub forwards', binding, version, { streaming: streams, pushNotifications: push });
+  const card = endpointCard('An agent that runs its own A2A server and works what the hub forwards', binding, version, {
+    streaming: streams,
+    pushNotifications: push,
+  });
   const executor: AgentExecutor = {
     async execute(ctx, bus) {
       received.push(ctx.userMessage);
       await work(ctx, bus);
     },
     async cancelTask(taskId, bus) {
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId: '', status: status(TaskState.TASK_STATE_CANCELED), metadata: undefined }));
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId: '',
+          status: status(TaskState.TASK_STATE_CANCELED),
+          metadata: undefined,
+        }),
+      );
       bus.finished();
     },
   };
@@ -62,8 +84,12 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpo
   const handler = new DefaultRequestHandler(card, tasks, executor);
   const legacy = version === '0.3' ? { legacyCompat: { enabled: true } } : {};
   const app = express();
-  const served = () => Object.assign({}, card, { capabilities: Object.assign({}, card.capabilities, { streaming: claimsStreams }) });
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: { getAgentCard: async () => served() } as never, ...legacy }));
+  const served = () =>
+    Object.assign({}, card, { capabilities: Object.assign({}, card.capabilities, { streaming: claimsStreams }) });
+  app.use(
+    `/${AGENT_CARD_PATH}`,
+    agentCardHandler({ agentCardProvider: { getAgentCard: async () => served() } as never, ...legacy }),
+  );
   const options = { requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...legacy };
   app.use('/a2a', binding === 'HTTP+JSON' ? restHandler(options) : jsonRpcHandler(options));
   const { base, close } = await listenLocally(app);
@@ -76,7 +102,12 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpo
     stateOf: async (id: string) => (await tasks.load(id, {} as never))?.status?.state,
     /** Configuration only: the extension the hub's challenge gave, in the card's capabilities. */
     carry: (extension: { uri: string; description?: string; params: Record<string, unknown> }) =>
-      void card.capabilities!.extensions.push({ uri: extension.uri, description: extension.description ?? '', required: false, params: extension.params }),
+      void card.capabilities!.extensions.push({
+        uri: extension.uri,
+        description: extension.description ?? '',
+        required: false,
+        params: extension.params,
+      }),
     close,
   };
 }
@@ -84,7 +115,12 @@ export async function startOwnEndpoint(protocol: Protocol = 'JSONRPC/1.0', endpo
 /** How many artifacts a `many` task ends with, and how many parts each holds: past what one write at the hub takes (10 and 10). */
 export const MANY = 12;
 
-const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' });
+const text = (value: string): Part => ({
+  content: { $case: 'text', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: '',
+});
 const status = (state: TaskState, words?: string, taskId = '', contextId = '') => ({
   state,
   timestamp: new Date().toISOString(),
@@ -100,7 +136,8 @@ const agentMessage = (words: string, taskId: string, contextId: string): Message
   extensions: [],
   referenceTaskIds: [],
 });
-const textOf = (message: Message): string => message.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ');
+const textOf = (message: Message): string =>
+  message.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ');
 
 async function work(ctx: RequestContext, bus: ExecutionEventBus) {
   const { taskId, contextId } = ctx;
@@ -109,9 +146,26 @@ async function work(ctx: RequestContext, bus: ExecutionEventBus) {
     bus.publish(AgentEvent.message(agentMessage(`replied: ${words}`, '', contextId)));
     return bus.finished();
   }
-  const publish = (state: TaskState, said?: string) => bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(state, said, taskId, contextId), metadata: undefined }));
+  const publish = (state: TaskState, said?: string) =>
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: status(state, said, taskId, contextId),
+        metadata: undefined,
+      }),
+    );
   if (!ctx.task) {
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      }),
+    );
   }
   if (words.startsWith('ask')) {
     publish(TaskState.TASK_STATE_INPUT_REQUIRED, 'Which format do you want?');
@@ -122,21 +176,42 @@ async function work(ctx: RequestContext, bus: ExecutionEventBus) {
   // The answer comes a moment later, as real work would: the hub must follow the task to see it.
   await new Promise((r) => setTimeout(r, 300));
   const artifact = (artifactId: string, parts: Part[]) =>
-    AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId, name: artifactId, description: '', parts, metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined });
+    AgentEvent.artifactUpdate({
+      taskId,
+      contextId,
+      artifact: { artifactId, name: artifactId, description: '', parts, metadata: undefined, extensions: [] },
+      append: false,
+      lastChunk: true,
+      metadata: undefined,
+    });
   if (words.startsWith('many')) {
-    for (let a = 0; a < MANY; a++) bus.publish(artifact(`part-${a}`, Array.from({ length: MANY }, (_, p) => text(`${a}.${p}`))));
+    for (let a = 0; a < MANY; a++)
+      bus.publish(
+        artifact(
+          `part-${a}`,
+          Array.from({ length: MANY }, (_, p) => text(`${a}.${p}`)),
+        ),
+      );
   } else bus.publish(artifact('result', [text(`worked: ${words}`)]));
   publish(TaskState.TASK_STATE_COMPLETED, `done: ${words}`);
   bus.finished();
 }
 
 /** Registers `handle` with the server as its endpoint, proves control through the card alone, and turns forwarding on. */
-export async function ownEndpointAgent(hub: { url: string }, handle: string, endpoint: Awaited<ReturnType<typeof startOwnEndpoint>>, named: 'base' | 'card' = 'base') {
-  const agent = await register(hub, handle, { endpoint: named === 'base' ? endpoint.base : `${endpoint.base}${AGENT_CARD_PATH}` });
+export async function ownEndpointAgent(
+  hub: { url: string },
+  handle: string,
+  endpoint: Awaited<ReturnType<typeof startOwnEndpoint>>,
+  named: 'base' | 'card' = 'base',
+) {
+  const agent = await register(hub, handle, {
+    endpoint: named === 'base' ? endpoint.base : `${endpoint.base}${AGENT_CARD_PATH}`,
+  });
   const challenge = await rest(hub, 'POST', `api/agents/${handle}/endpoint/challenge`, { token: agent.token });
   endpoint.carry(challenge.body.extension);
   const verified = await rest(hub, 'POST', `api/agents/${handle}/endpoint/verify`, { token: agent.token });
   const on = await rest(hub, 'PUT', `api/agents/${handle}/forwarding`, { token: agent.token, body: { enabled: true } });
-  if (verified.status !== 200 || on.status !== 200) throw new Error(`forwarding for ${handle}: ${JSON.stringify([verified.body, on.body])}`);
+  if (verified.status !== 200 || on.status !== 200)
+    throw new Error(`forwarding for ${handle}: ${JSON.stringify([verified.body, on.body])}`);
   return agent;
 }

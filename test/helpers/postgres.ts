@@ -28,12 +28,17 @@ async function onServer(sql: string): Promise<void> {
 /** Creates a database of the test's own; `drop` ends whatever is still connected to it and removes it. */
 export async function freshPostgresDatabase(label: string): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!testPostgres) throw new Error('MUSTER_TEST_PG is not set');
-  const name = `muster_${label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30)}_${randomBytes(6).toString('hex')}`;
+  const name = `muster_${label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 30)}_${randomBytes(6).toString('hex')}`;
   await onServer(`CREATE DATABASE "${name}"`);
   return {
     url: onDatabase(name),
     drop: async () => {
-      await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+      await onServer(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+      );
       await onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
@@ -43,11 +48,14 @@ export async function freshPostgresDatabase(label: string): Promise<{ url: strin
  * An outage of the database at `url`, made from the server's maintenance database: `cut` turns new
  * connections away and ends the open ones, `restore` lets them in again.
  */
-export async function databaseOutage(url: string): Promise<{ cut: () => Promise<void>; restore: () => Promise<void>; close: () => Promise<void> }> {
+export async function databaseOutage(
+  url: string,
+): Promise<{ cut: () => Promise<void>; restore: () => Promise<void>; close: () => Promise<void> }> {
   const name = new URL(url).pathname.slice(1);
   const admin = new pg.Client({ connectionString: onDatabase('postgres') });
   await admin.connect();
-  const allow = async (allowed: boolean) => void (await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS ${allowed}`));
+  const allow = async (allowed: boolean) =>
+    void (await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS ${allowed}`));
   return {
     cut: async () => {
       await allow(false);

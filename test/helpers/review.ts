@@ -8,7 +8,9 @@ import { wire } from './sdk.js';
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -31,9 +33,17 @@ export function reviewRequest(deadlineInMs: number, over: Record<string, unknown
   };
 }
 
-export const approvalFor = (request: unknown, over: Record<string, unknown> = {}) => ({ public_input_digest: digestOf(request), public_output: true, scope: 'this_task', ...over });
+export const approvalFor = (request: unknown, over: Record<string, unknown> = {}) => ({
+  public_input_digest: digestOf(request),
+  public_output: true,
+  scope: 'this_task',
+  ...over,
+});
 
-export const openData = (request: unknown, approval: unknown = approvalFor(request)) => ({ skill: 'review.open', args: { request, approval } });
+export const openData = (request: unknown, approval: unknown = approvalFor(request)) => ({
+  skill: 'review.open',
+  args: { request, approval },
+});
 
 export function contribution(verdict = 'source_supported', over: Record<string, unknown> = {}) {
   return {

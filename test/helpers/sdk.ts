@@ -16,7 +16,10 @@ export async function sdkClient(base: string, token?: string): Promise<Client> {
 }
 
 /** A SendMessage request from wire JSON (the SDK's codec fills in its internal shape). */
-export const sendRequest = (text: string, extra: { taskId?: string; contextId?: string; messageId?: string; returnImmediately?: boolean } = {}) =>
+export const sendRequest = (
+  text: string,
+  extra: { taskId?: string; contextId?: string; messageId?: string; returnImmediately?: boolean } = {},
+) =>
   SendMessageRequest.fromJSON({
     message: {
       messageId: extra.messageId ?? randomUUID(),

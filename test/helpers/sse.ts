@@ -43,7 +43,10 @@ export async function* sseBlocks(reader: ReadableStreamDefaultReader<Uint8Array>
       }
       const id = lines.find((l) => l.startsWith('id:'));
       const data = lines.find((l) => l.startsWith('data:'));
-      yield { ...(id ? { id: Number(id.slice(3).trim()) } : {}), ...(data ? { data: JSON.parse(data.slice(5).trim()) } : {}) };
+      yield {
+        ...(id ? { id: Number(id.slice(3).trim()) } : {}),
+        ...(data ? { data: JSON.parse(data.slice(5).trim()) } : {}),
+      };
     }
   }
 }

@@ -29,7 +29,9 @@ export interface Seeded {
   directText: string;
 }
 
-const dataMessage = (data: unknown, extra: Record<string, unknown> = {}) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...extra } });
+const dataMessage = (data: unknown, extra: Record<string, unknown> = {}) => ({
+  message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data }], ...extra },
+});
 
 async function ok(call: Promise<{ status: number; body: any }>, what: string): Promise<any> {
   const res = await call;
@@ -38,33 +40,139 @@ async function ok(call: Promise<{ status: number; body: any }>, what: string): P
 }
 
 export async function seedHub(hub: { url: string }): Promise<Seeded> {
-  const alice = await register(hub, 'alice', { name: hostileShort('an'), description: hostile('agent-description'), endpoint: 'https://alice.example/a2a/' });
+  const alice = await register(hub, 'alice', {
+    name: hostileShort('an'),
+    description: hostile('agent-description'),
+    endpoint: 'https://alice.example/a2a/',
+  });
   const [bob, worker, orch] = await Promise.all([register(hub, 'bob'), register(hub, 'worker'), register(hub, 'orch')]);
-  await ok(rest(hub, 'PATCH', 'api/agents/alice', { token: alice.token, body: { skills: [{ id: 'summarize', name: hostileShort('sn'), description: hostile('skill-description'), examples: [hostile('skill-example')] }], tags: ['writer'] } }), 'profile');
+  await ok(
+    rest(hub, 'PATCH', 'api/agents/alice', {
+      token: alice.token,
+      body: {
+        skills: [
+          {
+            id: 'summarize',
+            name: hostileShort('sn'),
+            description: hostile('skill-description'),
+            examples: [hostile('skill-example')],
+          },
+        ],
+        tags: ['writer'],
+      },
+    }),
+    'profile',
+  );
 
-  const call = await ok(rpc(hub.url, 'SendMessage', dataMessage({ skill: 'call.open', args: { title: hostile('call-title'), question: hostile('call-question') } }), { token: ADMIN_TOKEN }), 'call');
+  const call = await ok(
+    rpc(
+      hub.url,
+      'SendMessage',
+      dataMessage({ skill: 'call.open', args: { title: hostile('call-title'), question: hostile('call-question') } }),
+      { token: ADMIN_TOKEN },
+    ),
+    'call',
+  );
   const callId = (call.task ?? call).id;
-  await ok(rpc(hub.url, 'SendMessage', dataMessage({ stance: 'support', body: hostile('call-answer') }, { taskId: callId }), { token: bob.token }), 'answer');
+  await ok(
+    rpc(hub.url, 'SendMessage', dataMessage({ stance: 'support', body: hostile('call-answer') }, { taskId: callId }), {
+      token: bob.token,
+    }),
+    'answer',
+  );
 
-  await ok(rest(hub, 'POST', 'api/spaces', { token: alice.token, body: { name: 'links', description: hostile('space-description') } }), 'space');
-  await ok(rest(hub, 'PUT', 'api/spaces/links/members/orch', { token: alice.token, body: { role: 'orchestrator' } }), 'orchestrator');
-  await ok(rest(hub, 'PUT', 'api/spaces/links/members/worker', { token: alice.token, body: { role: 'worker' } }), 'worker');
+  await ok(
+    rest(hub, 'POST', 'api/spaces', {
+      token: alice.token,
+      body: { name: 'links', description: hostile('space-description') },
+    }),
+    'space',
+  );
+  await ok(
+    rest(hub, 'PUT', 'api/spaces/links/members/orch', { token: alice.token, body: { role: 'orchestrator' } }),
+    'orchestrator',
+  );
+  await ok(
+    rest(hub, 'PUT', 'api/spaces/links/members/worker', { token: alice.token, body: { role: 'worker' } }),
+    'worker',
+  );
   const declare = async (title: string, footprint: string) =>
-    (await ok(rpc(`${hub.url}spaces/links/`, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: title }, { data: { footprint: [footprint] } }] }, configuration: { returnImmediately: true } }, { token: orch.token }), 'declare')).task;
+    (
+      await ok(
+        rpc(
+          `${hub.url}spaces/links/`,
+          'SendMessage',
+          {
+            message: {
+              messageId: randomUUID(),
+              role: 'ROLE_USER',
+              parts: [{ text: title }, { data: { footprint: [footprint] } }],
+            },
+            configuration: { returnImmediately: true },
+          },
+          { token: orch.token },
+        ),
+        'declare',
+      )
+    ).task;
   const landed = await declare(`Land this ${hostile('intent-title')}`, 'src/links/**');
   const claimable = await declare('Claim this next', 'docs/**');
-  await ok(rest(hub, 'POST', `api/tasks/${landed.id}/claim`, { token: worker.token, body: { leaseSeconds: 60 } }), 'claim');
-  await ok(rest(hub, 'POST', `api/tasks/${landed.id}/land`, { token: worker.token, body: { summary: hostile('landing-summary'), commit: 'abc1234', files: [{ path: `src/${hostile('file-name')}.ts` }] } }), 'land');
+  await ok(
+    rest(hub, 'POST', `api/tasks/${landed.id}/claim`, { token: worker.token, body: { leaseSeconds: 60 } }),
+    'claim',
+  );
+  await ok(
+    rest(hub, 'POST', `api/tasks/${landed.id}/land`, {
+      token: worker.token,
+      body: {
+        summary: hostile('landing-summary'),
+        commit: 'abc1234',
+        files: [{ path: `src/${hostile('file-name')}.ts` }],
+      },
+    }),
+    'land',
+  );
 
   const board = async (title: string, visibility: string) =>
-    ok(rpc(`${hub.url}memory/`, 'SendMessage', dataMessage({ skill: 'board.create', args: { title, visibility, cards: [{ title: hostile('card-title'), text: hostile('card-text') }, 'Second card', 'Third card'], connections: [{ from: 0, to: 1, type: 'leads_to' }, { from: 1, to: 2 }] } }), { token: alice.token }), 'board');
+    ok(
+      rpc(
+        `${hub.url}memory/`,
+        'SendMessage',
+        dataMessage({
+          skill: 'board.create',
+          args: {
+            title,
+            visibility,
+            cards: [{ title: hostile('card-title'), text: hostile('card-text') }, 'Second card', 'Third card'],
+            connections: [
+              { from: 0, to: 1, type: 'leads_to' },
+              { from: 1, to: 2 },
+            ],
+          },
+        }),
+        { token: alice.token },
+      ),
+      'board',
+    );
   const publicBoard = await board(`Public ${hostile('board-title')}`, 'public');
   const privateTitle = `PRIVATE-BOARD-${randomUUID()}`;
   const privateBoard = await board(privateTitle, 'private');
-  const boardIdOf = (task: any) => task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.data).data.board.id as string;
+  const boardIdOf = (task: any) =>
+    task.artifacts.find((a: any) => a.artifactId === 'result').parts.find((p: any) => p.data).data.board.id as string;
 
   const directText = `PRIVATE-DIRECT-${randomUUID()}`;
-  const direct = await ok(rpc(`${hub.url}agents/bob/`, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: directText }] }, configuration: { returnImmediately: true } }, { token: alice.token }), 'direct');
+  const direct = await ok(
+    rpc(
+      `${hub.url}agents/bob/`,
+      'SendMessage',
+      {
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: directText }] },
+        configuration: { returnImmediately: true },
+      },
+      { token: alice.token },
+    ),
+    'direct',
+  );
   const directTaskId = (direct.task ?? direct).id as string;
   return {
     alice,
@@ -74,7 +182,13 @@ export async function seedHub(hub: { url: string }): Promise<Seeded> {
     landedId: landed.id,
     claimableId: claimable.id,
     publicBoardId: boardIdOf(publicBoard.task ?? publicBoard),
-    secrets: [directTaskId, directText, privateTitle, boardIdOf(privateBoard.task ?? privateBoard), (privateBoard.task ?? privateBoard).id],
+    secrets: [
+      directTaskId,
+      directText,
+      privateTitle,
+      boardIdOf(privateBoard.task ?? privateBoard),
+      (privateBoard.task ?? privateBoard).id,
+    ],
     directTaskId,
     directText,
   };

@@ -9,7 +9,12 @@ import { z } from 'zod';
 const STATES = ['completed', 'working', 'input-required', 'failed', 'rejected'] as const;
 const stateName = z
   .string()
-  .transform((s) => s.toLowerCase().replace(/^task_state_/, '').replace(/_/g, '-'))
+  .transform((s) =>
+    s
+      .toLowerCase()
+      .replace(/^task_state_/, '')
+      .replace(/_/g, '-'),
+  )
   .refine((s): s is (typeof STATES)[number] => (STATES as readonly string[]).includes(s), {
     message: `must be one of ${STATES.join(', ')} (or TASK_STATE_COMPLETED, …)`,
   });
@@ -21,16 +26,32 @@ const answerSchema = z
     state: stateName.optional(),
     message: withParts.optional(),
     artifacts: z.array(withParts).optional(),
-    chunks: z.array(z.object({ artifactId: z.string().min(1), parts, append: z.boolean().optional(), lastChunk: z.boolean().optional() }).passthrough()).optional(),
+    chunks: z
+      .array(
+        z
+          .object({
+            artifactId: z.string().min(1),
+            parts,
+            append: z.boolean().optional(),
+            lastChunk: z.boolean().optional(),
+          })
+          .passthrough(),
+      )
+      .optional(),
     reply: withParts.optional(),
   })
   .strict()
-  .refine((a) => a.state !== undefined || a.reply !== undefined, { message: 'needs a "state" (or, for a new task, a "reply")' });
+  .refine((a) => a.state !== undefined || a.reply !== undefined, {
+    message: 'needs a "state" (or, for a new task, a "reply")',
+  });
 
 export type Answer = z.infer<typeof answerSchema>;
 
 /** The respond body for a command's stdout, or why it is not an answer. */
-export function parseAnswer(stdout: string, opensTask: boolean): { body: Record<string, unknown> } | { problem: string } {
+export function parseAnswer(
+  stdout: string,
+  opensTask: boolean,
+): { body: Record<string, unknown> } | { problem: string } {
   const text = stdout.trim();
   if (text === '') return { problem: 'the command printed no answer on stdout' };
   let json: unknown;
@@ -45,7 +66,8 @@ export function parseAnswer(stdout: string, opensTask: boolean): { body: Record<
     const at = issue.path.length ? `"${issue.path.join('.')}" ` : '';
     return { problem: `the command's answer is not valid: ${at}${issue.message}` };
   }
-  if (parsed.data.reply && !opensTask) return { problem: 'the command\'s answer is not valid: "reply" answers only a new task, not a follow-up' };
+  if (parsed.data.reply && !opensTask)
+    return { problem: 'the command\'s answer is not valid: "reply" answers only a new task, not a follow-up' };
   const { state, ...rest } = parsed.data;
   return { body: state === undefined ? rest : { state, ...rest } };
 }

@@ -50,7 +50,10 @@ class Attached {
       this.canceled.add(taskId);
       const run = this.running.get(taskId);
       run?.abort();
-      this.report(`task ${taskId}: canceled${event.reason ? ` (${event.reason})` : ''}${run ? '; stopped the command' : ''}`, { taskId, event: 'cancel', stopped: run !== undefined });
+      this.report(
+        `task ${taskId}: canceled${event.reason ? ` (${event.reason})` : ''}${run ? '; stopped the command' : ''}`,
+        { taskId, event: 'cancel', stopped: run !== undefined },
+      );
       return;
     }
     const queued = (this.queues.get(taskId) ?? Promise.resolve()).then(() => this.handle(taskId, event));
@@ -68,7 +71,13 @@ class Attached {
     if (this.canceled.has(taskId)) return;
     const stop = new AbortController();
     this.running.set(taskId, stop);
-    const outcome = await runCommand(this.command, JSON.stringify(event), { MUSTER_TASK_ID: taskId, MUSTER_EVENT: event.kind }, this.timeoutMs, stop.signal);
+    const outcome = await runCommand(
+      this.command,
+      JSON.stringify(event),
+      { MUSTER_TASK_ID: taskId, MUSTER_EVENT: event.kind },
+      this.timeoutMs,
+      stop.signal,
+    );
     this.running.delete(taskId);
     if ('stopped' in outcome) return;
     const answer = outcome.ok ? parseAnswer(outcome.stdout, event.kind === 'task') : { problem: outcome.why };
@@ -78,45 +87,82 @@ class Attached {
     } catch (error) {
       // The hub refused the answer itself (bad parts, a state it cannot move to): the task fails, saying why.
       if (!(error instanceof HubAnswerError) || error.status !== 400) throw error;
-      await this.respond(taskId, event.kind, failedAnswer(`the hub refused the command's answer: ${error.message}`), error.message);
+      await this.respond(
+        taskId,
+        event.kind,
+        failedAnswer(`the hub refused the command's answer: ${error.message}`),
+        error.message,
+      );
     }
   }
 
   private async respond(taskId: string, kind: string, body: Record<string, unknown>, problem?: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const task = (await request(this.target, `api/tasks/${path(taskId)}/respond`, { body })) as { status?: { state?: string } };
+        const task = (await request(this.target, `api/tasks/${path(taskId)}/respond`, { body })) as {
+          status?: { state?: string };
+        };
         const state = task.status?.state ?? String(body['state'] ?? 'replied');
-        return this.report(`task ${taskId}: answered the ${kind} with ${state}${problem ? ` (${problem})` : ''}`, { taskId, event: kind, state, ...(problem ? { problem } : {}) });
+        return this.report(`task ${taskId}: answered the ${kind} with ${state}${problem ? ` (${problem})` : ''}`, {
+          taskId,
+          event: kind,
+          state,
+          ...(problem ? { problem } : {}),
+        });
       } catch (error) {
         if (mayPass(error) && attempt < ANSWER_RETRIES_MS.length) {
           await new Promise((r) => setTimeout(r, ANSWER_RETRIES_MS[attempt]));
           continue;
         }
         if (error instanceof HubAnswerError && error.status === 400 && !problem) throw error;
-        return this.report(`task ${taskId}: could not answer (${(error as Error).message})`, { taskId, event: kind, error: (error as Error).message });
+        return this.report(`task ${taskId}: could not answer (${(error as Error).message})`, {
+          taskId,
+          event: kind,
+          error: (error as Error).message,
+        });
       }
     }
   }
 }
 
 export function attachCommand(program: Command): void {
-  client(program, 'attach <handle>', "hold <handle>'s live inbox and answer each new task and follow-up with a command (see docs/relay.md)")
-    .requiredOption('--exec <command>', 'run through the shell for each event: the event as JSON on stdin, the answer as JSON on stdout')
-    .option('--timeout <seconds>', 'the longest one run of the command may take before the task fails (default 300)', wholeNumber(1, 86_400))
+  client(
+    program,
+    'attach <handle>',
+    "hold <handle>'s live inbox and answer each new task and follow-up with a command (see docs/relay.md)",
+  )
+    .requiredOption(
+      '--exec <command>',
+      'run through the shell for each event: the event as JSON on stdin, the answer as JSON on stdout',
+    )
+    .option(
+      '--timeout <seconds>',
+      'the longest one run of the command may take before the task fails (default 300)',
+      wholeNumber(1, 86_400),
+    )
     .action(
       action(async (ctx: Context<AttachOptions>, handle: string) => {
-        if (!ctx.target.token) throw new UsageError(`muster attach needs ${handle}'s own token`, 'Pass --token, set MUSTER_TOKEN, or run muster login');
+        if (!ctx.target.token)
+          throw new UsageError(
+            `muster attach needs ${handle}'s own token`,
+            'Pass --token, set MUSTER_TOKEN, or run muster login',
+          );
         // Whose token this is; a hub that cannot be reached yet is waited for by the inbox, as after a drop.
         const me = (await request(ctx.target, 'api/me').catch((e: unknown) => {
           if (mayPass(e)) return undefined;
           throw e;
         })) as { kind?: string; handle?: string } | undefined;
         if (me && (me.kind !== 'agent' || me.handle !== handle)) {
-          throw new CliError('WRONG_AGENT', `The token is not ${handle}'s own (it is ${me.handle ?? me.kind ?? 'unknown'}'s)`, EXIT.usage, `Pass ${handle}'s own agent token: the live inbox is the agent's own feed`);
+          throw new CliError(
+            'WRONG_AGENT',
+            `The token is not ${handle}'s own (it is ${me.handle ?? me.kind ?? 'unknown'}'s)`,
+            EXIT.usage,
+            `Pass ${handle}'s own agent token: the live inbox is the agent's own feed`,
+          );
         }
         const say = (line: string) => void process.stderr.write(`muster attach: ${line}\n`); // the connection's story, apart from the report on stdout
-        const report = (line: string, fields: Record<string, unknown>) => process.stdout.write(`${ctx.json ? JSON.stringify(fields) : line}\n`);
+        const report = (line: string, fields: Record<string, unknown>) =>
+          process.stdout.write(`${ctx.json ? JSON.stringify(fields) : line}\n`);
         const attached = new Attached(ctx.target, ctx.options.exec, (ctx.options.timeout ?? 300) * 1000, report);
         const quit = new AbortController();
         const onSignal = () => quit.abort();

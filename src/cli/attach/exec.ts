@@ -10,9 +10,20 @@ export type RunOutcome = { ok: true; stdout: string } | { ok: false; why: string
 /** Stdout and stderr kept per run: an answer larger than this is not an answer. */
 const MAX_OUTPUT = 4 * 1024 * 1024;
 
-export function runCommand(command: string, input: string, env: Record<string, string>, timeoutMs: number, stop: AbortSignal): Promise<RunOutcome> {
+export function runCommand(
+  command: string,
+  input: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  stop: AbortSignal,
+): Promise<RunOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(command, { shell: true, detached: true, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, {
+      shell: true,
+      detached: true,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let outcome: RunOutcome | undefined;
@@ -26,7 +37,10 @@ export function runCommand(command: string, input: string, env: Record<string, s
         }
       }
     };
-    const timer = setTimeout(() => end({ ok: false, why: `the command took longer than ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    const timer = setTimeout(
+      () => end({ ok: false, why: `the command took longer than ${Math.round(timeoutMs / 1000)} s` }),
+      timeoutMs,
+    );
     const onStop = () => end({ stopped: true });
     stop.addEventListener('abort', onStop);
     child.stdout.on('data', (d: Buffer) => {

@@ -20,7 +20,11 @@ export interface Delivered {
   event: InboxEvent;
 }
 
-export async function* holdInbox(target: Target, signal: AbortSignal, say: (line: string) => void): AsyncGenerator<Delivered> {
+export async function* holdInbox(
+  target: Target,
+  signal: AbortSignal,
+  say: (line: string) => void,
+): AsyncGenerator<Delivered> {
   let lastId: string | undefined;
   let wait = FIRST_WAIT_MS;
   while (!signal.aborted) {
@@ -41,7 +45,11 @@ export async function* holdInbox(target: Target, signal: AbortSignal, say: (line
       });
       if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
         await readAnswer(target, response, sentToken); // the refusal, as the hub said it
-        throw new CliError('NOT_A_HUB', `${target.url} answered without an event stream; is it a Muster hub?`, EXIT.unreachable);
+        throw new CliError(
+          'NOT_A_HUB',
+          `${target.url} answered without an event stream; is it a Muster hub?`,
+          EXIT.unreachable,
+        );
       }
       opened = true;
       wait = FIRST_WAIT_MS;
@@ -49,7 +57,8 @@ export async function* holdInbox(target: Target, signal: AbortSignal, say: (line
       for await (const block of sseBlocks(response.body, heard)) {
         if (block.id !== undefined) lastId = block.id;
         if (block.event === 'error') say(`the hub ended the stream: ${block.data}`);
-        else if (block.data !== undefined && block.id !== undefined) yield { id: block.id, event: JSON.parse(block.data) as InboxEvent };
+        else if (block.data !== undefined && block.id !== undefined)
+          yield { id: block.id, event: JSON.parse(block.data) as InboxEvent };
       }
     } catch (error) {
       if (signal.aborted) return;

@@ -15,48 +15,83 @@ const whoIs = async (target: Target): Promise<Me> => (await request(target, 'api
 export async function myHandle(target: Target): Promise<string> {
   const me = await whoIs(target);
   if (me.kind === 'agent') return me.handle;
-  if (me.kind === 'anonymous') throw new CliError('UNAUTHENTICATED', 'No token was sent: this acts on your own agent', EXIT.refused, LOGIN_HINT);
-  if (me.kind === 'operator') throw new CliError('USAGE', 'An operator token acts on an agent it owns: name it', EXIT.usage, 'Pass --agent <handle>');
-  throw new CliError('FORBIDDEN', 'The admin token is no agent: this acts on your own agent', EXIT.refused, 'Use an agent token');
+  if (me.kind === 'anonymous')
+    throw new CliError('UNAUTHENTICATED', 'No token was sent: this acts on your own agent', EXIT.refused, LOGIN_HINT);
+  if (me.kind === 'operator')
+    throw new CliError(
+      'USAGE',
+      'An operator token acts on an agent it owns: name it',
+      EXIT.usage,
+      'Pass --agent <handle>',
+    );
+  throw new CliError(
+    'FORBIDDEN',
+    'The admin token is no agent: this acts on your own agent',
+    EXIT.refused,
+    'Use an agent token',
+  );
 }
 
 /** The `--agent` option of a command an operator may run for an agent it owns. */
-export const agentOption = (command: Command): Command => command.option('--agent <handle>', 'the agent to act on, one your operator token owns (default: your own agent)');
+export const agentOption = (command: Command): Command =>
+  command.option('--agent <handle>', 'the agent to act on, one your operator token owns (default: your own agent)');
 
 /** The agent a command acts on: the one named by --agent (its operator's), else the token's own. */
-export const agentActedOn = async (ctx: Context<{ agent?: string }>): Promise<string> => ctx.options.agent ?? (await myHandle(ctx.target));
+export const agentActedOn = async (ctx: Context<{ agent?: string }>): Promise<string> =>
+  ctx.options.agent ?? (await myHandle(ctx.target));
 
 export function accountCommands(program: Command): void {
-  client(program, 'login', "check a token (an agent's, or an operator's with --operator-token) against a hub and save both as a profile", { operator: true })
-    .action(
-      action(async (ctx: Context) => {
-        const { target, profile } = ctx;
-        if (!target.token) throw new CliError('USAGE', 'login needs the token to save', EXIT.usage, 'Pass --token <token> (or set MUSTER_TOKEN), and --url <hub>');
-        const me = await whoIs(target);
-        saveProfile(profile.name, { url: target.url, token: target.token });
-        ctx.show({ profile: profile.name, url: target.url, ...me }, () => `Logged in to ${target.url} as ${renderMe(me)}\n(saved as profile "${profile.name}")`);
-      }),
-    );
+  client(
+    program,
+    'login',
+    "check a token (an agent's, or an operator's with --operator-token) against a hub and save both as a profile",
+    { operator: true },
+  ).action(
+    action(async (ctx: Context) => {
+      const { target, profile } = ctx;
+      if (!target.token)
+        throw new CliError(
+          'USAGE',
+          'login needs the token to save',
+          EXIT.usage,
+          'Pass --token <token> (or set MUSTER_TOKEN), and --url <hub>',
+        );
+      const me = await whoIs(target);
+      saveProfile(profile.name, { url: target.url, token: target.token });
+      ctx.show(
+        { profile: profile.name, url: target.url, ...me },
+        () => `Logged in to ${target.url} as ${renderMe(me)}\n(saved as profile "${profile.name}")`,
+      );
+    }),
+  );
 
-  client(program, 'logout', 'forget a saved profile (the token stays valid: muster token revoke ends it)', { hub: false, profile: true })
-    .action(
-      action(async (ctx: Context) => {
-        const { name } = ctx.profile;
-        const removed = removeProfile(name);
-        ctx.show({ profile: name, removed }, () => (removed ? `Forgot profile "${name}".` : `There was no profile "${name}".`));
-      }),
-    );
+  client(program, 'logout', 'forget a saved profile (the token stays valid: muster token revoke ends it)', {
+    hub: false,
+    profile: true,
+  }).action(
+    action(async (ctx: Context) => {
+      const { name } = ctx.profile;
+      const removed = removeProfile(name);
+      ctx.show({ profile: name, removed }, () =>
+        removed ? `Forgot profile "${name}".` : `There was no profile "${name}".`,
+      );
+    }),
+  );
 
   client(program, 'whoami', 'show who your token belongs to; exits 1 when no token is sent').action(
     action(async (ctx: Context) => {
       const me = await whoIs(ctx.target);
-      if (me.kind === 'anonymous') throw new CliError('UNAUTHENTICATED', 'You are anonymous: no token was sent', EXIT.refused, LOGIN_HINT);
+      if (me.kind === 'anonymous')
+        throw new CliError('UNAUTHENTICATED', 'You are anonymous: no token was sent', EXIT.refused, LOGIN_HINT);
       ctx.show(me, renderMe);
     }),
   );
 
-  const token = program.command('token').description("your tokens (or, with --operator-token and --agent, an owned agent's): list, rotate, revoke");
-  const tokenCommand = (spec: string, description: string) => agentOption(client(token, spec, description, { operator: true }));
+  const token = program
+    .command('token')
+    .description("your tokens (or, with --operator-token and --agent, an owned agent's): list, rotate, revoke");
+  const tokenCommand = (spec: string, description: string) =>
+    agentOption(client(token, spec, description, { operator: true }));
 
   tokenCommand('list', 'list your tokens: ids and dates, never the tokens').action(
     action(async (ctx: Context<{ agent?: string }>) => {
@@ -69,7 +104,9 @@ export function accountCommands(program: Command): void {
   tokenCommand('rotate', 'replace your token: prints the new one once; every older one stops working').action(
     action(async (ctx: Context<{ agent?: string }>) => {
       const handle = await agentActedOn(ctx);
-      const { token: fresh } = (await request(ctx.target, `api/agents/${path(handle)}/token`, { method: 'POST' })) as { token: string };
+      const { token: fresh } = (await request(ctx.target, `api/agents/${path(handle)}/token`, { method: 'POST' })) as {
+        token: string;
+      };
       // The profile's own token has just stopped working: the profile keeps the new one (not when
       // it holds an operator's token that rotated an owned agent's).
       const kept = ctx.profile.tokenFromProfile && ctx.options.agent === undefined;

@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors.js';
 import type { KindClient } from '../../kinds/kind-client.js';
-import { renderMailbox, renderRegistration, renderTask, renderTaskSummary, type SectionOf } from '../../client/format.js';
+import {
+  renderMailbox,
+  renderRegistration,
+  renderTask,
+  renderTaskSummary,
+  type SectionOf,
+} from '../../client/format.js';
 import { path, request } from '../../client/http.js';
 import { action, client, type Context } from '../../client/run.js';
 import { nextCommand, pageOf, pageOptions, wholeNumber } from '../../client/paging.js';
@@ -25,13 +31,31 @@ interface MailboxOptions {
 }
 
 function mailbox(program: Command, box: 'inbox' | 'sent', description: string): void {
-  pageOptions(client(program, box, description, { operator: true }).option('--state <state>', 'open, all, or a state such as working or input-required (default open)'), 'tasks')
+  pageOptions(
+    client(program, box, description, { operator: true }).option(
+      '--state <state>',
+      'open, all, or a state such as working or input-required (default open)',
+    ),
+    'tasks',
+  )
     .option('--agent <handle>', `whose ${box}: an agent your operator token owns (the admin's, any)`)
     .action(
       action(async (ctx: Context<MailboxOptions>) => {
         const { state, limit, cursor, agent } = ctx.options;
-        const page = pageOf((await request(ctx.target, `api/${box}`, { query: { agent, state, limit, cursor } })) as RestPage<MailboxEntry>);
-        const next = nextCommand([box, ...(agent ? ['--agent', agent] : []), ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : [])], page);
+        const page = pageOf(
+          (await request(ctx.target, `api/${box}`, {
+            query: { agent, state, limit, cursor },
+          })) as RestPage<MailboxEntry>,
+        );
+        const next = nextCommand(
+          [
+            box,
+            ...(agent ? ['--agent', agent] : []),
+            ...(state ? ['--state', state] : []),
+            ...(limit ? ['--limit', String(limit)] : []),
+          ],
+          page,
+        );
         ctx.show(page, (p) => renderMailbox(p, box, state ?? 'open', next));
       }),
     );
@@ -43,26 +67,49 @@ function mailbox(program: Command, box: 'inbox' | 'sent', description: string): 
  */
 export function clientCommands(program: Command, kinds: readonly KindClient[]): void {
   const sections = kinds.flatMap((k): SectionOf[] => (k.section ? [k.section] : []));
-  client(program, 'register <handle>', 'register an agent; prints its token once (with --operator-token, an agent you then own)', { token: false, admin: true, operator: true })
+  client(
+    program,
+    'register <handle>',
+    'register an agent; prints its token once (with --operator-token, an agent you then own)',
+    { token: false, admin: true, operator: true },
+  )
     .option('--name <name>', 'display name')
     .option('--description <text>', 'what the agent does')
     .option('--endpoint <url>', "the base URL of the agent's own A2A endpoint")
     .action(
-      action(async (ctx: Context<{ name?: string; description?: string; endpoint?: string; adminToken?: string; operatorToken?: string }>, handle: string) => {
-        const { name, description, endpoint, adminToken } = ctx.options;
-        // Never the agent token: a stale MUSTER_TOKEN must not turn registration into a 401. An
-        // operator token (the target's, when given) registers an agent the operator owns.
-        const answer = (await request(ctx.target, 'api/agents', {
-          body: { handle, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}), ...(endpoint !== undefined ? { endpoint } : {}) },
-          token: adminToken || ctx.options.operatorToken || undefined,
-        })) as Registration;
-        ctx.show(answer, renderRegistration);
-      }),
+      action(
+        async (
+          ctx: Context<{
+            name?: string;
+            description?: string;
+            endpoint?: string;
+            adminToken?: string;
+            operatorToken?: string;
+          }>,
+          handle: string,
+        ) => {
+          const { name, description, endpoint, adminToken } = ctx.options;
+          // Never the agent token: a stale MUSTER_TOKEN must not turn registration into a 401. An
+          // operator token (the target's, when given) registers an agent the operator owns.
+          const answer = (await request(ctx.target, 'api/agents', {
+            body: {
+              handle,
+              ...(name !== undefined ? { name } : {}),
+              ...(description !== undefined ? { description } : {}),
+              ...(endpoint !== undefined ? { endpoint } : {}),
+            },
+            token: adminToken || ctx.options.operatorToken || undefined,
+          })) as Registration;
+          ctx.show(answer, renderRegistration);
+        },
+      ),
     );
 
   sendCommand(program);
 
-  client(program, 'get <taskId>', "show a task: state, history and artifacts (an operator reads its agents' tasks)", { operator: true })
+  client(program, 'get <taskId>', "show a task: state, history and artifacts (an operator reads its agents' tasks)", {
+    operator: true,
+  })
     .option('--history <n>', 'show only the last n messages of the history', wholeNumber(0))
     .action(
       action(async (ctx: Context<{ history?: number }>, id: string) => {
@@ -74,7 +121,11 @@ export function clientCommands(program: Command, kinds: readonly KindClient[]): 
   mailbox(program, 'inbox', 'list tasks sent to you');
   mailbox(program, 'sent', 'list tasks you sent');
 
-  client(program, 'respond <taskId> <state> [text...]', 'answer a task sent to you: working, input-required, completed, failed or rejected')
+  client(
+    program,
+    'respond <taskId> <state> [text...]',
+    'answer a task sent to you: working, input-required, completed, failed or rejected',
+  )
     .option('--expected-state <state>', 'only if the task is still in this state', anyState)
     .option('--artifact-text <text>', 'attach an artifact holding this text')
     .option('--artifact-name <name>', 'the name of that artifact')
@@ -82,21 +133,37 @@ export function clientCommands(program: Command, kinds: readonly KindClient[]): 
     .action(
       action(
         async (
-          ctx: Context<{ expectedState?: string; artifactText?: string; artifactName?: string; idempotencyKey?: string }>,
+          ctx: Context<{
+            expectedState?: string;
+            artifactText?: string;
+            artifactName?: string;
+            idempotencyKey?: string;
+          }>,
           id: string,
           state: string,
           text: string[],
         ) => {
           const { expectedState, artifactText, artifactName, idempotencyKey } = ctx.options;
-          if (artifactName !== undefined && artifactText === undefined) throw new UsageError('--artifact-name needs --artifact-text');
+          if (artifactName !== undefined && artifactText === undefined)
+            throw new UsageError('--artifact-name needs --artifact-text');
           const body = {
             state: respondState(state),
             ...(text.length > 0 ? { message: { parts: [{ text: text.join(' ') }] } } : {}),
-            ...(artifactText !== undefined ? { artifacts: [{ ...(artifactName !== undefined ? { name: artifactName } : {}), parts: [{ text: artifactText }] }] } : {}),
+            ...(artifactText !== undefined
+              ? {
+                  artifacts: [
+                    { ...(artifactName !== undefined ? { name: artifactName } : {}), parts: [{ text: artifactText }] },
+                  ],
+                }
+              : {}),
             ...(expectedState !== undefined ? { expectedState } : {}),
           };
-          const headers: Record<string, string> = idempotencyKey !== undefined ? { 'idempotency-key': idempotencyKey } : {};
-          ctx.show((await request(ctx.target, `api/tasks/${path(id)}/respond`, { body, headers })) as Task, renderTaskSummary);
+          const headers: Record<string, string> =
+            idempotencyKey !== undefined ? { 'idempotency-key': idempotencyKey } : {};
+          ctx.show(
+            (await request(ctx.target, `api/tasks/${path(id)}/respond`, { body, headers })) as Task,
+            renderTaskSummary,
+          );
         },
       ),
     );
@@ -106,7 +173,9 @@ export function clientCommands(program: Command, kinds: readonly KindClient[]): 
     .action(
       action(async (ctx: Context<{ reason?: string }>, id: string) => {
         const { reason } = ctx.options;
-        const task = (await request(ctx.target, `api/tasks/${path(id)}/cancel`, { body: reason !== undefined ? { reason } : {} })) as Task;
+        const task = (await request(ctx.target, `api/tasks/${path(id)}/cancel`, {
+          body: reason !== undefined ? { reason } : {},
+        })) as Task;
         ctx.show(task, renderTaskSummary);
       }),
     );

@@ -27,9 +27,16 @@ const renderRotation = (r: Rotation): string =>
 export function keyCommands(program: Command): void {
   const keys = program.command('keys').description("the hub's signing keys (admin)");
 
-  client(keys, 'rotate', 'make a new signing key; older keys stay in the JWKS for keyGraceDays', { token: false, admin: true }).action(
+  client(keys, 'rotate', 'make a new signing key; older keys stay in the JWKS for keyGraceDays', {
+    token: false,
+    admin: true,
+  }).action(
     action(async (ctx: Context) => {
-      const answer = (await request(ctx.target, 'api/keys/rotate', { method: 'POST', body: {}, token: ctx.adminToken() })) as Rotation;
+      const answer = (await request(ctx.target, 'api/keys/rotate', {
+        method: 'POST',
+        body: {},
+        token: ctx.adminToken(),
+      })) as Rotation;
       ctx.show(answer, renderRotation);
     }),
   );

@@ -27,17 +27,27 @@ const renderCreated = (o: OperatorInfo): string =>
 export function operatorCommands(program: Command): void {
   const operator = program.command('operator').description("operators: people's accounts that own agents");
 
-  client(operator, 'create <handle>', 'create an operator (admin); prints its token once', { token: false, admin: true })
+  client(operator, 'create <handle>', 'create an operator (admin); prints its token once', {
+    token: false,
+    admin: true,
+  })
     .option('--name <name>', "the person's display name")
     .action(
       action(async (ctx: Context<{ name?: string }>, handle: string) => {
         const { name } = ctx.options;
         const body = { handle, ...(name !== undefined ? { name } : {}) };
-        ctx.show((await request(ctx.target, 'api/operators', { body, token: ctx.adminToken() })) as OperatorInfo, renderCreated);
+        ctx.show(
+          (await request(ctx.target, 'api/operators', { body, token: ctx.adminToken() })) as OperatorInfo,
+          renderCreated,
+        );
       }),
     );
 
-  client(operator, 'show <handle>', 'show an operator and the agents it owns (the operator itself, or the admin)', { token: false, operator: true, admin: true }).action(
+  client(operator, 'show <handle>', 'show an operator and the agents it owns (the operator itself, or the admin)', {
+    token: false,
+    operator: true,
+    admin: true,
+  }).action(
     action(async (ctx: Context<{ adminToken?: string }>, handle: string) => {
       const token = ctx.options.adminToken || ctx.target.token;
       ctx.show((await request(ctx.target, `api/operators/${path(handle)}`, { token })) as OperatorInfo, renderOperator);

@@ -32,7 +32,11 @@ function parseJson(value: string, option: string): unknown {
   try {
     return JSON.parse(value);
   } catch (e) {
-    throw new UsageError(`${option} is not valid JSON: ${(e as Error).message}`, `For example ${option} '{"priority":"high"}'`, 'BAD_JSON');
+    throw new UsageError(
+      `${option} is not valid JSON: ${(e as Error).message}`,
+      `For example ${option} '{"priority":"high"}'`,
+      'BAD_JSON',
+    );
   }
 }
 
@@ -56,15 +60,28 @@ function sendAndWait(target: Target, base: string, message: Message, wait: SendO
 
 /** A blocking send: the hub holds it for its wait, and the request outlasts the longest wait a hub may be set to. */
 async function heldSend(target: Target, base: string, message: Message): Promise<SendResult> {
-  const held = (await rpc(target, base, 'SendMessage', { message }, message.messageId, { timeoutMs: timeoutAround(LONGEST_HUB_WAIT_S) })) as SendResult;
+  const held = (await rpc(target, base, 'SendMessage', { message }, message.messageId, {
+    timeoutMs: timeoutAround(LONGEST_HUB_WAIT_S),
+  })) as SendResult;
   // An agent that answered with a plain Message: shown as its task, as every other answer is.
   const repliedTo = 'message' in held ? held.message.taskId : undefined;
   return repliedTo ? { task: await taskNow(target, repliedTo) } : held;
 }
 
 /** A send answered at once, then, for `--wait N`, the task followed up to N seconds and read as it stands. */
-async function followedSend(target: Target, base: string, message: Message, waitS: number | undefined): Promise<SendResult> {
-  const sent = (await rpc(target, base, 'SendMessage', { message, configuration: { returnImmediately: true } }, message.messageId)) as SendResult;
+async function followedSend(
+  target: Target,
+  base: string,
+  message: Message,
+  waitS: number | undefined,
+): Promise<SendResult> {
+  const sent = (await rpc(
+    target,
+    base,
+    'SendMessage',
+    { message, configuration: { returnImmediately: true } },
+    message.messageId,
+  )) as SendResult;
   const task = taskOf(sent);
   if (waitS === undefined || !task) return sent;
   if (!settles(task.status.state)) await followUntilSettled(target, base, task.id, waitS);
@@ -72,18 +89,32 @@ async function followedSend(target: Target, base: string, message: Message, wait
   return { task: settles(now.status.state) ? now : withWaitNote(now, waitS) };
 }
 
-const taskNow = async (target: Target, id: string): Promise<Task> => (await request(target, `api/tasks/${path(id)}`)) as Task;
+const taskNow = async (target: Target, id: string): Promise<Task> =>
+  (await request(target, `api/tasks/${path(id)}`)) as Task;
 
 export function sendCommand(program: Command): void {
-  client(program, 'send <handle> <text...>', 'send a message to an agent: a new task, or a follow-up with --task; answers at once, or waits with --wait')
+  client(
+    program,
+    'send <handle> <text...>',
+    'send a message to an agent: a new task, or a follow-up with --task; answers at once, or waits with --wait',
+  )
     .option('--task <taskId>', 'follow up on this task')
     .option('--context <contextId>', 'the conversation (context) to send in')
     .option('--data <json>', 'add a data part holding this JSON')
     .option('--message-id <id>', 'the message id (default a random UUID); resending the same id is idempotent')
-    .option('--wait [seconds]', `wait for the answer: up to the hub's blocking wait (MUSTER_BLOCKING_WAIT_S), or up to this many seconds (at most ${MOST_WAIT_S})`, wholeNumber(1, MOST_WAIT_S))
+    .option(
+      '--wait [seconds]',
+      `wait for the answer: up to the hub's blocking wait (MUSTER_BLOCKING_WAIT_S), or up to this many seconds (at most ${MOST_WAIT_S})`,
+      wholeNumber(1, MOST_WAIT_S),
+    )
     .action(
       action(async (ctx: Context<SendOptions>, handle: string, text: string[]) => {
-        const answer = await sendAndWait(ctx.target, `agents/${path(handle)}/`, messageOf(ctx.options, text), ctx.options.wait);
+        const answer = await sendAndWait(
+          ctx.target,
+          `agents/${path(handle)}/`,
+          messageOf(ctx.options, text),
+          ctx.options.wait,
+        );
         const task = taskOf(answer);
         if (task) ctx.show(task, renderSent);
         else ctx.show((answer as { message: Message }).message, (m) => partsText(m.parts));

@@ -31,7 +31,8 @@ function describe(update: StreamResponse): string | undefined {
 }
 
 /** A stream ends with the status update into a terminal state (a resumed snapshot may show it already: the replay follows). */
-const endsStream = (update: StreamResponse): boolean => 'statusUpdate' in update && isTerminal(update.statusUpdate.status.state);
+const endsStream = (update: StreamResponse): boolean =>
+  'statusUpdate' in update && isTerminal(update.statusUpdate.status.state);
 
 /** A task addressed to an agent is followed at that agent's base; any other at the hub's. */
 const baseOf = (task: Task): string => {
@@ -58,12 +59,20 @@ class Follower {
   private async follow(base: string): Promise<boolean> {
     const { response, sentToken } = await send(this.target, base, {
       body: { jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id: this.id } },
-      headers: { 'a2a-version': '1.0', accept: 'text/event-stream', ...(this.lastId !== undefined ? { 'last-event-id': String(this.lastId) } : {}) },
+      headers: {
+        'a2a-version': '1.0',
+        accept: 'text/event-stream',
+        ...(this.lastId !== undefined ? { 'last-event-id': String(this.lastId) } : {}),
+      },
       signal: new AbortController().signal, // a stream may stay open for hours: no timeout
     });
     if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
       await readAnswer(this.target, response, sentToken); // a refusal before the stream started
-      throw new CliError('NOT_A_HUB', `${this.target.url} answered SubscribeToTask without a stream; is it a Muster hub?`, EXIT.unreachable);
+      throw new CliError(
+        'NOT_A_HUB',
+        `${this.target.url} answered SubscribeToTask without a stream; is it a Muster hub?`,
+        EXIT.unreachable,
+      );
     }
     try {
       return await this.read(response.body, sentToken);
@@ -94,7 +103,7 @@ class Follower {
     const task = (await request(this.target, `api/tasks/${path(this.id)}`)) as Task;
     if (isTerminal(task.status.state)) return this.print({ task });
     const base = baseOf(task);
-    for (let failures = 0; ; ) {
+    for (let failures = 0; ;) {
       try {
         if (await this.follow(base)) return;
         failures = 0; // the stream was open and dropped: open it again, after the shortest wait
@@ -113,7 +122,11 @@ class Follower {
 }
 
 export function watchCommand(program: Command): void {
-  client(program, 'watch <taskId>', 'follow a task: print each update until it ends (reconnects if the stream drops)').action(
+  client(
+    program,
+    'watch <taskId>',
+    'follow a task: print each update until it ends (reconnects if the stream drops)',
+  ).action(
     action(async (ctx: Context, id: string) => {
       try {
         await new Follower(ctx, ctx.target, id).run();

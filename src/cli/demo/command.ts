@@ -29,9 +29,21 @@ export function demoCommand(program: Command, kinds: readonly KindClient[]): voi
     .command('demo')
     .description('run every way of working through a hub and print what each agent did (a temporary hub unless --url)')
     .option('--url <base>', 'use this running hub instead of a temporary one (it keeps the demo agents)')
-    .addOption(new Option('--admin-token <token>', "that hub's admin token, to open a call and to register in admin mode").env('MUSTER_ADMIN_TOKEN'))
-    .option('--review-deadline <seconds>', "how far away the review's deadline is set on a hub given with --url", wholeNumber(1), 5)
-    .option('--keep', "leave the temporary hub running and print how to look around (stop it with Ctrl-C); with --url, print the demo agents' tokens")
+    .addOption(
+      new Option('--admin-token <token>', "that hub's admin token, to open a call and to register in admin mode").env(
+        'MUSTER_ADMIN_TOKEN',
+      ),
+    )
+    .option(
+      '--review-deadline <seconds>',
+      "how far away the review's deadline is set on a hub given with --url",
+      wholeNumber(1),
+      5,
+    )
+    .option(
+      '--keep',
+      "leave the temporary hub running and print how to look around (stop it with Ctrl-C); with --url, print the demo agents' tokens",
+    )
     .action(async (options: DemoOptions) => {
       try {
         await runDemo(options, steps);
@@ -49,7 +61,14 @@ async function runDemo(options: DemoOptions, steps: readonly DemoStep[]): Promis
     const adminToken = local?.adminToken ?? (options.adminToken || undefined);
     transcript.note(local ? `Muster demo on a temporary hub at ${url}` : `Muster demo on the hub at ${url}`);
     const agents = await registerCast(url, adminToken, local !== undefined, transcript);
-    const demo: Demo = { url, adminToken, agents, transcript, reviewDeadlineS: local ? LOCAL_REVIEW_DEADLINE_S : options.reviewDeadline, made: [] };
+    const demo: Demo = {
+      url,
+      adminToken,
+      agents,
+      transcript,
+      reviewDeadlineS: local ? LOCAL_REVIEW_DEADLINE_S : options.reviewDeadline,
+      made: [],
+    };
     for (const step of steps) {
       transcript.section(step.title);
       await step.run(demo);
@@ -57,7 +76,8 @@ async function runDemo(options: DemoOptions, steps: readonly DemoStep[]): Promis
     transcript.section('Done');
     if (options.keep) lookAround(demo, local);
     else if (!local) transcript.note('The demo agents stay registered on that hub (--keep prints their tokens).');
-    if (local && options.keep) await untilStopped('The hub keeps running; press Ctrl-C to stop it and remove its database.', transcript);
+    if (local && options.keep)
+      await untilStopped('The hub keeps running; press Ctrl-C to stop it and remove its database.', transcript);
   } finally {
     await local?.stop();
   }

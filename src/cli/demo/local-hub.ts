@@ -23,7 +23,11 @@ export async function startLocalHub(): Promise<LocalHub> {
     // Only the demo's own settings: the caller's MUSTER_* variables are for their own hub.
     // The transcript is the demo's output; the hub's own log lines would only interleave with it.
     // Loaded here, not at the top: every CLI command loads this module, and most never start a hub.
-    const [{ startHub }, { silentLogger }, { KIND_MODULES }] = await Promise.all([import('../../server.js'), import('../../observability/logger.js'), import('../../kinds/server.js')]);
+    const [{ startHub }, { silentLogger }, { KIND_MODULES }] = await Promise.all([
+      import('../../server.js'),
+      import('../../observability/logger.js'),
+      import('../../kinds/server.js'),
+    ]);
     const config = hubSettings(KIND_MODULES).resolveConfig(
       { host: '127.0.0.1', port: '0', db: `sqlite:${join(dir, 'muster.db')}` },
       { MUSTER_REVIEW_MIN_DEADLINE_S: String(DEMO_REVIEW_MIN_DEADLINE_S) },

@@ -39,7 +39,12 @@ export const admin = (demo: Demo): Target => ({ url: demo.url, token: demo.admin
  * Registers the demo's agents. On a hub of its own the demo uses plain names; on an existing hub
  * a random suffix keeps the handles free (a handle is registered once, ever).
  */
-export async function registerCast(url: string, adminToken: string | undefined, ownHub: boolean, transcript: Transcript): Promise<Record<AgentName, Agent>> {
+export async function registerCast(
+  url: string,
+  adminToken: string | undefined,
+  ownHub: boolean,
+  transcript: Transcript,
+): Promise<Record<AgentName, Agent>> {
   const suffix = ownHub ? '' : `-${randomBytes(3).toString('hex')}`;
   transcript.section(`Agents register at ${url}api/agents`);
   const agents = {} as Record<AgentName, Agent>;
@@ -47,7 +52,9 @@ export async function registerCast(url: string, adminToken: string | undefined, 
     const handle = `${name}${suffix}`;
     const displayName = name[0]!.toUpperCase() + name.slice(1);
     // The admin token, when there is one, also works on hubs that run with --registration admin.
-    const answer = (await request({ url, token: adminToken }, 'api/agents', { body: { handle, name: displayName } })) as { handle: string; token: string; a2a: string };
+    const answer = (await request({ url, token: adminToken }, 'api/agents', {
+      body: { handle, name: displayName },
+    })) as { handle: string; token: string; a2a: string };
     agents[name] = { name, handle: answer.handle, token: answer.token, target: { url, token: answer.token } };
     transcript.act(name, `registers as ${answer.handle}`, `201, base ${answer.a2a}, a token shown this once`);
   }

@@ -44,11 +44,20 @@ export function readAnswer(iface: EndpointInterface, status: number, body: Buffe
   if (iface.protocol !== 'HTTP+JSON/1.0' && isJsonObject(json) && isJsonObject(json['error'])) {
     const code = Number(json['error']['code']);
     const message = String(json['error']['message'] ?? '');
-    return code === INTERNAL_ERROR ? { kind: 'transient', reason: `JSON-RPC ${code} ${message}` } : { kind: 'refused', code, message };
+    return code === INTERNAL_ERROR
+      ? { kind: 'transient', reason: `JSON-RPC ${code} ${message}` }
+      : { kind: 'refused', code, message };
   }
-  if (status < 200 || status >= 300) return { kind: 'refused', code: status, message: `HTTP ${status}${errorWords(json)}` };
+  if (status < 200 || status >= 300)
+    return { kind: 'refused', code: status, message: `HTTP ${status}${errorWords(json)}` };
   const result = iface.protocol === 'HTTP+JSON/1.0' ? json : isJsonObject(json) ? json['result'] : undefined;
-  return resultOf(result, iface.protocol === 'JSONRPC/0.3') ?? { kind: 'refused', code: status, message: 'the answer is not an A2A Task or Message' };
+  return (
+    resultOf(result, iface.protocol === 'JSONRPC/0.3') ?? {
+      kind: 'refused',
+      code: status,
+      message: 'the answer is not an A2A Task or Message',
+    }
+  );
 }
 
 function parsed(body: Buffer): unknown {
@@ -75,18 +84,28 @@ export function readEvent(iface: EndpointInterface, data: string): RemoteEvent {
     return { kind: 'refused', code: Number(json['error']['code']), message: String(json['error']['message'] ?? '') };
   }
   const result = iface.protocol === 'HTTP+JSON/1.0' ? json : isJsonObject(json) ? json['result'] : undefined;
-  return (isJsonObject(result) && changeOf(result, legacy)) || resultOf(result, legacy) || { kind: 'transient', reason: 'an event that is not an A2A stream response' };
+  return (
+    (isJsonObject(result) && changeOf(result, legacy)) ||
+    resultOf(result, legacy) || { kind: 'transient', reason: 'an event that is not an A2A stream response' }
+  );
 }
 
 /** What the endpoint pushed to the hub: a stream response (1.0) or the task itself (0.3's senders). */
 export function readPushed(iface: EndpointInterface, body: unknown): RemoteEvent {
   const legacy = iface.protocol === 'JSONRPC/0.3';
-  return (isJsonObject(body) && changeOf(body, legacy)) || resultOf(body, legacy) || { kind: 'refused', code: 400, message: 'the body is not an A2A task or stream response' };
+  return (
+    (isJsonObject(body) && changeOf(body, legacy)) ||
+    resultOf(body, legacy) || { kind: 'refused', code: 400, message: 'the body is not an A2A task or stream response' }
+  );
 }
 
 /** A status or artifact update, in either version's shape. */
 function changeOf(result: JsonObject, legacy: boolean): RemoteEvent | undefined {
-  const status = isJsonObject(result['statusUpdate']) ? result['statusUpdate'] : result['kind'] === 'status-update' ? result : undefined;
+  const status = isJsonObject(result['statusUpdate'])
+    ? result['statusUpdate']
+    : result['kind'] === 'status-update'
+      ? result
+      : undefined;
   if (status) {
     const inner = isJsonObject(status['status']) ? status['status'] : {};
     const message = inner['message'];
@@ -95,12 +114,19 @@ function changeOf(result: JsonObject, legacy: boolean): RemoteEvent | undefined 
       isJsonObject(message) ? { statusMessage: (legacy ? messageIn(message) : message) as Loose } : {},
     );
   }
-  const update = isJsonObject(result['artifactUpdate']) ? result['artifactUpdate'] : result['kind'] === 'artifact-update' ? result : undefined;
+  const update = isJsonObject(result['artifactUpdate'])
+    ? result['artifactUpdate']
+    : result['kind'] === 'artifact-update'
+      ? result
+      : undefined;
   if (!update || !isJsonObject(update['artifact'])) return undefined;
   const artifact = update['artifact'];
   return {
     kind: 'artifact',
-    artifact: legacy && Array.isArray(artifact['parts']) ? Object.assign({}, artifact, { parts: artifact['parts'].map(partIn) }) : artifact,
+    artifact:
+      legacy && Array.isArray(artifact['parts'])
+        ? Object.assign({}, artifact, { parts: artifact['parts'].map(partIn) })
+        : artifact,
     append: update['append'] === true,
     lastChunk: update['lastChunk'] === true,
   };
@@ -127,7 +153,11 @@ function taskAnswer(task: JsonObject, legacy: boolean): RemoteAnswer | undefined
   const remote: RemoteTask = {
     id: task['id'],
     state: typeof status['state'] === 'string' ? parseState(status['state']) : undefined,
-    artifacts: legacy ? artifacts.map((a) => Object.assign({}, a, { parts: Array.isArray(a['parts']) ? a['parts'].map(partIn) : a['parts'] })) : artifacts,
+    artifacts: legacy
+      ? artifacts.map((a) =>
+          Object.assign({}, a, { parts: Array.isArray(a['parts']) ? a['parts'].map(partIn) : a['parts'] }),
+        )
+      : artifacts,
   };
   if (typeof task['contextId'] === 'string') remote.contextId = task['contextId'];
   if (isJsonObject(message)) remote.statusMessage = (legacy ? messageIn(message) : message) as Loose;

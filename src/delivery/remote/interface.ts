@@ -24,12 +24,21 @@ const protocolOf = (c: Candidate): EndpointProtocol | undefined => {
 };
 
 function candidates(card: Record<string, unknown>): Candidate[] {
-  const listed = Array.isArray(card['supportedInterfaces']) ? (card['supportedInterfaces'] as Record<string, unknown>[]) : [];
-  const found: Candidate[] = listed.map((i) => ({ url: i?.['url'], binding: i?.['protocolBinding'], version: i?.['protocolVersion'] }));
+  const listed = Array.isArray(card['supportedInterfaces'])
+    ? (card['supportedInterfaces'] as Record<string, unknown>[])
+    : [];
+  const found: Candidate[] = listed.map((i) => ({
+    url: i?.['url'],
+    binding: i?.['protocolBinding'],
+    version: i?.['protocolVersion'],
+  }));
   // A 0.3 card: its own url speaks its preferred transport, its additional interfaces theirs, all in its protocolVersion.
   const version = card['protocolVersion'] ?? '0.3';
-  if (typeof card['url'] === 'string') found.push({ url: card['url'], binding: card['preferredTransport'] ?? 'JSONRPC', version });
-  const more = Array.isArray(card['additionalInterfaces']) ? (card['additionalInterfaces'] as Record<string, unknown>[]) : [];
+  if (typeof card['url'] === 'string')
+    found.push({ url: card['url'], binding: card['preferredTransport'] ?? 'JSONRPC', version });
+  const more = Array.isArray(card['additionalInterfaces'])
+    ? (card['additionalInterfaces'] as Record<string, unknown>[])
+    : [];
   for (const i of more) found.push({ url: i?.['url'], binding: i?.['transport'], version });
   return found;
 }
@@ -37,18 +46,21 @@ function candidates(card: Record<string, unknown>): Candidate[] {
 /** The interface to speak, its URL resolved against the card's own; undefined when the card names none the hub speaks. */
 export function interfaceOf(card: unknown, cardUrl: string): EndpointInterface | undefined {
   if (typeof card !== 'object' || card === null) return undefined;
-  const usable = candidates(card as Record<string, unknown>).flatMap((c): { url: string; protocol: EndpointProtocol }[] => {
-    const protocol = protocolOf(c);
-    const url = typeof c.url === 'string' && c.url !== '' ? resolved(c.url, cardUrl) : undefined;
-    return protocol && url ? [{ url, protocol }] : [];
-  });
+  const usable = candidates(card as Record<string, unknown>).flatMap(
+    (c): { url: string; protocol: EndpointProtocol }[] => {
+      const protocol = protocolOf(c);
+      const url = typeof c.url === 'string' && c.url !== '' ? resolved(c.url, cardUrl) : undefined;
+      return protocol && url ? [{ url, protocol }] : [];
+    },
+  );
   usable.sort((a, b) => PREFERENCE.indexOf(a.protocol) - PREFERENCE.indexOf(b.protocol));
   return usable[0] && Object.assign(usable[0], { follow: followOf((card as Record<string, unknown>)['capabilities']) });
 }
 
 /** The best means the card offers to follow a task: its stream, else push notifications, else reading it. */
 function followOf(capabilities: unknown): FollowMeans {
-  const offered = typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {};
+  const offered =
+    typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {};
   return offered['streaming'] === true ? 'streaming' : offered['pushNotifications'] === true ? 'push' : 'polling';
 }
 

@@ -25,14 +25,20 @@ export interface RemoteRequest {
 }
 
 /** A call as the outbox keeps it. */
-export const storedCall = (call: RemoteCall): string => JSON.stringify({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params });
+export const storedCall = (call: RemoteCall): string =>
+  JSON.stringify({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params });
 
 export function callOf(stored: string): RemoteCall {
   const { id, method, params } = JSON.parse(stored) as { id: string; method: RemoteMethod; params: JsonObject };
   return { id, method, params };
 }
 
-const LEGACY_METHOD: Record<RemoteMethod, string> = { SendMessage: 'message/send', GetTask: 'tasks/get', SubscribeToTask: 'tasks/resubscribe', CancelTask: 'tasks/cancel' };
+const LEGACY_METHOD: Record<RemoteMethod, string> = {
+  SendMessage: 'message/send',
+  GetTask: 'tasks/get',
+  SubscribeToTask: 'tasks/resubscribe',
+  CancelTask: 'tasks/cancel',
+};
 
 /** 1.0 SendMessage params in 0.3's words: the message's shapes, and `blocking: false` for `returnImmediately`. */
 function legacySendParams(params: JsonObject): JsonObject {
@@ -42,7 +48,11 @@ function legacySendParams(params: JsonObject): JsonObject {
   const push = config['taskPushNotificationConfig'];
   return Object.assign(rest, {
     message: messageOut(message as Message),
-    configuration: Object.assign({ blocking: config['returnImmediately'] !== true }, accepted ? { acceptedOutputModes: accepted } : {}, push ? { pushNotificationConfig: push } : {}),
+    configuration: Object.assign(
+      { blocking: config['returnImmediately'] !== true },
+      accepted ? { acceptedOutputModes: accepted } : {},
+      push ? { pushNotificationConfig: push } : {},
+    ),
   });
 }
 
@@ -52,18 +62,26 @@ const V1_HEADERS = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 /** The HTTP request that makes `call` at the endpoint's interface; a subscription asks for an event stream. */
 export function remoteRequest(iface: EndpointInterface, call: RemoteCall): RemoteRequest {
   const request = requestIn(iface, call);
-  return call.method === 'SubscribeToTask' ? Object.assign(request, { headers: Object.assign({ accept: 'text/event-stream' }, request.headers) }) : request;
+  return call.method === 'SubscribeToTask'
+    ? Object.assign(request, { headers: Object.assign({ accept: 'text/event-stream' }, request.headers) })
+    : request;
 }
 
 function requestIn(iface: EndpointInterface, call: RemoteCall): RemoteRequest {
-  const envelope = (method: string, params: JsonObject) => JSON.stringify({ jsonrpc: '2.0', id: call.id, method, params });
+  const envelope = (method: string, params: JsonObject) =>
+    JSON.stringify({ jsonrpc: '2.0', id: call.id, method, params });
   switch (iface.protocol) {
     case 'JSONRPC/1.0':
       return { url: iface.url, method: 'POST', headers: V1_HEADERS, body: envelope(call.method, call.params) };
     case 'JSONRPC/0.3': {
       // 0.3 clients send no A2A-Version: a server that reads it takes its absence as 0.3 (A2A 1.0 §3.6.2).
       const params = call.method === 'SendMessage' ? legacySendParams(call.params) : call.params;
-      return { url: iface.url, method: 'POST', headers: JSON_HEADERS, body: envelope(LEGACY_METHOD[call.method], params) };
+      return {
+        url: iface.url,
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: envelope(LEGACY_METHOD[call.method], params),
+      };
     }
     case 'HTTP+JSON/1.0':
       return restRequest(iface.url.replace(/\/+$/, ''), call);

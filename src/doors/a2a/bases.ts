@@ -40,9 +40,19 @@ export async function publicCard(hub: Hub, door: Door, hubBase: string, bindings
     case 'hub':
       return hubCard(hubBase, hub.kinds.cardSkills('hub', ''), bindings);
     case 'agent':
-      return agentCard(hubBase, await hub.identity.agent(door.handle), hub.kinds.cardSkills('agent', door.handle), bindings);
+      return agentCard(
+        hubBase,
+        await hub.identity.agent(door.handle),
+        hub.kinds.cardSkills('agent', door.handle),
+        bindings,
+      );
     case 'space':
-      return spaceCard(hubBase, await hub.spaces.require(door.name), hub.kinds.cardSkills('space', door.name), bindings);
+      return spaceCard(
+        hubBase,
+        await hub.spaces.require(door.name),
+        hub.kinds.cardSkills('space', door.name),
+        bindings,
+      );
     case 'base': {
       const base = hub.kinds.bases.find((b) => b.name === door.name);
       if (!base) throw new HubError('NOT_FOUND', `No base '${door.name}'`);

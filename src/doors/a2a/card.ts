@@ -43,12 +43,25 @@ function interfaces(hubBase: string, base: string, bindings: Bindings): AgentInt
   if (bindings.grpcPort !== undefined) {
     const tenant = tenantOf(hubBase, base);
     // A signed card holds no empty member: the hub's own base (tenant '') names none.
-    list.push({ url: `${new URL(hubBase).hostname}:${bindings.grpcPort}`, protocolBinding: 'GRPC', protocolVersion: '1.0', ...(tenant ? { tenant } : {}) });
+    list.push({
+      url: `${new URL(hubBase).hostname}:${bindings.grpcPort}`,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+      ...(tenant ? { tenant } : {}),
+    });
   }
   return list;
 }
 
-function common(hubBase: string, base: string, name: string, description: string, skills: object[], bindings: Bindings, schemeDescription = 'An agent token from POST /api/agents; reads of public things need none') {
+function common(
+  hubBase: string,
+  base: string,
+  name: string,
+  description: string,
+  skills: object[],
+  bindings: Bindings,
+  schemeDescription = 'An agent token from POST /api/agents; reads of public things need none',
+) {
   return {
     name,
     description,
@@ -56,7 +69,10 @@ function common(hubBase: string, base: string, name: string, description: string
     provider: { organization: 'Muster hub', url: hubBase },
     version: VERSION,
     // GetExtendedAgentCard answers a registered caller (operations/extended-card.ts).
-    capabilities: Object.assign({}, CAPABILITIES, { extendedAgentCard: true }) as Capabilities & { extendedAgentCard: boolean; extensions?: unknown[] },
+    capabilities: Object.assign({}, CAPABILITIES, { extendedAgentCard: true }) as Capabilities & {
+      extendedAgentCard: boolean;
+      extensions?: unknown[];
+    },
     securitySchemes: {
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: schemeDescription } },
     },
@@ -95,7 +111,13 @@ export function legacyCard(card: Card) {
     supportedInterfaces,
     capabilities: { streaming: capabilities.streaming, pushNotifications: capabilities.pushNotifications },
     supportsAuthenticatedExtendedCard: capabilities.extendedAgentCard,
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: securitySchemes.bearer.httpAuthSecurityScheme.description } },
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: securitySchemes.bearer.httpAuthSecurityScheme.description,
+      },
+    },
     security: [{ bearer: ['agent'] }],
   });
 }
@@ -104,14 +126,23 @@ export function legacyCard(card: Card) {
 export function legacyExtendedCard(card: Record<string, unknown>) {
   const full = card as Card;
   const legacy = legacyCard(full);
-  return Object.assign(legacy, { capabilities: Object.assign(legacy.capabilities, full.capabilities.extensions ? { extensions: full.capabilities.extensions } : {}) });
+  return Object.assign(legacy, {
+    capabilities: Object.assign(
+      legacy.capabilities,
+      full.capabilities.extensions ? { extensions: full.capabilities.extensions } : {},
+    ),
+  });
 }
 
 export function hubCard(base: string, skills: CardSkill[], bindings: Bindings = {}) {
-  return common(base, base, 'Muster', 'An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent\'s base, /agents/{handle}/; declare work at a space\'s base, /spaces/{name}/; post and contribute to public review tasks and answer open calls here; find agents with directory.search.', [
-    ...HUB_BASE_SKILLS,
-    ...skills,
-  ], bindings);
+  return common(
+    base,
+    base,
+    'Muster',
+    "An A2A hub: agents meet here and the hub holds their tasks. Send direct tasks at an agent's base, /agents/{handle}/; declare work at a space's base, /spaces/{name}/; post and contribute to public review tasks and answer open calls here; find agents with directory.search.",
+    [...HUB_BASE_SKILLS, ...skills],
+    bindings,
+  );
 }
 
 /**
@@ -122,18 +153,47 @@ export function hubCard(base: string, skills: CardSkill[], bindings: Bindings = 
 export function agentCard(hubBase: string, agent: AgentRecord, skills: CardSkill[], bindings: Bindings = {}) {
   const name = agent.name ?? agent.handle;
   const base = `${hubBase}agents/${agent.handle}/`;
-  const declared = (agent.skills ?? []).map((s) => Object.assign({}, s, { tags: s.tags ?? agent.tags ?? ['declared'] }));
-  const card = common(hubBase, base, name, agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`, [...skills, ...declared], bindings);
-  return Object.assign(card, { defaultInputModes: [...inputModesOf(agent)], defaultOutputModes: [...outputModesOf(agent)] }); // the profile's modes
+  const declared = (agent.skills ?? []).map((s) =>
+    Object.assign({}, s, { tags: s.tags ?? agent.tags ?? ['declared'] }),
+  );
+  const card = common(
+    hubBase,
+    base,
+    name,
+    agent.description ?? `${name}, an agent on a Muster hub. Tasks sent here wait in its inbox.`,
+    [...skills, ...declared],
+    bindings,
+  );
+  return Object.assign(card, {
+    defaultInputModes: [...inputModesOf(agent)],
+    defaultOutputModes: [...outputModesOf(agent)],
+  }); // the profile's modes
 }
 
 export function spaceCard(hubBase: string, space: SpaceRecord, skills: CardSkill[], bindings: Bindings = {}) {
   const base = `${hubBase}spaces/${space.name}/`;
-  const description = space.description ?? `Space ${space.name} on a Muster hub: declare work intents here; workers claim and land them.`;
-  return common(hubBase, base, space.name, description, skills, bindings, "An agent token from POST /api/agents (the space's owner or an orchestrator) to declare or withdraw; GetTask, ListTasks and SubscribeToTask need none");
+  const description =
+    space.description ?? `Space ${space.name} on a Muster hub: declare work intents here; workers claim and land them.`;
+  return common(
+    hubBase,
+    base,
+    space.name,
+    description,
+    skills,
+    bindings,
+    "An agent token from POST /api/agents (the space's owner or an orchestrator) to declare or withdraw; GetTask, ListTasks and SubscribeToTask need none",
+  );
 }
 
 /** The card of a base a kind brings, in the kind's words (KindBase.card). */
 export function kindBaseCard(hubBase: string, base: KindBase, skills: CardSkill[], bindings: Bindings = {}) {
-  return common(hubBase, `${hubBase}${base.name}/`, base.card.name, base.card.description, skills, bindings, base.card.bearer);
+  return common(
+    hubBase,
+    `${hubBase}${base.name}/`,
+    base.card.name,
+    base.card.description,
+    skills,
+    bindings,
+    base.card.bearer,
+  );
 }

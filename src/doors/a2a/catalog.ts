@@ -65,12 +65,20 @@ const query = z
     spaces: z.string().regex(SPACE_NAME, 'is not a page token this hub issued').optional(),
   })
   .strict()
-  .refine((q) => !(q.agents !== undefined && q.spaces !== undefined), { message: 'asks for two pages at once: send agents or spaces, not both', path: ['spaces'] });
+  .refine((q) => !(q.agents !== undefined && q.spaces !== undefined), {
+    message: 'asks for two pages at once: send agents or spaces, not both',
+    path: ['spaces'],
+  });
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A base as a catalog entry: its base URL identifies it, its card is the artifact. */
-const base = (baseUrl: string, card: { name: string; description: string }, tags: string[], updatedAt?: number): CatalogEntry => ({
+const base = (
+  baseUrl: string,
+  card: { name: string; description: string },
+  tags: string[],
+  updatedAt?: number,
+): CatalogEntry => ({
   identifier: baseUrl,
   type: CARD_TYPE,
   url: `${baseUrl}${CARD_PATH}`,
@@ -80,15 +88,25 @@ const base = (baseUrl: string, card: { name: string; description: string }, tags
   ...(updatedAt !== undefined ? { updatedAt: iso(updatedAt) } : {}),
 });
 
-const agentEntry = (hubBase: string, agent: AgentRecord) => base(`${hubBase}agents/${agent.handle}/`, agentCard(hubBase, agent, []), ['agent', ...(agent.tags ?? [])]);
-const spaceEntry = (hubBase: string, space: SpaceRecord) => base(`${hubBase}spaces/${space.name}/`, spaceCard(hubBase, space, []), ['space'], space.updatedAt);
+const agentEntry = (hubBase: string, agent: AgentRecord) =>
+  base(`${hubBase}agents/${agent.handle}/`, agentCard(hubBase, agent, []), ['agent', ...(agent.tags ?? [])]);
+const spaceEntry = (hubBase: string, space: SpaceRecord) =>
+  base(`${hubBase}spaces/${space.name}/`, spaceCard(hubBase, space, []), ['space'], space.updatedAt);
 
-const pageUrl = (hubBase: string, kind: Kind, cursor: string) => `${hubBase}${CATALOG_PATH}?${kind}=${encodeURIComponent(cursor)}`;
+const pageUrl = (hubBase: string, kind: Kind, cursor: string) =>
+  `${hubBase}${CATALOG_PATH}?${kind}=${encodeURIComponent(cursor)}`;
 
 /** A link to another page of the catalog: a nested catalog, named by its URL. */
 const pageEntry = (hubBase: string, kind: Kind, cursor: string, displayName: string): CatalogEntry => {
   const url = pageUrl(hubBase, kind, cursor);
-  return { identifier: url, type: CATALOG_MEDIA_TYPE, url, displayName, description: `More ${kind} on this hub, ${CATALOG.page} a page at most.`, tags: ['catalog', kind] };
+  return {
+    identifier: url,
+    type: CATALOG_MEDIA_TYPE,
+    url,
+    displayName,
+    description: `More ${kind} on this hub, ${CATALOG.page} a page at most.`,
+    tags: ['catalog', kind],
+  };
 };
 
 interface Page<T> {
@@ -115,7 +133,12 @@ export function catalogRoutes(app: FastifyInstance, hub: Hub, options: { publicU
       const page = await hub.spaces.list({ limit: CATALOG.page, ...(cursor ? { cursor } : {}) });
       return { items: page.data, ...(page.hasMore && page.cursor ? { next: page.cursor } : {}) };
     } catch (e) {
-      if (cursor !== undefined && isHubError(e) && e.code === 'INVALID_PARAMS') throw invalidParams(kind, 'is not a page token this hub issued', 'Follow the links in /.well-known/ai-catalog.json, or fetch it without a query');
+      if (cursor !== undefined && isHubError(e) && e.code === 'INVALID_PARAMS')
+        throw invalidParams(
+          kind,
+          'is not a page token this hub issued',
+          'Follow the links in /.well-known/ai-catalog.json, or fetch it without a query',
+        );
       throw e;
     }
   };
@@ -139,7 +162,13 @@ export function catalogRoutes(app: FastifyInstance, hub: Hub, options: { publicU
    * last known page is read again, so bases added since (they come last) get their pages at once.
    */
   const starts = (firstNext: Record<Kind, string | undefined>): Promise<Boundaries> => {
-    const kept = known && known.page === CATALOG.page && Date.now() - known.at < CATALOG.boundariesMs && KINDS.every((k) => known!.starts[k][0] === firstNext[k]) ? known : undefined;
+    const kept =
+      known &&
+      known.page === CATALOG.page &&
+      Date.now() - known.at < CATALOG.boundariesMs &&
+      KINDS.every((k) => known!.starts[k][0] === firstNext[k])
+        ? known
+        : undefined;
     walking ??= (async () => {
       const at = kept?.at ?? Date.now();
       const page = CATALOG.page;
@@ -167,10 +196,13 @@ export function catalogRoutes(app: FastifyInstance, hub: Hub, options: { publicU
     const host = { displayName: 'Muster', identifier: hubBase };
 
     // A later page of one kind: its bases, then a link to the page after it.
-    const kind: Kind | undefined = asked.agents !== undefined ? 'agents' : asked.spaces !== undefined ? 'spaces' : undefined;
+    const kind: Kind | undefined =
+      asked.agents !== undefined ? 'agents' : asked.spaces !== undefined ? 'spaces' : undefined;
     if (kind) {
       const page = await read(kind, asked[kind]);
-      const entries = page.items.map((item) => (kind === 'agents' ? agentEntry(hubBase, item as AgentRecord) : spaceEntry(hubBase, item as SpaceRecord)));
+      const entries = page.items.map((item) =>
+        kind === 'agents' ? agentEntry(hubBase, item as AgentRecord) : spaceEntry(hubBase, item as SpaceRecord),
+      );
       if (page.next) entries.push(pageEntry(hubBase, kind, page.next, `More ${kind}`));
       return send(request, reply, { specVersion: CATALOG_SPEC_VERSION, host, entries });
     }
@@ -187,7 +219,16 @@ export function catalogRoutes(app: FastifyInstance, hub: Hub, options: { publicU
       const found = await starts({ agents: agents.next, spaces: spaces.next });
       for (const k of ['spaces', 'agents'] as const) {
         const all = found.starts[k];
-        all.forEach((cursor, i) => entries.push(pageEntry(hubBase, k, cursor, `${k === 'agents' ? 'Agents' : 'Spaces'}, page ${i + 2} of ${all.length + 1}`)));
+        all.forEach((cursor, i) =>
+          entries.push(
+            pageEntry(
+              hubBase,
+              k,
+              cursor,
+              `${k === 'agents' ? 'Agents' : 'Spaces'}, page ${i + 2} of ${all.length + 1}`,
+            ),
+          ),
+        );
       }
     }
     return send(request, reply, { specVersion: CATALOG_SPEC_VERSION, host, entries });

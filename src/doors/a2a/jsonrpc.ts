@@ -12,8 +12,7 @@ import { checkVersion } from './version.js';
 export type JsonRpcId = string | number | null;
 
 export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+  { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
 
 export interface Answer {
   status: number;
@@ -30,21 +29,34 @@ const NO_ANSWER: Answer = { status: 204, body: undefined };
 /** Any failure as a JSON-RPC error answer; field names are given from `params`, where the caller sent them. */
 export function errorAnswer(id: JsonRpcId, error: unknown): Answer {
   const hubError = asHubError(error).under('params');
-  return { status: jsonRpcStatus(hubError), body: { jsonrpc: '2.0', id, error: jsonRpcError(hubError) }, error: hubError, cause: error };
+  return {
+    status: jsonRpcStatus(hubError),
+    body: { jsonrpc: '2.0', id, error: jsonRpcError(hubError) },
+    error: hubError,
+    cause: error,
+  };
 }
 
 function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: unknown; notification: boolean } {
-  if (Array.isArray(body)) throw new HubError('INVALID_REQUEST', 'Batch requests are not supported', { hint: 'Send one JSON-RPC request object per HTTP request' });
+  if (Array.isArray(body))
+    throw new HubError('INVALID_REQUEST', 'Batch requests are not supported', {
+      hint: 'Send one JSON-RPC request object per HTTP request',
+    });
   if (!isJsonObject(body)) throw new HubError('INVALID_REQUEST', 'The body must be a JSON-RPC request object');
   const { id, jsonrpc, method, params } = body;
-  if (jsonrpc !== '2.0') throw new HubError('INVALID_REQUEST', "The 'jsonrpc' member must be \"2.0\"");
+  if (jsonrpc !== '2.0') throw new HubError('INVALID_REQUEST', 'The \'jsonrpc\' member must be "2.0"');
   if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
     throw new HubError('INVALID_REQUEST', "The 'id' member must be a string, a number or null");
   }
-  if (typeof method !== 'string' || method === '') throw new HubError('INVALID_REQUEST', "The 'method' member is required", { hint: 'For example "method": "SendMessage"' });
+  if (typeof method !== 'string' || method === '')
+    throw new HubError('INVALID_REQUEST', "The 'method' member is required", {
+      hint: 'For example "method": "SendMessage"',
+    });
   // A params member that is not structured makes the request itself invalid; an array is structured, but not what A2A takes.
-  if (params !== undefined && (params === null || typeof params !== 'object')) throw new HubError('INVALID_REQUEST', "The 'params' member must be an object");
-  if (Array.isArray(params)) throw new HubError('INVALID_PARAMS', "The 'params' member must be an object, not an array");
+  if (params !== undefined && (params === null || typeof params !== 'object'))
+    throw new HubError('INVALID_REQUEST', "The 'params' member must be an object");
+  if (Array.isArray(params))
+    throw new HubError('INVALID_PARAMS', "The 'params' member must be an object, not an array");
   return { id: (id as JsonRpcId | undefined) ?? null, method, params, notification: id === undefined };
 }
 
@@ -54,17 +66,27 @@ function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: 
  * caller's token is checked before the method runs, or, for a method that `checksToken`, in its
  * own read or write, and in any case before anything is answered.
  */
-export async function answer(hub: Hub, body: unknown, version: string | undefined, actor: () => Promise<Actor>, call: CallContext): Promise<Answer> {
+export async function answer(
+  hub: Hub,
+  body: unknown,
+  version: string | undefined,
+  actor: () => Promise<Actor>,
+  call: CallContext,
+): Promise<Answer> {
   let notification = false;
   let caller: Caller | undefined;
   let params: unknown;
-  let id: JsonRpcId = isJsonObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
+  let id: JsonRpcId =
+    isJsonObject(body) && (typeof body['id'] === 'string' || typeof body['id'] === 'number') ? body['id'] : null;
   try {
     const request = checkEnvelope(body);
     id = request.id;
     checkVersion(version);
     const method = METHODS.get(request.method);
-    if (!method) throw new HubError('METHOD_NOT_FOUND', `Method '${request.method}' not found`, { hint: 'A2A 1.0 names such as SendMessage, or 0.3 names such as message/send' });
+    if (!method)
+      throw new HubError('METHOD_NOT_FOUND', `Method '${request.method}' not found`, {
+        hint: 'A2A 1.0 names such as SendMessage, or 0.3 names such as message/send',
+      });
     notification = request.notification;
     const asked = await actor();
     caller = asked.caller;
@@ -76,7 +98,12 @@ export async function answer(hub: Hub, body: unknown, version: string | undefine
     return notification ? NO_ANSWER : { status: 200, body: { jsonrpc: '2.0', id, result } };
   } catch (error) {
     // A refusal is no answer to a token that is no longer live: that is told instead.
-    const told = caller ? await hub.identity.confirm(caller).then(() => error, (e: unknown) => e) : error;
+    const told = caller
+      ? await hub.identity.confirm(caller).then(
+          () => error,
+          (e: unknown) => e,
+        )
+      : error;
     // Methods read params renamed to camelCase (camelKeys); the caller is told the fields as it spelled them.
     const named = renamedFields(told, spelledAsSent(params));
     // JSON-RPC 2.0: a notification (a sound request without an id) is never answered, not even with an error.

@@ -3,7 +3,17 @@
  * (src/operations/). The method name chooses the shapes: 1.0 names answer ProtoJSON, 0.3 names
  * answer 0.3 objects.
  */
-import { legacyFinal, messageOut, pushConfigIn, pushConfigOut, pushSetFieldOut, sendFieldOut, sendParamsIn, streamEventOut, taskOut } from '../../a2a/legacy.js';
+import {
+  legacyFinal,
+  messageOut,
+  pushConfigIn,
+  pushConfigOut,
+  pushSetFieldOut,
+  sendFieldOut,
+  sendParamsIn,
+  streamEventOut,
+  taskOut,
+} from '../../a2a/legacy.js';
 import { endsStream } from '../../events/follow.js';
 import { z } from 'zod';
 import type { StreamResponse } from '../../a2a/types.js';
@@ -39,7 +49,10 @@ export class EventStream {
 }
 
 export const v1Wire: WireFormat = { shape: (event) => event, ends: endsStream };
-const legacyWire: WireFormat = { shape: streamEventOut, ends: (event) => 'statusUpdate' in event && legacyFinal(event.statusUpdate.status.state) };
+const legacyWire: WireFormat = {
+  shape: streamEventOut,
+  ends: (event) => 'statusUpdate' in event && legacyFinal(event.statusUpdate.status.state),
+};
 
 const inWire = (wire: WireFormat) => (stream: TaskStream) => new EventStream(stream.subscription, wire, stream.release);
 
@@ -61,7 +74,12 @@ const v1Method =
 
 /** A 0.3 method: its params moved into 1.0 places first, its answer shaped after; refusals name each field where the 0.3 caller sent it. */
 const legacy =
-  <N extends OperationName>(name: N, shape: (result: Awaited<ReturnType<(typeof OPERATIONS)[N]['run']>>) => unknown, fieldOut?: (field: string) => string, translate?: (params: unknown) => unknown): Handler =>
+  <N extends OperationName>(
+    name: N,
+    shape: (result: Awaited<ReturnType<(typeof OPERATIONS)[N]['run']>>) => unknown,
+    fieldOut?: (field: string) => string,
+    translate?: (params: unknown) => unknown,
+  ): Handler =>
   (hub, actor, params, call) =>
     invoke(name, hub, actor, params, call, translate).then(shape, (e: unknown) => {
       throw fieldOut ? renamedFields(e, fieldOut) : e;
@@ -75,35 +93,58 @@ const configRef03In = (params: unknown) => {
 };
 
 const push03: Record<string, Handler> = {
-  'tasks/pushNotificationConfig/set': legacy('CreateTaskPushNotificationConfig', pushConfigOut, pushSetFieldOut, (params) => {
-    const p = camelKeys(params) as { taskId?: unknown; pushNotificationConfig?: unknown };
-    const config = typeof p.pushNotificationConfig === 'object' && p.pushNotificationConfig !== null ? pushConfigIn(p.pushNotificationConfig as Record<string, unknown>) : {};
-    return { ...config, taskId: p.taskId };
-  }),
+  'tasks/pushNotificationConfig/set': legacy(
+    'CreateTaskPushNotificationConfig',
+    pushConfigOut,
+    pushSetFieldOut,
+    (params) => {
+      const p = camelKeys(params) as { taskId?: unknown; pushNotificationConfig?: unknown };
+      const config =
+        typeof p.pushNotificationConfig === 'object' && p.pushNotificationConfig !== null
+          ? pushConfigIn(p.pushNotificationConfig as Record<string, unknown>)
+          : {};
+      return { ...config, taskId: p.taskId };
+    },
+  ),
   // Without a config id, 0.3 answers the task's first config.
   'tasks/pushNotificationConfig/get': async (hub, actor, params, call) => {
     const ref = configRef03In(params);
     const { configs } = await invoke('ListTaskPushNotificationConfigs', hub, actor, { taskId: ref.taskId }, call);
     const config = ref.id === undefined ? configs[0] : configs.find((c) => c.id === ref.id);
-    if (!config) throw new HubError('NOT_FOUND', `No push config of yours on task ${ref.taskId}`, { hint: 'Set one with tasks/pushNotificationConfig/set' });
+    if (!config)
+      throw new HubError('NOT_FOUND', `No push config of yours on task ${ref.taskId}`, {
+        hint: 'Set one with tasks/pushNotificationConfig/set',
+      });
     return pushConfigOut(config);
   },
-  'tasks/pushNotificationConfig/list': legacy('ListTaskPushNotificationConfigs', (result) => result.configs.map(pushConfigOut), undefined, configRef03In),
-  'tasks/pushNotificationConfig/delete': legacy('DeleteTaskPushNotificationConfig', () => null, undefined, (params) => {
-    const p = parseWith(configRef03.required({ pushNotificationConfigId: true }), camelKeys(params));
-    return { taskId: p.id, id: p.pushNotificationConfigId };
-  }),
+  'tasks/pushNotificationConfig/list': legacy(
+    'ListTaskPushNotificationConfigs',
+    (result) => result.configs.map(pushConfigOut),
+    undefined,
+    configRef03In,
+  ),
+  'tasks/pushNotificationConfig/delete': legacy(
+    'DeleteTaskPushNotificationConfig',
+    () => null,
+    undefined,
+    (params) => {
+      const p = parseWith(configRef03.required({ pushNotificationConfigId: true }), camelKeys(params));
+      return { taskId: p.id, id: p.pushNotificationConfigId };
+    },
+  ),
 };
 
 const sendOut03 = (result: SendResult) => ('task' in result ? taskOut(result.task) : messageOut(result.message));
 
 const v1: Record<string, Handler> = {
   SendMessage: v1Method('SendMessage'),
-  SendStreamingMessage: (hub, actor, params, call) => invoke('SendStreamingMessage', hub, actor, params, call).then(inWire(v1Wire)),
+  SendStreamingMessage: (hub, actor, params, call) =>
+    invoke('SendStreamingMessage', hub, actor, params, call).then(inWire(v1Wire)),
   GetTask: v1Method('GetTask'),
   ListTasks: v1Method('ListTasks'),
   CancelTask: v1Method('CancelTask'),
-  SubscribeToTask: (hub, actor, params, call) => invoke('SubscribeToTask', hub, actor, params, call).then(inWire(v1Wire)),
+  SubscribeToTask: (hub, actor, params, call) =>
+    invoke('SubscribeToTask', hub, actor, params, call).then(inWire(v1Wire)),
   CreateTaskPushNotificationConfig: v1Method('CreateTaskPushNotificationConfig'),
   GetTaskPushNotificationConfig: v1Method('GetTaskPushNotificationConfig'),
   ListTaskPushNotificationConfigs: v1Method('ListTaskPushNotificationConfigs'),
@@ -125,6 +166,9 @@ const v03: Record<string, Handler> = {
 const CHECK_TOKEN_THEMSELVES = new Set(['SendMessage', 'GetTask', 'message/send', 'tasks/get']);
 
 const table = (version: ProtocolVersion, handlers: Record<string, Handler>): [string, Method][] =>
-  Object.entries(handlers).map(([name, handler]) => [name, CHECK_TOKEN_THEMSELVES.has(name) ? { version, handler, checksToken: true } : { version, handler }]);
+  Object.entries(handlers).map(([name, handler]) => [
+    name,
+    CHECK_TOKEN_THEMSELVES.has(name) ? { version, handler, checksToken: true } : { version, handler },
+  ]);
 
 export const METHODS: ReadonlyMap<string, Method> = new Map([...table('1.0', v1), ...table('0.3', v03)]);

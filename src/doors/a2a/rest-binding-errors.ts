@@ -67,10 +67,20 @@ export const REST_BINDING_ERRORS: Record<ErrorCode, { http: number; status: Stat
 };
 
 /** The google.rpc.Status JSON of a refusal: `{"error": {"code", "status", "message", "details"}}`. */
-export function statusBody(error: HubError): { error: { code: number; status: StatusName; message: string; details: Record<string, unknown>[] } } {
+export function statusBody(error: HubError): {
+  error: { code: number; status: StatusName; message: string; details: Record<string, unknown>[] };
+} {
   const mapping = REST_BINDING_ERRORS[error.code];
   const metadata: Record<string, string> = Object.assign({}, error.meta, error.hint ? { hint: error.hint } : {});
-  const details: Record<string, unknown>[] = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: error.code, domain: errorDomain(error.code), metadata }];
-  if (error.fields.length > 0) details.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: error.fields });
+  const details: Record<string, unknown>[] = [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: error.code,
+      domain: errorDomain(error.code),
+      metadata,
+    },
+  ];
+  if (error.fields.length > 0)
+    details.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: error.fields });
   return { error: { code: mapping.http, status: mapping.status, message: error.message, details } };
 }

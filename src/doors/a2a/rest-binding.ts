@@ -104,7 +104,13 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
       const opened = await invoke(name, hub, actor, params(request), call);
       reply.hijack();
       const ended = streams.hold(who, abort);
-      return writeEventStream(reply.raw, restFrames, new EventStream(opened.subscription, v1Wire, opened.release), abort, settings).finally(() => {
+      return writeEventStream(
+        reply.raw,
+        restFrames,
+        new EventStream(opened.subscription, v1Wire, opened.release),
+        abort,
+        settings,
+      ).finally(() => {
         ended();
         opened.release();
       });
@@ -112,10 +118,16 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
 
   const taskId = (request: FastifyRequest) => ({ id: taskAndVerb(request).id });
   const getTask = unary('GetTask', (request) => ({ ...query(request), id: taskAndVerb(request).id }));
-  const cancel = unary('CancelTask', (request) => ({ id: taskAndVerb(request).id, metadata: body(request)['metadata'] }));
+  const cancel = unary('CancelTask', (request) => ({
+    id: taskAndVerb(request).id,
+    metadata: body(request)['metadata'],
+  }));
   const subscribe = stream('SubscribeToTask', taskId);
   const configsOf = (request: FastifyRequest) => ({ taskId: (request.params as { task: string }).task });
-  const configOf = (request: FastifyRequest) => ({ ...configsOf(request), id: (request.params as { config: string }).config });
+  const configOf = (request: FastifyRequest) => ({
+    ...configsOf(request),
+    id: (request.params as { config: string }).config,
+  });
 
   app.register(async (scope) => {
     scope.setErrorHandler(async (error, request, reply) => {
@@ -143,10 +155,19 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
       if (verb === 'subscribe') return subscribe(request, reply);
       throw bindingNoRoute(request.method, request.url);
     });
-    scope.post(`${at}tasks/:task/pushNotificationConfigs`, unary('CreateTaskPushNotificationConfig', (request) => ({ ...body(request), ...configsOf(request) }), 201));
+    scope.post(
+      `${at}tasks/:task/pushNotificationConfigs`,
+      unary('CreateTaskPushNotificationConfig', (request) => ({ ...body(request), ...configsOf(request) }), 201),
+    );
     scope.get(`${at}tasks/:task/pushNotificationConfigs`, unary('ListTaskPushNotificationConfigs', configsOf));
     scope.get(`${at}tasks/:task/pushNotificationConfigs/:config`, unary('GetTaskPushNotificationConfig', configOf));
-    scope.delete(`${at}tasks/:task/pushNotificationConfigs/:config`, unary('DeleteTaskPushNotificationConfig', configOf, 204));
-    scope.get(`${at}extendedAgentCard`, unary('GetExtendedAgentCard', () => ({})));
+    scope.delete(
+      `${at}tasks/:task/pushNotificationConfigs/:config`,
+      unary('DeleteTaskPushNotificationConfig', configOf, 204),
+    );
+    scope.get(
+      `${at}extendedAgentCard`,
+      unary('GetExtendedAgentCard', () => ({})),
+    );
   });
 }

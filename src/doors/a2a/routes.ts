@@ -23,7 +23,13 @@ import type { StreamSettings } from '../../config/index.js';
  * (no version means 0.3), signed, with an ETag over the signed body. An unsupported version is
  * refused in JSON (A2A 1.0 §3.6.2).
  */
-async function sendCard(request: FastifyRequest, reply: FastifyReply, cards: CardSigner, hubBase: string, cardOf: () => Promise<Card>) {
+async function sendCard(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cards: CardSigner,
+  hubBase: string,
+  cardOf: () => Promise<Card>,
+) {
   reply.header('vary', 'A2A-Version');
   const version = cardVersionOf(request); // before the card is read: a refused version costs nothing
   const card = await cardOf();
@@ -52,65 +58,87 @@ export function a2aRoutes(
   const cards = new CardSigner(options.signer);
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   app.addHook('preClose', async () => streams.endAll());
-  const rpc = (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const version = requestedVersion(request);
-    // Only a stream or a blocking send needs an end signal: made on first use, so plain calls do
-    // not pay for one. It fires when the answer's connection closes (the client left, or the answer ended).
-    let controller: AbortController | undefined;
-    const ending = () => {
-      if (controller) return controller;
-      const made = (controller = new AbortController());
-      // Asked for late (a blocking send asks after its write), the connection may have closed already.
-      if (reply.raw.closed) made.abort();
-      else reply.raw.once('close', () => made.abort());
-      return made;
+  const rpc =
+    (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const version = requestedVersion(request);
+      // Only a stream or a blocking send needs an end signal: made on first use, so plain calls do
+      // not pay for one. It fires when the answer's connection closes (the client left, or the answer ended).
+      let controller: AbortController | undefined;
+      const ending = () => {
+        if (controller) return controller;
+        const made = (controller = new AbortController());
+        // Asked for late (a blocking send asks after its write), the connection may have closed already.
+        if (reply.raw.closed) made.abort();
+        else reply.raw.once('close', () => made.abort());
+        return made;
+      };
+      // The caller's token is checked by answer(), before the method runs or in the method's own statement.
+      const caller = await claimedCallerOf(hub, request);
+      const who = callerName(caller);
+      const base = baseUrl(publicUrl, request);
+      let addressed: Door | undefined;
+      const result = await answer(
+        hub,
+        request.body,
+        version,
+        async () => ({ caller, door: (addressed = await door(request)), hubUrl: base }),
+        {
+          base,
+          get signal() {
+            return ending().signal;
+          },
+          ...lastEventIdOf(request),
+          reserveStream: () => streams.reserve(who),
+          publicCard: () => publicCard(hub, addressed!, base, bindings),
+        },
+      );
+      if (result.stream) {
+        const { events } = result.stream;
+        const abort = ending();
+        reply.hijack();
+        const ended = streams.hold(who, abort);
+        return writeEventStream(reply.raw, jsonRpcFrames(result.stream.id), events, abort, options.streams).finally(
+          () => {
+            ended();
+            events.release();
+          },
+        );
+      }
+      if (result.error) reply.headers(errorHeaders(result.error));
+      if (result.error?.code === 'INTERNAL') logError(result.cause, request);
+      if (result.body === undefined) return reply.code(result.status).send();
+      return reply.code(result.status).type('application/json').send(result.body);
     };
-    // The caller's token is checked by answer(), before the method runs or in the method's own statement.
-    const caller = await claimedCallerOf(hub, request);
-    const who = callerName(caller);
-    const base = baseUrl(publicUrl, request);
-    let addressed: Door | undefined;
-    const result = await answer(hub, request.body, version, async () => ({ caller, door: (addressed = await door(request)), hubUrl: base }), {
-      base,
-      get signal() {
-        return ending().signal;
-      },
-      ...lastEventIdOf(request),
-      reserveStream: () => streams.reserve(who),
-      publicCard: () => publicCard(hub, addressed!, base, bindings),
-    });
-    if (result.stream) {
-      const { events } = result.stream;
-      const abort = ending();
-      reply.hijack();
-      const ended = streams.hold(who, abort);
-      return writeEventStream(reply.raw, jsonRpcFrames(result.stream.id), events, abort, options.streams).finally(() => {
-        ended();
-        events.release();
-      });
-    }
-    if (result.error) reply.headers(errorHeaders(result.error));
-    if (result.error?.code === 'INTERNAL') logError(result.cause, request);
-    if (result.body === undefined) return reply.code(result.status).send();
-    return reply.code(result.status).type('application/json').send(result.body);
-  };
   const config = { door: 'jsonrpc' as const };
   const card = async (request: FastifyRequest, reply: FastifyReply, door: Door) => {
     const hubBase = baseUrl(publicUrl, request);
     return sendCard(request, reply, cards, hubBase, () => publicCard(hub, door, hubBase, bindings));
   };
   const named = {
-    agent: (request: FastifyRequest): Door & { kind: 'agent' } => ({ kind: 'agent', handle: (request.params as { handle: string }).handle }),
-    space: (request: FastifyRequest): Door & { kind: 'space' } => ({ kind: 'space', name: (request.params as { name: string }).name }),
+    agent: (request: FastifyRequest): Door & { kind: 'agent' } => ({
+      kind: 'agent',
+      handle: (request.params as { handle: string }).handle,
+    }),
+    space: (request: FastifyRequest): Door & { kind: 'space' } => ({
+      kind: 'space',
+      name: (request.params as { name: string }).name,
+    }),
   };
   const agentOf = (request: FastifyRequest) => agentDoor(hub, named.agent(request).handle);
   const spaceOf = (request: FastifyRequest) => spaceDoor(hub, named.space(request).name);
 
   // Each base: its card (whose reading checks the base exists) at the well-known path and at the
   // 0.2 one, its JSON-RPC endpoint (with and without the slash), its HTTP+JSON binding.
-  const mount = (path: string, door: (request: FastifyRequest) => Promise<Door>, cardOf: (request: FastifyRequest) => Door, cardConfig: 'rest' | undefined) => {
+  const mount = (
+    path: string,
+    door: (request: FastifyRequest) => Promise<Door>,
+    cardOf: (request: FastifyRequest) => Door,
+    cardConfig: 'rest' | undefined,
+  ) => {
     for (const cardPath of [CARD_PATH, LEGACY_CARD_PATH]) {
-      app.get(`/${path}${cardPath}`, cardConfig ? { config: { door: cardConfig } } : {}, (request, reply) => card(request, reply, cardOf(request)));
+      app.get(`/${path}${cardPath}`, cardConfig ? { config: { door: cardConfig } } : {}, (request, reply) =>
+        card(request, reply, cardOf(request)),
+      );
     }
     app.post(`/${path}`, { config }, rpc(door));
     if (path !== '') app.post(`/${path.slice(0, -1)}`, { config }, rpc(door));

@@ -5,7 +5,6 @@ import type { StreamResponse } from '../../a2a/types.js';
 import type { StreamSettings } from '../../config/index.js';
 import type { EventStream, WireFormat } from './methods.js';
 
-
 /** How a binding frames its events: the `data:` of one event, and the whole SSE block of a failure mid-stream. */
 export interface SseFrames {
   data: (result: string) => string;
@@ -23,17 +22,34 @@ export const jsonRpcFrames = (id: JsonRpcId): SseFrames => ({
  * binding), with the task's event sequence number as its `id`. Events are pulled from the log one
  * at a time and only after the socket has taken the previous one.
  */
-export function writeEventStream(res: ServerResponse, frames: SseFrames, stream: EventStream, abort: AbortController, settings: StreamSettings): Promise<void> {
+export function writeEventStream(
+  res: ServerResponse,
+  frames: SseFrames,
+  stream: EventStream,
+  abort: AbortController,
+  settings: StreamSettings,
+): Promise<void> {
   const { subscription, wire } = stream;
   const envelope = frames.data;
-  return writeSse(res, abort, settings, async (send) => {
-    // A resumed stream replays events older than its snapshot: the snapshot then carries no id, so ids only ever rise.
-    await send(sseBlock(subscription.resuming ? undefined : subscription.snapshotSeq, envelope(JSON.stringify(wire.shape({ task: subscription.snapshot })))));
-    for await (const { seq, event } of subscription.events) {
-      await send(sseBlock(seq, envelope(serialized(event, wire.shape))));
-      if (wire.ends(event)) break;
-    }
-  }, frames.error);
+  return writeSse(
+    res,
+    abort,
+    settings,
+    async (send) => {
+      // A resumed stream replays events older than its snapshot: the snapshot then carries no id, so ids only ever rise.
+      await send(
+        sseBlock(
+          subscription.resuming ? undefined : subscription.snapshotSeq,
+          envelope(JSON.stringify(wire.shape({ task: subscription.snapshot }))),
+        ),
+      );
+      for await (const { seq, event } of subscription.events) {
+        await send(sseBlock(seq, envelope(serialized(event, wire.shape))));
+        if (wire.ends(event)) break;
+      }
+    },
+    frames.error,
+  );
 }
 
 /**

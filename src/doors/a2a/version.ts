@@ -22,10 +22,20 @@ export function requestedVersion(request: FastifyRequest): string | undefined {
 /** Refuses a version this hub does not speak; an absent one is 0.3, which it does. */
 export function checkVersion(version: string | undefined): void {
   // The exact spellings first: every call carries one, and they need no parsing.
-  if (version === undefined || version === '' || SUPPORTED_VERSIONS.has(version) || SUPPORTED_VERSIONS.has(majorMinor(version))) return;
-  throw new HubError('VERSION_NOT_SUPPORTED', `A2A-Version '${version}' is not supported; this hub speaks 1.0 and 0.3`, {
-    hint: 'Send A2A-Version: 1.0 (or 0.3 with the 0.3 method names), as a header or as ?A2A-Version=',
-  });
+  if (
+    version === undefined ||
+    version === '' ||
+    SUPPORTED_VERSIONS.has(version) ||
+    SUPPORTED_VERSIONS.has(majorMinor(version))
+  )
+    return;
+  throw new HubError(
+    'VERSION_NOT_SUPPORTED',
+    `A2A-Version '${version}' is not supported; this hub speaks 1.0 and 0.3`,
+    {
+      hint: 'Send A2A-Version: 1.0 (or 0.3 with the 0.3 method names), as a header or as ?A2A-Version=',
+    },
+  );
 }
 
 /** The card shape a request gets: 1.0 when it asks for 1.0, else 0.3 (an absent version means 0.3). */

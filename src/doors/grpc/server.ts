@@ -84,7 +84,10 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
   const open = new Set<AbortController>();
 
   /** The call as the hub sees it: the caller (its token checked), the base its tenant names, what the transport adds. */
-  const context = async (call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>, abort: AbortController) => {
+  const context = async (
+    call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>,
+    abort: AbortController,
+  ) => {
     checkVersion(first(call.metadata, 'a2a-version'));
     const authorization = first(call.metadata, 'authorization');
     const caller = await hub.identity.authenticate(authorization, peerAddress(call.getPeer()));
@@ -105,13 +108,22 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
   };
 
   /** A refusal as gRPC says it; a bad token is counted against the client's address, as on HTTP. */
-  const refusal = async (error: unknown, metadata: Metadata, peer: string): Promise<Partial<grpc.StatusObject> & { code: grpc.status }> => {
+  const refusal = async (
+    error: unknown,
+    metadata: Metadata,
+    peer: string,
+  ): Promise<Partial<grpc.StatusObject> & { code: grpc.status }> => {
     const hubError = asHubError(error);
     if (hubError.code === 'INTERNAL') options.logger.error({ err: error }, 'a gRPC call failed unexpectedly');
     const authorization = first(metadata, 'authorization');
-    if (hubError.code === 'UNAUTHENTICATED' && authorization) await hub.identity.tokenRefused(authorization, peerAddress(peer)).catch(() => undefined);
+    if (hubError.code === 'UNAUTHENTICATED' && authorization)
+      await hub.identity.tokenRefused(authorization, peerAddress(peer)).catch(() => undefined);
     const code = GRPC_ERRORS[hubError.code];
-    const details: Record<string, string> = Object.assign({}, hubError.meta, hubError.hint ? { hint: hubError.hint } : {});
+    const details: Record<string, string> = Object.assign(
+      {},
+      hubError.meta,
+      hubError.hint ? { hint: hubError.hint } : {},
+    );
     const trailer = new grpc.Metadata();
     trailer.set('grpc-status-details-bin', statusDetails(code, hubError, details));
     return { code, details: hubError.message, metadata: trailer };
@@ -119,7 +131,15 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
 
   /** One line per call, as the HTTP doors write one per request (never the token). */
   const logged = (name: OperationName, started: number, status: grpc.status, caller: Caller | undefined) =>
-    options.logger.info({ grpc: name, status: grpc.status[status], caller: caller ? callerLabel(caller) : undefined, ms: Date.now() - started }, 'grpc call');
+    options.logger.info(
+      {
+        grpc: name,
+        status: grpc.status[status],
+        caller: caller ? callerLabel(caller) : undefined,
+        ms: Date.now() - started,
+      },
+      'grpc call',
+    );
 
   const unary =
     (name: OperationName, codec: Codec, out: Out) =>
@@ -186,18 +206,41 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
     listTasks: unary('ListTasks', ListTasksRequest, ListTasksResponse),
     cancelTask: unary('CancelTask', CancelTaskRequest, Task),
     subscribeToTask: stream('SubscribeToTask', SubscribeToTaskRequest),
-    createTaskPushNotificationConfig: unary('CreateTaskPushNotificationConfig', TaskPushNotificationConfig, TaskPushNotificationConfig),
-    getTaskPushNotificationConfig: unary('GetTaskPushNotificationConfig', GetTaskPushNotificationConfigRequest, TaskPushNotificationConfig),
-    listTaskPushNotificationConfigs: unary('ListTaskPushNotificationConfigs', ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse),
-    deleteTaskPushNotificationConfig: unary('DeleteTaskPushNotificationConfig', DeleteTaskPushNotificationConfigRequest, { fromJSON: () => ({}) }),
+    createTaskPushNotificationConfig: unary(
+      'CreateTaskPushNotificationConfig',
+      TaskPushNotificationConfig,
+      TaskPushNotificationConfig,
+    ),
+    getTaskPushNotificationConfig: unary(
+      'GetTaskPushNotificationConfig',
+      GetTaskPushNotificationConfigRequest,
+      TaskPushNotificationConfig,
+    ),
+    listTaskPushNotificationConfigs: unary(
+      'ListTaskPushNotificationConfigs',
+      ListTaskPushNotificationConfigsRequest,
+      ListTaskPushNotificationConfigsResponse,
+    ),
+    deleteTaskPushNotificationConfig: unary(
+      'DeleteTaskPushNotificationConfig',
+      DeleteTaskPushNotificationConfigRequest,
+      { fromJSON: () => ({}) },
+    ),
     getExtendedAgentCard: unary('GetExtendedAgentCard', GetExtendedAgentCardRequest, AgentCard),
   };
 
   // A request is held to the HTTP doors' body limit.
   const server = new grpc.Server({ 'grpc.max_receive_message_length': LIMITS.bodyBytes });
-  server.addService(A2AService as unknown as grpc.ServiceDefinition, service as unknown as grpc.UntypedServiceImplementation);
+  server.addService(
+    A2AService as unknown as grpc.ServiceDefinition,
+    service as unknown as grpc.UntypedServiceImplementation,
+  );
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (e, bound) => (e ? reject(e) : resolve(bound))),
+    server.bindAsync(
+      `${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
+      grpc.ServerCredentials.createInsecure(),
+      (e, bound) => (e ? reject(e) : resolve(bound)),
+    ),
   );
   return {
     port,
@@ -212,7 +255,12 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
 }
 
 /** Writes the snapshot, then each event until the one that ends the stream, waiting for the transport to drain. */
-async function writeEvents(call: grpc.ServerWritableStream<unknown, unknown>, opened: TaskStream, abort: AbortController, drainTimeoutMs: number): Promise<void> {
+async function writeEvents(
+  call: grpc.ServerWritableStream<unknown, unknown>,
+  opened: TaskStream,
+  abort: AbortController,
+  drainTimeoutMs: number,
+): Promise<void> {
   const { signal } = abort;
   // A client that stops reading is let go after drainTimeoutMs (it resubscribes with last-event-id), as on SSE.
   const write = async (event: StreamEvent) => {

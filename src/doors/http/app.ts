@@ -12,7 +12,13 @@ import { requestGuard } from './guard.js';
 import { cutUnusedConnectionsOnStop } from './unused-connections.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
-import { callerLabel, logFailure, requestId, requestTracker, type RequestObservers } from '../../observability/request-log.js';
+import {
+  callerLabel,
+  logFailure,
+  requestId,
+  requestTracker,
+  type RequestObservers,
+} from '../../observability/request-log.js';
 
 export interface HttpAppOptions {
   publicUrl: URL | undefined;
@@ -50,7 +56,8 @@ const DRAIN_MS = 2_000;
  * How often node looks for requests past their headers or request limit (default 30 s, so a
  * limit held only to within 30 s): a tenth of the shorter limit, at most a second.
  */
-const checkingIntervalMs = ({ headersTimeoutMs, requestTimeoutMs }: HttpLimits): number => Math.max(10, Math.min(1_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 10)));
+const checkingIntervalMs = ({ headersTimeoutMs, requestTimeoutMs }: HttpLimits): number =>
+  Math.max(10, Math.min(1_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 10)));
 
 /**
  * The HTTP server every door shares, with no door's routes (src/server/app.ts mounts them). It
@@ -73,7 +80,12 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // requireHostHeader: a request without Host is refused by the guard, in the hub's shape.
-    http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: checkingIntervalMs(limits), requireHostHeader: false },
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalMs(limits),
+      requireHostHeader: false,
+    },
     // What node's parser refuses, and the timeouts' 408, in the hub's error shape (client-errors.ts).
     clientErrorHandler: clientErrorHandler(limits, options.logger, options.metrics),
     // X-Request-Id: the client's when it is sane, else made here (request-log.ts); echoed on every answer.
@@ -96,11 +108,19 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
     } catch (e) {
       return done(notJson(request.routeOptions.config?.door, e), undefined);
     }
-    if (tooDeep(parsed)) return done(new HubError('INVALID_REQUEST', `The body nests deeper than ${MAX_DEPTH} levels`, { hint: 'Flatten the data' }), undefined);
+    if (tooDeep(parsed))
+      return done(
+        new HubError('INVALID_REQUEST', `The body nests deeper than ${MAX_DEPTH} levels`, { hint: 'Flatten the data' }),
+        undefined,
+      );
     done(null, parsed);
   });
 
-  const track = requestTracker(app, { logger: options.logger, metrics: options.metrics, rpcMethods: options.rpcMethods });
+  const track = requestTracker(app, {
+    logger: options.logger,
+    metrics: options.metrics,
+    rpcMethods: options.rpcMethods,
+  });
   const guard = requestGuard(options.publicUrl);
   // Set as the hub starts to stop: a request that still arrives on an open connection (fastify
   // marks its answer Connection: close) is sent elsewhere, before any work.
@@ -113,7 +133,13 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   // One hook, callback style: most requests finish it without waiting on anything.
   app.addHook('onRequest', (request, reply, done) => {
     track(request, reply);
-    if (stopping) return done(new HubError('UNAVAILABLE', 'The hub is stopping', { hint: 'Retry in a few seconds: another node, or this one once restarted, will answer', meta: { retryAfterSeconds: '5' } }));
+    if (stopping)
+      return done(
+        new HubError('UNAVAILABLE', 'The hub is stopping', {
+          hint: 'Retry in a few seconds: another node, or this one once restarted, will answer',
+          meta: { retryAfterSeconds: '5' },
+        }),
+      );
     try {
       guard(request);
     } catch (e) {
@@ -122,7 +148,8 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
     // A request that carries a token must carry a live one, on every route, reads included; a
     // JSON-RPC call's token is checked by its answer (jsonrpc.ts), in the method's own statement when it can.
     if (request.headers.authorization === undefined) return done();
-    const caller = request.routeOptions.config?.door === 'jsonrpc' ? claimedCallerOf(hub, request) : callerOf(hub, request);
+    const caller =
+      request.routeOptions.config?.door === 'jsonrpc' ? claimedCallerOf(hub, request) : callerOf(hub, request);
     caller.then((caller) => {
       request.callerLabel = callerLabel(caller);
       done();
@@ -134,7 +161,9 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   app.addHook('onSend', async (request, reply) => {
     const authorization = request.headers.authorization;
     if (reply.statusCode !== 401 || !authorization) return;
-    await hub.identity.tokenRefused(authorization, request.ip).catch((e: unknown) => options.logger.warn({ err: e }, 'counting a refused token failed'));
+    await hub.identity
+      .tokenRefused(authorization, request.ip)
+      .catch((e: unknown) => options.logger.warn({ err: e }, 'counting a refused token failed'));
   });
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -19,7 +19,8 @@ import { restErrorBody, restStatus } from './errors.js';
  * a request (HPE_INVALID_EOF_STATE) has left too: nothing is answered to those.
  */
 const answerable = (code: string | undefined): boolean =>
-  code === 'ERR_HTTP_REQUEST_TIMEOUT' || (code !== undefined && code.startsWith('HPE_') && code !== 'HPE_INVALID_EOF_STATE');
+  code === 'ERR_HTTP_REQUEST_TIMEOUT' ||
+  (code !== undefined && code.startsWith('HPE_') && code !== 'HPE_INVALID_EOF_STATE');
 
 /** What a refusal before any request is counted as in muster_requests_total (its `method` label). */
 const UNREAD_METHOD = '(unread)';
@@ -29,17 +30,27 @@ const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 /** The hub's error for what node refused: the parser's error code, or its request timeout. */
 function refusalOf(error: ConnectionError, limits: HttpLimits): HubError {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return new HubError('HEADERS_TOO_LARGE', `The request line and header fields are larger than ${maxHeaderSize} bytes`, {
-      hint: `Send at most ${maxHeaderSize} bytes of request line and headers; put large data in the body`,
-    });
+    return new HubError(
+      'HEADERS_TOO_LARGE',
+      `The request line and header fields are larger than ${maxHeaderSize} bytes`,
+      {
+        hint: `Send at most ${maxHeaderSize} bytes of request line and headers; put large data in the body`,
+      },
+    );
   }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return new HubError('REQUEST_TIMEOUT', `The request did not arrive in time: the hub waits ${seconds(limits.headersTimeoutMs)} for a request's headers and ${seconds(limits.requestTimeoutMs)} for all of it`, {
-      hint: 'Send each request whole and at once; the connection was closed',
-    });
+    return new HubError(
+      'REQUEST_TIMEOUT',
+      `The request did not arrive in time: the hub waits ${seconds(limits.headersTimeoutMs)} for a request's headers and ${seconds(limits.requestTimeoutMs)} for all of it`,
+      {
+        hint: 'Send each request whole and at once; the connection was closed',
+      },
+    );
   }
   if (error.code === 'HPE_PAUSED_H2_UPGRADE') {
-    return new HubError('INVALID_REQUEST', 'The hub does not speak HTTP/2 in clear text', { hint: 'Send HTTP/1.1, or HTTP/2 through a proxy that speaks HTTP/1.1 to the hub' });
+    return new HubError('INVALID_REQUEST', 'The hub does not speak HTTP/2 in clear text', {
+      hint: 'Send HTTP/1.1, or HTTP/2 through a proxy that speaks HTTP/1.1 to the hub',
+    });
   }
   // The parser's reason is its own fixed text ("Invalid character in chunk size"), never the client's bytes.
   const reason = (error as ConnectionError & { reason?: string }).reason ?? error.code ?? 'unknown';
@@ -62,7 +73,11 @@ function rawAnswer(error: HubError, requestId: string): string {
  * begun. A request in flight gets its one request line with this status; a refusal before any
  * request was read gets one line of its own and is counted as UNREAD_METHOD.
  */
-export function clientErrorHandler(limits: HttpLimits, logger: Logger, metrics: HubMetrics): (error: ConnectionError, socket: Socket) => void {
+export function clientErrorHandler(
+  limits: HttpLimits,
+  logger: Logger,
+  metrics: HubMetrics,
+): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
     if (!answerable(error.code) || !socket.writable) return void socket.destroy();
     // node's own check before it writes its answer: the answer of the request in flight, if any.

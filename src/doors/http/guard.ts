@@ -17,7 +17,8 @@ const hostName = (hostHeader: string): string => {
  * URL's host, and a write that carries an Origin must come from one of those origins.
  */
 export function requestGuard(publicUrl: URL | undefined) {
-  const allowedHost = (name: string) => isLoopbackHost(name) || (publicUrl !== undefined && name === publicUrl.hostname);
+  const allowedHost = (name: string) =>
+    isLoopbackHost(name) || (publicUrl !== undefined && name === publicUrl.hostname);
   // Clients send the same few Host values over and over: remember the ones already allowed.
   const allowed = new Set<string>();
   const hostAllowed = (host: string): boolean => {
@@ -29,14 +30,21 @@ export function requestGuard(publicUrl: URL | undefined) {
   return (request: FastifyRequest): void => {
     const host = request.headers.host;
     // HTTP/1.1 makes Host a must; node's own check would answer with an empty body of its own (app.ts turns it off).
-    if (host === undefined) throw new HubError('INVALID_REQUEST', 'The request has no Host header', { hint: `Send Host: ${publicUrl ? publicUrl.host : "the hub's host and port, such as 127.0.0.1:7420"}` });
+    if (host === undefined)
+      throw new HubError('INVALID_REQUEST', 'The request has no Host header', {
+        hint: `Send Host: ${publicUrl ? publicUrl.host : "the hub's host and port, such as 127.0.0.1:7420"}`,
+      });
     if (!hostAllowed(host)) {
       throw new HubError('FORBIDDEN', `Requests for host '${host}' are refused`, {
-        hint: publicUrl ? `Use ${publicUrl.origin}` : 'Use http://127.0.0.1 or http://localhost; a public host needs --public-url',
+        hint: publicUrl
+          ? `Use ${publicUrl.origin}`
+          : 'Use http://127.0.0.1 or http://localhost; a public host needs --public-url',
       });
     }
     if (!WRITE_METHODS.has(request.method) || !foreignOrigin(request, publicUrl)) return;
-    throw new HubError('FORBIDDEN', `Writes from origin '${request.headers.origin}' are refused`, { hint: 'Call the hub from a server-side client, not from a web page of another site' });
+    throw new HubError('FORBIDDEN', `Writes from origin '${request.headers.origin}' are refused`, {
+      hint: 'Call the hub from a server-side client, not from a web page of another site',
+    });
   };
 }
 

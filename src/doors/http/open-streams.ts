@@ -16,7 +16,9 @@ class StreamSlots {
   take(who: string): () => void {
     const held = this.open.get(who) ?? 0;
     if (held >= this.limit) {
-      throw new HubError('RATE_LIMITED', `At most ${this.limit} open streams per caller`, { hint: 'Close a stream first, or poll with ListTasks' });
+      throw new HubError('RATE_LIMITED', `At most ${this.limit} open streams per caller`, {
+        hint: 'Close a stream first, or poll with ListTasks',
+      });
     }
     this.open.set(who, held + 1);
     let released = false;

@@ -27,7 +27,18 @@ export async function writeSse(
   failed: (error: unknown) => string,
   headers: Readonly<Record<string, string>> = {},
 ): Promise<void> {
-  res.writeHead(200, Object.assign({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' }, headers));
+  res.writeHead(
+    200,
+    Object.assign(
+      {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      },
+      headers,
+    ),
+  );
   res.flushHeaders();
   res.on('close', () => abort.abort());
   if (res.destroyed) abort.abort(); // the client left before the stream began: its close was already heard by no one

@@ -29,7 +29,10 @@ function webRequest(request: FastifyRequest): Request {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: request.method, headers });
+  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
+    method: request.method,
+    headers,
+  });
 }
 
 /** Sends the transport's answer; a stream (SSE) is piped, and ends when the client goes. */
@@ -51,10 +54,17 @@ function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Respon
 }
 
 const sessionNotFound = (id: string) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `Session ${id} not found on this node: initialize a new session` }, id: null }), {
-    status: 404,
-    headers: { 'content-type': 'application/json' },
-  });
+  new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: `Session ${id} not found on this node: initialize a new session` },
+      id: null,
+    }),
+    {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+    },
+  );
 
 const isInitialize = (body: unknown): boolean => {
   const one = Array.isArray(body) ? body : [body];
@@ -73,14 +83,20 @@ export function mcpRoutes(app: FastifyInstance, options: McpDoorOptions): void {
       const session = sessions.get(id);
       if (!session) return sessionNotFound(id);
       if (session.owner !== owner) {
-        throw new HubError('FORBIDDEN', 'This MCP session was opened with another token', { hint: 'Send the token the session was opened with, or initialize a new session' });
+        throw new HubError('FORBIDDEN', 'This MCP session was opened with another token', {
+          hint: 'Send the token the session was opened with, or initialize a new session',
+        });
       }
       return Object.assign(session, caller);
     }
     if (request.method !== 'POST' || !isInitialize(request.body)) {
-      throw new HubError('INVALID_REQUEST', `A request without an Mcp-Session-Id header must be a POST of 'initialize'`, {
-        hint: 'Initialize first, then send the Mcp-Session-Id the answer carries on every request',
-      });
+      throw new HubError(
+        'INVALID_REQUEST',
+        `A request without an Mcp-Session-Id header must be a POST of 'initialize'`,
+        {
+          hint: 'Initialize first, then send the Mcp-Session-Id the answer carries on every request',
+        },
+      );
     }
     return sessions.start(owner, caller, (session) => {
       const token = request.headers.authorization && bearerToken(request.headers.authorization);
@@ -95,7 +111,9 @@ export function mcpRoutes(app: FastifyInstance, options: McpDoorOptions): void {
     config: { door: 'rest' },
     handler: async (request, reply) => {
       if (request.method === 'GET' && foreignOrigin(request, options.publicUrl)) {
-        throw new HubError('FORBIDDEN', `Streams for origin '${request.headers.origin}' are refused`, { hint: 'Connect from a local MCP client, not from a web page of another site' });
+        throw new HubError('FORBIDDEN', `Streams for origin '${request.headers.origin}' are refused`, {
+          hint: 'Connect from a local MCP client, not from a web page of another site',
+        });
       }
       const token = request.headers.authorization && bearerToken(request.headers.authorization);
       const session = await sessionOf(request, token ? hashToken(token) : '');
@@ -103,7 +121,10 @@ export function mcpRoutes(app: FastifyInstance, options: McpDoorOptions): void {
       const streaming = request.method === 'GET';
       const counter = streaming ? 'streams' : 'calls';
       session[counter] += 1;
-      const answer = await session.transport.handleRequest(webRequest(request), request.method === 'POST' ? { parsedBody: request.body } : {});
+      const answer = await session.transport.handleRequest(
+        webRequest(request),
+        request.method === 'POST' ? { parsedBody: request.body } : {},
+      );
       // An `initialize` the transport refused leaves a session that was never named: nothing holds it.
       if (session.id === '') void session.server.close();
       let ended = false;

@@ -36,6 +36,9 @@ export function inProcessFetch(app: FastifyInstance, caller: () => InProcessCall
       ...(init.signal ? { signal: init.signal } : {}),
     });
     const empty = answer.statusCode === 204 || answer.statusCode === 304 || answer.rawPayload.length === 0;
-    return new Response(empty ? null : answer.rawPayload, { status: answer.statusCode, headers: flatHeaders(answer.headers) });
+    return new Response(empty ? null : answer.rawPayload, {
+      status: answer.statusCode,
+      headers: flatHeaders(answer.headers),
+    });
   };
 }

@@ -53,7 +53,11 @@ export class McpSessions {
    * A new session (not yet initialized: the transport names it as it answers `initialize`);
    * `server` is built for it by the caller, and connected here. Refused past the bound.
    */
-  async start(owner: string, caller: { host: string; remoteAddress: string }, build: (session: () => McpSession) => McpServer): Promise<McpSession> {
+  async start(
+    owner: string,
+    caller: { host: string; remoteAddress: string },
+    build: (session: () => McpSession) => McpServer,
+  ): Promise<McpSession> {
     this.closeIdle();
     if (this.open.size >= this.limits.maxSessions) {
       throw new HubError('RATE_LIMITED', `This node holds its most MCP sessions (${this.limits.maxSessions})`, {
@@ -92,7 +96,8 @@ export class McpSessions {
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
     const until = Date.now() + STOP_GRACE_MS;
-    while ([...this.open.values()].some((s) => s.calls > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    while ([...this.open.values()].some((s) => s.calls > 0) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
     await Promise.all([...this.open.keys()].map((id) => this.close(id)));
   }
 

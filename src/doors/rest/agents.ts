@@ -20,10 +20,18 @@ const listed = (agent: AgentRecord, base: string) => publicProfile(agent, base, 
 const agentsQuery = z.object({ ...pageFields, ...searchFields }).strict();
 
 /** A token as its holder's list shows it: never the secret, nor its hash. */
-export const tokenView = (t: TokenRecord) => ({ id: t.id, createdAt: iso(t.createdAt), ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}) });
+export const tokenView = (t: TokenRecord) => ({
+  id: t.id,
+  createdAt: iso(t.createdAt),
+  ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}),
+});
 
 /** Agents and tokens over REST. A token appears in exactly two answers: registration and rotation. */
-export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl: URL | undefined } & InboxRouteOptions): void {
+export function agentRoutes(
+  app: FastifyInstance,
+  hub: Hub,
+  options: { publicUrl: URL | undefined } & InboxRouteOptions,
+): void {
   const config = { door: 'rest' as const };
   inboxRoutes(app, hub, options); // an agent's own live inbox (registered here: app.ts lists the doors' route groups)
   const base = (request: Parameters<typeof baseUrl>[1]) => baseUrl(options.publicUrl, request);
@@ -31,14 +39,19 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
   app.post('/api/agents', { config }, async (request, reply) => {
     const caller = await callerOf(hub, request);
     const { agent, token } = await hub.identity.register(caller, request.body ?? {}, request.ip);
-    return reply.code(201).header('cache-control', 'no-store').send(Object.assign(profile(agent, base(request)), { token }));
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send(Object.assign(profile(agent, base(request)), { token }));
   });
 
   app.get('/api/agents', { config }, async (request) => {
     await callerOf(hub, request);
     const { cursor: token, limit, ...filters } = parseWith(agentsQuery, request.query);
     const page = { cursor: token, limit };
-    const { agents, hasMore, cursor } = isSearch(filters) ? await hub.identity.search(filters, page) : await hub.identity.list(page);
+    const { agents, hasMore, cursor } = isSearch(filters)
+      ? await hub.identity.search(filters, page)
+      : await hub.identity.list(page);
     return { data: agents.map((a) => listed(a, base(request))), hasMore, ...(cursor ? { cursor } : {}) };
   });
 
@@ -50,16 +63,25 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
   // The agent's profile: name, description, declared skills and tags (identity/profile.ts).
   app.patch('/api/agents/:handle', { config }, async (request) => {
     const caller = await callerOf(hub, request);
-    return profile(await hub.identity.updateProfile(caller, (request.params as { handle: string }).handle, request.body ?? {}), base(request));
+    return profile(
+      await hub.identity.updateProfile(caller, (request.params as { handle: string }).handle, request.body ?? {}),
+      base(request),
+    );
   });
 
   app.post('/api/agents/:handle/token', { config }, async (request, reply) => {
-    const token = await hub.identity.rotate(await callerOf(hub, request), (request.params as { handle: string }).handle);
+    const token = await hub.identity.rotate(
+      await callerOf(hub, request),
+      (request.params as { handle: string }).handle,
+    );
     return reply.header('cache-control', 'no-store').send({ token });
   });
 
   app.get('/api/agents/:handle/tokens', { config }, async (request) => {
-    const tokens = await hub.identity.tokens(await callerOf(hub, request), (request.params as { handle: string }).handle);
+    const tokens = await hub.identity.tokens(
+      await callerOf(hub, request),
+      (request.params as { handle: string }).handle,
+    );
     return { tokens: tokens.map(tokenView) };
   });
 
@@ -74,14 +96,21 @@ export function agentRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
   app.post('/api/agents/:handle/endpoint/challenge', { config }, async (request) =>
     hub.endpoints.challenge(await callerOf(hub, request), handleOf(request)),
   );
-  app.post('/api/agents/:handle/endpoint/verify', { config }, async (request) => hub.endpoints.verify(await callerOf(hub, request), handleOf(request)));
-  app.get('/api/agents/:handle/forwarding', { config }, async (request) => hub.endpoints.forwarding(await callerOf(hub, request), handleOf(request)));
+  app.post('/api/agents/:handle/endpoint/verify', { config }, async (request) =>
+    hub.endpoints.verify(await callerOf(hub, request), handleOf(request)),
+  );
+  app.get('/api/agents/:handle/forwarding', { config }, async (request) =>
+    hub.endpoints.forwarding(await callerOf(hub, request), handleOf(request)),
+  );
   app.put('/api/agents/:handle/forwarding', { config }, async (request) =>
     hub.endpoints.setForwarding(await callerOf(hub, request), handleOf(request), request.body ?? {}),
   );
 
   // Pausing: new direct tasks to the agent are refused until it is resumed (its operator or the admin).
-  for (const [action, paused] of [['pause', true], ['resume', false]] as const) {
+  for (const [action, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
     app.post(`/api/agents/:handle/${action}`, { config }, async (request) =>
       profile(await hub.identity.setPaused(await callerOf(hub, request), handleOf(request), paused), base(request)),
     );

@@ -10,7 +10,11 @@ export function forwardedRoutes(app: FastifyInstance, hub: Hub): void {
   const config = { door: 'rest' as const };
   app.post('/api/forwarded/:taskId/push', { config }, async (request, reply) => {
     const token = request.headers['x-a2a-notification-token'];
-    await hub.forwards.pushed((request.params as { taskId: string }).taskId, typeof token === 'string' ? token : undefined, request.body);
+    await hub.forwards.pushed(
+      (request.params as { taskId: string }).taskId,
+      typeof token === 'string' ? token : undefined,
+      request.body,
+    );
     return reply.code(204).send();
   });
 }

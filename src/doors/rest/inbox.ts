@@ -22,13 +22,16 @@ export interface InboxRouteOptions {
 }
 
 export function inboxRoutes(app: FastifyInstance, hub: Hub, options: InboxRouteOptions): void {
-
   app.get('/api/inbox/stream', { config: { door: 'rest' } }, async (request, reply) => {
-    const handle = requireAgent(await callerOf(hub, request), 'hold a live inbox (it is the agent\'s own feed)');
+    const handle = requireAgent(await callerOf(hub, request), "hold a live inbox (it is the agent's own feed)");
     const lastEventId = request.headers['last-event-id'];
     const abort = new AbortController();
     reply.raw.once('close', () => abort.abort()); // heard even if the client leaves while its lease is taken below
-    const items = await hub.inbox.stream(handle, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, abort.signal);
+    const items = await hub.inbox.stream(
+      handle,
+      Array.isArray(lastEventId) ? lastEventId[0] : lastEventId,
+      abort.signal,
+    );
     const release = options.open.reserve(handle);
     const presence = await hub.inbox.listen(handle, options.streams.heartbeatMs).catch((e: unknown) => {
       release();
@@ -47,12 +50,23 @@ export function inboxRoutes(app: FastifyInstance, hub: Hub, options: InboxRouteO
 }
 
 /** Writes the items as SSE (http/sse.ts) until the stream ends, the client leaves, or the socket stops draining. */
-function writeInbox(res: ServerResponse, items: AsyncGenerator<InboxItem>, abort: AbortController, settings: StreamSettings): Promise<void> {
+function writeInbox(
+  res: ServerResponse,
+  items: AsyncGenerator<InboxItem>,
+  abort: AbortController,
+  settings: StreamSettings,
+): Promise<void> {
   const failed = (error: unknown) => `event: error\ndata: ${JSON.stringify(restErrorBody(asHubError(error)))}\n\n`;
-  return writeSse(res, abort, settings, async (send) => {
-    for await (const { id, event } of items) {
-      if (abort.signal.aborted) break;
-      await send(sseBlock(id, event && JSON.stringify(event))); // an id alone marks where the stream has got to
-    }
-  }, failed).finally(() => items.return(undefined));
+  return writeSse(
+    res,
+    abort,
+    settings,
+    async (send) => {
+      for await (const { id, event } of items) {
+        if (abort.signal.aborted) break;
+        await send(sseBlock(id, event && JSON.stringify(event))); // an id alone marks where the stream has got to
+      }
+    },
+    failed,
+  ).finally(() => items.return(undefined));
 }

@@ -32,9 +32,13 @@ export function keyRoutes(app: FastifyInstance, hub: Hub, signer: Signer): void 
   app.post('/api/keys/rotate', { config }, async (request) => {
     const caller = await callerOf(hub, request);
     if (caller.kind !== 'admin') {
-      throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'Only the admin may rotate the signing keys', {
-        hint: 'Send Authorization: Bearer <admin token>, or run muster keys rotate --admin-token TOKEN (or MUSTER_ADMIN_TOKEN)',
-      });
+      throw new HubError(
+        caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN',
+        'Only the admin may rotate the signing keys',
+        {
+          hint: 'Send Authorization: Bearer <admin token>, or run muster keys rotate --admin-token TOKEN (or MUSTER_ADMIN_TOKEN)',
+        },
+      );
     }
     const { kid, replaced } = await signer.rotate();
     return { kid, replaced, keys: signer.keys.map((key) => keyView(key, kid)) };

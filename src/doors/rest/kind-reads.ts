@@ -13,7 +13,11 @@ export function kindReadRoutes(app: FastifyInstance, hub: Hub): void {
   for (const read of hub.kindReads as readonly RestRead<unknown>[]) {
     app.get(read.path, { config }, async (request: FastifyRequest, reply) => {
       const query = read.query ? parseWith(read.query, request.query) : undefined;
-      const body = await read.answer({ caller: () => callerOf(hub, request), params: request.params as Record<string, string>, query });
+      const body = await read.answer({
+        caller: () => callerOf(hub, request),
+        params: request.params as Record<string, string>,
+        query,
+      });
       return read.mediaType ? reply.type(read.mediaType).send(JSON.stringify(body)) : body;
     });
   }

@@ -10,9 +10,13 @@ export function metricsRoutes(app: FastifyInstance, hub: Hub, metrics: HubMetric
     if (access === 'admin') {
       const caller = await callerOf(hub, request);
       if (caller.kind !== 'admin') {
-        throw new HubError(caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN', 'GET /metrics needs the admin token', {
-          hint: 'Send Authorization: Bearer <admin token> (MUSTER_ADMIN_TOKEN, or the file muster serve names at start); or start the hub with --metrics public',
-        });
+        throw new HubError(
+          caller.kind === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN',
+          'GET /metrics needs the admin token',
+          {
+            hint: 'Send Authorization: Bearer <admin token> (MUSTER_ADMIN_TOKEN, or the file muster serve names at start); or start the hub with --metrics public',
+          },
+        );
       }
     }
     reply.type(metrics.contentType).header('cache-control', 'no-store');

@@ -20,10 +20,15 @@ export function operatorRoutes(app: FastifyInstance, hub: Hub): void {
 
   app.post('/api/operators', { config }, async (request, reply) => {
     const { operator, token } = await hub.operators.create(await callerOf(hub, request), request.body ?? {});
-    return reply.code(201).header('cache-control', 'no-store').send(Object.assign(operatorView({ ...operator, agents: [] }), { token }));
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send(Object.assign(operatorView({ ...operator, agents: [] }), { token }));
   });
 
-  app.get('/api/operators/:handle', { config }, async (request) => operatorView(await hub.operators.profile(await callerOf(hub, request), handleOf(request))));
+  app.get('/api/operators/:handle', { config }, async (request) =>
+    operatorView(await hub.operators.profile(await callerOf(hub, request), handleOf(request))),
+  );
 
   app.post('/api/operators/:handle/token', { config }, async (request, reply) => {
     const token = await hub.operators.rotate(await callerOf(hub, request), handleOf(request));
@@ -35,7 +40,11 @@ export function operatorRoutes(app: FastifyInstance, hub: Hub): void {
   }));
 
   app.delete('/api/operators/:handle/tokens/:tokenId', { config }, async (request, reply) => {
-    await hub.operators.revoke(await callerOf(hub, request), handleOf(request), (request.params as { tokenId: string }).tokenId);
+    await hub.operators.revoke(
+      await callerOf(hub, request),
+      handleOf(request),
+      (request.params as { tokenId: string }).tokenId,
+    );
     return reply.code(204).send();
   });
 }

@@ -12,7 +12,11 @@ import { invalidParams, joinField } from '../../errors/hub-error.js';
 const SHAPES_03: Record<string, { field: string; sent: string; as10: string }> = {
   text: { field: 'text', sent: '{"kind": "text", "text": "…"}', as10: '{"text": "…"}' },
   data: { field: 'data', sent: '{"kind": "data", "data": {…}}', as10: '{"data": {…}}' },
-  file: { field: 'file', sent: '{"kind": "file", "file": {"uri"|"bytes", "name", "mimeType"}}', as10: '{"url"|"raw", "filename", "mediaType"}' },
+  file: {
+    field: 'file',
+    sent: '{"kind": "file", "file": {"uri"|"bytes", "name", "mimeType"}}',
+    as10: '{"url"|"raw", "filename", "mediaType"}',
+  },
 };
 /** The content fields of either shape: a 0.3 part holds only its own kind's. */
 const CONTENT_FIELDS = ['text', 'data', 'file', 'url', 'raw', 'filename', 'mediaType'];
@@ -28,7 +32,8 @@ export function partsAs10(body: unknown, at = ''): unknown {
   for (const [key, value] of Object.entries(body)) {
     const field = joinField(at, key);
     if (OPAQUE.has(key)) out[key] = value;
-    else if (key === 'parts' && Array.isArray(value)) out[key] = value.map((part, i) => partAs10(part, `${field}[${i}]`));
+    else if (key === 'parts' && Array.isArray(value))
+      out[key] = value.map((part, i) => partAs10(part, `${field}[${i}]`));
     else out[key] = partsAs10(value, field);
   }
   return out;
@@ -37,21 +42,37 @@ export function partsAs10(body: unknown, at = ''): unknown {
 function partAs10(part: unknown, field: string): unknown {
   if (!isJsonObject(part)) return part; // the kind's schema names what a part must be
   if (part['kind'] === undefined) {
-    if (part['file'] !== undefined) throw mixed(`${field}.file`, 'is the 0.3 file field, in a part without kind', SHAPES_03['file']!);
+    if (part['file'] !== undefined)
+      throw mixed(`${field}.file`, 'is the 0.3 file field, in a part without kind', SHAPES_03['file']!);
     return part;
   }
   const shape = typeof part['kind'] === 'string' ? SHAPES_03[part['kind']] : undefined;
-  if (!shape) throw invalidParams(`${field}.kind`, 'must be text, data or file (a 0.3 part)', 'Send a 0.3 part {"kind": "text"|"data"|"file", …}, or a 1.0 part such as {"text": "…"} without kind');
+  if (!shape)
+    throw invalidParams(
+      `${field}.kind`,
+      'must be text, data or file (a 0.3 part)',
+      'Send a 0.3 part {"kind": "text"|"data"|"file", …}, or a 1.0 part such as {"text": "…"} without kind',
+    );
   const foreign = CONTENT_FIELDS.find((f) => f !== shape.field && part[f] !== undefined);
   if (foreign) throw mixed(`${field}.${foreign}`, `is not a field of a 0.3 ${part['kind']} part`, shape);
   const file = part['file'];
   if (shape.field === 'file') {
-    if (!isJsonObject(file)) throw invalidParams(`${field}.file`, 'must be an object {"uri"|"bytes", "name"?, "mimeType"?}', `Send ${shape.sent}`);
+    if (!isJsonObject(file))
+      throw invalidParams(
+        `${field}.file`,
+        'must be an object {"uri"|"bytes", "name"?, "mimeType"?}',
+        `Send ${shape.sent}`,
+      );
     const inner = FILE_FIELDS_10.find((f) => file[f] !== undefined);
-    if (inner) throw mixed(`${field}.file.${inner}`, 'is a 1.0 field: a 0.3 file holds uri or bytes, name and mimeType', shape);
+    if (inner)
+      throw mixed(`${field}.file.${inner}`, 'is a 1.0 field: a 0.3 file holds uri or bytes, name and mimeType', shape);
   }
   return partIn(part);
 }
 
 const mixed = (field: string, description: string, shape: { sent: string; as10: string }) =>
-  invalidParams(field, `${description}: a part is in the 1.0 shape or the 0.3 shape, not both`, `Send the 0.3 ${shape.sent}, or the 1.0 ${shape.as10} without kind`);
+  invalidParams(
+    field,
+    `${description}: a part is in the 1.0 shape or the 0.3 shape, not both`,
+    `Send the 0.3 ${shape.sent}, or the 1.0 ${shape.as10} without kind`,
+  );

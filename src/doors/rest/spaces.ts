@@ -40,10 +40,14 @@ export function spaceRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
 
   app.get('/api/spaces/:name', { config }, async (request) => {
     const space = await hub.spaces.get(name(request));
-    return Object.assign(shown(space, base(request)), { members: space.members.map((m) => ({ handle: m.handle, role: m.role, addedAt: iso(m.addedAt) })) });
+    return Object.assign(shown(space, base(request)), {
+      members: space.members.map((m) => ({ handle: m.handle, role: m.role, addedAt: iso(m.addedAt) })),
+    });
   });
 
-  app.patch('/api/spaces/:name', { config }, async (request) => shown(await hub.spaces.update(await callerOf(hub, request), name(request), request.body ?? {}), base(request)));
+  app.patch('/api/spaces/:name', { config }, async (request) =>
+    shown(await hub.spaces.update(await callerOf(hub, request), name(request), request.body ?? {}), base(request)),
+  );
 
   app.put('/api/spaces/:name/members/:handle', { config }, async (request) => {
     const { handle } = request.params as { handle: string };

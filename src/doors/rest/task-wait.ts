@@ -26,8 +26,16 @@ const stateNames = Object.values(LEGACY_STATE).join(', ');
 const waitQuery = z
   .object({
     afterSeq: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
-    untilState: z.string().refine((s) => parseState(s) !== undefined, `must be a task state: ${stateNames} (or a TASK_STATE_* name)`).optional(),
-    timeoutSeconds: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(WAIT_MAX_SECONDS, `must be at most ${WAIT_MAX_SECONDS}`).optional(),
+    untilState: z
+      .string()
+      .refine((s) => parseState(s) !== undefined, `must be a task state: ${stateNames} (or a TASK_STATE_* name)`)
+      .optional(),
+    timeoutSeconds: z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
+      .max(WAIT_MAX_SECONDS, `must be at most ${WAIT_MAX_SECONDS}`)
+      .optional(),
     historyLength: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').optional(),
   })
   .strict();
@@ -47,9 +55,19 @@ interface Waited {
 }
 
 /** Follows the task until the condition holds or `signal` ends the wait. */
-async function waitOn(hub: Hub, actor: Actor, id: string, query: z.infer<typeof waitQuery>, signal: AbortSignal): Promise<Waited> {
+async function waitOn(
+  hub: Hub,
+  actor: Actor,
+  id: string,
+  query: z.infer<typeof waitQuery>,
+  signal: AbortSignal,
+): Promise<Waited> {
   const until = query.untilState === undefined ? undefined : parseState(query.untilState)!;
-  const subscription = await hub.tasks.subscribe(actor, id, { ...(query.afterSeq !== undefined ? { lastEventId: query.afterSeq } : {}), signal, refuseTerminal: false });
+  const subscription = await hub.tasks.subscribe(actor, id, {
+    ...(query.afterSeq !== undefined ? { lastEventId: query.afterSeq } : {}),
+    signal,
+    refuseTerminal: false,
+  });
   let state = subscription.snapshot.status.state;
   let lastSeq: number | undefined;
   let changed = false;
@@ -63,7 +81,12 @@ async function waitOn(hub: Hub, actor: Actor, id: string, query: z.infer<typeof 
     }
   }
   const done = until !== undefined ? settled() : changed || isTerminal(state);
-  return { lastSeq: lastSeq ?? subscription.snapshotSeq, changed, done, ...(until !== undefined ? { reached: state === until } : {}) };
+  return {
+    lastSeq: lastSeq ?? subscription.snapshotSeq,
+    changed,
+    done,
+    ...(until !== undefined ? { reached: state === until } : {}),
+  };
 }
 
 export function taskWaitRoutes(app: FastifyInstance, hub: Hub, open: OpenStreams): void {
@@ -78,7 +101,11 @@ export function taskWaitRoutes(app: FastifyInstance, hub: Hub, open: OpenStreams
     const ended = open.hold(who, abort);
     reply.raw.once('close', () => abort.abort());
     try {
-      const { done, ...waited } = await withDeadline((query.timeoutSeconds ?? WAIT_DEFAULT_SECONDS) * 1000, abort.signal, (signal) => waitOn(hub, actor, id, query, signal));
+      const { done, ...waited } = await withDeadline(
+        (query.timeoutSeconds ?? WAIT_DEFAULT_SECONDS) * 1000,
+        abort.signal,
+        (signal) => waitOn(hub, actor, id, query, signal),
+      );
       const task = await hub.tasks.get(actor, id, query.historyLength);
       return { task, ...waited, timedOut: !done };
     } finally {

@@ -12,7 +12,9 @@ const HUB_DOOR = { kind: 'hub' } as const;
 
 const mailboxQuery = z.object({ state: z.string().optional(), ...pageFields, agent: z.string().optional() }).strict();
 
-const taskQuery = z.object({ historyLength: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').optional() }).strict();
+const taskQuery = z
+  .object({ historyLength: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').optional() })
+  .strict();
 
 const cancelBody = z.object({ reason: z.string().max(2000).optional() }).strict();
 
@@ -24,7 +26,10 @@ const idempotencyKey = (request: FastifyRequest): string | undefined => {
 /** Tasks over REST: the same services and view as the A2A door, with REST shapes. */
 export function taskRoutes(app: FastifyInstance, hub: Hub): void {
   const config = { door: 'rest' as const };
-  const actor = async (request: FastifyRequest): Promise<Actor> => ({ caller: await callerOf(hub, request), door: HUB_DOOR });
+  const actor = async (request: FastifyRequest): Promise<Actor> => ({
+    caller: await callerOf(hub, request),
+    door: HUB_DOOR,
+  });
   const id = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   for (const box of ['inbox', 'sent'] as const) {

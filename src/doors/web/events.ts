@@ -15,9 +15,17 @@ import { SAFETY_HEADERS } from './headers.js';
 /** News a stream may have waiting to be written before it is cut: a page that reads nothing reconnects. */
 const MOST_WAITING = 1_000;
 
-const FEED_HEADERS = { ...SAFETY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' };
+const FEED_HEADERS = {
+  ...SAFETY_HEADERS,
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+};
 
-export function feedEventRoutes(app: FastifyInstance, hub: Hub, options: { open: OpenStreams; streams: StreamSettings }): void {
+export function feedEventRoutes(
+  app: FastifyInstance,
+  hub: Hub,
+  options: { open: OpenStreams; streams: StreamSettings },
+): void {
   app.get('/feed/events', { exposeHeadRoute: false }, async (request, reply) => {
     const who = `feed@${request.ip}`; // the feed is anonymous: its streams are counted by address
     const release = options.open.reserve(who);
@@ -46,7 +54,7 @@ async function news(hub: Hub, send: SendBlock, abort: AbortController): Promise<
   });
   abort.signal.addEventListener('abort', () => wake?.(), { once: true });
   try {
-    await send(': the hub\'s public changes\n\n');
+    await send(": the hub's public changes\n\n");
     while (!abort.signal.aborted) {
       const next = waiting.shift();
       if (next !== undefined) await send(sseBlock(undefined, next));

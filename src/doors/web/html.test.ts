@@ -18,7 +18,15 @@ describe('html', () => {
 
   it('links only http(s) URLs', () => {
     expect(webUrl('https://a.example/x')).toBe('https://a.example/x');
-    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<b>', ' javascript:x', 'not a url', 42]) expect(webUrl(bad), String(bad)).toBeUndefined();
+    for (const bad of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,<b>',
+      ' javascript:x',
+      'not a url',
+      42,
+    ])
+      expect(webUrl(bad), String(bad)).toBeUndefined();
   });
 });
 
@@ -26,7 +34,15 @@ describe('prefersHtml', () => {
   it("is a browser's Accept, not a client's", () => {
     expect(prefersHtml('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe(true);
     expect(prefersHtml('text/html')).toBe(true);
-    for (const accept of [undefined, '', '*/*', 'application/json', 'application/a2a+json', 'application/json, text/html;q=0.5', 'text/html;q=0']) {
+    for (const accept of [
+      undefined,
+      '',
+      '*/*',
+      'application/json',
+      'application/a2a+json',
+      'application/json, text/html;q=0.5',
+      'text/html;q=0',
+    ]) {
       expect(prefersHtml(accept), String(accept)).toBe(false);
     }
   });

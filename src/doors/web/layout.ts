@@ -23,7 +23,9 @@ export type LiveOn = 'any' | { task: string } | { kinds: readonly string[] };
 const liveAttributes = (live: LiveOn | undefined): Html => {
   if (live === undefined) return html``;
   if (live === 'any') return html` data-live="1"`;
-  return 'task' in live ? html` data-live="1" data-live-task="${live.task}"` : html` data-live="1" data-live-kinds="${live.kinds.join(' ')}"`;
+  return 'task' in live
+    ? html` data-live="1" data-live-task="${live.task}"`
+    : html` data-live="1" data-live-kinds="${live.kinds.join(' ')}"`;
 };
 
 export function page(title: string, main: Html, options: PageOptions = {}): Html {

@@ -11,19 +11,32 @@ export const musterOf = (task: Task): Record<string, any> => (task.metadata?.['m
 export const kindOf = (task: Task): string => String(musterOf(task)['kind'] ?? 'task');
 
 /** A state as a badge: its 0.3 name (`input-required`) names its style, and in words ("input required") its text. */
-export const stateBadge = (state: TaskState): Html => html`<span class="state state-${stateLabel(state)}">${stateLabel(state).replace(/-/g, ' ')}</span>`;
+export const stateBadge = (state: TaskState): Html =>
+  html`<span class="state state-${stateLabel(state)}">${stateLabel(state).replace(/-/g, ' ')}</span>`;
 
 export const agentLink = (handle: unknown): Html =>
-  typeof handle === 'string' && handle !== '' ? html`<a class="agent" href="${feedPath('agents', handle)}">${handle}</a>` : html`someone`;
+  typeof handle === 'string' && handle !== ''
+    ? html`<a class="agent" href="${feedPath('agents', handle)}">${handle}</a>`
+    : html`someone`;
 
 export const spaceLink = (name: string): Html => html`<a href="${feedPath('spaces', name)}">${name}</a>`;
 
 /** A time, readable without script; the page script keeps a countdown's words current. */
-export const timeAt = (iso: string | undefined): Html => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')}</time>` : html``);
+export const timeAt = (iso: string | undefined): Html =>
+  iso
+    ? html`<time datetime="${iso}"
+        >${iso
+          .replace('T', ' ')
+          .replace(/\.\d+Z$/, ' UTC')
+          .replace(/Z$/, ' UTC')}</time
+      >`
+    : html``;
 
 export function countdown(deadline: string, now = Date.now()): Html {
   const left = Date.parse(deadline) - now;
-  return html`<time class="countdown" data-countdown datetime="${deadline}">${left > 0 ? `${untilWords(left)} left` : 'deadline passed'}</time>`;
+  return html`<time class="countdown" data-countdown datetime="${deadline}"
+    >${left > 0 ? `${untilWords(left)} left` : 'deadline passed'}</time
+  >`;
 }
 
 /** "3h 4m", "2m 5s", "12s". */
@@ -63,15 +76,28 @@ export const none = (what: string): Html => html`<p class="empty">${what}</p>`;
 export const isOpen = (t: Task): boolean => t.status.state === 'TASK_STATE_WORKING';
 
 /** A list of tasks, each linked by its title, with its kind, state and last change. */
-export function taskList(kinds: FeedKinds, tasks: readonly Task[], empty: string, extra: (t: Task) => Html = () => html``): Html {
+export function taskList(
+  kinds: FeedKinds,
+  tasks: readonly Task[],
+  empty: string,
+  extra: (t: Task) => Html = () => html``,
+): Html {
   if (tasks.length === 0) return none(empty);
-  return html`<ul class="tasks">${tasks.map(
-    (t) => html`<li><a href="${kinds.href(t.id, kindOf(t))}">${titleOf(kinds, t)}</a> ${stateBadge(t.status.state)} <span class="meta">${kindOf(t)} · ${timeAt(t.status.timestamp)}</span>${extra(t)}</li>`,
-  )}</ul>`;
+  return html`<ul class="tasks">
+    ${tasks.map(
+      (t) =>
+        html`<li>
+          <a href="${kinds.href(t.id, kindOf(t))}">${titleOf(kinds, t)}</a> ${stateBadge(t.status.state)}
+          <span class="meta">${kindOf(t)} · ${timeAt(t.status.timestamp)}</span>${extra(t)}
+        </li>`,
+    )}
+  </ul>`;
 }
 
 /** Links to the first page and to the page after this one, when there is one (`page` is the list's own cursor). */
 export function pager(path: string, at: string | undefined, next: string | undefined): Html {
   if (!at && !next) return html``;
-  return html`<nav class="pager" aria-label="Pages">${at ? html`<a href="${path}">First page</a> ` : ''}${next ? html`<a href="${path}?page=${encodeURIComponent(next)}" rel="next">Next page</a>` : ''}</nav>`;
+  return html`<nav class="pager" aria-label="Pages">
+    ${at ? html`<a href="${path}">First page</a> ` : ''}${next ? html`<a href="${path}?page=${encodeURIComponent(next)}" rel="next">Next page</a>` : ''}
+  </nav>`;
 }

@@ -39,7 +39,11 @@ export class FeedReads {
 
   /** The latest public tasks of `kinds` (all public tasks when not given), from `cursor` on. */
   async tasks(kinds?: readonly string[], cursor?: string): Promise<FeedPage<Task>> {
-    const page = await this.hub.tasks.list(AT_HUB, { pageSize: FEED_LIST_SIZE, ...(cursor ? { pageToken: cursor } : {}) }, kinds);
+    const page = await this.hub.tasks.list(
+      AT_HUB,
+      { pageSize: FEED_LIST_SIZE, ...(cursor ? { pageToken: cursor } : {}) },
+      kinds,
+    );
     return paged(page.tasks, page.nextPageToken || undefined);
   }
 
@@ -65,7 +69,10 @@ export class FeedReads {
   /** Agents as the directory lists them: their public profiles, without their own endpoints. */
   async agents(cursor?: string): Promise<FeedPage<AgentProfile>> {
     const page = await this.hub.identity.list({ limit: FEED_LIST_SIZE, ...(cursor ? { cursor } : {}) });
-    return paged(page.agents.map((agent) => publicProfile(agent, '/', { endpoint: false })), page.cursor);
+    return paged(
+      page.agents.map((agent) => publicProfile(agent, '/', { endpoint: false })),
+      page.cursor,
+    );
   }
 
   /** An agent's public profile, as GET /api/agents/{handle} answers it (its links relative to the hub). */

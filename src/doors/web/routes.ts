@@ -38,14 +38,21 @@ export interface WebOptions {
 }
 
 const send = (reply: FastifyReply, status: number, shown: Shown, nav: readonly NavLink[]) =>
-  reply.code(status).headers(SAFETY_HEADERS).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(shown.title, shown.main, { ...shown, nav }).text);
+  reply
+    .code(status)
+    .headers(SAFETY_HEADERS)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(page(shown.title, shown.main, { ...shown, nav }).text);
 
 /** A refusal as a page: what went wrong, in the hub's words, and where to go instead. */
 function errorPage(error: HubError): Shown {
   const missing = error.code.endsWith('NOT_FOUND');
   return {
     title: missing ? 'Not found' : 'Something went wrong',
-    main: html`<h1>${missing ? 'Not found' : 'Something went wrong'}</h1><p>${error.code === 'INTERNAL' ? 'The hub could not show this page.' : error.message}</p><p><a href="/">Back to the home page</a></p>`,
+    main: html`<h1>${missing ? 'Not found' : 'Something went wrong'}</h1>
+      <p>${error.code === 'INTERNAL' ? 'The hub could not show this page.' : error.message}</p>
+      <p><a href="/">Back to the home page</a></p>`,
   };
 }
 
@@ -64,7 +71,10 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
   // answered exactly as before, by the app's handlers (no route; a bad token's 401), in JSON.
   app.get('/', async (request, reply) => {
     if (!prefersHtml(request.headers.accept)) return reply.callNotFound();
-    return homePage(reads).then((shown) => send(reply, 200, shown, nav), (error: unknown) => refused(error, request, reply));
+    return homePage(reads).then(
+      (shown) => send(reply, 200, shown, nav),
+      (error: unknown) => refused(error, request, reply),
+    );
   });
 
   app.register(async (scope) => {
@@ -78,7 +88,10 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
       ['/feed/tasks/:id', (r) => anyTaskPage(reads, param(r, 'id'))],
       ...kinds.sections.flatMap((s): [string, (request: FastifyRequest) => Promise<Shown>][] => [
         [`/feed/${s.path}`, (r) => s.list(reads, at(r))],
-        [`/feed/${s.path}/:key`, (r) => (s.item ? s.item(reads, param(r, 'key')) : anyTaskPage(reads, param(r, 'key')))],
+        [
+          `/feed/${s.path}/:key`,
+          (r) => (s.item ? s.item(reads, param(r, 'key')) : anyTaskPage(reads, param(r, 'key'))),
+        ],
       ]),
       ['/feed/agents', (r) => agentsPage(reads, at(r))],
       ['/feed/agents/:handle', (r) => agentPage(reads, param(r, 'handle'))],
@@ -86,12 +99,17 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
       ['/feed/signin', () => signinPage()],
       ['/feed/inbox', () => inboxPage()],
     ];
-    for (const [path, render] of pages) scope.get(path, async (request, reply) => send(reply, 200, await render(request), nav));
+    for (const [path, render] of pages)
+      scope.get(path, async (request, reply) => send(reply, 200, await render(request), nav));
 
     scope.get('/feed/assets/:name', async (request, reply) => {
       const asset = Object.hasOwn(ASSETS, param(request, 'name')) ? ASSETS[param(request, 'name')] : undefined;
       if (!asset) throw new HubError('NOT_FOUND', `No asset ${param(request, 'name')}`);
-      return reply.headers(SAFETY_HEADERS).header('cache-control', 'public, max-age=300').type(asset.type).send(asset.body);
+      return reply
+        .headers(SAFETY_HEADERS)
+        .header('cache-control', 'public, max-age=300')
+        .type(asset.type)
+        .send(asset.body);
     });
 
     feedEventRoutes(scope, hub, options);

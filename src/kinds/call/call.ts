@@ -45,9 +45,14 @@ const answerSchema = z
  */
 export function callKind(quotas: Quotas): Kind {
   const close = (ctx: KindContext, task: StoredTask): Change | undefined => {
-    if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin closes an open call', { hint: ADMIN_HINT });
+    if (ctx.caller.kind !== 'admin')
+      throw new HubError('FORBIDDEN', 'Only the admin closes an open call', { hint: ADMIN_HINT });
     if (task.record.state !== 'TASK_STATE_WORKING') return undefined; // closed already: nothing to write
-    const message: Message = { messageId: randomUUID(), role: 'ROLE_AGENT', parts: [{ text: 'This call is closed; it takes no more answers.' }] };
+    const message: Message = {
+      messageId: randomUUID(),
+      role: 'ROLE_AGENT',
+      parts: [{ text: 'This call is closed; it takes no more answers.' }],
+    };
     return { state: 'TASK_STATE_COMPLETED', statusMessage: message, messages: [], artifacts: [] };
   };
 
@@ -56,7 +61,10 @@ export function callKind(quotas: Quotas): Kind {
     visibility: { readers: 'everyone', listedAt: [] }, // public: the question and every answer, at the hub's base
 
     async open(ctx: KindContext, message: Message): Promise<Opening> {
-      if (ctx.caller.kind !== 'admin') throw new HubError('FORBIDDEN', 'Only the admin posts open calls', { hint: `Agents answer calls: SendMessage with the call's taskId. ${ADMIN_HINT}` });
+      if (ctx.caller.kind !== 'admin')
+        throw new HubError('FORBIDDEN', 'Only the admin posts open calls', {
+          hint: `Agents answer calls: SendMessage with the call's taskId. ${ADMIN_HINT}`,
+        });
       const args = skillArgs(message, openArgs, 'An open call');
       const id = uuidv7();
       return {
@@ -74,18 +82,29 @@ export function callKind(quotas: Quotas): Kind {
       if (skillOf(message) === CALL_CLOSE) return close(ctx, task);
       const { record } = task;
       if (record.state !== 'TASK_STATE_WORKING') {
-        throw new HubError('UNSUPPORTED_OPERATION', `Call ${record.id} is closed; it takes no more answers`, { meta: { currentState: record.state } });
+        throw new HubError('UNSUPPORTED_OPERATION', `Call ${record.id} is closed; it takes no more answers`, {
+          meta: { currentState: record.state },
+        });
       }
       const author = requireAgent(ctx.caller, 'answer an open call');
       const answer = parseWith(answerSchema, onlyData(message, 'An answer'), DATA);
       requirePublic(answer, DATA);
       const id = uuidv7();
       // Public at once, without the author's handle (public views name no agents).
-      const published: Message = { messageId: message.messageId, role: 'ROLE_USER', parts: [{ data: answer }], metadata: { muster: { answer: id } } };
+      const published: Message = {
+        messageId: message.messageId,
+        role: 'ROLE_USER',
+        parts: [{ data: answer }],
+        metadata: { muster: { answer: id } },
+      };
       return {
         messages: [published],
         artifacts: [],
-        entry: { entry: { taskId: record.id, author, id, body: answer as JsonObject, createdAt: ctx.now }, whileState: 'TASK_STATE_WORKING', max: MAX_ANSWERS },
+        entry: {
+          entry: { taskId: record.id, author, id, body: answer as JsonObject, createdAt: ctx.now },
+          whileState: 'TASK_STATE_WORKING',
+          max: MAX_ANSWERS,
+        },
         quotas: quotas.charge('call.answer', author, ctx.now),
       };
     },

@@ -2,7 +2,18 @@
 import type { Message, Task } from '../../a2a/types.js';
 import type { FeedKind } from '../../doors/web/feed-kind.js';
 import { html } from '../../doors/web/html.js';
-import { isOpen, musterOf, none, pager, partsText, plainTitle, section, stateBadge, taskList, timeAt } from '../../doors/web/parts.js';
+import {
+  isOpen,
+  musterOf,
+  none,
+  pager,
+  partsText,
+  plainTitle,
+  section,
+  stateBadge,
+  taskList,
+  timeAt,
+} from '../../doors/web/parts.js';
 import type { FeedReads } from '../../doors/web/reads.js';
 import type { Shown } from '../../doors/web/pages/shown.js';
 
@@ -16,10 +27,18 @@ async function callsPage(reads: FeedReads, at?: string): Promise<Shown> {
   return {
     title: 'Calls',
     live: { kinds: [CALL] },
-    main: html`<h1>Calls</h1><p>Questions the hub's keeper asks every agent. Each agent answers once, in public.</p>
-${section('Open calls', taskList(reads.kinds, calls.filter(isOpen), 'No call is open.'))}
-${section('Closed calls', taskList(reads.kinds, calls.filter((t) => !isOpen(t)), 'No call is closed yet.'))}
-${pager('/feed/calls', at, next)}`,
+    main: html`<h1>Calls</h1>
+      <p>Questions the hub's keeper asks every agent. Each agent answers once, in public.</p>
+      ${section('Open calls', taskList(reads.kinds, calls.filter(isOpen), 'No call is open.'))}
+      ${section(
+        'Closed calls',
+        taskList(
+          reads.kinds,
+          calls.filter((t) => !isOpen(t)),
+          'No call is closed yet.',
+        ),
+      )}
+      ${pager('/feed/calls', at, next)}`,
   };
 }
 
@@ -29,7 +48,11 @@ const isAnswer = (m: Message) => (m.metadata?.['muster'] as { answer?: unknown }
 function answer(m: Message) {
   const data = m.parts.find((p) => p.data !== undefined)?.data as { stance?: unknown; body?: unknown } | undefined;
   const body = typeof data?.body === 'string' ? data.body : partsText(m.parts);
-  return html`<li>${typeof data?.stance === 'string' ? html`<strong class="stance">${data.stance}</strong> ` : ''}<span class="prose">${body}</span></li>`;
+  return html`<li>
+    ${typeof data?.stance === 'string' ? html`<strong class="stance">${data.stance}</strong> ` : ''}<span class="prose"
+      >${body}</span
+    >
+  </li>`;
 }
 
 function callPage(task: Task): Shown {
@@ -39,9 +62,17 @@ function callPage(task: Task): Shown {
     title: titleOf(task),
     live: { task: task.id },
     main: html`<h1>${titleOf(task)}</h1>
-<p>${stateBadge(task.status.state)} Open call, last changed ${timeAt(task.status.timestamp)}.</p>
-${section('Question', html`<p class="prose">${String(call.question ?? '')}</p>`)}
-${section(`Answers (${answers.length})`, answers.length === 0 ? none('No answer yet.') : html`<ol class="answers">${answers.map(answer)}</ol>`, 'answers')}`,
+      <p>${stateBadge(task.status.state)} Open call, last changed ${timeAt(task.status.timestamp)}.</p>
+      ${section('Question', html`<p class="prose">${String(call.question ?? '')}</p>`)}
+      ${section(
+        `Answers (${answers.length})`,
+        answers.length === 0
+          ? none('No answer yet.')
+          : html`<ol class="answers">
+              ${answers.map(answer)}
+            </ol>`,
+        'answers',
+      )}`,
   };
 }
 
@@ -52,6 +83,8 @@ export const callFeed: FeedKind = {
   titleOf: callTitle,
   async home(reads) {
     const { items: calls } = await reads.tasks([CALL]);
-    return { open: section('Open calls', taskList(reads.kinds, calls.filter(isOpen), 'No call is open.'), 'open-calls') };
+    return {
+      open: section('Open calls', taskList(reads.kinds, calls.filter(isOpen), 'No call is open.'), 'open-calls'),
+    };
   },
 };

@@ -22,7 +22,10 @@ export function directKind(quotas: Quotas, waitMs: number): Kind {
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       const sender = requireAgent(ctx.caller, 'send a task');
       const target = doorOf(ctx, 'agent').handle;
-      if (sender === target) throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', { hint: 'Send it to another agent\'s base URL' });
+      if (sender === target)
+        throw new HubError('FORBIDDEN', 'An agent cannot send a task to itself', {
+          hint: "Send it to another agent's base URL",
+        });
       return {
         kind: 'direct',
         contextId: message.contextId ?? uuidv7(),
@@ -44,22 +47,37 @@ export function directKind(quotas: Quotas, waitMs: number): Kind {
     async followUp(ctx: KindContext, task: StoredTask, message: Message): Promise<Change> {
       const { record } = task;
       if (ctx.caller.kind === 'agent' && ctx.caller.handle === record.target) {
-        throw new HubError('FORBIDDEN', 'The target answers a task with respond, not SendMessage', { hint: `POST /api/tasks/${record.id}/respond` });
+        throw new HubError('FORBIDDEN', 'The target answers a task with respond, not SendMessage', {
+          hint: `POST /api/tasks/${record.id}/respond`,
+        });
       }
-      if (ctx.caller.kind !== 'agent') throw new HubError('FORBIDDEN', 'Only the sender may add messages to a direct task');
+      if (ctx.caller.kind !== 'agent')
+        throw new HubError('FORBIDDEN', 'Only the sender may add messages to a direct task');
       if (isTerminal(record.state)) {
-        throw new HubError('UNSUPPORTED_OPERATION', `Task ${record.id} is ${record.state}; it takes no more messages`, { hint: 'Start a new task', meta: { currentState: record.state } });
+        throw new HubError('UNSUPPORTED_OPERATION', `Task ${record.id} is ${record.state}; it takes no more messages`, {
+          hint: 'Start a new task',
+          meta: { currentState: record.state },
+        });
       }
       const resumes = record.state === 'TASK_STATE_INPUT_REQUIRED';
       const charges = quotas.charge('direct.followup', `${ctx.caller.handle}>${record.target}`, ctx.now);
-      return { messages: [message], artifacts: [], quotas: charges, partsFor: record.target!, ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}) };
+      return {
+        messages: [message],
+        artifacts: [],
+        quotas: charges,
+        partsFor: record.target!,
+        ...(resumes ? { state: 'TASK_STATE_WORKING' as const } : {}),
+      };
     },
 
     cancel(ctx: KindContext, task: StoredTask, _reason: string | undefined): Change {
       const { record } = task;
-      const mayCancel = ctx.caller.kind === 'admin' || (ctx.caller.kind === 'agent' && ctx.caller.handle === record.sender);
+      const mayCancel =
+        ctx.caller.kind === 'admin' || (ctx.caller.kind === 'agent' && ctx.caller.handle === record.sender);
       if (!mayCancel) {
-        throw new HubError('FORBIDDEN', 'Only the sender (or the admin) cancels a direct task', { hint: 'The target answers TASK_STATE_REJECTED or TASK_STATE_FAILED with respond' });
+        throw new HubError('FORBIDDEN', 'Only the sender (or the admin) cancels a direct task', {
+          hint: 'The target answers TASK_STATE_REJECTED or TASK_STATE_FAILED with respond',
+        });
       }
       return { state: 'TASK_STATE_CANCELED', messages: [], artifacts: [] };
     },
@@ -87,7 +105,7 @@ export const directModule: KindModule<DirectSettings> = {
             description:
               `Send a task to ${handle}'s inbox. Muster stores and routes it, never executes it. SendMessage waits for the answer unless ` +
               'configuration.returnImmediately is true (then it answers at once with the task as it stands, TASK_STATE_SUBMITTED), ' +
-              'until the task ends or needs input, up to the hub\'s blocking wait; the answer may be a Message. ' +
+              "until the task ends or needs input, up to the hub's blocking wait; the answer may be a Message. " +
               'When the wait runs out first, the answer is the task as it stands, with metadata.muster.wait {"ranOut": true, "seconds": N}, ' +
               `and ${handle} may still answer: follow it with GetTask, ListTasks or SubscribeToTask. ` +
               'Answer TASK_STATE_INPUT_REQUIRED with SendMessage carrying the taskId. Parts must be of the input modes on this card.',

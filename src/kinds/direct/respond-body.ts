@@ -33,7 +33,9 @@ const chunk = artifact.extend({
 export const respondBody = z
   .object({
     state: stateName
-      .refine((s) => (RESPOND_STATES as readonly string[]).includes(s), { message: `must be one of ${RESPOND_STATES.join(', ')}` })
+      .refine((s) => (RESPOND_STATES as readonly string[]).includes(s), {
+        message: `must be one of ${RESPOND_STATES.join(', ')}`,
+      })
       .optional(),
     message: messageBody.optional(),
     artifacts: z.array(artifact).max(LIMITS.artifactsPerWrite).optional(),
@@ -45,9 +47,18 @@ export const respondBody = z
   .superRefine((body, ctx) => {
     if (body.reply !== undefined) {
       const beside = (['state', 'message', 'artifacts', 'chunks'] as const).filter((k) => body[k] !== undefined);
-      if (beside.length > 0) ctx.addIssue({ code: 'custom', path: ['reply'], message: `is the whole answer: send it without ${beside.join(', ')}` });
+      if (beside.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['reply'],
+          message: `is the whole answer: send it without ${beside.join(', ')}`,
+        });
     } else if (body.state === undefined && body.artifacts === undefined && body.chunks === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['state'], message: `is required, unless the body carries artifacts or chunks (the task keeps its state) or a reply: one of ${RESPOND_STATES.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['state'],
+        message: `is required, unless the body carries artifacts or chunks (the task keeps its state) or a reply: one of ${RESPOND_STATES.join(', ')}`,
+      });
     }
   });
 

@@ -18,7 +18,9 @@ import { RESPOND_TRANSITIONS } from './transitions.js';
 export function respond(ctx: KindContext, task: StoredTask, body: unknown): Change {
   const { record } = task;
   if (ctx.caller.kind !== 'agent' || ctx.caller.handle !== record.target) {
-    throw new HubError('FORBIDDEN', 'Only the agent a task was sent to may respond to it', { hint: `Only the target responds; read the task with GET /api/tasks/${record.id}` });
+    throw new HubError('FORBIDDEN', 'Only the agent a task was sent to may respond to it', {
+      hint: `Only the target responds; read the task with GET /api/tasks/${record.id}`,
+    });
   }
   const input = parseWith(respondBody, body);
   if (input.expectedState && input.expectedState !== record.state) {
@@ -27,7 +29,10 @@ export function respond(ctx: KindContext, task: StoredTask, body: unknown): Chan
   if (input.reply) return reply(task, agentMessage(input.reply, 'reply.parts'));
   const moves = RESPOND_TRANSITIONS[record.state] ?? [];
   if (input.state ? !moves.includes(input.state) : moves.length === 0) {
-    throw conflict(record.state, `A task in ${record.state} cannot move to ${input.state ?? 'anything'}; nothing was changed`);
+    throw conflict(
+      record.state,
+      `A task in ${record.state} cannot move to ${input.state ?? 'anything'}; nothing was changed`,
+    );
   }
   const message = input.message && agentMessage(input.message, 'message.parts');
   const artifacts: Artifact[] = (input.artifacts ?? []).map((a, i) => {
@@ -46,7 +51,11 @@ function reply(task: StoredTask, message: Message): Change {
   const { record } = task;
   const answered = task.artifacts.length > 0 || task.history.some((m) => m.role === 'ROLE_AGENT');
   if (record.state !== 'TASK_STATE_SUBMITTED' || answered) {
-    throw conflict(record.state, `A reply answers a new task; task ${record.id} is ${record.state}${answered ? ' and answered already' : ''}: nothing was changed`, 'Answer it with state, message, artifacts or chunks');
+    throw conflict(
+      record.state,
+      `A reply answers a new task; task ${record.id} is ${record.state}${answered ? ' and answered already' : ''}: nothing was changed`,
+      'Answer it with state, message, artifacts or chunks',
+    );
   }
   return replyChange(message);
 }
@@ -58,16 +67,27 @@ function chunks(task: StoredTask, input: NonNullable<RespondBody['chunks']>): Ar
     checkParts(artifact.parts, `chunks[${i}].parts`);
     const before = partsOf.get(artifact.artifactId);
     if (append && before === undefined) {
-      throw invalidParams(`chunks[${i}].append`, `is true, but task ${task.record.id} has no artifact '${artifact.artifactId}' to add to`, 'Send its first chunk without append (or with append: false)');
+      throw invalidParams(
+        `chunks[${i}].append`,
+        `is true, but task ${task.record.id} has no artifact '${artifact.artifactId}' to add to`,
+        'Send its first chunk without append (or with append: false)',
+      );
     }
     const parts = (append ? before! : 0) + artifact.parts.length;
     if (parts > LIMITS.partsPerArtifact) {
-      throw invalidParams(`chunks[${i}]`, `would make artifact '${artifact.artifactId}' hold ${parts} parts; at most ${LIMITS.partsPerArtifact} are kept`, 'Start another artifact');
+      throw invalidParams(
+        `chunks[${i}]`,
+        `would make artifact '${artifact.artifactId}' hold ${parts} parts; at most ${LIMITS.partsPerArtifact} are kept`,
+        'Start another artifact',
+      );
     }
     partsOf.set(artifact.artifactId, parts);
     return { artifact, append: append === true, lastChunk: lastChunk === true };
   });
 }
 
-const conflict = (state: StoredTask['record']['state'], message: string, hint = 'Read the task again and respond from its current state') =>
-  new HubError('CONFLICT', message, { meta: { currentState: state, state: stateLabel(state) }, hint });
+const conflict = (
+  state: StoredTask['record']['state'],
+  message: string,
+  hint = 'Read the task again and respond from its current state',
+) => new HubError('CONFLICT', message, { meta: { currentState: state, state: stateLabel(state) }, hint });

@@ -18,4 +18,6 @@ export interface DirectSettings {
   blockingWaitMs: number;
 }
 
-export const directSettingsFrom = (s: SettledOf<typeof DIRECT_SETTINGS>): DirectSettings => ({ blockingWaitMs: s.blockingWaitS.value! * 1000 });
+export const directSettingsFrom = (s: SettledOf<typeof DIRECT_SETTINGS>): DirectSettings => ({
+  blockingWaitMs: s.blockingWaitS.value! * 1000,
+});

@@ -21,7 +21,8 @@ export const factsOf = (task: StoredTask): IntentFacts => task.record.metadata?.
 export const said = (text: string): Message => ({ messageId: randomUUID(), role: 'ROLE_AGENT', parts: [{ text }] });
 
 /** When the worker's lease runs (or ran) out, ISO 8601. */
-export const leaseEnd = (record: TaskRecord): string | undefined => (record.heldUntil === undefined ? undefined : new Date(record.heldUntil).toISOString());
+export const leaseEnd = (record: TaskRecord): string | undefined =>
+  record.heldUntil === undefined ? undefined : new Date(record.heldUntil).toISOString();
 
 /**
  * The task's hold as `metadata.muster` shows it (the kind's describeHold): the worker that holds

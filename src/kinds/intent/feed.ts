@@ -18,9 +18,16 @@ async function spacesPage(reads: FeedReads, at?: string): Promise<Shown> {
   return {
     title: 'Spaces',
     live: { kinds: [INTENT] },
-    main: html`<h1>Spaces</h1><p>Where orchestrators declare work and workers claim, progress and land it.</p>
-${data.length === 0 ? none('No space yet.') : html`<ul class="spaces">${data.map((s) => html`<li>${spaceLink(s.name)}${s.description ? html` <span class="meta">${s.description}</span>` : ''}${s.owner ? html` <span class="meta">owned by ${agentLink(s.owner)}</span>` : ''}</li>`)}</ul>`}
-${pager('/feed/spaces', at, next)}`,
+    main: html`<h1>Spaces</h1>
+      <p>Where orchestrators declare work and workers claim, progress and land it.</p>
+      ${
+        data.length === 0
+          ? none('No space yet.')
+          : html`<ul class="spaces">
+              ${data.map((s) => html`<li>${spaceLink(s.name)}${s.description ? html` <span class="meta">${s.description}</span>` : ''}${s.owner ? html` <span class="meta">owned by ${agentLink(s.owner)}</span>` : ''}</li>`)}
+            </ul>`
+      }
+      ${pager('/feed/spaces', at, next)}`,
   };
 }
 
@@ -44,26 +51,48 @@ function landing(t: Task): Html {
 async function spacePage(reads: FeedReads, name: string): Promise<Shown> {
   const [space, intents] = await Promise.all([reads.space(name), reads.spaceTasks(name)]);
   const known = new Set(STATE_GROUPS.map(([s]) => s));
-  const groups: [string, Task[]][] = STATE_GROUPS.map(([state, label]) => [label, intents.filter((t) => t.status.state === state)]);
+  const groups: [string, Task[]][] = STATE_GROUPS.map(([state, label]) => [
+    label,
+    intents.filter((t) => t.status.state === state),
+  ]);
   const other = intents.filter((t) => !known.has(t.status.state));
   if (other.length > 0) groups.push(['Other', other]);
   return {
     title: `Space ${space.name}`,
     live: { kinds: [INTENT] },
     main: html`<h1>Space ${space.name}</h1>
-${space.description ? html`<p class="prose">${space.description}</p>` : ''}
-<p class="meta">${space.owner ? html`Owned by ${agentLink(space.owner)}; ` : ''}claims: ${space.claim}; created ${timeAt(new Date(space.createdAt).toISOString())}. A2A base: <code>/spaces/${space.name}/</code></p>
-${section('Members', space.members.length === 0 ? none('No members.') : html`<ul>${space.members.map((m) => html`<li>${agentLink(m.handle)} <span class="meta">${m.role}</span></li>`)}</ul>`)}
-${intents.length >= SPACE_INTENTS ? html`<p class="meta">The ${SPACE_INTENTS} intents changed most recently; <code>GET /api/spaces/${space.name}/intents</code> pages through them all.</p>` : ''}
-${groups.map(([label, list]) => section(`${label} (${list.length})`, taskList(reads.kinds, list, `No intent is ${label.toLowerCase()}.`, landing)))}`,
+      ${space.description ? html`<p class="prose">${space.description}</p>` : ''}
+      <p class="meta">
+        ${space.owner ? html`Owned by ${agentLink(space.owner)}; ` : ''}claims: ${space.claim}; created
+        ${timeAt(new Date(space.createdAt).toISOString())}. A2A base: <code>/spaces/${space.name}/</code>
+      </p>
+      ${section(
+        'Members',
+        space.members.length === 0
+          ? none('No members.')
+          : html`<ul>
+              ${space.members.map((m) => html`<li>${agentLink(m.handle)} <span class="meta">${m.role}</span></li>`)}
+            </ul>`,
+      )}
+      ${intents.length >= SPACE_INTENTS ? html`<p class="meta">The ${SPACE_INTENTS} intents changed most recently; <code>GET /api/spaces/${space.name}/intents</code> pages through them all.</p>` : ''}
+      ${groups.map(([label, list]) => section(`${label} (${list.length})`, taskList(reads.kinds, list, `No intent is ${label.toLowerCase()}.`, landing)))}`,
   };
 }
 
 export const intentFeed: FeedKind = {
   kind: INTENT,
-  section: { path: 'spaces', label: 'Spaces', what: 'declared work, claimed and landed', list: spacesPage, item: spacePage },
+  section: {
+    path: 'spaces',
+    label: 'Spaces',
+    what: 'declared work, claimed and landed',
+    list: spacesPage,
+    item: spacePage,
+  },
   page: (task, kinds) => {
     const space = (musterOf(task)['space'] as string | undefined) ?? task.contextId;
-    return taskView(kinds, task, { place: html` in space ${spaceLink(space)}`, artifacts: { heading: 'Landing', none: 'Not landed yet.' } });
+    return taskView(kinds, task, {
+      place: html` in space ${spaceLink(space)}`,
+      artifacts: { heading: 'Landing', none: 'Not landed yet.' },
+    });
   },
 };

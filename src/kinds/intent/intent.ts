@@ -6,7 +6,17 @@ import { MINUTE, type Quotas } from '../../identity/quotas.js';
 import { INTENT_QUOTA_RULES } from './quota-rules.js';
 import { INTENT_SETTINGS, intentSettingsFrom, type IntentSettings } from './settings.js';
 import type { StoredTask } from '../../store/store.js';
-import { doorOf, type Change, type Kind, type KindContext, type KindModule, type LockedReads, type Opening, type Standing, type Twin } from '../../hub/kind.js';
+import {
+  doorOf,
+  type Change,
+  type Kind,
+  type KindContext,
+  type KindModule,
+  type LockedReads,
+  type Opening,
+  type Standing,
+  type Twin,
+} from '../../hub/kind.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
 import { factsOf, holdFacts, INTENT, said, type IntentFacts } from './facts.js';
 import { footprintsOverlap, intentOpenKey, storedOpenKey, titleWords } from './twins.js';
@@ -24,7 +34,10 @@ const TWIN_SCAN = 2_000;
 /** The space's standing of the caller, or SPACE_NOT_FOUND. */
 async function standingIn(ctx: KindContext, space: string): Promise<Standing> {
   const standing = await ctx.reads.standing(space, ctx.caller);
-  if (!standing) throw new HubError('SPACE_NOT_FOUND', `There is no space named ${space}`, { hint: 'List spaces with GET /api/spaces' });
+  if (!standing)
+    throw new HubError('SPACE_NOT_FOUND', `There is no space named ${space}`, {
+      hint: 'List spaces with GET /api/spaces',
+    });
   return standing;
 }
 
@@ -32,17 +45,38 @@ async function standingIn(ctx: KindContext, space: string): Promise<Standing> {
 function declaredPriority(standing: Standing, asked: number): { priority: number; capped: boolean } {
   const { role, space } = standing;
   if (role === 'owner' || role === 'admin') return { priority: asked, capped: false };
-  if (role === 'orchestrator') return { priority: Math.min(asked, space.orchestratorPriority), capped: asked > space.orchestratorPriority };
+  if (role === 'orchestrator')
+    return { priority: Math.min(asked, space.orchestratorPriority), capped: asked > space.orchestratorPriority };
   throw new HubError('FORBIDDEN', `Only the owner and orchestrators declare intents in space ${space.name}`, {
     hint: `The owner makes an agent an orchestrator with PUT /api/spaces/${space.name}/members/{handle}. ${READS_NEED_NO_TOKEN}`,
   });
 }
 
 /** An open or recently landed intent the declaration repeats, if any, as the answer to it. */
-async function twinOf(reads: LockedReads, now: number, space: string, declaration: Declaration): Promise<Twin | undefined> {
+async function twinOf(
+  reads: LockedReads,
+  now: number,
+  space: string,
+  declaration: Declaration,
+): Promise<Twin | undefined> {
   const [open, landed] = await Promise.all([
-    reads.spaceTasks(space, [INTENT], { states: [...OPEN_STATES], includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
-    reads.spaceTasks(space, [INTENT], { states: ['TASK_STATE_COMPLETED'], statusAtOrAfter: now - TWIN_WINDOW_MS, includeArtifacts: false, historyLength: 0 }, TWIN_SCAN),
+    reads.spaceTasks(
+      space,
+      [INTENT],
+      { states: [...OPEN_STATES], includeArtifacts: false, historyLength: 0 },
+      TWIN_SCAN,
+    ),
+    reads.spaceTasks(
+      space,
+      [INTENT],
+      {
+        states: ['TASK_STATE_COMPLETED'],
+        statusAtOrAfter: now - TWIN_WINDOW_MS,
+        includeArtifacts: false,
+        historyLength: 0,
+      },
+      TWIN_SCAN,
+    ),
   ]);
   const words = titleWords(declaration.title);
   const twin = [...open, ...landed].find((t) => {
@@ -63,7 +97,9 @@ const repeats = (twin: StoredTask, footprint: string) =>
   `This repeats intent ${twin.record.id} (same title, ${footprint}), so nothing new was declared; send "force": true in the data part to declare it anyway.`;
 
 function openedSentence(id: string, space: string, priority: number, capped: boolean, asked: number): string {
-  const cap = capped ? ` at priority ${priority} (you asked for ${asked}; orchestrators declare at most ${priority} here)` : '';
+  const cap = capped
+    ? ` at priority ${priority} (you asked for ${asked}; orchestrators declare at most ${priority} here)`
+    : '';
   return `Intent ${id} is open in space ${space}${cap}: no worker has claimed it yet. Follow it with GetTask or SubscribeToTask; CancelTask withdraws it.`;
 }
 
@@ -78,13 +114,26 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
   const mayDirect = async (ctx: KindContext, task: StoredTask, what: string) => {
     requireToken(ctx.caller, what, READS_NEED_NO_TOKEN);
     const { role } = await standingIn(ctx, factsOf(task).space);
-    if (role === 'owner' || role === 'admin' || (ctx.caller.kind === 'agent' && ctx.caller.handle === task.record.sender)) return;
-    throw new HubError('FORBIDDEN', `Only the space's owner, the intent's declarer or the admin may ${what.toLowerCase()}`, { hint: READS_NEED_NO_TOKEN });
+    if (
+      role === 'owner' ||
+      role === 'admin' ||
+      (ctx.caller.kind === 'agent' && ctx.caller.handle === task.record.sender)
+    )
+      return;
+    throw new HubError(
+      'FORBIDDEN',
+      `Only the space's owner, the intent's declarer or the admin may ${what.toLowerCase()}`,
+      { hint: READS_NEED_NO_TOKEN },
+    );
   };
   const mayClaim = (ctx: KindContext, space: string) => async (worker: string) => {
     const standing = await standingIn(ctx, space);
     if (standing.space.claim === 'open' || standing.role === 'worker' || standing.role === 'owner') return;
-    throw new HubError('FORBIDDEN', `${worker} may not claim intents in space ${space}: only its workers and owner do`, { hint: `The owner adds workers with PUT /api/spaces/${space}/members/${worker} {"role": "worker"}` });
+    throw new HubError(
+      'FORBIDDEN',
+      `${worker} may not claim intents in space ${space}: only its workers and owner do`,
+      { hint: `The owner adds workers with PUT /api/spaces/${space}/members/${worker} {"role": "worker"}` },
+    );
   };
 
   return {
@@ -118,9 +167,19 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
         metadata: { muster: facts } as unknown as JsonObject,
         rank: priority, // claimable intents are listed by it
         // Forced, it opens beside its twins, but still under the lock, so a twin checked at that moment sees it.
-        underLock: { key: declaring(space), ...(declaration.force ? {} : { twinOf: (reads: LockedReads) => twinOf(reads, ctx.now, space, declaration) }) },
+        underLock: {
+          key: declaring(space),
+          ...(declaration.force ? {} : { twinOf: (reads: LockedReads) => twinOf(reads, ctx.now, space, declaration) }),
+        },
         // The exact same work is also refused by the store's open key (twins.ts), lock or no lock.
-        ...(declaration.force ? {} : { openKey: { key: intentOpenKey(space, declaration.title, declaration.footprint), twinNote: (t: StoredTask) => repeats(t, 'same footprint') } }),
+        ...(declaration.force
+          ? {}
+          : {
+              openKey: {
+                key: intentOpenKey(space, declaration.title, declaration.footprint),
+                twinNote: (t: StoredTask) => repeats(t, 'same footprint'),
+              },
+            }),
         messages: [message],
         quotas: quotas.charge('intent.declare', callerName(ctx.caller), ctx.now),
       };
@@ -129,19 +188,36 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
     async followUp(ctx: KindContext, task: StoredTask, message: Message): Promise<Change> {
       const { record } = task;
       if (record.state !== 'TASK_STATE_INPUT_REQUIRED') {
-        throw new HubError('UNSUPPORTED_OPERATION', `Intent ${record.id} is ${record.state}; a message with its taskId only answers its question when it is TASK_STATE_INPUT_REQUIRED`, {
-          hint: 'To change the work, cancel the intent (CancelTask) and declare it again',
-          meta: { currentState: record.state },
-        });
+        throw new HubError(
+          'UNSUPPORTED_OPERATION',
+          `Intent ${record.id} is ${record.state}; a message with its taskId only answers its question when it is TASK_STATE_INPUT_REQUIRED`,
+          {
+            hint: 'To change the work, cancel the intent (CancelTask) and declare it again',
+            meta: { currentState: record.state },
+          },
+        );
       }
       await mayDirect(ctx, task, 'Answer the question');
-      return { state: 'TASK_STATE_WORKING', statusMessage: said(`The declarer answered; ${record.holder} carries on with intent ${record.id}.`), messages: [message], artifacts: [] };
+      return {
+        state: 'TASK_STATE_WORKING',
+        statusMessage: said(`The declarer answered; ${record.holder} carries on with intent ${record.id}.`),
+        messages: [message],
+        artifacts: [],
+      };
     },
 
     async cancel(ctx: KindContext, task: StoredTask, reason: string | undefined): Promise<Change> {
       await mayDirect(ctx, task, 'Withdraw an intent');
       const why = reason ? `: ${reason}` : '';
-      return { state: 'TASK_STATE_CANCELED', statusMessage: said(`Intent ${task.record.id} was withdrawn${why}. Its worker stops; declare it again to redo it.`), messages: [], artifacts: [], ...holdEnds(task.record, ctx.now) };
+      return {
+        state: 'TASK_STATE_CANCELED',
+        statusMessage: said(
+          `Intent ${task.record.id} was withdrawn${why}. Its worker stops; declare it again to redo it.`,
+        ),
+        messages: [],
+        artifacts: [],
+        ...holdEnds(task.record, ctx.now),
+      };
     },
 
     due: (task, _entries, now) => leaseExpired(task, now),
@@ -177,7 +253,9 @@ export const intentModule: KindModule<IntentSettings> = {
               `The answer is the intent's task in space ${space} (contextId "${space}"): it waits for the intent to land or need input unless configuration.returnImmediately is true. ` +
               'A twin (same title words, overlapping footprint) of an open or just-landed intent declares nothing and answers that intent. Workers claim intents over REST; GetTask, ListTasks and SubscribeToTask need no token.',
             tags: ['intents', 'work', 'space'],
-            examples: ['Add rate limiting to /api/links\nAnonymous callers can flood the links endpoints; cap them at 60 requests a minute.'],
+            examples: [
+              'Add rate limiting to /api/links\nAnonymous callers can flood the links endpoints; cap them at 60 requests a minute.',
+            ],
             inputModes: ['text/plain', 'application/json'],
             outputModes: ['text/plain', 'application/json'],
           },

@@ -17,7 +17,9 @@ import { factsOf, INTENT } from './facts.js';
 
 const intentQuery = z.object({ state: z.string().optional(), ...pageFields }).strict();
 export type IntentQuery = z.infer<typeof intentQuery>;
-const heldQuery = z.object({ worker: z.string().min(1, 'send me (your own agent) or an agent handle'), ...pageFields }).strict();
+const heldQuery = z
+  .object({ worker: z.string().min(1, 'send me (your own agent) or an agent handle'), ...pageFields })
+  .strict();
 export type HeldQuery = z.infer<typeof heldQuery>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -41,7 +43,11 @@ function summary(task: StoredTask) {
 /** A store page as the REST page; `tokenOf` makes the cursor that follows its last intent. */
 function restPage(page: TaskPage, tokenOf: (last: TaskRecord) => string) {
   const last = page.tasks.at(-1);
-  return { data: page.tasks.map(summary), hasMore: page.hasMore, ...(page.hasMore && last ? { cursor: tokenOf(last.record) } : {}) };
+  return {
+    data: page.tasks.map(summary),
+    hasMore: page.hasMore,
+    ...(page.hasMore && last ? { cursor: tokenOf(last.record) } : {}),
+  };
 }
 
 export class IntentListing {
@@ -64,11 +70,19 @@ export class IntentListing {
     const filters = [scope, state];
     const read = { scope, limit, historyLength: 0, includeArtifacts: false };
     if (state === 'claimable') {
-      const page = await this.store.listTasks({ ...read, states: ['TASK_STATE_SUBMITTED'], ...rankCursorFrom(query.cursor, filters, 'cursor') });
+      const page = await this.store.listTasks({
+        ...read,
+        states: ['TASK_STATE_SUBMITTED'],
+        ...rankCursorFrom(query.cursor, filters, 'cursor'),
+      });
       return restPage(page, (last) => encodeRankToken(last, filters));
     }
     const states = stateFilter(state, ['claimable']);
-    const page = await this.store.listTasks({ ...read, ...(states ? { states } : {}), ...cursorFrom(query.cursor, filters, 'cursor') });
+    const page = await this.store.listTasks({
+      ...read,
+      ...(states ? { states } : {}),
+      ...cursorFrom(query.cursor, filters, 'cursor'),
+    });
     return restPage(page, (last) => encodePageToken(last, filters));
   }
 
@@ -76,7 +90,14 @@ export class IntentListing {
   async held(caller: Caller, query: HeldQuery) {
     const scope = this.view.heldScope(caller, query.worker, [INTENT]);
     const filters = [scope, 'held'];
-    const page = await this.store.listTasks({ scope, heldAfter: this.clock(), limit: query.limit ?? 20, historyLength: 0, includeArtifacts: false, ...cursorFrom(query.cursor, filters, 'cursor') });
+    const page = await this.store.listTasks({
+      scope,
+      heldAfter: this.clock(),
+      limit: query.limit ?? 20,
+      historyLength: 0,
+      includeArtifacts: false,
+      ...cursorFrom(query.cursor, filters, 'cursor'),
+    });
     return restPage(page, (last) => encodePageToken(last, filters));
   }
 }

@@ -18,4 +18,6 @@ export interface IntentSettings {
   intentWaitMs: number;
 }
 
-export const intentSettingsFrom = (s: SettledOf<typeof INTENT_SETTINGS>): IntentSettings => ({ intentWaitMs: s.intentWaitS.value! * 1000 });
+export const intentSettingsFrom = (s: SettledOf<typeof INTENT_SETTINGS>): IntentSettings => ({
+  intentWaitMs: s.intentWaitS.value! * 1000,
+});

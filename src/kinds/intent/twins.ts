@@ -26,14 +26,24 @@ const normal = (path: string) => path.replace(/^\.\//, '').replace(/\/+$/, '');
  */
 export function intentOpenKey(space: string, title: string, footprint: readonly string[]): string {
   const entries = [...new Set(footprint.map(normal))].sort();
-  return `intent:${createHash('sha256').update(JSON.stringify([space, titleWords(title), entries])).digest('hex')}`;
+  return `intent:${createHash('sha256')
+    .update(JSON.stringify([space, titleWords(title), entries]))
+    .digest('hex')}`;
 }
 
 /** The open key of a stored intent, from its facts in `metadata.muster` (KindModule.openKeyOf); undefined when they are not there. */
 export function storedOpenKey(metadata: Record<string, unknown> | undefined): string | undefined {
-  const { space, title, footprint } = (metadata?.['muster'] ?? {}) as { space?: unknown; title?: unknown; footprint?: unknown };
+  const { space, title, footprint } = (metadata?.['muster'] ?? {}) as {
+    space?: unknown;
+    title?: unknown;
+    footprint?: unknown;
+  };
   if (typeof space !== 'string' || typeof title !== 'string' || !Array.isArray(footprint)) return undefined;
-  return intentOpenKey(space, title, footprint.filter((f): f is string => typeof f === 'string'));
+  return intentOpenKey(
+    space,
+    title,
+    footprint.filter((f): f is string => typeof f === 'string'),
+  );
 }
 
 /** Whether two footprint entries (paths or globs) can name the same file. */

@@ -15,15 +15,26 @@ import { leaseEnd, said } from './facts.js';
 import { LEASE_SECONDS } from './limits.js';
 
 const leaseBody = z
-  .object({ leaseSeconds: z.number('must be a whole number of seconds').int('must be a whole number of seconds').min(LEASE_SECONDS.min, 'must be from 1 to 3600').max(LEASE_SECONDS.max, 'must be from 1 to 3600').optional() })
+  .object({
+    leaseSeconds: z
+      .number('must be a whole number of seconds')
+      .int('must be a whole number of seconds')
+      .min(LEASE_SECONDS.min, 'must be from 1 to 3600')
+      .max(LEASE_SECONDS.max, 'must be from 1 to 3600')
+      .optional(),
+  })
   .strict();
-const text = (max: number) => z.string('must be text').trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string('must be text').trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const messageOnly = z.object({ message: messageBody }).strict();
 const landBody = z
   .object({
     summary: text(8000),
     commit: z.string('must be text').trim().min(1).max(200, 'must be at most 200 characters').optional(),
-    files: z.array(z.object({ path: text(500), why: text(2000).optional() }).strict(), 'must be a list of {"path", "why"?}').max(500, 'must list at most 500 files').optional(),
+    files: z
+      .array(z.object({ path: text(500), why: text(2000).optional() }).strict(), 'must be a list of {"path", "why"?}')
+      .max(500, 'must list at most 500 files')
+      .optional(),
   })
   .strict();
 const failBody = z.object({ reason: text(4000) }).strict();
@@ -33,21 +44,36 @@ function holding(ctx: KindContext, task: StoredTask, action: string): string {
   const worker = requireAgent(ctx.caller, `${action} an intent`);
   const { record } = task;
   if (record.state === 'TASK_STATE_CANCELED') {
-    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} was withdrawn; stop work on it`, { hint: 'Read why with GetTask (metadata.muster.cancelReason)', meta: { currentState: record.state } });
-  }
-  if (record.state === 'TASK_STATE_SUBMITTED') {
-    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is open again: no lease on it is live (a lease that runs out without a heartbeat, or a release, reopens it)`, {
-      hint: `Claim it again with POST /api/tasks/${record.id}/claim`,
+    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} was withdrawn; stop work on it`, {
+      hint: 'Read why with GetTask (metadata.muster.cancelReason)',
       meta: { currentState: record.state },
     });
   }
+  if (record.state === 'TASK_STATE_SUBMITTED') {
+    throw new HubError(
+      'LEASE_NOT_HELD',
+      `Intent ${record.id} is open again: no lease on it is live (a lease that runs out without a heartbeat, or a release, reopens it)`,
+      {
+        hint: `Claim it again with POST /api/tasks/${record.id}/claim`,
+        meta: { currentState: record.state },
+      },
+    );
+  }
   if (record.state !== 'TASK_STATE_WORKING' && record.state !== 'TASK_STATE_INPUT_REQUIRED') {
-    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is ${record.state}; nobody holds it`, { hint: 'Claim an open intent first', meta: { currentState: record.state } });
+    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is ${record.state}; nobody holds it`, {
+      hint: 'Claim an open intent first',
+      meta: { currentState: record.state },
+    });
   }
   const holder = liveHolder(record, ctx.now);
   if (holder === worker) return worker;
-  if (holder !== undefined) throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is held by ${holder} until ${leaseEnd(record)}`, { hint: 'Claim another intent' });
-  throw new HubError('LEASE_NOT_HELD', `Your lease on intent ${record.id} ran out at ${leaseEnd(record)}`, { hint: `Claim it again with POST /api/tasks/${record.id}/claim while it is open` });
+  if (holder !== undefined)
+    throw new HubError('LEASE_NOT_HELD', `Intent ${record.id} is held by ${holder} until ${leaseEnd(record)}`, {
+      hint: 'Claim another intent',
+    });
+  throw new HubError('LEASE_NOT_HELD', `Your lease on intent ${record.id} ran out at ${leaseEnd(record)}`, {
+    hint: `Claim it again with POST /api/tasks/${record.id}/claim while it is open`,
+  });
 }
 
 /** The worker's lease the body asks for, from now: the hold, and its end as the task's due work (it runs out there). */
@@ -62,21 +88,36 @@ export const holdEnds = (record: TaskRecord, now: number): Pick<Change, 'hold'> 
   record.holder === undefined ? {} : { hold: { holder: record.holder, until: Math.min(record.heldUntil ?? now, now) } };
 
 /** `mayClaim` refuses a worker the space does not let claim. */
-export async function claim(ctx: KindContext, task: StoredTask, body: unknown, mayClaim: (worker: string) => Promise<void>): Promise<Change> {
+export async function claim(
+  ctx: KindContext,
+  task: StoredTask,
+  body: unknown,
+  mayClaim: (worker: string) => Promise<void>,
+): Promise<Change> {
   const worker = requireAgent(ctx.caller, 'claim an intent');
   const lease = leaseFor(ctx, worker, body);
   await mayClaim(worker);
   const { record } = task;
   const holder = record.state === 'TASK_STATE_SUBMITTED' ? undefined : liveHolder(record, ctx.now);
-  const open = record.state === 'TASK_STATE_SUBMITTED' || ((record.state === 'TASK_STATE_WORKING' || record.state === 'TASK_STATE_INPUT_REQUIRED') && holder === undefined);
+  const open =
+    record.state === 'TASK_STATE_SUBMITTED' ||
+    ((record.state === 'TASK_STATE_WORKING' || record.state === 'TASK_STATE_INPUT_REQUIRED') && holder === undefined);
   if (holder === worker) return { messages: [], artifacts: [], ...lease }; // claimed again: the lease is renewed
   if (!open) {
-    if (holder !== undefined) throw new HubError('LEASE_HELD', `Intent ${record.id} is held by ${holder} until ${leaseEnd(record)}`, { hint: 'Claim another intent from GET /api/spaces/{name}/intents?state=claimable' });
-    throw new HubError('LEASE_HELD', `Intent ${record.id} is ${record.state}; it cannot be claimed`, { hint: 'Claim an open intent', meta: { currentState: record.state } });
+    if (holder !== undefined)
+      throw new HubError('LEASE_HELD', `Intent ${record.id} is held by ${holder} until ${leaseEnd(record)}`, {
+        hint: 'Claim another intent from GET /api/spaces/{name}/intents?state=claimable',
+      });
+    throw new HubError('LEASE_HELD', `Intent ${record.id} is ${record.state}; it cannot be claimed`, {
+      hint: 'Claim an open intent',
+      meta: { currentState: record.state },
+    });
   }
   return {
     state: 'TASK_STATE_WORKING',
-    statusMessage: said(`${worker} claimed intent ${record.id}; it keeps the lease with heartbeats (metadata.muster.leaseUntil says until when) and lands it.`),
+    statusMessage: said(
+      `${worker} claimed intent ${record.id}; it keeps the lease with heartbeats (metadata.muster.leaseUntil says until when) and lands it.`,
+    ),
     messages: [],
     artifacts: [],
     ...lease,
@@ -97,7 +138,12 @@ export const progress = (ctx: KindContext, task: StoredTask, body: unknown): Cha
 export const askInput = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
   holding(ctx, task, 'ask about');
   const { message } = parseWith(messageOnly, body);
-  return { state: 'TASK_STATE_INPUT_REQUIRED', statusMessage: agentMessage(message, 'message.parts'), messages: [], artifacts: [] };
+  return {
+    state: 'TASK_STATE_INPUT_REQUIRED',
+    statusMessage: agentMessage(message, 'message.parts'),
+    messages: [],
+    artifacts: [],
+  };
 };
 
 export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
@@ -110,12 +156,20 @@ export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change 
     artifactId: `landing-${record.id}`,
     name: 'Landing',
     description: 'What landed this intent: the summary, the commit and the files the change wrote.',
-    parts: [{ text: landing.summary }, { data: { ...(landing.commit ? { commit: landing.commit } : {}), files, landedAt, worker }, mediaType: 'application/json' }],
+    parts: [
+      { text: landing.summary },
+      {
+        data: { ...(landing.commit ? { commit: landing.commit } : {}), files, landedAt, worker },
+        mediaType: 'application/json',
+      },
+    ],
   };
   const where = landing.commit ? ` in commit ${landing.commit}` : '';
   return {
     state: 'TASK_STATE_COMPLETED',
-    statusMessage: said(`${worker} landed intent ${record.id}${where}, writing ${files.length} file${files.length === 1 ? '' : 's'}; the Landing artifact says what changed.`),
+    statusMessage: said(
+      `${worker} landed intent ${record.id}${where}, writing ${files.length} file${files.length === 1 ? '' : 's'}; the Landing artifact says what changed.`,
+    ),
     messages: [],
     artifacts: [artifact],
     ...holdEnds(record, ctx.now),
@@ -125,7 +179,13 @@ export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change 
 export const fail = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
   const worker = holding(ctx, task, 'fail');
   const { reason } = parseWith(failBody, body);
-  return { state: 'TASK_STATE_FAILED', statusMessage: said(`${worker} failed intent ${task.record.id}: ${reason}`), messages: [], artifacts: [], ...holdEnds(task.record, ctx.now) };
+  return {
+    state: 'TASK_STATE_FAILED',
+    statusMessage: said(`${worker} failed intent ${task.record.id}: ${reason}`),
+    messages: [],
+    artifacts: [],
+    ...holdEnds(task.record, ctx.now),
+  };
 };
 
 export const release = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
@@ -147,7 +207,9 @@ export function leaseExpired(task: StoredTask, now: number): Change | undefined 
   if (record.heldUntil === undefined || record.heldUntil > now) return undefined;
   return {
     state: 'TASK_STATE_SUBMITTED',
-    statusMessage: said(`The lease of ${record.holder} on intent ${record.id} ran out at ${leaseEnd(record)} without a heartbeat; the intent is open again for any worker to claim.`),
+    statusMessage: said(
+      `The lease of ${record.holder} on intent ${record.id} ran out at ${leaseEnd(record)} without a heartbeat; the intent is open again for any worker to claim.`,
+    ),
     messages: [],
     artifacts: [],
     hold: null,

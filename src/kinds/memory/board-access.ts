@@ -5,7 +5,15 @@
  */
 import { HubError, invalidParams, isHubError } from '../../errors/hub-error.js';
 import type { Caller } from '../../identity/caller.js';
-import { QuotaExceeded, StoreConflict, type BoardRecord, type BoardStore, type BoardWrite, type QuotaCharge, type RecallQuery } from '../../store/store.js';
+import {
+  QuotaExceeded,
+  StoreConflict,
+  type BoardRecord,
+  type BoardStore,
+  type BoardWrite,
+  type QuotaCharge,
+  type RecallQuery,
+} from '../../store/store.js';
 import { boardScope, mayReadBoard, mayWriteBoard } from '../../hub/view.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import type { BoardAccess } from './skills.js';
@@ -30,8 +38,10 @@ export interface CallCharge {
 }
 
 /** A board the caller may not read, or that is not there: the same answer for both. */
-export const boardNotFound = (ref: string, hint = 'List the boards you may read with {"skill": "board.list"}; name one by its id or its title') =>
-  new HubError('BOARD_NOT_FOUND', `No board '${ref}' that you may read`, { hint });
+export const boardNotFound = (
+  ref: string,
+  hint = 'List the boards you may read with {"skill": "board.list"}; name one by its id or its title',
+) => new HubError('BOARD_NOT_FOUND', `No board '${ref}' that you may read`, { hint });
 
 /** Titles are matched in tiers: the caller's own boards, then those shared with it, then public ones. */
 const TITLE_MATCHES = 50;
@@ -43,9 +53,18 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number, charge
     if (byId && mayReadBoard(caller, byId)) return byId;
     const { boards } = await deps.store.listBoards(scope, { title: ref, limit: TITLE_MATCHES });
     const own = (b: BoardRecord) => caller.kind === 'agent' && b.owner === caller.handle;
-    const tiers = [boards.filter(own), boards.filter((b) => !own(b) && b.visibility !== 'public'), boards.filter((b) => !own(b) && b.visibility === 'public')];
+    const tiers = [
+      boards.filter(own),
+      boards.filter((b) => !own(b) && b.visibility !== 'public'),
+      boards.filter((b) => !own(b) && b.visibility === 'public'),
+    ];
     const matched = tiers.find((t) => t.length > 0) ?? [];
-    if (matched.length > 1) throw invalidParams(field, `names more than one board you may read: '${ref}' is the title of ${matched.map((b) => b.id).join(' and ')}`, 'Name the board by its id');
+    if (matched.length > 1)
+      throw invalidParams(
+        field,
+        `names more than one board you may read: '${ref}' is the title of ${matched.map((b) => b.id).join(' and ')}`,
+        'Name the board by its id',
+      );
     if (!matched[0]) throw boardNotFound(ref);
     return matched[0];
   };
@@ -53,7 +72,11 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number, charge
     async find(ref, purpose, field) {
       const board = await byRef(ref, field);
       if (purpose === 'write' && !mayWriteBoard(caller, board)) {
-        throw new HubError('FORBIDDEN', `Board '${board.title}' is ${board.owner}'s: only its owner, and the agents it is shared with, write to it`, { hint: 'Make a board of your own with board.create' });
+        throw new HubError(
+          'FORBIDDEN',
+          `Board '${board.title}' is ${board.owner}'s: only its owner, and the agents it is shared with, write to it`,
+          { hint: 'Make a board of your own with board.create' },
+        );
       }
       return board;
     },
@@ -62,7 +85,13 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number, charge
     list: () => deps.store.listBoards(scope, { limit: LISTED }),
     recall: (query: RecallQuery) => deps.store.recall(scope, query),
     async write(write) {
-      const full: BoardWrite = { ...write, maxCards: L.cardsPerBoard, maxBoards: L.boardsPerAgent, at: now, quotas: charge.take() };
+      const full: BoardWrite = {
+        ...write,
+        maxCards: L.cardsPerBoard,
+        maxBoards: L.boardsPerAgent,
+        at: now,
+        quotas: charge.take(),
+      };
       try {
         return await deps.store.writeBoard(full);
       } catch (e) {
@@ -72,7 +101,13 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number, charge
     async requireAgents(handles, field) {
       for (const [i, handle] of handles.entries()) {
         await deps.requireAgent(handle).catch((e: unknown) => {
-          throw isHubError(e) && e.code === 'AGENT_NOT_FOUND' ? invalidParams(`${field}[${i}]`, `names no agent on this hub: ${handle}`, 'Share the board with registered agents (GET /api/agents lists them)') : e;
+          throw isHubError(e) && e.code === 'AGENT_NOT_FOUND'
+            ? invalidParams(
+                `${field}[${i}]`,
+                `names no agent on this hub: ${handle}`,
+                'Share the board with registered agents (GET /api/agents lists them)',
+              )
+            : e;
         });
       }
     },
@@ -82,10 +117,14 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number, charge
 function refusal(e: unknown, boardId: string): unknown {
   if (!(e instanceof StoreConflict)) return e;
   if (e.what === 'board-full') {
-    return new HubError('BOARD_FULL', `Board ${boardId} would hold more than ${L.cardsPerBoard} cards`, { hint: 'Make another board for the rest with board.create' });
+    return new HubError('BOARD_FULL', `Board ${boardId} would hold more than ${L.cardsPerBoard} cards`, {
+      hint: 'Make another board for the rest with board.create',
+    });
   }
   if (e.what === 'boards-limit') {
-    return new HubError('BOARD_LIMIT', `You own ${L.boardsPerAgent} boards, the most an agent may`, { hint: 'Write to one of your boards with board.remember' });
+    return new HubError('BOARD_LIMIT', `You own ${L.boardsPerAgent} boards, the most an agent may`, {
+      hint: 'Write to one of your boards with board.remember',
+    });
   }
   if (e.what === 'board-missing') return boardNotFound(boardId);
   return e;

@@ -19,11 +19,23 @@ export const boardSummary = (b: BoardRecord) => ({
   updatedAt: iso(b.updatedAt),
 });
 
-export function boardFile(board: BoardRecord, cards: readonly CardRecord[], connections: readonly ConnectionRecord[]): BoardFile {
+export function boardFile(
+  board: BoardRecord,
+  cards: readonly CardRecord[],
+  connections: readonly ConnectionRecord[],
+): BoardFile {
   return {
     format: BOARD_FORMAT,
     version: BOARD_FILE_VERSION,
-    board: { id: board.id, title: board.title, owner: board.owner, visibility: board.visibility, sharedWith: board.sharedWith, createdAt: iso(board.createdAt), updatedAt: iso(board.updatedAt) },
+    board: {
+      id: board.id,
+      title: board.title,
+      owner: board.owner,
+      visibility: board.visibility,
+      sharedWith: board.sharedWith,
+      createdAt: iso(board.createdAt),
+      updatedAt: iso(board.updatedAt),
+    },
     cards: cards.map((c) => ({
       id: c.id,
       position: c.position,
@@ -35,6 +47,12 @@ export function boardFile(board: BoardRecord, cards: readonly CardRecord[], conn
       ...(c.claimedBy !== undefined ? { claimedBy: c.claimedBy } : {}),
       createdAt: iso(c.createdAt),
     })),
-    connections: connections.map((c) => ({ from: c.from, to: c.to, type: c.type, writtenBy: c.writtenBy, createdAt: iso(c.createdAt) })),
+    connections: connections.map((c) => ({
+      from: c.from,
+      to: c.to,
+      type: c.type,
+      writtenBy: c.writtenBy,
+      createdAt: iso(c.createdAt),
+    })),
   };
 }

@@ -29,10 +29,17 @@ export interface Writer {
  * card of the board (`known`) with other content, is refused at `field`; the same card again (a
  * retried call) is kept, and the store writes it once.
  */
-export function newCards(cards: readonly CardArg[], writer: Writer, field: string, known: ReadonlyMap<string, CardRecord> = new Map()): NewCard[] {
+export function newCards(
+  cards: readonly CardArg[],
+  writer: Writer,
+  field: string,
+  known: ReadonlyMap<string, CardRecord> = new Map(),
+): NewCard[] {
   const made = cards.map((arg, i) => {
     const card = typeof arg === 'string' ? { text: arg } : arg;
-    const tags = [...new Set([...(card.tags ?? []).map((t) => t.replace(/^#/, '').toLowerCase()), ...tagsIn(card.text)])].slice(0, L.tagsPerCard);
+    const tags = [
+      ...new Set([...(card.tags ?? []).map((t) => t.replace(/^#/, '').toLowerCase()), ...tagsIn(card.text)]),
+    ].slice(0, L.tagsPerCard);
     const claimed = card.author === undefined ? undefined : slug(card.author, L.author);
     return {
       id: card.id ?? derivedId(writer.seed, `card ${i}`),
@@ -48,11 +55,20 @@ export function newCards(cards: readonly CardArg[], writer: Writer, field: strin
   const seen = new Map<string, number>();
   made.forEach((card, i) => {
     const first = seen.get(card.id);
-    if (first !== undefined) throw invalidParams(`${field}[${i}].id`, `repeats the id of cards[${first}]`, 'Give each card its own id, or none');
+    if (first !== undefined)
+      throw invalidParams(
+        `${field}[${i}].id`,
+        `repeats the id of cards[${first}]`,
+        'Give each card its own id, or none',
+      );
     seen.set(card.id, i);
     const there = known.get(card.id);
     if (there && (there.text !== card.text || there.title !== card.title)) {
-      throw invalidParams(`${field}[${i}].id`, `names a card already on the board (${card.id}), with other content`, 'Give the new card another id, or none: the hub makes one');
+      throw invalidParams(
+        `${field}[${i}].id`,
+        `names a card already on the board (${card.id}), with other content`,
+        'Give the new card another id, or none: the hub makes one',
+      );
     }
   });
   return made;
@@ -62,16 +78,34 @@ export function newCards(cards: readonly CardArg[], writer: Writer, field: strin
  * The connections a call writes, each end a place in `cards` or the id of a card in `cards` or
  * on the board (`known`); an end that names no card is refused, with its field.
  */
-export function newConnections(connections: readonly ConnectionArg[], cards: readonly NewCard[], known: ReadonlySet<string>, writer: Writer, field: string): NewConnection[] {
+export function newConnections(
+  connections: readonly ConnectionArg[],
+  cards: readonly NewCard[],
+  known: ReadonlySet<string>,
+  writer: Writer,
+  field: string,
+): NewConnection[] {
   const ids = new Set([...known, ...cards.map((c) => c.id)]);
   const end = (ref: number | string, at: string): string => {
     const id = typeof ref === 'number' ? cards[ref]?.id : ref;
     if (id === undefined || !ids.has(id)) {
-      throw invalidParams(at, typeof ref === 'number' ? `names card ${ref}, but this call has ${cards.length} cards (counted from 0)` : `names no card on this board: ${ref}`, 'Name a card by its place in "cards" or by the id of a card on the board');
+      throw invalidParams(
+        at,
+        typeof ref === 'number'
+          ? `names card ${ref}, but this call has ${cards.length} cards (counted from 0)`
+          : `names no card on this board: ${ref}`,
+        'Name a card by its place in "cards" or by the id of a card on the board',
+      );
     }
     return id;
   };
-  return connections.map((c, i) => ({ from: end(c.from, `${field}[${i}].from`), to: end(c.to, `${field}[${i}].to`), type: c.type, writtenBy: writer.writtenBy, createdAt: writer.now }));
+  return connections.map((c, i) => ({
+    from: end(c.from, `${field}[${i}].from`),
+    to: end(c.to, `${field}[${i}].to`),
+    type: c.type,
+    writtenBy: writer.writtenBy,
+    createdAt: writer.now,
+  }));
 }
 
 /** Links must name cards of the call or of the board. */
@@ -79,7 +113,12 @@ export function checkLinks(cards: readonly NewCard[], known: ReadonlySet<string>
   const ids = new Set([...known, ...cards.map((c) => c.id)]);
   cards.forEach((card, i) =>
     card.links.forEach((link, j) => {
-      if (!ids.has(link)) throw invalidParams(`${field}[${i}].links[${j}]`, `names no card on this board: ${link}`, 'Link to the id of a card on the board, or of a card in this call that has an "id"');
+      if (!ids.has(link))
+        throw invalidParams(
+          `${field}[${i}].links[${j}]`,
+          `names no card on this board: ${link}`,
+          'Link to the id of a card on the board, or of a card in this call that has an "id"',
+        );
     }),
   );
 }

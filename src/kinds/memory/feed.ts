@@ -33,13 +33,23 @@ function writer(writtenBy: string) {
 }
 
 async function boardsPage(reads: FeedReads, at?: string): Promise<Shown> {
-  const page = (await reads.kindRead('/api/boards', {}, { limit: FEED_LIST_SIZE, ...(at ? { cursor: at } : {}) })) as { data: BoardSummary[]; cursor?: string };
+  const page = (await reads.kindRead('/api/boards', {}, { limit: FEED_LIST_SIZE, ...(at ? { cursor: at } : {}) })) as {
+    data: BoardSummary[];
+    cursor?: string;
+  };
   const [boards, next] = [page.data, page.cursor];
   return {
     title: 'Boards',
-    main: html`<h1>Boards</h1><p>Public memory boards: cards agents wrote, and how they connect.</p>
-${boards.length === 0 ? none('No public board yet.') : html`<ul class="boards">${boards.map((b) => html`<li><a href="${feedPath('boards', b.id)}">${b.title}</a> <span class="meta">${b.cards} cards, by ${agentLink(b.owner)}, ${timeAt(b.updatedAt)}</span></li>`)}</ul>`}
-${pager('/feed/boards', at, next)}`,
+    main: html`<h1>Boards</h1>
+      <p>Public memory boards: cards agents wrote, and how they connect.</p>
+      ${
+        boards.length === 0
+          ? none('No public board yet.')
+          : html`<ul class="boards">
+              ${boards.map((b) => html`<li><a href="${feedPath('boards', b.id)}">${b.title}</a> <span class="meta">${b.cards} cards, by ${agentLink(b.owner)}, ${timeAt(b.updatedAt)}</span></li>`)}
+            </ul>`
+      }
+      ${pager('/feed/boards', at, next)}`,
   };
 }
 
@@ -49,18 +59,55 @@ async function boardPage(reads: FeedReads, id: string): Promise<Shown> {
   return {
     title: board.title,
     main: html`<h1>${board.title}</h1>
-<p class="meta">A public board by ${agentLink(board.owner)}, last changed ${timeAt(board.updatedAt)}.</p>
-${section('Connections', connections.length === 0 ? none('No connections.') : html`${graph(`How the cards of ${board.title} connect`, cards.map((c) => ({ id: c.id, label: title(c), href: `#${cardAnchor(c.id)}` })), connections.map((c) => ({ from: c.from, to: c.to, label: c.type })))}
-<ul class="connections">${connections.map((c) => {
-      const from = cards.find((x) => x.id === c.from);
-      const to = cards.find((x) => x.id === c.to);
-      return html`<li>${from ? title(from) : c.from} <span class="meta">${c.type}</span> ${to ? title(to) : c.to}</li>`;
-    })}</ul>`)}
-${section(`Cards (${cards.length})`, cards.length === 0 ? none('No cards.') : html`<ol class="cards">${cards.map((c) => html`<li id="${cardAnchor(c.id)}"><article>${c.title ? html`<h3>${c.title}</h3>` : ''}<p class="prose">${c.text}</p><p class="meta">${c.tags.map((t) => html`<span class="tag">${t}</span> `)}written by ${writer(c.writtenBy)}</p></article></li>`)}</ol>`)}`,
+      <p class="meta">A public board by ${agentLink(board.owner)}, last changed ${timeAt(board.updatedAt)}.</p>
+      ${section(
+        'Connections',
+        connections.length === 0
+          ? none('No connections.')
+          : html`${graph(
+                `How the cards of ${board.title} connect`,
+                cards.map((c) => ({ id: c.id, label: title(c), href: `#${cardAnchor(c.id)}` })),
+                connections.map((c) => ({ from: c.from, to: c.to, label: c.type })),
+              )}
+              <ul class="connections">
+                ${connections.map((c) => {
+                  const from = cards.find((x) => x.id === c.from);
+                  const to = cards.find((x) => x.id === c.to);
+                  return html`<li>
+                    ${from ? title(from) : c.from} <span class="meta">${c.type}</span> ${to ? title(to) : c.to}
+                  </li>`;
+                })}
+              </ul>`,
+      )}
+      ${section(
+        `Cards (${cards.length})`,
+        cards.length === 0
+          ? none('No cards.')
+          : html`<ol class="cards">
+              ${cards.map(
+                (c) =>
+                  html`<li id="${cardAnchor(c.id)}">
+                    <article>
+                      ${c.title ? html`<h3>${c.title}</h3>` : ''}
+                      <p class="prose">${c.text}</p>
+                      <p class="meta">
+                        ${c.tags.map((t) => html`<span class="tag">${t}</span> `)}written by ${writer(c.writtenBy)}
+                      </p>
+                    </article>
+                  </li>`,
+              )}
+            </ol>`,
+      )}`,
   };
 }
 
 export const memoryFeed: FeedKind = {
   kind: MEMORY,
-  section: { path: 'boards', label: 'Boards', what: 'public memory boards and how their cards connect', list: boardsPage, item: boardPage },
+  section: {
+    path: 'boards',
+    label: 'Boards',
+    what: 'public memory boards and how their cards connect',
+    list: boardsPage,
+    item: boardPage,
+  },
 };

@@ -23,7 +23,16 @@ import { MEMORY_LIMITS as L } from './limits.js';
 import { MEMORY_QUOTA_RULES } from './quota-rules.js';
 import { routeText, type RoutedCall } from './phrasing.js';
 import { inFollowUp, inText, textField } from './refusals.js';
-import { checkPresent, ownBoardId, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv, type Outcome, type Pending } from './skills.js';
+import {
+  checkPresent,
+  ownBoardId,
+  SKILL_BY_ID,
+  SKILLS,
+  settleProposal,
+  type MemoryEnv,
+  type Outcome,
+  type Pending,
+} from './skills.js';
 import { CONNECT } from './skill-specs.js';
 
 export const MEMORY = 'memory';
@@ -49,7 +58,9 @@ function dataOf(message: Message): unknown {
 
 /** The text of a message made only of text parts. */
 function textOf(message: Message): string | undefined {
-  return message.parts.every((p) => typeof p.text === 'string') ? message.parts.map((p) => p.text).join('\n') : undefined;
+  return message.parts.every((p) => typeof p.text === 'string')
+    ? message.parts.map((p) => p.text).join('\n')
+    : undefined;
 }
 
 /** A call to run: a skill, its args, and (when they were not sent as `message.parts[0].data.args`) how its refusals name where they were. */
@@ -63,9 +74,11 @@ interface Call {
 function callOf(message: Message, handle: string): Call | undefined {
   const data = dataOf(message);
   if (isObject(data) && 'skill' in data) {
-    if (typeof data['skill'] !== 'string') throw invalidParams(`${DATA}.skill`, 'must be the id of a memory skill', `Send one of: ${SKILL_IDS}`);
+    if (typeof data['skill'] !== 'string')
+      throw invalidParams(`${DATA}.skill`, 'must be the id of a memory skill', `Send one of: ${SKILL_IDS}`);
     const extra = Object.keys(data).filter((k) => k !== 'skill' && k !== 'args');
-    if (extra.length) throw invalidParams(`${DATA}.${extra[0]}`, 'is not a field of a skill call', 'Send {"skill": …, "args": {…}}');
+    if (extra.length)
+      throw invalidParams(`${DATA}.${extra[0]}`, 'is not a field of a skill call', 'Send {"skill": …, "args": {…}}');
     return { skill: data['skill'], args: data['args'] ?? {} };
   }
   const text = textOf(message);
@@ -73,7 +86,11 @@ function callOf(message: Message, handle: string): Call | undefined {
   if (!routed) return undefined;
   const ownBoard = routed.toOwnBoard ? { board: ownBoardId(handle) } : {};
   const dataPart = dataPartLike(routed, ownBoard);
-  return { skill: routed.skill, args: { ...routed.args, ...ownBoard }, inCallerTerms: (e) => inText(e, textField(message.parts.length), routed.skill, dataPart) };
+  return {
+    skill: routed.skill,
+    args: { ...routed.args, ...ownBoard },
+    inCallerTerms: (e) => inText(e, textField(message.parts.length), routed.skill, dataPart),
+  };
 }
 
 /** The data part that makes a call like routed text: the skill's example, on the caller's own board when the text writes there (its id is not for a caller to guess). */
@@ -88,7 +105,12 @@ function missingArgs(skill: string, args: JsonObject): string[] {
 }
 
 function asksFor(skill: string, args: JsonObject, missing: string[]): Outcome {
-  const example = Object.fromEntries(missing.map((m) => [m, SKILL_BY_ID.get(skill)!.example['args'] && (SKILL_BY_ID.get(skill)!.example['args'] as JsonObject)[m]]));
+  const example = Object.fromEntries(
+    missing.map((m) => [
+      m,
+      SKILL_BY_ID.get(skill)!.example['args'] && (SKILL_BY_ID.get(skill)!.example['args'] as JsonObject)[m],
+    ]),
+  );
   return {
     state: 'TASK_STATE_INPUT_REQUIRED',
     text: `${skill} needs ${missing.join(' and ')}. Reply with this taskId and a data part carrying ${missing.length === 1 ? 'it' : 'them'}, such as ${JSON.stringify(example)}.`,
@@ -111,7 +133,12 @@ const unrouted = (): Outcome => ({
 async function run(env: MemoryEnv, { skill, args, inCallerTerms }: Call): Promise<Outcome> {
   const found = SKILL_BY_ID.get(skill);
   if (!found) throw invalidParams(`${DATA}.skill`, `names no memory skill: '${skill}'`, `Send one of: ${SKILL_IDS}`);
-  if (!isObject(args)) throw invalidParams(ARGS, 'must be an object of the skill\'s arguments', `See the card's example: ${JSON.stringify(found.example)}`);
+  if (!isObject(args))
+    throw invalidParams(
+      ARGS,
+      "must be an object of the skill's arguments",
+      `See the card's example: ${JSON.stringify(found.example)}`,
+    );
   const missing = missingArgs(skill, args);
   try {
     if (!missing.length) return await found.run(env, args);
@@ -123,7 +150,8 @@ async function run(env: MemoryEnv, { skill, args, inCallerTerms }: Call): Promis
 }
 
 /** Whether the caller takes the board file in answers (no acceptedOutputModes: anything). */
-const wantsFile = (ctx: KindContext) => !ctx.acceptedOutputModes?.length || ctx.acceptedOutputModes.includes(BOARD_MEDIA_TYPE);
+const wantsFile = (ctx: KindContext) =>
+  !ctx.acceptedOutputModes?.length || ctx.acceptedOutputModes.includes(BOARD_MEDIA_TYPE);
 
 /** The task's status, artifacts and facts for an outcome. */
 function settle(ctx: KindContext, skill: string, outcome: Outcome): Change {
@@ -133,16 +161,28 @@ function settle(ctx: KindContext, skill: string, outcome: Outcome): Change {
     artifacts.push({ artifactId: 'result', name: skill, parts: result });
     if (outcome.board && wantsFile(ctx)) {
       const { cards, connections, ...board } = outcome.board;
-      artifacts.push({ artifactId: 'board', name: 'Board file', parts: [boardFilePart(boardFile(board, cards, connections), L.inlineBoardFile, ctx.hubUrl)] });
+      artifacts.push({
+        artifactId: 'board',
+        name: 'Board file',
+        parts: [boardFilePart(boardFile(board, cards, connections), L.inlineBoardFile, ctx.hubUrl)],
+      });
     }
   }
-  const boardId = outcome.board?.id ?? (isObject(outcome.data['board']) ? (outcome.data['board']['id'] as string | undefined) : undefined);
+  const boardId =
+    outcome.board?.id ??
+    (isObject(outcome.data['board']) ? (outcome.data['board']['id'] as string | undefined) : undefined);
   return {
     state: outcome.state,
     statusMessage: agentSays(outcome.state === 'TASK_STATE_INPUT_REQUIRED' ? result : [{ text: outcome.text }]),
     messages: [],
     artifacts,
-    metadata: { muster: { skill: skill || null, board: boardId ?? null, pending: outcome.pending ?? null } as unknown as JsonObject },
+    metadata: {
+      muster: {
+        skill: skill || null,
+        board: boardId ?? null,
+        pending: outcome.pending ?? null,
+      } as unknown as JsonObject,
+    },
   };
 }
 
@@ -153,9 +193,18 @@ function settle(ctx: KindContext, skill: string, outcome: Outcome): Change {
 function resumedCall(pending: Pending, data: unknown): Call {
   const wrapped = isObject(data) && isObject(data['args']);
   const given = wrapped ? (data['args'] as JsonObject) : isObject(data) ? data : undefined;
-  if (!given) throw invalidParams('message.parts', `must be one data part with what ${pending.skill} still needs`, `Send parts: [{"data": ${JSON.stringify(Object.fromEntries(missingArgs(pending.skill, pending.args).map((m) => [m, '…'])))}}]`);
+  if (!given)
+    throw invalidParams(
+      'message.parts',
+      `must be one data part with what ${pending.skill} still needs`,
+      `Send parts: [{"data": ${JSON.stringify(Object.fromEntries(missingArgs(pending.skill, pending.args).map((m) => [m, '…'])))}}]`,
+    );
   const root = wrapped ? ARGS : DATA;
-  return { skill: pending.skill, args: { ...pending.args, ...given }, inCallerTerms: (e) => inFollowUp(e, Object.keys(given), root) };
+  return {
+    skill: pending.skill,
+    args: { ...pending.args, ...given },
+    inCallerTerms: (e) => inFollowUp(e, Object.keys(given), root),
+  };
 }
 
 export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
@@ -198,17 +247,22 @@ export function memoryKind(quotas: Quotas, deps: BoardDeps): Kind {
       const handle = requireAgent(ctx.caller, 'call memory skills');
       const { pending } = factsOf(task);
       if (task.record.state !== 'TASK_STATE_INPUT_REQUIRED' || !pending) {
-        throw new HubError('UNSUPPORTED_OPERATION', `Memory call ${task.record.id} is ${task.record.state}; it takes no more messages`, {
-          hint: 'Send a new message without taskId for a new call',
-          meta: { currentState: task.record.state },
-        });
+        throw new HubError(
+          'UNSUPPORTED_OPERATION',
+          `Memory call ${task.record.id} is ${task.record.state}; it takes no more messages`,
+          {
+            hint: 'Send a new message without taskId for a new call',
+            meta: { currentState: task.record.state },
+          },
+        );
       }
       const charge = await chargeFor(ctx, handle);
       const env = envOf(ctx, handle, message, charge);
       const data = dataOf(message);
       let outcome: Outcome;
       let skill = pending.skill;
-      if (pending.skill === CONNECT && pending.proposal) outcome = await settleProposal(env, pending, isObject(data) && data['confirm'] === true);
+      if (pending.skill === CONNECT && pending.proposal)
+        outcome = await settleProposal(env, pending, isObject(data) && data['confirm'] === true);
       else if (pending.skill === '') {
         const call = callOf(message, handle);
         skill = call?.skill ?? '';
@@ -249,7 +303,9 @@ export const memoryModule: KindModule = {
           tags: ['memory', 'board'],
           examples: [JSON.stringify(s.example)],
           inputModes: ['application/json', 'text/plain'],
-          outputModes: s.answersBoard ? ['text/plain', 'application/json', BOARD_MEDIA_TYPE] : ['text/plain', 'application/json'],
+          outputModes: s.answersBoard
+            ? ['text/plain', 'application/json', BOARD_MEDIA_TYPE]
+            : ['text/plain', 'application/json'],
         })),
   create: ({ quotas, store, requireAgent }) => memoryKind(quotas, { store, requireAgent }),
   restReads: ({ store }) => boardReads(new BoardReads(store)),

@@ -17,14 +17,21 @@ export interface RoutedCall {
   toOwnBoard?: true;
 }
 
-const READ = [/^(?:what(?:'s| is)|whats)\s+(?:in|on)\s+(?:the\s+)?(.+?)\s+(?:board|canvas)\s*\??$/i, /^(?:read|show(?: me)?|open)\s+(?:the\s+)?(.+?)\s+(?:board|canvas)\s*[.!]?$/i];
+const READ = [
+  /^(?:what(?:'s| is)|whats)\s+(?:in|on)\s+(?:the\s+)?(.+?)\s+(?:board|canvas)\s*\??$/i,
+  /^(?:read|show(?: me)?|open)\s+(?:the\s+)?(.+?)\s+(?:board|canvas)\s*[.!]?$/i,
+];
 const REMEMBER = /^remember(?:\s+that\b|\s*:)\s*(.+?)\s*$/is;
 const MAKE = /^(?:make|create|start)\s+(?:a\s+)?(?:new\s+)?board(?:\s+(?:called|named|titled)\s+(.+?))?\s*:\s*(.+)$/is;
 const LIST = /^(?:list (?:my |all )?boards|(?:what|which) boards\b.*|show (?:me )?(?:my )?boards)\s*[?.!]?$/i;
 const ABOUT = /^(?:what do (?:we|you|i) know about|what about|tell me about|anything (?:on|about))\s+(.+?)\s*\??$/i;
 
 /** The items of a brief: one per line or per `;`, trimmed, empty ones dropped. */
-const items = (brief: string) => brief.split(/[;\n]/).map((s) => s.trim()).filter(Boolean);
+const items = (brief: string) =>
+  brief
+    .split(/[;\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function routeText(text: string): RoutedCall | undefined {
   const said = text.trim();
@@ -33,7 +40,8 @@ export function routeText(text: string): RoutedCall | undefined {
     if (m) return { skill: 'board.read', args: { board: m[1]!.replace(/^["']|["']$/g, '') } };
   }
   const remember = REMEMBER.exec(said);
-  if (remember) return { skill: 'board.remember', args: { cards: [remember[1]!.replace(/\.$/, '')] }, toOwnBoard: true };
+  if (remember)
+    return { skill: 'board.remember', args: { cards: [remember[1]!.replace(/\.$/, '')] }, toOwnBoard: true };
   const make = MAKE.exec(said);
   if (make) {
     const cards = items(make[2]!);

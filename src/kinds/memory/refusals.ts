@@ -11,7 +11,9 @@ import { ARGS } from '../../wire/skill-call.js';
 
 /** A field under the skill's args without the `…args.` before it (`cards[0].id`); undefined for a field elsewhere. */
 function argPath(field: string): string | undefined {
-  return field.startsWith(`${ARGS}.`) || field.startsWith(`${ARGS}[`) ? field.slice(ARGS.length).replace(/^\./, '') : undefined;
+  return field.startsWith(`${ARGS}.`) || field.startsWith(`${ARGS}[`)
+    ? field.slice(ARGS.length).replace(/^\./, '')
+    : undefined;
 }
 
 /** The arg a field names (`cards` of `cards[0].id`). */
@@ -25,7 +27,9 @@ const argOf = (path: string): string => /^[^.[]*/.exec(path)![0];
 export function inFollowUp(error: unknown, given: readonly string[], root: string): unknown {
   return renamedFields(error, (field) => {
     const path = argPath(field);
-    return path !== undefined && given.includes(argOf(path)) ? `${root}${path.startsWith('[') ? '' : '.'}${path}` : field;
+    return path !== undefined && given.includes(argOf(path))
+      ? `${root}${path.startsWith('[') ? '' : '.'}${path}`
+      : field;
   });
 }
 
@@ -41,8 +45,14 @@ export function inText(error: unknown, at: string, skill: string, dataPart: Json
   if (!isHubError(error) || !error.fields.some((f) => argPath(f.field) !== undefined)) return error;
   const fields: FieldViolation[] = error.fields.map((f) => {
     const path = argPath(f.field);
-    return path === undefined ? f : { field: at, description: `is read as ${skill}, whose ${path || 'args'} ${f.description}` };
+    return path === undefined
+      ? f
+      : { field: at, description: `is read as ${skill}, whose ${path || 'args'} ${f.description}` };
   });
   // Field refusals write their message from their fields (invalidParams, parseWith): written again here.
-  return new HubError(error.code, undefined, { fields, hint: `Send a shorter text, or the call as a data part, such as ${JSON.stringify(dataPart)}`, meta: error.meta });
+  return new HubError(error.code, undefined, {
+    fields,
+    hint: `Send a shorter text, or the call as a data part, such as ${JSON.stringify(dataPart)}`,
+    meta: error.meta,
+  });
 }

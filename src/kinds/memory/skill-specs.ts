@@ -26,16 +26,35 @@ export interface SkillSpec {
 }
 
 export const createArgs = z
-  .object({ title: boardRef.describe("the new board's title"), cards: cardsArg, connections: connectionsArg.optional(), visibility: visibilityArg.default('private'), sharedWith: sharedWithArg.optional() })
+  .object({
+    title: boardRef.describe("the new board's title"),
+    cards: cardsArg,
+    connections: connectionsArg.optional(),
+    visibility: visibilityArg.default('private'),
+    sharedWith: sharedWithArg.optional(),
+  })
   .strict();
 
-export const rememberArgs = z.object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() }).strict();
+export const rememberArgs = z
+  .object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() })
+  .strict();
 
 export const recallArgs = z
   .object({
-    query: z.string('must be text').trim().min(1, 'must not be empty').max(L.query, `must be at most ${L.query} characters`).describe('words and #tags to match'),
+    query: z
+      .string('must be text')
+      .trim()
+      .min(1, 'must not be empty')
+      .max(L.query, `must be at most ${L.query} characters`)
+      .describe('words and #tags to match'),
     board: boardRef.optional(),
-    limit: z.number('must be a number').int('must be a whole number').min(1, `must be from 1 to ${L.recallLimit.max}`).max(L.recallLimit.max, `must be from 1 to ${L.recallLimit.max}`).default(L.recallLimit.default).describe(`at most this many cards (1 to ${L.recallLimit.max}, default ${L.recallLimit.default})`),
+    limit: z
+      .number('must be a number')
+      .int('must be a whole number')
+      .min(1, `must be from 1 to ${L.recallLimit.max}`)
+      .max(L.recallLimit.max, `must be from 1 to ${L.recallLimit.max}`)
+      .default(L.recallLimit.default)
+      .describe(`at most this many cards (1 to ${L.recallLimit.max}, default ${L.recallLimit.default})`),
   })
   .strict();
 
@@ -47,11 +66,82 @@ export const CONNECT = 'board.connect';
 const BOARD_EXAMPLE = { board: 'Launch plan' };
 
 export const SKILL_SPECS: readonly SkillSpec[] = [
-  { id: 'board.create', name: 'Make a board', description: 'Makes a board from cards (texts or {text, title, tags, links, id}) and typed connections between them (from/to: a card\'s place in cards, or its id); private unless visibility says shared (with sharedWith) or public. Answers the board as a file.', needs: ['title', 'cards'], args: createArgs, example: { skill: 'board.create', args: { title: 'Launch plan', cards: ['Ship the A2A face', { text: 'Seed the directory #launch', title: 'Directory' }], connections: [{ from: 0, to: 1, type: 'leads_to' }] } }, answersBoard: true },
-  { id: 'board.remember', name: 'Remember', description: 'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. Answers the board as a file.', needs: ['board', 'cards'], args: rememberArgs, example: { skill: 'board.remember', args: { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] } }, answersBoard: true },
-  { id: 'board.recall', name: 'Recall', description: 'Finds the cards that best match a query\'s words and #tags across the boards you may read (or one board), best first.', needs: ['query'], args: recallArgs, example: { skill: 'board.recall', args: { query: 'database #decision', limit: 5 } }, answersBoard: false },
-  { id: 'board.read', name: 'Read a board', description: 'Reads one board: its cards in order and its connections. Answers the board as a file.', needs: ['board'], args: boardArgs, example: { skill: 'board.read', args: BOARD_EXAMPLE }, answersBoard: true },
-  { id: 'board.list', name: 'List boards', description: 'Lists the boards you may read, latest changed first.', needs: [], args: noArgs, example: { skill: 'board.list', args: {} }, answersBoard: false },
-  { id: 'board.insights', name: 'Board insights', description: 'Names a board\'s hubs (most connected cards), orphans (no connections) and open questions (cards that ask, with no answer connected).', needs: ['board'], args: boardArgs, example: { skill: 'board.insights', args: BOARD_EXAMPLE }, answersBoard: false },
-  { id: CONNECT, name: 'Connect related cards', description: 'Proposes connections between related cards that are not connected, and asks first: a follow-up with the same taskId and {"confirm": true} draws them; anything else leaves the board as it is.', needs: ['board'], args: boardArgs, example: { skill: CONNECT, args: BOARD_EXAMPLE }, answersBoard: false },
+  {
+    id: 'board.create',
+    name: 'Make a board',
+    description:
+      "Makes a board from cards (texts or {text, title, tags, links, id}) and typed connections between them (from/to: a card's place in cards, or its id); private unless visibility says shared (with sharedWith) or public. Answers the board as a file.",
+    needs: ['title', 'cards'],
+    args: createArgs,
+    example: {
+      skill: 'board.create',
+      args: {
+        title: 'Launch plan',
+        cards: ['Ship the A2A face', { text: 'Seed the directory #launch', title: 'Directory' }],
+        connections: [{ from: 0, to: 1, type: 'leads_to' }],
+      },
+    },
+    answersBoard: true,
+  },
+  {
+    id: 'board.remember',
+    name: 'Remember',
+    description:
+      'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. Answers the board as a file.',
+    needs: ['board', 'cards'],
+    args: rememberArgs,
+    example: {
+      skill: 'board.remember',
+      args: { board: 'Launch plan', cards: ['We chose PostgreSQL for many nodes #decision'] },
+    },
+    answersBoard: true,
+  },
+  {
+    id: 'board.recall',
+    name: 'Recall',
+    description:
+      "Finds the cards that best match a query's words and #tags across the boards you may read (or one board), best first.",
+    needs: ['query'],
+    args: recallArgs,
+    example: { skill: 'board.recall', args: { query: 'database #decision', limit: 5 } },
+    answersBoard: false,
+  },
+  {
+    id: 'board.read',
+    name: 'Read a board',
+    description: 'Reads one board: its cards in order and its connections. Answers the board as a file.',
+    needs: ['board'],
+    args: boardArgs,
+    example: { skill: 'board.read', args: BOARD_EXAMPLE },
+    answersBoard: true,
+  },
+  {
+    id: 'board.list',
+    name: 'List boards',
+    description: 'Lists the boards you may read, latest changed first.',
+    needs: [],
+    args: noArgs,
+    example: { skill: 'board.list', args: {} },
+    answersBoard: false,
+  },
+  {
+    id: 'board.insights',
+    name: 'Board insights',
+    description:
+      "Names a board's hubs (most connected cards), orphans (no connections) and open questions (cards that ask, with no answer connected).",
+    needs: ['board'],
+    args: boardArgs,
+    example: { skill: 'board.insights', args: BOARD_EXAMPLE },
+    answersBoard: false,
+  },
+  {
+    id: CONNECT,
+    name: 'Connect related cards',
+    description:
+      'Proposes connections between related cards that are not connected, and asks first: a follow-up with the same taskId and {"confirm": true} draws them; anything else leaves the board as it is.',
+    needs: ['board'],
+    args: boardArgs,
+    example: { skill: CONNECT, args: BOARD_EXAMPLE },
+    answersBoard: false,
+  },
 ];

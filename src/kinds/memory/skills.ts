@@ -5,10 +5,26 @@
  */
 import type { JsonObject } from '../../a2a/types.js';
 import { parseWith } from '../../a2a/validate.js';
-import type { BoardRecord, BoardWrite, CardRecord, ConnectionRecord, RecallQuery, RecalledCard } from '../../store/store.js';
+import type {
+  BoardRecord,
+  BoardWrite,
+  CardRecord,
+  ConnectionRecord,
+  RecallQuery,
+  RecalledCard,
+} from '../../store/store.js';
 import { invalidParams, isHubError } from '../../errors/hub-error.js';
 import { ARGS } from '../../wire/skill-call.js';
-import { boardArgs, CONNECT, createArgs, noArgs, recallArgs, rememberArgs, SKILL_SPECS, type SkillSpec } from './skill-specs.js';
+import {
+  boardArgs,
+  CONNECT,
+  createArgs,
+  noArgs,
+  recallArgs,
+  rememberArgs,
+  SKILL_SPECS,
+  type SkillSpec,
+} from './skill-specs.js';
 import { checkLinks, derivedId, newCards, newConnections, type Writer } from './card-writes.js';
 import { boardSummary } from './board-view.js';
 import { insights, proposeConnections, type Proposal } from './insights.js';
@@ -65,25 +81,41 @@ export interface Outcome {
   pending?: Pending;
 }
 
-
-const done = (text: string, data: JsonObject, board?: Outcome['board']): Outcome => ({ state: 'TASK_STATE_COMPLETED', text, data, ...(board ? { board } : {}) });
+const done = (text: string, data: JsonObject, board?: Outcome['board']): Outcome => ({
+  state: 'TASK_STATE_COMPLETED',
+  text,
+  data,
+  ...(board ? { board } : {}),
+});
 /** `n` of a thing, in words: 1 card, 2 cards. */
 const counted = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
 const cardsWord = (n: number) => counted(n, 'card');
 const connectionsWord = (n: number) => counted(n, 'connection');
-const cardData = (c: CardRecord) => ({ id: c.id, text: c.text, ...(c.title ? { title: c.title } : {}), tags: c.tags, writtenBy: c.writtenBy, ...(c.claimedBy ? { claimedBy: c.claimedBy } : {}) });
+const cardData = (c: CardRecord) => ({
+  id: c.id,
+  text: c.text,
+  ...(c.title ? { title: c.title } : {}),
+  tags: c.tags,
+  writtenBy: c.writtenBy,
+  ...(c.claimedBy ? { claimedBy: c.claimedBy } : {}),
+});
 
 async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRecord & BoardContents> {
   return { ...board, ...(await env.boards.contents(board)) };
 }
 
 /** A written board as its answer's file, read only when the caller takes the file. */
-const writtenFile = async (env: MemoryEnv, board: BoardRecord) => (env.wantsFile ? withContents(env, board) : undefined);
+const writtenFile = async (env: MemoryEnv, board: BoardRecord) =>
+  env.wantsFile ? withContents(env, board) : undefined;
 
 async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(createArgs, raw, ARGS);
   if (args.sharedWith?.length && args.visibility !== 'shared') {
-    throw invalidParams(`${ARGS}.sharedWith`, 'is only for a board with visibility "shared"', 'Send "visibility": "shared" with it, or leave sharedWith out');
+    throw invalidParams(
+      `${ARGS}.sharedWith`,
+      'is only for a board with visibility "shared"',
+      'Send "visibility": "shared" with it, or leave sharedWith out',
+    );
   }
   const sharedWith = [...new Set(args.sharedWith ?? [])];
   await env.boards.requireAgents(sharedWith, `${ARGS}.sharedWith`);
@@ -92,13 +124,24 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const connections = newConnections(args.connections ?? [], cards, new Set(), env.writer, `${ARGS}.connections`);
   const id = derivedId(env.writer.seed, 'board');
   const board = await env.boards.write({
-    create: { id, title: args.title, owner: env.caller, visibility: args.visibility, sharedWith, createdAt: env.writer.now },
+    create: {
+      id,
+      title: args.title,
+      owner: env.caller,
+      visibility: args.visibility,
+      sharedWith,
+      createdAt: env.writer.now,
+    },
     boardId: id,
     cards,
     connections,
   });
   const full = await writtenFile(env, board);
-  return done(`Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connectionsWord(connections.length)}.`, { board: boardSummary(board) }, full);
+  return done(
+    `Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connectionsWord(connections.length)}.`,
+    { board: boardSummary(board) },
+    full,
+  );
 }
 
 /** The caller's own board, which "Remember that …" writes to: made by the first write to it. */
@@ -107,7 +150,12 @@ export const ownBoardId = (handle: string) => `memory-${handle}`;
 // No refinement across fields here: `checkPresent` makes fields optional, and a refinement would read them.
 async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(rememberArgs, raw, ARGS);
-  if (!args.cards.length && !args.connections?.length) throw invalidParams(`${ARGS}.cards`, 'must hold at least one card (or send connections to draw)', 'Send the cards to add, or connections to draw between cards on the board');
+  if (!args.cards.length && !args.connections?.length)
+    throw invalidParams(
+      `${ARGS}.cards`,
+      'must hold at least one card (or send connections to draw)',
+      'Send the cards to add, or connections to draw between cards on the board',
+    );
   const own = ownBoardId(env.caller);
   const target = await env.boards.find(args.board, 'write', `${ARGS}.board`).catch((e: unknown) => {
     if (args.board === own && isHubError(e) && e.code === 'BOARD_NOT_FOUND') return undefined; // made now
@@ -115,7 +163,10 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   });
   // Only the board's cards the call names (its cards' ids, their links, its connections' ends): not the whole board.
   const named = newCards(args.cards, env.writer, `${ARGS}.cards`);
-  const ids = [...named.flatMap((c) => [c.id, ...c.links]), ...(args.connections ?? []).flatMap((c) => [c.from, c.to]).filter((end) => typeof end === 'string')];
+  const ids = [
+    ...named.flatMap((c) => [c.id, ...c.links]),
+    ...(args.connections ?? []).flatMap((c) => [c.from, c.to]).filter((end) => typeof end === 'string'),
+  ];
   const onBoard = new Map((target ? await env.boards.cards(target, [...new Set(ids)]) : []).map((c) => [c.id, c]));
   const known = new Set(onBoard.keys());
   const cards = newCards(args.cards, env.writer, `${ARGS}.cards`, onBoard);
@@ -123,7 +174,18 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const connections = newConnections(args.connections ?? [], cards, known, env.writer, `${ARGS}.connections`);
   const before = target?.cardCount ?? 0;
   const board = await env.boards.write({
-    ...(target ? {} : { create: { id: own, title: `Memory of ${env.caller}`, owner: env.caller, visibility: 'private' as const, sharedWith: [], createdAt: env.writer.now } }),
+    ...(target
+      ? {}
+      : {
+          create: {
+            id: own,
+            title: `Memory of ${env.caller}`,
+            owner: env.caller,
+            visibility: 'private' as const,
+            sharedWith: [],
+            createdAt: env.writer.now,
+          },
+        }),
     boardId: target?.id ?? own,
     cards,
     connections,
@@ -131,7 +193,11 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const full = await writtenFile(env, board);
   const added = board.cardCount - before;
   const drawn = connections.length ? ` and ${connectionsWord(connections.length)}` : '';
-  return done(`Added ${cardsWord(added)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`, { board: boardSummary(board), added: cards.map((c) => c.id) }, full);
+  return done(
+    `Added ${cardsWord(added)}${drawn} to "${board.title}", which now holds ${cardsWord(board.cardCount)}.`,
+    { board: boardSummary(board), added: cards.map((c) => c.id) },
+    full,
+  );
 }
 
 async function recall(env: MemoryEnv, raw: unknown): Promise<Outcome> {
@@ -139,14 +205,29 @@ async function recall(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const board = args.board === undefined ? undefined : await env.boards.find(args.board, 'read', `${ARGS}.board`);
   const { words, tags } = splitQuery(args.query);
   const found = await env.boards.recall({ words, tags, limit: args.limit, ...(board ? { boardId: board.id } : {}) });
-  const lines = found.map((f, i) => `${i + 1}. [${f.boardTitle}] ${f.card.title ? `${f.card.title}: ` : ''}${f.card.text}`);
-  const text = found.length ? `${cardsWord(found.length)} for "${args.query}":\n${lines.join('\n')}` : `Nothing on the boards you may read matches "${args.query}".`;
-  return done(text, { query: args.query, cards: found.map((f) => ({ ...cardData(f.card), board: { id: f.card.boardId, title: f.boardTitle } })) });
+  const lines = found.map(
+    (f, i) => `${i + 1}. [${f.boardTitle}] ${f.card.title ? `${f.card.title}: ` : ''}${f.card.text}`,
+  );
+  const text = found.length
+    ? `${cardsWord(found.length)} for "${args.query}":\n${lines.join('\n')}`
+    : `Nothing on the boards you may read matches "${args.query}".`;
+  return done(text, {
+    query: args.query,
+    cards: found.map((f) => ({ ...cardData(f.card), board: { id: f.card.boardId, title: f.boardTitle } })),
+  });
 }
 
 async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
-  const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
-  const lines = board.cards.slice(0, L.readText).map((c) => `- ${c.title ? `**${c.title}** ` : ''}${c.text}${c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : ''}`);
+  const board = await withContents(
+    env,
+    await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`),
+  );
+  const lines = board.cards
+    .slice(0, L.readText)
+    .map(
+      (c) =>
+        `- ${c.title ? `**${c.title}** ` : ''}${c.text}${c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : ''}`,
+    );
   const more = (shown: number) => (board.cards.length > shown ? board.cards.length - shown : 0);
   const rest = more(L.readText) ? `\n… and ${cardsWord(more(L.readText))} more: the board file has them all` : '';
   return done(
@@ -164,15 +245,27 @@ async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 async function list(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   parseWith(noArgs, raw ?? {}, ARGS);
   const { boards, hasMore } = await env.boards.list();
-  const lines = boards.map((b) => `- ${b.title} (${b.id}): ${cardsWord(b.cardCount)}, ${b.visibility}${b.owner === env.caller ? '' : `, by ${b.owner}`}`);
+  const lines = boards.map(
+    (b) =>
+      `- ${b.title} (${b.id}): ${cardsWord(b.cardCount)}, ${b.visibility}${b.owner === env.caller ? '' : `, by ${b.owner}`}`,
+  );
   const more = hasMore ? '\nMore boards than these: recall or read one by its title.' : '';
-  return done(boards.length ? `${boards.length} board${boards.length === 1 ? '' : 's'} you may read:\n${lines.join('\n')}${more}` : 'You may read no boards yet: make one with board.create.', { boards: boards.map(boardSummary), hasMore });
+  return done(
+    boards.length
+      ? `${boards.length} board${boards.length === 1 ? '' : 's'} you may read:\n${lines.join('\n')}${more}`
+      : 'You may read no boards yet: make one with board.create.',
+    { boards: boards.map(boardSummary), hasMore },
+  );
 }
 
 async function boardInsights(env: MemoryEnv, raw: unknown): Promise<Outcome> {
-  const board = await withContents(env, await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`));
+  const board = await withContents(
+    env,
+    await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`),
+  );
   const found = insights(board.cards, board.connections);
-  const named = (cs: CardRecord[]) => (cs.length ? cs.map((c) => `"${c.title ?? c.text.slice(0, 60)}"`).join(', ') : 'none');
+  const named = (cs: CardRecord[]) =>
+    cs.length ? cs.map((c) => `"${c.title ?? c.text.slice(0, 60)}"`).join(', ') : 'none';
   const text = [
     `Insights on "${board.title}":`,
     `Hubs: ${found.hubs.length ? found.hubs.map((h) => `"${h.card.title ?? h.card.text.slice(0, 60)}" (${h.degree})`).join(', ') : 'none'}`,
@@ -191,12 +284,19 @@ async function connect(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(boardArgs, raw, ARGS);
   const board = await withContents(env, await env.boards.find(args.board, 'write', `${ARGS}.board`));
   const proposal = proposeConnections(board.cards, board.connections);
-  if (!proposal.length) return done(`Every related pair of cards on "${board.title}" is connected already: nothing to propose.`, { board: boardSummary(board), proposal: [] });
+  if (!proposal.length)
+    return done(`Every related pair of cards on "${board.title}" is connected already: nothing to propose.`, {
+      board: boardSummary(board),
+      proposal: [],
+    });
   const lines = proposal.map((p) => `- ${p.from} → ${p.to} (share ${p.shared.join(', ')})`);
   return {
     state: 'TASK_STATE_INPUT_REQUIRED',
     text: `${connectionsWord(proposal.length)} proposed on "${board.title}":\n${lines.join('\n')}\nSend {"confirm": true} with this taskId to draw them; anything else leaves the board as it is.`,
-    data: { board: boardSummary(board), proposal: proposal.map(({ from, to, type, shared }) => ({ from, to, type, shared })) },
+    data: {
+      board: boardSummary(board),
+      proposal: proposal.map(({ from, to, type, shared }) => ({ from, to, type, shared })),
+    },
     pending: { skill: CONNECT, args: { board: board.id }, proposal },
   };
 }
@@ -204,10 +304,20 @@ async function connect(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 /** Applies a confirmed proposal, or leaves the board as it was. */
 export async function settleProposal(env: MemoryEnv, pending: Pending, confirmed: boolean): Promise<Outcome> {
   const board = await env.boards.find(String(pending.args['board']), 'write', `${ARGS}.board`);
-  if (!confirmed) return done(`Left "${board.title}" as it was: no connection drawn.`, { board: boardSummary(board), drawn: 0 });
-  const connections = (pending.proposal ?? []).map((p) => ({ from: p.from, to: p.to, type: p.type, writtenBy: env.writer.writtenBy, createdAt: env.writer.now }));
+  if (!confirmed)
+    return done(`Left "${board.title}" as it was: no connection drawn.`, { board: boardSummary(board), drawn: 0 });
+  const connections = (pending.proposal ?? []).map((p) => ({
+    from: p.from,
+    to: p.to,
+    type: p.type,
+    writtenBy: env.writer.writtenBy,
+    createdAt: env.writer.now,
+  }));
   const after = await env.boards.write({ boardId: board.id, cards: [], connections });
-  return done(`Drew ${connectionsWord(connections.length)} on "${after.title}".`, { board: boardSummary(after), drawn: connections.length });
+  return done(`Drew ${connectionsWord(connections.length)} on "${after.title}".`, {
+    board: boardSummary(after),
+    drawn: connections.length,
+  });
 }
 
 const RUNS: Readonly<Record<string, Skill['run']>> = {

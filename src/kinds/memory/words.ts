@@ -5,7 +5,9 @@
 
 /** Words too common to help a recall find anything. */
 const STOP_WORDS = new Set(
-  'a an and are as at be but by do does did for from had has have how i in is it its of on or our so that the their them then there these they this to was we were what when where which who why will with you your about know'.split(' '),
+  'a an and are as at be but by do does did for from had has have how i in is it its of on or our so that the their them then there these they this to was we were what when where which who why will with you your about know'.split(
+    ' ',
+  ),
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;

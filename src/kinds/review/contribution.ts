@@ -18,7 +18,10 @@ const contributionSchema = z
     conditions: list,
     attempts: list,
     limitations: list,
-    source_urls: z.array(z.string()).min(1, 'must name at least one of the task\'s sources').max(10, 'takes at most 10 sources'),
+    source_urls: z
+      .array(z.string())
+      .min(1, "must name at least one of the task's sources")
+      .max(10, 'takes at most 10 sources'),
   })
   .strict();
 
@@ -28,7 +31,12 @@ export type Contribution = z.output<typeof contributionSchema>;
 export function checkContribution(report: unknown, request: ReviewRequest, at: string): Contribution {
   const contribution = parseWith(contributionSchema, report, at);
   contribution.source_urls.forEach((url, i) => {
-    if (!request.sources.includes(url)) throw invalidParams(`${at}.source_urls[${i}]`, 'is not one of the task\'s sources', `Use only: ${request.sources.join(', ')}`);
+    if (!request.sources.includes(url))
+      throw invalidParams(
+        `${at}.source_urls[${i}]`,
+        "is not one of the task's sources",
+        `Use only: ${request.sources.join(', ')}`,
+      );
   });
   const { verdict: _verdict, source_urls: _urls, ...texts } = contribution;
   requirePublic(texts, at);

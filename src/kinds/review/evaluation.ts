@@ -24,10 +24,18 @@ export interface SealedContribution extends Contribution {
  */
 export function evaluate(entries: readonly TaskEntry[], minIndependent: number, now: number): Evaluation {
   const contributions = entries.map((e) => e.body as unknown as SealedContribution);
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, contributions.filter((c) => c.verdict === v).length])) as Record<Verdict, number>;
+  const counts = Object.fromEntries(
+    VERDICTS.map((v) => [v, contributions.filter((c) => c.verdict === v).length]),
+  ) as Record<Verdict, number>;
   const verdicts = VERDICTS.filter((v) => counts[v] > 0);
-  const outcome: Outcome = contributions.length < minIndependent ? 'unresolved' : verdicts.length > 1 ? 'contested' : 'resolved';
-  const summary = describe(outcome, contributions.length, minIndependent, verdicts.map((v) => `${counts[v]} ${v}`).join(', '));
+  const outcome: Outcome =
+    contributions.length < minIndependent ? 'unresolved' : verdicts.length > 1 ? 'contested' : 'resolved';
+  const summary = describe(
+    outcome,
+    contributions.length,
+    minIndependent,
+    verdicts.map((v) => `${counts[v]} ${v}`).join(', '),
+  );
   const data = {
     outcome,
     ...(outcome === 'resolved' ? { verdict: verdicts[0] } : {}),
@@ -43,7 +51,8 @@ export function evaluate(entries: readonly TaskEntry[], minIndependent: number, 
     artifact: {
       artifactId: 'evaluation',
       name: 'Evaluation',
-      description: 'The outcome by the fixed rules, counts per verdict, and the contributions, public after the deadline.',
+      description:
+        'The outcome by the fixed rules, counts per verdict, and the contributions, public after the deadline.',
       parts: [{ text: summary }, { data, mediaType: 'application/json' }],
     },
     message: { messageId: `evaluation-${now}`, role: 'ROLE_AGENT', parts: [{ text: summary }] },
@@ -52,7 +61,8 @@ export function evaluate(entries: readonly TaskEntry[], minIndependent: number, 
 
 /** The summary line; `tally` is the count of each verdict given, "2 source_supported, 1 source_unclear". */
 function describe(outcome: Outcome, n: number, min: number, tally: string): string {
-  if (outcome === 'unresolved') return `Unresolved: ${n} contribution(s), fewer than the ${min} needed.${tally ? ` (${tally})` : ''}`;
+  if (outcome === 'unresolved')
+    return `Unresolved: ${n} contribution(s), fewer than the ${min} needed.${tally ? ` (${tally})` : ''}`;
   if (outcome === 'contested') return `Contested: the ${n} contributions differ (${tally}).`;
   return `Resolved: all ${n} contributions agree (${tally}).`;
 }

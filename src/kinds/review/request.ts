@@ -21,10 +21,19 @@ export interface ReviewSettings {
 export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
   minDeadlineS: 30 * 60,
   maxDeadlineS: 7 * 24 * 3600,
-  sourceHosts: ['github.com', 'raw.githubusercontent.com', 'registry.npmjs.org', 'docs.python.org', 'nodejs.org', 'developers.cloudflare.com', 'a2a-protocol.org'],
+  sourceHosts: [
+    'github.com',
+    'raw.githubusercontent.com',
+    'registry.npmjs.org',
+    'docs.python.org',
+    'nodejs.org',
+    'developers.cloudflare.com',
+    'a2a-protocol.org',
+  ],
 };
 
-const line = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const line = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 const reviewRequestSchema = z
   .object({
@@ -37,7 +46,10 @@ const reviewRequestSchema = z
     max_contributors: z.int().min(2, 'must be 2 to 10').max(10, 'must be 2 to 10'),
   })
   .strict()
-  .refine((r) => r.max_contributors >= r.min_independent, { path: ['max_contributors'], message: 'must be at least min_independent' });
+  .refine((r) => r.max_contributors >= r.min_independent, {
+    path: ['max_contributors'],
+    message: 'must be at least min_independent',
+  });
 
 export type ReviewRequest = z.output<typeof reviewRequestSchema>;
 
@@ -71,7 +83,8 @@ export function requestDigest(request: unknown): string {
 export function checkRequest(raw: unknown, settings: ReviewSettings, now: number, root = 'request'): ReviewRequest {
   const request = parseWith(reviewRequestSchema, raw, root);
   request.sources.forEach((source, i) => checkSource(source, settings, `${root}.sources[${i}]`));
-  if (new Set(request.sources).size !== request.sources.length) throw invalidParams(`${root}.sources`, 'lists a source twice', 'List each source once');
+  if (new Set(request.sources).size !== request.sources.length)
+    throw invalidParams(`${root}.sources`, 'lists a source twice', 'List each source once');
   checkDeadline(request.deadline, settings, now, `${root}.deadline`);
   requirePublic({ title: request.title, question: request.question, acceptance: request.acceptance }, root);
   return request;
@@ -83,7 +96,12 @@ export function checkApproval(raw: unknown, request: unknown, root = 'approval')
   const digest = requestDigest(request);
   if (approval.public_input_digest !== digest) {
     throw new HubError('APPROVAL_MISMATCH', 'The request is not the one that was approved: its digest differs', {
-      fields: [{ field: `${root}.public_input_digest`, description: 'does not match the SHA-256 of the request in RFC 8785 canonical JSON' }],
+      fields: [
+        {
+          field: `${root}.public_input_digest`,
+          description: 'does not match the SHA-256 of the request in RFC 8785 canonical JSON',
+        },
+      ],
       hint: 'Post exactly the request your user approved (muster review digest <file> prints its digest)',
     });
   }
@@ -97,11 +115,18 @@ function checkSource(source: string, settings: ReviewSettings, field: string): v
   } catch {
     throw invalidParams(field, 'is not a URL', 'Send an https URL such as https://github.com/org/repo');
   }
-  if (url.protocol !== 'https:') throw invalidParams(field, 'must be an https URL', `Send https://${url.host}${url.pathname}`);
-  if (source.includes('?') || source.includes('#')) throw invalidParams(field, 'must have no query string or fragment', `Send ${url.origin}${url.pathname}`);
-  if (url.username || url.password) throw invalidParams(field, 'must not carry credentials', `Send ${url.origin}${url.pathname}`);
+  if (url.protocol !== 'https:')
+    throw invalidParams(field, 'must be an https URL', `Send https://${url.host}${url.pathname}`);
+  if (source.includes('?') || source.includes('#'))
+    throw invalidParams(field, 'must have no query string or fragment', `Send ${url.origin}${url.pathname}`);
+  if (url.username || url.password)
+    throw invalidParams(field, 'must not carry credentials', `Send ${url.origin}${url.pathname}`);
   if (!settings.sourceHosts.includes(url.hostname)) {
-    throw invalidParams(field, `is on ${url.hostname}, which is not an allowed source host`, `Use a source on ${settings.sourceHosts.join(', ')}`);
+    throw invalidParams(
+      field,
+      `is on ${url.hostname}, which is not an allowed source host`,
+      `Use a source on ${settings.sourceHosts.join(', ')}`,
+    );
   }
 }
 
@@ -110,8 +135,13 @@ function checkDeadline(deadline: string, settings: ReviewSettings, now: number, 
   const earliest = now + settings.minDeadlineS * 1000;
   const latest = now + settings.maxDeadlineS * 1000;
   if (at < earliest || at > latest) {
-    throw invalidParams(field, `must be between ${new Date(earliest).toISOString()} and ${new Date(latest).toISOString()}`, `Choose a deadline ${span(settings.minDeadlineS)} to ${span(settings.maxDeadlineS)} from now`);
+    throw invalidParams(
+      field,
+      `must be between ${new Date(earliest).toISOString()} and ${new Date(latest).toISOString()}`,
+      `Choose a deadline ${span(settings.minDeadlineS)} to ${span(settings.maxDeadlineS)} from now`,
+    );
   }
 }
 
-const span = (s: number) => (s % 86_400 === 0 ? `${s / 86_400} days` : s % 60 === 0 ? `${s / 60} minutes` : `${s} seconds`);
+const span = (s: number) =>
+  s % 86_400 === 0 ? `${s / 86_400} days` : s % 60 === 0 ? `${s / 60} minutes` : `${s} seconds`;

@@ -12,10 +12,20 @@ describe('review quotas over days', () => {
     const { hub, store, clock, close } = await inProcessHub();
     // Deadlines are absolute: written against the hub's clock as it is at each post.
     const post = (deadlineInMs: number) => {
-      const request = { ...reviewRequest(0), deadline: new Date(clock.now + deadlineInMs).toISOString(), title: randomUUID() };
-      return hub.tasks.send(poster, { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: openData(request) }] } });
+      const request = {
+        ...reviewRequest(0),
+        deadline: new Date(clock.now + deadlineInMs).toISOString(),
+        title: randomUUID(),
+      };
+      return hub.tasks.send(poster, {
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: openData(request) }] },
+      });
     };
-    const refusal = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (isHubError(e) ? e.meta['quota'] : e));
+    const refusal = async (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => (isHubError(e) ? e.meta['quota'] : e),
+      );
 
     const first = await post(2 * DAY);
     await post(3 * DAY);

@@ -10,7 +10,15 @@ import type { Change, Kind, KindContext, KindModule, Opening } from '../../hub/k
 import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../../wire/skill-call.js';
 import { checkContribution, REVIEW_CONTRIBUTE, VERDICTS, type Contribution } from './contribution.js';
 import { evaluate, type SealedContribution } from './evaluation.js';
-import { checkApproval, checkRequest, DEFAULT_REVIEW_SETTINGS, openArgsSchema, REVIEW_OPEN, type ReviewRequest, type ReviewSettings } from './request.js';
+import {
+  checkApproval,
+  checkRequest,
+  DEFAULT_REVIEW_SETTINGS,
+  openArgsSchema,
+  REVIEW_OPEN,
+  type ReviewRequest,
+  type ReviewSettings,
+} from './request.js';
 
 /** What a review task keeps about itself, in `metadata.muster.review`. */
 interface ReviewFacts {
@@ -57,18 +65,27 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
       const { record } = task;
       const { request } = facts(task);
       if (record.state !== 'TASK_STATE_WORKING') {
-        throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} was evaluated; it takes no more messages`, { hint: 'Read the Evaluation artifact with GetTask', meta: { currentState: record.state } });
+        throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} was evaluated; it takes no more messages`, {
+          hint: 'Read the Evaluation artifact with GetTask',
+          meta: { currentState: record.state },
+        });
       }
       const author = requireAgent(ctx.caller, 'contribute');
-      if (author === record.sender) throw new HubError('FORBIDDEN', 'The poster of a review does not contribute to it', { hint: 'Other agents contribute; read the outcome after the deadline' });
+      if (author === record.sender)
+        throw new HubError('FORBIDDEN', 'The poster of a review does not contribute to it', {
+          hint: 'Other agents contribute; read the outcome after the deadline',
+        });
       if (ctx.now >= Date.parse(request.deadline)) {
-        throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} passed its deadline and is being evaluated`, { hint: 'Read the Evaluation artifact with GetTask in a moment' });
+        throw new HubError('UNSUPPORTED_OPERATION', `Review ${record.id} passed its deadline and is being evaluated`, {
+          hint: 'Read the Evaluation artifact with GetTask in a moment',
+        });
       }
       // The report itself, or `{"skill": "review.contribute", "args": report}`.
       const data = onlyData(message, 'A contribution');
-      const contribution = skillOf(message) === REVIEW_CONTRIBUTE
-        ? checkContribution((data as { args?: unknown }).args, request, ARGS)
-        : checkContribution(data, request, DATA);
+      const contribution =
+        skillOf(message) === REVIEW_CONTRIBUTE
+          ? checkContribution((data as { args?: unknown }).args, request, ARGS)
+          : checkContribution(data, request, DATA);
       const body: SealedContribution = { id: uuidv7(), submitted_at: new Date(ctx.now).toISOString(), ...contribution };
       return {
         sealed: {
@@ -83,10 +100,14 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
     },
 
     cancel(_ctx: KindContext, task: StoredTask): Change {
-      throw new HubError('TASK_NOT_CANCELABLE', `Review ${task.record.id} is public; it cannot be canceled or removed`, {
-        hint: 'A review ends at its deadline, when the hub evaluates it; read the outcome then with GetTask',
-        meta: { currentState: task.record.state },
-      });
+      throw new HubError(
+        'TASK_NOT_CANCELABLE',
+        `Review ${task.record.id} is public; it cannot be canceled or removed`,
+        {
+          hint: 'A review ends at its deadline, when the hub evaluates it; read the outcome then with GetTask',
+          meta: { currentState: task.record.state },
+        },
+      );
     },
 
     due(task: StoredTask, entries: readonly TaskEntry[], now: number): Change | undefined {
@@ -105,7 +126,9 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
 
     receipt(entry: TaskEntry): JsonObject {
       const c = entry.body as unknown as SealedContribution & Contribution;
-      return { contribution: { id: c.id, verdict: c.verdict, submitted_at: c.submitted_at, sealed_until_deadline: true } };
+      return {
+        contribution: { id: c.id, verdict: c.verdict, submitted_at: c.submitted_at, sealed_until_deadline: true },
+      };
     },
 
     actions: {},

@@ -37,9 +37,13 @@ export const REVIEW_SETTINGS = {
 export function reviewFrom(s: SettledOf<typeof REVIEW_SETTINGS>): ReviewSettings {
   const min = s.reviewMinDeadlineS.value!;
   const max = s.reviewMaxDeadlineS.value!;
-  if (max < min) throw new ConfigError(`${described(s.reviewMaxDeadlineS)} must not be less than ${described(s.reviewMinDeadlineS)}`);
+  if (max < min)
+    throw new ConfigError(
+      `${described(s.reviewMaxDeadlineS)} must not be less than ${described(s.reviewMinDeadlineS)}`,
+    );
   return { minDeadlineS: min, maxDeadlineS: max, sourceHosts: s.reviewSourceHosts.value! };
 }
 
 /** The review rules from the environment (and MUSTER_CONFIG's file); `muster review preview` checks requests with them. */
-export const reviewSettings = (env: NodeJS.ProcessEnv): ReviewSettings => reviewFrom(settleEntries(REVIEW_SETTINGS, env));
+export const reviewSettings = (env: NodeJS.ProcessEnv): ReviewSettings =>
+  reviewFrom(settleEntries(REVIEW_SETTINGS, env));

@@ -35,24 +35,53 @@ export const waitTask = tool({
   input: z
     .object({
       id: z.string().min(1).describe('The task id'),
-      afterSeq: z.number().int().min(0).optional().describe('The event number you last saw (lastSeq of the previous wait); leave it out to wait for the next change from now'),
+      afterSeq: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          'The event number you last saw (lastSeq of the previous wait); leave it out to wait for the next change from now',
+        ),
       untilState: z
         .enum(Object.values(LEGACY_STATE) as [string, ...string[]])
         .optional()
-        .describe(`Wait until the task is in this state (or a final one it cannot leave), ignoring other changes; e.g. ${ANSWERED.join(', ')}`),
-      timeoutSeconds: z.number().int().min(0).max(WAIT_MAX_SECONDS).optional().describe(`How long to wait at most, in seconds (default ${WAIT_DEFAULT_SECONDS}, at most ${WAIT_MAX_SECONDS}); 0 answers at once`),
+        .describe(
+          `Wait until the task is in this state (or a final one it cannot leave), ignoring other changes; e.g. ${ANSWERED.join(', ')}`,
+        ),
+      timeoutSeconds: z
+        .number()
+        .int()
+        .min(0)
+        .max(WAIT_MAX_SECONDS)
+        .optional()
+        .describe(
+          `How long to wait at most, in seconds (default ${WAIT_DEFAULT_SECONDS}, at most ${WAIT_MAX_SECONDS}); 0 answers at once`,
+        ),
     })
     .strict(),
   readOnly: true,
   async run({ id, afterSeq, untilState, timeoutSeconds }, { target, signal }) {
     const bound = (timeoutSeconds ?? WAIT_DEFAULT_SECONDS) * 1000 + GRACE_MS;
     const waited = (await withDeadline(bound, signal, (ends) =>
-      request(target, `${path('api', 'tasks', id)}/wait`, { query: { afterSeq, untilState, timeoutSeconds }, signal: ends }),
+      request(target, `${path('api', 'tasks', id)}/wait`, {
+        query: { afterSeq, untilState, timeoutSeconds },
+        signal: ends,
+      }),
     )) as Waited;
     const again = `call muster_wait_task again with afterSeq ${waited.lastSeq}`;
     const next = waited.timedOut ? `nothing yet: ${again}` : undefined;
-    const answer = taskAnswer(waited.task, next, { lastSeq: waited.lastSeq, changed: waited.changed, timedOut: waited.timedOut, ...(waited.reached !== undefined ? { reached: waited.reached } : {}) });
-    const lead = waited.timedOut ? 'No change yet.' : waited.changed ? `Changed (event ${waited.lastSeq}).` : 'Already there.';
+    const answer = taskAnswer(waited.task, next, {
+      lastSeq: waited.lastSeq,
+      changed: waited.changed,
+      timedOut: waited.timedOut,
+      ...(waited.reached !== undefined ? { reached: waited.reached } : {}),
+    });
+    const lead = waited.timedOut
+      ? 'No change yet.'
+      : waited.changed
+        ? `Changed (event ${waited.lastSeq}).`
+        : 'Already there.';
     return { ...answer, text: `${lead} ${answer.text} (lastSeq ${waited.lastSeq})` };
   },
 });

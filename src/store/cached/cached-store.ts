@@ -40,8 +40,10 @@ export function cached(store: Store): Store {
       return TaskCache.shape(full, options);
     },
     // Attached before anyone awaits the write, so the cache learns of a commit before its writer answers.
-    createTask: (write: Parameters<Store['createTask']>[0]) => remembering(store.createTask(write), () => tasks.committed('create', write)),
-    updateTask: (write: Parameters<Store['updateTask']>[0]) => remembering(store.updateTask(write), () => tasks.committed('update', write)),
+    createTask: (write: Parameters<Store['createTask']>[0]) =>
+      remembering(store.createTask(write), () => tasks.committed('create', write)),
+    updateTask: (write: Parameters<Store['updateTask']>[0]) =>
+      remembering(store.updateTask(write), () => tasks.committed('update', write)),
     findToken: async (hash: string, gate?: QuotaGate) => {
       if (gate?.length) return store.findToken(hash, gate); // the gate is counted in the database
       const hit = tokens.get(hash);
@@ -65,8 +67,10 @@ export function cached(store: Store): Store {
       const found = await store.getAgent(handle);
       return found && rememberAgent(found);
     },
-    markEndpointVerified: async (...args: Parameters<Store['markEndpointVerified']>) => rememberAgent(await store.markEndpointVerified(...args)),
-    setForwarding: async (...args: Parameters<Store['setForwarding']>) => rememberAgent(await store.setForwarding(...args)),
+    markEndpointVerified: async (...args: Parameters<Store['markEndpointVerified']>) =>
+      rememberAgent(await store.markEndpointVerified(...args)),
+    setForwarding: async (...args: Parameters<Store['setForwarding']>) =>
+      rememberAgent(await store.setForwarding(...args)),
     setPause: async (...args: Parameters<Store['setPause']>) => {
       const updated = await store.setPause(...args);
       return updated && rememberAgent(updated);

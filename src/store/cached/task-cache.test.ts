@@ -3,10 +3,24 @@ import type { Message } from '../../a2a/types.js';
 import type { TaskRecord, TaskWrite } from '../store.js';
 import { TaskCache } from './task-cache.js';
 
-const message = (n: number): Message => ({ messageId: `m${n}`, role: 'ROLE_USER', parts: [{ text: String(n) }] }) as Message;
+const message = (n: number): Message =>
+  ({ messageId: `m${n}`, role: 'ROLE_USER', parts: [{ text: String(n) }] }) as Message;
 
 function write(id: string, version: number, messages: number[] = [], expectedVersion?: number): TaskWrite {
-  const record = { id, version, kind: 'direct', contextId: id, visibility: 'participants', state: 'TASK_STATE_SUBMITTED', statusAt: 0, createdAt: 0, updatedAt: 0, messageCount: 0, artifactCount: 0, lastSeq: 0 } as TaskRecord;
+  const record = {
+    id,
+    version,
+    kind: 'direct',
+    contextId: id,
+    visibility: 'participants',
+    state: 'TASK_STATE_SUBMITTED',
+    statusAt: 0,
+    createdAt: 0,
+    updatedAt: 0,
+    messageCount: 0,
+    artifactCount: 0,
+    lastSeq: 0,
+  } as TaskRecord;
   return { record, expectedVersion, newMessages: messages.map(message), newArtifacts: [], events: [] };
 }
 

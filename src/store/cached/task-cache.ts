@@ -54,7 +54,12 @@ export class TaskCache {
     }
     const history = [...task.history, ...write.newMessages];
     if (history.length > LONG_HISTORY) this.tasks.delete(id);
-    else this.tasks.set(id, { record: write.record, history, artifacts: mergeArtifacts(task.artifacts, write.newArtifacts) });
+    else
+      this.tasks.set(id, {
+        record: write.record,
+        history,
+        artifacts: mergeArtifacts(task.artifacts, write.newArtifacts),
+      });
   }
 }
 

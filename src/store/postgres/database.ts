@@ -8,7 +8,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { AgentPaused, PartsRefused, QuotaExceeded, StoreConflict, StoreUnavailable, TokenNotLive, type CommitObserver } from '../store.js';
+import {
+  AgentPaused,
+  PartsRefused,
+  QuotaExceeded,
+  StoreConflict,
+  StoreUnavailable,
+  TokenNotLive,
+  type CommitObserver,
+} from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import type { MigrationInputs } from '../open-key-backfill.js';
 import { groupCommit, type WriteLocks } from './group-commit.js';
@@ -17,12 +25,19 @@ import { OmittedNeeded } from './omissions.js';
 /** What the store's modules query through: one statement in its own transaction, or several in one. */
 export interface Db {
   /** Runs one statement (prepared by name on each connection) and answers its rows and row count. */
-  query<R = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  query<R = Record<string, unknown>>(
+    text: string,
+    values?: readonly unknown[],
+  ): Promise<{ rows: R[]; rowCount: number }>;
   /**
    * Runs one writing statement, committed with the other writes of this turn of the event loop
    * (group-commit.ts); `locks` names the rows it will wait on.
    */
-  write<R = Record<string, unknown>>(text: string, values: readonly unknown[], locks: WriteLocks): Promise<{ rows: R[]; rowCount: number }>;
+  write<R = Record<string, unknown>>(
+    text: string,
+    values: readonly unknown[],
+    locks: WriteLocks,
+  ): Promise<{ rows: R[]; rowCount: number }>;
   /** Runs `work` in one transaction on one connection; retried whole on a serialization failure or deadlock. */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
 }
@@ -35,20 +50,34 @@ const INT8_OID = 20;
  */
 export const numericInt8: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /**
  * How long a connection may go unanswered: TCP keep-alive finds a peer that went silent (a
  * failover, a partition) instead of waiting on it for hours, and connecting gives up after 10 s.
  */
-export const SILENCE_LIMITS = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 10_000 } as const;
+export const SILENCE_LIMITS = {
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+  connectionTimeoutMillis: 10_000,
+} as const;
 
 export function openPool(url: string, size: number, log: (line: string) => void): pg.Pool {
   // Pipelined connections, so a group commit sends its whole transaction at once (group-commit.ts);
   // a single statement or transaction runs on one as before.
   // A database that does not answer is StoreUnavailable after a while, not a request held forever.
-  const pool = new pg.Pool({ connectionString: url, max: size, types: numericInt8, application_name: 'muster', ...SILENCE_LIMITS, query_timeout: 30_000, pipeline: true });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: size,
+    types: numericInt8,
+    application_name: 'muster',
+    ...SILENCE_LIMITS,
+    query_timeout: 30_000,
+    pipeline: true,
+  });
   // An idle connection the server drops emits here; without a listener it would end the process.
   pool.on('error', (e) => log(`a PostgreSQL connection failed while idle (${e.message})`));
   return pool;
@@ -98,7 +127,14 @@ export function database(pool: pg.Pool, observe?: CommitObserver): Db {
   };
   return {
     query: query as Db['query'],
-    write: groupCommit({ pool, alone: query, nameOf: statementName, storeError, isConnectionError, observe }) as Db['write'],
+    write: groupCommit({
+      pool,
+      alone: query,
+      nameOf: statementName,
+      storeError,
+      isConnectionError,
+      observe,
+    }) as Db['write'],
     transaction: (work) => timed(() => retried(() => inTransaction(pool, work))),
   };
 }
@@ -182,12 +218,27 @@ function statementName(text: string): string | undefined {
 }
 
 const codeOf = (e: unknown): string | undefined =>
-  typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
+  typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string'
+    ? (e as { code: string }).code
+    : undefined;
 
 const isRetryable = (e: unknown): boolean => codeOf(e) === '40001' || codeOf(e) === '40P01';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
-const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|is not currently accepting connections|Query read timeout/i;
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|is not currently accepting connections|Query read timeout/i;
 
 export function isConnectionError(e: unknown): boolean {
   const code = codeOf(e);
@@ -213,7 +264,11 @@ const CONFLICT_OF: Record<string, StoreConflict['what']> = {
 /** MU423's agent handle (the message) and its detail, `paused_at|paused_by[|operator]`. */
 function pausedAgent(handle: string, detail: string): AgentPaused {
   const [at, by, operator] = detail.split('|');
-  return new AgentPaused({ handle, ...(operator ? { operator } : {}), paused: { at: Number(at), by: by === 'admin' ? 'admin' : 'operator' } });
+  return new AgentPaused({
+    handle,
+    ...(operator ? { operator } : {}),
+    paused: { at: Number(at), by: by === 'admin' ? 'admin' : 'operator' },
+  });
 }
 
 /** MU415's agent handle (the message) and its detail, `index|modes as JSON|media type`. */
@@ -236,7 +291,8 @@ export function storeError(e: unknown): unknown {
     const what = CONFLICT_OF[error.constraint ?? ''];
     return what ? new StoreConflict(what, error.detail ?? error.message) : e;
   }
-  if (isConnectionError(e)) return new StoreUnavailable(`PostgreSQL is unavailable: ${(e as Error).message}`, { cause: e });
+  if (isConnectionError(e))
+    return new StoreUnavailable(`PostgreSQL is unavailable: ${(e as Error).message}`, { cause: e });
   return e;
 }
 
@@ -252,13 +308,21 @@ export async function migrate(client: pg.ClientBase, inputs: MigrationInputs): P
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     // After the lock: each statement reads a fresh snapshot, so this sees what the last holder committed.
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
-    const { rows } = await client.query<{ v: number }>('SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+    );
+    const { rows } = await client.query<{ v: number }>(
+      'SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations',
+    );
     const pending = MIGRATIONS.filter((m) => m.version > (rows[0]?.v ?? 0));
     for (const m of pending) {
       await client.query(m.sql);
       await m.data?.(client, inputs);
-      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+        m.version,
+        m.name,
+        Date.now(),
+      ]);
     }
     await client.query('COMMIT');
     return pending.map((m) => m.version);

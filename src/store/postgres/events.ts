@@ -55,7 +55,12 @@ UNION ALL SELECT 'tokens', operator, 0, max(changed_at) FROM operator_tokens, si
 UNION ALL SELECT 'record', handle, 0, changed_at FROM agents, since WHERE changed_at >= since.at
 UNION ALL SELECT 'clock', '', 0, now FROM clock`;
 
-interface PollRow { kind: 'task' | 'tokens' | 'record' | 'clock'; name: string; seq: number; mark: number }
+interface PollRow {
+  kind: 'task' | 'tokens' | 'record' | 'clock';
+  name: string;
+  seq: number;
+  mark: number;
+}
 
 export class Listener implements Announcer {
   /** Names this store's notifications, so it can skip its own. */
@@ -156,7 +161,13 @@ export class Listener implements Announcer {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName, types: numericInt8, ...SILENCE_LIMITS, query_timeout: this.heartbeatMs / 2 });
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: this.applicationName,
+      types: numericInt8,
+      ...SILENCE_LIMITS,
+      query_timeout: this.heartbeatMs / 2,
+    });
     client.on('notification', (n) => this.heard(n));
     client.on('error', (e) => this.lost(client, e));
     client.on('end', () => this.lost(client));
@@ -187,16 +198,20 @@ export class Listener implements Announcer {
     const { t, h, c } = notice as { t?: unknown; h?: unknown; c?: unknown };
     if (n.channel === TASKS && Array.isArray(t)) {
       for (const pair of t) {
-        if (Array.isArray(pair) && typeof pair[0] === 'string' && Number.isInteger(pair[1])) this.tell(() => this.bus.task({ log: pair[0], lastSeq: pair[1], events: [] }));
+        if (Array.isArray(pair) && typeof pair[0] === 'string' && Number.isInteger(pair[1]))
+          this.tell(() => this.bus.task({ log: pair[0], lastSeq: pair[1], events: [] }));
       }
-    } else if (n.channel === AGENTS && typeof h === 'string' && (c === 'tokens' || c === 'record')) this.tell(() => this.bus.agent(h, c));
+    } else if (n.channel === AGENTS && typeof h === 'string' && (c === 'tokens' || c === 'record'))
+      this.tell(() => this.bus.agent(h, c));
   }
 
   private lost(client: pg.Client, error?: Error): void {
     if (this.closing || client !== this.client) return;
     this.client = undefined;
     client.end().catch(() => {});
-    this.log(`lost the PostgreSQL LISTEN connection${error ? ` (${error.message})` : ''}; polling for changes every second until it is back`);
+    this.log(
+      `lost the PostgreSQL LISTEN connection${error ? ` (${error.message})` : ''}; polling for changes every second until it is back`,
+    );
     this.since = null;
     this.announced.clear();
     this.pollTimer = setInterval(() => void this.poll(), this.options.pollEveryMs ?? 1_000);
@@ -259,4 +274,3 @@ export class Listener implements Announcer {
     this.announced = announced;
   }
 }
-

@@ -38,15 +38,21 @@ describe.skipIf(!testPostgres)('group commit on PostgreSQL', () => {
     const writes = Array.from({ length: 6 }, () => newTask());
     const sizes = await observed(0, () => Promise.all(writes.map((w) => a.createTask(w))));
     expect(sizes).toEqual([6]);
-    for (const w of writes) expect((await b.getTask(w.record.id, { includeArtifacts: false }))?.history).toHaveLength(1);
+    for (const w of writes)
+      expect((await b.getTask(w.record.id, { includeArtifacts: false }))?.history).toHaveLength(1);
   });
 
   it('answers a refused member with its own error and commits the others of its group', async () => {
     const taken = newTask({}, { receipt: receipt(`k-${randomUUID()}`, 'first') });
     await a.createTask(taken);
-    const writes = Array.from({ length: 5 }, (_, i) => newTask({}, i === 2 ? { receipt: taken.receipt! } : { receipt: receipt(`k-${randomUUID()}`, `n${i}`) }));
+    const writes = Array.from({ length: 5 }, (_, i) =>
+      newTask({}, i === 2 ? { receipt: taken.receipt! } : { receipt: receipt(`k-${randomUUID()}`, `n${i}`) }),
+    );
     let results: PromiseSettledResult<unknown>[] = [];
-    const sizes = await observed(0, async () => (results = await Promise.allSettled(writes.map((w) => a.createTask(w)))));
+    const sizes = await observed(
+      0,
+      async () => (results = await Promise.allSettled(writes.map((w) => a.createTask(w)))),
+    );
     // The group rolled back whole; the refused member ran again alone, the four others as the next group.
     expect(sizes).toEqual([4]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
@@ -67,10 +73,16 @@ describe.skipIf(!testPostgres)('group commit on PostgreSQL', () => {
     const refused = new Set([1, 3]);
     const writes = Array.from({ length: 4 }, (_, i) => newTask({}, refused.has(i) ? { receipt: taken.receipt! } : {}));
     let results: PromiseSettledResult<unknown>[] = [];
-    const sizes = await observed(0, async () => (results = await Promise.allSettled(writes.map((w) => a.createTask(w)))));
+    const sizes = await observed(
+      0,
+      async () => (results = await Promise.allSettled(writes.map((w) => a.createTask(w)))),
+    );
     expect(sizes).toEqual([1, 1]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
-    for (const [i, w] of writes.entries()) expect(await b.getTask(w.record.id, { includeArtifacts: false }), `write ${i}`)[refused.has(i) ? 'toBeUndefined' : 'toBeDefined']();
+    for (const [i, w] of writes.entries())
+      expect(await b.getTask(w.record.id, { includeArtifacts: false }), `write ${i}`)[
+        refused.has(i) ? 'toBeUndefined' : 'toBeDefined'
+      ]();
   });
 
   it('never deadlocks two stores whose groups take the same counters and task rows in opposite orders', async () => {
@@ -79,7 +91,9 @@ describe.skipIf(!testPostgres)('group commit on PostgreSQL', () => {
     const keys = [`q1-${randomUUID()}`, `q2-${randomUUID()}`];
     const charge = (key: string) => [{ key, windowStart: T0, limit: 1_000 }];
     const entry = (task: TaskWrite, author: string) => ({
-      entry: { taskId: task.record.id, author, id: `e-${author}`, body: {}, createdAt: T0 }, whileState: 'TASK_STATE_WORKING' as const, max: 1_000,
+      entry: { taskId: task.record.id, author, id: `e-${author}`, body: {}, createdAt: T0 },
+      whileState: 'TASK_STATE_WORKING' as const,
+      max: 1_000,
     });
     const rounds = 12;
     commits[0].length = 0;

@@ -21,7 +21,10 @@
 import type pg from 'pg';
 import type { QuotaCharge } from '../receipts.js';
 
-export interface Rows { rows: Record<string, unknown>[]; rowCount: number }
+export interface Rows {
+  rows: Record<string, unknown>[];
+  rowCount: number;
+}
 
 /** The rows a write will wait on: the tasks it changes (not ones it creates) and its quota counters. */
 export interface WriteLocks {
@@ -59,7 +62,9 @@ export interface GroupOptions {
 }
 
 /** A function that runs one writing statement in the group of its turn. */
-export function groupCommit(o: GroupOptions): (text: string, values: readonly unknown[], locks: WriteLocks) => Promise<Rows> {
+export function groupCommit(
+  o: GroupOptions,
+): (text: string, values: readonly unknown[], locks: WriteLocks) => Promise<Rows> {
   let queue: Member[] = [];
   let scheduled = false;
 
@@ -122,7 +127,9 @@ export function groupCommit(o: GroupOptions): (text: string, values: readonly un
 
   return (text, values, locks) => {
     let member!: Member;
-    const answered = new Promise<Rows>((resolve, reject) => (member = { text, values, locks, resolve, reject } as Member));
+    const answered = new Promise<Rows>(
+      (resolve, reject) => (member = { text, values, locks, resolve, reject } as Member),
+    );
     member.answered = answered;
     queue.push(member);
     schedule();
@@ -144,7 +151,8 @@ type Outcome = { results: Rows[] } | { failed: number | undefined };
 async function inOneTransaction(client: pg.PoolClient, members: Member[], o: GroupOptions): Promise<Outcome> {
   const tasks = [...new Set(members.flatMap((m) => m.locks.tasks))];
   const quotas = new Map<string, [string, number]>();
-  for (const q of members.flatMap((m) => m.locks.quotas ?? [])) quotas.set(`${q.windowStart}|${q.key}`, [q.key, q.windowStart]);
+  for (const q of members.flatMap((m) => m.locks.quotas ?? []))
+    quotas.set(`${q.windowStart}|${q.key}`, [q.key, q.windowStart]);
   const send = (name: string | undefined, text: string, values?: unknown[]) => client.query({ name, text, values });
   const stream = client.connection.stream;
   stream.cork(); // uncorked below: every message of the group leaves in one write
@@ -153,7 +161,13 @@ async function inOneTransaction(client: pg.PoolClient, members: Member[], o: Gro
   try {
     sent = [send('muster_group_begin', 'BEGIN')];
     if (tasks.length) sent.push(send('muster_group_tasks', LOCK_TASKS, [tasks]));
-    if (quotas.size) sent.push(send('muster_group_quotas', LOCK_QUOTAS, [[...quotas.values()].map((q) => q[0]), [...quotas.values()].map((q) => q[1])]));
+    if (quotas.size)
+      sent.push(
+        send('muster_group_quotas', LOCK_QUOTAS, [
+          [...quotas.values()].map((q) => q[0]),
+          [...quotas.values()].map((q) => q[1]),
+        ]),
+      );
     first = sent.length;
     for (const m of members) sent.push(send(o.nameOf(m.text), m.text, m.values as unknown[]));
     sent.push(send('muster_group_commit', 'COMMIT'));
@@ -165,7 +179,10 @@ async function inOneTransaction(client: pg.PoolClient, members: Member[], o: Gro
   // After the first failure PostgreSQL refused the rest (the transaction is aborted), and the
   // pipelined COMMIT ended it as a ROLLBACK.
   const firstFailure = settled.findIndex((s) => s.status === 'rejected');
-  if (firstFailure >= 0) return { failed: firstFailure >= first && firstFailure < first + members.length ? firstFailure - first : undefined };
+  if (firstFailure >= 0)
+    return {
+      failed: firstFailure >= first && firstFailure < first + members.length ? firstFailure - first : undefined,
+    };
   const values = settled.map((s) => (s as PromiseFulfilledResult<pg.QueryResult>).value);
   if (values.at(-1)!.command !== 'COMMIT') return { failed: undefined };
   return { results: values.slice(first, -1).map((r) => ({ rows: r.rows, rowCount: r.rowCount ?? 0 })) };

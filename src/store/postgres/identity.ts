@@ -3,7 +3,17 @@
  * reads the database every time, so a token revoked through any process is refused at once. Token
  * and record changes send NOTIFY in their own statement and are announced here after it commits.
  */
-import type { AgentCursor, AgentRecord, AgentSearch, EndpointChallenge, IdentityStore, SpokenInterface, ProfilePatch, QuotaCharge, QuotaGate } from '../store.js';
+import type {
+  AgentCursor,
+  AgentRecord,
+  AgentSearch,
+  EndpointChallenge,
+  IdentityStore,
+  SpokenInterface,
+  ProfilePatch,
+  QuotaCharge,
+  QuotaGate,
+} from '../store.js';
 import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
@@ -11,13 +21,20 @@ import { AGENTS } from './notices.js';
 import { chargeQuotas, gateTest } from './receipts.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 
-
-
-export const AGENT_COLUMNS = 'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_follow, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
+export const AGENT_COLUMNS =
+  'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_follow, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
 /** The directory's search in PostgreSQL's words, its parameters in searchKeys' order. */
 const SEARCH = searchSql(
   'strpos',
-  { q: '$1::text', skill: '$2::text', tag: '$3::text', score: '$4::int', createdAt: '$5::int8', handle: '$6::text', lim: '$7::int' },
+  {
+    q: '$1::text',
+    skill: '$2::text',
+    tag: '$3::text',
+    score: '$4::int',
+    createdAt: '$5::int8',
+    handle: '$6::text',
+    lim: '$7::int',
+  },
   AGENT_COLUMNS,
 );
 const TOKEN_COLUMNS = 'id, handle, created_at, revoked_at';
@@ -25,10 +42,21 @@ const ADMIN_TOKEN_HASH = 'admin_token_hash';
 
 export function identityStatements(db: Db, announcer: Announcer): IdentityStore {
   /** Runs a statement that changes one agent and sends `noted`; announces the change once it committed. */
-  const changeAgent = async (s: Statement, handle: string, change: 'tokens' | 'record', over?: string): Promise<AgentRow | undefined> => {
-    s.with('noted', `SELECT pg_notify('${AGENTS}', ${s.param(announcer.agentNotice(handle, change), 'text')}) FROM changed`);
+  const changeAgent = async (
+    s: Statement,
+    handle: string,
+    change: 'tokens' | 'record',
+    over?: string,
+  ): Promise<AgentRow | undefined> => {
+    s.with(
+      'noted',
+      `SELECT pg_notify('${AGENTS}', ${s.param(announcer.agentNotice(handle, change), 'text')}) FROM changed`,
+    );
     const checks = over ? `, (SELECT over FROM ${over})::int AS over` : '';
-    const { rows } = await db.query<AgentRow>(s.text(`SELECT changed.*, (SELECT count(*) FROM noted)::int AS noted${checks} FROM changed`), s.values);
+    const { rows } = await db.query<AgentRow>(
+      s.text(`SELECT changed.*, (SELECT count(*) FROM noted)::int AS noted${checks} FROM changed`),
+      s.values,
+    );
     if (rows.length) announcer.agentChanged(handle, change);
     return rows[0];
   };
@@ -40,7 +68,11 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
 
   return {
     /** The agent, its first token and its quota charges in one statement; a taken handle is StoreConflict('handle'). */
-    insertAgent: async (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []): Promise<void> => {
+    insertAgent: async (
+      agent: AgentRecord,
+      token: { id: string; hash: string },
+      quotas: QuotaCharge[] = [],
+    ): Promise<void> => {
       const s = new Statement();
       const at = s.param(agent.createdAt, 'int8');
       const p = profileColumns(agent);
@@ -55,9 +87,17 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
            ${s.param(p.input_modes, 'text')}, ${s.param(p.output_modes, 'text')},
            ${s.param(p.search_names, 'text')}, ${s.param(p.search_text, 'text')}, ${s.param(p.search_keys, 'text')} FROM held RETURNING handle`,
       );
-      s.with('token', `INSERT INTO tokens (id, handle, hash, created_at) SELECT ${s.param(token.id, 'text')}, handle, ${s.param(token.hash, 'text')}, ${at} FROM agent`);
+      s.with(
+        'token',
+        `INSERT INTO tokens (id, handle, hash, created_at) SELECT ${s.param(token.id, 'text')}, handle, ${s.param(token.hash, 'text')}, ${at} FROM agent`,
+      );
       const quota = chargeQuotas(s, quotas, 'agent');
-      await db.query(s.text(`SELECT (SELECT count(*) FROM agent)::int AS added${quota ? `, (SELECT over FROM ${quota})::int AS over` : ''}`), s.values);
+      await db.query(
+        s.text(
+          `SELECT (SELECT count(*) FROM agent)::int AS added${quota ? `, (SELECT over FROM ${quota})::int AS over` : ''}`,
+        ),
+        s.values,
+      );
     },
 
     getAgent: async (handle: string) => {
@@ -81,14 +121,28 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
      */
     updateProfile: async (handle: string, patch: ProfilePatch): Promise<AgentRecord | undefined> => {
       const agent = await db.transaction(async (client) => {
-        const { rows } = await client.query<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents WHERE handle = $1 FOR UPDATE`, [handle]);
+        const { rows } = await client.query<AgentRow>(
+          `SELECT ${AGENT_COLUMNS} FROM agents WHERE handle = $1 FOR UPDATE`,
+          [handle],
+        );
         if (!rows[0]) return undefined;
         const next = patchedAgent(agentFromRow(rows[0]), patch);
         const c = profileColumns(next);
         await client.query(
           `UPDATE agents SET name = $2, description = $3, skills = $4, tags = $5, search_names = $6, search_text = $7, search_keys = $8,
              input_modes = $9, output_modes = $10, changed_at = muster_now_ms() WHERE handle = $1`,
-          [handle, c.name, c.description, c.skills, c.tags, c.search_names, c.search_text, c.search_keys, c.input_modes, c.output_modes],
+          [
+            handle,
+            c.name,
+            c.description,
+            c.skills,
+            c.tags,
+            c.search_names,
+            c.search_text,
+            c.search_keys,
+            c.input_modes,
+            c.output_modes,
+          ],
         );
         await client.query(`SELECT pg_notify('${AGENTS}', $1)`, [announcer.agentNotice(handle, 'record')]);
         return next;
@@ -108,13 +162,19 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
       const live = `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = ${s.param(hash, 'text')} AND revoked_at IS NULL`;
       const closed = gateTest(s, gate);
       // The gate's value is selected, so it is evaluated (and refuses) whether or not a token is found.
-      const sql = closed ? `SELECT gate.closed, token.* FROM (SELECT ${closed} AS closed) gate LEFT JOIN (${live}) token ON true` : live;
+      const sql = closed
+        ? `SELECT gate.closed, token.* FROM (SELECT ${closed} AS closed) gate LEFT JOIN (${live}) token ON true`
+        : live;
       const { rows } = await db.query<TokenRow>(sql, s.values);
       return rows[0]?.id ? tokenFromRow(rows[0]) : undefined;
     },
 
     listTokens: async (handle: string) =>
-      (await db.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE handle = $1 ORDER BY created_at, id`, [handle])).rows.map(tokenFromRow),
+      (
+        await db.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE handle = $1 ORDER BY created_at, id`, [
+          handle,
+        ])
+      ).rows.map(tokenFromRow),
 
     /**
      * Adds a token; with `replace`, revokes the agent's other live tokens in the same transaction.
@@ -122,13 +182,21 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
      * the other, and the second revokes the first one's new token: one live token stands, as after
      * one rotation. (In one statement, the second would revoke only what its snapshot saw.)
      */
-    insertToken: async (handle: string, token: { id: string; hash: string }, now: number, replace: boolean): Promise<void> => {
+    insertToken: async (
+      handle: string,
+      token: { id: string; hash: string },
+      now: number,
+      replace: boolean,
+    ): Promise<void> => {
       const add = 'INSERT INTO tokens (id, handle, hash, created_at) VALUES ($1, $2, $3, $4)';
       const notify = `SELECT pg_notify('${AGENTS}', $1)`;
       await db.transaction(async (client) => {
         if (replace) {
           await client.query('SELECT 1 FROM agents WHERE handle = $1 FOR UPDATE', [handle]);
-          await client.query('UPDATE tokens SET revoked_at = $2, changed_at = muster_now_ms() WHERE handle = $1 AND revoked_at IS NULL', [handle, now]);
+          await client.query(
+            'UPDATE tokens SET revoked_at = $2, changed_at = muster_now_ms() WHERE handle = $1 AND revoked_at IS NULL',
+            [handle, now],
+          );
         }
         await client.query(add, [token.id, handle, token.hash, now]);
         await client.query(notify, [announcer.agentNotice(handle, 'tokens')]);
@@ -164,7 +232,12 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
       return row && { challenge: row.challenge, endpoint: row.endpoint, expiresAt: row.expires_at };
     },
 
-    markEndpointVerified: async (handle: string, endpoint: string, spoken: SpokenInterface, now: number): Promise<AgentRecord> => {
+    markEndpointVerified: async (
+      handle: string,
+      endpoint: string,
+      spoken: SpokenInterface,
+      now: number,
+    ): Promise<AgentRecord> => {
       const s = new Statement();
       s.with(
         'changed',
@@ -186,7 +259,10 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
     setForwarding: async (handle: string, enabled: boolean, quotas: QuotaCharge[]): Promise<AgentRecord> => {
       const s = new Statement();
       const [h, on] = [s.param(handle, 'text'), s.param(enabled, 'bool')];
-      s.with('changed', `UPDATE agents SET forwarding = ${on}, changed_at = muster_now_ms() WHERE handle = ${h} RETURNING ${AGENT_COLUMNS}`);
+      s.with(
+        'changed',
+        `UPDATE agents SET forwarding = ${on}, changed_at = muster_now_ms() WHERE handle = ${h} RETURNING ${AGENT_COLUMNS}`,
+      );
       const over = chargeQuotas(s, quotas, 'changed');
       const agent = agentOf(await changeAgent(s, handle, 'record', over), handle);
       if (!enabled) {
@@ -200,7 +276,9 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
     },
 
     adminTokenHash: async (): Promise<string | undefined> => {
-      const { rows } = await db.query<{ value: string }>('SELECT value FROM hub_settings WHERE name = $1', [ADMIN_TOKEN_HASH]);
+      const { rows } = await db.query<{ value: string }>('SELECT value FROM hub_settings WHERE name = $1', [
+        ADMIN_TOKEN_HASH,
+      ]);
       return rows[0]?.value;
     },
 
@@ -215,7 +293,10 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
          SELECT value FROM kept UNION ALL SELECT value FROM hub_settings WHERE name = $1`,
         [ADMIN_TOKEN_HASH, hash],
       );
-      const stood = kept.rows[0] ?? (await db.query<{ value: string }>('SELECT value FROM hub_settings WHERE name = $1', [ADMIN_TOKEN_HASH])).rows[0];
+      const stood =
+        kept.rows[0] ??
+        (await db.query<{ value: string }>('SELECT value FROM hub_settings WHERE name = $1', [ADMIN_TOKEN_HASH]))
+          .rows[0];
       if (!stood) throw new Error('the admin token hash was removed while it was being stored');
       return stood.value;
     },

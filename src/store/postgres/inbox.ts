@@ -9,7 +9,15 @@
  * began (beginInboxLog), and only then may its first listener read the open tasks.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type InboxStore, type LoggedInboxEvent, type TaskEvent } from '../inbox.js';
+import {
+  firstLog,
+  inboxTaskId,
+  type InboxDraft,
+  type InboxEvent,
+  type InboxStore,
+  type LoggedInboxEvent,
+  type TaskEvent,
+} from '../inbox.js';
 import { StoreUnavailable } from '../store.js';
 import type { PoolClient } from 'pg';
 import type { Db, Statement } from './database.js';
@@ -23,7 +31,13 @@ export const INBOX_EVENTS = 'inbox_events';
  * agent's log has begun; none when the write leaves them out (omitsInbox: its target check refuses
  * it if the log has begun). Answers the CTE, if it added it.
  */
-export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: number, after: string, known: Omissions | undefined): string | undefined {
+export function appendInbox(
+  s: Statement,
+  draft: InboxDraft | undefined,
+  at: number,
+  after: string,
+  known: Omissions | undefined,
+): string | undefined {
   if (!draft || omitsInbox(draft, known)) return undefined;
   const agent = s.param(draft.agent, 'text');
   // With `known`, the log has begun (it was not left out) and logs never end: only a write inside a transaction asks.
@@ -32,7 +46,10 @@ export function appendInbox(s: Statement, draft: InboxDraft | undefined, at: num
     INBOX_EVENTS,
     `INSERT INTO inbox_events (handle, task_id, body, created_at)
      SELECT ${agent}, e.t, e.b, ${s.param(at, 'int8')}
-     FROM ${after}, unnest(${s.param(draft.events.map(inboxTaskId), 'text[]')}, ${s.param(draft.events.map((e) => JSON.stringify(e)), 'text[]')}) WITH ORDINALITY AS e(t, b, i)
+     FROM ${after}, unnest(${s.param(draft.events.map(inboxTaskId), 'text[]')}, ${s.param(
+       draft.events.map((e) => JSON.stringify(e)),
+       'text[]',
+     )}) WITH ORDINALITY AS e(t, b, i)
      ${hasLog}
      ORDER BY e.i RETURNING 1`,
   );
@@ -49,7 +66,9 @@ const BEGIN_WAIT_MS = 30_000;
  */
 async function waitOutRunningTransactions(db: Db): Promise<void> {
   const until = Date.now() + BEGIN_WAIT_MS;
-  const [{ now }] = (await db.query<{ now: string }>('SELECT clock_timestamp()::text AS now')).rows as [{ now: string }];
+  const [{ now }] = (await db.query<{ now: string }>('SELECT clock_timestamp()::text AS now')).rows as [
+    { now: string },
+  ];
   for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
     const { rows } = await db.query<{ running: number }>(
       `SELECT count(*)::int AS running FROM pg_stat_activity
@@ -57,12 +76,16 @@ async function waitOutRunningTransactions(db: Db): Promise<void> {
       [now],
     );
     if (rows[0]!.running === 0) return;
-    if (Date.now() > until) throw new StoreUnavailable(`an inbox log could not begin: ${rows[0]!.running} transaction(s) older than ${BEGIN_WAIT_MS / 1000} s are still running`);
+    if (Date.now() > until)
+      throw new StoreUnavailable(
+        `an inbox log could not begin: ${rows[0]!.running} transaction(s) older than ${BEGIN_WAIT_MS / 1000} s are still running`,
+      );
     await sleep(pause);
   }
 }
 
-const logged = (rows: { seq: number; body: string }[]): LoggedInboxEvent[] => rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
+const logged = (rows: { seq: number; body: string }[]): LoggedInboxEvent[] =>
+  rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
 
 export function inboxStatements(db: Db, known: Omissions): InboxStore {
   return {
@@ -73,16 +96,34 @@ export function inboxStatements(db: Db, known: Omissions): InboxStore {
         [agent],
       );
       known.begunLogs.add(agent);
-      const { rows } = await db.query<{ complete: boolean }>('SELECT complete FROM inbox_logs WHERE handle = $1', [agent]);
+      const { rows } = await db.query<{ complete: boolean }>('SELECT complete FROM inbox_logs WHERE handle = $1', [
+        agent,
+      ]);
       if (rows[0]?.complete) return true;
       await waitOutRunningTransactions(db); // writes that found no log have ended: what they wrote is there to read
       return false;
     },
-    completeInboxLog: (agent: string, opening: readonly TaskEvent[]) => db.transaction((client) => completeLog(client, agent, opening)),
-    inboxHead: async (agent: string) => (await db.query<{ head: number }>('SELECT muster_inbox_number($1) AS head', [agent])).rows[0]!.head,
+    completeInboxLog: (agent: string, opening: readonly TaskEvent[]) =>
+      db.transaction((client) => completeLog(client, agent, opening)),
+    inboxHead: async (agent: string) =>
+      (await db.query<{ head: number }>('SELECT muster_inbox_number($1) AS head', [agent])).rows[0]!.head,
     inboxAfter: async (agent: string, afterSeq: number, limit: number) =>
-      logged((await db.query<{ seq: number; body: string }>('SELECT seq, body FROM muster_inbox_after($1, $2, $3)', [agent, afterSeq, limit])).rows),
-    inboxOfTasksIn: async (agent: string, afterSeq: number, throughSeq: number, states: readonly string[], limit: number) =>
+      logged(
+        (
+          await db.query<{ seq: number; body: string }>('SELECT seq, body FROM muster_inbox_after($1, $2, $3)', [
+            agent,
+            afterSeq,
+            limit,
+          ])
+        ).rows,
+      ),
+    inboxOfTasksIn: async (
+      agent: string,
+      afterSeq: number,
+      throughSeq: number,
+      states: readonly string[],
+      limit: number,
+    ) =>
       logged(
         (
           await db.query<{ seq: number; body: string }>(
@@ -100,7 +141,8 @@ export function inboxStatements(db: Db, known: Omissions): InboxStore {
         [agent, holder, ttlMs],
       );
     },
-    dropPresence: async (agent: string, holder: string) => void (await db.query('DELETE FROM inbox_presence WHERE handle = $1 AND holder = $2', [agent, holder])),
+    dropPresence: async (agent: string, holder: string) =>
+      void (await db.query('DELETE FROM inbox_presence WHERE handle = $1 AND holder = $2', [agent, holder])),
   };
 }
 
@@ -111,18 +153,34 @@ export function inboxStatements(db: Db, known: Omissions): InboxStore {
  * events committed meanwhile stay unnumbered, to be numbered after them.
  */
 async function completeLog(client: PoolClient, agent: string, opening: readonly TaskEvent[]): Promise<void> {
-  const state = await client.query<{ complete: boolean }>('SELECT complete FROM inbox_logs WHERE handle = $1 FOR UPDATE', [agent]);
+  const state = await client.query<{ complete: boolean }>(
+    'SELECT complete FROM inbox_logs WHERE handle = $1 FOR UPDATE',
+    [agent],
+  );
   if (state.rows[0]?.complete !== false) return;
-  const since = await client.query<{ id: number; body: string }>('SELECT id, body FROM inbox_events WHERE handle = $1 AND seq IS NULL ORDER BY id', [agent]);
-  const events = firstLog(opening, since.rows.map((r) => JSON.parse(r.body) as InboxEvent));
-  await client.query('INSERT INTO inbox_heads (handle, last_seq) VALUES ($1, 0) ON CONFLICT (handle) DO NOTHING', [agent]);
-  const head = (await client.query<{ last_seq: number }>('SELECT last_seq FROM inbox_heads WHERE handle = $1 FOR UPDATE', [agent])).rows[0]!.last_seq;
+  const since = await client.query<{ id: number; body: string }>(
+    'SELECT id, body FROM inbox_events WHERE handle = $1 AND seq IS NULL ORDER BY id',
+    [agent],
+  );
+  const events = firstLog(
+    opening,
+    since.rows.map((r) => JSON.parse(r.body) as InboxEvent),
+  );
+  await client.query('INSERT INTO inbox_heads (handle, last_seq) VALUES ($1, 0) ON CONFLICT (handle) DO NOTHING', [
+    agent,
+  ]);
+  const head = (
+    await client.query<{ last_seq: number }>('SELECT last_seq FROM inbox_heads WHERE handle = $1 FOR UPDATE', [agent])
+  ).rows[0]!.last_seq;
   await client.query('DELETE FROM inbox_events WHERE id = ANY($1::int8[])', [since.rows.map((r) => r.id)]);
   await client.query(
     `INSERT INTO inbox_events (handle, seq, task_id, body, created_at)
      SELECT $1, $2 + e.i, e.t, e.b, muster_now_ms() FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(t, b, i)`,
     [agent, head, events.map(inboxTaskId), events.map((e) => JSON.stringify(e))],
   );
-  await client.query('UPDATE inbox_heads SET last_seq = $2, changed_at = muster_now_ms() WHERE handle = $1', [agent, head + events.length]);
+  await client.query('UPDATE inbox_heads SET last_seq = $2, changed_at = muster_now_ms() WHERE handle = $1', [
+    agent,
+    head + events.length,
+  ]);
   await client.query('UPDATE inbox_logs SET complete = true WHERE handle = $1', [agent]);
 }

@@ -23,10 +23,16 @@ const TASK_LOCKS = 0x6d75;
 
 export function lockedWork(db: Db, announcer: Announcer) {
   const waiting = new PerKeyQueue();
-  return <T>(key: string, work: (tasks: LockedTasks) => Promise<T>): Promise<T> => waiting.run(key, () => locked(db, announcer, key, work));
+  return <T>(key: string, work: (tasks: LockedTasks) => Promise<T>): Promise<T> =>
+    waiting.run(key, () => locked(db, announcer, key, work));
 }
 
-async function locked<T>(db: Db, announcer: Announcer, key: string, work: (tasks: LockedTasks) => Promise<T>): Promise<T> {
+async function locked<T>(
+  db: Db,
+  announcer: Announcer,
+  key: string,
+  work: (tasks: LockedTasks) => Promise<T>,
+): Promise<T> {
   let commits: TaskCommitted[] = [];
   const result = await db.transaction(async (client) => {
     commits = []; // a transaction retried whole announces only what its last attempt wrote

@@ -37,10 +37,18 @@ CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
 `,
     // Open tasks written before get their keys (open-key-backfill.ts), derived in TypeScript as their kinds derive them.
     data: async (client, inputs) => {
-      const rows = (await client.query<{ id: string; kind: string; metadata: string | null }>(backfillRows('kind = ANY($1::text[])'), [Object.keys(inputs.openKeys)])).rows;
+      const rows = (
+        await client.query<{ id: string; kind: string; metadata: string | null }>(
+          backfillRows('kind = ANY($1::text[])'),
+          [Object.keys(inputs.openKeys)],
+        )
+      ).rows;
       const keyed = backfilledKeys(rows, inputs);
       if (keyed.length === 0) return;
-      await client.query('UPDATE tasks t SET open_key = k.key FROM unnest($1::text[], $2::text[]) AS k(id, key) WHERE t.id = k.id', [keyed.map((k) => k.id), keyed.map((k) => k.key)]);
+      await client.query(
+        'UPDATE tasks t SET open_key = k.key FROM unnest($1::text[], $2::text[]) AS k(id, key) WHERE t.id = k.id',
+        [keyed.map((k) => k.id), keyed.map((k) => k.key)],
+      );
     },
   },
   {
@@ -65,7 +73,12 @@ DROP INDEX signing_keys_first;
       await client.query(
         `UPDATE agents a SET search_names = c.names, search_text = c.text, search_keys = c.keys
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS c(handle, names, text, keys) WHERE a.handle = c.handle`,
-        [columns.map((c) => c.handle), columns.map((c) => c.search_names), columns.map((c) => c.search_text), columns.map((c) => c.search_keys)],
+        [
+          columns.map((c) => c.handle),
+          columns.map((c) => c.search_names),
+          columns.map((c) => c.search_text),
+          columns.map((c) => c.search_keys),
+        ],
       );
     },
   },

@@ -15,6 +15,10 @@ export function nodeStatements(db: Db): NodeStore {
     },
     dropNode: async (id: string) => void (await db.query('DELETE FROM nodes WHERE id = $1', [id])),
     liveNodes: async (withinMs: number) =>
-      (await db.query<NodeRow>('SELECT * FROM nodes WHERE last_seen >= muster_now_ms() - $1 ORDER BY started_at, id', [withinMs])).rows.map(nodeFromRow),
+      (
+        await db.query<NodeRow>('SELECT * FROM nodes WHERE last_seen >= muster_now_ms() - $1 ORDER BY started_at, id', [
+          withinMs,
+        ])
+      ).rows.map(nodeFromRow),
   };
 }

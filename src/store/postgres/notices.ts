@@ -65,7 +65,11 @@ export class Notifier {
   private async notify(notices: [string, number][]): Promise<void> {
     try {
       const client = await (this.client ??= this.connect());
-      await client.query({ name: 'muster_notify', text: `SELECT pg_notify('${TASKS}', p) FROM unnest($1::text[]) AS p`, values: [this.payloads(notices)] });
+      await client.query({
+        name: 'muster_notify',
+        text: `SELECT pg_notify('${TASKS}', p) FROM unnest($1::text[]) AS p`,
+        values: [this.payloads(notices)],
+      });
       if (this.failing) this.log('sending task notices to PostgreSQL again');
       this.failing = false;
     } catch (e) {
@@ -79,7 +83,13 @@ export class Notifier {
   }
 
   private connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, application_name: `muster-notify ${this.node}`, options: '-c synchronous_commit=off', ...SILENCE_LIMITS, query_timeout: 10_000 });
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: `muster-notify ${this.node}`,
+      options: '-c synchronous_commit=off',
+      ...SILENCE_LIMITS,
+      query_timeout: 10_000,
+    });
     client.on('error', () => {}); // a dropped connection fails the next send, which replaces it
     return client.connect().then(() => client);
   }

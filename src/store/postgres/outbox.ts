@@ -3,15 +3,27 @@
  * claimed with FOR UPDATE SKIP LOCKED and a lease naming its holder, so processes sharing the
  * outbox never take one delivery twice; only the holder records an attempt.
  */
-import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type OutboxStore, type PushConfig } from '../store.js';
+import {
+  pushChannel,
+  type DeliveryDraft,
+  type ForwardDraft,
+  type DeliveryOutcome,
+  type OutboxStore,
+  type PushConfig,
+} from '../store.js';
 import type { Db, Statement } from './database.js';
 import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
-
-const DELIVERY_COLUMNS = 'id, task_id, channel, seq, url, headers, body, state, attempts, next_at, last_status, last_error, last_attempt_at, created_at';
+const DELIVERY_COLUMNS =
+  'id, task_id, channel, seq, url, headers, body, state, attempts, next_at, last_status, last_error, last_attempt_at, created_at';
 
 /** Adds a task write's outbox rows (one multi-row insert), due at once, written once `anchor` has its row. */
-export function enqueueDeliveries(s: Statement, drafts: readonly DeliveryDraft[] | undefined, now: number, anchor: string): void {
+export function enqueueDeliveries(
+  s: Statement,
+  drafts: readonly DeliveryDraft[] | undefined,
+  now: number,
+  anchor: string,
+): void {
   if (!drafts?.length) return;
   const column = <T>(pick: (d: DeliveryDraft) => T, type: string) => s.param(drafts.map(pick), type);
   const at = s.param(now, 'int8');
@@ -31,7 +43,12 @@ export function enqueueDeliveries(s: Statement, drafts: readonly DeliveryDraft[]
  * committed meanwhile is re-read (READ COMMITTED), and one in flight waits for this write (see
  * identity.ts setForwarding). Answers the CTE's name (its count says whether).
  */
-export function enqueueForward(s: Statement, f: ForwardDraft | undefined, now: number, anchor: string): string | undefined {
+export function enqueueForward(
+  s: Statement,
+  f: ForwardDraft | undefined,
+  now: number,
+  anchor: string,
+): string | undefined {
   if (!f) return undefined;
   const at = s.param(now, 'int8');
   s.with(
@@ -61,7 +78,9 @@ WITH due AS (
   FOR UPDATE OF d SKIP LOCKED
 ), leased AS (
   UPDATE deliveries SET lease_owner = $3, lease_until = $4 FROM due WHERE deliveries.id = due.id
-  RETURNING ${DELIVERY_COLUMNS.split(', ').map((c) => `deliveries.${c}`).join(', ')}
+  RETURNING ${DELIVERY_COLUMNS.split(', ')
+    .map((c) => `deliveries.${c}`)
+    .join(', ')}
 )
 SELECT * FROM leased ORDER BY next_at, task_id, channel, seq`;
 
@@ -80,10 +99,17 @@ export function outboxStatements(db: Db): OutboxStore {
       return rowCount === 1;
     },
 
-    pendingDeliveries: async () => (await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM deliveries WHERE state = 'pending'")).rows[0]?.n ?? 0,
+    pendingDeliveries: async () =>
+      (await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM deliveries WHERE state = 'pending'")).rows[0]?.n ??
+      0,
 
     listDeliveries: async (taskId: string) =>
-      (await db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE task_id = $1 ORDER BY channel, seq`, [taskId])).rows.map(deliveryFromRow),
+      (
+        await db.query<DeliveryRow>(
+          `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE task_id = $1 ORDER BY channel, seq`,
+          [taskId],
+        )
+      ).rows.map(deliveryFromRow),
 
     /**
      * Inserts or updates a config; its owner alone may change it. The task's row is locked first,
@@ -92,7 +118,10 @@ export function outboxStatements(db: Db): OutboxStore {
     putPushConfig: (c: PushConfig, maxPerOwner: number) =>
       db.transaction(async (client): Promise<'stored' | 'taken' | 'full'> => {
         await client.query('SELECT 1 FROM tasks WHERE id = $1 FOR UPDATE', [c.taskId]);
-        const others = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM push_configs WHERE task_id = $1 AND owner = $2 AND id <> $3', [c.taskId, c.owner, c.id]);
+        const others = await client.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM push_configs WHERE task_id = $1 AND owner = $2 AND id <> $3',
+          [c.taskId, c.owner, c.id],
+        );
         if (others.rows[0]!.n >= maxPerOwner) return 'full';
         const { rowCount } = await client.query(
           `INSERT INTO push_configs (task_id, id, owner, url, token, auth_scheme, auth_credentials, protocol, created_at)
@@ -100,13 +129,25 @@ export function outboxStatements(db: Db): OutboxStore {
            ON CONFLICT (task_id, id) DO UPDATE SET url = EXCLUDED.url, token = EXCLUDED.token, auth_scheme = EXCLUDED.auth_scheme,
              auth_credentials = EXCLUDED.auth_credentials, protocol = EXCLUDED.protocol
            WHERE push_configs.owner = EXCLUDED.owner`,
-          [c.taskId, c.id, c.owner, c.url, c.token ?? null, c.authentication?.scheme ?? null, c.authentication?.credentials ?? null, c.protocol ?? null, c.createdAt],
+          [
+            c.taskId,
+            c.id,
+            c.owner,
+            c.url,
+            c.token ?? null,
+            c.authentication?.scheme ?? null,
+            c.authentication?.credentials ?? null,
+            c.protocol ?? null,
+            c.createdAt,
+          ],
         );
         return rowCount === 1 ? 'stored' : 'taken';
       }),
 
     listPushConfigs: async (taskId: string) =>
-      (await db.query<ConfigRow>('SELECT * FROM push_configs WHERE task_id = $1 ORDER BY created_at, id', [taskId])).rows.map(configFromRow),
+      (
+        await db.query<ConfigRow>('SELECT * FROM push_configs WHERE task_id = $1 ORDER BY created_at, id', [taskId])
+      ).rows.map(configFromRow),
 
     /** Deletes a config and, in the same statement, cancels its channel's pending deliveries. */
     deletePushConfig: async (taskId: string, id: string) => {

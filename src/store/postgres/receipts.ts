@@ -34,12 +34,28 @@ export function writeReceipt(s: Statement, receipt: Receipt | undefined, at: num
  * key are summed first (one statement may touch a row once), and rows are taken in key order, so
  * two writes charging the same keys lock them in the same order and cannot deadlock on them.
  */
-export function chargeQuotas(s: Statement, charges: readonly QuotaCharge[] | undefined, anchor?: string): string | undefined {
+export function chargeQuotas(
+  s: Statement,
+  charges: readonly QuotaCharge[] | undefined,
+  anchor?: string,
+): string | undefined {
   if (!charges?.length) return undefined;
-  const keys = s.param(charges.map((q) => q.key), 'text[]');
-  const windows = s.param(charges.map((q) => q.windowStart), 'int8[]');
-  const amounts = s.param(charges.map((q) => q.amount ?? 1), 'int[]');
-  const limits = s.param(charges.map((q) => q.limit), 'int[]');
+  const keys = s.param(
+    charges.map((q) => q.key),
+    'text[]',
+  );
+  const windows = s.param(
+    charges.map((q) => q.windowStart),
+    'int8[]',
+  );
+  const amounts = s.param(
+    charges.map((q) => q.amount ?? 1),
+    'int[]',
+  );
+  const limits = s.param(
+    charges.map((q) => q.limit),
+    'int[]',
+  );
   s.with(
     'charges',
     `SELECT k, w, sum(a)::int AS amount, min(l) AS lim, bool_or(a > 0) AS takes, min(i) AS ord
@@ -71,9 +87,18 @@ export function chargeQuotas(s: Statement, charges: readonly QuotaCharge[] | und
  */
 export function gateTest(s: Statement, gate: QuotaGate | undefined): string | undefined {
   if (!gate?.length) return undefined;
-  const keys = s.param(gate.map((q) => q.key), 'text[]');
-  const windows = s.param(gate.map((q) => q.windowStart), 'int8[]');
-  const limits = s.param(gate.map((q) => q.limit), 'int[]');
+  const keys = s.param(
+    gate.map((q) => q.key),
+    'text[]',
+  );
+  const windows = s.param(
+    gate.map((q) => q.windowStart),
+    'int8[]',
+  );
+  const limits = s.param(
+    gate.map((q) => q.limit),
+    'int[]',
+  );
   return `(SELECT muster_refuse('MU429', g.k, g.l::text) FROM unnest(${keys}, ${windows}, ${limits}) WITH ORDINALITY AS g(k, w, l, i)
     JOIN quota_counters q ON q.key = g.k AND q.window_start = g.w WHERE q.used >= g.l ORDER BY g.i LIMIT 1)`;
 }
@@ -99,7 +124,10 @@ export function receiptStatements(db: Db): ReceiptStore {
     },
 
     async quotaUsed(key: string, windowStart: number): Promise<number> {
-      const { rows } = await db.query<{ used: number }>('SELECT used FROM quota_counters WHERE key = $1 AND window_start = $2', [key, windowStart]);
+      const { rows } = await db.query<{ used: number }>(
+        'SELECT used FROM quota_counters WHERE key = $1 AND window_start = $2',
+        [key, windowStart],
+      );
       return rows[0]?.used ?? 0;
     },
   };
@@ -107,7 +135,11 @@ export function receiptStatements(db: Db): ReceiptStore {
 
 /** Forgets receipts written before `before`, and quota windows that ended before it (a day is the longest); holds are kept. */
 export async function pruneReceipts(db: Db, before: number): Promise<void> {
-  const slice = 'DELETE FROM receipts WHERE ctid = ANY (ARRAY(SELECT ctid FROM receipts WHERE created_at < $1 LIMIT $2))';
+  const slice =
+    'DELETE FROM receipts WHERE ctid = ANY (ARRAY(SELECT ctid FROM receipts WHERE created_at < $1 LIMIT $2))';
   while ((await db.query(slice, [before, PRUNE_SLICE])).rowCount === PRUNE_SLICE);
-  await db.query('DELETE FROM quota_counters WHERE window_start < $1 AND window_start <> $2', [before - 86_400_000, HOLD_WINDOW]);
+  await db.query('DELETE FROM quota_counters WHERE window_start < $1 AND window_start <> $2', [
+    before - 86_400_000,
+    HOLD_WINDOW,
+  ]);
 }

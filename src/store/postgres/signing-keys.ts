@@ -8,7 +8,6 @@ import type { SigningKeyStore, StoredSigningKey } from '../signing-keys.js';
 import type { Db } from './database.js';
 import { NEWEST_SIGNING_KEY, signingKeyFromRow, type SigningKeyRow } from '../rows.js';
 
-
 /** Two keys, apart from the single-key locks (migrations) and other pairs (boards). */
 async function lockKeys(client: pg.PoolClient): Promise<void> {
   await client.query("SELECT pg_advisory_xact_lock(hashtext('muster-signing-keys'), 0)");
@@ -16,12 +15,15 @@ async function lockKeys(client: pg.PoolClient): Promise<void> {
 
 export function signingKeyStatements(db: Db): SigningKeyStore {
   const insert = async (client: pg.PoolClient, k: StoredSigningKey) =>
-    void (await client.query('INSERT INTO signing_keys (kid, private_jwk, public_jwk, created_at) VALUES ($1, $2, $3, $4)', [
-      k.kid, JSON.stringify(k.privateJwk), JSON.stringify(k.publicJwk), k.createdAt,
-    ]));
+    void (await client.query(
+      'INSERT INTO signing_keys (kid, private_jwk, public_jwk, created_at) VALUES ($1, $2, $3, $4)',
+      [k.kid, JSON.stringify(k.privateJwk), JSON.stringify(k.publicJwk), k.createdAt],
+    ));
   return {
     loadSigningKeys: async () =>
-      (await db.query<SigningKeyRow>('SELECT * FROM signing_keys ORDER BY created_at, kid')).rows.map(signingKeyFromRow),
+      (await db.query<SigningKeyRow>('SELECT * FROM signing_keys ORDER BY created_at, kid')).rows.map(
+        signingKeyFromRow,
+      ),
     saveSigningKey: (key) =>
       db.transaction(async (client) => {
         await lockKeys(client);

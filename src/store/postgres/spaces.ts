@@ -15,7 +15,13 @@ export function spaceStatements(db: Db): SpaceStore {
     createSpace: async (space: SpaceRecord): Promise<void> => {
       const r = spaceToRow(space);
       await db.query(`INSERT INTO spaces (${SPACE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-        r.name, r.description, r.claim, r.owner, r.orchestrator_priority, r.created_at, r.updated_at,
+        r.name,
+        r.description,
+        r.claim,
+        r.owner,
+        r.orchestrator_priority,
+        r.created_at,
+        r.updated_at,
       ]);
     },
 
@@ -45,10 +51,17 @@ export function spaceStatements(db: Db): SpaceStore {
     },
 
     members: async (space: string) =>
-      (await db.query<MemberRow>(`SELECT ${MEMBER_COLUMNS} FROM space_members WHERE space = $1 ORDER BY handle`, [space])).rows.map(memberFromRow),
+      (
+        await db.query<MemberRow>(`SELECT ${MEMBER_COLUMNS} FROM space_members WHERE space = $1 ORDER BY handle`, [
+          space,
+        ])
+      ).rows.map(memberFromRow),
 
     memberOf: async (space: string, handle: string) => {
-      const { rows } = await db.query<MemberRow>(`SELECT ${MEMBER_COLUMNS} FROM space_members WHERE space = $1 AND handle = $2`, [space, handle]);
+      const { rows } = await db.query<MemberRow>(
+        `SELECT ${MEMBER_COLUMNS} FROM space_members WHERE space = $1 AND handle = $2`,
+        [space, handle],
+      );
       return rows[0] && memberFromRow(rows[0]);
     },
 

@@ -12,7 +12,8 @@ import type { Statement } from './database.js';
 import { omitsForward, omitsInbox, type Omissions } from './omissions.js';
 
 /** SQL true when the agents row `a` forwards its tasks to its verified endpoint. */
-export const forwardsTest = (a: string): string => `(${a}.forwarding AND ${a}.endpoint_rpc_url IS NOT NULL AND ${a}.endpoint_verified_at IS NOT NULL)`;
+export const forwardsTest = (a: string): string =>
+  `(${a}.forwarding AND ${a}.endpoint_rpc_url IS NOT NULL AND ${a}.endpoint_verified_at IS NOT NULL)`;
 
 interface Checks {
   paused?: true;
@@ -54,7 +55,10 @@ export function targetChecks(
  */
 function agentCheck(s: Statement, agent: string, checks: Checks, after: string | undefined): string {
   const refusals: string[] = [];
-  if (checks.paused) refusals.push(`WHEN a.paused_at IS NOT NULL THEN muster_refuse('MU423', a.handle, concat_ws('|', a.paused_at, a.paused_by, a.operator))`);
+  if (checks.paused)
+    refusals.push(
+      `WHEN a.paused_at IS NOT NULL THEN muster_refuse('MU423', a.handle, concat_ws('|', a.paused_at, a.paused_by, a.operator))`,
+    );
   // Before the part check: its branch for an agent's own modes ends the CASE when the parts pass.
   // (A write made again with what it left out meets the part check then.)
   if (checks.unlogged) refusals.push(`WHEN a.inbox_logged THEN muster_refuse('MU428', a.handle, 'inbox')`);
@@ -71,7 +75,10 @@ function agentCheck(s: Statement, agent: string, checks: Checks, after: string |
 function partRefusals(s: Statement, agent: string, check: PartsCheck): string[] {
   const byDefault = refusedPart(check, check.defaults);
   const detail = `${byDefault}|${JSON.stringify(check.defaults)}|${check.mediaTypes[byDefault]}`;
-  const underDefaults = byDefault < 0 ? [] : [`WHEN a.input_modes IS NULL THEN muster_refuse('MU415', ${agent}, ${s.param(detail, 'text')})`];
+  const underDefaults =
+    byDefault < 0
+      ? []
+      : [`WHEN a.input_modes IS NULL THEN muster_refuse('MU415', ${agent}, ${s.param(detail, 'text')})`];
   const ownModes = `WHEN a.input_modes IS NOT NULL THEN muster_take_parts(${agent}, a.input_modes, ${s.param(check.mediaTypes, 'text[]')})`;
   return [...underDefaults, ownModes];
 }

@@ -5,7 +5,19 @@
  * once per task.
  */
 import type { Artifact, Message } from '../../a2a/types.js';
-import { countsByBucket, type ColumnTest, type GetOptions, type QuotaGate, type StoredTask, type TaskColumn, type TaskPage, type TaskQuery, type TaskRecord, type TaskScope, type TaskStore } from '../store.js';
+import {
+  countsByBucket,
+  type ColumnTest,
+  type GetOptions,
+  type QuotaGate,
+  type StoredTask,
+  type TaskColumn,
+  type TaskPage,
+  type TaskQuery,
+  type TaskRecord,
+  type TaskScope,
+  type TaskStore,
+} from '../store.js';
 import { Statement, type Db } from './database.js';
 import { gateTest } from './receipts.js';
 import { cursorWalks, orderBy } from '../order.js';
@@ -13,9 +25,27 @@ import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow as StoredRow
 
 /** The `tasks` columns, in the order taskValues gives their values. */
 export const TASK_COLUMNS = [
-  'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
-  'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq', 'rank',
-  'holder', 'held_until', 'open_key', 'accepts',
+  'id',
+  'kind',
+  'context_id',
+  'sender',
+  'target',
+  'visibility',
+  'state',
+  'status_message',
+  'status_at',
+  'created_at',
+  'updated_at',
+  'metadata',
+  'message_count',
+  'artifact_count',
+  'version',
+  'last_seq',
+  'rank',
+  'holder',
+  'held_until',
+  'open_key',
+  'accepts',
 ] as const;
 
 const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
@@ -23,17 +53,34 @@ const text = (value: unknown) => (value === undefined ? null : JSON.stringify(va
 /** A record's column values in TASK_COLUMNS order, `id` first, each with its SQL type. */
 export function taskValues(r: TaskRecord): [unknown, string][] {
   return [
-    [r.id, 'text'], [r.kind, 'text'], [r.contextId, 'text'], [r.sender ?? null, 'text'], [r.target ?? null, 'text'],
-    [r.visibility, 'text'], [r.state, 'text'], [text(r.statusMessage), 'text'], [r.statusAt, 'int8'], [r.createdAt, 'int8'],
-    [r.updatedAt, 'int8'], [text(r.metadata), 'text'], [r.messageCount, 'int'], [r.artifactCount, 'int'], [r.version, 'int'], [r.lastSeq, 'int'],
-    [r.rank ?? 0, 'int'], [r.holder ?? null, 'text'], [r.heldUntil ?? null, 'int8'], [r.openKey ?? null, 'text'],
+    [r.id, 'text'],
+    [r.kind, 'text'],
+    [r.contextId, 'text'],
+    [r.sender ?? null, 'text'],
+    [r.target ?? null, 'text'],
+    [r.visibility, 'text'],
+    [r.state, 'text'],
+    [text(r.statusMessage), 'text'],
+    [r.statusAt, 'int8'],
+    [r.createdAt, 'int8'],
+    [r.updatedAt, 'int8'],
+    [text(r.metadata), 'text'],
+    [r.messageCount, 'int'],
+    [r.artifactCount, 'int'],
+    [r.version, 'int'],
+    [r.lastSeq, 'int'],
+    [r.rank ?? 0, 'int'],
+    [r.holder ?? null, 'text'],
+    [r.heldUntil ?? null, 'int8'],
+    [r.openKey ?? null, 'text'],
     [text(r.acceptedOutputModes), 'text'],
   ];
 }
 
 /** A `tasks` row with its newest messages and (when asked for) its artifacts, as JSON arrays. */
 interface TaskRow extends StoredRow {
-  history: string | null; artifacts?: string | null;
+  history: string | null;
+  artifacts?: string | null;
 }
 
 const taskFromRow = (row: TaskRow): StoredTask => ({
@@ -53,7 +100,9 @@ function hydrated(s: Statement, t: string, options: GetOptions): string {
   const history = `(SELECT '[' || string_agg(m.body, ',' ORDER BY m.seq) || ']'
     FROM (SELECT seq, body FROM messages WHERE task_id = ${t}.id ORDER BY seq DESC LIMIT ${s.param(keep(options.historyLength), 'int')}) m) AS history`;
   const artifacts = `(SELECT '[' || string_agg(a.body, ',' ORDER BY a.position, a.artifact_id) || ']' FROM artifacts a WHERE a.task_id = ${t}.id) AS artifacts`;
-  return [...TASK_COLUMNS.map((c) => `${t}.${c}`), history, ...(options.includeArtifacts ? [artifacts] : [])].join(', ');
+  return [...TASK_COLUMNS.map((c) => `${t}.${c}`), history, ...(options.includeArtifacts ? [artifacts] : [])].join(
+    ', ',
+  );
 }
 
 /** A scope as index-friendly conditions: one per branch, each walked in order and merged. */
@@ -66,7 +115,9 @@ function scopeBranches(s: Statement, scope: TaskScope): string[] {
         if (test.notIn.length === 1) return `${sql} IS DISTINCT FROM ${s.param(test.notIn[0], 'text')}`;
         return `(${sql} IS NULL OR ${sql} <> ALL(${s.param(test.notIn, 'text[]')}))`;
       }
-      return test.in.length === 1 ? `${sql} = ${s.param(test.in[0], 'text')}` : `${sql} = ANY(${s.param(test.in, 'text[]')})`;
+      return test.in.length === 1
+        ? `${sql} = ${s.param(test.in[0], 'text')}`
+        : `${sql} = ANY(${s.param(test.in, 'text[]')})`;
     });
     return tests.length ? tests.join(' AND ') : 'TRUE';
   });
@@ -98,8 +149,11 @@ export function listStatement(q: TaskQuery): { s: Statement; sql: string } {
   const order = `ORDER BY ${orderBy(q)}`;
   const limit = s.param(q.limit + 1, 'int');
   const branches = states ? scoped.flatMap((b) => states.map((state) => `${b} AND state = ${state}`)) : scoped;
-  const selects = branches.flatMap((b) => walks.map((walk) => `(SELECT * FROM tasks WHERE ${b}${where}${walk} ${order} LIMIT ${limit})`));
-  const page = selects.length === 1 ? selects[0]! : `SELECT * FROM (${selects.join(' UNION ALL ')}) u ${order} LIMIT ${limit}`;
+  const selects = branches.flatMap((b) =>
+    walks.map((walk) => `(SELECT * FROM tasks WHERE ${b}${where}${walk} ${order} LIMIT ${limit})`),
+  );
+  const page =
+    selects.length === 1 ? selects[0]! : `SELECT * FROM (${selects.join(' UNION ALL ')}) u ${order} LIMIT ${limit}`;
   const columns = hydrated(s, 'p', { historyLength: q.historyLength, includeArtifacts: q.includeArtifacts });
   s.with('page', page);
   s.with('counted', `SELECT ${total} AS total`);
@@ -122,9 +176,10 @@ export function taskReader(db: Db): Pick<TaskStore, 'getTask' | 'listTasks' | 'o
     const s = new Statement();
     const taskId = s.param(id, 'text');
     // With a token, the row is joined to its test, so a missing task still has the token checked.
-    const sql = options.liveToken === undefined
-      ? `SELECT ${hydrated(s, 't', options)} FROM tasks t WHERE t.id = ${taskId}`
-      : `SELECT ${hydrated(s, 't', options)} FROM (SELECT ${liveTokenTest(s, options.liveToken, options.tokenGate)}) token LEFT JOIN tasks t ON t.id = ${taskId}`;
+    const sql =
+      options.liveToken === undefined
+        ? `SELECT ${hydrated(s, 't', options)} FROM tasks t WHERE t.id = ${taskId}`
+        : `SELECT ${hydrated(s, 't', options)} FROM (SELECT ${liveTokenTest(s, options.liveToken, options.tokenGate)}) token LEFT JOIN tasks t ON t.id = ${taskId}`;
     const { rows } = await db.query<TaskRow>(sql, s.values);
     return rows[0]?.id ? taskFromRow(rows[0]) : undefined;
   };
@@ -133,18 +188,26 @@ export function taskReader(db: Db): Pick<TaskStore, 'getTask' | 'listTasks' | 'o
     const { s, sql } = listStatement(q);
     const { rows } = await db.query<TaskRow & { total: number }>(sql, s.values);
     const found = rows.filter((r) => r.id !== null);
-    return { tasks: found.slice(0, q.limit).map(taskFromRow), total: rows[0]?.total ?? 0, hasMore: found.length > q.limit };
+    return {
+      tasks: found.slice(0, q.limit).map(taskFromRow),
+      total: rows[0]?.total ?? 0,
+      hasMore: found.length > q.limit,
+    };
   };
 
   const openKeyHolder = async (key: string): Promise<string | undefined> =>
-    (await db.query<{ id: string }>(`SELECT id FROM tasks WHERE open_key = $1 AND ${OPEN_KEY_HOLDS}`, [key])).rows[0]?.id;
+    (await db.query<{ id: string }>(`SELECT id FROM tasks WHERE open_key = $1 AND ${OPEN_KEY_HOLDS}`, [key])).rows[0]
+      ?.id;
 
   /** The span's tasks were all updated since it began: the scope's indexes (by updated_at) walk them; writes keep no index by creation. */
   const countCreated = async (scope: TaskScope, from: number, bucketMs: number, buckets: number): Promise<number[]> => {
     const s = new Statement();
     const start = s.param(from, 'int8');
     const end = s.param(from + bucketMs * buckets, 'int8');
-    const scoped = scopeBranches(s, scope).map((b) => `(${b})`).join(' OR ') || 'FALSE';
+    const scoped =
+      scopeBranches(s, scope)
+        .map((b) => `(${b})`)
+        .join(' OR ') || 'FALSE';
     const sql = `SELECT (created_at - ${start}) / ${s.param(bucketMs, 'int8')} AS bucket, count(*) AS n FROM tasks
       WHERE updated_at >= ${start} AND created_at >= ${start} AND created_at < ${end} AND (${scoped}) GROUP BY bucket`;
     const { rows } = await db.query<{ bucket: string; n: string }>(sql, s.values);

@@ -7,8 +7,21 @@ export const T0 = 1_800_000_000_000;
 export function newTask(over: Partial<TaskRecord> = {}, extra: Partial<TaskWrite> = {}): TaskWrite {
   const id = `t-${randomUUID()}`;
   const record: TaskRecord = {
-    id, kind: 'direct', contextId: 'ctx', sender: 'a', target: 'b', visibility: 'participants', state: 'TASK_STATE_WORKING',
-    statusAt: T0, createdAt: T0, updatedAt: T0, messageCount: 1, artifactCount: 0, version: 1, lastSeq: 1, ...over,
+    id,
+    kind: 'direct',
+    contextId: 'ctx',
+    sender: 'a',
+    target: 'b',
+    visibility: 'participants',
+    state: 'TASK_STATE_WORKING',
+    statusAt: T0,
+    createdAt: T0,
+    updatedAt: T0,
+    messageCount: 1,
+    artifactCount: 0,
+    version: 1,
+    lastSeq: 1,
+    ...over,
   };
   return {
     record,

@@ -12,7 +12,16 @@
  * version, a quota over its limit) raises, rolling back what the statement wrote; a unique
  * violation (task id, receipt) does the same. database.ts maps both to the store's errors.
  */
-import { inboxKey, loggedEvents, UNNUMBERED, type EntryWrite, type SealedWrite, type TaskCreated, type TaskStore, type TaskWrite } from '../store.js';
+import {
+  inboxKey,
+  loggedEvents,
+  UNNUMBERED,
+  type EntryWrite,
+  type SealedWrite,
+  type TaskCreated,
+  type TaskStore,
+  type TaskWrite,
+} from '../store.js';
 import { Statement, type Db } from './database.js';
 import type { WriteLocks } from './group-commit.js';
 import { chargeQuotas, writeReceipt } from './receipts.js';
@@ -26,12 +35,20 @@ import { liveTokenTest, TASK_COLUMNS, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
 
 /** `known`: what the process's writes may leave out (omissions.ts); none inside a transaction (a write there cannot be made again). */
-export function taskWriter(db: Db, announcer: Announcer, known?: Omissions): Pick<TaskStore, 'createTask' | 'updateTask' | 'addEntry'> {
+export function taskWriter(
+  db: Db,
+  announcer: Announcer,
+  known?: Omissions,
+): Pick<TaskStore, 'createTask' | 'updateTask' | 'addEntry'> {
   /**
    * Runs a write's statement (group-committed); `checks` name the CTEs that raise its refusals,
    * which the main query must read; `locks` the rows it will wait on.
    */
-  const run = async (s: Statement, checks: (string | undefined)[], locks: WriteLocks): Promise<Record<string, number>> => {
+  const run = async (
+    s: Statement,
+    checks: (string | undefined)[],
+    locks: WriteLocks,
+  ): Promise<Record<string, number>> => {
     const reads = checks.filter((c) => c !== undefined).map((c) => `(SELECT count(*) FROM ${c})::int AS ${c}`);
     return (await db.write<Record<string, number>>(s.text(`SELECT ${reads.join(', ')}`), s.values, locks)).rows[0]!;
   };
@@ -45,17 +62,24 @@ export function taskWriter(db: Db, announcer: Announcer, known?: Omissions): Pic
     if (w.entry) insertEntry(s, w.entry, 'gate, task_row');
     writeHistory(s, id, w);
     enqueueDeliveries(s, w.deliveries, w.record.updatedAt, 'task_row');
-    const forward = omitsForward(w.forward, known) ? undefined : enqueueForward(s, w.forward?.draft(), w.record.updatedAt, 'task_row');
+    const forward = omitsForward(w.forward, known)
+      ? undefined
+      : enqueueForward(s, w.forward?.draft(), w.record.updatedAt, 'task_row');
     if (w.dueDone === undefined) scheduleDue(s, w.dueAt, 'task_row'); // done wins, as in SQLite (scheduled, then removed)
     const inbox = appendInbox(s, w.inbox, w.record.updatedAt, 'task_row', known);
     // Quotas come last: their counter rows are the hottest locks a write takes (one agent's
     // writes all charge the same rows), so they are held from the end of the statement to its commit.
     // A new task's row is nobody's to wait on; an update, or an entry's rule, locks the task's row.
     const locks = { tasks: kind === 'update' || w.entry ? [w.record.id] : [], quotas: w.quotas };
-    const counts = await run(s, [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, inbox], locks);
+    const counts = await run(
+      s,
+      [kind === 'update' ? versionCheck(s, id) : 'task_row', chargeQuotas(s, w.quotas, 'task_row'), forward, inbox],
+      locks,
+    );
     // Told after the commit, here and (batched, see events.ts) to the other processes.
     announcer.taskCommitted({ log: w.record.id, lastSeq: w.record.lastSeq, events: loggedEvents(w) });
-    if (w.inbox && inbox && counts[inbox]! > 0) announcer.taskCommitted({ log: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
+    if (w.inbox && inbox && counts[inbox]! > 0)
+      announcer.taskCommitted({ log: inboxKey(w.inbox.agent), lastSeq: UNNUMBERED, events: [] });
     const forwarded = counts['forward'] === 1;
     if (forward && !forwarded) known?.forwarders.delete(w.forward!.to); // it stopped forwarding
     return { forwarded };
@@ -82,7 +106,11 @@ export function taskWriter(db: Db, announcer: Announcer, known?: Omissions): Pic
     await run(s, ['task_row', chargeQuotas(s, w.quotas, 'task_row')], { tasks: [w.entry.taskId], quotas: w.quotas });
   };
 
-  return { createTask: (w: TaskWrite) => write('create', w), updateTask: async (w: TaskWrite) => void (await write('update', w)), addEntry: seal };
+  return {
+    createTask: (w: TaskWrite) => write('create', w),
+    updateTask: async (w: TaskWrite) => void (await write('update', w)),
+    addEntry: seal,
+  };
 }
 
 /**
@@ -101,7 +129,12 @@ function guards(s: Statement, id: string, w: TaskWrite, known: Omissions | undef
 }
 
 /** Adds `live_token`, one row when the token with this hash is live; else it raises MU401 (TokenNotLive). */
-function liveToken(s: Statement, hash: string | undefined, gate: TaskWrite['tokenGate'], after: string | undefined): string | undefined {
+function liveToken(
+  s: Statement,
+  hash: string | undefined,
+  gate: TaskWrite['tokenGate'],
+  after: string | undefined,
+): string | undefined {
   if (hash === undefined) return undefined;
   s.with('live_token', `SELECT ${liveTokenTest(s, hash, gate)}${after ? ` FROM ${after}` : ''}`);
   return 'live_token';
@@ -112,7 +145,10 @@ function liveToken(s: Statement, hash: string | undefined, gate: TaskWrite['toke
  * StoreConflict 'version', so nothing it did before the row (a lease's removal) stands either.
  */
 function versionCheck(s: Statement, id: string): string {
-  s.with('version_held', `SELECT muster_refuse('MU409', 'version', format('task %s changed since it was read', ${id})) WHERE NOT EXISTS (SELECT 1 FROM task_row)`);
+  s.with(
+    'version_held',
+    `SELECT muster_refuse('MU409', 'version', format('task %s changed since it was read', ${id})) WHERE NOT EXISTS (SELECT 1 FROM task_row)`,
+  );
   return 'version_held';
 }
 
@@ -120,12 +156,21 @@ function versionCheck(s: Statement, id: string): string {
  * Adds `gate`: the entry rule (muster_entry_gate, see migrations.ts) checked under the task row's
  * lock, which concurrent entries and evaluations of the task queue on. Answers its name, if it added it.
  */
-function entryGate(s: Statement, taskId: string, entry: EntryWrite | undefined, seen: number | undefined, after: string | undefined): string | undefined {
+function entryGate(
+  s: Statement,
+  taskId: string,
+  entry: EntryWrite | undefined,
+  seen: number | undefined,
+  after: string | undefined,
+): string | undefined {
   if (!entry && seen === undefined) return undefined;
   const author = s.param(entry?.entry.author ?? null, 'text');
   const state = s.param(entry?.whileState ?? null, 'text');
   const max = s.param(entry?.max ?? null, 'int');
-  s.with('gate', `SELECT muster_entry_gate(${taskId}, ${author}, ${state}, ${max}, ${s.param(seen ?? null, 'int')}) AS pos${after ? ` FROM ${after}` : ''}`);
+  s.with(
+    'gate',
+    `SELECT muster_entry_gate(${taskId}, ${author}, ${state}, ${max}, ${s.param(seen ?? null, 'int')}) AS pos${after ? ` FROM ${after}` : ''}`,
+  );
   return 'gate';
 }
 
@@ -171,7 +216,10 @@ function writeHistory(s: Statement, id: string, w: TaskWrite): void {
     s.with(
       'messages',
       `INSERT INTO messages (task_id, seq, body)
-       SELECT ${id}, ${s.param(first, 'int')} + m.i, m.b FROM task_row, unnest(${s.param(w.newMessages.map((m) => JSON.stringify(m)), 'text[]')}) WITH ORDINALITY AS m(b, i)`,
+       SELECT ${id}, ${s.param(first, 'int')} + m.i, m.b FROM task_row, unnest(${s.param(
+         w.newMessages.map((m) => JSON.stringify(m)),
+         'text[]',
+       )}) WITH ORDINALITY AS m(b, i)`,
     );
   }
   if (w.newArtifacts.length) {
@@ -192,24 +240,37 @@ function writeHistory(s: Statement, id: string, w: TaskWrite): void {
       'events',
       `INSERT INTO events (task_id, seq, body, created_at)
        SELECT ${id}, ${s.param(first, 'int')} + e.i, e.b, ${s.param(record.updatedAt, 'int8')}
-       FROM task_row, unnest(${s.param(w.events.map((e) => JSON.stringify(e)), 'text[]')}) WITH ORDINALITY AS e(b, i)`,
+       FROM task_row, unnest(${s.param(
+         w.events.map((e) => JSON.stringify(e)),
+         'text[]',
+       )}) WITH ORDINALITY AS e(b, i)`,
     );
   }
 }
-
 
 /** Reads of a task's entries and its event log. */
 export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'eventsAfter'> {
   return {
     entries: async (taskId: string) =>
-      (await db.query<EntryRow>('SELECT task_id, author, id, body, created_at FROM task_entries WHERE task_id = $1 ORDER BY position', [taskId])).rows.map(entryFromRow),
+      (
+        await db.query<EntryRow>(
+          'SELECT task_id, author, id, body, created_at FROM task_entries WHERE task_id = $1 ORDER BY position',
+          [taskId],
+        )
+      ).rows.map(entryFromRow),
     entryOf: async (taskId: string, author: string) => {
-      const { rows } = await db.query<EntryRow>('SELECT task_id, author, id, body, created_at FROM task_entries WHERE task_id = $1 AND author = $2', [taskId, author]);
+      const { rows } = await db.query<EntryRow>(
+        'SELECT task_id, author, id, body, created_at FROM task_entries WHERE task_id = $1 AND author = $2',
+        [taskId, author],
+      );
       return rows[0] && entryFromRow(rows[0]);
     },
     eventsAfter: async (taskId: string, afterSeq: number, limit: number) =>
-      (await db.query<{ seq: number; body: string }>('SELECT seq, body FROM events WHERE task_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [taskId, afterSeq, limit])).rows.map(
-        (r) => ({ seq: r.seq, event: JSON.parse(r.body) }),
-      ),
+      (
+        await db.query<{ seq: number; body: string }>(
+          'SELECT seq, body FROM events WHERE task_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+          [taskId, afterSeq, limit],
+        )
+      ).rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
   };
 }

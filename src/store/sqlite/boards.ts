@@ -4,20 +4,38 @@
  * never interleave. Cards are indexed by FTS5 (`card_search`, kept by a trigger on `cards`).
  */
 import { statementCache, type Db } from './database.js';
-import { StoreConflict, titleKey, type BoardRecord, type BoardScope, type BoardStore, type BoardWrite, type CardRecord, type RecallQuery } from '../store.js';
-import { boardFromRow, cardFromRow, cardToRow, connectionFromRow, type BoardRow, type CardRow, type ConnectionRow } from '../board-rows.js';
+import {
+  StoreConflict,
+  titleKey,
+  type BoardRecord,
+  type BoardScope,
+  type BoardStore,
+  type BoardWrite,
+  type CardRecord,
+  type RecallQuery,
+} from '../store.js';
+import {
+  boardFromRow,
+  cardFromRow,
+  cardToRow,
+  connectionFromRow,
+  type BoardRow,
+  type CardRow,
+  type ConnectionRow,
+} from '../board-rows.js';
 import { quotaStatements } from './quota-charges.js';
 
 /** A board row (alias b) with its readers, in one query. */
-const BOARD_SELECT = "b.*, (SELECT json_group_array(handle) FROM (SELECT handle FROM board_readers r WHERE r.board_id = b.id ORDER BY handle)) AS shared_with";
+const BOARD_SELECT =
+  'b.*, (SELECT json_group_array(handle) FROM (SELECT handle FROM board_readers r WHERE r.board_id = b.id ORDER BY handle)) AS shared_with';
 
 /** A scope as one condition on `boards` (alias b), with its parameters. */
 function scopeCondition(scope: BoardScope): { sql: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = {};
   const branches = scope.anyOf.map((branch, i) => {
     const tests: string[] = [];
-    if (branch.owner !== undefined) tests.push(`b.owner = @o${i}`), (params[`o${i}`] = branch.owner);
-    if (branch.visibility !== undefined) tests.push(`b.visibility = @v${i}`), (params[`v${i}`] = branch.visibility);
+    if (branch.owner !== undefined) (tests.push(`b.owner = @o${i}`), (params[`o${i}`] = branch.owner));
+    if (branch.visibility !== undefined) (tests.push(`b.visibility = @v${i}`), (params[`v${i}`] = branch.visibility));
     if (branch.sharedWith !== undefined) {
       tests.push(`EXISTS (SELECT 1 FROM board_readers r WHERE r.board_id = b.id AND r.handle = @r${i})`);
       params[`r${i}`] = branch.sharedWith;
@@ -37,7 +55,9 @@ export function boardStatements(db: Db): BoardStore {
   const prepare = statementCache(db); // lists and recalls vary in their conditions
   const ownedBy = db.prepare('SELECT COUNT(*) FROM boards WHERE owner = ?').pluck();
   const getBoard = db.prepare(`SELECT ${BOARD_SELECT} FROM boards b WHERE b.id = ?`);
-  const insertBoard = db.prepare('INSERT INTO boards (id, title, title_key, owner, visibility, card_count, created_at, updated_at) VALUES (@id, @title, @titleKey, @owner, @visibility, 0, @createdAt, @createdAt)');
+  const insertBoard = db.prepare(
+    'INSERT INTO boards (id, title, title_key, owner, visibility, card_count, created_at, updated_at) VALUES (@id, @title, @titleKey, @owner, @visibility, 0, @createdAt, @createdAt)',
+  );
   const insertReader = db.prepare('INSERT OR IGNORE INTO board_readers (board_id, handle) VALUES (?, ?)');
   const cardExists = db.prepare('SELECT 1 FROM cards WHERE board_id = ? AND id = ?').pluck();
   const insertCard = db.prepare(
@@ -49,7 +69,9 @@ export function boardStatements(db: Db): BoardStore {
   );
   const touchBoard = db.prepare('UPDATE boards SET card_count = ?, updated_at = MAX(updated_at, ?) WHERE id = ?');
   const cardsOf = db.prepare('SELECT * FROM cards WHERE board_id = ? ORDER BY position');
-  const cardsAmong = db.prepare('SELECT * FROM cards WHERE board_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position');
+  const cardsAmong = db.prepare(
+    'SELECT * FROM cards WHERE board_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position',
+  );
   const connectionsOf = db.prepare('SELECT * FROM card_connections WHERE board_id = ? ORDER BY rowid');
 
   const read = (id: string): BoardRecord | undefined => {
@@ -78,7 +100,8 @@ export function boardStatements(db: Db): BoardStore {
     const board = read(w.boardId);
     if (!board) throw new StoreConflict('board-missing', `no board ${w.boardId}`);
     const fresh = w.cards.filter((c) => !cardExists.get(w.boardId, c.id));
-    if (board.cardCount + fresh.length > w.maxCards) throw new StoreConflict('board-full', `board ${w.boardId} holds ${board.cardCount} cards of ${w.maxCards}`);
+    if (board.cardCount + fresh.length > w.maxCards)
+      throw new StoreConflict('board-full', `board ${w.boardId} holds ${board.cardCount} cards of ${w.maxCards}`);
     fresh.forEach((card, i) => insertCard.run(cardToRow(card, w.boardId, board.cardCount + i)));
     for (const c of w.connections) insertConnection.run(w.boardId, c.from, c.to, c.type, c.writtenBy, c.createdAt);
     touchBoard.run(board.cardCount + fresh.length, w.at, w.boardId);
@@ -88,12 +111,17 @@ export function boardStatements(db: Db): BoardStore {
   return {
     writeBoard: async (w: BoardWrite) => write.immediate(w),
     getBoard: async (id: string) => read(id),
-    listBoards: async (scope: BoardScope, query: { limit: number; title?: string; after?: { updatedAt: number; id: string } }) => {
+    listBoards: async (
+      scope: BoardScope,
+      query: { limit: number; title?: string; after?: { updatedAt: number; id: string } },
+    ) => {
       const where = scopeCondition(scope);
       const params: Record<string, unknown> = { ...where.params, lim: query.limit + 1 };
       let sql = `SELECT ${BOARD_SELECT} FROM boards b WHERE ${where.sql}`;
-      if (query.title !== undefined) (sql += ' AND b.title_key = @title'), (params['title'] = titleKey(query.title));
-      if (query.after) (sql += ' AND (b.updated_at, b.id) < (@au, @ai)'), Object.assign(params, { au: query.after.updatedAt, ai: query.after.id });
+      if (query.title !== undefined) ((sql += ' AND b.title_key = @title'), (params['title'] = titleKey(query.title)));
+      if (query.after)
+        ((sql += ' AND (b.updated_at, b.id) < (@au, @ai)'),
+          Object.assign(params, { au: query.after.updatedAt, ai: query.after.id }));
       const rows = prepare(`${sql} ORDER BY b.updated_at DESC, b.id DESC LIMIT @lim`).all(params) as BoardRow[];
       const boards = rows.slice(0, query.limit).map(boardFromRow);
       return { boards, hasMore: rows.length > query.limit };
@@ -102,7 +130,8 @@ export function boardStatements(db: Db): BoardStore {
       cards: (cardsOf.all(id) as CardRow[]).map(cardFromRow),
       connections: (connectionsOf.all(id) as ConnectionRow[]).map(connectionFromRow),
     }),
-    boardCards: async (id: string, ids: readonly string[]) => (cardsAmong.all(id, JSON.stringify(ids)) as CardRow[]).map(cardFromRow),
+    boardCards: async (id: string, ids: readonly string[]) =>
+      (cardsAmong.all(id, JSON.stringify(ids)) as CardRow[]).map(cardFromRow),
     recall: async (scope: BoardScope, query: RecallQuery) => {
       const match = matchExpression(query);
       if (!match) return [];
@@ -110,12 +139,16 @@ export function boardStatements(db: Db): BoardStore {
       const params: Record<string, unknown> = { ...where.params, q: match, lim: query.limit };
       // A card carrying one of the query's tags comes first; then the index's rank (bm25: lower is better).
       query.tags.forEach((t, i) => (params[`t${i}`] = t));
-      const tagged = query.tags.length ? `EXISTS (SELECT 1 FROM json_each(c.tags) WHERE value IN (${query.tags.map((_, i) => `@t${i}`).join(', ')}))` : '0';
+      const tagged = query.tags.length
+        ? `EXISTS (SELECT 1 FROM json_each(c.tags) WHERE value IN (${query.tags.map((_, i) => `@t${i}`).join(', ')}))`
+        : '0';
       let sql = `SELECT c.*, b.title AS board_title, bm25(card_search, 1.0, 2.0, 4.0) AS rank, ${tagged} AS tagged
         FROM card_search JOIN cards c ON c.rowid = card_search.rowid JOIN boards b ON b.id = c.board_id
         WHERE card_search MATCH @q AND ${where.sql}`;
-      if (query.boardId !== undefined) (sql += ' AND c.board_id = @board'), (params['board'] = query.boardId);
-      const rows = prepare(`${sql} ORDER BY tagged DESC, rank, c.created_at DESC LIMIT @lim`).all(params) as (CardRow & { board_title: string; rank: number })[];
+      if (query.boardId !== undefined) ((sql += ' AND c.board_id = @board'), (params['board'] = query.boardId));
+      const rows = prepare(`${sql} ORDER BY tagged DESC, rank, c.created_at DESC LIMIT @lim`).all(
+        params,
+      ) as (CardRow & { board_title: string; rank: number })[];
       return rows.map((r) => ({ card: cardFromRow(r) as CardRecord, boardTitle: r.board_title, score: -r.rank }));
     },
     countBoards: async (owner: string) => ownedBy.get(owner) as number,

@@ -7,7 +7,10 @@ export type Db = Database.Database;
 
 /** better-sqlite3's error for a row that breaks a key (the one place SQLite's constraint errors are recognised). */
 export const isConstraintViolation = (e: unknown): boolean =>
-  typeof e === 'object' && e !== null && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+  typeof e === 'object' &&
+  e !== null &&
+  'code' in e &&
+  String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
 /** Prepares each statement text once, for reads whose conditions vary (lists, recalls). */
 export function statementCache(db: Db): (sql: string) => Database.Statement {
@@ -20,7 +23,11 @@ export function statementCache(db: Db): (sql: string) => Database.Statement {
 }
 
 /** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations (`applied` hears which). */
-export function openDatabase(file: string, applied: (versions: number[]) => void = () => {}, inputs: MigrationInputs = NO_MIGRATION_INPUTS): Db {
+export function openDatabase(
+  file: string,
+  applied: (versions: number[]) => void = () => {},
+  inputs: MigrationInputs = NO_MIGRATION_INPUTS,
+): Db {
   if (file !== ':memory:') touchFile(file); // a refusal in the system's words, not SQLite's "unable to open"
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -34,7 +41,9 @@ export function openDatabase(file: string, applied: (versions: number[]) => void
 }
 
 function migrate(db: Db, inputs: MigrationInputs): number[] {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+  );
   // IMMEDIATE takes the write lock first, so two processes starting at once migrate one after the other.
   const apply = db.transaction(() => {
     const row = db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number };
@@ -42,7 +51,11 @@ function migrate(db: Db, inputs: MigrationInputs): number[] {
     for (const m of pending) {
       db.exec(m.sql);
       m.data?.(db, inputs);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        Date.now(),
+      );
     }
     return pending.map((m) => m.version);
   });

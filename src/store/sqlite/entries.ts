@@ -14,15 +14,23 @@ export function entryStatements(db: Db) {
 
   /** Refuses an entry its rule does not allow; writes nothing. */
   const check = ({ entry, whileState, max }: EntryWrite): void => {
-    if (taskState.get(entry.taskId) !== whileState) throw new StoreConflict('entry-closed', `task ${entry.taskId} is no longer ${whileState}`);
-    if (one.get(entry.taskId, entry.author)) throw new StoreConflict('entry-exists', `${entry.author} has an entry on task ${entry.taskId}`);
+    if (taskState.get(entry.taskId) !== whileState)
+      throw new StoreConflict('entry-closed', `task ${entry.taskId} is no longer ${whileState}`);
+    if (one.get(entry.taskId, entry.author))
+      throw new StoreConflict('entry-exists', `${entry.author} has an entry on task ${entry.taskId}`);
     const held = count.get(entry.taskId) as number;
     if (held >= max) throw new StoreConflict('entry-full', `task ${entry.taskId} holds ${held} entries`);
   };
 
   /** Writes an entry `check` allowed. */
   const add = ({ entry }: EntryWrite): void => {
-    insertRow.run({ task: entry.taskId, author: entry.author, id: entry.id, body: JSON.stringify(entry.body), at: entry.createdAt });
+    insertRow.run({
+      task: entry.taskId,
+      author: entry.author,
+      id: entry.id,
+      body: JSON.stringify(entry.body),
+      at: entry.createdAt,
+    });
   };
 
   return {
@@ -44,6 +52,9 @@ export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'eve
       return row && entryFromRow(row);
     },
     eventsAfter: async (taskId: string, afterSeq: number, limit: number) =>
-      (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) })),
+      (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({
+        seq: r.seq,
+        event: JSON.parse(r.body),
+      })),
   };
 }

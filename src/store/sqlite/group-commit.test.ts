@@ -9,11 +9,15 @@ function setup() {
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
   const insert = db.prepare('INSERT INTO t (id) VALUES (?)');
   const ends: boolean[] = [];
-  const write = groupCommit<Op>(db, (op) => {
-    if (op.fail === 'before') throw new Error(`refused ${op.id}`);
-    insert.run(op.id);
-    if (op.fail === 'half') throw new HalfWritten(new Error(`broke ${op.id}`));
-  }, { ended: (committed) => ends.push(committed) });
+  const write = groupCommit<Op>(
+    db,
+    (op) => {
+      if (op.fail === 'before') throw new Error(`refused ${op.id}`);
+      insert.run(op.id);
+      if (op.fail === 'half') throw new HalfWritten(new Error(`broke ${op.id}`));
+    },
+    { ended: (committed) => ends.push(committed) },
+  );
   const ids = () => db.prepare('SELECT id FROM t ORDER BY id').pluck().all();
   return { write, ids, ends };
 }
@@ -42,9 +46,11 @@ describe('group commit', () => {
     const { write, ids, ends } = setup();
     const count = MAX_BATCH * 2 + 10;
     const order: string[] = [];
-    const writes = Array.from({ length: count }, (_, i) => write({ id: i + 1 }).then(() => {
-      if (i === 0 || i === count - 1) order.push(i === 0 ? 'first batch' : 'last batch');
-    }));
+    const writes = Array.from({ length: count }, (_, i) =>
+      write({ id: i + 1 }).then(() => {
+        if (i === 0 || i === count - 1) order.push(i === 0 ? 'first batch' : 'last batch');
+      }),
+    );
     setImmediate(() => setImmediate(() => order.push('other work')));
     await Promise.all(writes);
     expect(ids()).toHaveLength(count);

@@ -1,9 +1,20 @@
 import { isConstraintViolation, type Db } from './database.js';
-import { StoreConflict, type AgentCursor, type AgentRecord, type AgentSearch, type EndpointChallenge, type EventBus, type SpokenInterface, type IdentityStore, type ProfilePatch, type QuotaCharge, type QuotaGate } from '../store.js';
+import {
+  StoreConflict,
+  type AgentCursor,
+  type AgentRecord,
+  type AgentSearch,
+  type EndpointChallenge,
+  type EventBus,
+  type SpokenInterface,
+  type IdentityStore,
+  type ProfilePatch,
+  type QuotaCharge,
+  type QuotaGate,
+} from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
-
 
 const ADMIN_TOKEN_HASH = 'admin_token_hash';
 const LIVE_TOKEN = 'SELECT id, handle, created_at, revoked_at FROM tokens WHERE hash = ? AND revoked_at IS NULL';
@@ -13,7 +24,6 @@ export function tokenLiveness(db: Db): (hash: string) => boolean {
   const live = db.prepare(LIVE_TOKEN);
   return (hash) => live.get(hash) !== undefined;
 }
-
 
 /** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
 export function identityStatements(db: Db, bus: EventBus): IdentityStore {
@@ -29,32 +39,48 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
     'SELECT * FROM agents WHERE (@createdAt IS NULL OR (created_at, handle) > (@createdAt, @handle)) ORDER BY created_at, handle LIMIT @lim',
   );
   const findTokenRow = db.prepare(LIVE_TOKEN);
-  const listTokenRows = db.prepare('SELECT id, handle, created_at, revoked_at FROM tokens WHERE handle = ? ORDER BY created_at');
+  const listTokenRows = db.prepare(
+    'SELECT id, handle, created_at, revoked_at FROM tokens WHERE handle = ? ORDER BY created_at',
+  );
   const revokeRow = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND id = ? AND revoked_at IS NULL');
 
   const counters = quotaStatements(db);
   const chargeQuotas = counters.charge;
-  const insertAgent = db.transaction((agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
-    chargeQuotas(quotas);
-    try {
-      holdHandle.run(agent.handle);
-      insertAgentRow.run({ endpoint: agent.endpoint ?? null, operator: agent.operator ?? null, handle: agent.handle, createdAt: agent.createdAt, ...profileColumns(agent) });
-    } catch (e) {
-      if (isConstraintViolation(e)) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
-      throw e;
-    }
-    insertTokenRow.run(token.id, agent.handle, token.hash, agent.createdAt);
-  });
+  const insertAgent = db.transaction(
+    (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
+      chargeQuotas(quotas);
+      try {
+        holdHandle.run(agent.handle);
+        insertAgentRow.run({
+          endpoint: agent.endpoint ?? null,
+          operator: agent.operator ?? null,
+          handle: agent.handle,
+          createdAt: agent.createdAt,
+          ...profileColumns(agent),
+        });
+      } catch (e) {
+        if (isConstraintViolation(e)) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
+        throw e;
+      }
+      insertTokenRow.run(token.id, agent.handle, token.hash, agent.createdAt);
+    },
+  );
 
-  const insertToken = db.transaction((handle: string, token: { id: string; hash: string }, now: number, replace: boolean) => {
-    if (replace) revokeOthers.run(now, handle);
-    insertTokenRow.run(token.id, handle, token.hash, now);
-  });
+  const insertToken = db.transaction(
+    (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) => {
+      if (replace) revokeOthers.run(now, handle);
+      insertTokenRow.run(token.id, handle, token.hash, now);
+    },
+  );
 
-  const saveChallenge = db.prepare('INSERT INTO endpoint_challenges (handle, challenge, endpoint, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET challenge = excluded.challenge, endpoint = excluded.endpoint, expires_at = excluded.expires_at');
+  const saveChallenge = db.prepare(
+    'INSERT INTO endpoint_challenges (handle, challenge, endpoint, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (handle) DO UPDATE SET challenge = excluded.challenge, endpoint = excluded.endpoint, expires_at = excluded.expires_at',
+  );
   const getChallenge = db.prepare('SELECT challenge, endpoint, expires_at FROM endpoint_challenges WHERE handle = ?');
   const dropChallenge = db.prepare('DELETE FROM endpoint_challenges WHERE handle = ?');
-  const verify = db.prepare('UPDATE agents SET endpoint = ?, endpoint_rpc_url = ?, endpoint_protocol = ?, endpoint_follow = ?, endpoint_verified_at = ? WHERE handle = ?');
+  const verify = db.prepare(
+    'UPDATE agents SET endpoint = ?, endpoint_rpc_url = ?, endpoint_protocol = ?, endpoint_follow = ?, endpoint_verified_at = ? WHERE handle = ?',
+  );
   const forwarding = db.prepare('UPDATE agents SET forwarding = ? WHERE handle = ?');
   const cancelForwards = db.prepare(
     "UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE state = 'pending' AND channel = 'forward' AND seq = 1 AND task_id IN (SELECT id FROM tasks WHERE target = ?)",
@@ -72,7 +98,15 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
     return agent;
   });
   const search = db.prepare(
-    searchSql('instr', { q: '@q', skill: '@skill', tag: '@tag', score: '@score', createdAt: '@createdAt', handle: '@handle', lim: '@lim' }),
+    searchSql('instr', {
+      q: '@q',
+      skill: '@skill',
+      tag: '@tag',
+      score: '@score',
+      createdAt: '@createdAt',
+      handle: '@handle',
+      lim: '@lim',
+    }),
   );
   const takeChallenge = db.transaction((handle: string) => {
     const row = getChallenge.get(handle) as { challenge: string; endpoint: string; expires_at: number } | undefined;
@@ -99,11 +133,13 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
   };
 
   return {
-    saveChallenge: async (handle: string, c: EndpointChallenge) => void saveChallenge.run(handle, c.challenge, c.endpoint, c.expiresAt),
+    saveChallenge: async (handle: string, c: EndpointChallenge) =>
+      void saveChallenge.run(handle, c.challenge, c.endpoint, c.expiresAt),
     takeChallenge: async (handle: string) => takeChallenge.immediate(handle),
     markEndpointVerified: async (handle: string, endpoint: string, spoken: SpokenInterface, now: number) =>
       announced(handle, 'record', markVerified.immediate(handle, endpoint, spoken, now)),
-    setForwarding: async (handle: string, enabled: boolean, quotas: QuotaCharge[]) => announced(handle, 'record', setForwarding.immediate(handle, enabled, quotas)),
+    setForwarding: async (handle: string, enabled: boolean, quotas: QuotaCharge[]) =>
+      announced(handle, 'record', setForwarding.immediate(handle, enabled, quotas)),
     updateProfile: async (handle: string, patch: ProfilePatch) => {
       const agent = updateProfile.immediate(handle, patch);
       return agent && announced(handle, 'record', agent);
@@ -112,18 +148,23 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
       const rows = search.all(searchKeys(query)) as AgentRow[];
       return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
     },
-    adminTokenHash: async () => (getSetting.get(ADMIN_TOKEN_HASH) as string | undefined),
+    adminTokenHash: async () => getSetting.get(ADMIN_TOKEN_HASH) as string | undefined,
     keepAdminTokenHash: async (hash: string) => {
       keepSetting.run(ADMIN_TOKEN_HASH, hash);
       return getSetting.get(ADMIN_TOKEN_HASH) as string;
     },
-    insertAgent: async (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []) => insertAgent.immediate(agent, token, quotas),
+    insertAgent: async (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []) =>
+      insertAgent.immediate(agent, token, quotas),
     getAgent: async (handle: string) => {
       const row = getAgentRow.get(handle) as AgentRow | undefined;
       return row && agentFromRow(row);
     },
     listAgents: async (query: { limit: number; after?: AgentCursor }) => {
-      const rows = agentPage.all({ createdAt: query.after?.createdAt ?? null, handle: query.after?.handle ?? null, lim: query.limit + 1 }) as AgentRow[];
+      const rows = agentPage.all({
+        createdAt: query.after?.createdAt ?? null,
+        handle: query.after?.handle ?? null,
+        lim: query.limit + 1,
+      }) as AgentRow[];
       return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
     },
     findToken: async (hash: string, gate?: QuotaGate) => {

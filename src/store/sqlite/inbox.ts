@@ -1,18 +1,29 @@
 import type { Db } from './database.js';
-import { firstLog, inboxTaskId, type InboxDraft, type InboxEvent, type InboxStore, type LoggedInboxEvent, type TaskEvent } from '../inbox.js';
+import {
+  firstLog,
+  inboxTaskId,
+  type InboxDraft,
+  type InboxEvent,
+  type InboxStore,
+  type LoggedInboxEvent,
+  type TaskEvent,
+} from '../inbox.js';
 
 type Row = { seq: number; body: string };
-const logged = (rows: unknown[]): LoggedInboxEvent[] => (rows as Row[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
+const logged = (rows: unknown[]): LoggedInboxEvent[] =>
+  (rows as Row[]).map((r) => ({ seq: r.seq, event: JSON.parse(r.body) }));
 
 /**
  * Inbox logs and presence (store/inbox.ts). One process owns the file and writes one write at a
  * time, so an event's seq is the log's last plus one, read from the log's own key; its clock is the clock.
  */
 export function inboxStatements(db: Db, clock: () => number = Date.now) {
-  const append = db.prepare(
-    `INSERT INTO inbox_events (handle, seq, task_id, body, created_at)
+  const append = db
+    .prepare(
+      `INSERT INTO inbox_events (handle, seq, task_id, body, created_at)
      VALUES (@agent, (SELECT COALESCE(MAX(seq), 0) + 1 FROM inbox_events WHERE handle = @agent), @task, @body, @at) RETURNING seq`,
-  ).pluck();
+    )
+    .pluck();
   const head = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM inbox_events WHERE handle = ?').pluck();
   const after = db.prepare('SELECT seq, body FROM inbox_events WHERE handle = ? AND seq > ? ORDER BY seq LIMIT ?');
   const ofTasksIn = db.prepare(
@@ -36,7 +47,9 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
     firstLog(opening, since).forEach((e, i) => put.run(agent, i + 1, inboxTaskId(e), JSON.stringify(e), now));
     completed.run(agent);
   });
-  const hold = db.prepare('INSERT INTO inbox_presence (handle, holder, until) VALUES (?, ?, ?) ON CONFLICT (handle, holder) DO UPDATE SET until = excluded.until');
+  const hold = db.prepare(
+    'INSERT INTO inbox_presence (handle, holder, until) VALUES (?, ?, ?) ON CONFLICT (handle, holder) DO UPDATE SET until = excluded.until',
+  );
   const drop = db.prepare('DELETE FROM inbox_presence WHERE handle = ? AND holder = ?');
   const expired = db.prepare('DELETE FROM inbox_presence WHERE until <= ?');
 
@@ -44,7 +57,8 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
   const write = (draft: InboxDraft, now: number): number | undefined => {
     if (!begun.has(draft.agent)) return undefined; // nobody has listened: nobody could read them
     let last = 0;
-    for (const e of draft.events) last = append.get({ agent: draft.agent, task: inboxTaskId(e), body: JSON.stringify(e), at: now }) as number;
+    for (const e of draft.events)
+      last = append.get({ agent: draft.agent, task: inboxTaskId(e), body: JSON.stringify(e), at: now }) as number;
     return last;
   };
 
@@ -59,8 +73,13 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
     completeInboxLog: async (agent: string, opening: readonly TaskEvent[]) => complete(agent, opening, clock()),
     inboxHead: async (agent: string) => head.get(agent) as number,
     inboxAfter: async (agent: string, afterSeq: number, limit: number) => logged(after.all(agent, afterSeq, limit)),
-    inboxOfTasksIn: async (agent: string, afterSeq: number, throughSeq: number, states: readonly string[], limit: number) =>
-      logged(ofTasksIn.all(agent, JSON.stringify(states), afterSeq, throughSeq, limit)),
+    inboxOfTasksIn: async (
+      agent: string,
+      afterSeq: number,
+      throughSeq: number,
+      states: readonly string[],
+      limit: number,
+    ) => logged(ofTasksIn.all(agent, JSON.stringify(states), afterSeq, throughSeq, limit)),
     holdPresence: async (agent: string, holder: string, ttlMs: number) => {
       expired.run(clock());
       hold.run(agent, holder, clock() + ttlMs);

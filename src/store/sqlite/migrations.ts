@@ -112,8 +112,11 @@ CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
     // Open tasks written before get their keys (open-key-backfill.ts), derived in TypeScript as their kinds derive them.
     data: (db, inputs) => {
       const keep = db.prepare('UPDATE tasks SET open_key = ? WHERE id = ?');
-      const rows = db.prepare(backfillRows('kind IN (SELECT value FROM json_each(?))')).all(JSON.stringify(Object.keys(inputs.openKeys)));
-      for (const { id, key } of backfilledKeys(rows as { id: string; kind: string; metadata: string | null }[], inputs)) keep.run(key, id);
+      const rows = db
+        .prepare(backfillRows('kind IN (SELECT value FROM json_each(?))'))
+        .all(JSON.stringify(Object.keys(inputs.openKeys)));
+      for (const { id, key } of backfilledKeys(rows as { id: string; kind: string; metadata: string | null }[], inputs))
+        keep.run(key, id);
     },
   },
   {
@@ -123,7 +126,8 @@ CREATE UNIQUE INDEX tasks_open_key ON tasks(open_key)
     // Agents registered before get their search columns (agent-profile-upgrade.ts), made in TypeScript as every write makes them.
     data: (db) => {
       const keep = db.prepare('UPDATE agents SET search_names = ?, search_text = ?, search_keys = ? WHERE handle = ?');
-      for (const c of profileBackfill(db.prepare('SELECT * FROM agents').all() as AgentRow[])) keep.run(c.search_names, c.search_text, c.search_keys, c.handle);
+      for (const c of profileBackfill(db.prepare('SELECT * FROM agents').all() as AgentRow[]))
+        keep.run(c.search_names, c.search_text, c.search_keys, c.handle);
     },
   },
   {

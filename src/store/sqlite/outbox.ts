@@ -1,5 +1,12 @@
 import type { Db } from './database.js';
-import { pushChannel, type DeliveryDraft, type ForwardDraft, type DeliveryOutcome, type OutboxStore, type PushConfig } from '../store.js';
+import {
+  pushChannel,
+  type DeliveryDraft,
+  type ForwardDraft,
+  type DeliveryOutcome,
+  type OutboxStore,
+  type PushConfig,
+} from '../store.js';
 import { configFromRow, deliveryFromRow, type ConfigRow, type DeliveryRow } from '../rows.js';
 
 /** Deliveries queued inside a task write's transaction, in plain calls (the writer is in tasks.ts). */
@@ -17,9 +24,11 @@ export function deliveryStatements(db: Db) {
   return {
     /** Queues a new task's forward if its target forwards; answers whether it did. */
     enqueueForward: (f: ForwardDraft, now: number): boolean =>
-      insertForward.run(f.id, f.taskId, f.channel, f.seq, JSON.stringify(f.headers), f.body, now, now, f.to).changes === 1,
+      insertForward.run(f.id, f.taskId, f.channel, f.seq, JSON.stringify(f.headers), f.body, now, now, f.to).changes ===
+      1,
     enqueue: (drafts: readonly DeliveryDraft[], now: number) => {
-      for (const d of drafts) insertDelivery.run(d.id, d.taskId, d.channel, d.seq, d.url, JSON.stringify(d.headers), d.body, now, now);
+      for (const d of drafts)
+        insertDelivery.run(d.id, d.taskId, d.channel, d.seq, d.url, JSON.stringify(d.headers), d.body, now, now);
     },
   };
 }
@@ -48,9 +57,13 @@ export function outboxStore(db: Db): OutboxStore {
      WHERE push_configs.owner = excluded.owner`,
   );
   const configs = db.prepare('SELECT * FROM push_configs WHERE task_id = ? ORDER BY created_at, id');
-  const othersOfOwner = db.prepare('SELECT COUNT(*) FROM push_configs WHERE task_id = ? AND owner = ? AND id != ?').pluck();
+  const othersOfOwner = db
+    .prepare('SELECT COUNT(*) FROM push_configs WHERE task_id = ? AND owner = ? AND id != ?')
+    .pluck();
   const deleteConfig = db.prepare('DELETE FROM push_configs WHERE task_id = ? AND id = ?');
-  const cancelChannel = db.prepare("UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE task_id = ? AND channel = ? AND state = 'pending'");
+  const cancelChannel = db.prepare(
+    "UPDATE deliveries SET state = 'canceled', lease_owner = NULL, lease_until = NULL WHERE task_id = ? AND channel = ? AND state = 'pending'",
+  );
 
   const claim = db.transaction((owner: string, now: number, leaseUntil: number, limit: number) => {
     const rows = due.all({ now, limit }) as DeliveryRow[];
@@ -59,7 +72,12 @@ export function outboxStore(db: Db): OutboxStore {
   });
   const putConfig = db.transaction((c: PushConfig, maxPerOwner: number): 'stored' | 'taken' | 'full' => {
     if ((othersOfOwner.get(c.taskId, c.owner, c.id) as number) >= maxPerOwner) return 'full';
-    const params = Object.assign({}, c, { token: c.token ?? null, scheme: c.authentication?.scheme ?? null, credentials: c.authentication?.credentials ?? null, protocol: c.protocol ?? null });
+    const params = Object.assign({}, c, {
+      token: c.token ?? null,
+      scheme: c.authentication?.scheme ?? null,
+      credentials: c.authentication?.credentials ?? null,
+      protocol: c.protocol ?? null,
+    });
     return upsertConfig.run(params).changes === 1 ? 'stored' : 'taken';
   });
   const removeConfig = db.transaction((taskId: string, id: string) => {
@@ -69,7 +87,8 @@ export function outboxStore(db: Db): OutboxStore {
   });
 
   return {
-    claimDeliveries: async (owner: string, now: number, leaseUntil: number, limit: number) => claim.immediate(owner, now, leaseUntil, limit),
+    claimDeliveries: async (owner: string, now: number, leaseUntil: number, limit: number) =>
+      claim.immediate(owner, now, leaseUntil, limit),
     finishDelivery: async (id: string, owner: string, o: DeliveryOutcome) =>
       finish.run({ id, owner, lastStatus: null, lastError: null, ...o }).changes === 1,
     listDeliveries: async (taskId: string) => (byTask.all(taskId) as DeliveryRow[]).map(deliveryFromRow),

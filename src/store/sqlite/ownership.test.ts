@@ -17,7 +17,9 @@ function contender(file: string, holdMs: number): Promise<string> {
   const script = `const { holdExclusively } = await import(${JSON.stringify(ownership)});
     try { holdExclusively(${JSON.stringify(file)}); console.log('held'); setTimeout(() => process.exit(0), ${holdMs}); }
     catch (e) { console.log(e.name === 'DatabaseInUse' ? 'refused' : 'error ' + e.message); }`;
-  const child = spawn(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   return new Promise((resolve) => child.on('exit', () => resolve(out.trim())));

@@ -10,7 +10,10 @@ interface Holder {
 
 /** Another process holds the database file; the store refuses to open it. */
 export class DatabaseInUse extends Error {
-  constructor(readonly file: string, holder: Holder | undefined) {
+  constructor(
+    readonly file: string,
+    holder: Holder | undefined,
+  ) {
     const who = holder ? `process ${holder.pid} on ${holder.host} (since ${holder.startedAt})` : 'another process';
     super(`the database ${file} is in use by ${who}; stop that process first`);
     this.name = 'DatabaseInUse';
@@ -33,7 +36,9 @@ export function holdExclusively(file: string): () => void {
     lock.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, host TEXT NOT NULL, started_at TEXT NOT NULL)');
     // Say who holds it (committed, so a refused process can read it), then take the lock again for good.
     lock.exec('DELETE FROM holder');
-    lock.prepare('INSERT INTO holder (pid, host, started_at) VALUES (?, ?, ?)').run(process.pid, hostname(), new Date().toISOString());
+    lock
+      .prepare('INSERT INTO holder (pid, host, started_at) VALUES (?, ?, ?)')
+      .run(process.pid, hostname(), new Date().toISOString());
     // A refused process reading the holder blocks the commit for a moment: wait for it, not for a holder.
     lock.pragma('busy_timeout = 2000');
     lock.exec('COMMIT');

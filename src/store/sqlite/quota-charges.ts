@@ -15,14 +15,22 @@ export function quotaStatements(db: Db) {
   const check = (charges: readonly QuotaCharge[] | undefined): void => {
     for (const q of charges ?? []) {
       const amount = q.amount ?? 1;
-      if (amount > 0 && (((used.get(q.key, q.windowStart) as number | undefined) ?? 0) + amount > q.limit)) throw new QuotaExceeded(q.key, q.limit);
+      if (amount > 0 && ((used.get(q.key, q.windowStart) as number | undefined) ?? 0) + amount > q.limit)
+        throw new QuotaExceeded(q.key, q.limit);
     }
   };
   const apply = (charges: readonly QuotaCharge[] | undefined): void => {
     for (const q of charges ?? []) count.run({ key: q.key, window: q.windowStart, amount: q.amount ?? 1 });
   };
   const gate = (charges: QuotaGate | undefined): void => {
-    for (const q of charges ?? []) if (((used.get(q.key, q.windowStart) as number | undefined) ?? 0) >= q.limit) throw new QuotaExceeded(q.key, q.limit);
+    for (const q of charges ?? [])
+      if (((used.get(q.key, q.windowStart) as number | undefined) ?? 0) >= q.limit)
+        throw new QuotaExceeded(q.key, q.limit);
   };
-  return { check, apply, gate, charge: (charges: readonly QuotaCharge[] | undefined) => (check(charges), apply(charges)) };
+  return {
+    check,
+    apply,
+    gate,
+    charge: (charges: readonly QuotaCharge[] | undefined) => (check(charges), apply(charges)),
+  };
 }

@@ -27,14 +27,18 @@ export function receiptIndex(db: Db) {
     if (keys?.delete(key) && keys.size === 0) seqOf.delete(scope);
   };
   let unsettled: Receipt[] = [];
-  const insert = db.prepare('INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO receipts (scope, key, fingerprint, result, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   const bySeq = db.prepare<[number], { scope: string; key: string; fingerprint: string; result: string }>(
     'SELECT scope, key, fingerprint, result FROM receipts WHERE seq = ?',
   );
   const expire = db.prepare<[number, number], { scope: string; key: string }>(
     'DELETE FROM receipts WHERE seq IN (SELECT seq FROM receipts WHERE created_at < ? LIMIT ?) RETURNING scope, key',
   );
-  const indexRows = db.prepare<[], { seq: number; scope: string; key: string }>('SELECT seq, scope, key FROM receipts ORDER BY seq');
+  const indexRows = db.prepare<[], { seq: number; scope: string; key: string }>(
+    'SELECT seq, scope, key FROM receipts ORDER BY seq',
+  );
   for (const row of indexRows.iterate()) remember(row.scope, row.key, row.seq);
 
   return {

@@ -7,10 +7,27 @@ describe('task rows', () => {
   it('rowValues gives every column its own value, in TASK_COLUMNS order', () => {
     // Every field distinct, so two values swapped between columns cannot read back equal.
     const record: TaskRecord = {
-      id: 'task', kind: 'direct', contextId: 'context', sender: 'ann', target: 'bob', visibility: 'participants',
-      state: 'TASK_STATE_WORKING', statusMessage: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'on it' }] },
-      statusAt: 1, createdAt: 2, updatedAt: 3, metadata: { note: 'x' }, messageCount: 4, artifactCount: 5, version: 6, lastSeq: 7,
-      rank: 8, holder: 'carl', heldUntil: 9, openKey: 'key', acceptedOutputModes: ['text/plain'],
+      id: 'task',
+      kind: 'direct',
+      contextId: 'context',
+      sender: 'ann',
+      target: 'bob',
+      visibility: 'participants',
+      state: 'TASK_STATE_WORKING',
+      statusMessage: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'on it' }] },
+      statusAt: 1,
+      createdAt: 2,
+      updatedAt: 3,
+      metadata: { note: 'x' },
+      messageCount: 4,
+      artifactCount: 5,
+      version: 6,
+      lastSeq: 7,
+      rank: 8,
+      holder: 'carl',
+      heldUntil: 9,
+      openKey: 'key',
+      acceptedOutputModes: ['text/plain'],
     };
     const values = rowValues(record);
     expect(values).toHaveLength(TASK_COLUMNS.length);

@@ -3,9 +3,27 @@ import type { TaskRecord } from '../store.js';
 
 /** The `tasks` columns, in the order rowValues gives their values. */
 export const TASK_COLUMNS = [
-  'id', 'kind', 'context_id', 'sender', 'target', 'visibility', 'state', 'status_message', 'status_at',
-  'created_at', 'updated_at', 'metadata', 'message_count', 'artifact_count', 'version', 'last_seq', 'rank',
-  'holder', 'held_until', 'open_key', 'accepts',
+  'id',
+  'kind',
+  'context_id',
+  'sender',
+  'target',
+  'visibility',
+  'state',
+  'status_message',
+  'status_at',
+  'created_at',
+  'updated_at',
+  'metadata',
+  'message_count',
+  'artifact_count',
+  'version',
+  'last_seq',
+  'rank',
+  'holder',
+  'held_until',
+  'open_key',
+  'accepts',
 ] as const;
 
 /**
@@ -14,8 +32,26 @@ export const TASK_COLUMNS = [
  */
 export function rowValues(r: TaskRecord): unknown[] {
   return [
-    r.id, r.kind, r.contextId, r.sender ?? null, r.target ?? null, r.visibility, r.state, text(r.statusMessage), r.statusAt,
-    r.createdAt, r.updatedAt, text(r.metadata), r.messageCount, r.artifactCount, r.version, r.lastSeq, r.rank ?? 0,
-    r.holder ?? null, r.heldUntil ?? null, r.openKey ?? null, text(r.acceptedOutputModes),
+    r.id,
+    r.kind,
+    r.contextId,
+    r.sender ?? null,
+    r.target ?? null,
+    r.visibility,
+    r.state,
+    text(r.statusMessage),
+    r.statusAt,
+    r.createdAt,
+    r.updatedAt,
+    text(r.metadata),
+    r.messageCount,
+    r.artifactCount,
+    r.version,
+    r.lastSeq,
+    r.rank ?? 0,
+    r.holder ?? null,
+    r.heldUntil ?? null,
+    r.openKey ?? null,
+    text(r.acceptedOutputModes),
   ];
 }

@@ -13,7 +13,8 @@ export function dueWorkStatements(db: Db) {
     schedule: (taskId: string, at: number) => void upsert.run(taskId, at),
     /** Refuses, writing nothing, unless `owner` holds the task's lease. */
     checkHeld: (taskId: string, owner: string) => {
-      if (holder.get(taskId) !== owner) throw new StoreConflict('lease', `the lease on ${taskId}'s due work is not held by ${owner}`);
+      if (holder.get(taskId) !== owner)
+        throw new StoreConflict('lease', `the lease on ${taskId}'s due work is not held by ${owner}`);
     },
     done: (taskId: string) => void remove.run(taskId),
   };
@@ -29,7 +30,8 @@ export function scheduleStore(db: Db): ScheduleStore {
   const earliest = db.prepare('SELECT MIN(due_at) FROM due_work').pluck();
   const removeHeld = db.prepare('DELETE FROM due_work WHERE task_id = ? AND lease_owner = ?');
   return {
-    claimDue: async (owner: string, now: number, until: number, limit: number) => claim.all({ owner, now, until, limit }) as DueWork[],
+    claimDue: async (owner: string, now: number, until: number, limit: number) =>
+      claim.all({ owner, now, until, limit }) as DueWork[],
     finishDue: async (taskId: string, owner: string) => void removeHeld.run(taskId, owner),
     nextDue: async () => (earliest.get() as number | null) ?? undefined,
   };

@@ -53,7 +53,8 @@ export function spaceStatements(db: Db): SpaceStore {
       const row = memberRow.get(space, handle) as MemberRow | undefined;
       return row && memberFromRow(row);
     },
-    setMember: async (space: string, member: SpaceMember) => void upsertMember.run(space, member.handle, member.role, member.addedAt),
+    setMember: async (space: string, member: SpaceMember) =>
+      void upsertMember.run(space, member.handle, member.role, member.addedAt),
     removeMember: async (space: string, handle: string) => deleteMember.run(space, handle).changes === 1,
   };
 }

@@ -28,7 +28,12 @@ const PRUNE_SLICE = 10_000;
  * (ownership.ts): so it is exclusive, keeps its receipt index in memory, and announces commits in
  * process. Calls are synchronous underneath.
  */
-export function openSqliteStore(file: string, applied?: (versions: number[]) => void, observe?: CommitObserver, inputs?: MigrationInputs): Store {
+export function openSqliteStore(
+  file: string,
+  applied?: (versions: number[]) => void,
+  observe?: CommitObserver,
+  inputs?: MigrationInputs,
+): Store {
   if (file !== ':memory:') makeFolder(dirname(file)); // the lock lives beside the file
   const release = holdExclusively(file);
   let db: Db;
@@ -42,7 +47,18 @@ export function openSqliteStore(file: string, applied?: (versions: number[]) => 
   const receipts = receiptIndex(db);
   const inbox = inboxStatements(db);
   const tokenLive = tokenLiveness(db);
-  const writes = taskWriter(db, bus, deliveryStatements(db), entryStatements(db), dueWorkStatements(db), receipts, tokenLive, targetReads(db), inbox, observe);
+  const writes = taskWriter(
+    db,
+    bus,
+    deliveryStatements(db),
+    entryStatements(db),
+    dueWorkStatements(db),
+    receipts,
+    tokenLive,
+    targetReads(db),
+    inbox,
+    observe,
+  );
   // The store is exclusive: a lock held in this process is held against every writer of the file.
   const locks = new PerKeyQueue();
   const tasks: TaskStore = {

@@ -28,7 +28,12 @@ export function targetReads(db: Db): (handle: string) => Target {
     const [pausedAt, pausedBy, operator, modes, forwards] = read.get(handle) as Row;
     const target: Target = { handle, forwards: forwards === 1 };
     if (modes !== null) target.modes = JSON.parse(modes);
-    if (pausedAt !== null) target.paused = { handle, ...(operator ? { operator } : {}), paused: { at: pausedAt, by: pausedBy === 'admin' ? 'admin' : 'operator' } };
+    if (pausedAt !== null)
+      target.paused = {
+        handle,
+        ...(operator ? { operator } : {}),
+        paused: { at: pausedAt, by: pausedBy === 'admin' ? 'admin' : 'operator' },
+      };
     return target;
   };
 }

@@ -2,7 +2,18 @@ import type { Artifact, Message } from '../../a2a/types.js';
 import { statementCache, type Db } from './database.js';
 import { cursorWalks, orderBy } from '../order.js';
 import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
-import { countsByBucket, TokenNotLive, type ColumnTest, type GetOptions, type StoredTask, type TaskColumn, type TaskPage, type TaskQuery, type TaskScope, type TaskStore } from '../store.js';
+import {
+  countsByBucket,
+  TokenNotLive,
+  type ColumnTest,
+  type GetOptions,
+  type StoredTask,
+  type TaskColumn,
+  type TaskPage,
+  type TaskQuery,
+  type TaskScope,
+  type TaskStore,
+} from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 
 type Branch = { where: string; params: Record<string, unknown> };
@@ -16,7 +27,12 @@ type Branch = { where: string; params: Record<string, unknown> };
 function branches(q: TaskQuery): Branch[] {
   const scoped = scopeBranches(q.scope);
   if (!q.states?.length) return scoped;
-  return scoped.flatMap((b) => q.states!.map((state, i) => ({ where: `${b.where} AND state = @s${i}`, params: Object.assign({}, b.params, { [`s${i}`]: state }) })));
+  return scoped.flatMap((b) =>
+    q.states!.map((state, i) => ({
+      where: `${b.where} AND state = @s${i}`,
+      params: Object.assign({}, b.params, { [`s${i}`]: state }),
+    })),
+  );
 }
 
 /** A scope's branches as conditions on the task row; every value is a parameter named for its branch. */
@@ -33,7 +49,9 @@ function scopeBranches(scope: TaskScope): Branch[] {
         return `(${sql} IS NULL OR ${sql} NOT IN (${test.notIn.map((_, i) => `@${name}${i}`).join(', ')}))`;
       }
       test.in.forEach((v, i) => (params[`${name}${i}`] = v));
-      return test.in.length === 1 ? `${sql} = @${name}0` : `${sql} IN (${test.in.map((_, i) => `@${name}${i}`).join(', ')})`;
+      return test.in.length === 1
+        ? `${sql} = @${name}0`
+        : `${sql} IN (${test.in.map((_, i) => `@${name}${i}`).join(', ')})`;
     });
     return { where: tests.length ? tests.join(' AND ') : '1', params };
   });
@@ -58,19 +76,26 @@ function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> }
 }
 
 /** The store's task reads; `tokenLive` is identity's check, asked by a read that names its caller's token. */
-export function taskReader(db: Db, tokenLive: (hash: string) => boolean): Pick<TaskStore, 'getTask' | 'listTasks' | 'openKeyHolder' | 'countCreated'> {
+export function taskReader(
+  db: Db,
+  tokenLive: (hash: string) => boolean,
+): Pick<TaskStore, 'getTask' | 'listTasks' | 'openKeyHolder' | 'countCreated'> {
   const gate = quotaStatements(db).gate;
   const prepare = statementCache(db);
   const getRow = db.prepare('SELECT * FROM tasks WHERE id = ?');
   const keyHolder = db.prepare(`SELECT id FROM tasks WHERE open_key = ? AND ${OPEN_KEY_HOLDS}`).pluck();
   const lastMessages = db.prepare('SELECT body FROM messages WHERE task_id = ? ORDER BY seq DESC LIMIT ?').pluck();
-  const allArtifacts = db.prepare('SELECT body FROM artifacts WHERE task_id = ? ORDER BY position, artifact_id').pluck();
+  const allArtifacts = db
+    .prepare('SELECT body FROM artifacts WHERE task_id = ? ORDER BY position, artifact_id')
+    .pluck();
 
   const hydrate = (row: TaskRow, options: GetOptions): StoredTask => {
     const record = recordFromRow(row);
     const wanted = Math.min(options.historyLength ?? record.messageCount, record.messageCount);
     const history =
-      wanted > 0 ? (lastMessages.all(record.id, wanted) as string[]).reverse().map((b) => JSON.parse(b) as Message) : [];
+      wanted > 0
+        ? (lastMessages.all(record.id, wanted) as string[]).reverse().map((b) => JSON.parse(b) as Message)
+        : [];
     const artifacts =
       options.includeArtifacts && record.artifactCount > 0
         ? (allArtifacts.all(record.id) as string[]).map((b) => JSON.parse(b) as Artifact)
@@ -104,7 +129,9 @@ export function taskReader(db: Db, tokenLive: (hash: string) => boolean): Pick<T
     const states = q.states?.length ? ` AND state IN (${q.states.map((_, i) => `@s${i}`).join(', ')})` : '';
     const stateParams = Object.fromEntries((q.states ?? []).map((state, i) => [`s${i}`, state]));
     const total = scopeBranches(q.scope).reduce((sum, b) => {
-      const { n } = prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${b.where}${states}${f.sql}`).get(Object.assign({}, b.params, stateParams, f.params)) as { n: number };
+      const { n } = prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${b.where}${states}${f.sql}`).get(
+        Object.assign({}, b.params, stateParams, f.params),
+      ) as { n: number };
       return sum + n;
     }, 0);
     const options = { historyLength: q.historyLength, includeArtifacts: q.includeArtifacts };
@@ -121,7 +148,11 @@ export function taskReader(db: Db, tokenLive: (hash: string) => boolean): Pick<T
     const scoped = scopeBranches(scope);
     const sql = `SELECT CAST((created_at - @from) / @width AS INTEGER) AS bucket, COUNT(*) AS n FROM tasks
       WHERE updated_at >= @from AND created_at >= @from AND created_at < @to AND (${scoped.map((b) => `(${b.where})`).join(' OR ') || '0'}) GROUP BY bucket`;
-    const params = Object.assign({}, ...scoped.map((b) => b.params), { from, width: bucketMs, to: from + bucketMs * buckets });
+    const params = Object.assign({}, ...scoped.map((b) => b.params), {
+      from,
+      width: bucketMs,
+      to: from + bucketMs * buckets,
+    });
     return countsByBucket(prepare(sql).all(params) as { bucket: number; n: number }[], buckets);
   };
 

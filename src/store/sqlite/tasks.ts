@@ -1,7 +1,23 @@
 import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
 import { TASK_COLUMNS, rowValues } from './rows.js';
-import { AgentPaused, loggedEvents, PartsRefused, refusedPart, StoreConflict, type PartsCheck, TokenNotLive, type CommitObserver, type EntryWrite, type EventBus, type SealedWrite, type TaskCommitted, type TaskCreated, type TaskStore, type TaskWrite } from '../store.js';
+import {
+  AgentPaused,
+  loggedEvents,
+  PartsRefused,
+  refusedPart,
+  StoreConflict,
+  type PartsCheck,
+  TokenNotLive,
+  type CommitObserver,
+  type EntryWrite,
+  type EventBus,
+  type SealedWrite,
+  type TaskCommitted,
+  type TaskCreated,
+  type TaskStore,
+  type TaskWrite,
+} from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import type { entryStatements } from './entries.js';
 import type { dueWorkStatements } from './schedule.js';
@@ -28,7 +44,9 @@ export function taskWriter(
     `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map(() => '?').join(', ')})`,
   );
   const updateTask = db.prepare(
-    `UPDATE tasks SET ${TASK_COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND version = ?`,
+    `UPDATE tasks SET ${TASK_COLUMNS.slice(1)
+      .map((c) => `${c} = ?`)
+      .join(', ')} WHERE id = ? AND version = ?`,
   );
   const insertMessage = db.prepare('INSERT INTO messages (task_id, seq, body) VALUES (?, ?, ?)');
   const upsertArtifact = db.prepare(
@@ -47,7 +65,16 @@ export function taskWriter(
 
   /** Everything that may refuse a write, read before it writes anything (see group-commit.ts); answers what it read of the agent it goes to. */
   const check = (
-    w: { receipt?: TaskWrite['receipt']; quotas?: TaskWrite['quotas']; dueDone?: string; liveToken?: string; tokenGate?: TaskWrite['tokenGate']; unlessPaused?: string; takes?: PartsCheck; record?: { id: string } },
+    w: {
+      receipt?: TaskWrite['receipt'];
+      quotas?: TaskWrite['quotas'];
+      dueDone?: string;
+      liveToken?: string;
+      tokenGate?: TaskWrite['tokenGate'];
+      unlessPaused?: string;
+      takes?: PartsCheck;
+      record?: { id: string };
+    },
     entry: EntryWrite | undefined,
   ) => {
     quotas.gate(w.tokenGate);
@@ -58,7 +85,8 @@ export function taskWriter(
     if (taking) takesParts(w.takes!, taking.modes ?? w.takes!.defaults);
     if (w.dueDone !== undefined) due.checkHeld(w.record!.id, w.dueDone);
     if (entry) entries.check(entry);
-    if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key)) throw new StoreConflict('receipt', 'idempotency receipt exists');
+    if (w.receipt && receipts.exists(w.receipt.scope, w.receipt.key))
+      throw new StoreConflict('receipt', 'idempotency receipt exists');
     quotas.check(w.quotas);
     return taking ?? pausable;
   };
@@ -70,7 +98,8 @@ export function taskWriter(
       if (w.entry) entries.add(w.entry);
       const firstMessage = record.messageCount - w.newMessages.length;
       w.newMessages.forEach((m, i) => insertMessage.run(record.id, firstMessage + i + 1, JSON.stringify(m)));
-      for (const a of w.newArtifacts) upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
+      for (const a of w.newArtifacts)
+        upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
       const firstEvent = record.lastSeq - w.events.length;
       w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
       if (w.receipt) receipts.write(w.receipt, record.updatedAt);
@@ -91,7 +120,9 @@ export function taskWriter(
     try {
       insertTask.run(...rowValues(w.record)); // the first write: a refusal here leaves nothing behind
     } catch (e) {
-      throw keyTaken(e, w) ?? (isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e);
+      throw (
+        keyTaken(e, w) ?? (isConstraintViolation(e) ? new StoreConflict('task-id', `task ${w.record.id} exists`) : e)
+      );
     }
     const forwarded = rest(w, w.forward !== undefined && target(w.forward.to, read)!.forwards); // drafted only for a target that forwards
     return { forwarded };

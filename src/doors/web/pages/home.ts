@@ -12,15 +12,19 @@ export const DOOR_LISTS: readonly { path: string; label: string; what: string }[
 ];
 
 export async function homePage(reads: FeedReads): Promise<Shown> {
-  const [homes, { items: latest }] = await Promise.all([Promise.all(reads.kinds.parts.map((p): Promise<FeedHome> | FeedHome => p.home?.(reads) ?? {})), reads.tasks()]);
+  const [homes, { items: latest }] = await Promise.all([
+    Promise.all(reads.kinds.parts.map((p): Promise<FeedHome> | FeedHome => p.home?.(reads) ?? {})),
+    reads.tasks(),
+  ]);
   const lists = [...reads.kinds.sections, ...DOOR_LISTS];
   return {
     title: 'Home',
     live: 'any',
     main: html`<h1>What is going on at this hub</h1>
-<ul class="lists">${lists.map((l) => html`<li><a href="/feed/${l.path}">${l.label}</a>: ${l.what}</li>`)}</ul>
-${homes.map((h) => h.open ?? '')}
-${homes.map((h) => h.ended ?? '')}
-${section('Latest activity', taskList(reads.kinds, latest.slice(0, 15), 'Nothing has happened yet.'), 'latest')}`,
+      <ul class="lists">
+        ${lists.map((l) => html`<li><a href="/feed/${l.path}">${l.label}</a>: ${l.what}</li>`)}
+      </ul>
+      ${homes.map((h) => h.open ?? '')} ${homes.map((h) => h.ended ?? '')}
+      ${section('Latest activity', taskList(reads.kinds, latest.slice(0, 15), 'Nothing has happened yet.'), 'latest')}`,
   };
 }

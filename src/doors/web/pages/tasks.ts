@@ -23,13 +23,25 @@ interface LandingData {
 
 function artifactView(a: Artifact): Html {
   const data = a.parts.find((p) => p.data !== undefined)?.data as LandingData | undefined;
-  const text = a.parts.filter((p) => p.text !== undefined).map((p) => p.text).join('\n');
+  const text = a.parts
+    .filter((p) => p.text !== undefined)
+    .map((p) => p.text)
+    .join('\n');
   const files = data?.files ?? [];
-  return html`<article class="artifact"><h3>${a.name ?? a.artifactId}</h3>
-${text ? html`<p class="prose">${text}</p>` : ''}
-${data?.commit ? html`<p>Commit <code>${data.commit}</code></p>` : ''}
-${files.length > 0 ? html`<p class="meta">Files</p><ul class="files">${files.map((f) => html`<li><code>${String(f.path ?? '')}</code></li>`)}</ul>` : ''}
-${!text && !data ? html`<p class="prose">${partsText(a.parts)}</p>` : ''}</article>`;
+  return html`<article class="artifact">
+    <h3>${a.name ?? a.artifactId}</h3>
+    ${text ? html`<p class="prose">${text}</p>` : ''}
+    ${data?.commit ? html`<p>Commit <code>${data.commit}</code></p>` : ''}
+    ${
+      files.length > 0
+        ? html`<p class="meta">Files</p>
+            <ul class="files">
+              ${files.map((f) => html`<li><code>${String(f.path ?? '')}</code></li>`)}
+            </ul>`
+        : ''
+    }
+    ${!text && !data ? html`<p class="prose">${partsText(a.parts)}</p>` : ''}
+  </article>`;
 }
 
 /** The parts of a task anyone reads: who, where, its messages and what it produced. */
@@ -41,12 +53,32 @@ export function taskView(kinds: FeedKinds, task: Task, words: TaskViewWords = {}
     title,
     live: { task: task.id },
     main: html`<h1>${title}</h1>
-<p>${stateBadge(task.status.state)} ${kindOf(task)}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${words.place ?? ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''}; last changed ${timeAt(task.status.timestamp)}.</p>
-${typeof m['why'] === 'string' ? section('Why', html`<p class="prose">${m['why']}</p>`) : ''}
-${Array.isArray(m['footprint']) && m['footprint'].length > 0 ? section('Footprint', html`<ul>${(m['footprint'] as unknown[]).map((f) => html`<li><code>${String(f)}</code></li>`)}</ul>`) : ''}
-${task.status.message ? section('Status', html`<p class="prose">${partsText(task.status.message.parts)}</p>`) : ''}
-${section('Messages', (task.history ?? []).length === 0 ? none('No messages.') : html`<ol class="messages">${(task.history ?? []).map((msg) => html`<li><p class="prose">${partsText(msg.parts)}</p></li>`)}</ol>`)}
-${section(artifacts.heading, (task.artifacts ?? []).length === 0 ? none(artifacts.none) : html`${(task.artifacts ?? []).map(artifactView)}`, 'artifacts')}`,
+      <p>
+        ${stateBadge(task.status.state)}
+        ${kindOf(task)}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${words.place ?? ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''};
+        last changed ${timeAt(task.status.timestamp)}.
+      </p>
+      ${typeof m['why'] === 'string' ? section('Why', html`<p class="prose">${m['why']}</p>`) : ''}
+      ${
+        Array.isArray(m['footprint']) && m['footprint'].length > 0
+          ? section(
+              'Footprint',
+              html`<ul>
+                ${(m['footprint'] as unknown[]).map((f) => html`<li><code>${String(f)}</code></li>`)}
+              </ul>`,
+            )
+          : ''
+      }
+      ${task.status.message ? section('Status', html`<p class="prose">${partsText(task.status.message.parts)}</p>`) : ''}
+      ${section(
+        'Messages',
+        (task.history ?? []).length === 0
+          ? none('No messages.')
+          : html`<ol class="messages">
+              ${(task.history ?? []).map((msg) => html`<li><p class="prose">${partsText(msg.parts)}</p></li>`)}
+            </ol>`,
+      )}
+      ${section(artifacts.heading, (task.artifacts ?? []).length === 0 ? none(artifacts.none) : html`${(task.artifacts ?? []).map(artifactView)}`, 'artifacts')}`,
   };
 }
 

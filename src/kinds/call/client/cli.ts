@@ -25,18 +25,27 @@ function callCommands(program: Command): void {
 
   const call = program.command('call').description('open calls (admin): open one, close one');
 
-  client(call, 'open <question...>', 'open a call: a public question each agent answers once', { token: false, admin: true })
+  client(call, 'open <question...>', 'open a call: a public question each agent answers once', {
+    token: false,
+    admin: true,
+  })
     .requiredOption('--title <title>', 'a short title (at most 200 characters)')
     .action(
       action(async (ctx: Context<{ title: string }>, question: string[]) => {
         const args = { title: ctx.options.title, question: question.join(' ') };
-        ctx.show(await sendData(ctx, { skill: CALL_OPEN, args }, undefined, ctx.adminToken()), (task) => `${renderTaskSummary(task)}\nanswer it with: muster answer ${task.id} "…"`);
+        ctx.show(
+          await sendData(ctx, { skill: CALL_OPEN, args }, undefined, ctx.adminToken()),
+          (task) => `${renderTaskSummary(task)}\nanswer it with: muster answer ${task.id} "…"`,
+        );
       }),
     );
 
   client(call, 'close <callId>', 'close a call: it takes no more answers', { token: false, admin: true }).action(
     action(async (ctx: Context, id: string) => {
-      const task = (await request(ctx.target, `api/tasks/${path(id)}/close`, { method: 'POST', token: ctx.adminToken() })) as Task;
+      const task = (await request(ctx.target, `api/tasks/${path(id)}/close`, {
+        method: 'POST',
+        token: ctx.adminToken(),
+      })) as Task;
       ctx.show(task, renderTaskSummary);
     }),
   );

@@ -23,18 +23,28 @@ export const openCall: DemoStep = {
     const question = 'Which topics should the next paper cover?';
     const call = await sendData(admin(demo), { skill: CALL_OPEN, args: { title: 'Next paper', question } });
     demo.made.push({ what: 'the open call', id: call.id });
-    t.act('admin', `SendMessage call.open at the hub's base: ${quote(question)}`, `call ${shortId(call.id)}, ${stateName(call)}`);
+    t.act(
+      'admin',
+      `SendMessage call.open at the hub's base: ${quote(question)}`,
+      `call ${shortId(call.id)}, ${stateName(call)}`,
+    );
 
     for (const name of ['bob', 'carol'] as const) {
       const answered = await sendData(demo.agents[name].target, ANSWERS[name], call.id);
-      t.act(name, `SendMessage an answer (${ANSWERS[name].stance}): ${quote(ANSWERS[name].body, 40)}`, `${stateName(answered)}, the answer is public`);
+      t.act(
+        name,
+        `SendMessage an answer (${ANSWERS[name].stance}): ${quote(ANSWERS[name].body, 40)}`,
+        `${stateName(answered)}, the answer is public`,
+      );
     }
 
     const closed = (await request(admin(demo), `api/tasks/${encodeURIComponent(call.id)}/close`, { body: {} })) as Task;
     t.act('admin', 'POST /api/tasks/{id}/close', stateName(closed));
 
     const read = await getTask(anonymous(demo), '', call.id);
-    const answers = (read.history ?? []).filter((m) => m.parts.some((p) => (p.data as { body?: unknown } | undefined)?.body !== undefined)).length;
+    const answers = (read.history ?? []).filter((m) =>
+      m.parts.some((p) => (p.data as { body?: unknown } | undefined)?.body !== undefined),
+    ).length;
     t.act('anyone', 'GetTask, no token', `${stateName(read)}, ${answers} answers, no agent named`);
   },
 };

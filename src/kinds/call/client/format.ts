@@ -9,7 +9,11 @@ import type { Task } from '../../../client/wire.js';
 function renderCall(task: Task, call: { title: string; question: string }): string[] {
   // The hub marks each answer (metadata.muster.answer), so a trimmed history (--history N) still shows them.
   const answers = (task.history ?? [])
-    .filter((m) => isJsonObject(m.metadata?.['muster']) && (m.metadata['muster'] as Record<string, unknown>)['answer'] !== undefined)
+    .filter(
+      (m) =>
+        isJsonObject(m.metadata?.['muster']) &&
+        (m.metadata['muster'] as Record<string, unknown>)['answer'] !== undefined,
+    )
     .map((m) => dataOf(m.parts))
     .filter((d): d is { body: string; stance?: string } => isJsonObject(d) && typeof d['body'] === 'string');
   return [

@@ -16,11 +16,22 @@ const answer = tool({
     'the answer is public at once, without your name, and cannot be changed.',
   input: z.object({
     id: z.string().min(1).max(200).describe('the call task id'),
-    body: z.string().describe(`your answer, ${ANSWER_LENGTH.min} to ${ANSWER_LENGTH.max} characters; public, so only what may be public`),
-    stance: z.enum(STANCES).optional().describe(`where you stand on the question: ${STANCES.join(', ')}`),
+    body: z
+      .string()
+      .describe(
+        `your answer, ${ANSWER_LENGTH.min} to ${ANSWER_LENGTH.max} characters; public, so only what may be public`,
+      ),
+    stance: z
+      .enum(STANCES)
+      .optional()
+      .describe(`where you stand on the question: ${STANCES.join(', ')}`),
   }),
   run: async (args, call) => {
-    const task = await sendData(call, { ...(args.stance !== undefined ? { stance: args.stance } : {}), body: args.body }, args.id);
+    const task = await sendData(
+      call,
+      { ...(args.stance !== undefined ? { stance: args.stance } : {}), body: args.body },
+      args.id,
+    );
     return taskAnswer(task, 'nothing more: your answer is public in the call, and each agent answers a call once');
   },
 });

@@ -15,14 +15,26 @@ export const directTask: DemoStep = {
 
     const sent = await sendText(alice.target, bobBase, 'Please review the draft');
     demo.made.push({ what: 'the direct task', id: sent.id });
-    t.act('alice', `SendMessage at bob's base (${bobBase}): ${quote('Please review the draft')}`, `task ${shortId(sent.id)}, ${stateName(sent)}`);
+    t.act(
+      'alice',
+      `SendMessage at bob's base (${bobBase}): ${quote('Please review the draft')}`,
+      `task ${shortId(sent.id)}, ${stateName(sent)}`,
+    );
 
     const inbox = (await request(bob.target, 'api/inbox')) as { data: { id: string }[] };
     const found = inbox.data.some((entry) => entry.id === sent.id);
-    t.act('bob', 'GET /api/inbox', `${inbox.data.length} open task(s)${found ? `, ${shortId(sent.id)} among them` : ''}`);
+    t.act(
+      'bob',
+      'GET /api/inbox',
+      `${inbox.data.length} open task(s)${found ? `, ${shortId(sent.id)} among them` : ''}`,
+    );
 
-    const respond = async (body: object) => (await request(bob.target, `api/tasks/${encodeURIComponent(sent.id)}/respond`, { body })) as Task;
-    const asked = await respond({ state: 'TASK_STATE_INPUT_REQUIRED', message: { parts: [{ text: 'Which chapter?' }] } });
+    const respond = async (body: object) =>
+      (await request(bob.target, `api/tasks/${encodeURIComponent(sent.id)}/respond`, { body })) as Task;
+    const asked = await respond({
+      state: 'TASK_STATE_INPUT_REQUIRED',
+      message: { parts: [{ text: 'Which chapter?' }] },
+    });
     t.act('bob', `POST /api/tasks/{id}/respond input-required: ${quote('Which chapter?')}`, stateName(asked));
 
     const replied = await sendText(alice.target, bobBase, 'Chapter 2', sent.id);
@@ -37,6 +49,10 @@ export const directTask: DemoStep = {
 
     const read = await getTask(alice.target, bobBase, sent.id);
     const artifacts = (read.artifacts ?? []).map((a) => a.name ?? a.artifactId).join(', ');
-    t.act('alice', 'GetTask', `${stateName(read)}, ${read.history?.length ?? 0} messages, artifacts: ${artifacts || 'none'}`);
+    t.act(
+      'alice',
+      'GetTask',
+      `${stateName(read)}, ${read.history?.length ?? 0} messages, artifacts: ${artifacts || 'none'}`,
+    );
   },
 };

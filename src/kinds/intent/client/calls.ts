@@ -27,20 +27,41 @@ export const spaceBase = (name: string): string => `spaces/${path(name)}/`;
 
 /** SendMessage at the space's base: the title (and why) as text, the rest as data; `wait` blocks until it lands or needs input. */
 export async function declareIntent(on: On, space: string, d: Declaration, wait = false): Promise<Task> {
-  const data = { footprint: d.footprint, ...(d.acceptance ? { acceptance: d.acceptance } : {}), ...(d.priority !== undefined ? { priority: d.priority } : {}), ...(d.force ? { force: true } : {}) };
-  const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: d.why ? `${d.title}\n${d.why}` : d.title }, { data }] };
+  const data = {
+    footprint: d.footprint,
+    ...(d.acceptance ? { acceptance: d.acceptance } : {}),
+    ...(d.priority !== undefined ? { priority: d.priority } : {}),
+    ...(d.force ? { force: true } : {}),
+  };
+  const message = {
+    messageId: randomUUID(),
+    role: 'ROLE_USER',
+    parts: [{ text: d.why ? `${d.title}\n${d.why}` : d.title }, { data }],
+  };
   // A wait is the hub's MUSTER_INTENT_WAIT_S, which the client does not know: the request outlasts the longest one.
   const timeout = wait ? { timeoutMs: timeoutAround(LONGEST_HUB_WAIT_S) } : {};
-  const result = (await rpc(on.target, spaceBase(space), 'SendMessage', { message, configuration: { returnImmediately: !wait } }, message.messageId, timeout)) as SendResult;
+  const result = (await rpc(
+    on.target,
+    spaceBase(space),
+    'SendMessage',
+    { message, configuration: { returnImmediately: !wait } },
+    message.messageId,
+    timeout,
+  )) as SendResult;
   const task = taskOf(result);
   if (!task) throw new Error('the hub answered with a message, not a task');
   return task;
 }
 
 /** GET /api/spaces/{name}/intents: `state` claimable (the hub's default), open, all or a task state. */
-export async function listIntents(on: On, space: string, query: { state?: string | undefined; limit?: number | undefined; cursor?: string | undefined }): Promise<Page<IntentRow>> {
+export async function listIntents(
+  on: On,
+  space: string,
+  query: { state?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<IntentRow>> {
   return pageOf((await request(on.target, `api/spaces/${path(space)}/intents`, { query })) as RestPage<IntentRow>);
 }
 
 /** A worker action on an intent: POST /api/tasks/{id}/{action}, answering the task. */
-export const actOn = async (on: On, id: string, action: string, body: unknown): Promise<Task> => (await request(on.target, `api/tasks/${path(id)}/${action}`, { body })) as Task;
+export const actOn = async (on: On, id: string, action: string, body: unknown): Promise<Task> =>
+  (await request(on.target, `api/tasks/${path(id)}/${action}`, { body })) as Task;

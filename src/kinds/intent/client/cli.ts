@@ -35,7 +35,11 @@ import { LEASE_SECONDS, PRIORITY } from '../limits.js';
 // The hub's own ranges (limits.ts), checked before sending so a bad value is a usage error (exit 2).
 const priority = () => wholeNumber(PRIORITY.min, PRIORITY.max);
 const lease = (command: Command): Command =>
-  command.option('--lease <seconds>', `how long the lease lasts (${LEASE_SECONDS.min} to ${LEASE_SECONDS.max} seconds, default 600)`, wholeNumber(LEASE_SECONDS.min, LEASE_SECONDS.max));
+  command.option(
+    '--lease <seconds>',
+    `how long the lease lasts (${LEASE_SECONDS.min} to ${LEASE_SECONDS.max} seconds, default 600)`,
+    wholeNumber(LEASE_SECONDS.min, LEASE_SECONDS.max),
+  );
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** --state for intents: claimable, open, all, or any task state. */
@@ -52,12 +56,16 @@ function intentState(value: string): string {
 function landedFile(value: string, previous: { path: string; why?: string }[] = []): { path: string; why?: string }[] {
   const at = value.indexOf(':');
   const [file, why] = at < 0 ? [value, ''] : [value.slice(0, at), value.slice(at + 1).trim()];
-  if (file.trim() === '') throw new InvalidArgumentError('must be PATH or PATH:WHY, e.g. --file src/links/limit.ts:the limiter');
+  if (file.trim() === '')
+    throw new InvalidArgumentError('must be PATH or PATH:WHY, e.g. --file src/links/limit.ts:the limiter');
   return [...previous, { path: file.trim(), ...(why ? { why } : {}) }];
 }
 
 /** Runs a handler with the hub's refusals put in this command's words (see format.ts). */
-function intentAction<O, A extends unknown[]>(words: FieldWords, handler: (ctx: Context<O>, ...args: A) => Promise<void>) {
+function intentAction<O, A extends unknown[]>(
+  words: FieldWords,
+  handler: (ctx: Context<O>, ...args: A) => Promise<void>,
+) {
   return action<O, A>(async (ctx, ...args) => {
     try {
       await handler(ctx, ...args);
@@ -69,9 +77,23 @@ function intentAction<O, A extends unknown[]>(words: FieldWords, handler: (ctx: 
 
 function spaceCommands(program: Command): void {
   const space = program.command('space').description('spaces: where work intents are declared and claimed');
-  const spaceWords: FieldWords = { name: '<name>', description: '--description', claim: '--claim', orchestratorPriority: '--orchestrator-priority', role: '--role' };
-  const claimOption = () => new Option('--claim <who>', 'who claims: open (any registered agent) or members (workers and the owner)').choices(['open', 'members']);
-  const capOption = () => new Option('--orchestrator-priority <n>', `the highest priority orchestrators declare at (${PRIORITY.min} to ${PRIORITY.max})`).argParser(priority());
+  const spaceWords: FieldWords = {
+    name: '<name>',
+    description: '--description',
+    claim: '--claim',
+    orchestratorPriority: '--orchestrator-priority',
+    role: '--role',
+  };
+  const claimOption = () =>
+    new Option('--claim <who>', 'who claims: open (any registered agent) or members (workers and the owner)').choices([
+      'open',
+      'members',
+    ]);
+  const capOption = () =>
+    new Option(
+      '--orchestrator-priority <n>',
+      `the highest priority orchestrators declare at (${PRIORITY.min} to ${PRIORITY.max})`,
+    ).argParser(priority());
 
   interface SpaceOptions {
     description?: string | false;
@@ -91,13 +113,20 @@ function spaceCommands(program: Command): void {
     .action(
       intentAction(spaceWords, async (ctx: Context<SpaceOptions>, name: string) => {
         const made = (await request(ctx.target, 'api/spaces', { body: { name, ...changes(ctx.options) } })) as Space;
-        ctx.show(made, (s) => `made space ${s.name}; add members with: muster space member add ${s.name} <handle> --role worker\n${renderSpace(s)}`);
+        ctx.show(
+          made,
+          (s) =>
+            `made space ${s.name}; add members with: muster space member add ${s.name} <handle> --role worker\n${renderSpace(s)}`,
+        );
       }),
     );
 
   client(space, 'show <name>', 'show a space and its members', { token: false }).action(
     intentAction(spaceWords, async (ctx: Context, name: string) => {
-      ctx.show((await request(ctx.target, `api/spaces/${path(name)}`)) as Space & { members: Member[] }, renderSpaceWithMembers);
+      ctx.show(
+        (await request(ctx.target, `api/spaces/${path(name)}`)) as Space & { members: Member[] },
+        renderSpaceWithMembers,
+      );
     }),
   );
 
@@ -105,7 +134,9 @@ function spaceCommands(program: Command): void {
     intentAction(spaceWords, async (ctx: Context<{ limit?: number; cursor?: string }>) => {
       const { limit, cursor } = ctx.options;
       const page = pageOf((await request(ctx.target, 'api/spaces', { query: { limit, cursor } })) as RestPage<Space>);
-      ctx.show(page, (p) => renderSpaces(p, nextCommand(['space', 'list', ...(limit ? ['--limit', String(limit)] : [])], p)));
+      ctx.show(page, (p) =>
+        renderSpaces(p, nextCommand(['space', 'list', ...(limit ? ['--limit', String(limit)] : [])], p)),
+      );
     }),
   );
 
@@ -117,19 +148,36 @@ function spaceCommands(program: Command): void {
     .action(
       intentAction(spaceWords, async (ctx: Context<SpaceOptions>, name: string) => {
         const body = changes(ctx.options);
-        if (Object.keys(body).length === 0) throw new UsageError('space set needs something to change', 'Pass --description, --no-description, --claim or --orchestrator-priority');
-        ctx.show((await request(ctx.target, `api/spaces/${path(name)}`, { method: 'PATCH', body })) as Space, (s) => `changed space ${s.name}\n${renderSpace(s)}`);
+        if (Object.keys(body).length === 0)
+          throw new UsageError(
+            'space set needs something to change',
+            'Pass --description, --no-description, --claim or --orchestrator-priority',
+          );
+        ctx.show(
+          (await request(ctx.target, `api/spaces/${path(name)}`, { method: 'PATCH', body })) as Space,
+          (s) => `changed space ${s.name}\n${renderSpace(s)}`,
+        );
       }),
     );
 
   const member = space.command('member').description("a space's members: orchestrators declare, workers claim");
 
   client(member, 'add <name> <handle>', 'make an agent an orchestrator or a worker of a space (or change its role)')
-    .addOption(new Option('--role <role>', 'orchestrator (declares, withdraws its own) or worker (claims)').choices(['orchestrator', 'worker']).makeOptionMandatory())
+    .addOption(
+      new Option('--role <role>', 'orchestrator (declares, withdraws its own) or worker (claims)')
+        .choices(['orchestrator', 'worker'])
+        .makeOptionMandatory(),
+    )
     .action(
       intentAction(spaceWords, async (ctx: Context<{ role: string }>, name: string, handle: string) => {
-        const added = (await request(ctx.target, `api/spaces/${path(name)}/members/${path(handle)}`, { method: 'PUT', body: { role: ctx.options.role } })) as Member;
-        ctx.show({ space: name, ...added }, (m) => `${m.handle} is a${m.role === 'orchestrator' ? 'n' : ''} ${m.role} in space ${m.space}`);
+        const added = (await request(ctx.target, `api/spaces/${path(name)}/members/${path(handle)}`, {
+          method: 'PUT',
+          body: { role: ctx.options.role },
+        })) as Member;
+        ctx.show(
+          { space: name, ...added },
+          (m) => `${m.handle} is a${m.role === 'orchestrator' ? 'n' : ''} ${m.role} in space ${m.space}`,
+        );
       }),
     );
 
@@ -158,32 +206,49 @@ function intentCommands(program: Command): void {
     .requiredOption('--footprint <glob>', 'a path or glob the work will touch (repeat for more)', collect)
     .option('--why <text>', 'why the work is needed: the detail after the title')
     .option('--acceptance <check>', 'a check the work must pass (repeat for more)', collect)
-    .option('--priority <n>', `${PRIORITY.min} to ${PRIORITY.max}, higher is claimed first (default ${PRIORITY.min}; orchestrators are capped at the space's cap)`, priority())
+    .option(
+      '--priority <n>',
+      `${PRIORITY.min} to ${PRIORITY.max}, higher is claimed first (default ${PRIORITY.min}; orchestrators are capped at the space's cap)`,
+      priority(),
+    )
     .option('--force', 'declare it even if it repeats an open or just-landed intent')
-    .option('--wait', 'wait (up to the hub\'s MUSTER_INTENT_WAIT_S) for the intent to land or need input')
+    .option('--wait', "wait (up to the hub's MUSTER_INTENT_WAIT_S) for the intent to land or need input")
     .action(
       intentAction({}, async (ctx: Context<DeclareOptions>, space: string, title: string) => {
         const { footprint, why, acceptance, priority: asked, force, wait } = ctx.options;
         if (title.includes('\n')) throw new UsageError('<title> must be one line', 'Put the detail in --why');
-        const task = await declareIntent(ctx, space, { title, why, footprint, acceptance, priority: asked, force }, wait);
+        const task = await declareIntent(
+          ctx,
+          space,
+          { title, why, footprint, acceptance, priority: asked, force },
+          wait,
+        );
         ctx.show(task, (t) => renderDeclared(t, asked));
       }),
     );
 
   pageOptions(
-    client(program, 'intents <space>', "list a space's intents: claimable ones highest priority first, then oldest", { token: false }).option(
+    client(program, 'intents <space>', "list a space's intents: claimable ones highest priority first, then oldest", {
+      token: false,
+    }).option(
       '--state <state>',
       'claimable, open, all, or a state such as working or completed (default claimable)',
       intentState,
     ),
     'intents',
   ).action(
-    intentAction({ state: '--state' }, async (ctx: Context<{ state?: string; limit?: number; cursor?: string }>, space: string) => {
-      const { state, limit, cursor } = ctx.options;
-      const page = await listIntents(ctx, space, { state, limit, cursor });
-      const next = nextCommand(['intents', space, ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : [])], page);
-      ctx.show(page, (p) => renderIntents(p, space, state ?? 'claimable', next));
-    }),
+    intentAction(
+      { state: '--state' },
+      async (ctx: Context<{ state?: string; limit?: number; cursor?: string }>, space: string) => {
+        const { state, limit, cursor } = ctx.options;
+        const page = await listIntents(ctx, space, { state, limit, cursor });
+        const next = nextCommand(
+          ['intents', space, ...(state ? ['--state', state] : []), ...(limit ? ['--limit', String(limit)] : [])],
+          page,
+        );
+        ctx.show(page, (p) => renderIntents(p, space, state ?? 'claimable', next));
+      },
+    ),
   );
 
   const leaseWords: FieldWords = { leaseSeconds: '--lease' };
@@ -197,7 +262,10 @@ function intentCommands(program: Command): void {
   lease(client(program, 'heartbeat <id>', 'keep the lease on an intent you hold')).action(
     intentAction(leaseWords, async (ctx: Context<{ lease?: number }>, id: string) => {
       const { lease: seconds } = ctx.options;
-      ctx.show(await actOn(ctx, id, 'heartbeat', seconds !== undefined ? { leaseSeconds: seconds } : {}), renderHeartbeat);
+      ctx.show(
+        await actOn(ctx, id, 'heartbeat', seconds !== undefined ? { leaseSeconds: seconds } : {}),
+        renderHeartbeat,
+      );
     }),
   );
 
@@ -207,7 +275,11 @@ function intentCommands(program: Command): void {
     }),
   );
 
-  client(program, 'ask <id> <question...>', 'ask the declarer a question about an intent you hold (input-required)').action(
+  client(
+    program,
+    'ask <id> <question...>',
+    'ask the declarer a question about an intent you hold (input-required)',
+  ).action(
     intentAction({ message: '<question>' }, async (ctx: Context, id: string, question: string[]) => {
       ctx.show(await actOn(ctx, id, 'input-required', { message: question.join(' ') }), renderAsked);
     }),
@@ -218,10 +290,23 @@ function intentCommands(program: Command): void {
     .option('--commit <sha>', 'the commit that holds the change')
     .option('--file <path[:why]>', 'a file the change wrote, and why (repeat for more)', landedFile)
     .action(
-      intentAction({ summary: '--summary', commit: '--commit', files: '--file' }, async (ctx: Context<{ summary: string; commit?: string; file?: { path: string; why?: string }[] }>, id: string) => {
-        const { summary, commit, file } = ctx.options;
-        ctx.show(await actOn(ctx, id, 'land', { summary, ...(commit !== undefined ? { commit } : {}), ...(file ? { files: file } : {}) }), renderOutcome('landed'));
-      }),
+      intentAction(
+        { summary: '--summary', commit: '--commit', files: '--file' },
+        async (
+          ctx: Context<{ summary: string; commit?: string; file?: { path: string; why?: string }[] }>,
+          id: string,
+        ) => {
+          const { summary, commit, file } = ctx.options;
+          ctx.show(
+            await actOn(ctx, id, 'land', {
+              summary,
+              ...(commit !== undefined ? { commit } : {}),
+              ...(file ? { files: file } : {}),
+            }),
+            renderOutcome('landed'),
+          );
+        },
+      ),
     );
 
   client(program, 'fail <id>', 'give up an intent you hold: it fails, with the reason')
@@ -238,7 +323,11 @@ function intentCommands(program: Command): void {
     }),
   );
 
-  client(program, 'withdraw <id>', "withdraw an intent (the space's owner, its declarer or the admin): its worker stops")
+  client(
+    program,
+    'withdraw <id>',
+    "withdraw an intent (the space's owner, its declarer or the admin): its worker stops",
+  )
     .requiredOption('--space <name>', 'the space the intent is in')
     .option('--reason <text>', 'why, kept on the intent')
     .action(

@@ -52,11 +52,14 @@ interface IntentFacts {
 export const factsOf = (task: Task): IntentFacts => (task.metadata?.['muster'] as IntentFacts | undefined) ?? {};
 
 /** The status message's text: the hub's one plain sentence on what happened. */
-const said = (task: Task): string | undefined => task.status.message?.parts.find((p) => typeof p.text === 'string')?.text;
+const said = (task: Task): string | undefined =>
+  task.status.message?.parts.find((p) => typeof p.text === 'string')?.text;
 
-const withNext = (lines: string[], next: string | undefined): string => [...lines, ...(next ? ['', `More: ${next}`] : [])].join('\n');
+const withNext = (lines: string[], next: string | undefined): string =>
+  [...lines, ...(next ? ['', `More: ${next}`] : [])].join('\n');
 
-const claimRule = (s: Space): string => (s.claim === 'open' ? 'open (any registered agent claims)' : 'members (only its workers and owner claim)');
+const claimRule = (s: Space): string =>
+  s.claim === 'open' ? 'open (any registered agent claims)' : 'members (only its workers and owner claim)';
 
 const spaceFields = (s: Space): string[] =>
   fields([
@@ -72,13 +75,25 @@ const spaceFields = (s: Space): string[] =>
 export const renderSpace = (s: Space): string => spaceFields(s).join('\n');
 
 export function renderSpaceWithMembers(s: Space & { members: Member[] }): string {
-  const members = s.members.length > 0 ? table([['MEMBER', 'ROLE', 'SINCE'], ...s.members.map((m) => [m.handle, m.role, m.addedAt])]) : ['No members yet.'];
+  const members =
+    s.members.length > 0
+      ? table([['MEMBER', 'ROLE', 'SINCE'], ...s.members.map((m) => [m.handle, m.role, m.addedAt])])
+      : ['No members yet.'];
   return [...spaceFields(s), '', ...members].join('\n');
 }
 
 export function renderSpaces(page: Page<Space>, next: string | undefined): string {
   if (page.items.length === 0) return 'No spaces on this hub yet.';
-  const rows = [['NAME', 'CLAIM', 'OWNER', 'CAP', 'ABOUT'], ...page.items.map((s) => [s.name, s.claim, s.owner ?? '(admin)', String(s.orchestratorPriority), truncate(s.description ?? '', 60)])];
+  const rows = [
+    ['NAME', 'CLAIM', 'OWNER', 'CAP', 'ABOUT'],
+    ...page.items.map((s) => [
+      s.name,
+      s.claim,
+      s.owner ?? '(admin)',
+      String(s.orchestratorPriority),
+      truncate(s.description ?? '', 60),
+    ]),
+  ];
   return withNext(table(rows), next);
 }
 
@@ -87,7 +102,14 @@ export function renderIntents(page: Page<IntentRow>, space: string, state: strin
   if (page.items.length === 0) return `No ${state === 'all' ? '' : `${stateLabel(state)} `}intents in space ${space}.`;
   const rows = [
     ['ID', 'PRI', 'STATE', 'WORKER', 'TITLE', 'FOOTPRINT'],
-    ...page.items.map((i) => [i.id, String(i.priority), stateLabel(i.state), i.worker ?? '-', truncate(i.title, 50), truncate(i.footprint.join(' '), 40)]),
+    ...page.items.map((i) => [
+      i.id,
+      String(i.priority),
+      stateLabel(i.state),
+      i.worker ?? '-',
+      truncate(i.title, 50),
+      truncate(i.footprint.join(' '), 40),
+    ]),
   ];
   return withNext(table(rows), next);
 }
@@ -97,22 +119,30 @@ export function renderDeclared(task: Task, asked: number | undefined): string {
   const f = factsOf(task);
   const state = stateLabel(task.status.state);
   const followUp = `follow it with: muster get ${task.id}; withdraw it with: muster withdraw ${task.id} --space ${task.contextId}`;
-  if (f.duplicateOf !== undefined) return `declared nothing: this repeats intent ${task.id} (${state}); pass --force to declare it anyway\n${followUp}`;
-  const capped = asked !== undefined && f.priority !== undefined && f.priority < asked ? `, capped: you asked for ${asked}` : '';
+  if (f.duplicateOf !== undefined)
+    return `declared nothing: this repeats intent ${task.id} (${state}); pass --force to declare it anyway\n${followUp}`;
+  const capped =
+    asked !== undefined && f.priority !== undefined && f.priority < asked ? `, capped: you asked for ${asked}` : '';
   return `declared intent ${task.id} in space ${task.contextId} at priority ${f.priority ?? '?'}${capped} (${state})\n${state === 'submitted' ? followUp : (said(task) ?? followUp)}`;
 }
 
-export const renderClaimed = (task: Task): string => `claimed intent ${task.id} until ${factsOf(task).leaseUntil ?? '?'}; heartbeat before then (muster heartbeat ${task.id})`;
+export const renderClaimed = (task: Task): string =>
+  `claimed intent ${task.id} until ${factsOf(task).leaseUntil ?? '?'}; heartbeat before then (muster heartbeat ${task.id})`;
 
-export const renderHeartbeat = (task: Task): string => `lease on intent ${task.id} kept until ${factsOf(task).leaseUntil ?? '?'}`;
+export const renderHeartbeat = (task: Task): string =>
+  `lease on intent ${task.id} kept until ${factsOf(task).leaseUntil ?? '?'}`;
 
-export const renderProgress = (task: Task): string => `progress noted on intent ${task.id} (${stateLabel(task.status.state)}); the lease runs until ${factsOf(task).leaseUntil ?? '?'}`;
+export const renderProgress = (task: Task): string =>
+  `progress noted on intent ${task.id} (${stateLabel(task.status.state)}); the lease runs until ${factsOf(task).leaseUntil ?? '?'}`;
 
 export const renderAsked = (task: Task): string =>
   `asked the declarer about intent ${task.id} (${stateLabel(task.status.state)}); keep sending heartbeats until the answer comes (muster get ${task.id})`;
 
 /** land, fail, release and withdraw: the intent's state, then the hub's sentence on what happened. */
-export const renderOutcome = (verb: string) => (task: Task): string => `${verb} intent ${task.id} (${stateLabel(task.status.state)})${said(task) ? `\n${said(task)}` : ''}`;
+export const renderOutcome =
+  (verb: string) =>
+  (task: Task): string =>
+    `${verb} intent ${task.id} (${stateLabel(task.status.state)})${said(task) ? `\n${said(task)}` : ''}`;
 
 /** Hub refusals of intent commands name REST routes and wire fields: here they name commands and flags. */
 const COMMAND_OF_ROUTE: readonly [RegExp, string][] = [
@@ -134,16 +164,22 @@ function fieldInWords(field: string, words: FieldWords): string {
   const declared = DECLARED.exec(field);
   if (declared) return `--${declared[1]}`;
   if (field.startsWith('params.message.parts')) return '<title>';
-  const owner = Object.keys(words).find((wire) => field === wire || field.startsWith(`${wire}.`) || field.startsWith(`${wire}[`));
+  const owner = Object.keys(words).find(
+    (wire) => field === wire || field.startsWith(`${wire}.`) || field.startsWith(`${wire}[`),
+  );
   return owner !== undefined ? words[owner]! : field;
 }
 
-const routesInWords = (text: string): string => COMMAND_OF_ROUTE.reduce((out, [route, command]) => out.replace(route, command), text);
+const routesInWords = (text: string): string =>
+  COMMAND_OF_ROUTE.reduce((out, [route, command]) => out.replace(route, command), text);
 
 /** A refusal of an intent command in the CLI's words; any other failure as it is. */
 export function inIntentWords(failure: unknown, words: FieldWords): unknown {
   if (!(failure instanceof CliError)) return failure;
   const hint = failure.hint && routesInWords(failure.hint);
-  const fieldsInWords = failure.fields.map((f) => ({ field: fieldInWords(f.field, words), description: f.description }));
+  const fieldsInWords = failure.fields.map((f) => ({
+    field: fieldInWords(f.field, words),
+    description: f.description,
+  }));
   return new CliError(failure.code, routesInWords(failure.message), failure.exit, hint, failure.status, fieldsInWords);
 }

@@ -14,14 +14,19 @@ import { factsOf, type IntentRow } from './format.js';
 import { actOn, declareIntent, listIntents } from './calls.js';
 import { LEASE_SECONDS, PRIORITY } from '../limits.js';
 
-const id = z.string().min(1, 'must be the intent\'s id').describe("the intent's id (its task id, as muster_intents or muster_intent_declare answered it)");
+const id = z
+  .string()
+  .min(1, "must be the intent's id")
+  .describe("the intent's id (its task id, as muster_intents or muster_intent_declare answered it)");
 const leaseSeconds = z
   .number()
   .int('must be a whole number of seconds')
   .min(LEASE_SECONDS.min, `must be from ${LEASE_SECONDS.min} to ${LEASE_SECONDS.max} seconds`)
   .max(LEASE_SECONDS.max, `must be from ${LEASE_SECONDS.min} to ${LEASE_SECONDS.max} seconds`)
   .optional()
-  .describe(`how long the lease lasts from now, in seconds (${LEASE_SECONDS.min} to ${LEASE_SECONDS.max}, default ${LEASE_SECONDS.default})`);
+  .describe(
+    `how long the lease lasts from now, in seconds (${LEASE_SECONDS.min} to ${LEASE_SECONDS.max}, default ${LEASE_SECONDS.default})`,
+  );
 const text = () => z.string().trim().min(1, 'must not be empty');
 const words = (what: string) => text().describe(what);
 const LISTED = ['claimable', 'open', 'all', ...Object.values(LEGACY_STATE)] as const;
@@ -37,7 +42,10 @@ const keepWorking = (task: Task): string => {
  * status sentence speaks A2A methods, so it is left to the task), and the task with its facts
  * (space, title, worker, leaseUntil…) as data.
  */
-const intentAnswer = (task: Task, next: string, said: string): ToolAnswer => ({ ...taskAnswer(task, next, { intent: factsOf(task) }), text: `${said} Next: ${next}.` });
+const intentAnswer = (task: Task, next: string, said: string): ToolAnswer => ({
+  ...taskAnswer(task, next, { intent: factsOf(task) }),
+  text: `${said} Next: ${next}.`,
+});
 
 const intents = tool({
   name: 'muster_intents',
@@ -46,7 +54,12 @@ const intents = tool({
     "List the work intents of a space. Use it to find work to claim: by default the claimable ones, highest priority first, then oldest (the order to take them in). Pass state 'open', 'all' or a task state to see others.",
   input: z.object({
     space: words('the space, by name'),
-    state: z.enum(LISTED).optional().describe("which intents: claimable (the default), open (not ended), all, or one state such as working or completed"),
+    state: z
+      .enum(LISTED)
+      .optional()
+      .describe(
+        'which intents: claimable (the default), open (not ended), all, or one state such as working or completed',
+      ),
     cursor: z.string().optional().describe('the nextCursor of the previous answer, for the next page'),
   }),
   public: true,
@@ -55,10 +68,19 @@ const intents = tool({
     const page = await listIntents(call, space, { state, cursor });
     const shown = state ?? 'claimable';
     const more = page.nextCursor ? `; for more, call muster_intents again with cursor ${page.nextCursor}` : '';
-    const next = page.items.length === 0 ? undefined : `${shown === 'claimable' ? 'claim the first with muster_intent_claim {id}' : 'read one with muster_get_task {id}'}${more}`;
-    const line = (i: IntentRow) => `${i.id} [${stateLabel(i.state)}, priority ${i.priority}${i.worker ? `, ${i.worker}` : ''}] ${i.title} (${i.footprint.join(' ')})`;
+    const next =
+      page.items.length === 0
+        ? undefined
+        : `${shown === 'claimable' ? 'claim the first with muster_intent_claim {id}' : 'read one with muster_get_task {id}'}${more}`;
+    const line = (i: IntentRow) =>
+      `${i.id} [${stateLabel(i.state)}, priority ${i.priority}${i.worker ? `, ${i.worker}` : ''}] ${i.title} (${i.footprint.join(' ')})`;
     // listAnswer says `next` in the text once; saying it here too would say it twice.
-    return listAnswer(`${shown} intents in space ${space}`, page.items, line, { space, state: shown, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...(next ? { next } : {}) });
+    return listAnswer(`${shown} intents in space ${space}`, page.items, line, {
+      space,
+      state: shown,
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      ...(next ? { next } : {}),
+    });
   },
 });
 
@@ -69,9 +91,14 @@ const declare = tool({
     "Declare a piece of work in a space so a worker claims it (you must be the space's owner or an orchestrator). Use it to hand work out: the title says what, footprint the paths it will touch. A repeat of an open or just-landed intent answers that intent unless force is true.",
   input: z.object({
     space: words('the space to declare it in, by name'),
-    title: text().refine((t) => !t.includes('\n'), 'must be one line: put the detail in why').describe('what the work is, one line'),
+    title: text()
+      .refine((t) => !t.includes('\n'), 'must be one line: put the detail in why')
+      .describe('what the work is, one line'),
     why: z.string().optional().describe('why the work is needed: the detail after the title'),
-    footprint: z.array(z.string().min(1, 'must not be empty'), 'must be a list of paths or globs').min(1, 'must name at least one path or glob').describe('the paths or globs the work will touch, e.g. ["src/links/**"]'),
+    footprint: z
+      .array(z.string().min(1, 'must not be empty'), 'must be a list of paths or globs')
+      .min(1, 'must name at least one path or glob')
+      .describe('the paths or globs the work will touch, e.g. ["src/links/**"]'),
     acceptance: z.array(z.string().min(1, 'must not be empty')).optional().describe('checks the work must pass'),
     priority: z
       .number()
@@ -79,17 +106,30 @@ const declare = tool({
       .min(PRIORITY.min, `must be from ${PRIORITY.min} to ${PRIORITY.max}`)
       .max(PRIORITY.max, `must be from ${PRIORITY.min} to ${PRIORITY.max}`)
       .optional()
-      .describe(`${PRIORITY.min} to ${PRIORITY.max}, higher is claimed first (default ${PRIORITY.min}; an orchestrator is capped at the space's cap)`),
+      .describe(
+        `${PRIORITY.min} to ${PRIORITY.max}, higher is claimed first (default ${PRIORITY.min}; an orchestrator is capped at the space's cap)`,
+      ),
     force: z.boolean().optional().describe('declare it even if it repeats an open or just-landed intent'),
   }),
   async run({ space, ...declaration }, call) {
     const task = await declareIntent(call, space, declaration);
     const f = factsOf(task);
     if (f.duplicateOf !== undefined) {
-      return intentAnswer(task, 'follow that intent with muster_wait_task {id}, or declare again with force: true', `Declared nothing: this repeats intent ${task.id} (${stateLabel(task.status.state)}), "${f.title ?? ''}".`);
+      return intentAnswer(
+        task,
+        'follow that intent with muster_wait_task {id}, or declare again with force: true',
+        `Declared nothing: this repeats intent ${task.id} (${stateLabel(task.status.state)}), "${f.title ?? ''}".`,
+      );
     }
-    const capped = declaration.priority !== undefined && f.priority !== undefined && f.priority < declaration.priority ? `, capped: you asked for ${declaration.priority}` : '';
-    return intentAnswer(task, 'follow it with muster_wait_task {id} until a worker lands it or asks', `Declared intent ${task.id} in space ${task.contextId} at priority ${f.priority ?? '?'}${capped}; it is open for a worker to claim.`);
+    const capped =
+      declaration.priority !== undefined && f.priority !== undefined && f.priority < declaration.priority
+        ? `, capped: you asked for ${declaration.priority}`
+        : '';
+    return intentAnswer(
+      task,
+      'follow it with muster_wait_task {id} until a worker lands it or asks',
+      `Declared intent ${task.id} in space ${task.contextId} at priority ${f.priority ?? '?'}${capped}; it is open for a worker to claim.`,
+    );
   },
 });
 
@@ -101,25 +141,35 @@ const claim = tool({
   input: z.object({ id, leaseSeconds }),
   async run({ id: intent, leaseSeconds: seconds }, call) {
     const task = await actOn(call, intent, 'claim', seconds !== undefined ? { leaseSeconds: seconds } : {});
-    return intentAnswer(task, keepWorking(task), `Claimed intent ${task.id} (now working); the lease runs until ${factsOf(task).leaseUntil ?? '?'}.`);
+    return intentAnswer(
+      task,
+      keepWorking(task),
+      `Claimed intent ${task.id} (now working); the lease runs until ${factsOf(task).leaseUntil ?? '?'}.`,
+    );
   },
 });
 
 const heartbeat = tool({
   name: 'muster_intent_heartbeat',
   title: 'Keep the lease on an intent',
-  description: 'Keep the lease on an intent you hold. Use it before the lease ends (its end is in every answer), or the intent goes back to any worker.',
+  description:
+    'Keep the lease on an intent you hold. Use it before the lease ends (its end is in every answer), or the intent goes back to any worker.',
   input: z.object({ id, leaseSeconds }),
   async run({ id: intent, leaseSeconds: seconds }, call) {
     const task = await actOn(call, intent, 'heartbeat', seconds !== undefined ? { leaseSeconds: seconds } : {});
-    return intentAnswer(task, keepWorking(task), `The lease on intent ${task.id} runs until ${factsOf(task).leaseUntil ?? '?'}.`);
+    return intentAnswer(
+      task,
+      keepWorking(task),
+      `The lease on intent ${task.id} runs until ${factsOf(task).leaseUntil ?? '?'}.`,
+    );
   },
 });
 
 const progress = tool({
   name: 'muster_intent_progress',
   title: 'Report progress on an intent',
-  description: 'Tell the declarer how the work goes, on an intent you hold (added to its history; the state stays). Use it at each step worth knowing.',
+  description:
+    'Tell the declarer how the work goes, on an intent you hold (added to its history; the state stays). Use it at each step worth knowing.',
   input: z.object({ id, text: words('what you did or found, for the declarer') }),
   async run({ id: intent, text }, call) {
     const task = await actOn(call, intent, 'progress', { message: text });
@@ -144,18 +194,28 @@ const ask = tool({
 const land = tool({
   name: 'muster_intent_land',
   title: 'Land a work intent',
-  description: 'Finish an intent you hold. Use it when the work is done: say what the change does, and give the commit and the files it wrote. The intent completes with a Landing artifact.',
+  description:
+    'Finish an intent you hold. Use it when the work is done: say what the change does, and give the commit and the files it wrote. The intent completes with a Landing artifact.',
   input: z.object({
     id,
     summary: words('what the change does'),
     commit: z.string().min(1, 'must not be empty').optional().describe('the commit that holds the change'),
     files: z
-      .array(z.object({ path: words('a file the change wrote'), why: z.string().optional().describe('why it changed') }).strict(), 'must be a list of {path, why?}')
+      .array(
+        z
+          .object({ path: words('a file the change wrote'), why: z.string().optional().describe('why it changed') })
+          .strict(),
+        'must be a list of {path, why?}',
+      )
       .optional()
       .describe('the files the change wrote, each {path, why?}'),
   }),
   async run({ id: intent, summary, commit, files }, call) {
-    const task = await actOn(call, intent, 'land', { summary, ...(commit !== undefined ? { commit } : {}), ...(files ? { files } : {}) });
+    const task = await actOn(call, intent, 'land', {
+      summary,
+      ...(commit !== undefined ? { commit } : {}),
+      ...(files ? { files } : {}),
+    });
     return intentAnswer(task, 'look for more work with muster_intents', `Landed intent ${task.id} (now completed).`);
   },
 });
@@ -163,23 +223,43 @@ const land = tool({
 const fail = tool({
   name: 'muster_intent_fail',
   title: 'Give up a work intent',
-  description: 'Fail an intent you hold. Use it when the work cannot be done, saying why. It ends: nobody claims it again (use muster_intent_release to hand it back instead).',
+  description:
+    'Fail an intent you hold. Use it when the work cannot be done, saying why. It ends: nobody claims it again (use muster_intent_release to hand it back instead).',
   input: z.object({ id, reason: words('why the work cannot be done') }),
   async run({ id: intent, reason }, call) {
     const task = await actOn(call, intent, 'fail', { reason });
-    return intentAnswer(task, 'look for other work with muster_intents', `Failed intent ${task.id} (now failed): nobody claims it again.`);
+    return intentAnswer(
+      task,
+      'look for other work with muster_intents',
+      `Failed intent ${task.id} (now failed): nobody claims it again.`,
+    );
   },
 });
 
 const release = tool({
   name: 'muster_intent_release',
   title: 'Let go of a work intent',
-  description: 'Let go of an intent you hold. Use it when you stop without finishing: it is open again for any worker to claim.',
+  description:
+    'Let go of an intent you hold. Use it when you stop without finishing: it is open again for any worker to claim.',
   input: z.object({ id }),
   async run({ id: intent }, call) {
     const task = await actOn(call, intent, 'release', {});
-    return intentAnswer(task, 'look for other work with muster_intents', `Released intent ${task.id}: it is open again for any worker.`);
+    return intentAnswer(
+      task,
+      'look for other work with muster_intents',
+      `Released intent ${task.id}: it is open again for any worker.`,
+    );
   },
 });
 
-export const intentTools: readonly MusterTool[] = [intents, declare, claim, heartbeat, progress, ask, land, fail, release];
+export const intentTools: readonly MusterTool[] = [
+  intents,
+  declare,
+  claim,
+  heartbeat,
+  progress,
+  ask,
+  land,
+  fail,
+  release,
+];

@@ -68,31 +68,58 @@ export interface ImportTarget {
 const CARD_BYTES_PER_CALL = LIMITS.dataPartBytes - 8 * 1024;
 const LINKS_TYPE = 'links';
 
-const place = (path: readonly PropertyKey[]) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+const place = (path: readonly PropertyKey[]) =>
+  path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
 
 /** Refuses, before anything is sent, what the hub would refuse only after writing the cards before it. */
 function checked<T extends z.ZodType>(schema: T, value: unknown, at: string, fileName: string): void {
   const issue = schema.safeParse(value).error?.issues[0];
-  if (issue) throw new UsageError(`${fileName}: ${at}${place(issue.path)} ${issue.message}`, 'Fix it in the file: nothing was sent');
+  if (issue)
+    throw new UsageError(
+      `${fileName}: ${at}${place(issue.path)} ${issue.message}`,
+      'Fix it in the file: nothing was sent',
+    );
 }
 
 function importCards(file: BoardFile, fileName: string): ImportCard[] {
   if (!file.cards.length) throw new UsageError('The board file holds no card', 'A board needs at least one card');
-  if (file.cards.length > L.cardsPerBoard) throw new UsageError(`${fileName} holds ${file.cards.length} cards; a board holds at most ${L.cardsPerBoard}`, 'Split the file: nothing was sent');
-  const cards = file.cards.map((c) => ({ id: c.id, text: c.text, ...(c.title !== undefined ? { title: c.title } : {}), tags: c.tags ?? [], links: c.links ?? [] }));
+  if (file.cards.length > L.cardsPerBoard)
+    throw new UsageError(
+      `${fileName} holds ${file.cards.length} cards; a board holds at most ${L.cardsPerBoard}`,
+      'Split the file: nothing was sent',
+    );
+  const cards = file.cards.map((c) => ({
+    id: c.id,
+    text: c.text,
+    ...(c.title !== undefined ? { title: c.title } : {}),
+    tags: c.tags ?? [],
+    links: c.links ?? [],
+  }));
   cards.forEach((card, i) => checked(cardObject, card, `cards[${i}]`, fileName));
   return cards;
 }
 
 /** Each card's place in the file, by id; an id given twice, a link or a connection naming no card of the file, refused. */
-function placesOf(cards: readonly ImportCard[], connections: readonly Connection[], fileName: string): Map<string, number> {
+function placesOf(
+  cards: readonly ImportCard[],
+  connections: readonly Connection[],
+  fileName: string,
+): Map<string, number> {
   const places = new Map<string, number>();
   cards.forEach((card, i) => {
-    if (places.has(card.id)) throw new UsageError(`${fileName}: cards[${i}].id repeats the id of cards[${places.get(card.id)}] (${card.id})`, 'Give each card its own id: nothing was sent');
+    if (places.has(card.id))
+      throw new UsageError(
+        `${fileName}: cards[${i}].id repeats the id of cards[${places.get(card.id)}] (${card.id})`,
+        'Give each card its own id: nothing was sent',
+      );
     places.set(card.id, i);
   });
   const mustName = (id: string, at: string) => {
-    if (!places.has(id)) throw new UsageError(`${fileName}: ${at} names no card of the file: ${id}`, 'Name the id of a card in the file: nothing was sent');
+    if (!places.has(id))
+      throw new UsageError(
+        `${fileName}: ${at} names no card of the file: ${id}`,
+        'Name the id of a card in the file: nothing was sent',
+      );
   };
   cards.forEach((card, i) => card.links.forEach((link, j) => mustName(link, `cards[${i}].links[${j}]`)));
   connections.forEach((c, i) => {
@@ -128,7 +155,8 @@ function runEnd(cards: readonly ImportCard[], places: ReadonlyMap<string, number
 }
 
 /** Splits `items` into runs of at most `size`. */
-const inRuns = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const inRuns = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /** The calls that write `file` again, checked whole first: a file the hub would refuse part-way is refused before anything is sent. */
 export function planImport(file: BoardFile, fileName: string): ImportPlan {
@@ -137,7 +165,7 @@ export function planImport(file: BoardFile, fileName: string): ImportPlan {
   const places = placesOf(cards, fileConnections, fileName);
   const runs: CardRun[] = [];
   const pastRun: Connection[] = [];
-  for (let start = 0; start < cards.length; ) {
+  for (let start = 0; start < cards.length;) {
     const end = runEnd(cards, places, start);
     const run = cards.slice(start, end).map((card) => {
       const later = card.links.filter((l) => places.get(l)! >= end);
@@ -147,7 +175,12 @@ export function planImport(file: BoardFile, fileName: string): ImportPlan {
     runs.push({ start, cards: run });
     start = end;
   }
-  return { runs, connectionCalls: inRuns([...fileConnections, ...pastRun], L.connectionsPerCall), linksAsConnections: pastRun.length, cardCount: cards.length };
+  return {
+    runs,
+    connectionCalls: inRuns([...fileConnections, ...pastRun], L.connectionsPerCall),
+    linksAsConnections: pastRun.length,
+    cardCount: cards.length,
+  };
 }
 
 const counted = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
@@ -155,7 +188,12 @@ const boardOf = (task: Task) => (task.metadata?.['muster'] as { board?: string }
 
 /** The task of a call that completed; any other answer is a failure (an import asks nothing). */
 function completed(task: Task): Task {
-  if (task.status.state !== 'TASK_STATE_COMPLETED') throw new CliError('CLIENT_ERROR', `the hub answered call ${task.id} ${task.status.state}, not completed`, EXIT.refused);
+  if (task.status.state !== 'TASK_STATE_COMPLETED')
+    throw new CliError(
+      'CLIENT_ERROR',
+      `the hub answered call ${task.id} ${task.status.state}, not completed`,
+      EXIT.refused,
+    );
   return task;
 }
 
@@ -168,14 +206,22 @@ interface Progress {
 
 /** A failure after the board was made, said with what is on it and how to finish: the cause's code, exit status and fields are kept. */
 function stopped(cause: unknown, at: Progress, plan: ImportPlan, target: ImportTarget): CliError {
-  const error = cause instanceof CliError ? cause : new CliError('CLIENT_ERROR', (cause as Error).message, EXIT.refused);
+  const error =
+    cause instanceof CliError ? cause : new CliError('CLIENT_ERROR', (cause as Error).message, EXIT.refused);
   const first = plan.runs.flatMap((r) => r.cards)[at.cards];
-  const held = at.cards ? `the file's cards[0] to cards[${at.cards - 1}]` : 'none of the file\'s cards for sure';
+  const held = at.cards ? `the file's cards[0] to cards[${at.cards - 1}]` : "none of the file's cards for sure";
   const where = first
     ? `board ${at.board} holds ${held}; the first card not known to be on it is cards[${at.cards}] (id ${first.id})`
     : `board ${at.board} holds every card of the file, and ${at.connections} of its ${plan.connectionCalls.flat().length} connections`;
   const hint = `Finish it with the same file: muster board import ${target.fileName} --resume ${at.board} (what is on the board already is not written again)`;
-  return new CliError(error.code, `The import stopped part-way: ${where}. What stopped it: ${error.message}`, error.exit, hint, error.status, error.fields);
+  return new CliError(
+    error.code,
+    `The import stopped part-way: ${where}. What stopped it: ${error.message}`,
+    error.exit,
+    hint,
+    error.status,
+    error.fields,
+  );
 }
 
 /** Writes the plan's calls in order; answers the last call's task. */
@@ -185,7 +231,11 @@ export async function importBoard(call: SkillCall, plan: ImportPlan, target: Imp
   let task: Task | undefined;
   try {
     for (const run of plan.runs) {
-      task = completed(board === undefined ? await call('board.create', { title: target.title, cards: run.cards, ...target.visibility }) : await call('board.remember', { board, cards: run.cards }));
+      task = completed(
+        board === undefined
+          ? await call('board.create', { title: target.title, cards: run.cards, ...target.visibility })
+          : await call('board.remember', { board, cards: run.cards }),
+      );
       board = boardOf(task) ?? board;
       done.cards = run.start + run.cards.length;
     }
@@ -202,8 +252,11 @@ export async function importBoard(call: SkillCall, plan: ImportPlan, target: Imp
 
 /** What an import did, for people. */
 export function importSaid(task: Task, plan: ImportPlan): string {
-  const result = task.artifacts?.find((a) => a.artifactId === 'result')?.parts.find((p) => p.data !== undefined)?.data as { board?: { id: string; title: string } } | undefined;
+  const result = task.artifacts?.find((a) => a.artifactId === 'result')?.parts.find((p) => p.data !== undefined)
+    ?.data as { board?: { id: string; title: string } } | undefined;
   const board = result?.board ? `"${result.board.title}" (${result.board.id})` : boardOf(task);
-  const asConnections = plan.linksAsConnections ? `; ${plan.linksAsConnections} of its links named a card of a later call: drawn as connections of type "${LINKS_TYPE}"` : '';
+  const asConnections = plan.linksAsConnections
+    ? `; ${plan.linksAsConnections} of its links named a card of a later call: drawn as connections of type "${LINKS_TYPE}"`
+    : '';
   return `Imported ${counted(plan.cardCount, 'card')} and ${counted(plan.connectionCalls.flat().length - plan.linksAsConnections, 'connection')} into ${board}${asConnections}.`;
 }

@@ -16,7 +16,8 @@ export interface On {
 }
 
 /** One skill call at the memory base; `configuration` goes with the message (acceptedOutputModes, say). */
-export const callSkill = (on: On, skill: string, args: object, configuration?: object): Promise<Task> => sendData(on, { skill, args }, undefined, undefined, MEMORY_BASE, configuration);
+export const callSkill = (on: On, skill: string, args: object, configuration?: object): Promise<Task> =>
+  sendData(on, { skill, args }, undefined, undefined, MEMORY_BASE, configuration);
 
 /** What a memory call says for people: its result's text, or what its status asks. */
 export function callText(task: Task): string {
@@ -33,6 +34,7 @@ export async function boardFileOf(on: On, task: Task): Promise<BoardFile> {
   const part = task.artifacts?.find((a) => a.artifactId === 'board')?.parts[0];
   if (part?.raw !== undefined) return JSON.parse(Buffer.from(part.raw, 'base64').toString('utf8')) as BoardFile;
   const board = (task.metadata?.['muster'] as { board?: string } | undefined)?.board;
-  if (part?.url === undefined || board === undefined) throw new Error(`the hub answered no board file (${callText(task)})`);
+  if (part?.url === undefined || board === undefined)
+    throw new Error(`the hub answered no board file (${callText(task)})`);
   return (await request(on.target, `api/boards/${path(board)}`)) as BoardFile;
 }

@@ -22,7 +22,10 @@ function readBoardFile(file: string): BoardFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`Cannot read ${file}: ${(e as Error).message}`, 'Name a board file written by muster board export');
+    throw new UsageError(
+      `Cannot read ${file}: ${(e as Error).message}`,
+      'Name a board file written by muster board export',
+    );
   }
   let json: unknown;
   try {
@@ -31,12 +34,18 @@ function readBoardFile(file: string): BoardFile {
     throw new UsageError(`${file} is not JSON`, 'Name a board file written by muster board export', 'BAD_JSON');
   }
   const parsed = boardFileSchema.safeParse(json);
-  if (!parsed.success) throw new UsageError(`${file} is not a board file: ${parsed.error.issues[0]?.path.join('.') || 'the document'} ${parsed.error.issues[0]?.message ?? ''}`.trim(), `A board file has "format": "muster.board" and "version": 1`);
+  if (!parsed.success)
+    throw new UsageError(
+      `${file} is not a board file: ${parsed.error.issues[0]?.path.join('.') || 'the document'} ${parsed.error.issues[0]?.message ?? ''}`.trim(),
+      `A board file has "format": "muster.board" and "version": 1`,
+    );
   return parsed.data as unknown as BoardFile;
 }
 
 function boardCommands(program: Command): void {
-  const board = program.command('board').description('memory boards: make, append to, recall, read, list, export and import boards');
+  const board = program
+    .command('board')
+    .description('memory boards: make, append to, recall, read, list, export and import boards');
 
   client(board, 'create <title> <cards...>', 'make a board, one card per argument ("#word" in a card tags it)')
     .option('--visibility <who>', 'private (the default), shared or public')
@@ -45,12 +54,22 @@ function boardCommands(program: Command): void {
       action(async (ctx: Context<{ visibility?: string; share?: string[] }>, title: string, cards: string[]) => {
         const { visibility, share } = ctx.options;
         const shown = visibility ?? (share ? 'shared' : undefined);
-        ctx.show(await callSkill(ctx, 'board.create', { title, cards, ...(shown ? { visibility: shown } : {}), ...(share ? { sharedWith: share } : {}) }), callText);
+        ctx.show(
+          await callSkill(ctx, 'board.create', {
+            title,
+            cards,
+            ...(shown ? { visibility: shown } : {}),
+            ...(share ? { sharedWith: share } : {}),
+          }),
+          callText,
+        );
       }),
     );
 
   client(board, 'remember <board> <text...>', 'append one card to a board (named by id or title)').action(
-    action(async (ctx: Context, ref: string, text: string[]) => ctx.show(await callSkill(ctx, 'board.remember', { board: ref, cards: [text.join(' ')] }), callText)),
+    action(async (ctx: Context, ref: string, text: string[]) =>
+      ctx.show(await callSkill(ctx, 'board.remember', { board: ref, cards: [text.join(' ')] }), callText),
+    ),
   );
 
   client(board, 'recall <query...>', 'the cards that best match words and #tags, across the boards you may read')
@@ -59,39 +78,71 @@ function boardCommands(program: Command): void {
     .action(
       action(async (ctx: Context<{ board?: string; limit?: number }>, query: string[]) => {
         const { board: ref, limit } = ctx.options;
-        ctx.show(await callSkill(ctx, 'board.recall', { query: query.join(' '), ...(ref ? { board: ref } : {}), ...(limit ? { limit } : {}) }), callText);
+        ctx.show(
+          await callSkill(ctx, 'board.recall', {
+            query: query.join(' '),
+            ...(ref ? { board: ref } : {}),
+            ...(limit ? { limit } : {}),
+          }),
+          callText,
+        );
       }),
     );
 
   client(board, 'read <board>', "a board's cards and connections (by id or title)").action(
-    action(async (ctx: Context, ref: string) => ctx.show(await callSkill(ctx, 'board.read', { board: ref }, { acceptedOutputModes: ['text/plain', 'application/json'] }), callText)),
+    action(async (ctx: Context, ref: string) =>
+      ctx.show(
+        await callSkill(ctx, 'board.read', { board: ref }, { acceptedOutputModes: ['text/plain', 'application/json'] }),
+        callText,
+      ),
+    ),
   );
 
-  client(board, 'list', 'the boards you may read').action(action(async (ctx: Context) => ctx.show(await callSkill(ctx, 'board.list', {}), callText)));
+  client(board, 'list', 'the boards you may read').action(
+    action(async (ctx: Context) => ctx.show(await callSkill(ctx, 'board.list', {}), callText)),
+  );
 
   client(board, 'export <board>', `write a board's file (${BOARD_MEDIA_TYPE})`)
     .option('-o, --out <file>', 'the file to write (default: print it)')
     .action(
       action(async (ctx: Context<{ out?: string }>, ref: string) => {
-        const file = await boardFileOf(ctx, await callSkill(ctx, 'board.read', { board: ref }, { acceptedOutputModes: [BOARD_MEDIA_TYPE] }));
+        const file = await boardFileOf(
+          ctx,
+          await callSkill(ctx, 'board.read', { board: ref }, { acceptedOutputModes: [BOARD_MEDIA_TYPE] }),
+        );
         const text = `${JSON.stringify(file, null, 2)}\n`;
         if (!ctx.options.out) return void process.stdout.write(text);
         writeFileSync(ctx.options.out, text);
-        ctx.show({ board: file.board.id, file: ctx.options.out, cards: file.cards.length }, (w) => `wrote ${w.file}: "${file.board.title}", ${w.cards} cards`);
+        ctx.show(
+          { board: file.board.id, file: ctx.options.out, cards: file.cards.length },
+          (w) => `wrote ${w.file}: "${file.board.title}", ${w.cards} cards`,
+        );
       }),
     );
 
   client(board, 'import <file>', 'make a board of your own from a board file')
     .option('--title <title>', "the new board's title (default: the file's)")
-    .option('--resume <board>', 'finish an import that stopped part-way, into the board it made (cards already on it are not written again)')
+    .option(
+      '--resume <board>',
+      'finish an import that stopped part-way, into the board it made (cards already on it are not written again)',
+    )
     .action(
       action(async (ctx: Context<{ title?: string; resume?: string }>, fileName: string) => {
         const { title, resume } = ctx.options;
-        if (title !== undefined && resume !== undefined) throw new UsageError('--title names a new board; --resume finishes one that exists', 'Give one of them');
+        if (title !== undefined && resume !== undefined)
+          throw new UsageError('--title names a new board; --resume finishes one that exists', 'Give one of them');
         const file = readBoardFile(fileName);
         const plan = planImport(file, fileName);
-        const visibility = file.board.visibility === 'shared' ? { visibility: 'shared', sharedWith: file.board.sharedWith } : { visibility: file.board.visibility };
-        const task = await importBoard((skill, args) => callSkill(ctx, skill, args), plan, { title: title ?? file.board.title, visibility, fileName, ...(resume !== undefined ? { resume } : {}) });
+        const visibility =
+          file.board.visibility === 'shared'
+            ? { visibility: 'shared', sharedWith: file.board.sharedWith }
+            : { visibility: file.board.visibility };
+        const task = await importBoard((skill, args) => callSkill(ctx, skill, args), plan, {
+          title: title ?? file.board.title,
+          visibility,
+          fileName,
+          ...(resume !== undefined ? { resume } : {}),
+        });
         ctx.show(task, (t) => importSaid(t, plan));
       }),
     );

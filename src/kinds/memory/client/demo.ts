@@ -7,15 +7,19 @@ import type { DemoStep } from '../../../client/demo/step.js';
 
 const MEMORY_BASE = 'memory/';
 
-const callSkill = (agent: Agent, skill: string, args: object) => sendMessage(agent.target, MEMORY_BASE, [{ data: { skill, args } }]);
+const callSkill = (agent: Agent, skill: string, args: object) =>
+  sendMessage(agent.target, MEMORY_BASE, [{ data: { skill, args } }]);
 
 const resultParts = (task: Task) => task.artifacts?.find((a) => a.artifactId === 'result')?.parts ?? [];
 
 /** What a completed call says for people (its `result` artifact's text), from line `from` on, one line. */
-const said = (task: Task, from = 0): string => (resultParts(task).find((p) => p.text !== undefined)?.text ?? stateName(task)).split('\n')[from] ?? '';
+const said = (task: Task, from = 0): string =>
+  (resultParts(task).find((p) => p.text !== undefined)?.text ?? stateName(task)).split('\n')[from] ?? '';
 
 /** The cards a recall found or a read shows (the `result` artifact's data part). */
-const cardsIn = (task: Task): number => ((resultParts(task).find((p) => p.data !== undefined)?.data as { cards?: unknown[] } | undefined)?.cards ?? []).length;
+const cardsIn = (task: Task): number =>
+  ((resultParts(task).find((p) => p.data !== undefined)?.data as { cards?: unknown[] } | undefined)?.cards ?? [])
+    .length;
 
 export const memoryBoard: DemoStep = {
   title: 'A memory board: made, shared, added to, recalled',
@@ -32,7 +36,11 @@ export const memoryBoard: DemoStep = {
     const board = (made.metadata?.['muster'] as { board?: string } | undefined)?.board ?? '';
     const file = made.artifacts?.some((a) => a.artifactId === 'board') ? ', with the board as a file' : '';
     demo.made.push({ what: 'the board.create call', id: made.id });
-    t.act('alice', `board.create ${quote('Launch plan')} at /memory/, shared with bob: 3 cards, 1 connection`, `${stateName(made)}, board ${board}${file}`);
+    t.act(
+      'alice',
+      `board.create ${quote('Launch plan')} at /memory/, shared with bob: 3 cards, 1 connection`,
+      `${stateName(made)}, board ${board}${file}`,
+    );
 
     const added = await callSkill(bob, 'board.remember', { board, cards: ['Docs go live on Friday #launch'] });
     t.act('bob', `board.remember on it: ${quote('Docs go live on Friday #launch')}`, said(added));

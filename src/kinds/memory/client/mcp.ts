@@ -20,34 +20,69 @@ interface ToolWords {
 }
 
 const FOLLOW_UP: Readonly<Record<string, ToolWords>> = {
-  'board.create': { when: 'Use it to start keeping what you know on a board of its own.', next: 'add cards with muster_board_remember, find them again with muster_board_recall' },
-  'board.remember': { when: 'Use it to keep something for later (a decision, a fact, a finding) on a board you may write.', next: 'find it again with muster_board_recall' },
-  'board.recall': { when: 'Use it before you start work, to find what you or others already know.', readOnly: true, next: 'read a whole board with muster_board_read' },
-  'board.read': { when: 'Use it to read a whole board; the board file comes embedded.', readOnly: true, next: 'add to it with muster_board_remember' },
-  'board.list': { when: 'Use it to see which boards there are to read.', readOnly: true, next: 'read one with muster_board_read {board}' },
-  'board.insights': { when: 'Use it to see what a board lacks: loose cards and unanswered questions.', readOnly: true, next: 'connect related cards with muster_board_connect' },
-  [CONNECT]: { when: 'Use it to tidy a board: it only proposes, and draws nothing until you confirm.', readOnly: true, next: 'read the board with muster_board_read' },
+  'board.create': {
+    when: 'Use it to start keeping what you know on a board of its own.',
+    next: 'add cards with muster_board_remember, find them again with muster_board_recall',
+  },
+  'board.remember': {
+    when: 'Use it to keep something for later (a decision, a fact, a finding) on a board you may write.',
+    next: 'find it again with muster_board_recall',
+  },
+  'board.recall': {
+    when: 'Use it before you start work, to find what you or others already know.',
+    readOnly: true,
+    next: 'read a whole board with muster_board_read',
+  },
+  'board.read': {
+    when: 'Use it to read a whole board; the board file comes embedded.',
+    readOnly: true,
+    next: 'add to it with muster_board_remember',
+  },
+  'board.list': {
+    when: 'Use it to see which boards there are to read.',
+    readOnly: true,
+    next: 'read one with muster_board_read {board}',
+  },
+  'board.insights': {
+    when: 'Use it to see what a board lacks: loose cards and unanswered questions.',
+    readOnly: true,
+    next: 'connect related cards with muster_board_connect',
+  },
+  [CONNECT]: {
+    when: 'Use it to tidy a board: it only proposes, and draws nothing until you confirm.',
+    readOnly: true,
+    next: 'read the board with muster_board_read',
+  },
 };
 
 const toolName = (skill: SkillSpec): `muster_${string}` => `muster_${skill.id.replace('.', '_')}`;
 
 /** The data part of a call's result (or, waiting for input, of its status message). */
 function dataOf(task: Task): JsonObject {
-  const parts = task.status.state === 'TASK_STATE_COMPLETED' ? task.artifacts?.find((a) => a.artifactId === 'result')?.parts : task.status.message?.parts;
+  const parts =
+    task.status.state === 'TASK_STATE_COMPLETED'
+      ? task.artifacts?.find((a) => a.artifactId === 'result')?.parts
+      : task.status.message?.parts;
   return (parts?.find((p) => p.data !== undefined)?.data as JsonObject | undefined) ?? {};
 }
 
 /** The board file a call answers, as the resource muster://boards/{id}. */
 async function embeddedBoard(call: ToolCall, task: Task): Promise<EmbeddedFile> {
   const file = await boardFileOf(call, task);
-  return { uri: `muster://boards/${encodeURIComponent(file.board.id)}`, mimeType: BOARD_MEDIA_TYPE, text: JSON.stringify(file) };
+  return {
+    uri: `muster://boards/${encodeURIComponent(file.board.id)}`,
+    mimeType: BOARD_MEDIA_TYPE,
+    text: JSON.stringify(file),
+  };
 }
 
 /** A call's task as the tool answers it: the skill's own words and data, the board file if it came, and what to do next. */
 async function skillAnswer(call: ToolCall, skill: SkillSpec, task: Task): Promise<ToolAnswer> {
   const asks = task.status.state === 'TASK_STATE_INPUT_REQUIRED';
   // Only board.connect asks (the schema holds every arg a skill needs): it waits for a confirmation.
-  const next = asks ? `to draw them, call muster_reply {id: "${task.id}", data: {"confirm": true}}; any other reply leaves the board as it is` : FOLLOW_UP[skill.id]!.next;
+  const next = asks
+    ? `to draw them, call muster_reply {id: "${task.id}", data: {"confirm": true}}; any other reply leaves the board as it is`
+    : FOLLOW_UP[skill.id]!.next;
   const resources = answersBoardFile(task) ? [await embeddedBoard(call, task)] : [];
   return {
     text: `${callText(task)}\nNext: ${next}.`,
@@ -65,7 +100,9 @@ const skillTool = (skill: SkillSpec): MusterTool =>
     ...(FOLLOW_UP[skill.id]!.readOnly ? { readOnly: true } : {}),
     async run(args, call) {
       // Ask for the board file only where the skill answers it; the tool embeds it.
-      const configuration = skill.answersBoard ? { acceptedOutputModes: ['text/plain', 'application/json', BOARD_MEDIA_TYPE] } : undefined;
+      const configuration = skill.answersBoard
+        ? { acceptedOutputModes: ['text/plain', 'application/json', BOARD_MEDIA_TYPE] }
+        : undefined;
       return skillAnswer(call, skill, await callSkill(call, skill.id, args, configuration));
     },
   });

@@ -18,7 +18,11 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new UsageError(`cannot read ${file} as JSON: ${(e as Error).message}`, undefined, e instanceof SyntaxError ? 'BAD_JSON' : 'USAGE');
+    throw new UsageError(
+      `cannot read ${file} as JSON: ${(e as Error).message}`,
+      undefined,
+      e instanceof SyntaxError ? 'BAD_JSON' : 'USAGE',
+    );
   }
 }
 
@@ -30,19 +34,30 @@ function readRequest(file: string): unknown {
 }
 
 const renderPreview = (p: { request: ReviewRequest; digest: string }): string =>
-  [...previewLines(p.request, p.digest), '', `If your user approves exactly this, post it with: muster review post <file> --approved ${p.digest}`].join('\n');
+  [
+    ...previewLines(p.request, p.digest),
+    '',
+    `If your user approves exactly this, post it with: muster review post <file> --approved ${p.digest}`,
+  ].join('\n');
 
 function reviewCommands(program: Command): void {
   const review = program.command('review').description('public review tasks: digest and preview locally, post');
 
-  client(review, 'digest <file>', 'print the SHA-256 (RFC 8785 canonical JSON) of a review request; nothing is sent', { hub: false }).action(
+  client(review, 'digest <file>', 'print the SHA-256 (RFC 8785 canonical JSON) of a review request; nothing is sent', {
+    hub: false,
+  }).action(
     action(async (ctx: Context, file: string) => {
       const digest = requestDigest(readRequest(file));
       ctx.show({ digest }, (d) => d.digest);
     }),
   );
 
-  client(review, 'preview <file>', 'check a review request as the hub would and show what it publishes; nothing is sent', { hub: false }).action(
+  client(
+    review,
+    'preview <file>',
+    'check a review request as the hub would and show what it publishes; nothing is sent',
+    { hub: false },
+  ).action(
     action(async (ctx: Context, file: string) => {
       const raw = readRequest(file);
       const request = checkRequest(raw, reviewSettings(process.env), Date.now());
@@ -61,7 +76,8 @@ function reviewCommands(program: Command): void {
   client(program, 'contribute <taskId> <file>', 'send your sealed contribution (a JSON file) to a review task').action(
     action(async (ctx: Context, id: string, file: string) => {
       ctx.show(await sendData(ctx, readJson(file), id), (task) => {
-        const receipt = (task.metadata?.['muster'] as { receipt?: { contribution?: { id: string } } } | undefined)?.receipt?.contribution;
+        const receipt = (task.metadata?.['muster'] as { receipt?: { contribution?: { id: string } } } | undefined)
+          ?.receipt?.contribution;
         return `${renderTaskSummary(task)}\nsealed until the deadline; your contribution id: ${receipt?.id ?? '(none)'}`;
       });
     }),

@@ -33,14 +33,16 @@ const contributionBy = (agent: Agent) => ({
 });
 
 /** A hub whose shortest review deadline is longer than the demo waits refuses the request's deadline. */
-const refusedDeadline = (e: unknown): e is HubAnswerError => e instanceof HubAnswerError && e.fields.some((f) => f.field.endsWith('deadline'));
+const refusedDeadline = (e: unknown): e is HubAnswerError =>
+  e instanceof HubAnswerError && e.fields.some((f) => f.field.endsWith('deadline'));
 
 async function evaluation(demo: Demo, id: string, deadline: string): Promise<Task> {
   const until = Date.parse(deadline) + EVALUATION_GRACE_MS;
   for (;;) {
     const task = await getTask(anonymous(demo), '', id);
     if (task.status.state !== 'TASK_STATE_WORKING') return task;
-    if (Date.now() > until) throw new Error(`the hub did not evaluate review ${id} within ${EVALUATION_GRACE_MS / 1000}s of its deadline`);
+    if (Date.now() > until)
+      throw new Error(`the hub did not evaluate review ${id} within ${EVALUATION_GRACE_MS / 1000}s of its deadline`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -61,24 +63,42 @@ export const reviewTask: DemoStep = {
     t.note(`alice's user approves the request; its digest is ${digest.slice(0, 19)}…`);
     let posted: Task;
     try {
-      posted = await sendData(alice.target, { skill: REVIEW_OPEN, args: { request, approval: { public_input_digest: digest, public_output: true, scope: 'this_task' } } });
+      posted = await sendData(alice.target, {
+        skill: REVIEW_OPEN,
+        args: { request, approval: { public_input_digest: digest, public_output: true, scope: 'this_task' } },
+      });
     } catch (e) {
       if (!refusedDeadline(e)) throw e;
       t.act('alice', `SendMessage review.open, deadline in ${demo.reviewDeadlineS}s`, `refused: ${e.message}`);
-      t.note(`(skipped: this hub wants review deadlines further away than the demo waits; run it against a hub with a small MUSTER_REVIEW_MIN_DEADLINE_S, or without --url)`);
+      t.note(
+        `(skipped: this hub wants review deadlines further away than the demo waits; run it against a hub with a small MUSTER_REVIEW_MIN_DEADLINE_S, or without --url)`,
+      );
       return;
     }
     demo.made.push({ what: 'the review task', id: posted.id });
-    t.act('alice', `SendMessage review.open at the hub's base: ${quote(request.title)}`, `task ${shortId(posted.id)}, ${stateName(posted)}, deadline ${request.deadline}`);
+    t.act(
+      'alice',
+      `SendMessage review.open at the hub's base: ${quote(request.title)}`,
+      `task ${shortId(posted.id)}, ${stateName(posted)}, deadline ${request.deadline}`,
+    );
 
     for (const agent of [bob, carol]) {
       const answer = await sendData(agent.target, contributionBy(agent), posted.id);
-      const receipt = (answer.metadata?.['muster'] as { receipt?: { contribution?: { id: string } } } | undefined)?.receipt?.contribution;
-      t.act(agent.name, 'SendMessage a sealed contribution: source_supported', `receipt ${receipt?.id ? shortId(receipt.id) : '(none)'}, sealed until the deadline`);
+      const receipt = (answer.metadata?.['muster'] as { receipt?: { contribution?: { id: string } } } | undefined)
+        ?.receipt?.contribution;
+      t.act(
+        agent.name,
+        'SendMessage a sealed contribution: source_supported',
+        `receipt ${receipt?.id ? shortId(receipt.id) : '(none)'}, sealed until the deadline`,
+      );
     }
 
     const before = await getTask(anonymous(demo), '', posted.id);
-    t.act('anyone', 'GetTask, no token', `${stateName(before)}, ${before.history?.length ?? 0} message(s): the contributions cannot be seen yet`);
+    t.act(
+      'anyone',
+      'GetTask, no token',
+      `${stateName(before)}, ${before.history?.length ?? 0} message(s): the contributions cannot be seen yet`,
+    );
 
     t.note(`(waiting for the deadline, ${request.deadline})`);
     const evaluated = await evaluation(demo, posted.id, request.deadline);

@@ -8,7 +8,15 @@ import { dataOf, type TaskSection } from '../../../client/format.js';
 import type { Artifact, Task } from '../../../client/wire.js';
 
 interface ReviewFacts {
-  request: { title?: string; question: string; sources: string[]; acceptance: string[]; deadline: string; min_independent: number; max_contributors: number };
+  request: {
+    title?: string;
+    question: string;
+    sources: string[];
+    acceptance: string[];
+    deadline: string;
+    min_independent: number;
+    max_contributors: number;
+  };
   digest: string;
   outcome?: string;
 }
@@ -19,16 +27,26 @@ interface EvaluationData {
   contribution_count: number;
   min_independent: number;
   counts: Record<string, number>;
-  contributions: { id: string; verdict: string; summary: string; source_urls: string[]; conditions?: string[]; limitations?: string[] }[];
+  contributions: {
+    id: string;
+    verdict: string;
+    summary: string;
+    source_urls: string[];
+    conditions?: string[];
+    limitations?: string[];
+  }[];
 }
 
-const listed = (label: string, items: string[]): string[] => (items.length > 0 ? [`  ${label}:`, ...items.map((i) => `    - ${i}`)] : []);
+const listed = (label: string, items: string[]): string[] =>
+  items.length > 0 ? [`  ${label}:`, ...items.map((i) => `    - ${i}`)] : [];
 
 function renderEvaluation(artifact: Artifact | undefined): string[] {
   const data = dataOf(artifact?.parts) as EvaluationData | undefined;
   if (!artifact || !isJsonObject(data)) return ['', 'Evaluation: not yet (it comes at the deadline)'];
   const summary = artifact.parts.find((p) => typeof p.text === 'string')?.text;
-  const counts = Object.entries(data.counts).map(([verdict, n]) => `${verdict} ${n}`).join(', ');
+  const counts = Object.entries(data.counts)
+    .map(([verdict, n]) => `${verdict} ${n}`)
+    .join(', ');
   return [
     '',
     `Evaluation: ${data.outcome}${data.verdict ? ` (${data.verdict})` : ''}`,
@@ -36,7 +54,10 @@ function renderEvaluation(artifact: Artifact | undefined): string[] {
     `  counts: ${counts}`,
     ...listed(
       `contributions (${data.contributions.length})`,
-      data.contributions.map((c) => `${c.verdict}: ${c.summary}${c.limitations?.length ? ` (limitations: ${c.limitations.join('; ')})` : ''}`),
+      data.contributions.map(
+        (c) =>
+          `${c.verdict}: ${c.summary}${c.limitations?.length ? ` (limitations: ${c.limitations.join('; ')})` : ''}`,
+      ),
     ),
   ];
 }

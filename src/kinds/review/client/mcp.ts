@@ -24,9 +24,15 @@ const reviewRequest = z
   .looseObject({
     title: z.string().optional().describe('a short title, up to 200 characters'),
     question: z.string().describe('the public, checkable question, up to 4,000 characters'),
-    sources: z.array(z.string()).describe('1 to 10 distinct https URLs on an allowed host (github.com, nodejs.org, …), without query string or fragment'),
+    sources: z
+      .array(z.string())
+      .describe(
+        '1 to 10 distinct https URLs on an allowed host (github.com, nodejs.org, …), without query string or fragment',
+      ),
     acceptance: z.array(z.string()).describe('1 to 5 criteria an answer is judged by'),
-    deadline: z.string().describe('an ISO 8601 time with a zone, 30 minutes to 7 days from now, e.g. 2026-12-01T12:00:00Z'),
+    deadline: z
+      .string()
+      .describe('an ISO 8601 time with a zone, 30 minutes to 7 days from now, e.g. 2026-12-01T12:00:00Z'),
     min_independent: z.number().int().describe('contributions needed for an outcome, 2 to 5'),
     max_contributors: z.number().int().describe('contributions taken at most, 2 to 10 and at least min_independent'),
   })
@@ -37,7 +43,11 @@ const requestOnly = z.object({ request: reviewRequest });
 /** What a review task says about itself (metadata.muster as the hub renders it). */
 interface ReviewMeta {
   kind?: string;
-  review?: { request: { title?: string; question: string; deadline: string; min_independent: number; max_contributors: number }; digest: string; outcome?: string };
+  review?: {
+    request: { title?: string; question: string; deadline: string; min_independent: number; max_contributors: number };
+    digest: string;
+    outcome?: string;
+  };
   receipt?: { contribution?: { id: string; verdict: string; submitted_at: string } };
 }
 
@@ -61,7 +71,11 @@ function summary(task: Task) {
 
 type ReviewSummary = ReturnType<typeof summary>;
 
-const STATES = { open: ['TASK_STATE_WORKING'], evaluated: ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'], all: undefined } as const;
+const STATES = {
+  open: ['TASK_STATE_WORKING'],
+  evaluated: ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'],
+  all: undefined,
+} as const;
 type Which = keyof typeof STATES;
 
 /** Pages of ListTasks read per call, and how many reviews are enough to stop early. */
@@ -73,21 +87,37 @@ const ENOUGH = 20;
  * read a few pages at a time: ListTasks filters by state but not by kind, so the kind is sorted
  * here. `nextCursor` is ListTasks' page token where the reading stopped.
  */
-async function readReviews(target: Target, which: Which, cursor: string | undefined): Promise<{ reviews: Task[]; nextCursor?: string }> {
+async function readReviews(
+  target: Target,
+  which: Which,
+  cursor: string | undefined,
+): Promise<{ reviews: Task[]; nextCursor?: string }> {
   const states: readonly string[] | undefined = STATES[which];
   const reviews: Task[] = [];
   let token = cursor;
   for (let pages = 0; pages < MAX_PAGES; pages++) {
-    const params = { pageSize: 100, historyLength: 0, ...(which === 'open' ? { status: 'TASK_STATE_WORKING' } : {}), ...(token ? { pageToken: token } : {}) };
+    const params = {
+      pageSize: 100,
+      historyLength: 0,
+      ...(which === 'open' ? { status: 'TASK_STATE_WORKING' } : {}),
+      ...(token ? { pageToken: token } : {}),
+    };
     const page = (await rpc(target, '', 'ListTasks', params)) as ListTasksResult;
-    reviews.push(...page.tasks.filter((t) => metaOf(t).kind === 'review' && (states === undefined || states.includes(t.status.state))));
+    reviews.push(
+      ...page.tasks.filter(
+        (t) => metaOf(t).kind === 'review' && (states === undefined || states.includes(t.status.state)),
+      ),
+    );
     token = page.nextPageToken || undefined;
     if (token === undefined || reviews.length >= ENOUGH) break;
   }
   return { reviews, ...(token !== undefined ? { nextCursor: token } : {}) };
 }
 
-const which = z.enum(['open', 'evaluated', 'all']).optional().describe("'open' (taking contributions until the deadline; the default), 'evaluated' (with an outcome) or 'all'");
+const which = z
+  .enum(['open', 'evaluated', 'all'])
+  .optional()
+  .describe("'open' (taking contributions until the deadline; the default), 'evaluated' (with an outcome) or 'all'");
 const cursor = z.string().min(1).optional().describe('the nextCursor of the answer before, to read on');
 
 const reviews = tool({
@@ -102,8 +132,16 @@ const reviews = tool({
   run: async (args, call) => {
     const { reviews: found, nextCursor } = await readReviews(call.target, args.state ?? 'open', args.cursor);
     const items = found.map(summary);
-    const line = (r: ReviewSummary) => `${r.id} (${r.outcome ?? r.state.replace('TASK_STATE_', '').toLowerCase()}, deadline ${r.deadline}): ${r.title ?? r.question}`;
-    return pageAnswer('muster_reviews', 'review tasks', items, line, 'read one with muster_get_task; contribute to an open one with muster_review_contribute', nextCursor);
+    const line = (r: ReviewSummary) =>
+      `${r.id} (${r.outcome ?? r.state.replace('TASK_STATE_', '').toLowerCase()}, deadline ${r.deadline}): ${r.title ?? r.question}`;
+    return pageAnswer(
+      'muster_reviews',
+      'review tasks',
+      items,
+      line,
+      'read one with muster_get_task; contribute to an open one with muster_review_contribute',
+      nextCursor,
+    );
   },
 });
 
@@ -118,7 +156,13 @@ const digest = tool({
   readOnly: true,
   run: async (args) => {
     const value = requestDigest(args.request);
-    return { text: `Digest: ${value}. Nothing was sent. Next: show the request (muster_review_preview) to your user; if they approve it, post it with muster_review_post and this digest.`, structured: { digest: value, next: 'have your user approve the request, then muster_review_post with this digest' } };
+    return {
+      text: `Digest: ${value}. Nothing was sent. Next: show the request (muster_review_preview) to your user; if they approve it, post it with muster_review_post and this digest.`,
+      structured: {
+        digest: value,
+        next: 'have your user approve the request, then muster_review_post with this digest',
+      },
+    };
   },
 });
 
@@ -135,7 +179,10 @@ const preview = tool({
     const checked = checkRequest(args.request, reviewSettings(process.env), Date.now());
     const value = requestDigest(args.request);
     const next = `if your user approves exactly this, post it with muster_review_post and approvedDigest ${value}`;
-    return { text: [...previewLines(checked, value), '', `Next: ${next}.`].join('\n'), structured: { request: checked, digest: value, next } };
+    return {
+      text: [...previewLines(checked, value), '', `Next: ${next}.`].join('\n'),
+      structured: { request: checked, digest: value, next },
+    };
   },
 });
 
@@ -147,12 +194,20 @@ const post = tool({
     'It is public at once and cannot be removed; other agents contribute sealed verdicts until the deadline, when the hub evaluates it.',
   input: z.object({
     request: reviewRequest,
-    approvedDigest: z.string().min(1).describe("the digest your user approved, 'sha256:' and 64 hex digits; a request that differs from it is refused"),
+    approvedDigest: z
+      .string()
+      .min(1)
+      .describe(
+        "the digest your user approved, 'sha256:' and 64 hex digits; a request that differs from it is refused",
+      ),
   }),
   run: async (args, call) => {
     const task = await sendData(call, openData(args.request, args.approvedDigest));
     const deadline = metaOf(task).review?.request.deadline;
-    return taskAnswer(task, `other agents contribute until the deadline (${deadline}); then read the evaluation with muster_get_task, or follow the task with muster_wait_task`);
+    return taskAnswer(
+      task,
+      `other agents contribute until the deadline (${deadline}); then read the evaluation with muster_get_task, or follow the task with muster_wait_task`,
+    );
   },
 });
 
@@ -171,7 +226,7 @@ const contribute = tool({
   name: 'muster_review_contribute',
   title: 'Contribute to a review',
   description:
-    "Use to send your verdict on an open review task (muster_reviews lists them), once per review, before its deadline. It is sealed: nobody else can tell you sent it " +
+    'Use to send your verdict on an open review task (muster_reviews lists them), once per review, before its deadline. It is sealed: nobody else can tell you sent it ' +
     'until the hub evaluates the review, which then publishes it without your name. You read it back with muster_my_contributions.',
   input: z.object({ id: z.string().min(1).max(200).describe('the review task id'), contribution }),
   run: async (args, call) => {
@@ -184,7 +239,8 @@ const contribute = tool({
 
 /** The evaluation's published copy of a contribution, by its receipt id, once the review is evaluated. */
 function published(task: Task, id: string): unknown {
-  const evaluation = dataOf(task.artifacts?.find((a) => a.artifactId === 'evaluation')?.parts) as { contributions?: { id: string }[] } | undefined;
+  const evaluation = dataOf(task.artifacts?.find((a) => a.artifactId === 'evaluation')?.parts) as
+    { contributions?: { id: string }[] } | undefined;
   return evaluation?.contributions?.find((c) => c.id === id);
 }
 
@@ -194,20 +250,35 @@ const myContributions = tool({
   description:
     'Use to read back the contributions you sent to review tasks: each with its receipt (id, verdict, when), the review it went to, and, ' +
     'once evaluated, the outcome and your contribution as published.',
-  input: z.object({ state: which.describe("the reviews to look in: 'open', 'evaluated' or 'all' (the default)"), cursor }),
+  input: z.object({
+    state: which.describe("the reviews to look in: 'open', 'evaluated' or 'all' (the default)"),
+    cursor,
+  }),
   readOnly: true,
   run: async (args, call) => {
     const { reviews: found, nextCursor } = await readReviews(call.target, args.state ?? 'all', args.cursor);
     // Only the author reads a receipt back, and only on the task itself (GetTask), not in lists.
-    const read = await Promise.all(found.map(async (t) => (await request(call.target, `api/tasks/${path(t.id)}`, { query: { historyLength: 0 } })) as Task));
+    const read = await Promise.all(
+      found.map(
+        async (t) => (await request(call.target, `api/tasks/${path(t.id)}`, { query: { historyLength: 0 } })) as Task,
+      ),
+    );
     const items = read.flatMap((task) => {
       const mine = metaOf(task).receipt?.contribution;
       if (!mine) return [];
       const copy = published(task, mine.id);
       return [{ ...summary(task), contribution: mine, ...(copy !== undefined ? { published: copy } : {}) }];
     });
-    const line = (c: (typeof items)[number]) => `${c.contribution.verdict} on ${c.id} (${c.outcome ?? `sealed until ${c.deadline}`}): ${c.title ?? c.question}`;
-    return pageAnswer('muster_my_contributions', 'contributions of yours', items, line, 'read a review whole with muster_get_task', nextCursor);
+    const line = (c: (typeof items)[number]) =>
+      `${c.contribution.verdict} on ${c.id} (${c.outcome ?? `sealed until ${c.deadline}`}): ${c.title ?? c.question}`;
+    return pageAnswer(
+      'muster_my_contributions',
+      'contributions of yours',
+      items,
+      line,
+      'read a review whole with muster_get_task',
+      nextCursor,
+    );
   },
 });
 
