@@ -20,6 +20,8 @@ import { OpenStreams } from './doors/http/open-streams.js';
 import { Heartbeat } from './hub/heartbeat.js';
 import { VERSION } from './version.js';
 import { KIND_MODULES, type ServerKind } from './kinds/server.js';
+import { KIND_CLIENTS } from './kinds/client.js';
+import type { KindClient } from './kinds/kind-client.js';
 
 export interface RunningHub {
   /** The hub's base URL, ending in `/`. */
@@ -107,6 +109,8 @@ export interface StartOptions {
   logger?: Logger;
   /** The kinds the hub runs (default: src/kinds/server.ts KIND_MODULES); their settings are in `config`. */
   modules?: readonly ServerKind[];
+  /** The kinds' client halves, whose MCP tools the hub's /mcp serves (default: src/kinds/client.ts KIND_CLIENTS). */
+  clients?: readonly KindClient[];
 }
 
 export async function startHub(config: Config, options: StartOptions = {}): Promise<RunningHub> {
@@ -178,6 +182,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
       : await startGrpcBinding(hub, config, { hubBase: () => hubUrl, streams: openStreams, logger }, store, signer);
   const app = buildApp(hub, {
     feeds: modules.flatMap((m) => (m.feed ? [m.feed] : [])),
+    clients: options.clients ?? KIND_CLIENTS,
     grpcPort: grpc?.port,
     openStreams,
     streams: config.streams,

@@ -15,11 +15,13 @@ import { silentLogger } from '../src/observability/logger.js';
 import { startHub, type RunningHub } from '../src/server.js';
 import { KIND_MODULES } from '../src/kinds/server.js';
 import { echoModule } from './fixtures/kinds/echo/echo.js';
+import { echoClient } from './fixtures/kinds/echo/client/index.js';
+import { KIND_CLIENTS } from '../src/kinds/client.js';
 import { childEnv, type Run } from './helpers/cli.js';
 import { testDatabase, type TestDatabase } from './helpers/database.js';
 import { ADMIN_TOKEN, awayFromWindowEdge, register, rpc } from './helpers/hub.js';
 import { TEST_HUB_DEFAULTS } from './helpers/defaults.js';
-import { callTool } from './helpers/mcp.js';
+import { callTool, mcpOverHttp } from './helpers/mcp.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -37,6 +39,7 @@ beforeAll(async () => {
   hub = await startHub(SETTINGS.resolveConfig({ port: '0', host: '127.0.0.1', db: db.url }, env), {
     logger: silentLogger(),
     modules: MODULES,
+    clients: [...KIND_CLIENTS, echoClient],
   });
   alice = await register(hub, 'alice');
 });
@@ -129,6 +132,17 @@ describe('a fifth kind, added to the two lists only', () => {
       expect(JSON.stringify(outcome.structured)).toContain('heard: over MCP');
     } finally {
       await mcp.close();
+    }
+  });
+
+  it("brings its MCP tool to the hub's /mcp, built from the client list the hub was handed", async () => {
+    const { client, close } = await mcpOverHttp(hub, alice.token);
+    try {
+      const outcome = await callTool(client, 'muster_echo', { text: 'at the hub' });
+      expect(outcome.isError).toBe(false);
+      expect(JSON.stringify(outcome.structured)).toContain('heard: at the hub');
+    } finally {
+      await close();
     }
   });
 });

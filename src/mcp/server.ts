@@ -1,13 +1,12 @@
 /**
  * The MCP door's server: one McpServer (the official v2 SDK) per connection, holding the door's
- * own tools and the kinds' (KIND_CLIENTS unless told), all of them clients of the hub's doors through one
+ * own tools and the kinds' it is given, all of them clients of the hub's doors through one
  * Target. The same server runs on stdio (`muster mcp`, a hub anywhere) and on the hub's /mcp
  * (in-process). Without a token only the public tools are listed, so none other can be called.
  */
 import { McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { parseWith } from '../a2a/validate.js';
 import type { Target } from '../client/http.js';
-import { KIND_CLIENTS } from '../kinds/client.js';
 import type { KindClient } from '../kinds/kind-client.js';
 import { VERSION } from '../version.js';
 import { toolErrorResult } from './errors.js';
@@ -81,7 +80,7 @@ async function runTool(
 }
 
 /** An MCP server whose tools (the door's and `kinds`') and resources reach the hub at `target`, as its token. */
-export function buildMcpServer(target: Target, kinds: readonly KindClient[] = KIND_CLIENTS): McpServer {
+export function buildMcpServer(target: Target, kinds: readonly KindClient[]): McpServer {
   const server = new McpServer(
     { name: 'muster', title: 'Muster A2A hub', version: VERSION },
     { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS },

@@ -26,6 +26,7 @@ import { mcpRoutes } from '../doors/mcp/http.js';
 import type { SessionLimits } from '../doors/mcp/sessions.js';
 import { webRoutes } from '../doors/web/routes.js';
 import type { FeedKind } from '../doors/web/feed-kind.js';
+import type { KindClient } from '../kinds/kind-client.js';
 
 export interface AppOptions extends Omit<HttpAppOptions, 'rpcMethods' | 'jsonRpcError'> {
   streams: StreamSettings;
@@ -42,6 +43,8 @@ export interface AppOptions extends Omit<HttpAppOptions, 'rpcMethods' | 'jsonRpc
   mcpSessions: SessionLimits;
   /** The kinds' parts of the web feed (src/kinds/server.ts), in the order of their sections. */
   feeds: readonly FeedKind[];
+  /** The kinds' client halves (src/kinds/client.ts), whose MCP tools /mcp serves. */
+  clients: readonly KindClient[];
 }
 
 /**
@@ -79,7 +82,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   statusRoutes(app, hub);
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
-  mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions });
+  mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions, kinds: options.clients });
   webRoutes(app, hub, {
     kinds: options.feeds,
     open,

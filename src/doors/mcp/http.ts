@@ -13,11 +13,14 @@ import { bearerToken, hashToken } from '../../identity/tokens.js';
 import { foreignOrigin } from '../http/guard.js';
 import { inProcessFetch } from './in-process.js';
 import { buildMcpServer } from '../../mcp/server.js';
+import type { KindClient } from '../../kinds/kind-client.js';
 import { McpSessions, type McpSession, type SessionLimits } from './sessions.js';
 
 export interface McpDoorOptions {
   publicUrl: URL | undefined;
   sessions: SessionLimits;
+  /** The kinds whose tools the door serves after its own (src/kinds/client.ts), handed by the composition root. */
+  kinds: readonly KindClient[];
 }
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -101,7 +104,7 @@ export function mcpRoutes(app: FastifyInstance, options: McpDoorOptions): void {
     return sessions.start(owner, caller, (session) => {
       const token = request.headers.authorization && bearerToken(request.headers.authorization);
       const fetch = inProcessFetch(app, () => ({ host: session().host, remoteAddress: session().remoteAddress }));
-      return buildMcpServer({ url: `http://${caller.host}/`, token, fetch });
+      return buildMcpServer({ url: `http://${caller.host}/`, token, fetch }, options.kinds);
     });
   }
 
