@@ -105,18 +105,47 @@ const valueOf = (record: TaskRecord, column: TaskColumn): string | undefined => 
 
 /** Whether any branch of the scope holds for the task: exactly what the store's walk of it finds. */
 export function holds(scope: TaskScope | undefined, record: TaskRecord): boolean {
-  return (
-    !!scope &&
-    scope.anyOf.some((branch) =>
-      (Object.entries(branch) as [TaskColumn, ColumnTest][]).every(([column, test]) =>
-        passes(valueOf(record, column), test),
-      ),
-    )
-  );
+  if (!scope) return false;
+  // Plain loops: this runs on every GetTask, and allocates nothing.
+  for (const branch of scope.anyOf) {
+    let all = true;
+    for (const column in branch) {
+      if (!passes(valueOf(record, column as TaskColumn), branch[column as TaskColumn]!)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+/** What a scope is derived from: who the caller is, the door, and the kinds asked for. */
+function scopeKey(caller: Caller, door: Door, only: readonly string[] | undefined): string {
+  const who =
+    caller.kind === 'agent'
+      ? `agent ${caller.handle}`
+      : caller.kind === 'operator'
+        ? `operator ${caller.agents.join(' ')}`
+        : caller.kind;
+  const at = door.kind === 'agent' ? door.handle : door.kind === 'hub' ? '' : door.name;
+  return `${who}\n${door.kind} ${at}\n${only ? only.join(' ') : '*'}`;
+}
+
+/** Scopes derived so far: at most this many, then forgotten all at once (they are derived again). */
+const KEPT_SCOPES = 10_000;
+
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export class VisibilityRule {
   private readonly all: readonly DeclaredKind[];
+  private readonly kept = new Map<string, TaskScope | undefined>();
 
   constructor(kinds: readonly DeclaredKind[]) {
     for (const k of kinds) {
@@ -151,6 +180,17 @@ export class VisibilityRule {
    * store walks the indexes it has (and the rule's checks and lists stay one).
    */
   scope(caller: Caller, door: Door, only?: readonly string[]): TaskScope | undefined {
+    // A pure function of the key and the declarations, so kept (frozen, shared) on any node: every
+    // GetTask asks it, and deriving it allocates more than the rest of the check.
+    const key = scopeKey(caller, door, only);
+    if (this.kept.has(key)) return this.kept.get(key);
+    const scope = this.derive(caller, door, only);
+    if (this.kept.size >= KEPT_SCOPES) this.kept.clear();
+    this.kept.set(key, frozen(scope));
+    return scope;
+  }
+
+  private derive(caller: Caller, door: Door, only: readonly string[] | undefined): TaskScope | undefined {
     const listed = new Set(this.listedAt(door).filter((k) => !only || only.includes(k)));
     const anyOf: TaskBranch[] = [];
     for (const [readers, reads] of readerBranches(caller)) {
