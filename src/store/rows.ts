@@ -23,6 +23,31 @@ import type {
 } from './store.js';
 
 /** A `tasks` row. */
+/** The `tasks` columns, in the order each dialect gives a record's values (sqlite rowValues, postgres taskValues). */
+export const TASK_COLUMNS = [
+  'id',
+  'kind',
+  'context_id',
+  'sender',
+  'target',
+  'visibility',
+  'state',
+  'status_message',
+  'status_at',
+  'created_at',
+  'updated_at',
+  'metadata',
+  'message_count',
+  'artifact_count',
+  'version',
+  'last_seq',
+  'rank',
+  'holder',
+  'held_until',
+  'open_key',
+  'accepts',
+] as const;
+
 export interface TaskRow {
   id: string;
   kind: string;

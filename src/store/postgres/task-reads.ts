@@ -21,32 +21,7 @@ import {
 import { Statement, type Db } from './database.js';
 import { gateTest } from './receipts.js';
 import { cursorWalks, orderBy } from '../order.js';
-import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow as StoredRow } from '../rows.js';
-
-/** The `tasks` columns, in the order taskValues gives their values. */
-export const TASK_COLUMNS = [
-  'id',
-  'kind',
-  'context_id',
-  'sender',
-  'target',
-  'visibility',
-  'state',
-  'status_message',
-  'status_at',
-  'created_at',
-  'updated_at',
-  'metadata',
-  'message_count',
-  'artifact_count',
-  'version',
-  'last_seq',
-  'rank',
-  'holder',
-  'held_until',
-  'open_key',
-  'accepts',
-] as const;
+import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, TASK_COLUMNS, type TaskRow as StoredRow } from '../rows.js';
 
 const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 

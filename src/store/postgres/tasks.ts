@@ -31,7 +31,8 @@ import { appendInbox } from './inbox.js';
 import { learn, omitsForward, OmittedNeeded, type Omissions } from './omissions.js';
 import { targetChecks } from './targets.js';
 import { finishDueWith, scheduleDue } from './schedule.js';
-import { liveTokenTest, TASK_COLUMNS, taskValues } from './task-reads.js';
+import { TASK_COLUMNS } from '../rows.js';
+import { liveTokenTest, taskValues } from './task-reads.js';
 import { entryFromRow, type EntryRow } from '../rows.js';
 
 /** `known`: what the process's writes may leave out (omissions.ts); none inside a transaction (a write there cannot be made again). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../store.js';
 import { recordFromRow, type TaskRow } from '../rows.js';
-import { rowValues, TASK_COLUMNS } from './rows.js';
+import { TASK_COLUMNS } from '../rows.js';
+import { rowValues } from './rows.js';
 
 describe('task rows', () => {
   it('rowValues gives every column its own value, in TASK_COLUMNS order', () => {

@@ -1,31 +1,6 @@
 import { jsonText as text } from '../rows.js';
 import type { TaskRecord } from '../store.js';
 
-/** The `tasks` columns, in the order rowValues gives their values. */
-export const TASK_COLUMNS = [
-  'id',
-  'kind',
-  'context_id',
-  'sender',
-  'target',
-  'visibility',
-  'state',
-  'status_message',
-  'status_at',
-  'created_at',
-  'updated_at',
-  'metadata',
-  'message_count',
-  'artifact_count',
-  'version',
-  'last_seq',
-  'rank',
-  'holder',
-  'held_until',
-  'open_key',
-  'accepts',
-] as const;
-
 /**
  * A `tasks` row's values in TASK_COLUMNS order, `id` first. Positional parameters: binding 20
  * named ones costs better-sqlite3 about twice as long.

@@ -1,6 +1,7 @@
 import { isConstraintViolation, type Db } from './database.js';
 import { groupCommit, HalfWritten } from './group-commit.js';
-import { TASK_COLUMNS, rowValues } from './rows.js';
+import { TASK_COLUMNS } from '../rows.js';
+import { rowValues } from './rows.js';
 import {
   AgentPaused,
   loggedEvents,
