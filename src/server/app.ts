@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StreamSettings } from '../config/index.js';
 import type { Hub } from '../hub/hub.js';
 import type { Signer } from '../delivery/signing.js';
@@ -27,6 +27,7 @@ import type { SessionLimits } from '../doors/mcp/sessions.js';
 import { webRoutes } from '../doors/web/routes.js';
 import type { FeedKind } from '../doors/web/feed-kind.js';
 import type { KindClient } from '../kinds/kind-client.js';
+import { DIALECTS } from '../dialects/index.js';
 
 export interface AppOptions extends Omit<HttpAppOptions, 'rpcMethods' | 'jsonRpcError'> {
   streams: StreamSettings;
@@ -82,6 +83,16 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   statusRoutes(app, hub);
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
+  // Each seed dialect in a scope of its own: its error handler and not-found answer hold under its prefix only.
+  const dialectOptions = {
+    publicUrl: options.publicUrl,
+    signer: options.signer,
+    open,
+    streams: options.streams,
+    logError: (error: unknown, request: FastifyRequest) => logFailure(options.logger, error, request),
+  };
+  for (const dialect of DIALECTS)
+    void app.register(async (scope) => dialect.routes(scope, hub, dialectOptions), { prefix: dialect.prefix });
   mcpRoutes(app, { publicUrl: options.publicUrl, sessions: options.mcpSessions, kinds: options.clients });
   webRoutes(app, hub, {
     kinds: options.feeds,

@@ -1,7 +1,8 @@
 /**
  * The house's import rules, held by test: the client side (the client library, the MCP tools, the
  * CLI's client commands, the kinds' client halves) never reaches the server's hub, store or
- * doors; the hub reaches neither the client side, nor a door, nor a kind (it is handed the kinds).
+ * doors; the hub reaches neither the client side, nor a door, nor a kind (it is handed the kinds);
+ * a seed dialect, like every door, imports nothing of the store and nothing of another dialect.
  * A failure prints the chain of imports that broke the rule.
  */
 import { describe, expect, it } from 'vitest';
@@ -61,5 +62,20 @@ describe('import rules', () => {
         ),
       ),
     ).toEqual([]);
+  });
+
+  it('a seed dialect imports nothing of the store and nothing of another dialect', () => {
+    const dialectOf = (file: string) => /^src\/dialects\/([^/]+)\//.exec(file)?.[1];
+    const dialectFiles = files.filter((f) => dialectOf(f) !== undefined);
+    expect(dialectFiles.length).toBeGreaterThanOrEqual(4);
+    const wrong = dialectFiles.flatMap((file) =>
+      (graph.get(file) ?? [])
+        .filter((target) => {
+          const other = dialectOf(target);
+          return target.startsWith('src/store/') || (other !== undefined && other !== dialectOf(file));
+        })
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(wrong).toEqual([]);
   });
 });
