@@ -89,6 +89,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     signer: options.signer,
     open,
     streams: options.streams,
+    bindings: { grpcPort: options.grpcPort },
     logError: (error: unknown, request: FastifyRequest) => logFailure(options.logger, error, request),
   };
   for (const dialect of DIALECTS)

@@ -6,7 +6,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/actor.js';
 import type { Caller } from '../../identity/caller.js';
 import { asHubError, jsonRpcError, jsonRpcStatus, type JsonRpcErrorObject } from '../http/errors.js';
-import { EventStream, METHODS, type CallContext } from './methods.js';
+import { EventStream, METHODS, type CallContext, type Method } from './methods.js';
 import { checkVersion } from './version.js';
 
 export type JsonRpcId = string | number | null;
@@ -36,6 +36,23 @@ export function errorAnswer(id: JsonRpcId, error: unknown): Answer {
     cause: error,
   };
 }
+
+/**
+ * What one JSON-RPC endpoint answers and how it words a refusal: the A2A door's methods and
+ * error table, or a seed dialect's own (src/dialects/), over the same envelope.
+ */
+export interface Dispatch {
+  methods: ReadonlyMap<string, Method>;
+  /** The hint for an unknown method: the names this endpoint answers. */
+  methodHint: string;
+  errorAnswer: (id: JsonRpcId, error: unknown) => Answer;
+}
+
+const A2A_DISPATCH: Dispatch = {
+  methods: METHODS,
+  methodHint: 'A2A 1.0 names such as SendMessage, or 0.3 names such as message/send',
+  errorAnswer,
+};
 
 function checkEnvelope(body: unknown): { id: JsonRpcId; method: string; params: unknown; notification: boolean } {
   if (Array.isArray(body))
@@ -72,6 +89,7 @@ export async function answer(
   version: string | undefined,
   actor: () => Promise<Actor>,
   call: CallContext,
+  dispatch: Dispatch = A2A_DISPATCH,
 ): Promise<Answer> {
   let notification = false;
   let caller: Caller | undefined;
@@ -82,11 +100,9 @@ export async function answer(
     const request = checkEnvelope(body);
     id = request.id;
     checkVersion(version);
-    const method = METHODS.get(request.method);
+    const method = dispatch.methods.get(request.method);
     if (!method)
-      throw new HubError('METHOD_NOT_FOUND', `Method '${request.method}' not found`, {
-        hint: 'A2A 1.0 names such as SendMessage, or 0.3 names such as message/send',
-      });
+      throw new HubError('METHOD_NOT_FOUND', `Method '${request.method}' not found`, { hint: dispatch.methodHint });
     notification = request.notification;
     const asked = await actor();
     caller = asked.caller;
@@ -107,7 +123,7 @@ export async function answer(
     // Methods read params renamed to camelCase (camelKeys); the caller is told the fields as it spelled them.
     const named = renamedFields(told, spelledAsSent(params));
     // JSON-RPC 2.0: a notification (a sound request without an id) is never answered, not even with an error.
-    return notification ? NO_ANSWER : errorAnswer(id, withTaskBase(named, call.base));
+    return notification ? NO_ANSWER : dispatch.errorAnswer(id, withTaskBase(named, call.base));
   }
 }
 

@@ -1,21 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
-import { baseUrl, claimedCallerOf } from '../http/context.js';
-import { errorHeaders } from '../http/errors.js';
+import { baseUrl } from '../http/context.js';
 import { legacyCard, type Bindings, type Card } from './card.js';
 import { agentDoor, publicCard, spaceDoor } from './bases.js';
 import type { OpenStreams } from '../http/open-streams.js';
 import { restBindingRoutes } from './rest-binding.js';
 import { CARD_PATH, LEGACY_CARD_PATH } from '../../a2a/card-path.js';
-import { cardVersionOf, requestedVersion } from './version.js';
+import { cardVersionOf } from './version.js';
 import { CardSigner } from './card-signing.js';
 import type { Signer } from '../../delivery/signing.js';
 import { JWKS_PATH } from '../rest/keys.js';
-import { answer } from './jsonrpc.js';
-import { callerName } from '../../identity/caller.js';
-import { jsonRpcFrames, writeEventStream } from './sse.js';
-import { lastEventIdOf } from './last-event-id.js';
+import { jsonRpcHandler } from './rpc-route.js';
 import type { StreamSettings } from '../../config/index.js';
 
 /**
@@ -58,57 +54,7 @@ export function a2aRoutes(
   const cards = new CardSigner(options.signer);
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   app.addHook('preClose', async () => streams.endAll());
-  const rpc =
-    (door: (request: FastifyRequest) => Promise<Door>) => async (request: FastifyRequest, reply: FastifyReply) => {
-      const version = requestedVersion(request);
-      // Only a stream or a blocking send needs an end signal: made on first use, so plain calls do
-      // not pay for one. It fires when the answer's connection closes (the client left, or the answer ended).
-      let controller: AbortController | undefined;
-      const ending = () => {
-        if (controller) return controller;
-        const made = (controller = new AbortController());
-        // Asked for late (a blocking send asks after its write), the connection may have closed already.
-        if (reply.raw.closed) made.abort();
-        else reply.raw.once('close', () => made.abort());
-        return made;
-      };
-      // The caller's token is checked by answer(), before the method runs or in the method's own statement.
-      const caller = await claimedCallerOf(hub, request);
-      const who = callerName(caller);
-      const base = baseUrl(publicUrl, request);
-      let addressed: Door | undefined;
-      const result = await answer(
-        hub,
-        request.body,
-        version,
-        async () => ({ caller, door: (addressed = await door(request)), hubUrl: base }),
-        {
-          base,
-          get signal() {
-            return ending().signal;
-          },
-          ...lastEventIdOf(request),
-          reserveStream: () => streams.reserve(who),
-          publicCard: () => publicCard(hub, addressed!, base, bindings),
-        },
-      );
-      if (result.stream) {
-        const { events } = result.stream;
-        const abort = ending();
-        reply.hijack();
-        const ended = streams.hold(who, abort);
-        return writeEventStream(reply.raw, jsonRpcFrames(result.stream.id), events, abort, options.streams).finally(
-          () => {
-            ended();
-            events.release();
-          },
-        );
-      }
-      if (result.error) reply.headers(errorHeaders(result.error));
-      if (result.error?.code === 'INTERNAL') logError(result.cause, request);
-      if (result.body === undefined) return reply.code(result.status).send();
-      return reply.code(result.status).type('application/json').send(result.body);
-    };
+  const rpc = (door: (request: FastifyRequest) => Promise<Door>) => jsonRpcHandler(hub, { ...options, door });
   const config = { door: 'jsonrpc' as const };
   const card = async (request: FastifyRequest, reply: FastifyReply, door: Door) => {
     const hubBase = baseUrl(publicUrl, request);
