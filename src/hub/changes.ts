@@ -157,6 +157,7 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     ...(change.dueAt !== undefined ? { dueAt: change.dueAt } : {}),
   };
   if (change.partsFor !== undefined) write.takes = partsCheck(change.partsFor, change.messages);
+  if (change.wrote?.length) write.wrote = change.wrote;
   return { write, task: { record, history, artifacts } };
 }
 

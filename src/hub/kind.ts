@@ -166,6 +166,11 @@ export interface Change {
   dueAt?: number;
   /** Sets (or moves) the task's holder and its hold's end: a claim, a heartbeat; null: nobody holds it (a release). */
   hold?: Hold | null;
+  /**
+   * Paths the task's work wrote (a landing's files): kept by the task's context, so the task is
+   * found by them (TaskReads.wrote: which tasks of a space wrote a path).
+   */
+  wrote?: readonly string[];
 }
 
 /** One piece of an artifact streamed in chunks (A2A's TaskArtifactUpdateEvent flags). */

@@ -24,7 +24,7 @@ export const trimHistory = (task: Task, historyLength: number | undefined): Task
 };
 
 export interface TaskReadsDeps {
-  store: Pick<Store, 'getTask' | 'listTasks' | 'entryOf'>;
+  store: Pick<Store, 'getTask' | 'listTasks' | 'entryOf' | 'tasksThatWrote'>;
   view: View;
   following: Following;
   /** With the clock, turns the store's refusal of a caller's token into the hub's error. */
@@ -78,6 +78,26 @@ export class TaskReads {
       pageSize,
       totalSize: page.total,
     };
+  }
+
+  /**
+   * The tasks of a context (a space's) whose work wrote `path` (Change.wrote), latest first, at
+   * most `limit`, each whole as the caller reads it at its door: one walk of the store's paths
+   * index, then each task read by id (a task the door does not show is left out).
+   */
+  async wrote(
+    actor: Actor,
+    contextId: string,
+    path: string,
+    limit: number,
+  ): Promise<{ tasks: Task[]; hasMore: boolean }> {
+    const { store, view } = this.deps;
+    const ids = [...new Set(await store.tasksThatWrote(contextId, path, limit + 1))];
+    const read = await Promise.all(ids.slice(0, limit).map((id) => store.getTask(id, FULL)));
+    const shown = read.filter(
+      (t): t is StoredTask => t !== undefined && view.shows(actor.caller, actor.door, t.record),
+    );
+    return { tasks: shown.map((t) => view.render(t, FULL)), hasMore: ids.length > limit };
   }
 
   /** Reads a task for a request, checking its caller's token in the same read when it is still to be checked. */

@@ -130,12 +130,17 @@ export class View {
     return holds(this.rule.scope(caller, HUB), record);
   }
 
+  /** Whether this door's list shows the task to this caller (what `visible` checks, without refusing). */
+  shows(caller: Caller, door: Door, record: TaskRecord): boolean {
+    return holds(this.rule.scope(caller, door), record);
+  }
+
   /**
    * The task if this caller may see it at this door, exactly when the door's list shows it to
    * them (the same scope); otherwise "not found", exactly as if it did not exist.
    */
   visible<T extends StoredTask>(caller: Caller, door: Door, task: T | undefined, id: string): T {
-    if (task && holds(this.rule.scope(caller, door), task.record)) return task;
+    if (task && this.shows(caller, door, task.record)) return task;
     const seen = task && door.kind !== 'hub' && this.canSee(caller, task.record);
     // A task the caller may read, asked for at the wrong base: say which base lists it (the
     // caller sees its `to` anyway). Any other miss is "not found", telling nothing more.

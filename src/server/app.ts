@@ -21,6 +21,7 @@ import { taskWaitRoutes } from '../doors/rest/task-wait.js';
 import { forwardedRoutes } from '../doors/rest/forwarded.js';
 import { metricsRoutes } from '../doors/rest/metrics.js';
 import { spaceRoutes } from '../doors/rest/spaces.js';
+import { spaceWhyRoutes } from '../doors/rest/space-why.js';
 import { kindReadRoutes } from '../doors/rest/kind-reads.js';
 import { mcpRoutes } from '../doors/mcp/http.js';
 import type { SessionLimits } from '../doors/mcp/sessions.js';
@@ -78,6 +79,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   taskWaitRoutes(app, hub, open);
   forwardedRoutes(app, hub);
   spaceRoutes(app, hub, options);
+  spaceWhyRoutes(app, hub);
   kindReadRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
   statusRoutes(app, hub);

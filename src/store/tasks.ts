@@ -149,6 +149,8 @@ export interface TaskWrite {
   unlessPaused?: string;
   /** The write stands only while this agent takes these media types, checked in the write itself (PartsRefused: nothing written). */
   takes?: PartsCheck;
+  /** Paths the task's work wrote (Change.wrote), kept by its context and path so tasksThatWrote finds it. */
+  wrote?: readonly string[];
 }
 
 /** The media types of a write's message parts, against what its target takes (its input modes, else `defaults`). */
@@ -258,6 +260,11 @@ export interface TaskStore {
   addEntry(write: SealedWrite): Promise<void>;
   /** The id of the task that is not terminal and holds this open key (TaskRecord.openKey), if any. */
   openKeyHolder(key: string): Promise<string | undefined>;
+  /**
+   * The ids of the tasks of this context whose writes named `path` as written (TaskWrite.wrote),
+   * latest write first, at most `limit`: one walk of the paths' index, whatever the context holds.
+   */
+  tasksThatWrote(contextId: string, path: string, limit: number): Promise<string[]>;
   /**
    * Runs `work` holding the lock named `key`, across every process on the database, and answers
    * what it answers. Works under one key run one at a time, each after the writes of the one

@@ -173,6 +173,7 @@ export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change 
     messages: [],
     artifacts: [artifact],
     ...holdEnds(record, ctx.now),
+    ...(files.length ? { wrote: files.map((f) => f.path) } : {}), // why?path= finds the intent by them
   };
 };
 

@@ -296,4 +296,19 @@ ALTER TABLE agents ADD COLUMN endpoint_follow TEXT;
 CREATE INDEX tasks_by_sender_alone ON tasks(sender, visibility, updated_at, id) WHERE target IS NULL;
 `,
   },
+  {
+    version: 20,
+    name: 'paths tasks wrote',
+    sql: `
+-- The paths a task's work wrote (TaskWrite.wrote: the files an intent's landing names), by its
+-- context: which tasks of a space wrote a path, latest first, is one walk of the key.
+CREATE TABLE task_paths (
+  context_id TEXT COLLATE "C" NOT NULL,
+  path TEXT COLLATE "C" NOT NULL,
+  written_at BIGINT NOT NULL,
+  task_id TEXT COLLATE "C" NOT NULL,
+  PRIMARY KEY (context_id, path, written_at, task_id)
+);
+`,
+  },
 ];

@@ -146,7 +146,9 @@ export const liveTokenTest = (s: Statement, hash: string, gate?: QuotaGate): str
    ELSE muster_refuse('MU401', 'token', 'the token is not live') END AS live`;
 };
 
-export function taskReader(db: Db): Pick<TaskStore, 'getTask' | 'listTasks' | 'openKeyHolder' | 'countCreated'> {
+export function taskReader(
+  db: Db,
+): Pick<TaskStore, 'getTask' | 'listTasks' | 'openKeyHolder' | 'countCreated' | 'tasksThatWrote'> {
   const get = async (id: string, options: GetOptions): Promise<StoredTask | undefined> => {
     const s = new Statement();
     const taskId = s.param(id, 'text');
@@ -189,5 +191,13 @@ export function taskReader(db: Db): Pick<TaskStore, 'getTask' | 'listTasks' | 'o
     return countsByBucket(rows, buckets);
   };
 
-  return { getTask: get, listTasks: list, openKeyHolder, countCreated };
+  const tasksThatWrote = async (contextId: string, path: string, limit: number): Promise<string[]> =>
+    (
+      await db.query<{ task_id: string }>(
+        'SELECT task_id FROM task_paths WHERE context_id = $1 AND path = $2 ORDER BY written_at DESC, task_id DESC LIMIT $3',
+        [contextId, path, limit],
+      )
+    ).rows.map((r) => r.task_id);
+
+  return { getTask: get, listTasks: list, openKeyHolder, countCreated, tasksThatWrote };
 }

@@ -235,6 +235,14 @@ function writeHistory(s: Statement, id: string, w: TaskWrite): void {
        ON CONFLICT (task_id, artifact_id) DO UPDATE SET body = EXCLUDED.body`,
     );
   }
+  if (w.wrote?.length) {
+    s.with(
+      'paths',
+      `INSERT INTO task_paths (context_id, path, written_at, task_id)
+       SELECT ${s.param(record.contextId, 'text')}, p.path, ${s.param(record.updatedAt, 'int8')}, ${id}
+       FROM task_row, unnest(${s.param([...new Set(w.wrote)], 'text[]')}) AS p(path) ON CONFLICT DO NOTHING`,
+    );
+  }
   if (w.events.length) {
     const first = record.lastSeq - w.events.length;
     s.with(

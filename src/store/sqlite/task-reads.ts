@@ -79,11 +79,16 @@ function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> }
 export function taskReader(
   db: Db,
   tokenLive: (hash: string) => boolean,
-): Pick<TaskStore, 'getTask' | 'listTasks' | 'openKeyHolder' | 'countCreated'> {
+): Pick<TaskStore, 'getTask' | 'listTasks' | 'openKeyHolder' | 'countCreated' | 'tasksThatWrote'> {
   const gate = quotaStatements(db).gate;
   const prepare = statementCache(db);
   const getRow = db.prepare('SELECT * FROM tasks WHERE id = ?');
   const keyHolder = db.prepare(`SELECT id FROM tasks WHERE open_key = ? AND ${OPEN_KEY_HOLDS}`).pluck();
+  const writers = db
+    .prepare(
+      'SELECT task_id FROM task_paths WHERE context_id = ? AND path = ? ORDER BY written_at DESC, task_id DESC LIMIT ?',
+    )
+    .pluck();
   const lastMessages = db.prepare('SELECT body FROM messages WHERE task_id = ? ORDER BY seq DESC LIMIT ?').pluck();
   const allArtifacts = db
     .prepare('SELECT body FROM artifacts WHERE task_id = ? ORDER BY position, artifact_id')
@@ -165,5 +170,6 @@ export function taskReader(
     listTasks: list,
     openKeyHolder,
     countCreated,
+    tasksThatWrote: async (contextId, path, limit) => writers.all(contextId, path, limit) as string[],
   };
 }

@@ -56,6 +56,10 @@ export function taskWriter(
      ON CONFLICT (task_id, artifact_id) DO UPDATE SET body = excluded.body`,
   );
   const insertEvent = db.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
+  const insertPath = db.prepare(
+    `INSERT INTO task_paths (context_id, path, task_id, written_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
   const quotas = quotaStatements(db);
   /** What each write added to an inbox log, announced after the commit. */
   const inboxCommits = new WeakMap<TaskWrite, TaskCommitted>();
@@ -103,6 +107,7 @@ export function taskWriter(
         upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
       const firstEvent = record.lastSeq - w.events.length;
       w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
+      for (const path of w.wrote ?? []) insertPath.run(record.contextId, path, record.id, record.updatedAt);
       if (w.receipt) receipts.write(w.receipt, record.updatedAt);
       const lastSeq = w.inbox && inbox.write(w.inbox, record.updatedAt);
       if (w.inbox && lastSeq !== undefined) inboxCommits.set(w, { log: inboxKey(w.inbox.agent), lastSeq, events: [] });
