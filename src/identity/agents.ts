@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
@@ -19,6 +20,7 @@ import {
 import type { Quotas } from './quotas.js';
 import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { refuseReservedHandle } from './reserved-handles.js';
+import { isAgentId } from './agent-id.js';
 import { modeList } from './media-modes.js';
 import { profilePatchSchema, refuseReservedSkillIds, type SearchFilters } from './profile.js';
 import { TokenFailures } from './token-failures.js';
@@ -114,6 +116,7 @@ export class Identity {
     const token = newToken();
     const now = this.clock();
     const agent: AgentRecord = Object.assign({}, input, caller.kind === 'operator' ? { operator: caller.handle } : {}, {
+      id: randomUUID(),
       createdAt: now,
     });
     const charges = caller.kind === 'admin' ? [] : this.quotas.charge('register.address', address, now);
@@ -197,6 +200,25 @@ export class Identity {
         hint: 'Check the handle; the directory (GET /api/agents) lists every agent',
       });
     this.existing.set(handle, true);
+    return agent;
+  }
+
+  /**
+   * The handle a route's agent reference names: a handle as it is, an agent id (agent-id.ts) as
+   * its agent's handle. A reference that names no agent is passed on, for the route to refuse.
+   */
+  async handleOf(ref: string): Promise<string> {
+    if (!isAgentId(ref)) return ref;
+    return (await this.store.getAgentById(ref.toLowerCase()))?.handle ?? ref;
+  }
+
+  /** The agent with this public id (agent-id.ts); AGENT_NOT_FOUND when none has it. */
+  async agentById(id: string): Promise<AgentRecord> {
+    const agent = isAgentId(id) ? await this.store.getAgentById(id.toLowerCase()) : undefined;
+    if (!agent)
+      throw new HubError('AGENT_NOT_FOUND', `No agent with the id '${id}' on this hub`, {
+        hint: 'Check the id; the directory (GET /api/agents) lists every agent with its agentId',
+      });
     return agent;
   }
 

@@ -93,6 +93,7 @@ export class EndpointControl {
         hint: `Verify it: POST /api/agents/${handle}/endpoint/challenge, then /endpoint/verify`,
       });
     }
+    if (enabled) await this.refuseUnsafe(agent.endpointRpcUrl!);
     const now = this.clock();
     try {
       const updated = await this.store.setForwarding(
@@ -103,6 +104,22 @@ export class EndpointControl {
       return view(updated);
     } catch (e) {
       throw e instanceof QuotaExceeded ? this.quotas.refusal(e, now) : e;
+    }
+  }
+
+  /**
+   * Forwarding goes on only to an endpoint the outbound rules let the hub reach now: what its host
+   * resolves to may have changed since it was verified. `meta.endpointRefused` names the rule.
+   */
+  private async refuseUnsafe(url: string): Promise<void> {
+    try {
+      await checkTarget(url, this.policy);
+    } catch (e) {
+      if (!(e instanceof TargetRefused)) throw e;
+      throw new HubError('CONFLICT', `The endpoint is not one this hub may call now: ${e.message}`, {
+        hint: 'Serve the endpoint at a public https address, verify it again, then switch forwarding on',
+        meta: { endpointRefused: e.reason },
+      });
     }
   }
 

@@ -8,6 +8,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** `base` is the hub's base URL as the caller reaches it; `endpoint: false` leaves the agent's own endpoint out (lists). */
 export const publicProfile = (agent: AgentRecord, base: string, show: { endpoint: boolean } = { endpoint: true }) => ({
   handle: agent.handle,
+  agentId: agent.id,
   ...(agent.name ? { name: agent.name } : {}),
   ...(agent.description ? { description: agent.description } : {}),
   ...(show.endpoint && agent.endpoint ? { endpoint: agent.endpoint } : {}),

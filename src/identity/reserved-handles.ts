@@ -1,4 +1,5 @@
 import { HubError } from '../errors/hub-error.js';
+import { isAgentId } from './agent-id.js';
 
 /**
  * Handles no agent may register: names that read as the hub itself or its operators, path
@@ -58,6 +59,12 @@ const isReservedHandle = (handle: string): boolean => RESERVED.has(handle);
 
 /** Refuses a reserved handle, for an agent's registration and an operator's creation alike (one namespace). */
 export function refuseReservedHandle(handle: string): void {
+  if (isAgentId(handle)) {
+    throw new HubError('HANDLE_RESERVED', `The handle '${handle}' has the form of an agent id`, {
+      fields: [{ field: 'handle', description: 'has the form of a UUID, which routes read as an agent id' }],
+      hint: 'Pick a handle that is not a UUID',
+    });
+  }
   if (!isReservedHandle(handle)) return;
   throw new HubError('HANDLE_RESERVED', `The handle '${handle}' is reserved for the hub's own use`, {
     fields: [{ field: 'handle', description: 'is reserved: it names the hub, its operators or one of its routes' }],

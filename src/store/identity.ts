@@ -9,6 +9,8 @@ import type { QuotaCharge, QuotaGate } from './receipts.js';
 
 export interface AgentRecord {
   handle: string;
+  /** The agent's stable public id (a UUID), given at registration: REST routes take it wherever they take the handle. */
+  id: string;
   name?: string;
   description?: string;
   /** The agent's own A2A base URL, if it has one. */
@@ -36,6 +38,9 @@ export interface AgentRecord {
   paused?: AgentPause;
   createdAt: number;
 }
+
+/** An agent as it is registered: its id may be left to the store. */
+export type NewAgent = Omit<AgentRecord, 'id'> & { id?: string };
 
 /** How the hub speaks to an agent's own endpoint (delivery/remote/interface.ts picks it from the card). */
 export type EndpointProtocol = 'JSONRPC/1.0' | 'HTTP+JSON/1.0' | 'JSONRPC/0.3';
@@ -108,9 +113,15 @@ export interface AgentCursor {
 }
 
 export interface IdentityStore {
-  /** Registers an agent with its first token (and its operator, if any), charging `quotas` in the same transaction; a handle an agent or operator holds is StoreConflict('handle'). */
-  insertAgent(agent: AgentRecord, token: { id: string; hash: string }, quotas?: QuotaCharge[]): Promise<void>;
+  /**
+   * Registers an agent with its first token (and its operator, if any), charging `quotas` in the
+   * same transaction; a handle an agent or operator holds is StoreConflict('handle'). An agent
+   * given without an id gets a new UUID.
+   */
+  insertAgent(agent: NewAgent, token: { id: string; hash: string }, quotas?: QuotaCharge[]): Promise<void>;
   getAgent(handle: string): Promise<AgentRecord | undefined>;
+  /** The agent whose public id (AgentRecord.id) this is. */
+  getAgentById(id: string): Promise<AgentRecord | undefined>;
   /** Agents in registration order (then handle), `limit` at most, after `after` when given. */
   listAgents(query: { limit: number; after?: AgentCursor }): Promise<{ agents: AgentRecord[]; hasMore: boolean }>;
   /** Applies a profile patch; the agent as it is after it, undefined when there is no such agent. Announced as a record change. */

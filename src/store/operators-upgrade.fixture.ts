@@ -12,7 +12,12 @@ export const AGENTS_BEFORE_OPERATORS = [
 ];
 
 export async function expectOperatorsAfter(store: Store): Promise<void> {
-  expect(await store.getAgent('old-agent')).toEqual({ handle: 'old-agent', name: 'Old Agent', createdAt: 10 });
+  expect(await store.getAgent('old-agent')).toEqual({
+    handle: 'old-agent',
+    id: expect.any(String),
+    name: 'Old Agent',
+    createdAt: 10,
+  });
   await expect(
     store.insertOperator({ handle: 'old-agent', createdAt: 20 }, { id: 'op-token-1', hash: 'h1' }),
   ).rejects.toBeInstanceOf(StoreConflict);

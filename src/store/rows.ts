@@ -124,6 +124,8 @@ export function recordFromRow(row: TaskRow): TaskRecord {
 
 export interface AgentRow {
   handle: string;
+  /** Absent in rows read by migrations before the agent-id one. */
+  agent_id?: string | null;
   name: string | null;
   description: string | null;
   endpoint: string | null;
@@ -151,7 +153,7 @@ export interface TokenRow {
 }
 
 export const agentFromRow = (r: AgentRow): AgentRecord => {
-  const a: AgentRecord = { handle: r.handle, createdAt: r.created_at };
+  const a: AgentRecord = { handle: r.handle, id: r.agent_id ?? '', createdAt: r.created_at };
   if (r.name !== null) a.name = r.name;
   if (r.description !== null) a.description = r.description;
   if (r.endpoint !== null) a.endpoint = r.endpoint;

@@ -21,7 +21,21 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
     it('stores agents and finds live tokens by hash only', async () => {
       const { store } = await open();
       await store.insertAgent({ handle: 'ann', name: 'Ann', createdAt: 1 }, { id: 't1', hash: 'h1' });
-      expect(await store.getAgent('ann')).toEqual({ handle: 'ann', name: 'Ann', createdAt: 1 });
+      const ann = await store.getAgent('ann');
+      // An agent registered without an id gets a UUID of its own, by which it is found too.
+      expect(ann).toEqual({
+        handle: 'ann',
+        id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        name: 'Ann',
+        createdAt: 1,
+      });
+      expect(await store.getAgentById(ann!.id)).toEqual(ann);
+      await store.insertAgent(
+        { handle: 'bo', id: '00000000-0000-4000-8000-00000000000b', createdAt: 1 },
+        { id: 'tb', hash: 'hb' },
+      );
+      expect((await store.getAgentById('00000000-0000-4000-8000-00000000000b'))?.handle).toBe('bo');
+      expect(await store.getAgentById('00000000-0000-4000-8000-00000000000c')).toBeUndefined();
       expect((await store.findToken('h1'))?.handle).toBe('ann');
       await expect(store.insertAgent({ handle: 'ann', createdAt: 2 }, { id: 't2', hash: 'h2' })).rejects.toBeInstanceOf(
         StoreConflict,

@@ -35,6 +35,9 @@ export function agentRoutes(
   const config = { door: 'rest' as const };
   inboxRoutes(app, hub, options); // an agent's own live inbox (registered here: app.ts lists the doors' route groups)
   const base = (request: Parameters<typeof baseUrl>[1]) => baseUrl(options.publicUrl, request);
+  // The agent a route names, by its handle or its public id (identity/agent-id.ts).
+  const handleOf = (request: { params: unknown }) =>
+    hub.identity.handleOf((request.params as { handle: string }).handle);
 
   app.post('/api/agents', { config }, async (request, reply) => {
     const caller = await callerOf(hub, request);
@@ -57,53 +60,46 @@ export function agentRoutes(
 
   app.get('/api/agents/:handle', { config }, async (request) => {
     await callerOf(hub, request);
-    return profile(await hub.identity.agent((request.params as { handle: string }).handle), base(request));
+    return profile(await hub.identity.agent(await handleOf(request)), base(request));
   });
 
   // The agent's profile: name, description, declared skills and tags (identity/profile.ts).
   app.patch('/api/agents/:handle', { config }, async (request) => {
     const caller = await callerOf(hub, request);
     return profile(
-      await hub.identity.updateProfile(caller, (request.params as { handle: string }).handle, request.body ?? {}),
+      await hub.identity.updateProfile(caller, await handleOf(request), request.body ?? {}),
       base(request),
     );
   });
 
   app.post('/api/agents/:handle/token', { config }, async (request, reply) => {
-    const token = await hub.identity.rotate(
-      await callerOf(hub, request),
-      (request.params as { handle: string }).handle,
-    );
+    const token = await hub.identity.rotate(await callerOf(hub, request), await handleOf(request));
     return reply.header('cache-control', 'no-store').send({ token });
   });
 
   app.get('/api/agents/:handle/tokens', { config }, async (request) => {
-    const tokens = await hub.identity.tokens(
-      await callerOf(hub, request),
-      (request.params as { handle: string }).handle,
-    );
+    const tokens = await hub.identity.tokens(await callerOf(hub, request), await handleOf(request));
     return { tokens: tokens.map(tokenView) };
   });
 
   app.delete('/api/agents/:handle/tokens/:tokenId', { config }, async (request, reply) => {
-    const { handle, tokenId } = request.params as { handle: string; tokenId: string };
-    await hub.identity.revoke(await callerOf(hub, request), handle, tokenId);
+    const { tokenId } = request.params as { tokenId: string };
+    await hub.identity.revoke(await callerOf(hub, request), await handleOf(request), tokenId);
     return reply.code(204).send();
   });
 
   // Proving control of the agent's own endpoint, and forwarding new tasks to it.
-  const handleOf = (request: { params: unknown }) => (request.params as { handle: string }).handle;
   app.post('/api/agents/:handle/endpoint/challenge', { config }, async (request) =>
-    hub.endpoints.challenge(await callerOf(hub, request), handleOf(request)),
+    hub.endpoints.challenge(await callerOf(hub, request), await handleOf(request)),
   );
   app.post('/api/agents/:handle/endpoint/verify', { config }, async (request) =>
-    hub.endpoints.verify(await callerOf(hub, request), handleOf(request)),
+    hub.endpoints.verify(await callerOf(hub, request), await handleOf(request)),
   );
   app.get('/api/agents/:handle/forwarding', { config }, async (request) =>
-    hub.endpoints.forwarding(await callerOf(hub, request), handleOf(request)),
+    hub.endpoints.forwarding(await callerOf(hub, request), await handleOf(request)),
   );
   app.put('/api/agents/:handle/forwarding', { config }, async (request) =>
-    hub.endpoints.setForwarding(await callerOf(hub, request), handleOf(request), request.body ?? {}),
+    hub.endpoints.setForwarding(await callerOf(hub, request), await handleOf(request), request.body ?? {}),
   );
 
   // Pausing: new direct tasks to the agent are refused until it is resumed (its operator or the admin).
@@ -112,7 +108,10 @@ export function agentRoutes(
     ['resume', false],
   ] as const) {
     app.post(`/api/agents/:handle/${action}`, { config }, async (request) =>
-      profile(await hub.identity.setPaused(await callerOf(hub, request), handleOf(request), paused), base(request)),
+      profile(
+        await hub.identity.setPaused(await callerOf(hub, request), await handleOf(request), paused),
+        base(request),
+      ),
     );
   }
 

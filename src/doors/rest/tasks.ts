@@ -35,7 +35,10 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
   for (const box of ['inbox', 'sent'] as const) {
     app.get(`/api/${box}`, { config }, async (request) => {
       const query = parseWith(mailboxQuery, request.query);
-      return hub.mailboxes.page(await callerOf(hub, request), box, query);
+      const caller = await callerOf(hub, request);
+      // `agent` by its handle or its public id (identity/agent-id.ts).
+      if (query.agent !== undefined) query.agent = await hub.identity.handleOf(query.agent);
+      return hub.mailboxes.page(caller, box, query);
     });
   }
 

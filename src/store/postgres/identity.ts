@@ -9,11 +9,13 @@ import type {
   AgentSearch,
   EndpointChallenge,
   IdentityStore,
+  NewAgent,
   SpokenInterface,
   ProfilePatch,
   QuotaCharge,
   QuotaGate,
 } from '../store.js';
+import { randomUUID } from 'node:crypto';
 import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
@@ -22,7 +24,7 @@ import { chargeQuotas, gateTest } from './receipts.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
 
 export const AGENT_COLUMNS =
-  'handle, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_follow, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
+  'handle, agent_id, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_follow, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
 /** The directory's search in PostgreSQL's words, its parameters in searchKeys' order. */
 const SEARCH = searchSql(
   'strpos',
@@ -69,7 +71,7 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
   return {
     /** The agent, its first token and its quota charges in one statement; a taken handle is StoreConflict('handle'). */
     insertAgent: async (
-      agent: AgentRecord,
+      agent: NewAgent,
       token: { id: string; hash: string },
       quotas: QuotaCharge[] = [],
     ): Promise<void> => {
@@ -81,8 +83,8 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
       s.with('held', `INSERT INTO handles (handle, holder) VALUES (${handle}, 'agent') RETURNING handle`);
       s.with(
         'agent',
-        `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
-         SELECT held.handle, ${s.param(p.name, 'text')}, ${s.param(p.description, 'text')},
+        `INSERT INTO agents (handle, agent_id, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
+         SELECT held.handle, ${s.param(agent.id ?? randomUUID(), 'text')}, ${s.param(p.name, 'text')}, ${s.param(p.description, 'text')},
            ${s.param(agent.endpoint ?? null, 'text')}, ${s.param(agent.operator ?? null, 'text')}, ${at}, ${s.param(p.skills, 'text')}, ${s.param(p.tags, 'text')},
            ${s.param(p.input_modes, 'text')}, ${s.param(p.output_modes, 'text')},
            ${s.param(p.search_names, 'text')}, ${s.param(p.search_text, 'text')}, ${s.param(p.search_keys, 'text')} FROM held RETURNING handle`,
@@ -102,6 +104,11 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
 
     getAgent: async (handle: string) => {
       const { rows } = await db.query<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents WHERE handle = $1`, [handle]);
+      return rows[0] && agentFromRow(rows[0]);
+    },
+
+    getAgentById: async (id: string) => {
+      const { rows } = await db.query<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents WHERE agent_id = $1`, [id]);
       return rows[0] && agentFromRow(rows[0]);
     },
 

@@ -297,6 +297,18 @@ CREATE INDEX tasks_by_sender_alone ON tasks(sender, visibility, updated_at, id) 
 `,
   },
   {
+    version: 19,
+    name: 'agent ids',
+    sql: `
+-- Each agent's stable public id (AgentRecord.id, a UUID), which REST routes take beside its handle;
+-- agents registered before get theirs here, new ones as they register.
+ALTER TABLE agents ADD COLUMN agent_id TEXT COLLATE "C";
+UPDATE agents SET agent_id = gen_random_uuid()::text;
+ALTER TABLE agents ALTER COLUMN agent_id SET NOT NULL;
+CREATE UNIQUE INDEX agents_by_id ON agents(agent_id);
+`,
+  },
+  {
     version: 20,
     name: 'paths tasks wrote',
     sql: `

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { isConstraintViolation, type Db } from './database.js';
 import {
   StoreConflict,
   type AgentCursor,
-  type AgentRecord,
   type AgentSearch,
+  type NewAgent,
   type EndpointChallenge,
   type EventBus,
   type SpokenInterface,
@@ -28,13 +29,14 @@ export function tokenLiveness(db: Db): (hash: string) => boolean {
 /** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
 export function identityStatements(db: Db, bus: EventBus): IdentityStore {
   const insertAgentRow = db.prepare(
-    `INSERT INTO agents (handle, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
-     VALUES (@handle, @name, @description, @endpoint, @operator, @createdAt, @skills, @tags, @input_modes, @output_modes, @search_names, @search_text, @search_keys)`,
+    `INSERT INTO agents (handle, agent_id, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
+     VALUES (@handle, @agentId, @name, @description, @endpoint, @operator, @createdAt, @skills, @tags, @input_modes, @output_modes, @search_names, @search_text, @search_keys)`,
   );
   const holdHandle = db.prepare("INSERT INTO handles (handle, holder) VALUES (?, 'agent')");
   const insertTokenRow = db.prepare('INSERT INTO tokens (id, handle, hash, created_at) VALUES (?, ?, ?, ?)');
   const revokeOthers = db.prepare('UPDATE tokens SET revoked_at = ? WHERE handle = ? AND revoked_at IS NULL');
   const getAgentRow = db.prepare('SELECT * FROM agents WHERE handle = ?');
+  const getAgentById = db.prepare('SELECT * FROM agents WHERE agent_id = ?');
   const agentPage = db.prepare(
     'SELECT * FROM agents WHERE (@createdAt IS NULL OR (created_at, handle) > (@createdAt, @handle)) ORDER BY created_at, handle LIMIT @lim',
   );
@@ -46,25 +48,24 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
 
   const counters = quotaStatements(db);
   const chargeQuotas = counters.charge;
-  const insertAgent = db.transaction(
-    (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
-      chargeQuotas(quotas);
-      try {
-        holdHandle.run(agent.handle);
-        insertAgentRow.run({
-          endpoint: agent.endpoint ?? null,
-          operator: agent.operator ?? null,
-          handle: agent.handle,
-          createdAt: agent.createdAt,
-          ...profileColumns(agent),
-        });
-      } catch (e) {
-        if (isConstraintViolation(e)) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
-        throw e;
-      }
-      insertTokenRow.run(token.id, agent.handle, token.hash, agent.createdAt);
-    },
-  );
+  const insertAgent = db.transaction((agent: NewAgent, token: { id: string; hash: string }, quotas: QuotaCharge[]) => {
+    chargeQuotas(quotas);
+    try {
+      holdHandle.run(agent.handle);
+      insertAgentRow.run({
+        endpoint: agent.endpoint ?? null,
+        operator: agent.operator ?? null,
+        handle: agent.handle,
+        agentId: agent.id ?? randomUUID(),
+        createdAt: agent.createdAt,
+        ...profileColumns(agent),
+      });
+    } catch (e) {
+      if (isConstraintViolation(e)) throw new StoreConflict('handle', `handle ${agent.handle} is taken`);
+      throw e;
+    }
+    insertTokenRow.run(token.id, agent.handle, token.hash, agent.createdAt);
+  });
 
   const insertToken = db.transaction(
     (handle: string, token: { id: string; hash: string }, now: number, replace: boolean) => {
@@ -153,10 +154,14 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
       keepSetting.run(ADMIN_TOKEN_HASH, hash);
       return getSetting.get(ADMIN_TOKEN_HASH) as string;
     },
-    insertAgent: async (agent: AgentRecord, token: { id: string; hash: string }, quotas: QuotaCharge[] = []) =>
+    insertAgent: async (agent: NewAgent, token: { id: string; hash: string }, quotas: QuotaCharge[] = []) =>
       insertAgent.immediate(agent, token, quotas),
     getAgent: async (handle: string) => {
       const row = getAgentRow.get(handle) as AgentRow | undefined;
+      return row && agentFromRow(row);
+    },
+    getAgentById: async (id: string) => {
+      const row = getAgentById.get(id) as AgentRow | undefined;
       return row && agentFromRow(row);
     },
     listAgents: async (query: { limit: number; after?: AgentCursor }) => {

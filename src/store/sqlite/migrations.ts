@@ -2,6 +2,7 @@
  * Numbered migrations, only ever appended once released. Pending ones run in order, once,
  * together in one IMMEDIATE transaction (see database.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { backfilledKeys, backfillRows, type MigrationInputs } from '../open-key-backfill.js';
 import { AGENT_PROFILES_SQL, profileBackfill } from '../agent-profile-upgrade.js';
 import type { AgentRow } from '../rows.js';
@@ -270,6 +271,21 @@ ALTER TABLE agents ADD COLUMN endpoint_follow TEXT;
 -- It holds target too, so a count reads the index alone (SQLite reads a row for a column it lacks).
 CREATE INDEX tasks_by_sender_alone ON tasks(sender, visibility, updated_at, id, target) WHERE target IS NULL;
 `,
+  },
+  {
+    version: 24,
+    name: 'agent ids',
+    sql: `
+-- Each agent's stable public id (AgentRecord.id, a UUID), which REST routes take beside its handle.
+ALTER TABLE agents ADD COLUMN agent_id TEXT;
+CREATE UNIQUE INDEX agents_by_id ON agents(agent_id);
+`,
+    // Agents registered before get theirs here; new ones get theirs as they register.
+    data: (db) => {
+      const give = db.prepare('UPDATE agents SET agent_id = ? WHERE handle = ?');
+      for (const handle of db.prepare('SELECT handle FROM agents WHERE agent_id IS NULL').pluck().all() as string[])
+        give.run(randomUUID(), handle);
+    },
   },
   {
     version: 25,
