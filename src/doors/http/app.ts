@@ -185,7 +185,7 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
  * Reads and discards the rest of an oversize body before answering, so the client sees the
  * 413 instead of a reset; a body that keeps coming is cut off after a short while.
  */
-async function drain(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function drain(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   reply.header('connection', 'close');
   const raw = request.raw;
   if (raw.readableEnded || raw.destroyed) return;
