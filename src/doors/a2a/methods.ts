@@ -49,7 +49,7 @@ export class EventStream {
 }
 
 export const v1Wire: WireFormat = { shape: (event) => event, ends: endsStream };
-const legacyWire: WireFormat = {
+export const legacyWire: WireFormat = {
   shape: streamEventOut,
   ends: (event) => 'statusUpdate' in event && legacyFinal(event.statusUpdate.status.state),
 };
@@ -165,10 +165,11 @@ const v03: Record<string, Handler> = {
 /** The methods that check the caller's token in their own statement: a send and a read of one task. */
 const CHECK_TOKEN_THEMSELVES = new Set(['SendMessage', 'GetTask', 'message/send', 'tasks/get']);
 
-const table = (version: ProtocolVersion, handlers: Record<string, Handler>): [string, Method][] =>
+/** Methods by name, each marked when it checks its caller's token itself (a seed dialect builds its own table so too). */
+export const methodTable = (version: ProtocolVersion, handlers: Record<string, Handler>): [string, Method][] =>
   Object.entries(handlers).map(([name, handler]) => [
     name,
     CHECK_TOKEN_THEMSELVES.has(name) ? { version, handler, checksToken: true } : { version, handler },
   ]);
 
-export const METHODS: ReadonlyMap<string, Method> = new Map([...table('1.0', v1), ...table('0.3', v03)]);
+export const METHODS: ReadonlyMap<string, Method> = new Map([...methodTable('1.0', v1), ...methodTable('0.3', v03)]);
