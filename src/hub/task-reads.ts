@@ -3,7 +3,7 @@
  * each as the caller may see it. The writes read through here too, so a task is checked and
  * presented one way whichever call reads it.
  */
-import type { ListTasksParams, ListTasksResult, Task } from '../a2a/types.js';
+import type { ListTasksParams, ListTasksResult, Task, TaskState } from '../a2a/types.js';
 import { uncheckedToken } from '../identity/caller.js';
 import type { Quotas } from '../identity/quotas.js';
 import type { GetOptions, Store, StoredTask } from '../store/store.js';
@@ -50,16 +50,24 @@ export class TaskReads {
     );
   }
 
-  /** A page of the tasks the caller may list at its door; with `kinds`, only tasks of those kinds. */
-  async list(actor: Actor, params: ListTasksParams, kinds?: readonly string[]): Promise<ListTasksResult> {
+  /**
+   * A page of the tasks the caller may list at its door; with `kinds`, only tasks of those kinds;
+   * with `states`, only tasks in one of them (a door's own filter, beside `params.status`).
+   */
+  async list(
+    actor: Actor,
+    params: ListTasksParams,
+    kinds?: readonly string[],
+    states?: readonly TaskState[],
+  ): Promise<ListTasksResult> {
     const { view, store } = this.deps;
     const pageSize = params.pageSize ?? 50;
     const scope = view.listScope(actor.caller, actor.door, kinds);
     if (!scope) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
-    const filters = [scope, params.status, params.contextId, params.statusTimestampAfter];
+    const filters = [scope, params.status, params.contextId, params.statusTimestampAfter, ...(states ? [states] : [])];
     const page = await store.listTasks({
       scope,
-      ...(params.status ? { states: [params.status] } : {}),
+      ...(params.status ? { states: [params.status] } : states ? { states } : {}),
       ...(params.contextId !== undefined ? { contextId: params.contextId } : {}),
       ...(params.statusTimestampAfter ? { statusAtOrAfter: Date.parse(params.statusTimestampAfter) } : {}),
       ...cursorFrom(params.pageToken, filters, 'pageToken'),

@@ -44,8 +44,12 @@ export interface TaskWritesDeps {
 export class TaskWrites {
   constructor(private readonly deps: TaskWritesDeps) {}
 
-  /** `gone`, asked only when the send blocks, fires when the caller stops waiting for the answer. */
-  async send(asked: Actor, params: SendMessageParams, gone?: () => AbortSignal): Promise<Task> {
+  /**
+   * `gone`, asked only when the send blocks, fires when the caller stops waiting for the answer.
+   * `key`: the write's own idempotency key (an operation id), in place of the messageId: a retry
+   * with the same key and parts, whatever its messageId, is answered the task it wrote.
+   */
+  async send(asked: Actor, params: SendMessageParams, gone?: () => AbortSignal, key?: string): Promise<Task> {
     const { kinds, push: configs, reads } = this.deps;
     const { message } = params;
     const accepts = params.configuration?.acceptedOutputModes;
@@ -77,11 +81,18 @@ export class TaskWrites {
     if (push || worksOnOpen) await this.deps.confirm(actor.caller);
     if (push) await configs.check(push.url, `${pushField}.url`);
     if (push && message.taskId !== undefined) await configs.assertSettable(actor.caller, message.taskId, push.id);
-    const idem: Idempotency = {
-      scope: `message:${callerName(actor.caller)}`,
-      key: message.messageId,
-      fingerprint: fingerprintOf([doorPrint(actor.door), message]),
-    };
+    const idem: Idempotency =
+      key === undefined
+        ? {
+            scope: `message:${callerName(actor.caller)}`,
+            key: message.messageId,
+            fingerprint: fingerprintOf([doorPrint(actor.door), message]),
+          }
+        : {
+            scope: `operation:${callerName(actor.caller)}`,
+            key,
+            fingerprint: fingerprintOf([doorPrint(actor.door), message.taskId ?? null, message.parts]),
+          };
     const task = await this.once(
       actor,
       idem,

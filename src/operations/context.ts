@@ -17,6 +17,8 @@ export interface CallContext {
   reserveStream: () => () => void;
   /** The public card of the base the call addresses, as its door serves it. */
   publicCard?: () => Promise<AgentCardJson>;
+  /** A send's own idempotency key, when its door has one (TaskWrites.send's `key`). */
+  operationKey?: string;
 }
 
 /** An operation's answer that is a stream of 1.0 StreamResponse events: the snapshot first, then the log. */

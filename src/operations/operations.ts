@@ -52,7 +52,7 @@ export const OPERATIONS = {
   SendMessage: op(true, parse.parseSend, async (hub, actor, request, call): Promise<SendResult> => {
     if (hub.directory.takes(actor.door, request))
       return { message: await hub.directory.answer(actor.caller, request, call.base) };
-    const task = await hub.tasks.send(actor, request, () => call.signal);
+    const task = await hub.tasks.send(actor, request, () => call.signal, call.operationKey);
     const reply = replyOf(task); // the agent answered with a Message: that is the answer
     return reply ? { message: reply } : { task };
   }),

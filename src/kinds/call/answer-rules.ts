@@ -3,3 +3,6 @@ export const STANCES = ['support', 'oppose', 'mixed', 'neutral'] as const;
 
 /** An answer's body, in characters. */
 export const ANSWER_LENGTH = { min: 20, max: 4000 } as const;
+
+/** The answer form Cairn's clients send: `schema` named, and the author's approval of its publication. */
+export const CALL_RESPONSE_SCHEMA = 'cairn.call.response/0.1';

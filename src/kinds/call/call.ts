@@ -8,7 +8,7 @@ import { requireAgent } from '../../identity/caller.js';
 import type { StoredTask } from '../../store/store.js';
 import type { Change, Kind, KindContext, KindModule, Opening } from '../../hub/kind.js';
 import type { Quotas } from '../../identity/quotas.js';
-import { ANSWER_LENGTH, STANCES } from './answer-rules.js';
+import { ANSWER_LENGTH, CALL_RESPONSE_SCHEMA, STANCES } from './answer-rules.js';
 import { CALL_OPEN } from './open-skill.js';
 import { CALL_QUOTA_RULES } from './quota-rules.js';
 import { requirePublic } from '../../wire/screening.js';
@@ -31,12 +31,26 @@ const openArgs = z
 export const CALL_ANSWER = 'call.answer';
 const bodyLength = `must be ${ANSWER_LENGTH.min} to ${ANSWER_LENGTH.max} characters`;
 
-const answerSchema = z
+const answerFields = {
+  stance: z.enum(STANCES, `must be ${STANCES.slice(0, -1).join(', ')} or ${STANCES.at(-1)}`).optional(),
+  body: z.string().trim().min(ANSWER_LENGTH.min, bodyLength).max(ANSWER_LENGTH.max, bodyLength),
+};
+const answerSchema = z.object(answerFields).strict();
+/** The same answer in the form Cairn's clients send; what is published is the answer alone. */
+const answerFormSchema = z
   .object({
-    stance: z.enum(STANCES, `must be ${STANCES.slice(0, -1).join(', ')} or ${STANCES.at(-1)}`).optional(),
-    body: z.string().trim().min(ANSWER_LENGTH.min, bodyLength).max(ANSWER_LENGTH.max, bodyLength),
+    ...answerFields,
+    schema: z.literal(CALL_RESPONSE_SCHEMA),
+    public_output_approved: z.literal(true, 'must be true: an answer is public at once'),
   })
   .strict();
+
+function readAnswer(data: unknown): z.output<typeof answerSchema> {
+  if ((data as { schema?: unknown } | null)?.schema !== CALL_RESPONSE_SCHEMA)
+    return parseWith(answerSchema, data, DATA);
+  const { stance, body } = parseWith(answerFormSchema, data, DATA);
+  return stance === undefined ? { body } : { stance, body };
+}
 
 /**
  * Open calls (the keeper's questions): the admin asks a question with no deadline; each agent
@@ -87,7 +101,7 @@ export function callKind(quotas: Quotas): Kind {
         });
       }
       const author = requireAgent(ctx.caller, 'answer an open call');
-      const answer = parseWith(answerSchema, onlyData(message, 'An answer'), DATA);
+      const answer = readAnswer(onlyData(message, 'An answer'));
       requirePublic(answer, DATA);
       const id = uuidv7();
       // Public at once, without the author's handle (public views name no agents).

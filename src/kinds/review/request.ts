@@ -53,13 +53,15 @@ const reviewRequestSchema = z
 
 export type ReviewRequest = z.output<typeof reviewRequestSchema>;
 
-const approvalSchema = z
-  .object({
-    public_input_digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be 'sha256:' and 64 lowercase hex digits"),
-    public_output: z.literal(true, 'must be true: the request and its outcome are public'),
-    scope: z.literal('this_task', "must be 'this_task'"),
-  })
-  .strict();
+/** The approval of one request; `scope` names what was approved: `this_task`, or `this_open_task` for the open-task form. */
+const approvalSchema = (scope: string) =>
+  z
+    .object({
+      public_input_digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be 'sha256:' and 64 lowercase hex digits"),
+      public_output: z.literal(true, 'must be true: the request and its outcome are public'),
+      scope: z.literal(scope, `must be '${scope}'`),
+    })
+    .strict();
 
 export const REVIEW_OPEN = 'review.open';
 
@@ -91,8 +93,8 @@ export function checkRequest(raw: unknown, settings: ReviewSettings, now: number
 }
 
 /** Checks the approval: the digest must be that of the request exactly as posted. */
-export function checkApproval(raw: unknown, request: unknown, root = 'approval'): string {
-  const approval = parseWith(approvalSchema, raw, root);
+export function checkApproval(raw: unknown, request: unknown, root = 'approval', scope = 'this_task'): string {
+  const approval = parseWith(approvalSchema(scope), raw, root);
   const digest = requestDigest(request);
   if (approval.public_input_digest !== digest) {
     throw new HubError('APPROVAL_MISMATCH', 'The request is not the one that was approved: its digest differs', {

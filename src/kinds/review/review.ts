@@ -19,11 +19,14 @@ import {
   type ReviewRequest,
   type ReviewSettings,
 } from './request.js';
+import { isOpenTask, OPEN_TASK_SCOPE, readOpenTask, type OpenTask } from './open-task.js';
 
 /** What a review task keeps about itself, in `metadata.muster.review`. */
-interface ReviewFacts {
+export interface ReviewFacts {
   request: ReviewRequest;
   digest: string;
+  /** The request as posted, when it came in the open-task form (its digest is over this). */
+  openTask?: OpenTask;
   outcome?: string;
 }
 
@@ -43,10 +46,14 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
     async open(ctx: KindContext, message: Message): Promise<Opening> {
       const poster = requireAgent(ctx.caller, 'post a review task');
       const args = skillArgs(message, openArgsSchema, 'A review post');
-      const request = checkRequest(args.request, settings, ctx.now, `${ARGS}.request`);
-      const digest = checkApproval(args.approval, args.request, `${ARGS}.approval`);
+      const form = isOpenTask(args.request)
+        ? readOpenTask(args.request, settings, ctx.now, `${ARGS}.request`)
+        : undefined;
+      const request = form?.request ?? checkRequest(args.request, settings, ctx.now, `${ARGS}.request`);
+      const scope = form ? OPEN_TASK_SCOPE : undefined;
+      const digest = checkApproval(args.approval, args.request, `${ARGS}.approval`, scope);
       const id = uuidv7();
-      const review: ReviewFacts = { request, digest };
+      const review: ReviewFacts = form ? { request, digest, openTask: form.form } : { request, digest };
       return {
         kind: 'review',
         id,
