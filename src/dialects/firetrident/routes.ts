@@ -9,14 +9,15 @@ import { CardSigner } from '../../doors/a2a/card-signing.js';
 import { jsonRpcHandler } from '../../doors/a2a/rpc-route.js';
 import { checkVersion, requestedVersion } from '../../doors/a2a/version.js';
 import { baseUrl } from '../../doors/http/context.js';
-import { restErrorBody } from '../../doors/http/errors.js';
+import { asHubError, errorHeaders, restErrorBody } from '../../doors/http/errors.js';
 import { JWKS_PATH } from '../../doors/rest/keys.js';
 import { isJsonObject } from '../../a2a/types.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { DialectOptions } from '../dialect.js';
 import { colonyCard } from './card.js';
-import { fireErrorAnswer } from './errors.js';
+import { FIRETRIDENT_ERRORS, fireErrorAnswer } from './errors.js';
+import { JSONRPC_ERRORS } from '../../doors/a2a/jsonrpc-errors.js';
 import { FIRETRIDENT_DISPATCH } from './methods.js';
 import { colonyRestRoutes } from './rest.js';
 
@@ -64,6 +65,19 @@ export function colonyRoutes(scope: FastifyInstance, hub: Hub, options: DialectO
   });
 
   colonyRestRoutes(scope, hub, options.publicUrl);
+
+  // A refusal made before the method runs (a dead token, checked as the request comes in) is
+  // answered from the colony's table where it differs from the A2A door's; the rest as there.
+  scope.setErrorHandler(async (thrown, request, reply) => {
+    const error = asHubError(thrown);
+    if (
+      request.routeOptions.config?.door !== 'jsonrpc' ||
+      FIRETRIDENT_ERRORS[error.code] === JSONRPC_ERRORS[error.code]
+    )
+      throw thrown;
+    const answer = fireErrorAnswer(null, error);
+    return reply.code(answer.status).headers(errorHeaders(error)).type('application/json').send(answer.body);
+  });
 
   scope.setNotFoundHandler(async (request, reply) => {
     const error = new HubError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`, {
