@@ -268,6 +268,7 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
       'muster_board_connect',
       'muster_board_create',
       'muster_board_insights',
+      'muster_board_learn',
       'muster_board_list',
       'muster_board_read',
       'muster_board_recall',

@@ -72,6 +72,7 @@ describe('the memory base', () => {
     expect(card.skills.map((s: any) => s.id)).toEqual([
       'board.create',
       'board.remember',
+      'board.learn',
       'board.recall',
       'board.read',
       'board.list',

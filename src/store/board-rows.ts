@@ -24,6 +24,11 @@ export interface CardRow {
   links: string;
   written_by: string;
   claimed_by: string | null;
+  /** 'skill' or null (CardRecord.kind). */
+  kind: string | null;
+  /** A JSON array of references, or null. */
+  evidence: string | null;
+  verify: string | null;
   created_at: number;
 }
 
@@ -57,6 +62,9 @@ export const cardFromRow = (r: CardRow): CardRecord => ({
   links: JSON.parse(r.links) as string[],
   writtenBy: r.written_by,
   ...(r.claimed_by !== null ? { claimedBy: r.claimed_by } : {}),
+  ...(r.kind === 'skill' ? { kind: 'skill' as const } : {}),
+  ...(r.evidence !== null ? { evidence: JSON.parse(r.evidence) as string[] } : {}),
+  ...(r.verify !== null ? { verify: r.verify } : {}),
   createdAt: r.created_at,
 });
 
@@ -70,6 +78,9 @@ export const cardToRow = (c: NewCard, boardId: string, position: number): CardRo
   links: JSON.stringify(c.links),
   written_by: c.writtenBy,
   claimed_by: c.claimedBy ?? null,
+  kind: c.kind ?? null,
+  evidence: c.evidence ? JSON.stringify(c.evidence) : null,
+  verify: c.verify ?? null,
   created_at: c.createdAt,
 });
 

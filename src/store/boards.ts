@@ -38,6 +38,12 @@ export interface CardRecord {
   writtenBy: string;
   /** The author name the caller claimed, if any (a claim, not an identity). */
   claimedBy?: string;
+  /** `skill`: a how-to the writer learned (board.learn), which recall puts before plain cards; none for a plain card. */
+  kind?: 'skill';
+  /** References the writer gave for what the card says (links, paths, commits): kept as text, never followed. */
+  evidence?: string[];
+  /** How to check the card still holds, as the writer wrote it: kept as text, never run. */
+  verify?: string;
   createdAt: number;
 }
 

@@ -14,6 +14,16 @@ const HANDLE = /^[a-z0-9-]{2,40}$/;
 const text = (max: number) =>
   z.string('must be text').trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
+export const tagsArg = z
+  .array(
+    z
+      .string('must be text')
+      .max(L.tagLength, `must be at most ${L.tagLength} characters`)
+      .regex(TAG, 'must be one word (letters, digits, "_" or "-"), with or without "#"'),
+    'must be a list of words',
+  )
+  .max(L.tagsPerCard, `must list at most ${L.tagsPerCard} tags`);
+
 /** A card as an object (an import checks each card of a file against it before sending any). */
 export const cardObject = z
   .object({
@@ -23,16 +33,7 @@ export const cardObject = z
       .optional(),
     text: text(L.cardText),
     title: text(L.title).optional(),
-    tags: z
-      .array(
-        z
-          .string('must be text')
-          .max(L.tagLength, `must be at most ${L.tagLength} characters`)
-          .regex(TAG, 'must be one word (letters, digits, "_" or "-"), with or without "#"'),
-        'must be a list of words',
-      )
-      .max(L.tagsPerCard, `must list at most ${L.tagsPerCard} tags`)
-      .optional(),
+    tags: tagsArg.optional(),
     links: z
       .array(z.string('must be a card id'), 'must be a list of card ids')
       .max(L.linksPerCard, `must list at most ${L.linksPerCard} links`)
@@ -72,6 +73,29 @@ export const connectionsArg = z
   .describe(
     "typed connections {from, to, type?}: each end a card's place in this call's cards (0, 1, …) or a card id; type a lower-case word such as leads_to, answers or related (the default)",
   );
+
+/**
+ * The capture fields of a one-card write: what backs the card and how to check it. Kept as the
+ * writer sent them and shown with the card; the hub never follows a reference or runs a check.
+ */
+export const evidenceArg = z
+  .array(
+    z
+      .string('must be text: a link, a path, a commit or a card id')
+      .trim()
+      .min(1, 'must not be empty')
+      .max(L.evidenceRef, `must be at most ${L.evidenceRef} characters`)
+      .regex(/^[^\p{Cc}]+$/u, 'must be one line of text, without control characters'),
+    'must be a list of references (links, paths, commits, card ids), each as text',
+  )
+  .min(1, 'must list at least one reference, or be left out')
+  .max(L.evidence, `must list at most ${L.evidence} references`)
+  .describe(
+    `what backs the card: a list of references (links, file paths, commits, card ids), at most ${L.evidence}; kept as text, never followed`,
+  );
+export const verifyArg = text(L.verify).describe(
+  `how to check the card still holds (a command or steps), at most ${L.verify} characters; kept as text, never run`,
+);
 
 export const boardRef = text(L.title).describe('a board id or title');
 export const visibilityArg = z

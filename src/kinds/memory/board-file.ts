@@ -34,6 +34,9 @@ export interface BoardFile {
     links: string[];
     writtenBy: string;
     claimedBy?: string;
+    kind?: 'skill';
+    evidence?: string[];
+    verify?: string;
     createdAt: string;
   }[];
   connections: { from: string; to: string; type: string; writtenBy: string; createdAt: string }[];

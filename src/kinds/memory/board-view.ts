@@ -45,6 +45,9 @@ export function boardFile(
       links: c.links,
       writtenBy: c.writtenBy,
       ...(c.claimedBy !== undefined ? { claimedBy: c.claimedBy } : {}),
+      ...(c.kind !== undefined ? { kind: c.kind } : {}),
+      ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
+      ...(c.verify !== undefined ? { verify: c.verify } : {}),
       createdAt: iso(c.createdAt),
     })),
     connections: connections.map((c) => ({

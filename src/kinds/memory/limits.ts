@@ -24,6 +24,10 @@ export const MEMORY_LIMITS = {
   /** Characters of a recall query, and the most cards it answers. */
   query: 500,
   recallLimit: { default: 10, max: 50 },
+  /** References a card's evidence lists, characters of one, and characters of its verify text. */
+  evidence: 10,
+  evidenceRef: 500,
+  verify: 1_000,
   /** Characters of a claimed author name (stored slugged). */
   author: 40,
   /**

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Artifact, JsonObject, Message, Part } from '../../a2a/types.js';
-import { HubError, invalidParams } from '../../errors/hub-error.js';
+import { HubError, invalidParams, isHubError, type FieldViolation } from '../../errors/hub-error.js';
 import type { Quotas } from '../../identity/quotas.js';
 import { requireAgent } from '../../identity/caller.js';
 import type { StoredTask } from '../../store/store.js';
@@ -22,10 +22,9 @@ import { boardFile } from './board-view.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { MEMORY_QUOTA_RULES } from './quota-rules.js';
 import { routeText, type RoutedCall } from './phrasing.js';
-import { inFollowUp, inText, textField } from './refusals.js';
+import { inFollowUp, inText, refusedArgs, textField } from './refusals.js';
 import {
   checkPresent,
-  ownBoardId,
   SKILL_BY_ID,
   SKILLS,
   settleProposal,
@@ -33,7 +32,7 @@ import {
   type Outcome,
   type Pending,
 } from './skills.js';
-import { CONNECT } from './skill-specs.js';
+import { CONNECT, ownBoardId } from './skill-specs.js';
 
 export const MEMORY = 'memory';
 
@@ -68,7 +67,13 @@ interface Call {
   skill: string;
   args: unknown;
   inCallerTerms?: (refusal: unknown) => unknown;
+  /** Args to ask for again, rather than refuse, when they are wrong (`askOnError`). */
+  askOnError?: string[];
+  /** Args asked for again: the call waits for them. */
+  asked?: string[];
 }
+
+const CALL_FIELDS = ['skill', 'args', 'askOnError'];
 
 /** What a message asks: a skill call by data part, or routed free text; undefined when it asks nothing we know. */
 function callOf(message: Message, handle: string): Call | undefined {
@@ -76,10 +81,17 @@ function callOf(message: Message, handle: string): Call | undefined {
   if (isObject(data) && 'skill' in data) {
     if (typeof data['skill'] !== 'string')
       throw invalidParams(`${DATA}.skill`, 'must be the id of a memory skill', `Send one of: ${SKILL_IDS}`);
-    const extra = Object.keys(data).filter((k) => k !== 'skill' && k !== 'args');
+    const extra = Object.keys(data).filter((k) => !CALL_FIELDS.includes(k));
     if (extra.length)
       throw invalidParams(`${DATA}.${extra[0]}`, 'is not a field of a skill call', 'Send {"skill": …, "args": {…}}');
-    return { skill: data['skill'], args: data['args'] ?? {} };
+    const askOnError = data['askOnError'];
+    if (askOnError !== undefined && !(Array.isArray(askOnError) && askOnError.every((a) => typeof a === 'string')))
+      throw invalidParams(`${DATA}.askOnError`, "must be a list of the skill's argument names", 'Send ["connections"]');
+    return {
+      skill: data['skill'],
+      args: data['args'] ?? {},
+      ...(askOnError ? { askOnError: askOnError as string[] } : {}),
+    };
   }
   const text = textOf(message);
   const routed = text === undefined ? undefined : routeText(text);
@@ -99,23 +111,36 @@ function dataPartLike(routed: RoutedCall, ownBoard: JsonObject): JsonObject {
   return { ...example, args: { ...(example['args'] as JsonObject), ...ownBoard } };
 }
 
-/** Args a skill must be given that the call lacks. */
-function missingArgs(skill: string, args: JsonObject): string[] {
-  return (SKILL_BY_ID.get(skill)?.needs ?? []).filter((n) => args[n] === undefined);
+/** Args a skill must be given that the call lacks, and those it asked for again. */
+function missingArgs(skill: string, args: JsonObject, asked: readonly string[] = []): string[] {
+  const wanted = [...(SKILL_BY_ID.get(skill)?.needs ?? []), ...asked];
+  return [...new Set(wanted)].filter((n) => args[n] === undefined);
 }
 
-function asksFor(skill: string, args: JsonObject, missing: string[]): Outcome {
-  const example = Object.fromEntries(
-    missing.map((m) => [
-      m,
-      SKILL_BY_ID.get(skill)!.example['args'] && (SKILL_BY_ID.get(skill)!.example['args'] as JsonObject)[m],
-    ]),
-  );
+/** An example value of an arg: from the skill's own example, else from another skill's that has one. */
+function exampleArg(skill: string, name: string): unknown {
+  const own = SKILL_BY_ID.get(skill)!.example['args'] as JsonObject | undefined;
+  if (own?.[name] !== undefined) return own[name];
+  return SKILLS.map((s) => (s.example['args'] as JsonObject | undefined)?.[name]).find((v) => v !== undefined);
+}
+
+/** Asks for the args a call lacks (`missing`); `wrong` says why args it sent are asked for again. */
+function asksFor(call: Call, args: JsonObject, missing: string[], wrong?: readonly FieldViolation[]): Outcome {
+  const { skill } = call;
+  const example = Object.fromEntries(missing.map((m) => [m, exampleArg(skill, m)]));
+  const needs = SKILL_BY_ID.get(skill)!.needs;
+  const asked = missing.filter((m) => !needs.includes(m));
+  const why = wrong ? `${wrong.map((f) => `${f.field} ${f.description}`).join('; ')}. ` : '';
   return {
     state: 'TASK_STATE_INPUT_REQUIRED',
-    text: `${skill} needs ${missing.join(' and ')}. Reply with this taskId and a data part carrying ${missing.length === 1 ? 'it' : 'them'}, such as ${JSON.stringify(example)}.`,
-    data: { skill, missing, example },
-    pending: { skill, args },
+    text: `${why}${skill} needs ${missing.join(' and ')}. Reply with this taskId and a data part carrying ${missing.length === 1 ? 'it' : 'them'}, such as ${JSON.stringify(example)}.`,
+    data: { skill, missing, example, ...(wrong ? { wrong: wrong.map((f) => ({ ...f })) } : {}) },
+    pending: {
+      skill,
+      args,
+      ...(call.askOnError ? { askOnError: call.askOnError } : {}),
+      ...(asked.length ? { asked } : {}),
+    },
   };
 }
 
@@ -128,9 +153,11 @@ const unrouted = (): Outcome => ({
 
 /**
  * Runs a call, or asks for what it lacks once what it carries is right; a refusal of its args
- * names them where the caller sent them.
+ * names them where the caller sent them. Args the call names in `askOnError` are asked for again
+ * when they are wrong, instead of refused.
  */
-async function run(env: MemoryEnv, { skill, args, inCallerTerms }: Call): Promise<Outcome> {
+async function run(env: MemoryEnv, call: Call): Promise<Outcome> {
+  const { skill, args, inCallerTerms } = call;
   const found = SKILL_BY_ID.get(skill);
   if (!found) throw invalidParams(`${DATA}.skill`, `names no memory skill: '${skill}'`, `Send one of: ${SKILL_IDS}`);
   if (!isObject(args))
@@ -139,13 +166,20 @@ async function run(env: MemoryEnv, { skill, args, inCallerTerms }: Call): Promis
       "must be an object of the skill's arguments",
       `See the card's example: ${JSON.stringify(found.example)}`,
     );
-  const missing = missingArgs(skill, args);
+  const unknown = call.askOnError?.find((a) => !(a in found.args.shape));
+  if (unknown !== undefined)
+    throw invalidParams(`${DATA}.askOnError`, `names no argument of ${skill}: '${unknown}'`, 'Send ["connections"]');
+  const missing = missingArgs(skill, args, call.asked);
   try {
     if (!missing.length) return await found.run(env, args);
     checkPresent(found, args, missing);
-    return asksFor(skill, args, missing);
+    return asksFor(call, args, missing);
   } catch (e) {
-    throw inCallerTerms ? inCallerTerms(e) : e;
+    const told = inCallerTerms ? inCallerTerms(e) : e;
+    const wrong = call.askOnError && refusedArgs(e, call.askOnError);
+    if (!wrong || !isHubError(told)) throw told;
+    const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !wrong.includes(k)));
+    return asksFor(call, kept, [...new Set([...missing, ...wrong])], told.fields);
   }
 }
 
@@ -197,13 +231,15 @@ function resumedCall(pending: Pending, data: unknown): Call {
     throw invalidParams(
       'message.parts',
       `must be one data part with what ${pending.skill} still needs`,
-      `Send parts: [{"data": ${JSON.stringify(Object.fromEntries(missingArgs(pending.skill, pending.args).map((m) => [m, '…'])))}}]`,
+      `Send parts: [{"data": ${JSON.stringify(Object.fromEntries(missingArgs(pending.skill, pending.args, pending.asked).map((m) => [m, '…'])))}}]`,
     );
   const root = wrapped ? ARGS : DATA;
   return {
     skill: pending.skill,
     args: { ...pending.args, ...given },
     inCallerTerms: (e) => inFollowUp(e, Object.keys(given), root),
+    ...(pending.askOnError ? { askOnError: pending.askOnError } : {}),
+    ...(pending.asked ? { asked: pending.asked } : {}),
   };
 }
 

@@ -33,6 +33,16 @@ export function inFollowUp(error: unknown, given: readonly string[], root: strin
   });
 }
 
+/**
+ * The args a refusal of bad input names, when it names only args in `among` (`connections` of
+ * `…args.connections[0].to`); undefined for any other refusal.
+ */
+export function refusedArgs(error: unknown, among: readonly string[]): string[] | undefined {
+  if (!isHubError(error) || error.code !== 'INVALID_PARAMS' || !error.fields.length) return undefined;
+  const args = error.fields.map((f) => argPath(f.field)).map((path) => (path ? argOf(path) : undefined));
+  return args.every((a) => a !== undefined && among.includes(a)) ? [...new Set(args as string[])] : undefined;
+}
+
 /** Where a message's text is: its one text part, or all of them (read as one text, a line each). */
 export const textField = (partCount: number): string => (partCount === 1 ? 'message.parts[0].text' : 'message.parts');
 

@@ -5,7 +5,17 @@
  */
 import { z } from 'zod';
 import type { JsonObject } from '../../a2a/types.js';
-import { addedCardsArg, boardRef, cardsArg, connectionsArg, sharedWithArg, visibilityArg } from './args.js';
+import {
+  addedCardsArg,
+  boardRef,
+  cardsArg,
+  connectionsArg,
+  evidenceArg,
+  sharedWithArg,
+  tagsArg,
+  verifyArg,
+  visibilityArg,
+} from './args.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 
 export interface SkillSpec {
@@ -36,7 +46,35 @@ export const createArgs = z
   .strict();
 
 export const rememberArgs = z
-  .object({ board: boardRef, cards: addedCardsArg, connections: connectionsArg.optional() })
+  .object({
+    board: boardRef,
+    cards: addedCardsArg,
+    connections: connectionsArg.optional(),
+    evidence: evidenceArg.optional(),
+    verify: verifyArg.optional(),
+  })
+  .strict();
+
+export const learnArgs = z
+  .object({
+    text: z
+      .string('must be text')
+      .trim()
+      .min(1, 'must not be empty')
+      .max(L.cardText, `must be at most ${L.cardText} characters`)
+      .describe('the how-to or the gotcha, in words ("#word" tags it)'),
+    title: z
+      .string('must be text')
+      .trim()
+      .min(1, 'must not be empty')
+      .max(L.title, `must be at most ${L.title} characters`)
+      .optional()
+      .describe("the skill's name"),
+    tags: tagsArg.optional(),
+    evidence: evidenceArg.optional(),
+    verify: verifyArg.optional(),
+    board: boardRef.optional().describe('a board id or title; your own board when left out'),
+  })
   .strict();
 
 export const recallArgs = z
@@ -62,6 +100,10 @@ export const boardArgs = z.object({ board: boardRef }).strict();
 export const noArgs = z.object({}).strict();
 
 export const CONNECT = 'board.connect';
+export const LEARN = 'board.learn';
+
+/** The caller's own board, which "Remember that …" and board.learn write to by default: made by the first write to it. */
+export const ownBoardId = (handle: string) => `memory-${handle}`;
 
 const BOARD_EXAMPLE = { board: 'Launch plan' };
 
@@ -87,7 +129,7 @@ export const SKILL_SPECS: readonly SkillSpec[] = [
     id: 'board.remember',
     name: 'Remember',
     description:
-      'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. Answers the board as a file.',
+      'Appends cards (and connections) to a board you own or that is shared with you, keeping every earlier card and its id. One card may come with evidence (references) and verify (how to check it), kept as text and never run. Answers the board as a file.',
     needs: ['board', 'cards'],
     args: rememberArgs,
     example: {
@@ -97,10 +139,28 @@ export const SKILL_SPECS: readonly SkillSpec[] = [
     answersBoard: true,
   },
   {
+    id: LEARN,
+    name: 'Learn a skill',
+    description:
+      'Keeps a reusable how-to or gotcha as a skill card (on your own board unless board names another you may write), which recall puts before every plain card it finds. With evidence (references) and verify (how to check it), kept as text and never run. Answers the board as a file.',
+    needs: ['text'],
+    args: learnArgs,
+    example: {
+      skill: LEARN,
+      args: {
+        title: 'Run the PostgreSQL suite',
+        text: 'Set MUSTER_TEST_PG before npx vitest run, or the suite runs on SQLite alone #testing',
+        evidence: ['docs/architecture.md'],
+        verify: 'MUSTER_TEST_PG=postgres://postgres@127.0.0.1:5432 npx vitest run test/memory.test.ts',
+      },
+    },
+    answersBoard: true,
+  },
+  {
     id: 'board.recall',
     name: 'Recall',
     description:
-      "Finds the cards that best match a query's words and #tags across the boards you may read (or one board), best first.",
+      "Finds the cards that best match a query's words and #tags across the boards you may read (or one board), best first: skill cards before plain ones.",
     needs: ['query'],
     args: recallArgs,
     example: { skill: 'board.recall', args: { query: 'database #decision', limit: 5 } },

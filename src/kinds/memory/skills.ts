@@ -19,13 +19,17 @@ import {
   boardArgs,
   CONNECT,
   createArgs,
+  LEARN,
+  learnArgs,
   noArgs,
+  ownBoardId,
   recallArgs,
   rememberArgs,
   SKILL_SPECS,
   type SkillSpec,
 } from './skill-specs.js';
 import { checkLinks, derivedId, newCards, newConnections, type Writer } from './card-writes.js';
+import type { CardArg, ConnectionArg } from './args.js';
 import { boardSummary } from './board-view.js';
 import { insights, proposeConnections, type Proposal } from './insights.js';
 import { MEMORY_LIMITS as L } from './limits.js';
@@ -68,6 +72,10 @@ export interface Pending {
   skill: string;
   args: JsonObject;
   proposal?: Proposal[];
+  /** Args the call asks for again, rather than refuses, when they are wrong (the call's `askOnError`). */
+  askOnError?: string[];
+  /** Args it was refused and asks for again: the follow-up must bring them. */
+  asked?: string[];
 }
 
 export interface Outcome {
@@ -93,12 +101,35 @@ const cardsWord = (n: number) => counted(n, 'card');
 const connectionsWord = (n: number) => counted(n, 'connection');
 const cardData = (c: CardRecord) => ({
   id: c.id,
+  ...(c.kind ? { kind: c.kind } : {}),
   text: c.text,
   ...(c.title ? { title: c.title } : {}),
   tags: c.tags,
+  ...(c.evidence ? { evidence: c.evidence } : {}),
+  ...(c.verify ? { verify: c.verify } : {}),
   writtenBy: c.writtenBy,
   ...(c.claimedBy ? { claimedBy: c.claimedBy } : {}),
 });
+/** A card in a line of text: a skill marked as one, its title, text and tags, then what backs it and how to check it. */
+const cardLine = (c: CardRecord) =>
+  [
+    `${c.kind === 'skill' ? '[skill] ' : ''}${c.title ? `**${c.title}** ` : ''}${c.text}`,
+    c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : '',
+    c.evidence ? ` evidence: ${c.evidence.join(', ')}` : '',
+    c.verify ? ` verify: ${c.verify}` : '',
+  ].join('');
+
+/** The capture fields of a one-card write: refused with more or fewer cards, which they would not describe. */
+function captureOf(args: { cards: readonly unknown[]; evidence?: string[]; verify?: string }): Capture {
+  if ((args.evidence || args.verify) && args.cards.length !== 1)
+    throw invalidParams(
+      `${ARGS}.${args.evidence ? 'evidence' : 'verify'}`,
+      `describes one card, but this call has ${args.cards.length}`,
+      'Send evidence and verify with one card, or send the cards without them',
+    );
+  return { ...(args.evidence ? { evidence: args.evidence } : {}), ...(args.verify ? { verify: args.verify } : {}) };
+}
+type Capture = Pick<CardRecord, 'kind' | 'evidence' | 'verify'>;
 
 async function withContents(env: MemoryEnv, board: BoardRecord): Promise<BoardRecord & BoardContents> {
   return { ...board, ...(await env.boards.contents(board)) };
@@ -144,12 +175,28 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   );
 }
 
-/** The caller's own board, which "Remember that …" writes to: made by the first write to it. */
-export const ownBoardId = (handle: string) => `memory-${handle}`;
-
 // No refinement across fields here: `checkPresent` makes fields optional, and a refinement would read them.
 async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(rememberArgs, raw, ARGS);
+  return append(env, args, captureOf(args));
+}
+
+/** A skill card (a how-to), on the caller's own board unless `board` names another it may write. */
+async function learn(env: MemoryEnv, raw: unknown): Promise<Outcome> {
+  const { text, title, tags, evidence, verify, board } = parseWith(learnArgs, raw, ARGS);
+  const card = { text, ...(title ? { title } : {}), ...(tags ? { tags } : {}) };
+  const capture = { kind: 'skill' as const, ...(evidence ? { evidence } : {}), ...(verify ? { verify } : {}) };
+  const outcome = await append(env, { board: board ?? ownBoardId(env.caller), cards: [card] }, capture);
+  const on = (outcome.data['board'] as { title: string }).title;
+  return { ...outcome, text: `Learned "${title ?? text.slice(0, 60)}" as a skill card on "${on}".` };
+}
+
+/** Appends cards and connections to a board (the caller's own is made by its first write), each card with `capture`. */
+async function append(
+  env: MemoryEnv,
+  args: { board: string; cards: CardArg[]; connections?: ConnectionArg[] | undefined },
+  capture: Capture,
+): Promise<Outcome> {
   if (!args.cards.length && !args.connections?.length)
     throw invalidParams(
       `${ARGS}.cards`,
@@ -169,7 +216,7 @@ async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   ];
   const onBoard = new Map((target ? await env.boards.cards(target, [...new Set(ids)]) : []).map((c) => [c.id, c]));
   const known = new Set(onBoard.keys());
-  const cards = newCards(args.cards, env.writer, `${ARGS}.cards`, onBoard);
+  const cards = newCards(args.cards, env.writer, `${ARGS}.cards`, onBoard).map((c) => ({ ...c, ...capture }));
   checkLinks(cards, known, `${ARGS}.cards`);
   const connections = newConnections(args.connections ?? [], cards, known, env.writer, `${ARGS}.connections`);
   const before = target?.cardCount ?? 0;
@@ -205,9 +252,7 @@ async function recall(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const board = args.board === undefined ? undefined : await env.boards.find(args.board, 'read', `${ARGS}.board`);
   const { words, tags } = splitQuery(args.query);
   const found = await env.boards.recall({ words, tags, limit: args.limit, ...(board ? { boardId: board.id } : {}) });
-  const lines = found.map(
-    (f, i) => `${i + 1}. [${f.boardTitle}] ${f.card.title ? `${f.card.title}: ` : ''}${f.card.text}`,
-  );
+  const lines = found.map((f, i) => `${i + 1}. [${f.boardTitle}] ${cardLine(f.card)}`);
   const text = found.length
     ? `${cardsWord(found.length)} for "${args.query}":\n${lines.join('\n')}`
     : `Nothing on the boards you may read matches "${args.query}".`;
@@ -222,12 +267,7 @@ async function read(env: MemoryEnv, raw: unknown): Promise<Outcome> {
     env,
     await env.boards.find(parseWith(boardArgs, raw, ARGS).board, 'read', `${ARGS}.board`),
   );
-  const lines = board.cards
-    .slice(0, L.readText)
-    .map(
-      (c) =>
-        `- ${c.title ? `**${c.title}** ` : ''}${c.text}${c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : ''}`,
-    );
+  const lines = board.cards.slice(0, L.readText).map((c) => `- ${cardLine(c)}`);
   const more = (shown: number) => (board.cards.length > shown ? board.cards.length - shown : 0);
   const rest = more(L.readText) ? `\n… and ${cardsWord(more(L.readText))} more: the board file has them all` : '';
   return done(
@@ -323,6 +363,7 @@ export async function settleProposal(env: MemoryEnv, pending: Pending, confirmed
 const RUNS: Readonly<Record<string, Skill['run']>> = {
   'board.create': create,
   'board.remember': remember,
+  [LEARN]: learn,
   'board.recall': recall,
   'board.read': read,
   'board.list': list,

@@ -31,7 +31,7 @@ import {
 const BOARD_COLUMNS = `b.id, b.title, b.owner, b.visibility, b.card_count, b.created_at, b.updated_at,
   (SELECT coalesce(json_agg(r.handle ORDER BY r.handle), '[]')::text FROM board_readers r WHERE r.board_id = b.id) AS shared_with`;
 const CARD_COLUMNS =
-  'c.board_id, c.id, c.position, c.text, c.title, c.tags, c.links, c.written_by, c.claimed_by, c.created_at';
+  'c.board_id, c.id, c.position, c.text, c.title, c.tags, c.links, c.written_by, c.claimed_by, c.kind, c.evidence, c.verify, c.created_at';
 
 /** A scope as one condition on `boards` (alias b); its values are appended to `values`. */
 function scopeCondition(scope: BoardScope, values: unknown[]): string {
@@ -122,8 +122,8 @@ async function appendTo(client: pg.PoolClient, w: BoardWrite): Promise<BoardReco
     const rows = fresh.map((c, i) => cardToRow(c, w.boardId, board.cardCount + i));
     const column = <K extends keyof CardRow>(k: K) => rows.map((r) => r[k]);
     await client.query(
-      `INSERT INTO cards (board_id, id, position, text, title, tags, links, written_by, claimed_by, created_at)
-       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int8[])`,
+      `INSERT INTO cards (board_id, id, position, text, title, tags, links, written_by, claimed_by, kind, evidence, verify, created_at)
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int8[])`,
       [
         w.boardId,
         column('id'),
@@ -134,6 +134,9 @@ async function appendTo(client: pg.PoolClient, w: BoardWrite): Promise<BoardReco
         column('links'),
         column('written_by'),
         column('claimed_by'),
+        column('kind'),
+        column('evidence'),
+        column('verify'),
         column('created_at'),
       ],
     );
@@ -214,14 +217,14 @@ export function boardStatements(db: Db): BoardStore {
       const text = tsQuery(query);
       if (!text) return [];
       const values: unknown[] = [text];
-      // A card carrying one of the query's tags comes first; then the index's rank.
+      // A skill card (a how-to) comes first, then a card carrying one of the query's tags; then the index's rank.
       const tagged = `EXISTS (SELECT 1 FROM jsonb_array_elements_text(c.tags::jsonb) t WHERE t = ANY($${values.push(query.tags)}::text[]))`;
       let sql = `SELECT ${CARD_COLUMNS}, b.title AS board_title, ts_rank(c.search, q) AS score, ${tagged} AS tagged
         FROM cards c JOIN boards b ON b.id = c.board_id, to_tsquery('simple', $1) q
         WHERE c.search @@ q AND ${scopeCondition(scope, values)}`;
       if (query.boardId !== undefined) sql += ` AND c.board_id = $${values.push(query.boardId)}`;
       const { rows } = await db.query<CardRow & { board_title: string; score: number }>(
-        `${sql} ORDER BY tagged DESC, score DESC, c.created_at DESC LIMIT $${values.push(query.limit)}`,
+        `${sql} ORDER BY c.kind IS NOT DISTINCT FROM 'skill' DESC, tagged DESC, score DESC, c.created_at DESC LIMIT $${values.push(query.limit)}`,
         values,
       );
       return rows.map((r) => ({ card: cardFromRow(r), boardTitle: r.board_title, score: r.score }));

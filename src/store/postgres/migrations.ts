@@ -323,4 +323,16 @@ CREATE TABLE task_paths (
 );
 `,
   },
+  {
+    version: 21,
+    name: 'skill cards and capture fields',
+    sql: `
+-- What a card is beside its text (CardRecord): 'skill' for a how-to learned with board.learn (recall
+-- puts those first), NULL for a plain card; the references and the check its writer gave, kept as
+-- written (evidence a JSON array), never followed or run.
+ALTER TABLE cards ADD COLUMN kind TEXT;
+ALTER TABLE cards ADD COLUMN evidence TEXT;
+ALTER TABLE cards ADD COLUMN verify TEXT;
+`,
+  },
 ];

@@ -61,8 +61,8 @@ export function boardStatements(db: Db): BoardStore {
   const insertReader = db.prepare('INSERT OR IGNORE INTO board_readers (board_id, handle) VALUES (?, ?)');
   const cardExists = db.prepare('SELECT 1 FROM cards WHERE board_id = ? AND id = ?').pluck();
   const insertCard = db.prepare(
-    `INSERT INTO cards (board_id, id, position, text, title, tags, links, written_by, claimed_by, created_at)
-     VALUES (@board_id, @id, @position, @text, @title, @tags, @links, @written_by, @claimed_by, @created_at)`,
+    `INSERT INTO cards (board_id, id, position, text, title, tags, links, written_by, claimed_by, kind, evidence, verify, created_at)
+     VALUES (@board_id, @id, @position, @text, @title, @tags, @links, @written_by, @claimed_by, @kind, @evidence, @verify, @created_at)`,
   );
   const insertConnection = db.prepare(
     'INSERT OR IGNORE INTO card_connections (board_id, from_id, to_id, type, written_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -137,7 +137,7 @@ export function boardStatements(db: Db): BoardStore {
       if (!match) return [];
       const where = scopeCondition(scope);
       const params: Record<string, unknown> = { ...where.params, q: match, lim: query.limit };
-      // A card carrying one of the query's tags comes first; then the index's rank (bm25: lower is better).
+      // A skill card (a how-to) comes first, then a card carrying one of the query's tags; then the index's rank (bm25: lower is better).
       query.tags.forEach((t, i) => (params[`t${i}`] = t));
       const tagged = query.tags.length
         ? `EXISTS (SELECT 1 FROM json_each(c.tags) WHERE value IN (${query.tags.map((_, i) => `@t${i}`).join(', ')}))`
@@ -146,9 +146,9 @@ export function boardStatements(db: Db): BoardStore {
         FROM card_search JOIN cards c ON c.rowid = card_search.rowid JOIN boards b ON b.id = c.board_id
         WHERE card_search MATCH @q AND ${where.sql}`;
       if (query.boardId !== undefined) ((sql += ' AND c.board_id = @board'), (params['board'] = query.boardId));
-      const rows = prepare(`${sql} ORDER BY tagged DESC, rank, c.created_at DESC LIMIT @lim`).all(
-        params,
-      ) as (CardRow & { board_title: string; rank: number })[];
+      const rows = prepare(
+        `${sql} ORDER BY c.kind IS 'skill' DESC, tagged DESC, rank, c.created_at DESC LIMIT @lim`,
+      ).all(params) as (CardRow & { board_title: string; rank: number })[];
       return rows.map((r) => ({ card: cardFromRow(r) as CardRecord, boardTitle: r.board_title, score: -r.rank }));
     },
     countBoards: async (owner: string) => ownedBy.get(owner) as number,

@@ -28,6 +28,10 @@ const FOLLOW_UP: Readonly<Record<string, ToolWords>> = {
     when: 'Use it to keep something for later (a decision, a fact, a finding) on a board you may write.',
     next: 'find it again with muster_board_recall',
   },
+  'board.learn': {
+    when: 'Use it when you found out how to do something (or what to avoid) that you or others will need again.',
+    next: 'it comes first when muster_board_recall finds it',
+  },
   'board.recall': {
     when: 'Use it before you start work, to find what you or others already know.',
     readOnly: true,
