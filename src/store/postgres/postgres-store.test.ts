@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
 import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { openKeysSuite } from '../open-keys.suite.js';
+import { taskPathsSuite } from '../task-paths.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
 import { kindMigrationInputs } from '../../hub/kinds.js';
@@ -96,6 +97,7 @@ describe.skipIf(!testPostgres)('postgres store, open keys', () => {
     await database?.drop();
   });
   openKeysSuite('postgres', () => openPostgresStore(database.url));
+  taskPathsSuite('postgres', () => openPostgresStore(database.url));
 });
 
 describe.skipIf(!testPostgres)('postgres store', () => {
@@ -187,6 +189,15 @@ describe.skipIf(!testPostgres)('postgres store', () => {
         `EXPLAIN (COSTS OFF) SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`,
       );
       expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using tasks_open_key/);
+    });
+
+    it("walks task_paths' key backwards for the tasks that wrote a path, with no sort (tasksThatWrote)", async () => {
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        "EXPLAIN (COSTS OFF) SELECT task_id FROM task_paths WHERE context_id = 's' AND path = 'a.ts' ORDER BY written_at DESC, task_id DESC LIMIT 21",
+      );
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Index (Only )?Scan Backward using task_paths_pkey/);
+      expect(plan).not.toMatch(/Sort/);
     });
 
     type ListShape = Omit<TaskSelection, 'limit' | 'includeArtifacts'> & TaskOrdering;

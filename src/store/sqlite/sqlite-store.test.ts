@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cached } from '../cached/cached-store.js';
 import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { openKeysSuite } from '../open-keys.suite.js';
+import { taskPathsSuite } from '../task-paths.suite.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { inboxSuite } from '../inbox.suite.js';
@@ -35,6 +36,7 @@ holdsAndRanksSuite('sqlite', fileStore);
 openKeysSuite('sqlite', async () => openSqliteStore(freshFile()));
 // The hub runs SQLite under the cache: a refused create must leave nothing in it.
 openKeysSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile())));
+taskPathsSuite('sqlite', async () => openSqliteStore(freshFile()));
 
 spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
 boardsSuite('sqlite', async () => openSqliteStore(freshFile()));
@@ -114,6 +116,14 @@ describe('sqlite query plans', () => {
     expect(planOf(`SELECT id FROM tasks WHERE open_key = 'k' AND ${OPEN_KEY_HOLDS}`)).toMatch(
       /USING (COVERING )?INDEX tasks_open_key/,
     );
+  });
+
+  it("the tasks that wrote a path walk task_paths' key backwards, with no sort (tasksThatWrote)", () => {
+    const plan = planOf(
+      "SELECT task_id FROM task_paths WHERE context_id = 's' AND path = 'a.ts' ORDER BY written_at DESC, task_id DESC LIMIT 21",
+    );
+    expect(plan).toMatch(/SEARCH task_paths USING PRIMARY KEY \(context_id=\? AND path=\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 
   it('public tasks created per hour walk the public index over the tasks updated since the span began', () => {
