@@ -8,7 +8,7 @@
  */
 import { isJsonObject, type JsonObject } from '../../a2a/types.js';
 import { invalidParams } from '../../errors/hub-error.js';
-import { briefItems } from '../../kinds/memory/phrasing.js';
+import { briefItems, briefTitle } from '../../kinds/memory/phrasing.js';
 import { ownBoardId } from '../../kinds/memory/skill-specs.js';
 import { ARGS, DATA } from '../../wire/skill-call.js';
 import { argsIn } from './args.js';
@@ -60,11 +60,17 @@ function followUpIn(data: JsonObject, waiting: Waiting): JsonObject {
   return { args: argsIn(args, isJsonObject(data['args']) ? ARGS : DATA) };
 }
 
-/** Plain words that answer the one thing a call is missing: a brief's items for `cards`, else the text itself. */
+/**
+ * Plain words that answer what a call is missing: a brief's items for `cards` (titled with them
+ * when the title is missing too, as "Make a board: …" is), or the text itself for one other arg.
+ */
 function wordsIn(text: string, waiting: Waiting): JsonObject | undefined {
-  const [only, ...more] = waiting.missing;
-  if (only === undefined || more.length) return undefined;
-  return { [only]: only === 'cards' ? briefItems(text) : text.trim() };
+  const { missing } = waiting;
+  if (missing.includes('cards') && missing.every((m) => m === 'cards' || m === 'title')) {
+    const cards = briefItems(text);
+    return missing.includes('title') ? { title: briefTitle(cards), cards } : { cards };
+  }
+  return missing.length === 1 ? { [missing[0]!]: text.trim() } : undefined;
 }
 
 /**

@@ -41,6 +41,9 @@ export const briefItems = (brief: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** An untitled brief's title: its items. */
+export const briefTitle = (items: readonly string[]) => items.join('; ').slice(0, 80);
+
 export function routeText(text: string): RoutedCall | undefined {
   const said = text.trim();
   for (const pattern of READ) {
@@ -54,7 +57,7 @@ export function routeText(text: string): RoutedCall | undefined {
   if (make) {
     // Without items (or a title) the call asks for them, showing the data part to send.
     const cards = briefItems(make[2] ?? '');
-    const title = make[1]?.trim() || cards.join('; ').slice(0, 80);
+    const title = make[1]?.trim() || briefTitle(cards);
     return { skill: 'board.create', args: { ...(title ? { title } : {}), ...(cards.length ? { cards } : {}) } };
   }
   if (LIST.test(said)) return { skill: 'board.list', args: {} };
