@@ -3,12 +3,12 @@
  * without a token (or with a dead one) are HTTP 401 with -32000 and a sentence saying writes need
  * a token and reads none, a token the colony's rules refuse is 403 with -32000, a message that
  * makes no intent says what to send instead, a version other than 0.3 and 1.0 is -32009, a colony
- * that does not exist is 404 on both routes. The REST routes declare, read, withdraw and tell why
+ * that does not exist is 404 on both routes. The 0.3 names answer in 0.3 shapes. The REST routes declare, read, withdraw and tell why
  * a path changed. What the colony shows equals what the space's native base shows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../helpers/database.js';
-import { register, rest, rpc } from '../helpers/hub.js';
+import { rest, rpc } from '../helpers/hub.js';
 import {
   a2a,
   ADMIN_TOKEN,
@@ -295,6 +295,68 @@ describe(`FireTrident refusals and REST routes (${testDialect === 'postgres' ? '
     // The admin's token reads the same, and declares too.
     const byAdmin = await a2a(node(0), declaration('Admin work', { footprint: ['admin/**'] }), ADMIN_TOKEN);
     expect(byAdmin.body.result.task.metadata.firetrident).toMatchObject({ source: 'admin', createdBy: 'admin' });
-    expect(await register(node(0), 'late-agent', {}, ADMIN_TOKEN)).toBeDefined();
+  });
+
+  it('answers the 0.3 names in 0.3 shapes: message/send (waiting only when blocking), tasks/get, tasks/cancel', async () => {
+    const send = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 11,
+      method: 'message/send',
+      params: {
+        message: {
+          kind: 'message',
+          messageId: 'legacy-1',
+          role: 'user',
+          parts: [
+            { kind: 'text', text: 'Legacy intent\nfrom an older client' },
+            { kind: 'data', data: { footprint: ['legacy/**'] } },
+          ],
+        },
+      },
+    });
+    const started = Date.now();
+    const sent = await a2a(node(1), send, colony.planner.token);
+    expect(Date.now() - started).toBeLessThan(2_500); // 0.3 does not wait unless asked to
+    const task = sent.body.result;
+    expect(task.kind).toBe('task');
+    expect(task.status.state).toBe('submitted');
+    expect(task.status.message.kind).toBe('message');
+    expect(task.status.message.role).toBe('agent');
+    expect(task.status.message.parts[0]).toMatchObject({ kind: 'text' });
+    expect(task.metadata.firetrident.title).toBe('Legacy intent');
+    const got = (
+      await a2a(node(0), JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'tasks/get', params: { id: task.id } }))
+    ).body.result;
+    expect(got).toMatchObject({ kind: 'task', id: task.id, status: { state: 'submitted' } });
+    const canceled = (
+      await a2a(
+        node(1),
+        JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'tasks/cancel', params: { id: task.id } }),
+        colony.planner.token,
+      )
+    ).body.result;
+    expect(canceled).toMatchObject({ kind: 'task', id: task.id, status: { state: 'canceled' } });
+    // blocking: true waits, for the wait.
+    const blocking = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 14,
+      method: 'message/send',
+      params: {
+        message: {
+          kind: 'message',
+          messageId: 'legacy-2',
+          role: 'user',
+          parts: [
+            { kind: 'text', text: 'Legacy blocking' },
+            { kind: 'data', data: { footprint: ['legacy2/**'] } },
+          ],
+        },
+        configuration: { blocking: true },
+      },
+    });
+    const waitedFrom = Date.now();
+    const waited = (await a2a(node(0), blocking, colony.planner.token)).body.result;
+    expect(Date.now() - waitedFrom).toBeGreaterThanOrEqual(2_900);
+    expect(waited.status.state).toBe('submitted');
   });
 });

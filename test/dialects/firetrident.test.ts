@@ -3,7 +3,7 @@
  * curl lines, as raw fetch with the bodies it shows): the colony's card, a declaration that
  * answers at once, GetTask with no token, a worker landing the intent natively and GetTask then
  * completed with its Landing and why links that resolve, ListTasks, CancelTask, twins and force,
- * the blocking wait, and the 0.3 names. Two nodes on PostgreSQL (requests spread over both), one
+ * the blocking wait. Two nodes on PostgreSQL (requests spread over both), one
  * on SQLite.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -354,68 +354,5 @@ describe(`the FireTrident colony (${testDialect === 'postgres' ? 'two nodes on P
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
     expect(alone.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(alone.status.message.parts[0].text).toContain('waited 3 s');
-  });
-
-  it('answers the 0.3 names in 0.3 shapes: message/send (waiting only when blocking), tasks/get, tasks/cancel', async () => {
-    const send = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 11,
-      method: 'message/send',
-      params: {
-        message: {
-          kind: 'message',
-          messageId: 'legacy-1',
-          role: 'user',
-          parts: [
-            { kind: 'text', text: 'Legacy intent\nfrom an older client' },
-            { kind: 'data', data: { footprint: ['legacy/**'] } },
-          ],
-        },
-      },
-    });
-    const started = Date.now();
-    const sent = await a2a(node(1), send, colony.planner.token);
-    expect(Date.now() - started).toBeLessThan(2_500); // 0.3 does not wait unless asked to
-    const task = sent.body.result;
-    expect(task.kind).toBe('task');
-    expect(task.status.state).toBe('submitted');
-    expect(task.status.message.kind).toBe('message');
-    expect(task.status.message.role).toBe('agent');
-    expect(task.status.message.parts[0]).toMatchObject({ kind: 'text' });
-    expect(task.metadata.firetrident.title).toBe('Legacy intent');
-    const got = (
-      await a2a(node(0), JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'tasks/get', params: { id: task.id } }))
-    ).body.result;
-    expect(got).toMatchObject({ kind: 'task', id: task.id, status: { state: 'submitted' } });
-    const canceled = (
-      await a2a(
-        node(1),
-        JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'tasks/cancel', params: { id: task.id } }),
-        colony.planner.token,
-      )
-    ).body.result;
-    expect(canceled).toMatchObject({ kind: 'task', id: task.id, status: { state: 'canceled' } });
-    // blocking: true waits, for the wait.
-    const blocking = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 14,
-      method: 'message/send',
-      params: {
-        message: {
-          kind: 'message',
-          messageId: 'legacy-2',
-          role: 'user',
-          parts: [
-            { kind: 'text', text: 'Legacy blocking' },
-            { kind: 'data', data: { footprint: ['legacy2/**'] } },
-          ],
-        },
-        configuration: { blocking: true },
-      },
-    });
-    const waitedFrom = Date.now();
-    const waited = (await a2a(node(0), blocking, colony.planner.token)).body.result;
-    expect(Date.now() - waitedFrom).toBeGreaterThanOrEqual(2_900);
-    expect(waited.status.state).toBe('submitted');
   });
 });
