@@ -11,7 +11,7 @@ import type { Dispatch } from '../../doors/a2a/jsonrpc.js';
 import { methodTable, type CallContext, type Method } from '../../doors/a2a/methods.js';
 import type { Actor } from '../../hub/actor.js';
 import type { Hub } from '../../hub/hub.js';
-import { invoke } from '../../operations/operations.js';
+import { invoke, type SendResult } from '../../operations/operations.js';
 import { declarable, listable } from './declaration.js';
 import { fireErrorAnswer } from './errors.js';
 import { fireTask } from './wire.js';
@@ -24,14 +24,19 @@ const colonyOf = (actor: Actor): string => (actor.door.kind === 'space' ? actor.
 /** A task of the colony as its clients read it. */
 const shown = (actor: Actor, call: CallContext) => (task: Task) => fireTask(task, colonyOf(actor), call.base);
 
+/** The intent a declaration answers (a space's base answers every declaration with a task, never a message). */
+export function declaredTask(result: SendResult): Task {
+  if (!('task' in result)) throw new Error('a space base answered a declaration with a message');
+  return result.task;
+}
+
 /** SendMessage at the colony: the colony's refusals first, then the intent kind's; `from03` moves 0.3 params first. */
 async function declare(hub: Hub, actor: Actor, params: unknown, call: CallContext, from03: boolean): Promise<Task> {
   const translate = (p: unknown) => declarable(from03 ? sendParamsIn(p) : p, colonyOf(actor));
   const result = await invoke('SendMessage', hub, actor, params, call, translate).catch((e: unknown) => {
     throw from03 ? renamedFields(e, sendFieldOut) : e;
   });
-  if (!('task' in result)) throw new Error('a space base answered a declaration with a message'); // never: intents answer tasks
-  return shown(actor, call)(result.task);
+  return shown(actor, call)(declaredTask(result));
 }
 
 const v1: Record<string, Handler> = {

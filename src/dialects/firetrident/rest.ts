@@ -14,6 +14,7 @@ import { whyOf, whyQuery } from '../../doors/rest/space-why.js';
 import type { Actor } from '../../hub/actor.js';
 import type { Hub } from '../../hub/hub.js';
 import { invoke } from '../../operations/operations.js';
+import { declaredTask } from './methods.js';
 import { fireFacts, landingData, landingOf } from './wire.js';
 import { factsOf } from './words.js';
 
@@ -94,9 +95,7 @@ export function colonyRestRoutes(scope: FastifyInstance, hub: Hub, publicUrl: UR
       },
       configuration: { returnImmediately: true },
     };
-    const result = await invoke('SendMessage', hub, who, params, call(request));
-    if (!('task' in result)) throw new Error('a space base answered a declaration with a message');
-    const intent = shown(request)(result.task);
+    const intent = shown(request)(declaredTask(await invoke('SendMessage', hub, who, params, call(request))));
     return reply.code('duplicateOf' in intent ? 200 : 201).send(intent);
   });
 
