@@ -39,6 +39,7 @@ describe('GET /api/agents', () => {
     const defaults = ['text/plain', 'application/json']; // the media modes of an agent that declared none
     expect(all.body.data[1]).toEqual({
       handle: 'list-a',
+      agentId: expect.any(String),
       name: 'A',
       description: 'first of all',
       inputModes: defaults,

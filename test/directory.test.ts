@@ -80,6 +80,7 @@ describe('directory.search at the hub base', () => {
     expect(handles(agents)).toEqual(['dir-translator', 'dir-notes']);
     expect(agents[0]).toEqual({
       handle: 'dir-translator',
+      agentId: expect.any(String),
       name: 'Translator',
       skills: [skill('translate', 'Translate text', ['french'])],
       tags: ['language'],

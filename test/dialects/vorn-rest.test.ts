@@ -35,7 +35,7 @@ describe(`Vorn REST at /v1/a2a (${testDialect})`, () => {
     rest(node(i), 'POST', `v1/a2a/tasks/${id}/respond`, { token, body });
 
   it('pages the inbox with an opaque cursor until has_more is false, in Vorn item shape', async () => {
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 23; i++)
       ids.push(await task(node(i), ada, 'bo', `job ${i}`, i === 0 ? { 'vorn.job_id': JOB } : undefined));
     const seen: any[] = [];

@@ -12,9 +12,11 @@ import { HubError, isHubError } from '../../errors/hub-error.js';
 import type { ForwardingView } from '../../identity/endpoint.js';
 import type { Caller } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
-import type { AgentRecord } from '../../store/store.js';
 import { VornRefusal } from './errors.js';
 import { vornActor } from './tasks.js';
+
+/** An agent as the hub's identity service reads it (a dialect reads no store types). */
+type AgentRecord = Awaited<ReturnType<Hub['identity']['agentById']>>;
 
 const switchBody = z.object({ enabled: z.boolean({ error: 'must be true or false' }) }).strict();
 

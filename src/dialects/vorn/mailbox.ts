@@ -13,9 +13,11 @@ import { parseWith, renamedFields } from '../../a2a/validate.js';
 import { HubError, invalidParams, isHubError } from '../../errors/hub-error.js';
 import type { Actor } from '../../hub/actor.js';
 import type { Hub } from '../../hub/hub.js';
-import type { AgentRecord } from '../../store/store.js';
 import { vornActor } from './tasks.js';
 import { jobIdOf } from './wire.js';
+
+/** An agent as the hub's identity service reads it (a dialect reads no store types). */
+type AgentRecord = Awaited<ReturnType<Hub['identity']['agentById']>>;
 
 const STATES = ['open', 'all', 'submitted', 'working', 'input-required', 'completed', 'failed', 'canceled', 'rejected'];
 
