@@ -24,7 +24,7 @@ export const trimHistory = (task: Task, historyLength: number | undefined): Task
 };
 
 export interface TaskReadsDeps {
-  store: Pick<Store, 'getTask' | 'listTasks' | 'entryOf' | 'tasksThatWrote'>;
+  store: Pick<Store, 'getTask' | 'listTasks' | 'entryOf' | 'entriesBy' | 'tasksThatWrote'>;
   view: View;
   following: Following;
   /** With the clock, turns the store's refusal of a caller's token into the hub's error. */
@@ -106,6 +106,22 @@ export class TaskReads {
       (t): t is StoredTask => t !== undefined && view.shows(actor.caller, actor.door, t.record),
     );
     return { tasks: shown.map((t) => view.render(t, FULL)), hasMore: ids.length > limit };
+  }
+
+  /**
+   * The tasks an agent has its own entry on (its contributions, its answers), latest entry first,
+   * at most `limit`, each as the agent reads it whole, its receipt included; none for any other caller.
+   */
+  async ownEntries(actor: Actor, limit: number): Promise<Task[]> {
+    if (actor.caller.kind !== 'agent') return [];
+    const { store, view } = this.deps;
+    const entries = await store.entriesBy(actor.caller.handle, limit);
+    const tasks = await Promise.all(entries.map((entry) => store.getTask(entry.taskId, FULL)));
+    return entries.flatMap((entry, i) => {
+      const task = tasks[i];
+      if (!task || !view.shows(actor.caller, actor.door, task.record)) return [];
+      return [view.render(task, FULL, view.entryReader(actor.caller, task.record) ? entry : undefined)];
+    });
   }
 
   /** Reads a task for a request, checking its caller's token in the same read when it is still to be checked. */

@@ -38,7 +38,7 @@ export interface TaskServiceDeps {
   clock: () => number;
 }
 
-export type TaskService = Pick<TaskReads, 'get' | 'list' | 'subscribe' | 'wrote'> &
+export type TaskService = Pick<TaskReads, 'get' | 'list' | 'subscribe' | 'wrote' | 'ownEntries'> &
   Pick<TaskWrites, 'send' | 'cancel' | 'act'> &
   Pick<HubWrites, 'runDue' | 'fromEndpoint'> &
   Pick<TaskPushConfigs, 'setPushConfig' | 'pushConfigs' | 'pushConfig' | 'deletePushConfig' | 'deliveries'>;
@@ -60,7 +60,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   const hubWrites = new HubWrites({ store, kinds, committer, contexts, clock });
   const pushConfigs = new TaskPushConfigs({ store, view, push });
   return Object.assign(
-    methods(reads, 'get', 'list', 'subscribe', 'wrote'),
+    methods(reads, 'get', 'list', 'subscribe', 'wrote', 'ownEntries'),
     methods(writes, 'send', 'cancel', 'act'),
     methods(hubWrites, 'runDue', 'fromEndpoint'),
     methods(pushConfigs, 'setPushConfig', 'pushConfigs', 'pushConfig', 'deletePushConfig', 'deliveries'),

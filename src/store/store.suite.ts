@@ -270,6 +270,16 @@ export function storeSuite(name: string, open: () => Promise<{ store: Store; reo
       expect((await store.entryOf(taskId, 'b'))?.id).toBe('e-b');
       expect(await store.entryOf(taskId, 'c')).toBeUndefined();
       expect((await store.getTask(taskId, { includeArtifacts: false }))?.record).toEqual(w.record);
+      // An author's entries on every task, latest first.
+      const later = newTask({ state: 'TASK_STATE_WORKING' });
+      await store.createTask(later);
+      await store.addEntry({
+        ...entry('b'),
+        entry: { ...entry('b').entry, taskId: later.record.id, id: 'e-b2', createdAt: 9 },
+      });
+      expect((await store.entriesBy('b', 10)).map((e) => e.id)).toEqual(['e-b2', 'e-b']);
+      expect((await store.entriesBy('b', 1)).map((e) => e.id)).toEqual(['e-b2']);
+      expect(await store.entriesBy('c', 10)).toEqual([]);
       expect(await store.eventsAfter(taskId, 0, 10)).toHaveLength(1);
       // a quota over its limit rolls the entry back; a task that moved on takes no entry
       const other = newTask({ state: 'TASK_STATE_WORKING' });

@@ -278,6 +278,8 @@ export interface TaskStore {
   /** A task's entries in the order they were written. */
   entries(taskId: string): Promise<TaskEntry[]>;
   entryOf(taskId: string, author: string): Promise<TaskEntry | undefined>;
+  /** An author's entries on every task, latest first, at most `limit` (what an agent contributed). */
+  entriesBy(author: string, limit: number): Promise<TaskEntry[]>;
   /** The task's stored events with a sequence number above `afterSeq`, in order, at most `limit`. */
   eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<LoggedEvent[]>;
   /**

@@ -93,7 +93,19 @@ describe(`Cairn's HTTP routes at /cairn/api/ (${testDialect === 'postgres' ? 'tw
     expect(open.body.tasks.map((t: any) => t.id)).toContain(id);
     expect(open.body.mode).toBe('open');
 
+    // The contributor's own contributions, with their receipts, over the token.
+    expect((await rest(node(0), 'GET', 'cairn/api/a2a-tasks/mine')).status).toBe(401);
+    const mine = await rest(node(0), 'GET', 'cairn/api/a2a-tasks/mine', { token: c1.token });
+    expect(mine.body.contributions).toEqual([
+      { task_id: id, contribution: first.body.metadata.cairn.contribution, task: expect.objectContaining({ id }) },
+    ]);
+    expect(
+      (await rest(node(1), 'GET', 'cairn/api/a2a-tasks/mine', { token: poster.token })).body.contributions,
+    ).toEqual([]);
+
     await evaluated(node(0), id);
+    const after = await rest(node(1), 'GET', 'cairn/api/a2a-tasks/mine', { token: c1.token });
+    expect(after.body.contributions[0].task.metadata.cairn.outcome).toBe('resolved');
     const evaluatedPage = await rest(node(0), 'GET', 'cairn/api/a2a-tasks?mode=evaluated&limit=1');
     expect(evaluatedPage.body.tasks[0]).toMatchObject({ id, metadata: { cairn: { outcome: 'resolved' } } });
     const reopen = await rest(node(1), 'GET', 'cairn/api/a2a-tasks?mode=open&limit=50');

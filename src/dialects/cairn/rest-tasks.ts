@@ -1,11 +1,11 @@
 /**
  * Cairn's older HTTP routes for review tasks, under /cairn/api/: a page of them by mode
- * (open, evaluated, all), one task, a post and a contribution. Tasks are shown as over JSON-RPC
+ * (open, evaluated, all), one task, the caller's own contributions, a post and a contribution. Tasks are shown as over JSON-RPC
  * (wire.ts); a refusal is the HTTP status with Cairn's `error` object. Writes take an
  * Idempotency-Key (a post's operation_id serves when there is none).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TaskState } from '../../a2a/types.js';
+import type { JsonObject, TaskState } from '../../a2a/types.js';
 import { parseWith } from '../../a2a/validate.js';
 import { requireToken } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
@@ -21,6 +21,8 @@ const MODES: Readonly<Record<'open' | 'evaluated' | 'all', readonly TaskState[] 
   all: undefined,
 };
 const tasksQuery = pageQuery(MODES, 'open');
+/** How many of the caller's latest entries `mine` reads. */
+const MINE = 50;
 
 export function taskRoutes(scope: FastifyInstance, hub: Hub, options: DialectOptions): void {
   const config = { door: 'rest' as const };
@@ -38,6 +40,20 @@ export function taskRoutes(scope: FastifyInstance, hub: Hub, options: DialectOpt
       next_cursor: page.nextPageToken || null,
       total: page.totalSize,
     };
+  });
+
+  // The caller's own contributions, latest first, each with its receipt and its task as it stands.
+  scope.get('/api/a2a-tasks/mine', { config }, async (request) => {
+    const actor = await actorOf(hub, request);
+    requireToken(actor.caller, 'Reading your contributions');
+    const contributions = (await hub.tasks.ownEntries(actor, MINE)).flatMap((t) => {
+      const review = reviewOf(t);
+      const task = review && cairnTask(t, review);
+      return task
+        ? [{ task_id: task.id, contribution: (task.metadata!['cairn'] as JsonObject)['contribution'], task }]
+        : [];
+    });
+    return { contributions };
   });
 
   scope.get('/api/a2a-tasks/:id', { config }, async (request) =>

@@ -200,6 +200,18 @@ describe.skipIf(!testPostgres)('postgres store', () => {
       expect(plan).not.toMatch(/Sort/);
     });
 
+    it("walks an author's entries backwards on their index, with no sort (entriesBy)", async () => {
+      // On an empty table a bitmap scan and a sort cost least; what matters is that the index gives the order.
+      await client.query('SET enable_bitmapscan = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        "EXPLAIN (COSTS OFF) SELECT task_id, author, id, body, created_at FROM task_entries WHERE author = 'a' ORDER BY created_at DESC, task_id DESC LIMIT 50",
+      );
+      await client.query('RESET enable_bitmapscan');
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Index Scan Backward using task_entries_by_author/);
+      expect(plan).not.toMatch(/Sort/);
+    });
+
     type ListShape = Omit<TaskSelection, 'limit' | 'includeArtifacts'> & TaskOrdering;
     const CLAIMABLE = {
       scope: taskScopes.space('s', ['intent']),

@@ -258,13 +258,21 @@ function writeHistory(s: Statement, id: string, w: TaskWrite): void {
 }
 
 /** Reads of a task's entries and its event log. */
-export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'eventsAfter'> {
+export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'entriesBy' | 'eventsAfter'> {
   return {
     entries: async (taskId: string) =>
       (
         await db.query<EntryRow>(
           'SELECT task_id, author, id, body, created_at FROM task_entries WHERE task_id = $1 ORDER BY position',
           [taskId],
+        )
+      ).rows.map(entryFromRow),
+    entriesBy: async (author: string, limit: number) =>
+      (
+        await db.query<EntryRow>(
+          `SELECT task_id, author, id, body, created_at FROM task_entries WHERE author = $1
+           ORDER BY created_at DESC, task_id DESC LIMIT $2`,
+          [author, limit],
         )
       ).rows.map(entryFromRow),
     entryOf: async (taskId: string, author: string) => {

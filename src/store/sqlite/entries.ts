@@ -41,8 +41,11 @@ export function entryStatements(db: Db) {
 }
 
 /** What the store's TaskStore reads of a task besides the task: its entries and its event log. */
-export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'eventsAfter'> {
+export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'entriesBy' | 'eventsAfter'> {
   const one = db.prepare('SELECT * FROM task_entries WHERE task_id = ? AND author = ?');
+  const byAuthor = db.prepare(
+    'SELECT * FROM task_entries WHERE author = ? ORDER BY created_at DESC, task_id DESC LIMIT ?',
+  );
   const all = db.prepare('SELECT * FROM task_entries WHERE task_id = ? ORDER BY position');
   const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   return {
@@ -51,6 +54,7 @@ export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'eve
       const row = one.get(taskId, author) as EntryRow | undefined;
       return row && entryFromRow(row);
     },
+    entriesBy: async (author: string, limit: number) => (byAuthor.all(author, limit) as EntryRow[]).map(entryFromRow),
     eventsAfter: async (taskId: string, afterSeq: number, limit: number) =>
       (eventRows.all(taskId, afterSeq, limit) as { seq: number; body: string }[]).map((r) => ({
         seq: r.seq,

@@ -314,4 +314,12 @@ ALTER TABLE cards ADD COLUMN evidence TEXT;
 ALTER TABLE cards ADD COLUMN verify TEXT;
 `,
   },
+  {
+    version: 27,
+    name: 'entries by author',
+    sql: `
+-- An agent's own entries on every task, latest first (what it contributed): one walk of the index.
+CREATE INDEX task_entries_by_author ON task_entries(author, created_at, task_id);
+`,
+  },
 ];

@@ -126,6 +126,14 @@ describe('sqlite query plans', () => {
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 
+  it("an author's entries walk their index backwards, with no sort (entriesBy)", () => {
+    const plan = planOf(
+      "SELECT * FROM task_entries WHERE author = 'a' ORDER BY created_at DESC, task_id DESC LIMIT 50",
+    );
+    expect(plan).toMatch(/SEARCH task_entries USING INDEX task_entries_by_author \(author=\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
   it('public tasks created per hour walk the public index over the tasks updated since the span began', () => {
     expect(
       planOf(
