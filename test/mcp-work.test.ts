@@ -284,7 +284,7 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
       'sharedWith',
     ]);
     const ours = tools.filter((t) => /^muster_(board_|intent)/.test(t.name));
-    expect(ours).toHaveLength(16);
+    expect(ours).toHaveLength(17);
     for (const t of ours) {
       expect(t.description, t.name).toMatch(/Use it|Use to|Use when|when/i);
       for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {}))

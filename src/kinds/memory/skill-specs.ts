@@ -70,7 +70,7 @@ export const learnArgs = z
       .max(L.title, `must be at most ${L.title} characters`)
       .optional()
       .describe("the skill's name"),
-    tags: tagsArg.optional(),
+    tags: tagsArg.optional().describe('words that tag the skill card (a "#word" in text tags it too)'),
     evidence: evidenceArg.optional(),
     verify: verifyArg.optional(),
     board: boardRef.optional().describe('a board id or title; your own board when left out'),
