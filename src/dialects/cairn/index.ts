@@ -5,7 +5,7 @@
  * JSON-RPC errors, and anything this scope does not shape goes on to the hub's own handler.
  */
 import type { FastifyInstance } from 'fastify';
-import { asHubError } from '../../doors/http/errors.js';
+import { asHubError, errorHeaders } from '../../doors/http/errors.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Dialect } from '../dialect.js';
 import { cairnErrorBody } from './errors.js';
@@ -19,7 +19,7 @@ const ROUTES =
 function errorAnswers(scope: FastifyInstance): void {
   scope.setErrorHandler((error, request, reply) => {
     const hubError = asHubError(error);
-    // Transport refusals (a body too large, not JSON) and JSON-RPC routes: the hub's handler answers them.
+    // JSON-RPC routes, a body too large (drained first) and an internal failure (logged): the hub's handler answers them.
     if (
       request.routeOptions.config?.door !== 'rest' ||
       hubError.code === 'PAYLOAD_TOO_LARGE' ||
@@ -27,7 +27,7 @@ function errorAnswers(scope: FastifyInstance): void {
     )
       throw error;
     const { status, body } = cairnErrorBody(hubError);
-    if (hubError.code === 'UNAUTHENTICATED') reply.header('www-authenticate', 'Bearer realm="muster"');
+    reply.headers(errorHeaders(hubError));
     return reply.code(status).type('application/json').send(body);
   });
   scope.setNotFoundHandler((request, reply) => {

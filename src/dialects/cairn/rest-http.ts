@@ -11,11 +11,12 @@ import { renamedFields } from '../../a2a/validate.js';
 import { baseUrl, callerOf } from '../../doors/http/context.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Actor } from '../../hub/actor.js';
+import type { Hub } from '../../hub/hub.js';
 import type { CallContext } from '../../operations/context.js';
 
 export const HUB_DOOR = { kind: 'hub' } as const;
 
-export const actorOf = async (hub: Parameters<typeof callerOf>[0], request: FastifyRequest): Promise<Actor> => ({
+export const actorOf = async (hub: Hub, request: FastifyRequest): Promise<Actor> => ({
   caller: await callerOf(hub, request),
   door: HUB_DOOR,
 });
