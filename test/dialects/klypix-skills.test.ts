@@ -189,9 +189,13 @@ describe(`KLYPIX at /klypix/ (${testDialect})`, () => {
     expect(done.history.filter((m: any) => m.role === 'user')).toHaveLength(2);
     expect(boardFileOf(done).board.title).toBe(dataPart.args.title);
 
-    // Plain words answer it too: the brief's items are the cards.
+    // Plain words answer it too: the brief's items are the cards; a refusal names the words.
     const again = await send(node(0), ann.token, [skillPart('remember', { canvas: 'Roadmap' })]);
     expect(dataOf(again)).toMatchObject({ missing: ['cards'], dataPart: { skill: 'remember' } });
+    const tooLong = await klypix(node(1), ann.token, 'message/send', {
+      message: message([textPart('x'.repeat(4001))], { taskId: again.id }),
+    });
+    expect(tooLong.body.error.data[1].fieldViolations[0].field).toBe('params.message.parts[0].text');
     const kept = await send(node(1), ann.token, [textPart('Q4: audit; Q4: docs')], { taskId: again.id });
     expect(kept.status.state).toBe('completed');
     expect(
@@ -302,6 +306,17 @@ describe(`KLYPIX at /klypix/ (${testDialect})`, () => {
     const found = dataOf(recalled).cards;
     expect(found[0]).toMatchObject({ kind: 'skill', title: 'Deploy safely', verify: 'curl /health answers ok' });
     expect(found.length).toBeGreaterThan(1); // the tagged card comes after it
+  });
+
+  it('takes the missing args bare in a follow-up, in KLYPIX names', async () => {
+    const asked = await send(node(1), ann.token, [skillPart('read_canvas', {})]);
+    const wrong = await klypix(node(0), ann.token, 'message/send', {
+      message: message([{ kind: 'data', data: { canvas: 7 } }], { taskId: asked.id }),
+    });
+    expect(wrong.body.error.data[1].fieldViolations[0].field).toBe('params.message.parts[0].data.canvas');
+    const read = await send(node(0), ann.token, [{ kind: 'data', data: { canvas: 'Roadmap' } }], { taskId: asked.id });
+    expect(read).toMatchObject({ id: asked.id, status: { state: 'completed' }, metadata: { skill: 'read_canvas' } });
+    expect(read.history.at(-1).parts[0].data).toEqual({ canvas: 'Roadmap' });
   });
 
   it('cancels a call waiting for input; a settled one is not cancelable', async () => {

@@ -56,8 +56,9 @@ function callIn(data: JsonObject, handle: string): JsonObject {
 function followUpIn(data: JsonObject, waiting: Waiting): JsonObject {
   const given = isJsonObject(data['args']) ? data['args'] : data;
   if (waiting.confirming) return { confirm: given['confirm'] === true };
+  if (!isJsonObject(data['args'])) return argsIn(data, DATA);
   const { skill: _skill, ...args } = given;
-  return { args: argsIn(args, isJsonObject(data['args']) ? ARGS : DATA) };
+  return { args: argsIn(args, ARGS) };
 }
 
 /**
@@ -73,22 +74,28 @@ function wordsIn(text: string, waiting: Waiting): JsonObject | undefined {
   return missing.length === 1 ? { [missing[0]!]: text.trim() } : undefined;
 }
 
+/** A message's parts as the memory kind takes them; `fromWords` when plain words became a data part. */
+export interface PartsIn {
+  parts: unknown;
+  fromWords?: true;
+}
+
 /**
  * The parts of a message (1.0 JSON, not yet checked) as the memory kind takes them; `waiting`
  * is what the task a follow-up continues is waiting for, if it is.
  */
-export function partsIn(parts: unknown, handle: string, waiting: Waiting | undefined): unknown {
-  if (!Array.isArray(parts) || parts.length === 0) return parts; // the request's own check refuses it
+export function partsIn(parts: unknown, handle: string, waiting: Waiting | undefined): PartsIn {
+  if (!Array.isArray(parts) || parts.length === 0) return { parts }; // the request's own check refuses it
   const resumes = waiting !== undefined && waiting.skill !== '';
   if (parts.length === 1 && isJsonObject(parts[0]) && isJsonObject(parts[0]['data'])) {
     const { data, ...part } = parts[0];
-    if (resumes) return [{ ...part, data: followUpIn(data, waiting) }];
-    if ('skill' in data) return [{ ...part, data: callIn(data, handle) }];
-    return parts;
+    if (resumes) return { parts: [{ ...part, data: followUpIn(data, waiting) }] };
+    if ('skill' in data) return { parts: [{ ...part, data: callIn(data, handle) }] };
+    return { parts };
   }
   const text = parts.every((p) => isJsonObject(p) && typeof p['text'] === 'string')
     ? parts.map((p) => (p as { text: string }).text).join('\n')
     : undefined;
   const words = resumes && text !== undefined ? wordsIn(text, waiting) : undefined;
-  return words ? [{ data: { args: words } }] : parts;
+  return words ? { parts: [{ data: { args: words } }], fromWords: true } : { parts };
 }

@@ -29,14 +29,24 @@ async function waitingFor(hub: Hub, actor: Actor, taskId: unknown, call: CallCon
   return task && waitingOf(task as Task);
 }
 
-/** The 0.3 send params as the memory kind's 1.0 request. */
-async function sendIn(hub: Hub, actor: Actor, params: unknown, call: CallContext): Promise<unknown> {
+/**
+ * The 0.3 send params as the memory kind's 1.0 request, and how its refusals name fields where
+ * the caller sent them: a file part's as 0.3 spells them, and plain words made into a data part
+ * at the words.
+ */
+async function sendIn(hub: Hub, actor: Actor, params: unknown, call: CallContext) {
   const sent = sendParamsIn(params);
-  if (!isJsonObject(sent) || !isJsonObject(sent['message'])) return sent; // the request's own check refuses it
+  if (!isJsonObject(sent) || !isJsonObject(sent['message'])) return { request: sent, as03 }; // the request's own check refuses it
   const message = sent['message'];
   const waiting = await waitingFor(hub, actor, message['taskId'], call);
   const handle = actor.caller.kind === 'agent' ? actor.caller.handle : '';
-  return { ...sent, message: { ...message, parts: partsIn(message['parts'], handle, waiting) } };
+  const { parts, fromWords } = partsIn(message['parts'], handle, waiting);
+  const words =
+    Array.isArray(message['parts']) && message['parts'].length === 1 ? 'message.parts[0].text' : 'message.parts';
+  const named = fromWords
+    ? (e: unknown) => as03(renamedFields(e, (f) => f.replace(/^message\.parts\[0\]\.data\b.*/, words)))
+    : as03;
+  return { request: { ...sent, message: { ...message, parts } }, as03: named };
 }
 
 /** Refusals name a file part's fields as 0.3 spells them. */
@@ -46,15 +56,16 @@ const as03 = (e: unknown): never => {
 
 const send: Method['handler'] = async (hub, actor, params, call) => {
   requireToken(actor.caller, 'A KLYPIX call');
-  const request = await sendIn(hub, actor, params, call).catch(as03);
-  const result: SendResult = await invoke('SendMessage', hub, actor, request, call).catch(as03);
+  const translated = await sendIn(hub, actor, params, call).catch(as03);
+  const result: SendResult = await invoke('SendMessage', hub, actor, translated.request, call).catch(translated.as03);
   return 'task' in result ? taskOut(result.task) : messageOut(result.message);
 };
 
 const stream: Method['handler'] = async (hub, actor, params, call) => {
   requireToken(actor.caller, 'A KLYPIX call');
-  const request = await sendIn(hub, actor, params, call).catch(as03);
-  return klypixStream(await invoke('SendStreamingMessage', hub, actor, request, call).catch(as03));
+  const translated = await sendIn(hub, actor, params, call).catch(as03);
+  const opened = await invoke('SendStreamingMessage', hub, actor, translated.request, call).catch(translated.as03);
+  return klypixStream(opened);
 };
 
 export const KLYPIX_METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
