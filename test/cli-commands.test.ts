@@ -40,6 +40,7 @@ describe('muster agents', { timeout: 120_000 }, () => {
     const defaults = ['text/plain', 'application/json']; // the media modes of an agent that declared none
     expect(first.items[0]).toEqual({
       handle: 'cmd-ann',
+      agentId: expect.any(String),
       name: 'Ann',
       description: 'reads papers',
       inputModes: defaults,
