@@ -13,6 +13,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { requireToken } from '../../identity/caller.js';
 import { MEMORY } from '../../kinds/memory/memory.js';
+import { textField } from '../../kinds/memory/refusals.js';
 import type { CallContext } from '../../operations/context.js';
 import { invoke, type SendResult } from '../../operations/operations.js';
 import { taskOut, waitingOf } from './answers.js';
@@ -41,8 +42,7 @@ async function sendIn(hub: Hub, actor: Actor, params: unknown, call: CallContext
   const waiting = await waitingFor(hub, actor, message['taskId'], call);
   const handle = actor.caller.kind === 'agent' ? actor.caller.handle : '';
   const { parts, fromWords } = partsIn(message['parts'], handle, waiting);
-  const words =
-    Array.isArray(message['parts']) && message['parts'].length === 1 ? 'message.parts[0].text' : 'message.parts';
+  const words = textField(Array.isArray(message['parts']) ? message['parts'].length : 0);
   const named = fromWords
     ? (e: unknown) => as03(renamedFields(e, (f) => f.replace(/^message\.parts\[0\]\.data\b.*/, words)))
     : as03;
