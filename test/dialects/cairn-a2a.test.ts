@@ -5,7 +5,8 @@
  * after the deadline, and the same review read natively (A2A, REST, the web feed). On the
  * suite's store: two nodes of one PostgreSQL database, or one node on SQLite.
  */
-import { ListTasksRequest } from '@a2a-js/sdk';
+import { GetTaskRequest, ListTasksRequest } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
 import { describe, expect, it } from 'vitest';
 import { clusterOnTestDatabase } from '../helpers/cluster.js';
 import { testDialect } from '../helpers/database.js';
@@ -13,6 +14,7 @@ import { register, rest, rpc, type Registered } from '../helpers/hub.js';
 import type { NodeProcess } from '../helpers/nodes.js';
 import {
   approvalOf,
+  asJson,
   cairnBase,
   cairnClient,
   cairnRpc,
@@ -118,6 +120,9 @@ describe(`Cairn's A2A client at /cairn/ (${testDialect === 'postgres' ? 'two nod
       cairnRpc(node(1), 'GetTask', { id: task.id }),
     ]);
     expect(after.map((a) => a.body)).toEqual(before.map((b) => b.body));
+    // Cairn's reader, the SDK's default factory built from /cairn/, reads what anyone reads there.
+    const reader = await new ClientFactory().createFromUrl(cairnBase(node(1)));
+    expect(asJson(await reader.getTask(GetTaskRequest.fromJSON({ id: task.id })))).toEqual(after[1]!.body.result);
     // The contributor reads the same receipt natively.
     const native = await rpc(
       node(0).url,
