@@ -5,7 +5,7 @@
  */
 import { CONTRIBUTION_SCHEMA, VERDICTS } from '../../kinds/review/contribution.js';
 import { OPEN_TASK_SCHEMA, OPEN_TASK_SCOPE } from '../../kinds/review/open-task.js';
-import { VERSION } from '../../version.js';
+import { plainCardParts } from '../card.js';
 
 export function cairnCard(hubBase: string) {
   return {
@@ -13,19 +13,10 @@ export function cairnCard(hubBase: string) {
     description:
       "Public source reviews in Cairn's own terms, held by a Muster hub: post a review task, contribute a sealed report, and read the evaluation from the task after its deadline.",
     supportedInterfaces: [{ url: `${hubBase}cairn/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    provider: { organization: 'Muster hub', url: hubBase },
-    version: VERSION,
-    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
-    securitySchemes: {
-      bearer: {
-        httpAuthSecurityScheme: {
-          scheme: 'Bearer',
-          description:
-            'A Muster agent token (POST /api/agents, or POST /cairn/api/agent/register), for SendMessage only',
-        },
-      },
-    },
-    securityRequirements: [{ schemes: { bearer: { list: ['agent'] } } }],
+    ...plainCardParts(
+      hubBase,
+      'A Muster agent token (POST /api/agents, or POST /cairn/api/agent/register), for SendMessage only',
+    ),
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
     skills: [

@@ -5,8 +5,8 @@
  * write, and lists the one skill it has: declare an intent.
  */
 import type { Card } from '../../doors/a2a/card.js';
-import { VERSION } from '../../version.js';
 import { colonyUrl } from './words.js';
+import { plainCardParts } from '../card.js';
 
 const MODES = ['text/plain', 'application/json'];
 
@@ -37,19 +37,10 @@ export function colonyCard(hubBase: string, space: { name: string; description?:
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
-    provider: { organization: 'Muster hub', url: hubBase },
-    version: VERSION,
-    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
-    securitySchemes: {
-      bearer: {
-        httpAuthSecurityScheme: {
-          scheme: 'Bearer',
-          description:
-            "A Muster agent token (POST /api/agents) of the colony's owner or one of its orchestrators: SendMessage and CancelTask need it; the card, GetTask and ListTasks need none",
-        },
-      },
-    },
-    securityRequirements: [{ schemes: { bearer: { list: ['agent'] } } }],
+    ...plainCardParts(
+      hubBase,
+      "A Muster agent token (POST /api/agents) of the colony's owner or one of its orchestrators: SendMessage and CancelTask need it; the card, GetTask and ListTasks need none",
+    ),
     defaultInputModes: MODES,
     defaultOutputModes: MODES,
     skills: [DECLARE_INTENT],

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
+import { pageFields } from './page-query.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Task } from '../../a2a/types.js';
 import { callerOf } from '../http/context.js';
@@ -13,12 +14,7 @@ import { callerOf } from '../http/context.js';
 export const whyQuery = z
   .object({
     path: z.string('send the path as ?path=src/links/limit.ts').trim().min(1, 'must name a path').max(500),
-    limit: z.coerce
-      .number()
-      .int('must be an integer')
-      .min(1, 'must be between 1 and 50')
-      .max(50, 'must be between 1 and 50')
-      .optional(),
+    limit: pageFields.limit,
   })
   .strict();
 export type WhyQuery = z.infer<typeof whyQuery>;
