@@ -330,7 +330,7 @@ describe('muster space, declare, intents and the worker loop', { timeout: 240_00
     );
     expect(priority.code).toBe(2);
     expect(priority.stderr).toContain(
-      "option '--priority <n>' argument '11' is invalid. must be a whole number from 1 to 10",
+      "muster: --priority '11': must be a whole number from 1 to 10\n  hint: See muster declare --help\n",
     );
     const priorityJson = await muster(
       ['declare', 'cli-links', 'Too urgent', '--footprint', 'x/**', '--priority', 'high', '--json'],
@@ -341,7 +341,7 @@ describe('muster space, declare, intents and the worker loop', { timeout: 240_00
     expect(JSON.parse(priorityJson.stdout)).toEqual({
       error: {
         code: 'USAGE',
-        message: "option '--priority <n>' argument 'high' is invalid. must be a whole number from 1 to 10",
+        message: "--priority 'high': must be a whole number from 1 to 10",
         hint: 'See muster declare --help',
       },
     });

@@ -221,9 +221,13 @@ describe('the --json contract', { timeout: 180_000 }, () => {
     expect(failure(badData, 2, 'BAD_JSON').hint).toBe(`For example --data '{"priority":"high"}'`);
     failure(badFile, 2, 'BAD_JSON');
     expect(failure(noAdmin, 2, 'USAGE').hint).toContain('--admin-token or set MUSTER_ADMIN_TOKEN');
-    // Without --json, commander's refusal is still exit 2, one line on stderr and nothing on stdout.
+    // Without --json, commander's refusal is exit 2 in the CLI's own shape: `muster: …` and the hint, nothing on stdout.
     const plain = await runMuster(hub.url, ['inbox', '--no-such-flag']);
-    expect(plain).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--no-such-flag'\n" });
+    expect(plain).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "muster: unknown option '--no-such-flag'\n  hint: See muster inbox --help\n",
+    });
   });
 
   it('bad values checked before sending: --limit above 50, a <state> respond cannot set, an unknown --expected-state', async () => {
@@ -234,16 +238,14 @@ describe('the --json contract', { timeout: 180_000 }, () => {
       muster(['respond', 'some-task', 'working', '--expected-state', 'busy'], sam.token),
       runMuster(hub.url, ['respond', 'some-task', 'done'], sam.token),
     ]);
-    expect(failure(bigLimit, 2, 'USAGE').message).toBe(
-      "option '--limit <n>' argument '51' is invalid. must be a whole number from 1 to 50",
-    );
+    expect(failure(bigLimit, 2, 'USAGE').message).toBe("--limit '51': must be a whole number from 1 to 50");
     const allowed = 'working, input-required, completed, failed, rejected (or a TASK_STATE_* name)';
     expect(failure(badState, 2, 'USAGE').message).toBe(
       `<state> 'done' is not a state a response sets: use one of ${allowed}`,
     );
     expect(failure(submitted, 2, 'USAGE').message).toContain("<state> 'submitted'");
     expect(failure(badExpected, 2, 'USAGE').message).toMatch(
-      /^option '--expected-state <state>' argument 'busy' is invalid\. must be one of submitted, working, .*input-required/,
+      /^--expected-state 'busy': must be one of submitted, working, .*input-required/,
     );
     expect(plain.code).toBe(2);
     expect(plain.stderr).toContain(`<state> 'done' is not a state a response sets: use one of ${allowed}`);
@@ -255,6 +257,27 @@ describe('the --json contract', { timeout: 180_000 }, () => {
       ),
       1,
       'TASK_NOT_FOUND',
+    );
+  });
+
+  it("usage errors in the CLI's shape: --state checked before sending, the nearest command or option suggested", async () => {
+    const [state, command, option] = await Promise.all([
+      runMuster(hub.url, ['inbox', '--state', 'weird'], sam.token),
+      runMuster(hub.url, ['inbx']),
+      runMuster(hub.url, ['inbox', '--lmit', '3'], sam.token),
+    ]);
+    expect(state.code).toBe(2);
+    expect(state.stderr).toMatch(
+      /^muster: --state 'weird': must be open, all, or submitted, .*\n {2}hint: See muster inbox --help\n$/,
+    );
+    expect(command).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "muster: unknown command 'inbx'\n  hint: Did you mean muster inbox? See muster --help\n",
+    });
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe(
+      "muster: unknown option '--lmit'\n  hint: Did you mean --limit? See muster inbox --help\n",
     );
   });
 

@@ -4,7 +4,7 @@
  * failure — commander's own usage errors included — through the one error printer.
  */
 import { CommanderError, Option, type Command } from 'commander';
-import { printError, UsageError } from './errors.js';
+import { EXIT, printError, UsageError } from './errors.js';
 import { normalizeBase, type Target } from './http.js';
 import { DEFAULT_PROFILE, readProfile, type SavedProfile } from './profiles.js';
 
@@ -150,9 +150,27 @@ const commandPath = (command: Command): string =>
   command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
 
 /**
+ * Commander's refusal in the CLI's shape: its first line is the message, its "(Did you mean …?)"
+ * joins the hint that names the command's help.
+ */
+export function usageErrorOf(said: string, command: Command): UsageError {
+  const [line = '', ...more] = said
+    .trim()
+    .replace(/^error: /, '')
+    .split('\n');
+  // "option '--limit <n>' argument '100' is invalid. must be …" reads as "--limit '100': must be …"
+  const first = line.replace(/^option '(-[\w-]+)[^']*' argument '(.*)' is invalid\. /, "$1 '$2': ");
+  const guess = /\(Did you mean (.+)\?\)/.exec(more.join(' '))?.[1];
+  const path = commandPath(command);
+  const help = `See ${path} --help`;
+  if (!guess) return new UsageError(first, help);
+  return new UsageError(first, `Did you mean ${guess.startsWith('-') ? guess : `${path} ${guess}`}? ${help}`);
+}
+
+/**
  * Parses the command line. Commander's own refusals (an unknown option, a missing argument, a
- * bad option value) exit 2 like every usage error; with --json they are the error document, and
- * commander's text is not printed.
+ * bad option value) exit 2 like every usage error, printed as every error is: `muster: …` and a
+ * hint naming the command's help (with --json, the error document).
  */
 export async function runProgram(program: Command, argv = process.argv): Promise<void> {
   const json = argv.slice(2).includes('--json');
@@ -160,10 +178,9 @@ export async function runProgram(program: Command, argv = process.argv): Promise
   let failing = program;
   const settle = (command: Command): void => {
     command.exitOverride().configureOutput({
-      outputError: (text, write) => {
+      outputError: (text) => {
         failing = command;
-        if (json) said = text;
-        else write(text);
+        said = text;
       },
     });
     command.commands.forEach(settle);
@@ -174,10 +191,7 @@ export async function runProgram(program: Command, argv = process.argv): Promise
   } catch (e) {
     if (!(e instanceof CommanderError)) throw e;
     if (e.exitCode === 0) return void (process.exitCode = 0); // --help, --version
-    process.exitCode = 2;
-    if (json) {
-      const message = (said || e.message).trim().replace(/^error: /, '');
-      printError(new UsageError(message, `See ${commandPath(failing)} --help`), true);
-    }
+    if (e.code === 'commander.help') return void (process.exitCode = EXIT.usage); // a group named without its command: its help is shown
+    printError(usageErrorOf(said || e.message, failing), json);
   }
 }

@@ -27,6 +27,16 @@ export function anyState(value: string): string {
   return value;
 }
 
+/** A commander parser for --state: one of `words` (open, all, …) or any task state, so a typo is refused locally (exit 2). */
+export const wordOrState =
+  (words: readonly string[]) =>
+  (value: string): string => {
+    if (words.includes(value) || parseState(value) !== undefined) return value;
+    throw new InvalidArgumentError(
+      `must be ${words.join(', ')}, or ${spelled(Object.keys(LEGACY_STATE) as TaskState[])}`,
+    );
+  };
+
 /** Whether a task in `state` is settled for its sender (ended, or needs it: input-required, auth-required): where a blocking send's wait ends. */
 export const settles = (state: TaskState): boolean =>
   isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';

@@ -11,7 +11,7 @@ import {
 import { path, request } from '../../client/http.js';
 import { action, client, type Context } from '../../client/run.js';
 import { nextCommand, pageOf, pageOptions, wholeNumber } from '../../client/paging.js';
-import { anyState, respondState } from '../../client/states.js';
+import { anyState, respondState, wordOrState } from '../../client/states.js';
 import { sendCommand } from './send-command.js';
 import type { MailboxEntry, Registration, RestPage, Task } from '../../client/wire.js';
 
@@ -35,6 +35,7 @@ function mailbox(program: Command, box: 'inbox' | 'sent', description: string): 
     client(program, box, description, { operator: true }).option(
       '--state <state>',
       'open, all, or a state such as working or input-required (default open)',
+      wordOrState(['open', 'all']),
     ),
     'tasks',
   )

@@ -9,7 +9,7 @@ import { UsageError } from '../../../client/errors.js';
 import { path, request, rpc } from '../../../client/http.js';
 import { nextCommand, pageOf, pageOptions, wholeNumber } from '../../../client/paging.js';
 import { action, client, type Context } from '../../../client/run.js';
-import { anyState } from '../../../client/states.js';
+import { wordOrState } from '../../../client/states.js';
 import type { RestPage, Task } from '../../../client/wire.js';
 import { actOn, declareIntent, listIntents, spaceBase } from './calls.js';
 import {
@@ -43,14 +43,7 @@ const lease = (command: Command): Command =>
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** --state for intents: claimable, open, all, or any task state. */
-function intentState(value: string): string {
-  if (value === 'claimable' || value === 'open' || value === 'all') return value;
-  try {
-    return anyState(value);
-  } catch (e) {
-    throw new InvalidArgumentError(`must be claimable, open, all, or ${(e as Error).message.replace(/^must be /, '')}`);
-  }
-}
+const intentState = wordOrState(['claimable', 'open', 'all']);
 
 /** `--file PATH[:WHY]`: the path up to the first colon, the rest why. */
 function landedFile(value: string, previous: { path: string; why?: string }[] = []): { path: string; why?: string }[] {
