@@ -21,6 +21,7 @@ import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
 
 let hub: TestHub;
 let owner: Registered, orch: Registered, worker: Registered, other: Registered, alice: Registered, bob: Registered;
+let boss: Registered, hand: Registered, stranger: Registered;
 const closing: McpConnection[] = [];
 const connect = async (transport: McpTransportName, who?: Registered): Promise<McpConnection> => {
   const made = await connectMcp(transport, hub, who?.token);
@@ -30,7 +31,18 @@ const connect = async (transport: McpTransportName, who?: Registered): Promise<M
 
 beforeAll(async () => {
   hub = await startTestHub();
-  [owner, orch, worker, other, alice, bob] = await registerAll(hub, 'owner', 'orch', 'worker', 'other', 'alice', 'bob');
+  [owner, orch, worker, other, alice, bob, boss, hand, stranger] = await registerAll(
+    hub,
+    'owner',
+    'orch',
+    'worker',
+    'other',
+    'alice',
+    'bob',
+    'boss',
+    'hand',
+    'stranger',
+  );
   expect(
     (await rest(hub, 'POST', 'api/spaces', { token: owner.token, body: { name: 'links', orchestratorPriority: 5 } }))
       .status,
@@ -147,6 +159,128 @@ describe.each<McpTransportName>(['stdio', 'http'])('a work intent through MCP ov
     expect(again.isError).toBe(true);
     expect(again.structured.error).toMatchObject({ code: 'LEASE_HELD', remedy: 'conflict' });
     expect(again.structured.error.hint).toBeTruthy();
+  });
+});
+
+describe.each<McpTransportName>(['stdio', 'http'])('an MCP-only orchestrator sets up its work over %s', (transport) => {
+  let asBoss: McpConnection, asHand: McpConnection, asStranger: McpConnection, anonymous: McpConnection;
+  const space = `setup-${transport}`;
+  const members = async () =>
+    (await callTool(anonymous.client, 'muster_space', { name: space })).structured.members.map(
+      (m: { handle: string; role: string }) => `${m.handle}:${m.role}`,
+    );
+  beforeAll(async () => {
+    [asBoss, asHand, asStranger, anonymous] = await Promise.all([
+      connect(transport, boss),
+      connect(transport, hand),
+      connect(transport, stranger),
+      connect(transport),
+    ]);
+  });
+
+  it('makes a space, adds a worker, re-roles and removes it, declares an intent, answers its question and withdraws it', async () => {
+    const made = await callTool(asBoss.client, 'muster_space_create', {
+      name: space,
+      description: 'Set up through MCP alone',
+      orchestratorPriority: 3,
+    });
+    expect(made.isError).toBe(false);
+    expect(made.structured.space).toMatchObject({
+      name: space,
+      owner: 'boss',
+      claim: 'members',
+      orchestratorPriority: 3,
+    });
+    expect(made.structured.next).toContain(`muster_space_member_add {space: "${space}", handle, role: "worker"}`);
+    expect(await members()).toEqual([]);
+    const listed = await callTool(anonymous.client, 'muster_spaces');
+    expect(listed.structured.items.map((s: { name: string }) => s.name)).toContain(space);
+
+    const added = await callTool(asBoss.client, 'muster_space_member_add', { space, handle: 'hand', role: 'worker' });
+    expect(added.text).toContain(`hand is a worker in space ${space}`);
+    expect(await members()).toEqual(['hand:worker']);
+    await callTool(asBoss.client, 'muster_space_member_add', { space, handle: 'hand', role: 'orchestrator' });
+    expect(await members()).toEqual(['hand:orchestrator']);
+    await callTool(asBoss.client, 'muster_space_member_add', { space, handle: 'hand', role: 'worker' });
+    const opened = await callTool(asBoss.client, 'muster_space_set', { name: space, claim: 'open' });
+    expect(opened.structured.space.claim).toBe('open');
+
+    const declared = await callTool(asBoss.client, 'muster_intent_declare', {
+      space,
+      title: 'Index the links table',
+      footprint: ['src/store/**'],
+    });
+    const id: string = declared.structured.task.id;
+    expect(declared.structured.next).toContain(`muster_reply {id: "${id}", text}`);
+    expect(declared.structured.next).toContain(`muster_intent_withdraw {id: "${id}", reason}`);
+    expect((await callTool(asHand.client, 'muster_intent_claim', { id })).structured.state).toBe('TASK_STATE_WORKING');
+
+    // The worker asks; the declarer, following the intent, is told which tool answers, and answering with it works.
+    await callTool(asHand.client, 'muster_intent_ask', { id, text: 'Which column first?' });
+    const waited = await callTool(asBoss.client, 'muster_wait_task', { id, untilState: 'input-required' });
+    expect(waited.structured.next).toContain(`muster_reply {id: "${id}", text: "<your answer>"}`);
+    const answered = await callTool(asBoss.client, 'muster_reply', { id, text: 'The url column.' });
+    expect(answered.structured.task.status.state).toBe('TASK_STATE_WORKING');
+
+    const withdrawn = await callTool(asBoss.client, 'muster_intent_withdraw', { id, reason: 'Done by hand.' });
+    expect(withdrawn.isError).toBe(false);
+    expect(withdrawn.structured.state).toBe('TASK_STATE_CANCELED');
+    expect(withdrawn.text).toContain('Done by hand.');
+    expect(withdrawn.structured.next).toContain(`muster_intent_declare {space: "${space}"`);
+    const read = (await rest(hub, 'GET', `api/tasks/${id}`)).body;
+    expect(read.metadata.muster.cancelReason).toBe('Done by hand.');
+    const stopped = await callTool(asHand.client, 'muster_intent_heartbeat', { id });
+    expect(stopped.structured.error).toMatchObject({
+      code: 'LEASE_NOT_HELD',
+      hint: expect.stringContaining('muster_get_task'),
+    });
+    expect(stopped.text).toContain('was withdrawn; stop work on it');
+
+    const removed = await callTool(asBoss.client, 'muster_space_member_remove', { space, handle: 'hand' });
+    expect(removed.structured).toMatchObject({ space, handle: 'hand', removed: true });
+    expect(await members()).toEqual([]);
+    const again = await callTool(asBoss.client, 'muster_space_member_remove', { space, handle: 'hand' });
+    expect(again.structured.error).toMatchObject({ code: 'NOT_FOUND', remedy: 'not-found' });
+    expect(again.structured.error.hint).toBe(`List the members with muster_space {name: "${space}"}`);
+  });
+
+  it('refuses, in words, an agent that does not own the space, and a space set with nothing to change', async () => {
+    const made = await callTool(asBoss.client, 'muster_space_create', { name: `${space}-2` });
+    expect(made.isError).toBe(false);
+    const id = (
+      await callTool(asBoss.client, 'muster_intent_declare', {
+        space: `${space}-2`,
+        title: 'Mine',
+        footprint: ['a/**'],
+      })
+    ).structured.task.id;
+
+    const joined = await callTool(asStranger.client, 'muster_space_member_add', {
+      space: `${space}-2`,
+      handle: 'stranger',
+      role: 'orchestrator',
+    });
+    expect(joined.isError).toBe(true);
+    expect(joined.structured.error).toMatchObject({
+      code: 'FORBIDDEN',
+      remedy: 'not-allowed',
+      hint: 'The owner is boss',
+    });
+    expect(joined.text).toContain(`Only the owner of space ${space}-2 or the admin may add members`);
+    const pulled = await callTool(asStranger.client, 'muster_intent_withdraw', { id, reason: 'not mine' });
+    expect(pulled.isError).toBe(true);
+    expect(pulled.structured.error.code).toBe('FORBIDDEN');
+    expect(pulled.text).toMatch(/Withdraw an intent/i);
+    expect((await rest(hub, 'GET', `api/tasks/${id}`)).body.status.state).toBe('TASK_STATE_SUBMITTED');
+
+    const nothing = await callTool(asBoss.client, 'muster_space_set', { name: `${space}-2` });
+    expect(nothing.structured.error).toMatchObject({ code: 'USAGE', remedy: 'fix-input' });
+    expect(nothing.text).toContain('muster_space_set needs something to change');
+    const taken = await callTool(asStranger.client, 'muster_space_create', { name: space });
+    expect(taken.structured.error).toMatchObject({ code: 'NAME_TAKEN', hint: 'Choose another name' });
+    const missing = await callTool(asStranger.client, 'muster_space', { name: 'no-such-space' });
+    expect(missing.structured.error.code).toBe('SPACE_NOT_FOUND');
+    expect(missing.structured.error.hint).toBe('List spaces with muster_spaces; make one with muster_space_create');
   });
 });
 
@@ -283,8 +417,12 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
       'visibility',
       'sharedWith',
     ]);
-    const ours = tools.filter((t) => /^muster_(board_|intent)/.test(t.name));
-    expect(ours).toHaveLength(17);
+    const ours = tools.filter((t) => /^muster_(board_|intent|space)/.test(t.name));
+    expect(ours).toHaveLength(24); // 8 board tools, 10 intent tools, 6 space tools
+    // A tool that asks for a follow-up says which tool sends it.
+    expect(boards.find((t) => t.name === 'muster_board_connect')!.description).toContain(
+      'muster_reply {id: <its taskId>, data: {"confirm": true}}',
+    );
     for (const t of ours) {
       expect(t.description, t.name).toMatch(/Use it|Use to|Use when|when/i);
       for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {}))
@@ -358,17 +496,12 @@ describe.each<McpTransportName>(['stdio', 'http'])('memory boards through MCP ov
     expect(proposed.structured.next).toContain(
       `muster_reply {id: "${proposed.structured.taskId}", data: {"confirm": true}}`,
     );
-    // What muster_reply sends (a follow-up with the taskId at the hub's base), through the official A2A client.
-    const a2a = await sdkClient(hub.url, alice.token);
-    const confirm = {
-      messageId: randomUUID(),
-      role: 'ROLE_USER',
-      taskId: proposed.structured.taskId,
-      parts: [{ data: { confirm: true } }],
-    };
-    const { SendMessageRequest } = await import('@a2a-js/sdk');
-    const drawn = wire(await a2a.sendMessage(SendMessageRequest.fromJSON({ message: confirm })));
-    expect(drawn.status.state).toBe('TASK_STATE_COMPLETED');
+    // The tool the answer names does it: muster_reply, a follow-up with the taskId at the hub's base.
+    const drawn = await callTool(asAlice.client, 'muster_reply', {
+      id: proposed.structured.taskId,
+      data: { confirm: true },
+    });
+    expect(drawn.structured.task.status.state).toBe('TASK_STATE_COMPLETED');
     const read = await raw(asAlice, 'muster_board_read', { board: ideas });
     expect(embedded(read)[0]!.file.connections.length).toBe(proposed.structured.proposal.length);
   });

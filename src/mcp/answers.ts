@@ -10,9 +10,15 @@ import type { ToolAnswer } from './tool.js';
 const NEXT_BY_STATE: Partial<Record<TaskState, string>> = {
   TASK_STATE_SUBMITTED: 'wait for the other side with muster_wait_task',
   TASK_STATE_WORKING: 'wait for it to change with muster_wait_task',
-  TASK_STATE_INPUT_REQUIRED: 'answer the question with muster_reply',
   TASK_STATE_AUTH_REQUIRED: 'the other side needs authorization before it goes on',
 };
+
+/** What the one asked does next: the tool and its arguments, with this task's id in them. */
+export const answerWithReply = (id: string): string =>
+  `answer the question with muster_reply {id: "${id}", text: "<your answer>"} (or data: {…})`;
+
+const defaultNext = (task: Task): string | undefined =>
+  task.status.state === 'TASK_STATE_INPUT_REQUIRED' ? answerWithReply(task.id) : NEXT_BY_STATE[task.status.state];
 
 /** The text of a message or status: its text parts joined. */
 export function textOf(message: { parts?: readonly { text?: string }[] } | undefined): string {
@@ -26,7 +32,7 @@ export function textOf(message: { parts?: readonly { text?: string }[] } | undef
 export function taskAnswer(task: Task, next?: string, extra: Record<string, unknown> = {}): ToolAnswer {
   const state = task.status.state;
   const status = textOf(task.status.message);
-  const then = next ?? NEXT_BY_STATE[state];
+  const then = next ?? defaultNext(task);
   const text = [`Task ${task.id} is ${stateLabel(state)}.`, status, then ? `Next: ${then}.` : '']
     .filter((s) => s !== '')
     .join(' ');

@@ -91,11 +91,20 @@ const TOKEN_HINT =
 /**
  * The hub's hints speak to every door, so they name its routes, methods and skills; where a tool
  * does the same, the MCP door names the tool instead. Only these forms are rewritten: a route no
- * tool covers (listing spaces, say) stays as the hub wrote it.
+ * tool covers stays as the hub wrote it.
  */
 const IN_TOOL_TERMS: readonly (readonly [RegExp, string])[] = [
   [/\{"skill": "board\.(\w+)"\}/g, 'muster_board_$1'],
   [/GET \/api\/spaces\/\{name\}\/intents\?state=claimable/g, 'muster_intents {space}'],
+  [/PUT \/api\/spaces\/([\w-]+)\/members\/\{handle\}/g, 'muster_space_member_add {space: "$1", handle, role}'],
+  [
+    /PUT \/api\/spaces\/([\w-]+)\/members\/([\w-]+) \{"role": "(\w+)"\}/g,
+    'muster_space_member_add {space: "$1", handle: "$2", role: "$3"}',
+  ],
+  [/GET \/api\/spaces\/([\w-]+)(?![\w/-])/g, 'muster_space {name: "$1"}'],
+  [/GET \/api\/spaces(?![\w/-])/g, 'muster_spaces'],
+  [/POST \/api\/spaces(?![\w/-])/g, 'muster_space_create'],
+  [/cancel the intent \(CancelTask\)/g, 'withdraw the intent (muster_intent_withdraw)'],
   [/POST \/api\/tasks\/([\w-]+)\/claim/g, 'muster_intent_claim {id: "$1"}'],
   [/POST \/api\/tasks\/([\w-]+)\/respond/g, 'muster_respond {id: "$1"}'],
   [/GET \/api\/tasks\/\{id\}/g, 'muster_get_task'],

@@ -1,6 +1,7 @@
 /**
- * The intent kind's MCP tools (see src/mcp/tool.ts): list a space's intents, declare one,
- * and a worker's loop (claim, heartbeat, progress, ask, land, fail, release). They send what the
+ * The intent kind's MCP tools (see src/mcp/tool.ts): a space's own (space-mcp.ts), list a
+ * space's intents, declare one, withdraw it, and a worker's loop (claim, heartbeat, progress,
+ * ask, land, fail, release). They send what the
  * CLI sends (client.ts) and check the same ranges (limits.ts) in their input schemas; every
  * answer says where the intent stands, when the lease ends, and what to do next.
  */
@@ -10,7 +11,9 @@ import { stateLabel } from '../../../client/format.js';
 import type { Task } from '../../../client/wire.js';
 import { listAnswer, taskAnswer } from '../../../mcp/answers.js';
 import { tool, type MusterTool, type ToolAnswer } from '../../../mcp/tool.js';
+import { path, request } from '../../../client/http.js';
 import { factsOf, type IntentRow } from './format.js';
+import { spaceTools } from './space-mcp.js';
 import { actOn, declareIntent, listIntents } from './calls.js';
 import { LEASE_SECONDS, PRIORITY } from '../limits.js';
 
@@ -127,7 +130,7 @@ const declare = tool({
         : '';
     return intentAnswer(
       task,
-      'follow it with muster_wait_task {id} until a worker lands it or asks',
+      `follow it with muster_wait_task {id: "${task.id}"} until a worker lands it or asks; answer a question with muster_reply {id: "${task.id}", text}, or withdraw it with muster_intent_withdraw {id: "${task.id}", reason}`,
       `Declared intent ${task.id} in space ${task.contextId} at priority ${f.priority ?? '?'}${capped}; it is open for a worker to claim.`,
     );
   },
@@ -252,7 +255,25 @@ const release = tool({
   },
 });
 
+const withdraw = tool({
+  name: 'muster_intent_withdraw',
+  title: 'Withdraw a work intent',
+  description:
+    'Withdraw an intent you declared (or any in a space you own): it ends as canceled, its worker stops, and the reason is kept on it. Use it when the work is no longer wanted; to change the work, withdraw it and declare it again.',
+  input: z.object({ id, reason: words('why it is withdrawn, kept on the intent for its worker to read').optional() }),
+  async run({ id: intent, reason }, call) {
+    const body = reason !== undefined ? { reason } : {};
+    const task = (await request(call.target, `api/tasks/${path(intent)}/cancel`, { body })) as Task;
+    return intentAnswer(
+      task,
+      `declare it again with muster_intent_declare {space: "${task.contextId}", title, footprint} to redo it`,
+      `Withdrew intent ${task.id} (now ${stateLabel(task.status.state)})${reason !== undefined ? `: ${reason}` : ''}.`,
+    );
+  },
+});
+
 export const intentTools: readonly MusterTool[] = [
+  ...spaceTools,
   intents,
   declare,
   claim,
@@ -262,4 +283,5 @@ export const intentTools: readonly MusterTool[] = [
   land,
   fail,
   release,
+  withdraw,
 ];

@@ -53,7 +53,7 @@ const FOLLOW_UP: Readonly<Record<string, ToolWords>> = {
     next: 'connect related cards with muster_board_connect',
   },
   [CONNECT]: {
-    when: 'Use it to tidy a board: it only proposes, and draws nothing until you confirm.',
+    when: 'Use it to tidy a board: it only proposes, and draws nothing until you confirm with muster_reply {id: <its taskId>, data: {"confirm": true}}.',
     readOnly: true,
     next: 'read the board with muster_board_read',
   },
@@ -70,6 +70,18 @@ function dataOf(task: Task): JsonObject {
   return (parts?.find((p) => p.data !== undefined)?.data as JsonObject | undefined) ?? {};
 }
 
+/**
+ * What to send when a call asks: board.connect's proposal waits for a confirmation; any other ask
+ * (the tools' schemas hold the args a skill needs, so it is rare) wants the args it names as data.
+ */
+function askedNext(task: Task): string {
+  const asked = dataOf(task);
+  if (Array.isArray(asked['proposal']))
+    return `to draw them, call muster_reply {id: "${task.id}", data: {"confirm": true}}; any other reply leaves the board as it is`;
+  const example = JSON.stringify(asked['example'] ?? {});
+  return `send what it asks with muster_reply {id: "${task.id}", data: ${example}}`;
+}
+
 /** The board file a call answers, as the resource muster://boards/{id}. */
 async function embeddedBoard(call: ToolCall, task: Task): Promise<EmbeddedFile> {
   const file = await boardFileOf(call, task);
@@ -82,11 +94,7 @@ async function embeddedBoard(call: ToolCall, task: Task): Promise<EmbeddedFile> 
 
 /** A call's task as the tool answers it: the skill's own words and data, the board file if it came, and what to do next. */
 async function skillAnswer(call: ToolCall, skill: SkillSpec, task: Task): Promise<ToolAnswer> {
-  const asks = task.status.state === 'TASK_STATE_INPUT_REQUIRED';
-  // Only board.connect asks (the schema holds every arg a skill needs): it waits for a confirmation.
-  const next = asks
-    ? `to draw them, call muster_reply {id: "${task.id}", data: {"confirm": true}}; any other reply leaves the board as it is`
-    : FOLLOW_UP[skill.id]!.next;
+  const next = task.status.state === 'TASK_STATE_INPUT_REQUIRED' ? askedNext(task) : FOLLOW_UP[skill.id]!.next;
   const resources = answersBoardFile(task) ? [await embeddedBoard(call, task)] : [];
   return {
     text: `${callText(task)}\nNext: ${next}.`,
