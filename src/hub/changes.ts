@@ -35,6 +35,7 @@ export function openingWrite(
     unlessPaused,
     partsFor,
     underLock: _createdUnderIt,
+    published: _screenedBeforeIt,
     ...unplaced
   } = opening;
   unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here

@@ -23,6 +23,7 @@ import type {
 } from '../store/store.js';
 import type { OpenKeyOf } from '../store/open-key-backfill.js';
 import type { Declarations, SettledSetting } from '../config/declared.js';
+import type { Published } from '../wire/screening.js';
 import type { Spaces } from './spaces.js';
 import type { View } from './view.js';
 
@@ -98,6 +99,8 @@ export interface Opening {
   statusMessage?: Message;
   metadata?: JsonObject;
   messages: Message[];
+  /** The caller's texts the task makes public, by field: screened by the hub (hub/publishing.ts) when the task is public. */
+  published?: Published;
   quotas?: QuotaCharge[];
   /** When the kind's `due` runs for this task (a deadline). */
   dueAt?: number;
@@ -154,6 +157,8 @@ export interface Change {
   metadata?: JsonObject;
   /** The agent that must take every part of `messages` (its input modes): checked in the task's own write. */
   partsFor?: string;
+  /** The caller's texts the change makes public (a sealed entry's too), by field: as Opening.published. */
+  published?: Published;
   quotas?: QuotaCharge[];
   /** The caller's one entry on the task (an answer, a contribution), written under its rule with the change. */
   entry?: EntryWrite;

@@ -19,6 +19,7 @@ import { inboxOfOpening } from './inbox.js';
 import type { Change, Kind, KindContext } from './kind.js';
 import type { KindContexts } from './kind-contexts.js';
 import type { Kinds } from './kinds.js';
+import { screenPublished } from './publishing.js';
 import { checkParts } from '../wire/limits.js';
 import { configSchema, type PushConfigs } from './push.js';
 import type { TaskCommitter } from './task-committer.js';
@@ -173,6 +174,7 @@ export class TaskWrites {
     if (kind) {
       const opening = await kind.open(ctx, params.message);
       if ('twinOf' in opening) return view.twin(opening.twinOf, opening.note, FULL);
+      screenPublished(opening.visibility, opening.published);
       // The opening event carries the task without its history: the messages are stored once, in the history.
       const { write, task } = openingWrite(opening, ctx.now, (t) =>
         view.render(t, { includeArtifacts: false, historyLength: 0 }),
@@ -221,6 +223,7 @@ export class TaskWrites {
       const change = await decide(kind, ctx, current);
       const receipt = idem && Object.assign({}, idem, { result: { taskId: id } });
       if (!change) return reads.present(actor, current);
+      screenPublished(current.record.visibility, change.published);
       if (change.sealed) {
         await committer.seal(change.sealed, change.quotas, receipt);
         return reads.present(actor, current);
@@ -235,6 +238,9 @@ export class TaskWrites {
   }
 }
 
-/** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there. */
+/** The cancel's reason joins the task's `metadata.muster`, beside what the kind's change sets there, and is published with it. */
 const withCancelReason = (change: Change, reason: string): Change =>
-  Object.assign({}, change, { metadata: mergeMetadata(change.metadata, { muster: { cancelReason: reason } }) });
+  Object.assign({}, change, {
+    metadata: mergeMetadata(change.metadata, { muster: { cancelReason: reason } }),
+    published: Object.assign({}, change.published, { reason }),
+  });

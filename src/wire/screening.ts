@@ -277,9 +277,16 @@ export function screen(value: unknown, path = ''): ScreeningIssue[] {
   return issues;
 }
 
-/** Refuses `value` (at `path`) when screening finds anything in it: the one check every kind makes before it publishes text. */
-export function requirePublic(value: unknown, path = ''): void {
-  const issues = screen(value, path);
+/**
+ * The texts a write makes public, each under the field the caller sent it at ('request',
+ * 'message.parts', 'args.cards'): a kind declares them (Opening.published, Change.published) and
+ * the hub screens them when the task is public; boards and profiles declare theirs the same way.
+ */
+export type Published = Readonly<Record<string, unknown>>;
+
+/** Refuses (PRIVATE_CONTENT, every issue at its field) when screening finds anything in the published texts. */
+export function requirePublished(published: Published): void {
+  const issues = Object.entries(published).flatMap(([field, value]) => screen(value, field));
   if (issues.length > 0) throw privateContent(issues);
 }
 

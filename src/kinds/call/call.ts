@@ -11,8 +11,7 @@ import type { Quotas } from '../../identity/quotas.js';
 import { ANSWER_LENGTH, CALL_RESPONSE_SCHEMA, STANCES } from './answer-rules.js';
 import { CALL_OPEN } from './open-skill.js';
 import { CALL_QUOTA_RULES } from './quota-rules.js';
-import { requirePublic } from '../../wire/screening.js';
-import { DATA, onlyData, skillArgs, skillOf } from '../../wire/skill-call.js';
+import { ARGS, DATA, onlyData, skillArgs, skillOf } from '../../wire/skill-call.js';
 
 /** Answers one call takes. */
 export const MAX_ANSWERS = 300;
@@ -89,6 +88,7 @@ export function callKind(quotas: Quotas): Kind {
         state: 'TASK_STATE_WORKING',
         metadata: { muster: { call: args } },
         messages: [message],
+        published: { [ARGS]: args },
       };
     },
 
@@ -102,7 +102,6 @@ export function callKind(quotas: Quotas): Kind {
       }
       const author = requireAgent(ctx.caller, 'answer an open call');
       const answer = readAnswer(onlyData(message, 'An answer'));
-      requirePublic(answer, DATA);
       const id = uuidv7();
       // Public at once, without the author's handle (public views name no agents).
       const published: Message = {
@@ -114,6 +113,7 @@ export function callKind(quotas: Quotas): Kind {
       return {
         messages: [published],
         artifacts: [],
+        published: { [DATA]: answer },
         entry: {
           entry: { taskId: record.id, author, id, body: answer as JsonObject, createdAt: ctx.now },
           whileState: 'TASK_STATE_WORKING',

@@ -181,6 +181,7 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
               },
             }),
         messages: [message],
+        published: { message }, // the title, the why, the footprint and the checks, and whatever else it carries
         quotas: quotas.charge('intent.declare', callerName(ctx.caller), ctx.now),
       };
     },
@@ -203,6 +204,7 @@ export function intentKind(quotas: Quotas, waitMs: number): Kind {
         statusMessage: said(`The declarer answered; ${record.holder} carries on with intent ${record.id}.`),
         messages: [message],
         artifacts: [],
+        published: { message },
       };
     },
 

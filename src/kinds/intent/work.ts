@@ -132,7 +132,7 @@ export const heartbeat = (ctx: KindContext, task: StoredTask, body: unknown): Ch
 export const progress = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
   holding(ctx, task, 'report progress on');
   const { message } = parseWith(messageOnly, body);
-  return { messages: [agentMessage(message, 'message.parts')], artifacts: [] };
+  return { messages: [agentMessage(message, 'message.parts')], artifacts: [], published: { message } };
 };
 
 export const askInput = (ctx: KindContext, task: StoredTask, body: unknown): Change => {
@@ -143,6 +143,7 @@ export const askInput = (ctx: KindContext, task: StoredTask, body: unknown): Cha
     statusMessage: agentMessage(message, 'message.parts'),
     messages: [],
     artifacts: [],
+    published: { message },
   };
 };
 
@@ -172,6 +173,7 @@ export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change 
     ),
     messages: [],
     artifacts: [artifact],
+    published: { summary: landing.summary, commit: landing.commit, files },
     ...holdEnds(record, ctx.now),
     ...(files.length ? { wrote: files.map((f) => f.path) } : {}), // why?path= finds the intent by them
   };
@@ -185,6 +187,7 @@ export const fail = (ctx: KindContext, task: StoredTask, body: unknown): Change 
     statusMessage: said(`${worker} failed intent ${task.record.id}: ${reason}`),
     messages: [],
     artifacts: [],
+    published: { reason },
     ...holdEnds(task.record, ctx.now),
   };
 };

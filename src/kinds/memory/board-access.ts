@@ -15,6 +15,7 @@ import {
   type RecallQuery,
 } from '../../store/store.js';
 import { boardScope, mayReadBoard, mayWriteBoard } from '../../hub/view.js';
+import { screenPublished } from '../../hub/publishing.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import type { BoardAccess } from './skills.js';
 
@@ -84,7 +85,8 @@ export function boardAccess(deps: BoardDeps, caller: Caller, now: number, charge
     cards: (board, ids) => deps.store.boardCards(board.id, ids),
     list: () => deps.store.listBoards(scope, { limit: LISTED }),
     recall: (query: RecallQuery) => deps.store.recall(scope, query),
-    async write(write) {
+    async write(write, texts) {
+      screenPublished(write.create?.visibility ?? texts.onto?.visibility ?? 'private', texts.published);
       const full: BoardWrite = {
         ...write,
         maxCards: L.cardsPerBoard,

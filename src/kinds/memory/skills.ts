@@ -15,6 +15,7 @@ import type {
 } from '../../store/store.js';
 import { invalidParams, isHubError } from '../../errors/hub-error.js';
 import { ARGS } from '../../wire/skill-call.js';
+import type { Published } from '../../wire/screening.js';
 import {
   boardArgs,
   CONNECT,
@@ -49,7 +50,14 @@ export interface BoardAccess {
   cards(board: BoardRecord, ids: readonly string[]): Promise<CardRecord[]>;
   list(): Promise<{ boards: BoardRecord[]; hasMore: boolean }>;
   recall(query: RecallQuery): Promise<RecalledCard[]>;
-  write(write: Omit<BoardWrite, 'maxCards' | 'maxBoards' | 'at'>): Promise<BoardRecord>;
+  /**
+   * `texts`: the caller's texts the write puts on the board (its new board's, or `onto`'s), by
+   * field; screened when that board is public (hub/publishing.ts).
+   */
+  write(
+    write: Omit<BoardWrite, 'maxCards' | 'maxBoards' | 'at'>,
+    texts: { onto?: BoardRecord; published: Published },
+  ): Promise<BoardRecord>;
   /** Refuses, naming `field[i]`, a handle no agent has. */
   requireAgents(handles: readonly string[], field: string): Promise<void>;
 }
@@ -154,19 +162,22 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   checkLinks(cards, new Set(), `${ARGS}.cards`);
   const connections = newConnections(args.connections ?? [], cards, new Set(), env.writer, `${ARGS}.connections`);
   const id = derivedId(env.writer.seed, 'board');
-  const board = await env.boards.write({
-    create: {
-      id,
-      title: args.title,
-      owner: env.caller,
-      visibility: args.visibility,
-      sharedWith,
-      createdAt: env.writer.now,
+  const board = await env.boards.write(
+    {
+      create: {
+        id,
+        title: args.title,
+        owner: env.caller,
+        visibility: args.visibility,
+        sharedWith,
+        createdAt: env.writer.now,
+      },
+      boardId: id,
+      cards,
+      connections,
     },
-    boardId: id,
-    cards,
-    connections,
-  });
+    { published: { [ARGS]: { title: args.title, cards: args.cards, connections: args.connections } } },
+  );
   const full = await writtenFile(env, board);
   return done(
     `Made the board "${board.title}" (${board.id}) with ${cardsWord(board.cardCount)} and ${connectionsWord(connections.length)}.`,
@@ -178,7 +189,8 @@ async function create(env: MemoryEnv, raw: unknown): Promise<Outcome> {
 // No refinement across fields here: `checkPresent` makes fields optional, and a refinement would read them.
 async function remember(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const args = parseWith(rememberArgs, raw, ARGS);
-  return append(env, args, captureOf(args));
+  const { cards, connections, evidence, verify } = args;
+  return append(env, args, captureOf(args), { [ARGS]: { cards, connections, evidence, verify } });
 }
 
 /** A skill card (a how-to), on the caller's own board unless `board` names another it may write. */
@@ -186,7 +198,8 @@ async function learn(env: MemoryEnv, raw: unknown): Promise<Outcome> {
   const { text, title, tags, evidence, verify, board } = parseWith(learnArgs, raw, ARGS);
   const card = { text, ...(title ? { title } : {}), ...(tags ? { tags } : {}) };
   const capture = { kind: 'skill' as const, ...(evidence ? { evidence } : {}), ...(verify ? { verify } : {}) };
-  const outcome = await append(env, { board: board ?? ownBoardId(env.caller), cards: [card] }, capture);
+  const published = { [ARGS]: { text, title, tags, evidence, verify } };
+  const outcome = await append(env, { board: board ?? ownBoardId(env.caller), cards: [card] }, capture, published);
   const on = (outcome.data['board'] as { title: string }).title;
   return { ...outcome, text: `Learned "${title ?? text.slice(0, 60)}" as a skill card on "${on}".` };
 }
@@ -196,6 +209,7 @@ async function append(
   env: MemoryEnv,
   args: { board: string; cards: CardArg[]; connections?: ConnectionArg[] | undefined },
   capture: Capture,
+  published: Published,
 ): Promise<Outcome> {
   if (!args.cards.length && !args.connections?.length)
     throw invalidParams(
@@ -220,23 +234,26 @@ async function append(
   checkLinks(cards, known, `${ARGS}.cards`);
   const connections = newConnections(args.connections ?? [], cards, known, env.writer, `${ARGS}.connections`);
   const before = target?.cardCount ?? 0;
-  const board = await env.boards.write({
-    ...(target
-      ? {}
-      : {
-          create: {
-            id: own,
-            title: `Memory of ${env.caller}`,
-            owner: env.caller,
-            visibility: 'private' as const,
-            sharedWith: [],
-            createdAt: env.writer.now,
-          },
-        }),
-    boardId: target?.id ?? own,
-    cards,
-    connections,
-  });
+  const board = await env.boards.write(
+    {
+      ...(target
+        ? {}
+        : {
+            create: {
+              id: own,
+              title: `Memory of ${env.caller}`,
+              owner: env.caller,
+              visibility: 'private' as const,
+              sharedWith: [],
+              createdAt: env.writer.now,
+            },
+          }),
+      boardId: target?.id ?? own,
+      cards,
+      connections,
+    },
+    target ? { onto: target, published } : { published },
+  );
   const full = await writtenFile(env, board);
   const added = board.cardCount - before;
   const drawn = connections.length ? ` and ${connectionsWord(connections.length)}` : '';
@@ -353,7 +370,8 @@ export async function settleProposal(env: MemoryEnv, pending: Pending, confirmed
     writtenBy: env.writer.writtenBy,
     createdAt: env.writer.now,
   }));
-  const after = await env.boards.write({ boardId: board.id, cards: [], connections });
+  // The proposal's connections are the hub's own words: nothing of the caller's is published.
+  const after = await env.boards.write({ boardId: board.id, cards: [], connections }, { onto: board, published: {} });
   return done(`Drew ${connectionsWord(connections.length)} on "${after.title}".`, {
     board: boardSummary(after),
     drawn: connections.length,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseWith, renamedFields } from '../../a2a/validate.js';
+import { parseWith } from '../../a2a/validate.js';
 import { invalidParams } from '../../errors/hub-error.js';
-import { requirePublic } from '../../wire/screening.js';
+import type { Published } from '../../wire/screening.js';
 import type { ReviewRequest } from './request.js';
 
 export const REVIEW_CONTRIBUTE = 'review.contribute';
@@ -48,9 +48,19 @@ const asList = (value: string | undefined): string[] => (value ? [value] : []);
 const isForm = (report: unknown): boolean =>
   typeof report === 'object' && report !== null && (report as { schema?: unknown }).schema === CONTRIBUTION_SCHEMA;
 
-/** A contribution's report (found at `at`), in either form, checked against the task's request and screened. */
-export function checkContribution(report: unknown, request: ReviewRequest, at: string): Contribution {
-  if (!isForm(report)) return checked(parseWith(contributionSchema, report, at), request, at);
+/** A contribution's report and the texts it publishes after the deadline (the report's own fields, found at `at`). */
+export interface CheckedContribution {
+  contribution: Contribution;
+  published: Published;
+}
+
+/** A contribution's report (found at `at`), in either form, checked against the task's request. */
+export function checkContribution(report: unknown, request: ReviewRequest, at: string): CheckedContribution {
+  if (!isForm(report)) {
+    const contribution = parseWith(contributionSchema, report, at);
+    const { verdict: _verdict, source_urls: _urls, ...texts } = contribution;
+    return { contribution: checked(contribution, request, at), published: { [at]: texts } };
+  }
   const form = parseWith(contributionFormSchema, report, at);
   const contribution: Contribution = {
     verdict: form.verdict,
@@ -60,12 +70,11 @@ export function checkContribution(report: unknown, request: ReviewRequest, at: s
     limitations: asList(form.limitations),
     source_urls: form.source_urls,
   };
-  try {
-    return checked(contribution, request, at);
-  } catch (e) {
-    // The form's one text is the list's one item: a refusal names it as the client sent it.
-    throw renamedFields(e, (field) => field.replace(/\.(conditions|limitations)\[0\]/, '.$1'));
-  }
+  const { summary, conditions, attempts, limitations } = form; // the form's texts, named as it was sent
+  return {
+    contribution: checked(contribution, request, at),
+    published: { [at]: { summary, conditions, attempts, limitations } },
+  };
 }
 
 function checked(contribution: Contribution, request: ReviewRequest, at: string): Contribution {
@@ -77,7 +86,5 @@ function checked(contribution: Contribution, request: ReviewRequest, at: string)
         `Use only: ${request.sources.join(', ')}`,
       );
   });
-  const { verdict: _verdict, source_urls: _urls, ...texts } = contribution;
-  requirePublic(texts, at);
   return contribution;
 }

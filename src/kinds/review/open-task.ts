@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { parseWith, renamedFields } from '../../a2a/validate.js';
-import { checkRequest, type ReviewRequest, type ReviewSettings } from './request.js';
+import type { Published } from '../../wire/screening.js';
+import { checkRequestRules, type ReviewRequest, type ReviewSettings } from './request.js';
 
 export const OPEN_TASK_SCHEMA = 'cairn.open_task/0.1';
 /** The approval scope of a request in the open-task form. */
@@ -62,7 +63,7 @@ export function readOpenTask(
   settings: ReviewSettings,
   now: number,
   root: string,
-): { form: OpenTask; request: ReviewRequest } {
+): { form: OpenTask; request: ReviewRequest; published: Published } {
   const form = parseWith(openTaskSchema, raw, root);
   const native = {
     question: form.goal,
@@ -73,7 +74,13 @@ export function readOpenTask(
     max_contributors: form.max_contributors,
   };
   try {
-    return { form, request: checkRequest(native, settings, now, root) };
+    const request = checkRequestRules(native, settings, now, root);
+    // Its texts under the form's names, so a refusal names the fields as posted.
+    return {
+      form,
+      request,
+      published: { [root]: { goal: request.question, acceptance_criteria: request.acceptance } },
+    };
   } catch (e) {
     throw renamedFields(e, (field) => formField(field, root));
   }

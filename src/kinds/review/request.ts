@@ -8,7 +8,7 @@ import canonicalize from 'canonicalize';
 import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
 import { HubError, invalidParams } from '../../errors/hub-error.js';
-import { requirePublic } from '../../wire/screening.js';
+import { requirePublished, type Published } from '../../wire/screening.js';
 
 export interface ReviewSettings {
   /** Shortest and longest time from posting to deadline, in seconds. */
@@ -81,14 +81,30 @@ export function requestDigest(request: unknown): string {
   return `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
 }
 
-/** Checks a request against the rules (shape, sources, deadline window, screening) at `now`. */
-export function checkRequest(raw: unknown, settings: ReviewSettings, now: number, root = 'request'): ReviewRequest {
+/** Checks a request against the rules (shape, sources, deadline window) at `now`; the hub screens its texts (requestTexts). */
+export function checkRequestRules(
+  raw: unknown,
+  settings: ReviewSettings,
+  now: number,
+  root = 'request',
+): ReviewRequest {
   const request = parseWith(reviewRequestSchema, raw, root);
   request.sources.forEach((source, i) => checkSource(source, settings, `${root}.sources[${i}]`));
   if (new Set(request.sources).size !== request.sources.length)
     throw invalidParams(`${root}.sources`, 'lists a source twice', 'List each source once');
   checkDeadline(request.deadline, settings, now, `${root}.deadline`);
-  requirePublic({ title: request.title, question: request.question, acceptance: request.acceptance }, root);
+  return request;
+}
+
+/** The texts a posted request publishes (found at `root`): what privacy screening reads. */
+export const requestTexts = (request: ReviewRequest, root = 'request'): Published => ({
+  [root]: { title: request.title, question: request.question, acceptance: request.acceptance },
+});
+
+/** The rules and the screening, as the hub applies both to a post: what `muster review digest` and previews run locally. */
+export function checkRequest(raw: unknown, settings: ReviewSettings, now: number, root = 'request'): ReviewRequest {
+  const request = checkRequestRules(raw, settings, now, root);
+  requirePublished(requestTexts(request, root));
   return request;
 }
 

@@ -12,10 +12,11 @@ import { checkContribution, REVIEW_CONTRIBUTE, VERDICTS, type Contribution } fro
 import { evaluate, type SealedContribution } from './evaluation.js';
 import {
   checkApproval,
-  checkRequest,
+  checkRequestRules,
   DEFAULT_REVIEW_SETTINGS,
   openArgsSchema,
   REVIEW_OPEN,
+  requestTexts,
   type ReviewRequest,
   type ReviewSettings,
 } from './request.js';
@@ -49,7 +50,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
       const form = isOpenTask(args.request)
         ? readOpenTask(args.request, settings, ctx.now, `${ARGS}.request`)
         : undefined;
-      const request = form?.request ?? checkRequest(args.request, settings, ctx.now, `${ARGS}.request`);
+      const request = form?.request ?? checkRequestRules(args.request, settings, ctx.now, `${ARGS}.request`);
       const scope = form ? OPEN_TASK_SCOPE : undefined;
       const digest = checkApproval(args.approval, args.request, `${ARGS}.approval`, scope);
       const id = uuidv7();
@@ -63,6 +64,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
         state: 'TASK_STATE_WORKING',
         metadata: { muster: { review } } as unknown as JsonObject,
         messages: [message],
+        published: form?.published ?? requestTexts(request, `${ARGS}.request`),
         dueAt: Date.parse(request.deadline),
         quotas: [...quotas.charge('review.post', poster, ctx.now), ...quotas.charge('review.open', poster, ctx.now)],
       };
@@ -89,7 +91,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
       }
       // The report itself, or `{"skill": "review.contribute", "args": report}`.
       const data = onlyData(message, 'A contribution');
-      const contribution =
+      const { contribution, published } =
         skillOf(message) === REVIEW_CONTRIBUTE
           ? checkContribution((data as { args?: unknown }).args, request, ARGS)
           : checkContribution(data, request, DATA);
@@ -102,6 +104,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
         },
         messages: [],
         artifacts: [],
+        published, // sealed now, public after the deadline: screened as it is sent
         quotas: quotas.charge('review.contribute', author, ctx.now),
       };
     },
