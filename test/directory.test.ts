@@ -156,7 +156,10 @@ describe('GET /api/agents?q=&skill=&tag=', () => {
       seen.push(...handles(page.body.data));
       cursor = page.body.cursor;
     } while (cursor);
-    expect(seen).toEqual(['dir-notes', 'dir-translator', 'dir-pdf', 'dir-quiet', 'dir-asker']);
+    // Every agent once, in the order of one page: ranked by the full-text index (all match in the handle).
+    const whole = await rest(hub, 'GET', 'api/agents?q=dir-&limit=50');
+    expect(seen).toEqual(handles(whole.body.data));
+    expect([...seen].sort()).toEqual(['dir-asker', 'dir-notes', 'dir-pdf', 'dir-quiet', 'dir-translator']);
 
     const ranked = await rest(hub, 'GET', 'api/agents?q=translat&limit=1');
     expect(handles(ranked.body.data)).toEqual(['dir-translator']);

@@ -5,7 +5,6 @@ import { parseWith } from '../a2a/validate.js';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { HubError } from '../errors/hub-error.js';
 import { decodePageToken, encodePageToken, encodeRankToken, rankCursorFrom } from '../paging/page-token.js';
-import { profileColumns } from '../store/agent-profile-rows.js';
 import {
   QuotaExceeded,
   StoreConflict,
@@ -241,8 +240,8 @@ export class Identity {
   }
 
   /**
-   * Agents matching a directory search (profile.ts searchFields), best first: a match in the
-   * handle or name, then the rest, each in registration order. The page token carries the last
+   * Agents matching a directory search (profile.ts searchFields), best first by the store's
+   * full-text index (store/agent-profile-rows.ts says how). The page token carries the last
    * agent's score, registration time and handle (the rank cursor's slots).
    */
   async search(
@@ -259,13 +258,11 @@ export class Identity {
       limit: page.limit ?? 20,
       ...(after ? { after: { score: after.rank ?? 0, createdAt: after.createdAt, handle: after.id } } : {}),
     });
-    const last = found.agents.at(-1);
-    if (!found.hasMore || !last) return found;
-    // The score as the store gave it: 1 when the handle or name holds q (agent-profile-rows.ts).
-    const score = q !== undefined && profileColumns(last).search_names.includes(q) ? 1 : 0;
+    const { last, ...listed } = found;
+    if (!listed.hasMore || !last) return listed;
     return {
-      ...found,
-      cursor: encodeRankToken({ rank: score, createdAt: last.createdAt, id: last.handle }, [AGENT_PAGES, bound]),
+      ...listed,
+      cursor: encodeRankToken({ rank: last.score, createdAt: last.createdAt, id: last.handle }, [AGENT_PAGES, bound]),
     };
   }
 

@@ -17,7 +17,8 @@ export async function expectSearchable(store: Store): Promise<void> {
   // Lower-cased as TypeScript does it (Unicode), whatever the dialect's lower() knows.
   expect(await found('renée écrit')).toEqual(['old-renee']);
   expect(await found('french')).toEqual(['old-renee']);
-  expect(await found('old-')).toEqual(['old-renee', 'old-quiet']);
+  // Both by their handles (in the order each database's index ranks them), indexed by the migration that made the index.
+  expect((await found('old-')).sort()).toEqual(['old-quiet', 'old-renee']);
   // Agents registered before agent ids were given theirs by the migration that added them.
   expect(await store.getAgent('old-quiet')).toEqual({
     handle: 'old-quiet',

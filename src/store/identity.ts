@@ -76,9 +76,10 @@ export interface ProfilePatch {
 }
 
 /**
- * A directory search: `q` (already lower-cased) is found in the agent's handle, name,
- * description or skill names; `skill` and `tag` match exactly. Matches in the handle or name
- * come first, then registration order.
+ * A directory search: each word of `q` is found, as a word or a word's start, in the agent's
+ * handle, name, description, tags or skills (names, descriptions, tags, examples), by the
+ * store's full-text index; `skill` and `tag` match exactly. Ranked: every word in the handle or
+ * name first, then the index's rank, then registration order (agent-profile-rows.ts).
  */
 export interface AgentSearch {
   q?: string;
@@ -126,8 +127,8 @@ export interface IdentityStore {
   listAgents(query: { limit: number; after?: AgentCursor }): Promise<{ agents: AgentRecord[]; hasMore: boolean }>;
   /** Applies a profile patch; the agent as it is after it, undefined when there is no such agent. Announced as a record change. */
   updateProfile(handle: string, patch: ProfilePatch): Promise<AgentRecord | undefined>;
-  /** Agents matching a directory search, best first (see AgentSearch), `limit` at most. */
-  searchAgents(query: AgentSearch): Promise<{ agents: AgentRecord[]; hasMore: boolean }>;
+  /** Agents matching a directory search, best first (see AgentSearch), `limit` at most; `last`, where the next page starts. */
+  searchAgents(query: AgentSearch): Promise<{ agents: AgentRecord[]; hasMore: boolean; last?: AgentSearchCursor }>;
   /** The live (not revoked) token with this hash, if any; QuotaExceeded first if `gate` is closed (see QuotaGate). */
   findToken(hash: string, gate?: QuotaGate): Promise<TokenRecord | undefined>;
   listTokens(handle: string): Promise<TokenRecord[]>;

@@ -2,22 +2,11 @@
  * How the memory kind reads text: words for recall, `#tags` in a card's text, and the slug a
  * claimed author name is stored as. The store's full-text index matches what these give it.
  */
+import { searchWords } from '../../wire/search-words.js';
 
-/** Words too common to help a recall find anything. */
-const STOP_WORDS = new Set(
-  'a an and are as at be but by do does did for from had has have how i in is it its of on or our so that the their them then there these they this to was we were what when where which who why will with you your about know'.split(
-    ' ',
-  ),
-);
+export { searchWords };
 
-const WORD = /[\p{L}\p{N}]+/gu;
 const TAG = /(?:^|\s)#([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu;
-
-/** Lower-case words of `text`, without stop words or repeats, in order. */
-export function searchWords(text: string): string[] {
-  const words = (text.toLowerCase().match(WORD) ?? []).filter((w) => !STOP_WORDS.has(w));
-  return [...new Set(words)];
-}
 
 /** The `#tags` written in a text, lower-case, without the `#`. */
 export function tagsIn(text: string): string[] {

@@ -49,10 +49,13 @@ function scopeCondition(scope: BoardScope, values: unknown[]): string {
   return branches.length ? `(${branches.join(' OR ')})` : 'FALSE';
 }
 
-/** A tsquery: each word also as a prefix, each tag only among the tags (weight A); quoted, so nothing in them is syntax. */
-function tsQuery(query: RecallQuery): string {
+/**
+ * A tsquery: each word also as a prefix, each tag only among the tags (weight A); quoted, so
+ * nothing in them is syntax. Recall takes any term (|); the agent directory every one (&).
+ */
+export function tsQuery(query: Pick<RecallQuery, 'words' | 'tags'>, join: '|' | '&' = '|'): string {
   const quote = (term: string) => `'${term.replaceAll("'", "''").replaceAll('\\', '\\\\')}'`;
-  return [...query.words.map((w) => `${quote(w)}:*`), ...query.tags.map((t) => `${quote(t)}:A`)].join(' | ');
+  return [...query.words.map((w) => `${quote(w)}:*`), ...query.tags.map((t) => `${quote(t)}:A`)].join(` ${join} `);
 }
 
 /** What reads go through: the pool, or the connection of a transaction. */

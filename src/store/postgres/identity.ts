@@ -16,7 +16,15 @@ import type {
   QuotaGate,
 } from '../store.js';
 import { randomUUID } from 'node:crypto';
-import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
+import {
+  foundPage,
+  patchedAgent,
+  profileColumns,
+  searchKeys,
+  searchSql,
+  type TextSearch,
+} from '../agent-profile-rows.js';
+import { tsQuery } from './boards.js';
 import { Statement, type Db } from './database.js';
 import type { Announcer } from './events.js';
 import { AGENTS } from './notices.js';
@@ -25,20 +33,27 @@ import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../row
 
 export const AGENT_COLUMNS =
   'handle, agent_id, name, description, endpoint, created_at, endpoint_rpc_url, endpoint_protocol, endpoint_follow, endpoint_verified_at, forwarding, skills, tags, input_modes, output_modes, operator, paused_at, paused_by';
-/** The directory's search in PostgreSQL's words, its parameters in searchKeys' order. */
-const SEARCH = searchSql(
-  'strpos',
-  {
-    q: '$1::text',
-    skill: '$2::text',
-    tag: '$3::text',
-    score: '$4::int',
-    createdAt: '$5::int8',
-    handle: '$6::text',
-    lim: '$7::int',
-  },
-  AGENT_COLUMNS,
-);
+/** The directory's search parameters in PostgreSQL's words, numbered from `first` (a text search's tsquery is $1). */
+const searchParams = (first: number) => ({
+  skill: `$${first}::text`,
+  tag: `$${first + 1}::text`,
+  score: `$${first + 2}::float8`,
+  createdAt: `$${first + 3}::int8`,
+  handle: `$${first + 4}::text`,
+  lim: `$${first + 5}::int`,
+});
+/**
+ * The text search on the generated `search` vector (migration 23) under its GIN index: ts_rank
+ * weighs handle and name (A) over tags (B) over text (C); normalisation 32 maps it into [0, 1).
+ */
+const TEXT_SEARCH: TextSearch = {
+  from: "agents a, to_tsquery('simple', $1) q",
+  match: 'a.search @@ q',
+  score: "(to_tsvector('simple'::regconfig, a.search_names) @@ q)::int + ts_rank(a.search, q, 32)::float8",
+};
+/** The directory's search with words (its query plan is checked in postgres-store.test.ts). */
+export const SEARCH_BY_TEXT = searchSql('strpos', searchParams(2), TEXT_SEARCH, AGENT_COLUMNS);
+const SEARCH_BY_KEYS = searchSql('strpos', searchParams(1), undefined, AGENT_COLUMNS);
 const TOKEN_COLUMNS = 'id, handle, created_at, revoked_at';
 const ADMIN_TOKEN_HASH = 'admin_token_hash';
 
@@ -83,11 +98,11 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
       s.with('held', `INSERT INTO handles (handle, holder) VALUES (${handle}, 'agent') RETURNING handle`);
       s.with(
         'agent',
-        `INSERT INTO agents (handle, agent_id, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
+        `INSERT INTO agents (handle, agent_id, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_tags, search_keys)
          SELECT held.handle, ${s.param(agent.id ?? randomUUID(), 'text')}, ${s.param(p.name, 'text')}, ${s.param(p.description, 'text')},
            ${s.param(agent.endpoint ?? null, 'text')}, ${s.param(agent.operator ?? null, 'text')}, ${at}, ${s.param(p.skills, 'text')}, ${s.param(p.tags, 'text')},
            ${s.param(p.input_modes, 'text')}, ${s.param(p.output_modes, 'text')},
-           ${s.param(p.search_names, 'text')}, ${s.param(p.search_text, 'text')}, ${s.param(p.search_keys, 'text')} FROM held RETURNING handle`,
+           ${s.param(p.search_names, 'text')}, ${s.param(p.search_text, 'text')}, ${s.param(p.search_tags, 'text')}, ${s.param(p.search_keys, 'text')} FROM held RETURNING handle`,
       );
       s.with(
         'token',
@@ -137,7 +152,7 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
         const c = profileColumns(next);
         await client.query(
           `UPDATE agents SET name = $2, description = $3, skills = $4, tags = $5, search_names = $6, search_text = $7, search_keys = $8,
-             input_modes = $9, output_modes = $10, changed_at = muster_now_ms() WHERE handle = $1`,
+             input_modes = $9, output_modes = $10, search_tags = $11, changed_at = muster_now_ms() WHERE handle = $1`,
           [
             handle,
             c.name,
@@ -149,6 +164,7 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
             c.search_keys,
             c.input_modes,
             c.output_modes,
+            c.search_tags,
           ],
         );
         await client.query(`SELECT pg_notify('${AGENTS}', $1)`, [announcer.agentNotice(handle, 'record')]);
@@ -160,8 +176,14 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
 
     searchAgents: async (query: AgentSearch) => {
       const k = searchKeys(query);
-      const { rows } = await db.query<AgentRow>(SEARCH, [k.q, k.skill, k.tag, k.score, k.createdAt, k.handle, k.lim]);
-      return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
+      if (query.q !== undefined && k.words.length === 0) return { agents: [], hasMore: false };
+      const text = k.words.length ? tsQuery({ words: k.words, tags: [] }, '&') : null;
+      const values = [k.skill, k.tag, k.score, k.createdAt, k.handle, k.lim];
+      const { rows } = await db.query<AgentRow & { score: number }>(
+        text ? SEARCH_BY_TEXT : SEARCH_BY_KEYS,
+        text ? [text, ...values] : values,
+      );
+      return foundPage(rows, query.limit);
     },
 
     findToken: async (hash: string, gate?: QuotaGate) => {

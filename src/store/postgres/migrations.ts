@@ -343,4 +343,29 @@ ALTER TABLE cards ADD COLUMN verify TEXT;
 CREATE INDEX task_entries_by_author ON task_entries(author, created_at, task_id);
 `,
   },
+  {
+    version: 23,
+    name: 'agent search index',
+    sql: `
+-- The directory's full-text index (agent-profile-rows.ts): a vector generated from agents' search
+-- columns, so every write to the row keeps it in step. Handle and name weigh most (A), then tags
+-- (B), then the description and skills (C), as ts_rank reads the weights.
+ALTER TABLE agents ADD COLUMN search_tags TEXT NOT NULL DEFAULT '';
+ALTER TABLE agents ADD COLUMN search tsvector GENERATED ALWAYS AS (
+  setweight(to_tsvector('simple'::regconfig, search_names), 'A') ||
+  setweight(to_tsvector('simple'::regconfig, search_tags), 'B') ||
+  setweight(to_tsvector('simple'::regconfig, search_text), 'C')) STORED;
+CREATE INDEX agents_search ON agents USING gin (search);
+`,
+    // Agents registered before get their widened search columns, made in TypeScript as every write makes them.
+    data: async (client) => {
+      const columns = profileBackfill((await client.query<AgentRow>('SELECT * FROM agents')).rows);
+      if (columns.length === 0) return;
+      await client.query(
+        `UPDATE agents a SET search_text = c.text, search_tags = c.tags
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS c(handle, text, tags) WHERE a.handle = c.handle`,
+        [columns.map((c) => c.handle), columns.map((c) => c.search_text), columns.map((c) => c.search_tags)],
+      );
+    },
+  },
 ];

@@ -24,6 +24,7 @@ import { OPEN_KEY_HOLDS } from '../rows.js';
 import { taskScopes } from '../../hub/view.js';
 import { scopeAt } from '../../hub/view-scopes.fixture.js';
 import { KIND_MODULES } from '../../kinds/server.js';
+import { SEARCH_BY_TEXT } from './identity.js';
 
 /** A fresh database migrated up to `version` only, as an older hub left it; `fill` writes into it first. */
 /** Opens (so migrates) a database at `version` holding what `fill` wrote, checks it with `check`, and drops it. */
@@ -198,6 +199,12 @@ describe.skipIf(!testPostgres)('postgres store', () => {
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).toMatch(/Index (Only )?Scan Backward using task_paths_pkey/);
       expect(plan).not.toMatch(/Sort/);
+    });
+
+    it("reads the directory's text search from the agents' GIN index", async () => {
+      const values = ["'transl':*", null, null, null, null, null, 21];
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${SEARCH_BY_TEXT}`, values);
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan on agents_search/);
     });
 
     it("walks an author's entries backwards on their index, with no sort (entriesBy)", async () => {

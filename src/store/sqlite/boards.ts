@@ -45,10 +45,13 @@ function scopeCondition(scope: BoardScope): { sql: string; params: Record<string
   return { sql: branches.length ? `(${branches.join(' OR ')})` : '0', params };
 }
 
-/** FTS5 terms: each word also as a prefix, each tag only in the tags column; quoted, so nothing in them is syntax. */
-function matchExpression(query: RecallQuery): string {
+/**
+ * FTS5 terms: each word also as a prefix, each tag only in the tags column; quoted, so nothing in
+ * them is syntax. Recall takes any term (OR); the agent directory every one (AND).
+ */
+export function matchExpression(query: Pick<RecallQuery, 'words' | 'tags'>, join: 'OR' | 'AND' = 'OR'): string {
   const quote = (term: string) => `"${term.replaceAll('"', '""')}"`;
-  return [...query.words.map((w) => `${quote(w)}*`), ...query.tags.map((t) => `tags : ${quote(t)}`)].join(' OR ');
+  return [...query.words.map((w) => `${quote(w)}*`), ...query.tags.map((t) => `tags : ${quote(t)}`)].join(` ${join} `);
 }
 
 export function boardStatements(db: Db): BoardStore {

@@ -15,10 +15,38 @@ import {
 } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
 import { agentFromRow, tokenFromRow, type AgentRow, type TokenRow } from '../rows.js';
-import { patchedAgent, profileColumns, searchKeys, searchSql } from '../agent-profile-rows.js';
+import {
+  foundPage,
+  patchedAgent,
+  profileColumns,
+  searchKeys,
+  searchSql,
+  type TextSearch,
+} from '../agent-profile-rows.js';
+import { matchExpression } from './boards.js';
 
 const ADMIN_TOKEN_HASH = 'admin_token_hash';
 const LIVE_TOKEN = 'SELECT id, handle, created_at, revoked_at FROM tokens WHERE hash = ? AND revoked_at IS NULL';
+
+/** bm25 over handle and name, text, tags (agent_search's columns): lower is better, never above 0. */
+const BM25 = 'bm25(agent_search, 10.0, 1.0, 4.0)';
+/** The directory's text search on FTS5 (`agent_search`, migration 28): `@match`, and `@names` (the match within handle and name). */
+const TEXT_SEARCH: TextSearch = {
+  from: 'agent_search JOIN agents a ON a.rowid = agent_search.rowid',
+  match: 'agent_search MATCH @match',
+  score: `(a.rowid IN (SELECT rowid FROM agent_search WHERE agent_search MATCH @names)) - ${BM25} / (1 - ${BM25})`,
+};
+
+const SEARCH_PARAMS = {
+  skill: '@skill',
+  tag: '@tag',
+  score: '@score',
+  createdAt: '@createdAt',
+  handle: '@handle',
+  lim: '@lim',
+};
+/** The directory's search with words (its query plan is checked in sqlite-store.test.ts). */
+export const SEARCH_BY_TEXT = searchSql('instr', SEARCH_PARAMS, TEXT_SEARCH);
 
 /** Whether the token with this hash is live, in a plain call: task writes ask it inside their transaction. */
 export function tokenLiveness(db: Db): (hash: string) => boolean {
@@ -29,8 +57,8 @@ export function tokenLiveness(db: Db): (hash: string) => boolean {
 /** Agents, tokens, endpoint challenges and the admin token's hash; token and agent changes are announced on `bus`. */
 export function identityStatements(db: Db, bus: EventBus): IdentityStore {
   const insertAgentRow = db.prepare(
-    `INSERT INTO agents (handle, agent_id, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_keys)
-     VALUES (@handle, @agentId, @name, @description, @endpoint, @operator, @createdAt, @skills, @tags, @input_modes, @output_modes, @search_names, @search_text, @search_keys)`,
+    `INSERT INTO agents (handle, agent_id, name, description, endpoint, operator, created_at, skills, tags, input_modes, output_modes, search_names, search_text, search_tags, search_keys)
+     VALUES (@handle, @agentId, @name, @description, @endpoint, @operator, @createdAt, @skills, @tags, @input_modes, @output_modes, @search_names, @search_text, @search_tags, @search_keys)`,
   );
   const holdHandle = db.prepare("INSERT INTO handles (handle, holder) VALUES (?, 'agent')");
   const insertTokenRow = db.prepare('INSERT INTO tokens (id, handle, hash, created_at) VALUES (?, ?, ?, ?)');
@@ -89,7 +117,7 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
   const readAgent = (handle: string) => agentFromRow(getAgentRow.get(handle) as AgentRow);
   const writeProfile = db.prepare(
     `UPDATE agents SET name = @name, description = @description, skills = @skills, tags = @tags, input_modes = @input_modes, output_modes = @output_modes,
-       search_names = @search_names, search_text = @search_text, search_keys = @search_keys WHERE handle = @handle`,
+       search_names = @search_names, search_text = @search_text, search_tags = @search_tags, search_keys = @search_keys WHERE handle = @handle`,
   );
   const updateProfile = db.transaction((handle: string, patch: ProfilePatch) => {
     const row = getAgentRow.get(handle) as AgentRow | undefined;
@@ -98,17 +126,8 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
     writeProfile.run({ handle, ...profileColumns(agent) });
     return agent;
   });
-  const search = db.prepare(
-    searchSql('instr', {
-      q: '@q',
-      skill: '@skill',
-      tag: '@tag',
-      score: '@score',
-      createdAt: '@createdAt',
-      handle: '@handle',
-      lim: '@lim',
-    }),
-  );
+  const searchByKeys = db.prepare(searchSql('instr', SEARCH_PARAMS));
+  const searchByText = db.prepare(SEARCH_BY_TEXT);
   const takeChallenge = db.transaction((handle: string) => {
     const row = getChallenge.get(handle) as { challenge: string; endpoint: string; expires_at: number } | undefined;
     dropChallenge.run(handle);
@@ -146,8 +165,13 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
       return agent && announced(handle, 'record', agent);
     },
     searchAgents: async (query: AgentSearch) => {
-      const rows = search.all(searchKeys(query)) as AgentRow[];
-      return { agents: rows.slice(0, query.limit).map(agentFromRow), hasMore: rows.length > query.limit };
+      const { words, ...keys } = searchKeys(query);
+      if (query.q !== undefined && words.length === 0) return { agents: [], hasMore: false };
+      const match = matchExpression({ words, tags: [] }, 'AND');
+      const rows = (
+        words.length ? searchByText.all({ ...keys, match, names: `search_names : (${match})` }) : searchByKeys.all(keys)
+      ) as (AgentRow & { score: number })[];
+      return foundPage(rows, query.limit);
     },
     adminTokenHash: async () => getSetting.get(ADMIN_TOKEN_HASH) as string | undefined,
     keepAdminTokenHash: async (hash: string) => {

@@ -322,4 +322,33 @@ ALTER TABLE cards ADD COLUMN verify TEXT;
 CREATE INDEX task_entries_by_author ON task_entries(author, created_at, task_id);
 `,
   },
+  {
+    version: 28,
+    name: 'agent search index',
+    sql: `
+-- The directory's full-text index (agent-profile-rows.ts): handle and name, text (description and
+-- skills), tags, read from agents' search columns and kept in step by these triggers, in the
+-- transaction of the write to agents itself (registration, profile update, deletion).
+ALTER TABLE agents ADD COLUMN search_tags TEXT NOT NULL DEFAULT '';
+CREATE VIRTUAL TABLE agent_search USING fts5(search_names, search_text, search_tags, content='agents', content_rowid='rowid', tokenize='unicode61');
+-- The agents registered before, indexed as their rows stand (the backfill below goes through the triggers).
+INSERT INTO agent_search (agent_search) VALUES ('rebuild');
+CREATE TRIGGER agents_indexed AFTER INSERT ON agents BEGIN
+  INSERT INTO agent_search (rowid, search_names, search_text, search_tags) VALUES (new.rowid, new.search_names, new.search_text, new.search_tags);
+END;
+CREATE TRIGGER agents_unindexed AFTER DELETE ON agents BEGIN
+  INSERT INTO agent_search (agent_search, rowid, search_names, search_text, search_tags) VALUES ('delete', old.rowid, old.search_names, old.search_text, old.search_tags);
+END;
+CREATE TRIGGER agents_reindexed AFTER UPDATE OF search_names, search_text, search_tags ON agents BEGIN
+  INSERT INTO agent_search (agent_search, rowid, search_names, search_text, search_tags) VALUES ('delete', old.rowid, old.search_names, old.search_text, old.search_tags);
+  INSERT INTO agent_search (rowid, search_names, search_text, search_tags) VALUES (new.rowid, new.search_names, new.search_text, new.search_tags);
+END;
+`,
+    // Agents registered before get their widened search columns, made in TypeScript as every write makes them.
+    data: (db) => {
+      const keep = db.prepare('UPDATE agents SET search_text = ?, search_tags = ? WHERE handle = ?');
+      for (const c of profileBackfill(db.prepare('SELECT * FROM agents').all() as AgentRow[]))
+        keep.run(c.search_text, c.search_tags, c.handle);
+    },
+  },
 ];

@@ -22,6 +22,7 @@ import { visibilitySuite } from '../visibility.suite.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
+import { SEARCH_BY_TEXT } from './identity.js';
 import { KIND_MODULES } from '../../kinds/server.js';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'muster-store-')), 'store.db');
@@ -124,6 +125,13 @@ describe('sqlite query plans', () => {
     );
     expect(plan).toMatch(/SEARCH task_paths USING PRIMARY KEY \(context_id=\? AND path=\?\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it("the directory's text search reads the full-text index and each agent by its rowid, never scanning agents", () => {
+    const plan = planOf(SEARCH_BY_TEXT.replace(/@match|@names/g, `'"transl"*'`).replace(/@\w+/g, 'NULL'));
+    expect(plan).toMatch(/SCAN agent_search VIRTUAL TABLE INDEX/);
+    expect(plan).toMatch(/SEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(plan).not.toMatch(/SCAN a\b/);
   });
 
   it("an author's entries walk their index backwards, with no sort (entriesBy)", () => {
