@@ -305,19 +305,53 @@ describe('the web feed in Chromium', () => {
     await view.page.waitForSelector('body[data-feed="open"]');
   });
 
-  it('signed in with a token, a person answers a task from the page, sees it completed over A2A, and signs out', async () => {
-    await view.page.goto(`${hub.url}feed/signin`);
+  it('signed in with a token, a person opens a task at its own URL, answers it (the only action the receiver has), sees it done over A2A, and signs out', async () => {
+    const taskPath = `feed/inbox/tasks/${seeded.directTaskId}`;
+    // Signed out, the task's URL shows nothing of it and leads to signing in, then back to it.
+    await view.page.goto(`${hub.url}${taskPath}`);
+    expect(await text()).toContain('Not signed in');
+    expect(await view.page.content()).not.toContain(seeded.directText);
+    await view.page.locator('main').getByRole('link', { name: 'Sign in' }).click();
     await view.page.getByLabel('Token').fill(seeded.bob.token);
     await view.page.getByRole('button', { name: 'Sign in' }).click();
-    await view.page.waitForURL('**/feed/inbox');
+    await view.page.waitForURL(`**/${taskPath}`);
     expect(await inPage("sessionStorage.getItem('muster.token')")).toBe(seeded.bob.token);
+    await view.page.waitForSelector(`#task-detail[data-task="${seeded.directTaskId}"]`);
+    expect(await view.page.locator('#task-detail .state').innerText()).toBe('new');
+    expect(await text()).toContain('alice wrote:');
+    // bob receives it: he may respond, and not cancel (only its sender may).
+    expect(await view.page.getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
 
-    await view.page.getByRole('button', { name: seeded.directText }).first().click();
+    // The inbox links the task to that URL, its state in words.
+    await view.page.getByRole('link', { name: 'Back to the inbox' }).click();
+    await view.page.waitForURL('**/feed/inbox');
+    const item = view.page.locator('.mail-item', { hasText: seeded.directText }).first();
+    expect(await item.getByRole('link').getAttribute('href')).toBe(`/${taskPath}`);
+    expect(await item.locator('.state').innerText()).toBe('new');
+    expect(await item.innerText()).toContain('from alice');
+    await screenshot(view.page, 'inbox');
+    await item.getByRole('link').click();
+    await view.page.waitForURL(`**/${taskPath}`);
+
+    expect(await view.page.locator('#respond-state option').allInnerTexts()).toEqual([
+      'in progress',
+      "needs the sender's answer",
+      'done',
+      'failed',
+      'rejected',
+    ]);
     await view.page.getByLabel('State').selectOption('TASK_STATE_COMPLETED');
     await view.page.getByLabel('Message').fill('Done, from the web feed.');
     await screenshot(view.page, 'inbox-task');
     await view.page.getByRole('button', { name: 'Respond' }).click();
     await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_COMPLETED"]');
+    // Finished: nothing more is offered.
+    expect(await view.page.locator('#task-detail .state').innerText()).toBe('done');
+    expect(await view.page.getByRole('button', { name: 'Respond' }).count()).toBe(0);
+    expect(await view.page.getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
+    expect(await text()).toContain('This task is done');
+    expect(await text()).toMatch(/bob wrote:\s+Done, from the web feed\./);
+    await screenshot(view.page, 'inbox-task-done');
 
     const asAlice = await sdkClient(`${hub.url}agents/bob/`, seeded.alice.token);
     const task = wire(await asAlice.getTask({ tenant: '', id: seeded.directTaskId, historyLength: 10 } as never));
@@ -333,7 +367,23 @@ describe('the web feed in Chromium', () => {
     await nothingRan();
   });
 
-  it("an operator signed in reads each of its agents' inboxes and opens a task, but may not answer as the agent", async () => {
+  it('a task URL shows only what the signed-in agent may read: a third agent sees "not found" and none of its words', async () => {
+    await view.page.goto(`${hub.url}feed/signin`);
+    await view.page.getByLabel('Token').fill(seeded.worker.token);
+    await view.page.getByRole('button', { name: 'Sign in' }).click();
+    await view.page.waitForURL('**/feed/inbox');
+    await view.page.goto(`${hub.url}feed/inbox/tasks/${seeded.directTaskId}`);
+    await view.page
+      .locator('#task-error')
+      .filter({ hasText: /not found|no task/i })
+      .waitFor();
+    expect(await view.page.content()).not.toContain(seeded.directText);
+    expect(await view.page.getByRole('button', { name: /Respond|Cancel task/ }).count()).toBe(0);
+    await view.page.getByRole('button', { name: 'Sign out' }).click();
+    await view.page.waitForURL('**/feed/signin');
+  });
+
+  it("an operator signed in reads each of its agents' inboxes and opens a task, and is offered no action on it", async () => {
     const operator = await rest(hub, 'POST', 'api/operators', { token: ADMIN_TOKEN, body: { handle: 'olga' } });
     expect(operator.status).toBe(201);
     const owned = await register(hub, 'ollie', {}, operator.body.token);
@@ -372,14 +422,12 @@ describe('the web feed in Chromium', () => {
     // What the owned agent holds: the intent it claimed, read with the operator's token.
     await view.page.locator('#claimed li', { hasText: 'held by ollie' }).waitFor();
     expect(await view.page.locator('#claimed a').getAttribute('href')).toBe(`/feed/tasks/${seeded.claimableId}`);
-    await view.page.getByRole('button', { name: words }).click();
+    await view.page.getByRole('link', { name: words }).click();
     await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_SUBMITTED"]');
-    await view.page.getByLabel('Message').fill('Not mine to say.');
-    await view.page.getByRole('button', { name: 'Respond' }).click();
-    await view.page
-      .locator('#task-error')
-      .filter({ hasText: /operator|may not|forbidden/i })
-      .waitFor();
+    // An operator reads its agents' tasks but acts as none of them: no action is offered, and the page says why.
+    expect(await text()).toContain('You read this task as operator olga');
+    expect(await view.page.getByRole('button', { name: /Respond|Cancel task/ }).count()).toBe(0);
+    expect(await view.page.locator('#task-detail .state').innerText()).toBe('new');
     await view.page.getByRole('button', { name: 'Sign out' }).click();
     await view.page.waitForURL('**/feed/signin');
     expect(await inPage('sessionStorage.length')).toBe(0);
@@ -433,12 +481,17 @@ describe('the web feed in Chromium', () => {
     await view.page.keyboard.press('Enter');
     await view.page.waitForURL('**/feed/inbox');
 
-    await view.page.getByRole('button', { name: words }).focus();
+    await view.page.getByRole('link', { name: words }).focus();
     await view.page.keyboard.press('Enter');
+    await view.page.waitForURL(`**/feed/inbox/tasks/${taskId}`);
     await view.page.waitForSelector(`#task-detail[data-task="${taskId}"]`);
+    // alice sent it: she may cancel it, and not respond (only its receiver may).
+    expect(await view.page.getByRole('button', { name: 'Respond' }).count()).toBe(0);
     await view.page.getByRole('button', { name: 'Cancel task' }).focus();
     await view.page.keyboard.press('Enter');
     await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_CANCELED"]');
+    expect(await view.page.locator('#task-detail .state').innerText()).toBe('canceled');
+    expect(await view.page.getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
     const asAlice = await sdkClient(`${hub.url}agents/bob/`, seeded.alice.token);
     expect(wire(await asAlice.getTask({ tenant: '', id: taskId } as never)).status.state).toBe('TASK_STATE_CANCELED');
 

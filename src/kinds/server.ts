@@ -10,6 +10,7 @@ import type { KindModule } from '../hub/kind.js';
 import { callModule } from './call/call.js';
 import { callFeed } from './call/feed.js';
 import { directModule } from './direct/direct.js';
+import { directFeed } from './direct/feed.js';
 import { intentFeed } from './intent/feed.js';
 import { intentModule } from './intent/intent.js';
 import { memoryFeed } from './memory/feed.js';
@@ -21,7 +22,7 @@ import { reviewModule } from './review/review.js';
 export type ServerKind = KindModule & { readonly feed?: FeedKind };
 
 export const KIND_MODULES: readonly ServerKind[] = [
-  directModule,
+  { ...directModule, feed: directFeed },
   { ...reviewModule, feed: reviewFeed },
   { ...callModule, feed: callFeed },
   { ...intentModule, feed: intentFeed },

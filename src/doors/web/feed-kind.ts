@@ -3,10 +3,11 @@
  * own (reviews, calls, spaces, boards), its tasks' pages and titles, and what the home page shows
  * of it. The composition root hands the kinds' parts to the web door; the door names no kind.
  */
-import type { Task } from '../../a2a/types.js';
+import type { Task, TaskState } from '../../a2a/types.js';
 import { feedPath, type Html } from './html.js';
 import type { Shown } from './pages/shown.js';
 import type { FeedReads } from './reads.js';
+import { wordOf, type Reader, type StateWords } from './states.js';
 
 /** A section of the feed: `/feed/{path}` lists, `/feed/{path}/:key` shows one of its items. */
 export interface FeedSection {
@@ -35,6 +36,12 @@ export interface FeedKind {
   /** A task's title from what the kind keeps in its metadata; undefined: the task's own words. */
   titleOf?(task: Task): string | undefined;
   home?(reads: FeedReads): Promise<FeedHome>;
+  /** The words people use for its tasks' states (states.ts has the plain ones for the rest). */
+  states?: StateWords;
+  /** A finer word than its state's, from what the kind keeps (a review's outcome); undefined: the state's word. */
+  stateOf?(task: Task): string | undefined;
+  /** Its tasks are the ones a signed-in agent's inbox and sent box hold, answered with `respond`. */
+  mailbox?: { respondStates: readonly TaskState[] };
 }
 
 /** The kinds' parts, as the feed's pages ask them: by a task's kind, or all in order. */
@@ -58,6 +65,17 @@ export class FeedKinds {
 
   title(task: Task, kind: string): string | undefined {
     return this.byKind.get(kind)?.titleOf?.(task);
+  }
+
+  /** A task's state in its kind's words, as `reader` reads it. */
+  stateWord(task: Task, kind: string, reader?: Reader): string {
+    const part = this.byKind.get(kind);
+    return part?.stateOf?.(task) ?? wordOf(part?.states, task.status.state, reader);
+  }
+
+  /** The kind whose tasks fill the signed-in mailboxes, if one declares it. */
+  get mailbox(): FeedKind | undefined {
+    return this.parts.find((p) => p.mailbox);
   }
 
   page(task: Task, kind: string): Shown | undefined {

@@ -1,18 +1,17 @@
 /** Small pieces every page uses: links to what a page mentions, states, times, a task's words. */
-import { stateLabel } from '../../a2a/states.js';
-import type { Part, Task, TaskState } from '../../a2a/types.js';
-import { partsText as printedParts } from '../../client/format.js';
+import { isJsonObject, type Part, type Task } from '../../a2a/types.js';
 import type { FeedKinds } from './feed-kind.js';
 import { feedPath, html, type Html } from './html.js';
+import { badge } from './states.js';
 
 /** A task's `metadata.muster`, as the view rendered it. */
 export const musterOf = (task: Task): Record<string, any> => (task.metadata?.['muster'] ?? {}) as Record<string, any>;
 
 export const kindOf = (task: Task): string => String(musterOf(task)['kind'] ?? 'task');
 
-/** A state as a badge: its 0.3 name (`input-required`) names its style, and in words ("input required") its text. */
-export const stateBadge = (state: TaskState): Html =>
-  html`<span class="state state-${stateLabel(state)}">${stateLabel(state).replace(/-/g, ' ')}</span>`;
+/** A task's state as a badge, in its kind's words (an intent "landed", a call "closed"). */
+export const stateBadge = (kinds: FeedKinds, task: Task): Html =>
+  badge(task.status.state, kinds.stateWord(task, kindOf(task)));
 
 export const agentLink = (handle: unknown): Html =>
   typeof handle === 'string' && handle !== ''
@@ -51,14 +50,67 @@ export function untilWords(ms: number): string {
   return `${s}s`;
 }
 
-/** The words of parts, as the CLI prints them (text, data as JSON, a file by its name). */
-export const partsText = (parts: readonly Part[] | undefined): string => printedParts(parts ?? []);
+/** A data field's name as people read it: `source_urls`, `sourceUrls` → "Source urls". */
+const fieldName = (key: string): string => {
+  const words = key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** Nesting shown as fields; deeper than this, a value is summed up. */
+const DEEPEST = 4;
+
+/** Data as people read it: an object as named fields, a list as a list, a value as its words; never JSON. */
+function dataView(data: unknown, depth = 0): Html {
+  if (data === null || typeof data !== 'object') return html`${String(data)}`;
+  if (depth >= DEEPEST) return html`<span class="meta">(more)</span>`;
+  if (Array.isArray(data))
+    return html`<ul class="values">
+      ${data.map((v) => html`<li>${dataView(v, depth + 1)}</li>`)}
+    </ul>`;
+  return html`<dl class="fields">
+    ${Object.entries(data).map(
+      ([k, v]) =>
+        html`<dt>${fieldName(k)}</dt>
+          <dd>${dataView(v, depth + 1)}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** A message's or an artifact's parts: text as prose, data as fields, a file by its name. */
+export const partsView = (parts: readonly Part[] | undefined): Html =>
+  html`${(parts ?? []).map((p) => {
+    if (p.text !== undefined) return html`<p class="prose">${p.text}</p>`;
+    if (p.data !== undefined) return dataView(p.data);
+    return html`<p class="meta">File ${p.filename ?? p.mediaType ?? ''}</p>`;
+  })}`;
+
+const lineValue = (v: unknown): string =>
+  Array.isArray(v) ? v.map(lineValue).join(', ') : v !== null && typeof v === 'object' ? '…' : String(v);
+
+/** Parts in a line: their text, else their data's fields ("Footprint: docs/**"), else a file's name. */
+export function partsLine(parts: readonly Part[] | undefined): string {
+  const list = parts ?? [];
+  const text = list.filter((p) => p.text !== undefined).map((p) => p.text);
+  if (text.length > 0) return text.join(' ');
+  return list
+    .map((p) =>
+      isJsonObject(p.data)
+        ? Object.entries(p.data)
+            .map(([k, v]) => `${fieldName(k)}: ${lineValue(v)}`)
+            .join('; ')
+        : (p.filename ?? ''),
+    )
+    .join(' ');
+}
 
 /** What a public task is about, in a line, by its own words: its title, else its first message's words. */
 export function plainTitle(task: Task): string {
   const title = musterOf(task)['title'];
   if (typeof title === 'string' && title !== '') return title;
-  return partsText(task.history?.[0]?.parts).slice(0, 200) || task.id;
+  return partsLine(task.history?.[0]?.parts).slice(0, 200) || task.id;
 }
 
 /** What a public task is about, in a line: the title its kind gives it, else its own words. */
@@ -87,7 +139,7 @@ export function taskList(
     ${tasks.map(
       (t) =>
         html`<li>
-          <a href="${kinds.href(t.id, kindOf(t))}">${titleOf(kinds, t)}</a> ${stateBadge(t.status.state)}
+          <a href="${kinds.href(t.id, kindOf(t))}">${titleOf(kinds, t)}</a> ${stateBadge(kinds, t)}
           <span class="meta">${kindOf(t)} · ${timeAt(t.status.timestamp)}</span>${extra(t)}
         </li>`,
     )}

@@ -20,7 +20,7 @@ import { page } from './layout.js';
 import { agentPage, agentsPage } from './pages/agents.js';
 import { DOOR_LISTS, homePage } from './pages/home.js';
 import type { Shown } from './pages/shown.js';
-import { inboxPage, signinPage } from './pages/signed-in.js';
+import { inboxPage, inboxTaskPage, signinPage } from './pages/signed-in.js';
 import { statusPage } from './pages/status.js';
 import { anyTaskPage } from './pages/tasks.js';
 import { FeedReads } from './reads.js';
@@ -97,7 +97,8 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
       ['/feed/agents/:handle', (r) => agentPage(reads, param(r, 'handle'))],
       ['/feed/status', () => statusPage(hub)],
       ['/feed/signin', () => signinPage()],
-      ['/feed/inbox', () => inboxPage()],
+      ['/feed/inbox', () => inboxPage(kinds)],
+      ['/feed/inbox/tasks/:id', (r) => inboxTaskPage(kinds, param(r, 'id'))],
     ];
     for (const [path, render] of pages)
       scope.get(path, async (request, reply) => send(reply, 200, await render(request), nav));

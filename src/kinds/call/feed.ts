@@ -1,13 +1,13 @@
 /** The call kind's part of the web feed: the keeper's questions, open and closed, each with its answers (public at once, naming no agent). */
 import type { Message, Task } from '../../a2a/types.js';
-import type { FeedKind } from '../../doors/web/feed-kind.js';
+import type { FeedKind, FeedKinds } from '../../doors/web/feed-kind.js';
 import { html } from '../../doors/web/html.js';
 import {
   isOpen,
   musterOf,
   none,
   pager,
-  partsText,
+  partsView,
   plainTitle,
   section,
   stateBadge,
@@ -47,22 +47,25 @@ const isAnswer = (m: Message) => (m.metadata?.['muster'] as { answer?: unknown }
 /** An answer's stance and body (its data part), or its words. */
 function answer(m: Message) {
   const data = m.parts.find((p) => p.data !== undefined)?.data as { stance?: unknown; body?: unknown } | undefined;
-  const body = typeof data?.body === 'string' ? data.body : partsText(m.parts);
+  if (typeof data?.body !== 'string') return html`<li>${partsView(m.parts)}</li>`;
   return html`<li>
-    ${typeof data?.stance === 'string' ? html`<strong class="stance">${data.stance}</strong> ` : ''}<span class="prose"
-      >${body}</span
+    ${typeof data.stance === 'string' ? html`<strong class="stance">${data.stance}</strong> ` : ''}<span class="prose"
+      >${data.body}</span
     >
   </li>`;
 }
 
-function callPage(task: Task): Shown {
+function callPage(task: Task, kinds: FeedKinds): Shown {
   const call = musterOf(task)['call'] ?? {};
   const answers = (task.history ?? []).filter(isAnswer);
   return {
     title: titleOf(task),
     live: { task: task.id },
     main: html`<h1>${titleOf(task)}</h1>
-      <p>${stateBadge(task.status.state)} Open call, last changed ${timeAt(task.status.timestamp)}.</p>
+      <p>
+        ${stateBadge(kinds, task)} ${isOpen(task) ? 'An open call: every agent may answer once.' : 'A closed call.'}
+        Last changed ${timeAt(task.status.timestamp)}.
+      </p>
       ${section('Question', html`<p class="prose">${String(call.question ?? '')}</p>`)}
       ${section(
         `Answers (${answers.length})`,
@@ -81,6 +84,7 @@ export const callFeed: FeedKind = {
   section: { path: 'calls', label: 'Calls', what: "the keeper's questions and every answer", list: callsPage },
   page: callPage,
   titleOf: callTitle,
+  states: { TASK_STATE_WORKING: 'open', TASK_STATE_COMPLETED: 'closed' },
   async home(reads) {
     const { items: calls } = await reads.tasks([CALL]);
     return {

@@ -81,6 +81,14 @@ async function spacePage(reads: FeedReads, name: string): Promise<Shown> {
 
 export const intentFeed: FeedKind = {
   kind: INTENT,
+  states: {
+    TASK_STATE_SUBMITTED: 'open',
+    TASK_STATE_WORKING: 'in progress',
+    TASK_STATE_INPUT_REQUIRED: 'needs input',
+    TASK_STATE_COMPLETED: 'landed',
+    TASK_STATE_FAILED: 'failed',
+    TASK_STATE_CANCELED: 'withdrawn',
+  },
   section: {
     path: 'spaces',
     label: 'Spaces',

@@ -43,8 +43,13 @@ const evaluatedReviews = (kinds: FeedKinds, tasks: readonly Task[]): Html =>
     kinds,
     tasks.filter((t) => !isOpen(t)),
     'No review has been evaluated yet.',
-    (t) => html` <span class="meta">${String(musterOf(t)['review']?.outcome ?? '')}</span>`,
   );
+
+/** An evaluated review reads as its outcome: resolved, contested or unresolved. */
+const outcomeOf = (t: Task): string | undefined => {
+  const outcome = musterOf(t)['review']?.outcome;
+  return !isOpen(t) && typeof outcome === 'string' ? outcome : undefined;
+};
 
 async function reviewsPage(reads: FeedReads, at?: string): Promise<Shown> {
   const { items: reviews, next } = await reads.tasks([REVIEW], at);
@@ -121,7 +126,7 @@ function evaluation(task: Task): Html {
   );
 }
 
-function reviewPage(task: Task): Shown {
+function reviewPage(task: Task, kinds: FeedKinds): Shown {
   const m = musterOf(task);
   const request = m['review']?.request ?? {};
   const deadline = deadlineOf(task);
@@ -130,7 +135,8 @@ function reviewPage(task: Task): Shown {
     live: { task: task.id },
     main: html`<h1>${titleOf(task)}</h1>
       <p>
-        ${stateBadge(task.status.state)} Review posted by ${agentLink(m['from'])}.
+        ${stateBadge(kinds, task)} ${isOpen(task) ? 'An open review' : 'A review, evaluated'}, posted by
+        ${agentLink(m['from'])}.
         ${deadline ? html`Deadline ${timeAt(deadline)}${isOpen(task) ? html` (${countdown(deadline)})` : ''}.` : ''}
       </p>
       ${section(
@@ -156,6 +162,8 @@ export const reviewFeed: FeedKind = {
   },
   page: reviewPage,
   titleOf: reviewTitle,
+  states: { TASK_STATE_WORKING: 'open', TASK_STATE_COMPLETED: 'evaluated', TASK_STATE_FAILED: 'evaluated' },
+  stateOf: outcomeOf,
   async home(reads) {
     const { items: reviews } = await reads.tasks([REVIEW]);
     return {

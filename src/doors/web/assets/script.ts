@@ -4,6 +4,8 @@
  * views talk to the hub's REST API. Agent text only ever goes into the page as textContent; the
  * token lives in sessionStorage and goes only in the Authorization header of same-origin fetches.
  */
+import { SIGNED_IN_SCRIPT } from './signed-in-script.js';
+
 export const SCRIPT = String.raw`(function () {
   'use strict';
   var KEY = 'muster.token';
@@ -151,169 +153,14 @@ export const SCRIPT = String.raw`(function () {
       api('/api/me', {}, value).then(function (me) {
         if (me.kind !== 'agent' && me.kind !== 'operator') throw new Error('Sign in with an agent or operator token');
         sessionStorage.setItem(KEY, value);
-        location.assign('/feed/inbox');
+        // Back to the inbox page that sent the person here (its own path only: never another site).
+        var next = new URLSearchParams(location.search).get('next');
+        location.assign(next && /^\/feed\/inbox(\/tasks\/[^\/?#\\]+)?$/.test(next) ? next : '/feed/inbox');
       }).catch(function (e) { error.textContent = e.message; });
     });
   }
 
-  function partsText(parts) {
-    return (parts || []).map(function (p) {
-      if (p.text !== undefined) return p.text;
-      if (p.data !== undefined) return JSON.stringify(p.data);
-      return p.filename || p.mediaType || 'a file';
-    }).join('\n');
-  }
-  function stateWords(state) { return String(state || '').replace(/^TASK_STATE_/, '').replace(/_/g, ' ').toLowerCase(); }
-
-  function inbox() {
-    var view = document.getElementById('inbox-view');
-    var taskView = document.getElementById('task-view');
-    var holder = document.getElementById('account');
-    if (!view || !token()) return;
-    var current = null;
-
-    function list(title, items, empty) {
-      var box = el('div', 'mailbox');
-      box.appendChild(el('h3', null, title));
-      if (items.length === 0) { box.appendChild(el('p', 'empty', empty)); return box; }
-      var ul = el('ul', 'mail');
-      items.forEach(function (item) {
-        var li = el('li', 'mail-item');
-        var open = el('button', null, partsText(item.lastMessage && item.lastMessage.parts) || item.id);
-        open.type = 'button';
-        open.addEventListener('click', function () { showTask(item.id); });
-        li.appendChild(open);
-        li.appendChild(el('span', 'meta', ' ' + stateWords(item.state) + ' · ' + (item.from || '') + ' → ' + (item.to || '')));
-        ul.appendChild(li);
-      });
-      box.appendChild(ul);
-      return box;
-    }
-
-    function mailboxes(agents, own) {
-      var target = document.getElementById('mailboxes');
-      target.replaceChildren(el('p', 'meta', 'Loading…'));
-      var reads = agents.map(function (handle) {
-        var query = own ? '' : '?agent=' + encodeURIComponent(handle);
-        return Promise.all([api('/api/inbox' + query), api('/api/sent' + query)]).then(function (boxes) {
-          return [list('Inbox of ' + handle, boxes[0].data, 'No open task in the inbox.'), list('Sent by ' + handle, boxes[1].data, 'No open task sent.')];
-        });
-      });
-      return Promise.all(reads).then(function (groups) {
-        target.replaceChildren();
-        groups.forEach(function (nodes) { nodes.forEach(function (n) { target.appendChild(n); }); });
-      });
-    }
-
-    function boards() {
-      var target = document.getElementById('my-boards');
-      return api('/api/boards').then(function (page) {
-        target.replaceChildren();
-        if (page.data.length === 0) return target.appendChild(el('p', 'empty', 'No boards.'));
-        var ul = el('ul');
-        page.data.forEach(function (b) {
-          var li = el('li');
-          // Only a public board has a page of its own; the others are read through the API.
-          var title = b.visibility === 'public' ? el('a', null, b.title) : el('span', null, b.title);
-          if (b.visibility === 'public') title.href = '/feed/boards/' + encodeURIComponent(b.id);
-          li.appendChild(title);
-          li.appendChild(el('span', 'meta', ' ' + b.visibility + ', ' + b.cards + ' cards'));
-          ul.appendChild(li);
-        });
-        target.appendChild(ul);
-      });
-    }
-
-    var load = function () {};
-    api('/api/me').then(function (me) {
-      holder.replaceChildren(el('p', null, 'Signed in as ' + me.kind + ' ' + (me.handle || '') + '.'));
-      view.hidden = false;
-      var agentsOf = me.kind === 'operator'
-        ? api('/api/operators/' + encodeURIComponent(me.handle)).then(function (o) { return o.agents || []; })
-        : Promise.resolve([me.handle]);
-      return agentsOf.then(function (agents) {
-        load = function () {
-          return Promise.all([mailboxes(agents, me.kind === 'agent'), loadClaimedIntents(agents, me.kind === 'agent'), boards()]);
-        };
-        return load();
-      });
-    }).catch(function (e) {
-      holder.replaceChildren(el('p', 'error', e.message));
-    });
-
-    function showTask(id) {
-      var detail = document.getElementById('task-detail');
-      var error = document.getElementById('task-error');
-      error.textContent = '';
-      return api('/api/tasks/' + encodeURIComponent(id)).then(function (task) {
-        current = task;
-        var muster = (task.metadata && task.metadata.muster) || {};
-        detail.replaceChildren();
-        detail.appendChild(el('p', 'meta', stateWords(task.status.state) + ' · from ' + (muster.from || '') + ' to ' + (muster.to || '') + ' · ' + task.id));
-        var ol = el('ol', 'messages');
-        (task.history || []).forEach(function (m) { ol.appendChild(el('li', 'prose', (m.role === 'ROLE_AGENT' ? 'Answer: ' : '') + partsText(m.parts))); });
-        detail.appendChild(ol);
-        if (task.status.message) detail.appendChild(el('p', 'prose', 'Status: ' + partsText(task.status.message.parts)));
-        (task.artifacts || []).forEach(function (a) { detail.appendChild(el('p', 'prose', (a.name || a.artifactId) + ': ' + partsText(a.parts))); });
-        detail.setAttribute('data-task', task.id);
-        detail.setAttribute('data-state', task.status.state);
-        view.hidden = true;
-        taskView.hidden = false;
-        document.getElementById('h-task').focus();
-      }).catch(function (e) { error.textContent = e.message; });
-    }
-
-    var respond = document.getElementById('respond');
-    respond.addEventListener('submit', function (event) {
-      event.preventDefault();
-      if (!current) return;
-      var error = document.getElementById('task-error');
-      var text = respond.elements.message.value;
-      api('/api/tasks/' + encodeURIComponent(current.id) + '/respond', { method: 'POST', body: { state: respond.elements.state.value, message: { parts: [{ text: text }] } } })
-        .then(function () { respond.elements.message.value = ''; return showTask(current.id); })
-        .catch(function (e) { error.textContent = e.message; });
-    });
-    document.getElementById('cancel-task').addEventListener('click', function () {
-      if (!current) return;
-      api('/api/tasks/' + encodeURIComponent(current.id) + '/cancel', { method: 'POST', body: {} })
-        .then(function () { return showTask(current.id); })
-        .catch(function (e) { document.getElementById('task-error').textContent = e.message; });
-    });
-    document.getElementById('back').addEventListener('click', function () {
-      taskView.hidden = true;
-      view.hidden = false;
-      load();
-    });
-  }
-
-  // The intents each agent holds: the agent's own (worker=me), or each of an operator's agents by name.
-  function loadClaimedIntents(agents, own) {
-    var target = document.getElementById('claimed');
-    var reads = agents.map(function (handle) {
-      return api('/api/intents?worker=' + (own ? 'me' : encodeURIComponent(handle))).then(function (page) {
-        return { handle: handle, items: (page && page.data) || [] };
-      });
-    });
-    return Promise.all(reads).then(function (held) {
-      target.replaceChildren();
-      var items = [];
-      held.forEach(function (h) { h.items.forEach(function (intent) { items.push({ handle: h.handle, intent: intent }); }); });
-      if (items.length === 0) return target.appendChild(el('p', 'empty', 'No claimed intents.'));
-      var ul = el('ul');
-      items.forEach(function (item) {
-        var li = el('li');
-        var a = el('a', null, item.intent.title || item.intent.id);
-        a.href = '/feed/tasks/' + encodeURIComponent(item.intent.id);
-        li.appendChild(a);
-        li.appendChild(el('span', 'meta', ' ' + stateWords(item.intent.state) + (own ? '' : ', held by ' + item.handle)));
-        ul.appendChild(li);
-      });
-      target.appendChild(ul);
-    }).catch(function (e) {
-      target.replaceChildren(el('p', 'error', e.message));
-    });
-  }
-
+${SIGNED_IN_SCRIPT}
   account();
   tick();
   setInterval(tick, 1000);

@@ -23,7 +23,7 @@ li { margin: .3rem 0; overflow-wrap: anywhere; }
 .prose { white-space: pre-wrap; overflow-wrap: anywhere; }
 .state { display: inline-block; font-size: .8rem; padding: 0 .45rem; border: 1px solid var(--line); border-radius: 1rem; }
 .state-completed { color: var(--ok); border-color: var(--ok); }
-.state-failed, .state-rejected, .state-canceled { color: var(--bad); border-color: var(--bad); }
+.state-failed, .state-rejected { color: var(--bad); border-color: var(--bad); }
 .state-input-required, .state-submitted { color: var(--warn); border-color: var(--warn); }
 .tag { display: inline-block; font-size: .8rem; padding: 0 .4rem; background: var(--line); border-radius: .3rem; }
 .chart { max-width: 100%; height: auto; }
@@ -38,6 +38,13 @@ li { margin: .3rem 0; overflow-wrap: anywhere; }
 .chart .line { fill: none; stroke: var(--accent); stroke-width: 2; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }
 dl.facts dt { font-weight: 600; }
+dl.fields { margin: .3rem 0; }
+dl.fields dt { font-weight: 600; font-size: .92rem; }
+dl.fields dd { margin: 0 0 .4rem 1rem; }
+ul.values { margin: 0; padding-left: 1.2rem; }
+.who { color: var(--muted); font-size: .92rem; margin-bottom: 0; }
+ol.messages > li { margin-bottom: .8rem; }
+ol.messages p { margin: .2rem 0; }
 .error { color: var(--bad); }
 .notice { border-left: 4px solid var(--warn); padding-left: .75rem; }
 input, select, textarea, button { font: inherit; }

@@ -2,7 +2,7 @@
 import type { Artifact, Task } from '../../../a2a/types.js';
 import type { FeedKinds } from '../feed-kind.js';
 import { html, type Html } from '../html.js';
-import { agentLink, kindOf, musterOf, none, partsText, section, stateBadge, timeAt, titleOf } from '../parts.js';
+import { agentLink, kindOf, musterOf, none, partsView, section, stateBadge, timeAt, titleOf } from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
@@ -40,7 +40,7 @@ function artifactView(a: Artifact): Html {
             </ul>`
         : ''
     }
-    ${!text && !data ? html`<p class="prose">${partsText(a.parts)}</p>` : ''}
+    ${!text && !data ? partsView(a.parts) : ''}
   </article>`;
 }
 
@@ -54,7 +54,7 @@ export function taskView(kinds: FeedKinds, task: Task, words: TaskViewWords = {}
     live: { task: task.id },
     main: html`<h1>${title}</h1>
       <p>
-        ${stateBadge(task.status.state)}
+        ${stateBadge(kinds, task)}
         ${kindOf(task)}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${words.place ?? ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''};
         last changed ${timeAt(task.status.timestamp)}.
       </p>
@@ -69,13 +69,13 @@ export function taskView(kinds: FeedKinds, task: Task, words: TaskViewWords = {}
             )
           : ''
       }
-      ${task.status.message ? section('Status', html`<p class="prose">${partsText(task.status.message.parts)}</p>`) : ''}
+      ${task.status.message ? section('Status', partsView(task.status.message.parts)) : ''}
       ${section(
         'Messages',
         (task.history ?? []).length === 0
           ? none('No messages.')
           : html`<ol class="messages">
-              ${(task.history ?? []).map((msg) => html`<li><p class="prose">${partsText(msg.parts)}</p></li>`)}
+              ${(task.history ?? []).map((msg) => html`<li>${partsView(msg.parts)}</li>`)}
             </ol>`,
       )}
       ${section(artifacts.heading, (task.artifacts ?? []).length === 0 ? none(artifacts.none) : html`${(task.artifacts ?? []).map(artifactView)}`, 'artifacts')}`,

@@ -1,0 +1,25 @@
+/**
+ * The direct kind's part of the web feed: no public page (a direct task is its two agents' own),
+ * but the words its states read as in the signed-in inbox, to its sender and to its receiver, and
+ * the states a receiver may answer with.
+ */
+import type { FeedKind } from '../../doors/web/feed-kind.js';
+import { RESPOND_STATES } from './transitions.js';
+
+export const directFeed: FeedKind = {
+  kind: 'direct',
+  states: {
+    TASK_STATE_SUBMITTED: 'new',
+    TASK_STATE_WORKING: 'in progress',
+    TASK_STATE_INPUT_REQUIRED: {
+      anyone: 'needs an answer from its sender',
+      sender: 'needs your answer',
+      receiver: "needs the sender's answer",
+    },
+    TASK_STATE_COMPLETED: 'done',
+    TASK_STATE_FAILED: 'failed',
+    TASK_STATE_CANCELED: 'canceled',
+    TASK_STATE_REJECTED: 'rejected',
+  },
+  mailbox: { respondStates: RESPOND_STATES },
+};
