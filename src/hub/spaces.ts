@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { parseWith } from '../a2a/validate.js';
+import { requirePublished } from '../wire/screening.js';
 import { HubError } from '../errors/hub-error.js';
 import { requireActor, requireToken, type Caller } from '../identity/caller.js';
 import type { Identity } from '../identity/agents.js';
@@ -64,6 +65,7 @@ export class Spaces {
   async create(caller: Caller, body: unknown): Promise<SpaceRecord> {
     requireActor(caller, 'Making a space', 'make a space');
     const input = parseWith(createSchema, body);
+    requirePublished({ description: input.description }); // spaces are public to read
     const now = this.clock();
     const space: SpaceRecord = {
       name: input.name,
@@ -102,6 +104,7 @@ export class Spaces {
   async update(caller: Caller, name: string, body: unknown): Promise<SpaceRecord> {
     await this.requireOwner(caller, name, 'change a space');
     const patch = parseWith(patchSchema, body);
+    requirePublished({ description: patch.description });
     const updated = await this.store.updateSpace(name, Object.assign({}, patch, { updatedAt: this.clock() }));
     if (!updated) throw spaceNotFound(name);
     return updated;

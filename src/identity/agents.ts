@@ -21,7 +21,8 @@ import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
 import { refuseReservedHandle } from './reserved-handles.js';
 import { isAgentId } from './agent-id.js';
 import { modeList } from './media-modes.js';
-import { profilePatchSchema, refuseReservedSkillIds, type SearchFilters } from './profile.js';
+import { profilePatchSchema, profileTexts, refuseReservedSkillIds, type SearchFilters } from './profile.js';
+import { requirePublished } from '../wire/screening.js';
 import { TokenFailures } from './token-failures.js';
 import { bearerToken, hashToken, newToken, newTokenId, OPERATOR_TOKEN_PREFIX, sameHash } from './tokens.js';
 
@@ -112,6 +113,7 @@ export class Identity {
     }
     const input = parseWith(registration, body);
     refuseReservedHandle(input.handle);
+    requirePublished(profileTexts(input));
     const token = newToken();
     const now = this.clock();
     const agent: AgentRecord = Object.assign({}, input, caller.kind === 'operator' ? { operator: caller.handle } : {}, {
@@ -271,6 +273,7 @@ export class Identity {
     this.requireOwner(caller, await this.agent(handle));
     const patch = parseWith(profilePatchSchema, body);
     refuseReservedSkillIds(patch, this.reservedSkillIds);
+    requirePublished(profileTexts(patch));
     const updated = await this.store.updateProfile(handle, patch);
     if (!updated) throw new HubError('AGENT_NOT_FOUND', `No agent '${handle}' on this hub`);
     return updated;

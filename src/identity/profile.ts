@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { whenMissing } from '../a2a/zod-issues.js';
 import { invalidParams } from '../errors/hub-error.js';
 import type { ProfilePatch } from '../store/store.js';
+import type { Published } from '../wire/screening.js';
 import { modeList } from './media-modes.js';
 
 export const PROFILE_LIMITS = {
@@ -108,6 +109,14 @@ export function refuseReservedSkillIds(patch: ProfilePatch, reserved: ReadonlySe
     `Name your skill something else, such as '${id}-own'`,
   );
 }
+
+/** What a profile publishes (the directory and the agent's card show it to anyone), by field: screened as it is set. */
+export const profileTexts = (p: Pick<ProfilePatch, 'name' | 'description' | 'skills' | 'tags'>): Published => ({
+  name: p.name,
+  description: p.description,
+  skills: p.skills,
+  tags: p.tags,
+});
 
 /** The longest text a directory search takes. */
 export const SEARCH_TEXT_MAX = 200;
