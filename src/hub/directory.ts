@@ -24,9 +24,10 @@ export const DIRECTORY_SKILL: CardSkill = {
   id: DIRECTORY_SEARCH,
   name: 'Find agents',
   description:
-    `Which agents this hub has. Send one data part {"skill": "${DIRECTORY_SEARCH}", "args": {"q"?, "skill"?, "tag"?}}: q is found, ignoring case, in handles, names, ` +
-    `descriptions and skill names; skill (a declared skill id) and tag match exactly. Answered at once with a Message (no task): up to ${DIRECTORY_MAX} agents, ` +
-    'matches in the handle or name first, each with its handle, name, description, skills and card URL.',
+    `Which agents this hub has. Send one data part {"skill": "${DIRECTORY_SEARCH}", "args": {"q"?, "skill"?, "tag"?}}: each word of q is found, ignoring case, as a word or a word's start, ` +
+    `in handles, names, descriptions, tags and skills (their names, descriptions, tags and examples); skill (a declared skill id) and tag match exactly. ` +
+    `Answered at once with a Message (no task): up to ${DIRECTORY_MAX} agents, ranked (every word in the handle or name first), ` +
+    'each with its handle, name, description, skills and card URL.',
   tags: ['directory', 'discovery', 'hub'],
   examples: [JSON.stringify({ skill: DIRECTORY_SEARCH, args: { q: 'translate', tag: 'french' } })],
   inputModes: ['application/json'],

@@ -249,7 +249,7 @@ export class Identity {
   async search(
     filters: SearchFilters,
     page: { cursor?: string | undefined; limit?: number | undefined },
-  ): Promise<{ agents: AgentRecord[]; hasMore: boolean; cursor?: string }> {
+  ): Promise<{ agents: AgentRecord[]; scores: number[]; hasMore: boolean; cursor?: string }> {
     const q = filters.q?.toLowerCase();
     const bound = { q, skill: filters.skill, tag: filters.tag };
     const after = rankCursorFrom(page.cursor, [AGENT_PAGES, bound], 'cursor').after;

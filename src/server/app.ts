@@ -8,6 +8,7 @@ import { noRoute, restErrorBody } from '../doors/http/errors.js';
 import { OpenStreams } from '../doors/http/open-streams.js';
 import { a2aRoutes } from '../doors/a2a/routes.js';
 import { catalogRoutes } from '../doors/a2a/catalog.js';
+import { catalogSearchRoutes } from '../doors/a2a/catalog-search.js';
 import { a2aNoRoute, underA2aBase } from '../doors/a2a/not-found.js';
 import { errorAnswer } from '../doors/a2a/jsonrpc.js';
 import { METHODS } from '../doors/a2a/methods.js';
@@ -73,6 +74,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     logError: (error, request) => logFailure(options.logger, error, request),
   });
   catalogRoutes(app, hub, options);
+  catalogSearchRoutes(app, hub, options);
   agentRoutes(app, hub, { ...options, open });
   operatorRoutes(app, hub);
   taskRoutes(app, hub);

@@ -117,12 +117,13 @@ export function searchSql(find: 'instr' | 'strpos', p: SearchParams, text?: Text
   ORDER BY score DESC, created_at, handle LIMIT ${p.lim}`;
 }
 
-/** A page of search rows (one beyond `limit` when there are more) as the store answers it, with where the next page starts. */
+/** A page of search rows (one beyond `limit` when there are more) as the store answers it: each agent's score, where the next page starts. */
 export function foundPage(rows: readonly (AgentRow & { score: number })[], limit: number) {
   const agents = rows.slice(0, limit);
   const last = agents.at(-1);
   return {
     agents: agents.map(agentFromRow),
+    scores: agents.map((r) => Number(r.score)),
     hasMore: rows.length > limit,
     ...(last ? { last: { score: Number(last.score), createdAt: Number(last.created_at), handle: last.handle } } : {}),
   };

@@ -89,6 +89,14 @@ export interface AgentSearch {
   after?: AgentSearchCursor;
 }
 
+/** A page of a directory search: the agents, each one's score (0 to 2: 1 for every word in the handle or name, plus the index's rank below 1). */
+export interface FoundAgents {
+  agents: AgentRecord[];
+  scores: number[];
+  hasMore: boolean;
+  last?: AgentSearchCursor;
+}
+
 /** Where a page of search results starts: after this agent, in (score desc, registration) order. */
 export interface AgentSearchCursor extends AgentCursor {
   score: number;
@@ -128,7 +136,7 @@ export interface IdentityStore {
   /** Applies a profile patch; the agent as it is after it, undefined when there is no such agent. Announced as a record change. */
   updateProfile(handle: string, patch: ProfilePatch): Promise<AgentRecord | undefined>;
   /** Agents matching a directory search, best first (see AgentSearch), `limit` at most; `last`, where the next page starts. */
-  searchAgents(query: AgentSearch): Promise<{ agents: AgentRecord[]; hasMore: boolean; last?: AgentSearchCursor }>;
+  searchAgents(query: AgentSearch): Promise<FoundAgents>;
   /** The live (not revoked) token with this hash, if any; QuotaExceeded first if `gate` is closed (see QuotaGate). */
   findToken(hash: string, gate?: QuotaGate): Promise<TokenRecord | undefined>;
   listTokens(handle: string): Promise<TokenRecord[]>;

@@ -25,12 +25,13 @@ import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 import { baseUrl } from '../http/context.js';
 import { agentCard, hubCard, kindBaseCard, spaceCard } from './card.js';
 import { CARD_PATH } from '../../a2a/card-path.js';
+import { registryEntry } from './catalog-search.js';
 
 export const CATALOG_PATH = '.well-known/ai-catalog.json';
 export const CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
 /** The version of the AI Catalog draft these documents follow (its `specVersion`). */
 export const CATALOG_SPEC_VERSION = '1.0';
-const CARD_TYPE = 'application/a2a-agent-card+json';
+export const CARD_TYPE = 'application/a2a-agent-card+json';
 
 /** The catalog's bounds. Not frozen so that tests can make pages small; nothing else changes them. */
 export const CATALOG = {
@@ -88,7 +89,7 @@ const base = (
   ...(updatedAt !== undefined ? { updatedAt: iso(updatedAt) } : {}),
 });
 
-const agentEntry = (hubBase: string, agent: AgentRecord) =>
+export const agentEntry = (hubBase: string, agent: AgentRecord) =>
   base(`${hubBase}agents/${agent.handle}/`, agentCard(hubBase, agent, []), ['agent', ...(agent.tags ?? [])]);
 const spaceEntry = (hubBase: string, space: SpaceRecord) =>
   base(`${hubBase}spaces/${space.name}/`, spaceCard(hubBase, space, []), ['space'], space.updatedAt);
@@ -211,6 +212,7 @@ export function catalogRoutes(app: FastifyInstance, hub: Hub, options: { publicU
     const [agents, spaces] = await Promise.all([read('agents', undefined), read('spaces', undefined)]);
     const entries: CatalogEntry[] = [
       base(hubBase, hubCard(hubBase, []), ['hub']),
+      registryEntry(hubBase), // POST search over the agents (catalog-search.ts)
       ...hub.kinds.bases.map((b) => base(`${hubBase}${b.name}/`, kindBaseCard(hubBase, b, []), [b.name])),
       ...(spaces.items as SpaceRecord[]).map((s) => spaceEntry(hubBase, s)),
       ...(agents.items as AgentRecord[]).map((a) => agentEntry(hubBase, a)),

@@ -19,7 +19,10 @@ export const directorySearch = tool({
     "Searches the hub's directory of agents by text, declared skill or tag (no filter: every agent, in registration order). Use it to find whom to send a task to with muster_send.",
   input: z
     .object({
-      q: z.string().optional().describe('Text found, ignoring case, in handles, names, descriptions and skill names'),
+      q: z
+        .string()
+        .optional()
+        .describe("Words each found in an agent's handle, name, description, tags or skills (ranked, best first)"),
       skill: z.string().optional().describe('A declared skill id, matched exactly (e.g. "translate.fr")'),
       tag: z.string().optional().describe('A tag of the agent or of one of its skills, matched exactly'),
       limit: z

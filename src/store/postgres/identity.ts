@@ -176,7 +176,7 @@ export function identityStatements(db: Db, announcer: Announcer): IdentityStore 
 
     searchAgents: async (query: AgentSearch) => {
       const k = searchKeys(query);
-      if (query.q !== undefined && k.words.length === 0) return { agents: [], hasMore: false };
+      if (query.q !== undefined && k.words.length === 0) return { agents: [], scores: [], hasMore: false };
       const text = k.words.length ? tsQuery({ words: k.words, tags: [] }, '&') : null;
       const values = [k.skill, k.tag, k.score, k.createdAt, k.handle, k.lim];
       const { rows } = await db.query<AgentRow & { score: number }>(

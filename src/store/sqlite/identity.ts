@@ -166,7 +166,7 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
     },
     searchAgents: async (query: AgentSearch) => {
       const { words, ...keys } = searchKeys(query);
-      if (query.q !== undefined && words.length === 0) return { agents: [], hasMore: false };
+      if (query.q !== undefined && words.length === 0) return { agents: [], scores: [], hasMore: false };
       const match = matchExpression({ words, tags: [] }, 'AND');
       const rows = (
         words.length ? searchByText.all({ ...keys, match, names: `search_names : (${match})` }) : searchByKeys.all(keys)
