@@ -153,7 +153,9 @@ describe('muster serve', () => {
     const res = serveOnce(['--port', '0', '--db', 'postgres://127.0.0.1:1/none'], { MUSTER_ADMIN_TOKEN: 'x' });
     expect(res.status).not.toBe(0);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
-    expect(res.stderr.trim()).toBe('muster: cannot open the database postgres://127.0.0.1:1/none: ECONNREFUSED');
+    expect(res.stderr.trim()).toBe(
+      'muster: cannot open the database postgres://127.0.0.1:1/none: nothing accepts connections at 127.0.0.1:1 (ECONNREFUSED); is PostgreSQL running there, and listening on that address and port?',
+    );
   });
 
   it('a second hub on an SQLite file in use: one line naming the file and the process that holds it', async () => {

@@ -15,6 +15,8 @@ export interface Setting<T> {
   allowed: string;
   /** The value, or undefined when `text` is not allowed. */
   parse(text: string): T | undefined;
+  /** Why `text` is refused, to follow the setting's name, where there is more to say than `allowed`. */
+  refusal?(text: string): string | undefined;
   /** As the operator would write it; undefined when the setting is unset unless given. */
   fallback?: string;
   secret?: boolean;

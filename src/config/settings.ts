@@ -12,7 +12,7 @@ import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { QuotaRule } from '../identity/quota-rule.js';
 import { limitSettings } from './limit-settings.js';
 import { LOG_LEVELS, type DbConfig } from './config.js';
-import { dbFrom, describeDb } from './db.js';
+import { dbFrom, dbRefusal, describeDb } from './db.js';
 import {
   settingOf,
   type Declarations,
@@ -54,6 +54,7 @@ const serving = {
     arg: '<url>',
     allowed: 'sqlite:<file> or postgres://…',
     parse: dbFrom,
+    refusal: dbRefusal,
     fallback: 'sqlite:./.muster/muster.db',
     help: 'the database',
     show: (db: DbConfig) => (db.kind === 'sqlite' ? `sqlite:${db.file}` : describeDb(db)),

@@ -53,7 +53,8 @@ export function settle<T>(setting: Setting<T>, sources: Sources): SettledSetting
   const value = setting.parse(origin.text);
   if (value === undefined) {
     const given = setting.secret ? '' : `, not '${origin.text}'`; // a secret is never echoed
-    throw new ConfigError(`${origin.name} must be ${setting.allowed}${given}`);
+    const refusal = setting.refusal?.(origin.text) ?? `must be ${setting.allowed}${given}`;
+    throw new ConfigError(`${origin.name} ${refusal}`);
   }
   return { value, origin };
 }

@@ -9,7 +9,7 @@
 import { EventBus, type CommitObserver, type Store } from '../store.js';
 import type pg from 'pg';
 import { NO_MIGRATION_INPUTS, type MigrationInputs } from '../open-key-backfill.js';
-import { connectClient, database, endPool, migrate, openPool, storeError } from './database.js';
+import { connectClient, database, endPool, migrate, openPool, SILENCE_LIMITS, storeError } from './database.js';
 import { Listener, type ListenOptions } from './events.js';
 import { identityStatements } from './identity.js';
 import { operatorStatements } from './operators.js';
@@ -100,7 +100,7 @@ async function migrateWith(pool: pg.Pool, inputs: MigrationInputs): Promise<numb
 
 /** Applies pending migrations and disconnects (`muster migrate`); answers the versions it applied. */
 export async function migratePostgres(url: string, inputs: MigrationInputs): Promise<{ applied: number[] }> {
-  const client = await connectClient({ connectionString: url, application_name: 'muster-migrate' });
+  const client = await connectClient({ connectionString: url, application_name: 'muster-migrate', ...SILENCE_LIMITS });
   try {
     return { applied: await migrate(client, inputs) };
   } finally {
