@@ -127,7 +127,7 @@ describe.each<McpTransportName>(['http', 'stdio'])('the task tools over %s', (tr
       { text: 'Please summarise the release notes.' },
       { data: { release: '1.2' } },
     ]);
-    expect(read.next).toMatch(/muster_respond/); // the target's next step, not the sender's
+    expect(read.next).toContain(`muster_respond {id: "${id}", state: "completed", text}`); // the target's next step, not the sender's
 
     // The sender waits through MCP while the target asks through MCP.
     const waiting = callTool(mcp.poster.client, 'muster_wait_task', {
@@ -143,12 +143,12 @@ describe.each<McpTransportName>(['http', 'stdio'])('the task tools over %s', (tr
       }),
     );
     expect(asked.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    expect(asked.next).toMatch(/muster_wait_task/);
+    expect(asked.next).toContain(`muster_wait_task {id: "${id}", untilState: "working"}`);
     const waited = ok(await waiting);
     expect([waited.state, waited.timedOut, waited.next]).toEqual([
       'TASK_STATE_INPUT_REQUIRED',
       false,
-      expect.stringMatching(/muster_reply/),
+      expect.stringContaining(`muster_reply {id: "${id}", text: "<your answer>"}`), // the tool and its arguments
     ]);
     const seenBySender = await a2aTask(id, poster.token);
     expect(seenBySender.status.state).toBe('TASK_STATE_INPUT_REQUIRED');

@@ -112,10 +112,14 @@ const reply = tool({
 
 const RESPOND_NAMES = RESPOND_STATES.map((s) => LEGACY_STATE[s]) as [string, ...string[]];
 
+/** How the target answers task `id`: the tool and its arguments. */
+const respondWith = (id: string) => `muster_respond {id: "${id}", state: "completed", text}`;
+
 /** What the target does after its answer leaves the task in `state`. */
-const AFTER_RESPOND: Partial<Record<TaskState, string>> = {
-  TASK_STATE_WORKING: 'answer it again with muster_respond when you are done',
-  TASK_STATE_INPUT_REQUIRED: "wait for the sender's reply with muster_wait_task, then answer with muster_respond",
+const AFTER_RESPOND: Partial<Record<TaskState, (id: string) => string>> = {
+  TASK_STATE_WORKING: (id) => `answer it again when you are done with ${respondWith(id)}`,
+  TASK_STATE_INPUT_REQUIRED: (id) =>
+    `wait for the sender's reply with muster_wait_task {id: "${id}", untilState: "working"}, then answer with ${respondWith(id)}`,
 };
 
 const artifact = z.object({
@@ -154,7 +158,7 @@ const respond = tool({
       ...(artifacts ? { artifacts } : {}),
     };
     const task = (await request(call.target, `api/tasks/${path(args.id)}/respond`, { body })) as Task;
-    return taskAnswer(task, AFTER_RESPOND[task.status.state] ?? '');
+    return taskAnswer(task, AFTER_RESPOND[task.status.state]?.(task.id) ?? '');
   },
 });
 
@@ -182,8 +186,8 @@ async function nextForParty(target: Target, task: Task): Promise<string | undefi
   const me = (await request(target, 'api/me')) as Me;
   if (me.kind !== 'agent' || me.handle !== to) return undefined;
   return task.status.state === 'TASK_STATE_INPUT_REQUIRED'
-    ? AFTER_RESPOND.TASK_STATE_INPUT_REQUIRED
-    : 'answer it with muster_respond';
+    ? AFTER_RESPOND.TASK_STATE_INPUT_REQUIRED!(task.id)
+    : `answer it with ${respondWith(task.id)} (or state "working", "input-required" with your question, "failed", "rejected")`;
 }
 
 const getTask = tool({
