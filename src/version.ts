@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 
-/** The package version; src/ and dist/ both sit one level below package.json. */
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** What the hub tells of itself from its package.json; src/ and dist/ both sit one level below it. */
+export const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  description: string;
+  homepage?: string;
+};
+
+/** The package version. */
+export const VERSION: string = PACKAGE.version;

@@ -14,6 +14,7 @@ import { errorAnswer } from '../doors/a2a/jsonrpc.js';
 import { METHODS } from '../doors/a2a/methods.js';
 import { agentRoutes } from '../doors/rest/agents.js';
 import { healthRoutes } from '../doors/rest/health.js';
+import { frontDoor, frontDoorRoutes } from '../doors/rest/front-door.js';
 import { statusRoutes } from '../doors/rest/status.js';
 import { keyRoutes } from '../doors/rest/keys.js';
 import { operatorRoutes } from '../doors/rest/operators.js';
@@ -84,6 +85,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
   spaceWhyRoutes(app, hub);
   kindReadRoutes(app, hub);
   healthRoutes(app, hub, options.adminTokenFingerprint);
+  frontDoorRoutes(app);
   statusRoutes(app, hub);
   keyRoutes(app, hub, options.signer);
   metricsRoutes(app, hub, options.metrics, options.metricsAccess);
@@ -104,6 +106,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     open,
     streams: options.streams,
     logError: (error, request) => logFailure(options.logger, error, request),
+    index: frontDoor(options.publicUrl),
   });
   return app;
 }

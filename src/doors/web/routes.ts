@@ -1,6 +1,6 @@
 /**
  * The web feed door: server-rendered pages of everything public under /feed/, the home page at `/`
- * for a browser (any other client's `/` is answered as before), the feed's own script and
+ * for a browser (any other client's `/` is the front door's JSON index), the feed's own script and
  * stylesheet, and its live events. Every page reads through the hub's services as an anonymous
  * caller (reads.ts); the signed-in views are filled by the page script from the REST API.
  */
@@ -35,6 +35,8 @@ export interface WebOptions {
   open: OpenStreams;
   streams: StreamSettings;
   logError: (error: unknown, request: FastifyRequest) => void;
+  /** What `/` answers a client that is not a browser: the front door's JSON index (doors/rest/front-door.ts). */
+  index: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
 const send = (reply: FastifyReply, status: number, shown: Shown, nav: readonly NavLink[]) =>
@@ -67,10 +69,10 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
     return send(reply, restStatus(hubError), errorPage(hubError), nav);
   };
 
-  // The home page for a browser. Mounted outside the feed's scope: any other client's GET / is
-  // answered exactly as before, by the app's handlers (no route; a bad token's 401), in JSON.
+  // The home page for a browser. Mounted outside the feed's scope: any other client's GET / gets
+  // the front door's JSON index (a bad token still its 401, from the app's hook).
   app.get('/', async (request, reply) => {
-    if (!prefersHtml(request.headers.accept)) return reply.callNotFound();
+    if (!prefersHtml(request.headers.accept)) return options.index(request, reply);
     return homePage(reads).then(
       (shown) => send(reply, 200, shown, nav),
       (error: unknown) => refused(error, request, reply),
