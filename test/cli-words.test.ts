@@ -1,7 +1,7 @@
 /** The hub's wire words in the CLI's: field paths become the flags that set them, REST routes the commands. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flagOfField, inCliWords } from '../src/client/cli-words.js';
-import { runMuster } from './helpers/cli.js';
+import { freshConfigHome, runMuster } from './helpers/cli.js';
 import { register, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 
 describe('errors in the CLI words', () => {
@@ -71,3 +71,72 @@ describe("the hub's refusals through the real CLI", { timeout: 60_000 }, () => {
     expect(notTarget.stderr).not.toContain('/api/');
   });
 });
+
+describe(
+  'a CLI user is told what to type: nearest handle and profile, the hub behind a pasted base',
+  { timeout: 60_000 },
+  () => {
+    let hub: TestHub;
+    let ann: Registered;
+    beforeAll(async () => {
+      hub = await startTestHub();
+      [ann] = await Promise.all([register(hub, 'near-ann'), register(hub, 'near-dave')]);
+    });
+    afterAll(() => hub?.destroy());
+
+    it('methods, routes and skill calls become commands; a command names its own fields by its arguments', async () => {
+      expect(inCliWords('Read the Evaluation artifact with GetTask')).toBe(
+        'Read the Evaluation artifact with muster get',
+      );
+      expect(inCliWords('an operator can rotate it: POST /api/agents/{handle}/token')).toBe(
+        'an operator can rotate it: muster token rotate --agent <handle>',
+      );
+      expect(inCliWords('Name the agent: GET /api/inbox?agent=<handle> (an operator)')).toBe(
+        'Name the agent: muster inbox --agent <handle> (an operator)',
+      );
+      expect(inCliWords('List the boards with {"skill": "board.list"}; name one')).toBe(
+        'List the boards with muster board list; name one',
+      );
+      const words = { 'message.parts[0].data.body': '<text...>' };
+      expect(inCliWords("Invalid 'params.message.parts[0].data.body': too long", words)).toBe(
+        "Invalid '<text...>': too long",
+      );
+      expect(flagOfField('params.message.parts[0].data.body', words)).toBe('<text...>');
+    });
+
+    it('a mistyped handle gets the nearest in the directory; a pasted agent base reaches the hub behind it', async () => {
+      const [typo, pasted] = await Promise.all([
+        runMuster(hub.url, ['send', 'near-dav', 'hello'], ann.token),
+        runMuster(undefined, ['whoami', '--url', `${hub.url}agents/near-dave/`], ann.token),
+      ]);
+      expect(typo.code).toBe(1);
+      expect(typo.stderr).toMatch(/^muster: No agent 'near-dav' on this hub\n {2}hint: Did you mean near-dave\? /);
+      expect(pasted.code).toBe(0);
+      expect(pasted.stdout).toContain('near-ann');
+      expect(pasted.stderr).toBe(
+        `muster: ${hub.url}agents/near-dave/ is an A2A base on a hub, not the hub's: using the hub at ${hub.url}\n`,
+      );
+    });
+
+    it('a profile named but never saved reads as such (exit 2), with the nearest saved one; no hub named says so', async () => {
+      const home = freshConfigHome();
+      const env = { XDG_CONFIG_HOME: home };
+      expect((await runMuster(hub.url, ['login', '--profile', 'work'], ann.token, env)).code).toBe(0);
+      const [typo, unknown, nothing] = await Promise.all([
+        runMuster(undefined, ['whoami', '--profile', 'wrok'], undefined, env),
+        runMuster(undefined, ['whoami', '--profile', 'elsewhere', '--json'], undefined, env),
+        runMuster(undefined, ['inbox'], undefined, { XDG_CONFIG_HOME: freshConfigHome() }),
+      ]);
+      expect(typo).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: "muster: there is no profile 'wrok' (saved: work)\n  hint: Did you mean --profile work?\n",
+      });
+      expect(JSON.parse(unknown.stdout).error).toMatchObject({
+        code: 'USAGE',
+        hint: expect.stringContaining('muster login --profile elsewhere'),
+      });
+      expect(nothing.stderr).toContain('No hub was named and no profile is saved: pass --url');
+    });
+  },
+);

@@ -1,7 +1,7 @@
 import { isJsonObject } from '../a2a/types.js';
 import { isHubError } from '../errors/hub-error.js';
 import { REST_API_STATUS, restErrorBody, restStatus } from '../errors/rest-status.js';
-import { flagOfField, inCliWords } from './cli-words.js';
+import { flagOfField, inCliWords, type FieldWords } from './cli-words.js';
 
 /**
  * What can go wrong in a client command, and the one place it is printed. Every failure is a
@@ -59,7 +59,7 @@ export class HubAnswerError extends CliError {
   /** The refusal as the hub put it (wire field names, no CLI flags): what a door other than the CLI shows (the MCP door). */
   readonly inHubWords: { message: string; hint?: string | undefined; fields: FieldViolation[] };
 
-  constructor(http: number, body: unknown, sentToken: boolean) {
+  constructor(http: number, body: unknown, sentToken: boolean, words: FieldWords = {}) {
     const error = isJsonObject(body) && isJsonObject(body['error']) ? body['error'] : {};
     const details = Array.isArray(error['data']) ? error['data'].filter(isJsonObject) : [];
     const info = details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.ErrorInfo'));
@@ -71,17 +71,29 @@ export class HubAnswerError extends CliError {
     const hint =
       http === 401 && !sentToken
         ? 'Pass --token, set MUSTER_TOKEN, or run muster login'
-        : hubHint && inCliWords(hubHint);
+        : hubHint && inCliWords(hubHint, words);
     const hubFields = [...violations(error['fields']), ...violations(badRequest?.['fieldViolations'])];
     const fields = hubFields.map((f) => ({
-      field: flagOfField(f.field),
-      description: inCliWords(f.description),
+      field: flagOfField(f.field, words),
+      description: inCliWords(f.description, words),
     }));
     const hubMessage = str(error['message']) ?? `the hub answered HTTP ${http}`;
-    super(code ?? `HTTP_${http}`, inCliWords(hubMessage), EXIT.refused, hint, statusOf(code, http), fields);
+    super(code ?? `HTTP_${http}`, inCliWords(hubMessage, words), EXIT.refused, hint, statusOf(code, http), fields);
     this.inHubWords = { message: hubMessage, hint: hubHint, fields: hubFields };
+    this.answer = { http, body, sentToken };
+  }
+
+  private readonly answer: { http: number; body: unknown; sentToken: boolean };
+
+  /** The same refusal with a command's own fields named by its flags and arguments (`answer`'s body is its `<text...>`). */
+  inWordsOf(words: FieldWords): HubAnswerError {
+    return new HubAnswerError(this.answer.http, this.answer.body, this.answer.sentToken, words);
   }
 }
+
+/** The same failure with another hint (a suggestion added to what the hub said). */
+export const withHint = (error: CliError, hint: string): CliError =>
+  new CliError(error.code, error.message, error.exit, hint, error.status, error.fields);
 
 /** The hub could not be reached, or what answered was not a hub. */
 export class UnreachableError extends CliError {

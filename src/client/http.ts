@@ -66,6 +66,9 @@ export function normalizeBase(base: string): string {
   return url.href;
 }
 
+/** An agent's or a space's A2A base (`…/agents/dave/`) is not a hub's: the hub's base is what comes before it. */
+export const hubBaseOf = (base: string): string => base.replace(/(agents|spaces)\/[^/]+\/$/, '');
+
 /**
  * The request's signal when none is given: the timeout, ended early by the target's signal. Not
  * `AbortSignal.any`: on Node 20 it can lose its timeout once the garbage collector runs.

@@ -53,6 +53,9 @@ function writeAll(profiles: Record<string, SavedProfile>): void {
 
 export const readProfile = (name: string): SavedProfile | undefined => readAll()[name];
 
+/** The names of the saved profiles. */
+export const profileNames = (): string[] => Object.keys(readAll());
+
 export function saveProfile(name: string, profile: SavedProfile): void {
   writeAll({ ...readAll(), [name]: profile });
 }

@@ -4,9 +4,11 @@
  * failure — commander's own usage errors included — through the one error printer.
  */
 import { CommanderError, Option, type Command } from 'commander';
-import { EXIT, printError, UsageError } from './errors.js';
-import { normalizeBase, type Target } from './http.js';
-import { DEFAULT_PROFILE, readProfile, type SavedProfile } from './profiles.js';
+import type { FieldWords } from './cli-words.js';
+import { nearest, nearestHandle } from './did-you-mean.js';
+import { EXIT, HubAnswerError, printError, UnreachableError, UsageError, withHint } from './errors.js';
+import { hubBaseOf, normalizeBase, type Target } from './http.js';
+import { DEFAULT_PROFILE, profileNames, readProfile, type SavedProfile } from './profiles.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7420/';
 
@@ -21,12 +23,18 @@ export interface Uses {
   token?: boolean;
   admin?: boolean;
   operator?: boolean;
+  /** The command saves or forgets the profile it names (login, logout): a profile not saved yet is no mistake. */
+  newProfile?: boolean;
 }
+
+/** The commands whose --profile may name a profile not saved yet. */
+const NEW_PROFILE_OK = new WeakSet<Command>();
 
 /** A client sub-command of `parent` with the shared options it uses, and only those (its --help lists them). */
 export function client(parent: Command, spec: string, description: string, uses: Uses = {}): Command {
-  const { hub = true, profile = hub, token = hub, admin = false, operator = false } = uses;
+  const { hub = true, profile = hub, token = hub, admin = false, operator = false, newProfile = false } = uses;
   const command = parent.command(spec).description(description);
+  if (newProfile) NEW_PROFILE_OK.add(command);
   if (hub)
     command.addOption(
       new Option('--url <base>', `the hub base URL (default: the profile's, else ${DEFAULT_URL})`).env('MUSTER_URL'),
@@ -73,26 +81,47 @@ export interface Context<O = Record<string, never>> {
 
 const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
-function profileOf(flag: string | undefined): Context['profile'] {
+function profileOf(flag: string | undefined, mayBeNew: boolean): Context['profile'] {
   const name = flag || DEFAULT_PROFILE;
   if (!PROFILE_NAME.test(name))
     throw new UsageError(
       `--profile '${name}' is not a profile name`,
       'Use letters, digits, ".", "_" or "-", e.g. --profile work',
     );
-  return { name, saved: readProfile(name), tokenFromProfile: false };
+  const saved = readProfile(name);
+  // A profile named (not the default) but never saved is a slip, not a reason to try the default hub.
+  if (!saved && name !== DEFAULT_PROFILE && !mayBeNew) {
+    const names = profileNames();
+    const guess = nearest(name, names);
+    throw new UsageError(
+      `there is no profile '${name}'${names.length > 0 ? ` (saved: ${names.join(', ')})` : ''}`,
+      guess
+        ? `Did you mean --profile ${guess}?`
+        : `Save it with muster login --profile ${name} --url <hub> --token <token>`,
+    );
+  }
+  return { name, saved, tokenFromProfile: false };
+}
+
+/** A URL given as --url, or the hub's own base when it is an agent's or a space's base (told on stderr). */
+function hubUrlOf(given: string): string {
+  const url = normalizeBase(given);
+  const hub = hubBaseOf(url);
+  if (hub !== url)
+    process.stderr.write(`muster: ${url} is an A2A base on a hub, not the hub's: using the hub at ${hub}\n`);
+  return hub;
 }
 
 /**
  * The profile's token goes only to the profile's own hub: a --url or MUSTER_URL naming another
  * hub gets the token from --token or MUSTER_TOKEN, or none.
  */
-function context<O>(options: SharedOptions & O, json: boolean): Context<O> {
+function context<O>(options: SharedOptions & O, json: boolean, mayBeNew: boolean): Context<O> {
   let settled: { target: Target; profile: Context['profile'] } | undefined;
   const settle = () => {
     if (settled) return settled;
-    const profile = profileOf(options.profile);
-    const url = normalizeBase(options.url ?? profile.saved?.url ?? DEFAULT_URL);
+    const profile = profileOf(options.profile, mayBeNew);
+    const url = options.url !== undefined ? hubUrlOf(options.url) : normalizeBase(profile.saved?.url ?? DEFAULT_URL);
     const profileToken = profile.saved && normalizeBase(profile.saved.url) === url ? profile.saved.token : undefined;
     // An --operator-token or MUSTER_OPERATOR_TOKEN (on the commands that take one) is sent instead
     // of any agent token. A --token or MUSTER_TOKEN that is set wins over the profile's, even
@@ -130,18 +159,49 @@ function context<O>(options: SharedOptions & O, json: boolean): Context<O> {
 }
 
 /**
- * Wraps a command's handler for commander: `handler(ctx, ...arguments)`. Failures go to the one
- * error printer, which sets the exit status; nothing is thrown back to commander.
+ * A failure as the user should read it: the hub's refusal with this command's fields named by its
+ * flags (`words`), the nearest handle when the hub knows no agent by the name given, and, when
+ * no hub answered at the default URL, that no hub was named.
  */
-export function action<O, A extends unknown[]>(handler: (ctx: Context<O>, ...args: A) => Promise<void>) {
+async function explained<O>(
+  failure: unknown,
+  ctx: Context<O>,
+  options: SharedOptions,
+  words: FieldWords,
+): Promise<unknown> {
+  if (failure instanceof HubAnswerError) {
+    const refusal = Object.keys(words).length > 0 ? failure.inWordsOf(words) : failure;
+    const typed =
+      refusal.code === 'AGENT_NOT_FOUND' ? /^No agent '([^']+)'/.exec(refusal.inHubWords.message)?.[1] : undefined;
+    const guess = typed && (await nearestHandle(ctx.target, typed));
+    return guess ? withHint(refusal, `Did you mean ${guess}? ${refusal.hint ?? ''}`.trim()) : refusal;
+  }
+  if (failure instanceof UnreachableError && options.url === undefined && !ctx.profile.saved)
+    return withHint(
+      failure,
+      'No hub was named and no profile is saved: pass --url, or save one with muster login --url <hub> --token <token>',
+    );
+  return failure;
+}
+
+/**
+ * Wraps a command's handler for commander: `handler(ctx, ...arguments)`. Failures go to the one
+ * error printer, which sets the exit status; nothing is thrown back to commander. `words` names the
+ * command's own wire fields by the flags and arguments that set them.
+ */
+export function action<O, A extends unknown[]>(
+  handler: (ctx: Context<O>, ...args: A) => Promise<void>,
+  words: FieldWords = {},
+) {
   return async (...received: unknown[]): Promise<void> => {
     const command = received[received.length - 1] as Command;
     const options = command.opts<SharedOptions & O>();
     const json = options.json === true;
+    const ctx = context(options, json, NEW_PROFILE_OK.has(command));
     try {
-      await handler(context(options, json), ...(received.slice(0, -2) as A));
+      await handler(ctx, ...(received.slice(0, -2) as A));
     } catch (error) {
-      printError(error, json);
+      printError(await explained(error, ctx, options, words).catch(() => error), json);
     }
   };
 }

@@ -45,7 +45,7 @@ export function accountCommands(program: Command): void {
     program,
     'login',
     "check a token (an agent's, or an operator's with --operator-token) against a hub and save both as a profile",
-    { operator: true },
+    { operator: true, newProfile: true },
   ).action(
     action(async (ctx: Context) => {
       const { target, profile } = ctx;
@@ -68,6 +68,7 @@ export function accountCommands(program: Command): void {
   client(program, 'logout', 'forget a saved profile (the token stays valid: muster token revoke ends it)', {
     hub: false,
     profile: true,
+    newProfile: true,
   }).action(
     action(async (ctx: Context) => {
       const { name } = ctx.profile;

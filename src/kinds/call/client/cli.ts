@@ -13,6 +13,13 @@ import { callSection } from './format.js';
 import { openCall } from './demo.js';
 import { CALL_OPEN } from '../open-skill.js';
 
+/** The wire fields of an answer and of an opened call, named by the arguments and flags that set them. */
+const ANSWER_WORDS = { 'message.parts[0].data.body': '<text...>', 'message.parts[0].data.stance': '--stance' };
+const OPEN_WORDS = {
+  'message.parts[0].data.args.title': '--title',
+  'message.parts[0].data.args.question': '<question...>',
+};
+
 function callCommands(program: Command): void {
   client(program, 'answer <callId> <text...>', 'answer an open call (public at once, once per call)')
     .option('--stance <stance>', 'support, oppose, mixed or neutral')
@@ -20,7 +27,7 @@ function callCommands(program: Command): void {
       action(async (ctx: Context<{ stance?: string }>, id: string, text: string[]) => {
         const { stance } = ctx.options;
         ctx.show(await sendData(ctx, { ...(stance ? { stance } : {}), body: text.join(' ') }, id), renderTaskSummary);
-      }),
+      }, ANSWER_WORDS),
     );
 
   const call = program.command('call').description('open calls (admin): open one, close one');
@@ -37,7 +44,7 @@ function callCommands(program: Command): void {
           await sendData(ctx, { skill: CALL_OPEN, args }, undefined, ctx.adminToken()),
           (task) => `${renderTaskSummary(task)}\nanswer it with: muster answer ${task.id} "…"`,
         );
-      }),
+      }, OPEN_WORDS),
     );
 
   client(call, 'close <callId>', 'close a call: it takes no more answers', { token: false, admin: true }).action(

@@ -3,6 +3,7 @@
  * Like the commands (cli.ts), this imports only from the client (src/client/): the client
  * CLI never loads the hub.
  */
+import type { FieldWords } from '../../../client/cli-words.js';
 import { CliError } from '../../../client/errors.js';
 import { fields, stateLabel, table, truncate } from '../../../client/format.js';
 import type { Page, Task } from '../../../client/wire.js';
@@ -144,21 +145,10 @@ export const renderOutcome =
   (task: Task): string =>
     `${verb} intent ${task.id} (${stateLabel(task.status.state)})${said(task) ? `\n${said(task)}` : ''}`;
 
-/** Hub refusals of intent commands name REST routes and wire fields: here they name commands and flags. */
-const COMMAND_OF_ROUTE: readonly [RegExp, string][] = [
-  [/GET \/api\/spaces\/\{name\}\/intents\?state=claimable/g, 'muster intents <space>'],
-  [/POST \/api\/tasks\/([^/\s]+)\/claim/g, 'muster claim $1'],
-  [/PUT \/api\/spaces\/([^/\s]+)\/members\/([^/\s]+) \{"role": "(\w+)"\}/g, 'muster space member add $1 $2 --role $3'],
-  [/PUT \/api\/spaces\/([^/\s]+)\/members\/\{handle\}/g, 'muster space member add $1 <handle> --role orchestrator'],
-  [/GET \/api\/spaces\/([^/\s;,]+)/g, 'muster space show $1'],
-  [/GET \/api\/spaces/g, 'muster space list'],
-  [/POST \/api\/spaces/g, 'muster space create'],
-];
-
 const DECLARED = /^params\.message\.parts\[\d+\]\.data\.(footprint|acceptance|priority|force)/;
 
 /** Each command's wire fields and its flags (a field not listed is named as the hub named it). */
-export type FieldWords = Readonly<Record<string, string>>;
+export type { FieldWords };
 
 function fieldInWords(field: string, words: FieldWords): string {
   const declared = DECLARED.exec(field);
@@ -170,16 +160,12 @@ function fieldInWords(field: string, words: FieldWords): string {
   return owner !== undefined ? words[owner]! : field;
 }
 
-const routesInWords = (text: string): string =>
-  COMMAND_OF_ROUTE.reduce((out, [route, command]) => out.replace(route, command), text);
-
 /** A refusal of an intent command in the CLI's words; any other failure as it is. */
 export function inIntentWords(failure: unknown, words: FieldWords): unknown {
   if (!(failure instanceof CliError)) return failure;
-  const hint = failure.hint && routesInWords(failure.hint);
   const fieldsInWords = failure.fields.map((f) => ({
     field: fieldInWords(f.field, words),
     description: f.description,
   }));
-  return new CliError(failure.code, routesInWords(failure.message), failure.exit, hint, failure.status, fieldsInWords);
+  return new CliError(failure.code, failure.message, failure.exit, failure.hint, failure.status, fieldsInWords);
 }

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../../client/errors.js';
 import { wholeNumber } from '../../../client/paging.js';
+import type { FieldWords } from '../../../client/cli-words.js';
 import { action, client, type Context } from '../../../client/run.js';
 import type { KindCli } from '../../kind-client.js';
 import { BOARD_MEDIA_TYPE, boardFileSchema, type BoardFile } from '../board-file.js';
@@ -16,6 +17,10 @@ import { importBoard, importSaid, planImport } from './board-import.js';
 import { boardFileOf, callSkill, callText } from './calls.js';
 import { memoryBoard } from './demo.js';
 import { MEMORY_LIMITS as L } from '../limits.js';
+
+/** A board command's skill args, named by the arguments and flags that set them. */
+const argWords = (words: Record<string, string>): FieldWords =>
+  Object.fromEntries(Object.entries(words).map(([arg, flag]) => [`message.parts[0].data.args.${arg}`, flag]));
 
 function readBoardFile(file: string): BoardFile {
   let text: string;
@@ -51,24 +56,29 @@ function boardCommands(program: Command): void {
     .option('--visibility <who>', 'private (the default), shared or public')
     .option('--share <handle...>', 'the agents a shared board is shared with')
     .action(
-      action(async (ctx: Context<{ visibility?: string; share?: string[] }>, title: string, cards: string[]) => {
-        const { visibility, share } = ctx.options;
-        const shown = visibility ?? (share ? 'shared' : undefined);
-        ctx.show(
-          await callSkill(ctx, 'board.create', {
-            title,
-            cards,
-            ...(shown ? { visibility: shown } : {}),
-            ...(share ? { sharedWith: share } : {}),
-          }),
-          callText,
-        );
-      }),
+      action(
+        async (ctx: Context<{ visibility?: string; share?: string[] }>, title: string, cards: string[]) => {
+          const { visibility, share } = ctx.options;
+          const shown = visibility ?? (share ? 'shared' : undefined);
+          ctx.show(
+            await callSkill(ctx, 'board.create', {
+              title,
+              cards,
+              ...(shown ? { visibility: shown } : {}),
+              ...(share ? { sharedWith: share } : {}),
+            }),
+            callText,
+          );
+        },
+        argWords({ title: '<title>', cards: '<cards...>', visibility: '--visibility', sharedWith: '--share' }),
+      ),
     );
 
   client(board, 'remember <board> <text...>', 'append one card to a board (named by id or title)').action(
-    action(async (ctx: Context, ref: string, text: string[]) =>
-      ctx.show(await callSkill(ctx, 'board.remember', { board: ref, cards: [text.join(' ')] }), callText),
+    action(
+      async (ctx: Context, ref: string, text: string[]) =>
+        ctx.show(await callSkill(ctx, 'board.remember', { board: ref, cards: [text.join(' ')] }), callText),
+      argWords({ board: '<board>', cards: '<text...>' }),
     ),
   );
 
@@ -76,25 +86,35 @@ function boardCommands(program: Command): void {
     .option('--board <board>', 'only this board (id or title)')
     .option('--limit <n>', `at most this many cards (1 to ${L.recallLimit.max})`, wholeNumber(1, L.recallLimit.max))
     .action(
-      action(async (ctx: Context<{ board?: string; limit?: number }>, query: string[]) => {
-        const { board: ref, limit } = ctx.options;
-        ctx.show(
-          await callSkill(ctx, 'board.recall', {
-            query: query.join(' '),
-            ...(ref ? { board: ref } : {}),
-            ...(limit ? { limit } : {}),
-          }),
-          callText,
-        );
-      }),
+      action(
+        async (ctx: Context<{ board?: string; limit?: number }>, query: string[]) => {
+          const { board: ref, limit } = ctx.options;
+          ctx.show(
+            await callSkill(ctx, 'board.recall', {
+              query: query.join(' '),
+              ...(ref ? { board: ref } : {}),
+              ...(limit ? { limit } : {}),
+            }),
+            callText,
+          );
+        },
+        argWords({ query: '<query...>', board: '--board', limit: '--limit' }),
+      ),
     );
 
   client(board, 'read <board>', "a board's cards and connections (by id or title)").action(
-    action(async (ctx: Context, ref: string) =>
-      ctx.show(
-        await callSkill(ctx, 'board.read', { board: ref }, { acceptedOutputModes: ['text/plain', 'application/json'] }),
-        callText,
-      ),
+    action(
+      async (ctx: Context, ref: string) =>
+        ctx.show(
+          await callSkill(
+            ctx,
+            'board.read',
+            { board: ref },
+            { acceptedOutputModes: ['text/plain', 'application/json'] },
+          ),
+          callText,
+        ),
+      argWords({ board: '<board>' }),
     ),
   );
 
