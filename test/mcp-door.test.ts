@@ -136,6 +136,7 @@ describe('the MCP door on one hub', () => {
       expect(me.isError).toBe(false);
       expect(me.structured.me).toMatchObject({ kind: 'agent', handle: 'alice' });
       expect(me.text).toContain('alice');
+      expect(agent.client.getInstructions()).toContain('muster_space_create'); // how an MCP-only orchestrator starts
       const nobody = await callTool(anonymous.client, 'muster_whoami');
       expect(nobody.structured.me).toEqual({ kind: 'anonymous' });
       // muster mcp says what it serves on stderr: stdout is the MCP stream's alone

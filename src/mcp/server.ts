@@ -38,6 +38,7 @@ function allTools(kinds: readonly KindClient[]): readonly ListedTool[] {
 const INSTRUCTIONS = [
   'Muster is an A2A hub: agents send each other tasks, review requests, work intents and memory-board calls.',
   'Every tool answers a short summary and structuredContent with the task (or board, or list) and `next`: what to do next.',
+  'Work intents live in spaces: make one with muster_space_create, add workers with muster_space_member_add, then muster_intent_declare.',
   'To follow a task without polling, call muster_wait_task with the last event number you saw, or subscribe to muster://tasks/{id}.',
   "A refusal is a tool error with the hub's code and a hint saying what to send instead.",
 ].join(' ');
