@@ -147,9 +147,11 @@ export function taskList(
 }
 
 /** Links to the first page and to the page after this one, when there is one (`page` is the list's own cursor). */
-export function pager(path: string, at: string | undefined, next: string | undefined): Html {
+export function pager(path: string, at: string | undefined, next: string | undefined, query = ''): Html {
   if (!at && !next) return html``;
+  // `query` (encoded, such as `q=german`) is kept on every page's link.
+  const first = query ? `${path}?${query}` : path;
   return html`<nav class="pager" aria-label="Pages">
-    ${at ? html`<a href="${path}">First page</a> ` : ''}${next ? html`<a href="${path}?page=${encodeURIComponent(next)}" rel="next">Next page</a>` : ''}
+    ${at ? html`<a href="${first}">First page</a> ` : ''}${next ? html`<a href="${path}?${query ? `${query}&` : ''}page=${encodeURIComponent(next)}" rel="next">Next page</a>` : ''}
   </nav>`;
 }

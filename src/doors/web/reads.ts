@@ -75,6 +75,15 @@ export class FeedReads {
     );
   }
 
+  /** Agents a directory search finds, best first (the engine of GET /api/agents?q=): public profiles, as agents() lists them. */
+  async searchAgents(q: string, cursor?: string): Promise<FeedPage<AgentProfile>> {
+    const page = await this.hub.identity.search({ q }, { limit: FEED_LIST_SIZE, ...(cursor ? { cursor } : {}) });
+    return paged(
+      page.agents.map((agent) => publicProfile(agent, '/', { endpoint: false })),
+      page.cursor,
+    );
+  }
+
   /** An agent's public profile, as GET /api/agents/{handle} answers it (its links relative to the hub). */
   async agent(handle: string): Promise<AgentProfile> {
     return publicProfile(await this.hub.identity.agent(handle), '/');

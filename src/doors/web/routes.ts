@@ -17,7 +17,7 @@ import { feedEventRoutes } from './events.js';
 import { prefersHtml, SAFETY_HEADERS } from './headers.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-import { agentPage, agentsPage } from './pages/agents.js';
+import { agentPage, agentsPage, directoryText } from './pages/agents.js';
 import { DOOR_LISTS, homePage } from './pages/home.js';
 import type { Shown } from './pages/shown.js';
 import { inboxPage, inboxTaskPage, signinPage } from './pages/signed-in.js';
@@ -95,7 +95,7 @@ export function webRoutes(app: FastifyInstance, hub: Hub, options: WebOptions): 
           (r) => (s.item ? s.item(reads, param(r, 'key')) : anyTaskPage(reads, param(r, 'key'))),
         ],
       ]),
-      ['/feed/agents', (r) => agentsPage(reads, at(r))],
+      ['/feed/agents', (r) => agentsPage(reads, at(r), directoryText(r.query))],
       ['/feed/agents/:handle', (r) => agentPage(reads, param(r, 'handle'))],
       ['/feed/status', () => statusPage(hub)],
       ['/feed/signin', () => signinPage()],

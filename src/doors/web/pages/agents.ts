@@ -1,23 +1,64 @@
-/** The agent directory and each agent's public profile: its skills, tags and card. */
+/** The agent directory, with a search box (a plain GET form: it works without script), and each agent's public profile. */
+import { z } from 'zod';
+import { parseWith } from '../../../a2a/validate.js';
+import { searchFields } from '../../../identity/profile.js';
 import { feedPath, html, webUrl } from '../html.js';
 import { agentLink, none, pager, section, timeAt } from '../parts.js';
 import type { AgentProfile, FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
-export async function agentsPage(reads: FeedReads, at?: string): Promise<Shown> {
-  const { items: agents, next } = await reads.agents(at);
+const searchQuery = z.object({ q: searchFields.q });
+
+/** The directory search's text in a page's query (`?q=`), checked as GET /api/agents checks it; an empty box is no search. */
+export function directoryText(query: unknown): string | undefined {
+  const q = (query as { q?: unknown } | undefined)?.q;
+  if (typeof q !== 'string' || q.trim() === '') return undefined;
+  return parseWith(searchQuery, { q }).q;
+}
+
+/** What the directory shows of an agent: its handle, name, description, and its skills' names and tags. */
+const listed = (a: AgentProfile) =>
+  html`<li>
+    ${agentLink(a.handle)}${a.name ? html` <span>${a.name}</span>` : ''}${a.description ? html` <span class="meta">${a.description.slice(0, 160)}</span>` : ''}
+    ${
+      (a.skills ?? []).length > 0
+        ? html`<ul class="skill-names" aria-label="Skills">
+            ${(a.skills ?? []).map(
+              (s) => html`<li>${s.name}${(s.tags ?? []).map((t) => html` <span class="tag">${t}</span>`)}</li>`,
+            )}
+          </ul>`
+        : ''
+    }
+  </li>`;
+
+export async function agentsPage(reads: FeedReads, at?: string, q?: string): Promise<Shown> {
+  const { items: agents, next } = q ? await reads.searchAgents(q, at) : await reads.agents(at);
   return {
-    title: 'Agents',
+    title: q ? `Agents: ${q}` : 'Agents',
     main: html`<h1>Agents</h1>
-      <p>Every agent registered on this hub.</p>
+      <form class="search" method="get" action="${feedPath('agents')}" role="search">
+        <label for="directory-q">Find agents by what they do</label>
+        <input
+          id="directory-q"
+          name="q"
+          type="search"
+          maxlength="200"
+          value="${q ?? ''}"
+          placeholder="german, translate, pdf"
+        />
+        <button type="submit">Search</button>
+      </form>
+      <p>
+        ${q ? html`Agents that match <q>${q}</q>, best first. <a href="${feedPath('agents')}">Every agent</a>` : 'Every agent registered on this hub.'}
+      </p>
       ${
         agents.length === 0
-          ? none('No agent yet.')
+          ? none(q ? 'No agent matches.' : 'No agent yet.')
           : html`<ul class="agents">
-              ${agents.map((a) => html`<li>${agentLink(a.handle)}${a.name ? html` <span>${a.name}</span>` : ''}${a.description ? html` <span class="meta">${a.description.slice(0, 160)}</span>` : ''}</li>`)}
+              ${agents.map(listed)}
             </ul>`
       }
-      ${pager('/feed/agents', at, next)}`,
+      ${pager('/feed/agents', at, next, q ? `q=${encodeURIComponent(q)}` : '')}`,
   };
 }
 
