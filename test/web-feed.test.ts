@@ -64,6 +64,12 @@ async function visit(path: string): Promise<string> {
   return text();
 }
 
+/** The state badges on the page, as people read them. */
+const badges = () => view.page.locator('main .state').allInnerTexts();
+
+/** What A2A calls its states: never what a page shows. */
+const RAW_STATES = /^(submitted|working|completed|canceled|input[ -]required|auth[ -]required|TASK_STATE_\w+)$/;
+
 /** Nothing hostile ran on any page so far: no flag set, no dialog, no CSP refusal of the hub's own script or style. */
 async function nothingRan(): Promise<void> {
   expect(await inPage('window.__pwned')).toBeUndefined();
@@ -135,7 +141,11 @@ describe('the web feed in Chromium', () => {
     expect(await view.page.locator('html').getAttribute('lang')).toBe('en');
     await screenshot(view.page, 'home');
 
+    expect(await badges()).toEqual(expect.arrayContaining(['open', 'landed'])); // a call, an intent: in their words
+
     const call = await visit(`/feed/calls/${seeded.callId}`);
+    expect(call).toContain('An open call');
+    expect(await badges()).toEqual(['open']);
     expect(call).toContain("<script>window.__pwned='call-question'</script>");
     expect(call).toContain('Answers (1)');
     expect(call).toContain("support <script>window.__pwned='call-answer'</script>");
@@ -149,7 +159,15 @@ describe('the web feed in Chromium', () => {
     expect(await view.page.locator('a[href="/feed/agents/worker"]').count()).toBeGreaterThan(0);
     await screenshot(view.page, 'space');
 
+    expect(await badges()).toEqual(['open', 'landed']);
+
     const intent = await visit(`/feed/tasks/${seeded.landedId}`);
+    expect(await badges()).toEqual(['landed']);
+    // Its message's data reads as fields, the footprint as a list: no JSON in prose.
+    expect(await view.page.locator('ol.messages dl.fields dt').allInnerTexts()).toEqual(['Footprint']);
+    expect(await view.page.locator('ol.messages dl.fields dd li').allInnerTexts()).toEqual(['src/links/**']);
+    expect(await view.page.content()).not.toMatch(/\{(&quot;|")footprint/);
+    await screenshot(view.page, 'intent');
     expect(intent).toContain('Commit abc1234');
     expect(intent).toContain("src/<script>window.__pwned='file-name'</script>");
     expect(await view.page.locator('a[href="/feed/spaces/links"]').count()).toBe(1);
@@ -194,6 +212,7 @@ describe('the web feed in Chromium', () => {
       expect(response?.status(), path).toBe(200);
       const page = await view.page.content();
       for (const secret of seeded.secrets) expect(page, `${path} shows ${secret}`).not.toContain(secret);
+      for (const word of await badges()) expect(word, `${path} shows a raw state`).not.toMatch(RAW_STATES);
       const links = (await inPage(
         'Array.from(document.querySelectorAll("a[href]"), (a) => new URL(a.getAttribute("href"), location.href).href)',
       )) as string[]; // SVG links too
@@ -222,6 +241,31 @@ describe('the web feed in Chromium', () => {
     // The task itself, asked for by id, is "not found" like a task that does not exist.
     expect((await fetch(`${hub.url}feed/tasks/${seeded.directTaskId}`)).status).toBe(404);
     await nothingRan();
+  });
+
+  it('a closed call reads closed, on its page and in the list, never "completed" or "open"', async () => {
+    const opened = await rpc(
+      hub.url,
+      'SendMessage',
+      {
+        message: {
+          messageId: `c-${Date.now()}`,
+          role: 'ROLE_USER',
+          parts: [{ data: { skill: 'call.open', args: { title: 'Closing soon', question: 'Still there?' } } }],
+        },
+      },
+      { token: ADMIN_TOKEN },
+    );
+    const id = (opened.body.result.task ?? opened.body.result).id as string;
+    expect((await rest(hub, 'POST', `api/tasks/${id}/close`, { token: ADMIN_TOKEN, body: {} })).status).toBe(200);
+    const page = await visit(`/feed/calls/${id}`);
+    expect(await badges()).toEqual(['closed']);
+    expect(page).toContain('A closed call');
+    expect(page).not.toMatch(/open call|completed/i);
+    await screenshot(view.page, 'call-closed');
+    await visit('/feed/calls');
+    const closed = view.page.locator('section', { has: view.page.getByRole('heading', { name: 'Closed calls' }) });
+    expect(await closed.locator('li', { hasText: 'Closing soon' }).locator('.state').innerText()).toBe('closed');
   });
 
   it('a review posted over A2A appears on the open home page without a reload; its contributions stay sealed until the Evaluation shows them', async () => {
@@ -285,6 +329,8 @@ describe('the web feed in Chromium', () => {
     expect(await inPage('window.__samePage')).toBe(true); // the same document: no reload
     expect(await text()).toContain(`${sealed} c-one`);
     expect(await view.page.locator('svg.bars rect.bar').count()).toBe(3);
+    expect(await badges()).toEqual(['resolved']); // evaluated: its outcome, not "completed"
+    expect(await text()).toContain('A review, evaluated');
     await screenshot(view.page, 'review-evaluated');
 
     await reader.cancel();

@@ -59,11 +59,14 @@ const fieldName = (key: string): string => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
 /** Nesting shown as fields; deeper than this, a value is summed up. */
 const DEEPEST = 4;
 
 /** Data as people read it: an object as named fields, a list as a list, a value as its words; never JSON. */
-function dataView(data: unknown, depth = 0): Html {
+export function dataView(data: unknown, depth = 0): Html {
+  if (typeof data === 'string' && ISO_TIME.test(data)) return timeAt(data);
   if (data === null || typeof data !== 'object') return html`${String(data)}`;
   if (depth >= DEEPEST) return html`<span class="meta">(more)</span>`;
   if (Array.isArray(data))

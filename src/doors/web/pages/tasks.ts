@@ -1,8 +1,19 @@
 /** One public task on its own page (a task of any public kind), and the pick of page by kind. */
-import type { Artifact, Task } from '../../../a2a/types.js';
+import { isJsonObject, type Artifact, type JsonObject, type Message, type Task } from '../../../a2a/types.js';
 import type { FeedKinds } from '../feed-kind.js';
 import { html, type Html } from '../html.js';
-import { agentLink, kindOf, musterOf, none, partsView, section, stateBadge, timeAt, titleOf } from '../parts.js';
+import {
+  agentLink,
+  dataView,
+  kindOf,
+  musterOf,
+  none,
+  partsView,
+  section,
+  stateBadge,
+  timeAt,
+  titleOf,
+} from '../parts.js';
 import type { FeedReads } from '../reads.js';
 import type { Shown } from './shown.js';
 
@@ -21,16 +32,18 @@ interface LandingData {
   worker?: string;
 }
 
-function artifactView(a: Artifact): Html {
-  const data = a.parts.find((p) => p.data !== undefined)?.data as LandingData | undefined;
-  const text = a.parts
-    .filter((p) => p.text !== undefined)
-    .map((p) => p.text)
-    .join('\n');
+/** What a Landing's own lines show; any other field is shown as a field. */
+const LANDING_FIELDS = new Set(['commit', 'files', 'worker']);
+
+/** An artifact: its words, a Landing's commit and files, and any other data as fields. */
+function artifactView(a: Artifact, heading: string): Html {
+  const data = a.parts.find((p) => isJsonObject(p.data))?.data as (LandingData & JsonObject) | undefined;
+  const rest = Object.fromEntries(Object.entries(data ?? {}).filter(([k]) => !LANDING_FIELDS.has(k)));
   const files = data?.files ?? [];
+  const name = a.name ?? a.artifactId;
   return html`<article class="artifact">
-    <h3>${a.name ?? a.artifactId}</h3>
-    ${text ? html`<p class="prose">${text}</p>` : ''}
+    ${name === heading ? '' : html`<h3>${name}</h3>`} ${partsView(a.parts.filter((p) => p.data === undefined))}
+    ${Object.keys(rest).length > 0 ? dataView(rest) : ''}
     ${data?.commit ? html`<p>Commit <code>${data.commit}</code></p>` : ''}
     ${
       files.length > 0
@@ -40,9 +53,15 @@ function artifactView(a: Artifact): Html {
             </ul>`
         : ''
     }
-    ${!text && !data ? partsView(a.parts) : ''}
   </article>`;
 }
+
+/** Who wrote a message: its sender's words are the task's sender's; an agent's, its worker's or receiver's. */
+const speaker = (m: Record<string, any>, msg: Message): Html =>
+  agentLink(msg.role === 'ROLE_AGENT' ? (m['worker'] ?? m['to']) : m['from']);
+
+/** "An intent", "A call". */
+const anA = (word: string): string => `${/^[aeiou]/i.test(word) ? 'An' : 'A'} ${word}`;
 
 /** The parts of a task anyone reads: who, where, its messages and what it produced. */
 export function taskView(kinds: FeedKinds, task: Task, words: TaskViewWords = {}): Shown {
@@ -55,7 +74,7 @@ export function taskView(kinds: FeedKinds, task: Task, words: TaskViewWords = {}
     main: html`<h1>${title}</h1>
       <p>
         ${stateBadge(kinds, task)}
-        ${kindOf(task)}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${words.place ?? ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''};
+        ${anA(kindOf(task))}${m['from'] ? html` from ${agentLink(m['from'])}` : ''}${words.place ?? ''}${m['worker'] ? html`, worked by ${agentLink(m['worker'])}` : ''};
         last changed ${timeAt(task.status.timestamp)}.
       </p>
       ${typeof m['why'] === 'string' ? section('Why', html`<p class="prose">${m['why']}</p>`) : ''}
@@ -75,10 +94,16 @@ export function taskView(kinds: FeedKinds, task: Task, words: TaskViewWords = {}
         (task.history ?? []).length === 0
           ? none('No messages.')
           : html`<ol class="messages">
-              ${(task.history ?? []).map((msg) => html`<li>${partsView(msg.parts)}</li>`)}
+              ${(task.history ?? []).map(
+                (msg) =>
+                  html`<li>
+                    <p class="who">${speaker(m, msg)} wrote:</p>
+                    ${partsView(msg.parts)}
+                  </li>`,
+              )}
             </ol>`,
       )}
-      ${section(artifacts.heading, (task.artifacts ?? []).length === 0 ? none(artifacts.none) : html`${(task.artifacts ?? []).map(artifactView)}`, 'artifacts')}`,
+      ${section(artifacts.heading, (task.artifacts ?? []).length === 0 ? none(artifacts.none) : html`${(task.artifacts ?? []).map((a) => artifactView(a, artifacts.heading))}`, 'artifacts')}`,
   };
 }
 
