@@ -123,9 +123,9 @@ export const SEARCH_TEXT_MAX = 200;
 
 /**
  * A directory search's filters, the same at both doors (GET /api/agents and the hub's
- * directory.search skill): `q` is found case-insensitively in handles, names, descriptions and
- * skill names; `skill` is a declared skill's id, `tag` a tag of the agent or of one of its
- * skills, each matched exactly.
+ * directory.search skill): `q`'s words are found on the store's full-text index
+ * (store/agent-profile-rows.ts); `skill` is a declared skill's id, `tag` a tag of the agent or of
+ * one of its skills, each matched exactly.
  */
 export const searchFields = {
   q: z
