@@ -1,5 +1,8 @@
 /** The client commands of the `muster` binary, run as a real child process against a real hub. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest, startTestHub, type TestHub } from './helpers/hub.js';
 import { runMuster, type Run } from './helpers/cli.js';
@@ -289,5 +292,48 @@ describe('muster client commands', { timeout: 120_000 }, () => {
         (t: { lastMessage?: { parts: { text?: string }[] } }) => t.lastMessage?.parts[0]?.text === 'hi',
       ),
     ).toBe(false);
+  });
+});
+
+describe('help and config for people', { timeout: 60_000 }, () => {
+  it('muster --help lists the commands in groups, then examples; each command says what its --json prints', async () => {
+    const [top, watch, attach, mcp] = await Promise.all([
+      runMuster(undefined, ['--help']),
+      runMuster(undefined, ['watch', '--help']),
+      runMuster(undefined, ['attach', '--help']),
+      runMuster(undefined, ['mcp', '--help']),
+    ]);
+    expect(top.code).toBe(0);
+    const headings = top.stdout.split('\n').filter((l) => /^[A-Z][\w ]+:$/.test(l));
+    expect(headings).toEqual(
+      expect.arrayContaining([
+        'Run a hub:',
+        'Tasks:',
+        'Reviews and calls:',
+        'Spaces and intents:',
+        'Memory boards:',
+        'Connect an agent:',
+        'Examples:',
+      ]),
+    );
+    expect(top.stdout).toMatch(/Tasks:\n {2}send \[options\] <handle> <text\.\.\.>/);
+    expect(top.stdout).toContain('$ muster send bob');
+    expect(watch.stdout.replace(/\s+/g, ' ')).toContain('--json print JSON Lines: each update as the hub sent it');
+    expect(attach.stdout.replace(/\s+/g, ' ')).toContain('--json print JSON Lines: one object for each handled event');
+    expect(mcp.code).toBe(0);
+    expect(mcp.stdout).not.toContain('--json');
+  });
+
+  it('muster config says where a generated admin token is, never the token', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'muster-config-'));
+    const db = ['--db', `sqlite:${join(folder, 'hub.db')}`];
+    const before = await runMuster(undefined, ['config', ...db]);
+    expect(before.stdout).toMatch(
+      new RegExp(`^adminToken\\s+not set: serve generates one into ${join(folder, 'admin-token')}`, 'm'),
+    );
+    writeFileSync(join(folder, 'admin-token'), 'mat_secret-admin-token\n', { mode: 0o600 });
+    const after = await runMuster(undefined, ['config', ...db, '--json']);
+    expect(JSON.parse(after.stdout).adminToken.value).toBe(`generated, in ${join(folder, 'admin-token')}`);
+    expect(after.stdout).not.toContain('mat_secret');
   });
 });

@@ -10,7 +10,9 @@ import type { KindClient } from '../kinds/kind-client.js';
 
 /** `kinds`: the kinds whose tools it serves, after its own. */
 export function mcpCommand(program: Command, kinds: readonly KindClient[]): void {
-  client(program, 'mcp', 'serve the MCP door on stdio, for agents that speak MCP (see docs/mcp.md)').action(
+  client(program, 'mcp', 'serve the MCP door on stdio, for agents that speak MCP (see docs/mcp.md)', {
+    json: false, // stdout carries MCP and nothing else
+  }).action(
     action(async (ctx) => {
       // Loaded only when this command runs: the MCP SDK is not needed by the other commands.
       const [{ StdioServerTransport }, { buildMcpServer }] = await Promise.all([

@@ -1,7 +1,7 @@
 /**
  * The `muster` program: the hub's commands, the client's, and each kind's client half from the
- * list it is given (src/kinds/client.ts KIND_CLIENTS for the installed command). The order here is
- * the order of `muster --help`.
+ * list it is given (src/kinds/client.ts KIND_CLIENTS for the installed command). `muster --help`
+ * shows them in groups (help.ts).
  */
 import { Command } from 'commander';
 import type { KindClient } from '../kinds/kind-client.js';
@@ -14,6 +14,7 @@ import { keyCommands } from './commands/key-commands.js';
 import { operatorCommands } from './commands/operator-commands.js';
 import { watchCommand } from './commands/watch.js';
 import { demoCommand } from './demo/command.js';
+import { groupHelp } from './help.js';
 import { mcpCommand } from './mcp-command.js';
 import { serverCommands } from './server-commands.js';
 
@@ -33,5 +34,6 @@ export async function buildProgram(
   keyCommands(program);
   operatorCommands(program);
   demoCommand(program, kinds);
+  groupHelp(program);
   return program;
 }

@@ -25,6 +25,8 @@ export interface Uses {
   operator?: boolean;
   /** The command saves or forgets the profile it names (login, logout): a profile not saved yet is no mistake. */
   newProfile?: boolean;
+  /** What --json prints, when not one document (watch, attach); false: no --json (mcp: stdout is MCP). */
+  json?: string | false;
 }
 
 /** The commands whose --profile may name a profile not saved yet. */
@@ -33,6 +35,7 @@ const NEW_PROFILE_OK = new WeakSet<Command>();
 /** A client sub-command of `parent` with the shared options it uses, and only those (its --help lists them). */
 export function client(parent: Command, spec: string, description: string, uses: Uses = {}): Command {
   const { hub = true, profile = hub, token = hub, admin = false, operator = false, newProfile = false } = uses;
+  const json = uses.json ?? 'print one JSON document: the answer, or {"error": …} (see docs/cli.md)';
   const command = parent.command(spec).description(description);
   if (newProfile) NEW_PROFILE_OK.add(command);
   if (hub)
@@ -53,7 +56,7 @@ export function client(parent: Command, spec: string, description: string, uses:
         'an operator token: sent instead of the agent token, for an agent the operator owns',
       ).env('MUSTER_OPERATOR_TOKEN'),
     );
-  return command.option('--json', 'print one JSON document: the answer, or {"error": …} (see docs/cli.md)');
+  return json === false ? command : command.option('--json', json);
 }
 
 interface SharedOptions {

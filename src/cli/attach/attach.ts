@@ -130,6 +130,7 @@ export function attachCommand(program: Command): void {
     program,
     'attach <handle>',
     "hold <handle>'s live inbox and answer each new task and follow-up with a command (see docs/relay.md)",
+    { json: 'print JSON Lines: one object for each handled event (the story of the connection stays on stderr)' },
   )
     .requiredOption(
       '--exec <command>',

@@ -122,11 +122,9 @@ class Follower {
 }
 
 export function watchCommand(program: Command): void {
-  client(
-    program,
-    'watch <taskId>',
-    'follow a task: print each update until it ends (reconnects if the stream drops)',
-  ).action(
+  client(program, 'watch <taskId>', 'follow a task: print each update until it ends (reconnects if the stream drops)', {
+    json: 'print JSON Lines: each update as the hub sent it ({"task": …} first), and {"error": …} as the last line on failure',
+  }).action(
     action(async (ctx: Context, id: string) => {
       try {
         await new Follower(ctx, ctx.target, id).run();
