@@ -153,7 +153,7 @@ describe('the web feed in Chromium', () => {
 
     const space = await visit('/feed/spaces/links');
     expect(space).toMatch(
-      /Claimable \(1\)[\s\S]*Claim this next[\s\S]*Landed \(1\)[\s\S]*Landed: <script>window.__pwned='landing-summary'/,
+      /Open \(1\)[\s\S]*Claim this next[\s\S]*Landed \(1\)[\s\S]*Landed: <script>window.__pwned='landing-summary'/,
     );
     expect(await view.page.locator(`a[href="/feed/tasks/${seeded.landedId}"]`).count()).toBe(1);
     expect(await view.page.locator('a[href="/feed/agents/worker"]').count()).toBeGreaterThan(0);

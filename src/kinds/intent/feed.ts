@@ -2,7 +2,7 @@
  * The intent kind's part of the web feed: spaces, each with its members and its intents by state
  * (each with its landing), and an intent's page naming its space and its landing.
  */
-import type { Task } from '../../a2a/types.js';
+import type { Task, TaskState } from '../../a2a/types.js';
 import type { FeedKind } from '../../doors/web/feed-kind.js';
 import { feedPath, html, type Html } from '../../doors/web/html.js';
 import { agentLink, musterOf, none, pager, section, taskList, timeAt } from '../../doors/web/parts.js';
@@ -31,15 +31,17 @@ async function spacesPage(reads: FeedReads, at?: string): Promise<Shown> {
   };
 }
 
-/** The states intents are shown under, in order: what waits for a worker first. */
-const STATE_GROUPS: readonly [string, string][] = [
-  ['TASK_STATE_SUBMITTED', 'Claimable'],
-  ['TASK_STATE_WORKING', 'Being worked'],
-  ['TASK_STATE_INPUT_REQUIRED', 'Waiting for input'],
-  ['TASK_STATE_COMPLETED', 'Landed'],
-  ['TASK_STATE_FAILED', 'Failed'],
-  ['TASK_STATE_CANCELED', 'Withdrawn'],
+/** An intent's states in people's words, in the order a space shows them: what waits for a worker first. */
+const INTENT_STATES: readonly [TaskState, string][] = [
+  ['TASK_STATE_SUBMITTED', 'open'],
+  ['TASK_STATE_WORKING', 'in progress'],
+  ['TASK_STATE_INPUT_REQUIRED', 'needs input'],
+  ['TASK_STATE_COMPLETED', 'landed'],
+  ['TASK_STATE_FAILED', 'failed'],
+  ['TASK_STATE_CANCELED', 'withdrawn'],
 ];
+
+const heading = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** A landed intent's landing summary, under its line. */
 function landing(t: Task): Html {
@@ -50,9 +52,9 @@ function landing(t: Task): Html {
 
 async function spacePage(reads: FeedReads, name: string): Promise<Shown> {
   const [space, intents] = await Promise.all([reads.space(name), reads.spaceTasks(name)]);
-  const known = new Set(STATE_GROUPS.map(([s]) => s));
-  const groups: [string, Task[]][] = STATE_GROUPS.map(([state, label]) => [
-    label,
+  const known = new Set(INTENT_STATES.map(([s]) => s));
+  const groups: [string, Task[]][] = INTENT_STATES.map(([state, word]) => [
+    heading(word),
     intents.filter((t) => t.status.state === state),
   ]);
   const other = intents.filter((t) => !known.has(t.status.state));
@@ -75,20 +77,13 @@ async function spacePage(reads: FeedReads, name: string): Promise<Shown> {
             </ul>`,
       )}
       ${intents.length >= SPACE_INTENTS ? html`<p class="meta">The ${SPACE_INTENTS} intents changed most recently; <code>GET /api/spaces/${space.name}/intents</code> pages through them all.</p>` : ''}
-      ${groups.map(([label, list]) => section(`${label} (${list.length})`, taskList(reads.kinds, list, `No intent is ${label.toLowerCase()}.`, landing)))}`,
+      ${groups.map(([label, list]) => section(`${label} (${list.length})`, taskList(reads.kinds, list, 'None.', landing)))}`,
   };
 }
 
 export const intentFeed: FeedKind = {
   kind: INTENT,
-  states: {
-    TASK_STATE_SUBMITTED: 'open',
-    TASK_STATE_WORKING: 'in progress',
-    TASK_STATE_INPUT_REQUIRED: 'needs input',
-    TASK_STATE_COMPLETED: 'landed',
-    TASK_STATE_FAILED: 'failed',
-    TASK_STATE_CANCELED: 'withdrawn',
-  },
+  states: Object.fromEntries(INTENT_STATES),
   section: {
     path: 'spaces',
     label: 'Spaces',
