@@ -162,7 +162,9 @@ describe('POST /search (Agentic Resource Discovery v0.9)', () => {
   });
 
   it('is named in the AI Catalog as a registry whose base is the hub', async () => {
-    const catalog = await fetch(`${hub.url}.well-known/ai-catalog.json`).then((r) => r.json());
+    const catalog = (await fetch(`${hub.url}.well-known/ai-catalog.json`).then((r) => r.json())) as {
+      entries: unknown[];
+    };
     expect(catalog.entries).toContainEqual(
       expect.objectContaining({ type: 'application/ai-registry+json', url: hub.url, identifier: `${hub.url}search` }),
     );
