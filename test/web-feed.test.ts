@@ -506,6 +506,36 @@ describe('the web feed in Chromium', () => {
     }
   });
 
+  it('a task waiting on its sender reads "needs your answer" to the sender and names the command that answers it', async () => {
+    const words = `Which branch? ${Date.now()}`;
+    const sent = await rpc(
+      `${hub.url}agents/bob/`,
+      'SendMessage',
+      {
+        message: { messageId: `q-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: words }] },
+        configuration: { returnImmediately: true },
+      },
+      { token: seeded.alice.token },
+    );
+    const taskId = sent.body.result.task.id as string;
+    const asked = await rest(hub, 'POST', `api/tasks/${taskId}/respond`, {
+      token: seeded.bob.token,
+      body: { state: 'input-required', message: { parts: [{ text: 'main or next?' }] } },
+    });
+    expect(asked.status).toBe(200);
+    await view.page.goto(`${hub.url}feed/signin?next=/feed/inbox/tasks/${taskId}`);
+    await view.page.getByLabel('Token').fill(seeded.alice.token);
+    await view.page.getByRole('button', { name: 'Sign in' }).click();
+    await view.page.waitForURL(`**/feed/inbox/tasks/${taskId}`);
+    await view.page.waitForSelector('#task-detail[data-state="TASK_STATE_INPUT_REQUIRED"]');
+    expect(await view.page.locator('#task-detail .state').innerText()).toBe('needs your answer');
+    expect(await text()).toMatch(/bob wrote:\s+main or next\?/);
+    expect(await text()).toContain(`muster send bob --task ${taskId}`);
+    expect(await view.page.getByRole('button', { name: 'Respond' }).count()).toBe(0);
+    await view.page.getByRole('button', { name: 'Sign out' }).click();
+    await view.page.waitForURL('**/feed/signin');
+  });
+
   it('is used by keyboard alone: the skip link comes first, Enter signs in, and the sender cancels a task from the page', async () => {
     const words = `Cancel me ${Date.now()}`;
     const sent = await rpc(
