@@ -3,8 +3,9 @@
  * session (so variables carry), against a fresh hub started the way the README says, in a
  * temporary folder on a free port. `<!-- walk-hub -->` marks the block that starts the hub,
  * `<!-- walk-file NAME -->` a file the reader saves, `<!-- walk NAME -->` a block to paste;
- * other blocks are illustrations. `npx muster` runs this repository's CLI (src/cli/main.ts
- * through tsx, as test/helpers/cli.ts does); no other `npx` is allowed, so nothing is fetched.
+ * other blocks are illustrations. `muster` is this repository's CLI (src/cli/main.ts through tsx,
+ * as test/helpers/cli.ts does), standing in for the command `npm link` puts on the reader's PATH;
+ * `npx` is refused, so nothing is fetched and nothing stalls.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -33,11 +34,9 @@ function walkBlocks(readme: string): WalkBlock[] {
   return [...readme.matchAll(marked)].map((m) => ({ kind: m[1] as WalkBlock['kind'], name: m[2] ?? '', body: m[3]! }));
 }
 
-/** `npx muster …` is the repository's CLI; any other npx would reach for the registry. */
-const NPX = `npx() {
-  if [ "$1" = muster ]; then shift; node --import '${tsx}' '${cli}' "$@"
-  else echo "walk: only npx muster belongs to the walk, not npx $1" >&2; return 127; fi
-}`;
+/** `muster …` is the repository's CLI; npx would reach for the registry (or stall installing the clone). */
+const COMMANDS = `muster() { node --import '${tsx}' '${cli}' "$@"; }
+npx() { echo "walk: the walk runs muster, not npx $*" >&2; return 127; }`;
 
 /** How long the whole walk may take before the test ends it and shows how far it got. */
 const WALK_LIMIT_MS = 240_000;
@@ -54,7 +53,7 @@ function endGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void
 /** One bash script: each block between markers, stopping at the first command that fails. */
 function session(blocks: WalkBlock[]): string {
   const steps = blocks.map((b) => `printf '\\n::begin ${b.name}\\n'\n${b.body}\nprintf '\\n::end ${b.name}\\n'`);
-  return ['set -euo pipefail', NPX, ...steps].join('\n');
+  return ['set -euo pipefail', COMMANDS, ...steps].join('\n');
 }
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -91,7 +90,7 @@ beforeAll(async () => {
 
   const hubBlock = blocks.find((b) => b.kind === 'walk-hub');
   if (!hubBlock) throw new Error('the README marks no block with <!-- walk-hub -->');
-  hub = spawn('bash', ['-c', `${NPX}\n${hubBlock.body}`], {
+  hub = spawn('bash', ['-c', `${COMMANDS}\n${hubBlock.body}`], {
     cwd: db.dir,
     env: { ...env, MUSTER_PORT: String(port) },
     detached: true,
@@ -149,6 +148,7 @@ describe('the README walk', () => {
       'call',
     ]);
     expect(walk).not.toMatch(/mst_/); // no token to copy by hand
+    expect(walk).not.toMatch(/\bnpx\b/); // the command starts at once: no npx stall
     expect(walk).not.toMatch(/"deadline": "\d{4}-/); // the deadline is computed
     const handles = [...walk.matchAll(/"handle":"([^"]+)"|muster register (\S+)/g)].map((m) => m[1] ?? m[2]);
     expect(handles).toEqual(['alice', 'bob', 'carol']);
