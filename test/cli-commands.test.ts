@@ -266,15 +266,15 @@ describe('muster watch', { timeout: 120_000 }, () => {
     const watch = output(spawnMuster(hub.url, ['watch', id], ann.token));
     await watch.seen(/^state\s+submitted$/m);
     await respond(id, 'working', 'on it');
-    await watch.seen(/working: on it/);
+    await watch.seen(/working, agent cmd-ben: on it/); // each status message with who said it
     await hub.restart(); // closes every open stream; watch opens it again with Last-Event-ID
     await respond(id, 'input-required', 'which one?');
     await respond(id, 'completed', 'all done');
     expect(await watch.exited).toBe(0);
     const lines = watch.text.trim().split('\n');
-    expect(lines.filter((l) => /working: on it/.test(l))).toHaveLength(1); // the resumed stream repeats nothing
-    expect(lines.at(-2)).toMatch(/input-required: which one\?$/);
-    expect(lines.at(-1)).toMatch(/completed: all done$/);
+    expect(lines.filter((l) => /working, agent cmd-ben: on it/.test(l))).toHaveLength(1); // the resumed stream repeats nothing
+    expect(lines.at(-2)).toMatch(/input-required, agent cmd-ben: which one\?$/);
+    expect(lines.at(-1)).toMatch(/completed, agent cmd-ben: all done$/);
   });
 
   it('--json prints one JSON object a line: the task, then each update; an ended task is printed once', async () => {

@@ -181,7 +181,7 @@ describe('muster client commands', { timeout: 120_000 }, () => {
     const out = r.stdout;
     expect(out).toMatch(/^state\s+completed$/m);
     expect(out).toMatch(/^from\s+alice → bob$/m);
-    expect(out).toMatch(/Status message:\n {2}all done/);
+    expect(out).toMatch(/Status message \(agent bob\):\n {2}all done/);
     expect(out).toMatch(
       /History \(3\):\n {2}user alice: +please review this\n +\{"priority":"high"\}\n {2}agent bob: +on it\n {2}agent bob: +all done/,
     );

@@ -65,7 +65,15 @@ function parts(list: Part[], lead: string, prefix: string): string {
   return [lead + first, ...rest.map((line) => prefix + line)].join('\n');
 }
 
-const musterOf = (task: Task): MusterMetadata => (task.metadata?.['muster'] as MusterMetadata | undefined) ?? {};
+const musterOf = (task: Pick<Task, 'metadata'>): MusterMetadata =>
+  (task.metadata?.['muster'] as MusterMetadata | undefined) ?? {};
+
+/** Who said a message of `task`: its role, and the handle when the task names it ("agent bob", "user alice"). */
+export function speaker(task: Pick<Task, 'metadata'>, message: Message): string {
+  const m = musterOf(task);
+  const handle = message.role === 'ROLE_USER' ? m.from : message.role === 'ROLE_AGENT' ? m.to : undefined;
+  return handle ? `${roleLabel(message.role)} ${handle}` : roleLabel(message.role);
+}
 
 export const fields = (rows: [string, string | undefined][]): string[] => {
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== '');
@@ -152,16 +160,14 @@ export function renderTask(task: Task, sections: readonly SectionOf[]): string {
     ]).join('\n'),
   ];
   if (task.status.message)
-    out.push(`\nStatus message:\n${indent(task.status.message.parts.map(partText).join('\n'), '  ')}`);
+    out.push(
+      `\nStatus message (${speaker(task, task.status.message)}):\n${indent(task.status.message.parts.map(partText).join('\n'), '  ')}`,
+    );
   const section = sectionOf(task, sections);
   if (section) out.push(section.lines.join('\n'));
   const history = section ? [] : (task.history ?? []);
   if (history.length > 0) {
-    const whoOf = (msg: Message) => {
-      const role = roleLabel(msg.role);
-      const handle = msg.role === 'ROLE_USER' ? m.from : msg.role === 'ROLE_AGENT' ? m.to : undefined;
-      return handle ? `${role} ${handle}` : role;
-    };
+    const whoOf = (msg: Message) => speaker(task, msg);
     const width = Math.max(...history.map((msg) => whoOf(msg).length));
     const lines = history.map((msg) =>
       parts(msg.parts, `  ${`${whoOf(msg)}:`.padEnd(width + 1)} `, ' '.repeat(width + 4)),

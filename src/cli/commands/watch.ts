@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { isTerminal } from '../../a2a/states.js';
 import type { StreamResponse } from '../../a2a/types.js';
 import { CliError, EXIT, HubAnswerError, printError, UnreachableError } from '../../client/errors.js';
-import { partsText, renderTaskSummary, stateLabel, truncate } from '../../client/format.js';
+import { partsText, renderTaskSummary, speaker, stateLabel, truncate } from '../../client/format.js';
 import { path, readAnswer, request, send, type Target } from '../../client/http.js';
 import { action, client, type Context } from '../../client/run.js';
 import { sseBlocks } from '../../client/sse.js';
@@ -16,11 +16,13 @@ import type { MusterMetadata, Task } from '../../client/wire.js';
 /** Waits between attempts to reopen a dropped stream, in ms; past the last one the hub counts as unreachable. */
 const RECONNECT_DELAYS = [200, 500, 1000, 2000, 3000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000]; // about a minute
 
-/** One update as a line for people. */
-function describe(update: StreamResponse): string | undefined {
+/** One update as a line for people: a status message with who said it (of `task`: its parties). */
+function describe(update: StreamResponse, task: Pick<Task, 'metadata'>): string | undefined {
   if ('statusUpdate' in update) {
     const { status } = update.statusUpdate;
-    const text = status.message ? `: ${truncate(partsText(status.message.parts), 200)}` : '';
+    const text = status.message
+      ? `, ${speaker(task, status.message)}: ${truncate(partsText(status.message.parts), 200)}`
+      : '';
     return `${status.timestamp ?? ''}  ${stateLabel(status.state)}${text}`.trim();
   }
   if ('artifactUpdate' in update) {
@@ -42,6 +44,8 @@ const baseOf = (task: Task): string => {
 
 class Follower {
   private lastId: number | undefined;
+  /** The task as first read: who its parties are, for each status message's speaker. */
+  private parties: Pick<Task, 'metadata'> = {};
 
   constructor(
     private readonly ctx: Context,
@@ -51,8 +55,15 @@ class Follower {
 
   private print(update: StreamResponse): void {
     if (this.ctx.json) return void process.stdout.write(`${JSON.stringify(update)}\n`);
-    const line = 'task' in update ? renderTaskSummary(update.task) : describe(update);
+    const line = 'task' in update ? this.summary(update.task) : describe(update, this.parties);
     if (line) process.stdout.write(`${line}\n`);
+  }
+
+  /** The task in brief, and its last word with who said it. */
+  private summary(task: Task): string {
+    const said = task.status.message;
+    const last = said ? `\n${speaker(task, said)}: ${truncate(partsText(said.parts), 200)}` : '';
+    return `${renderTaskSummary(task)}${last}`;
   }
 
   /** Opens the stream once and reads it to its end; answers whether the task ended. */
@@ -101,6 +112,7 @@ class Follower {
   /** Follows the task until it ends, opening the stream again whenever it drops. */
   async run(): Promise<void> {
     const task = (await request(this.target, `api/tasks/${path(this.id)}`)) as Task;
+    this.parties = task;
     if (isTerminal(task.status.state)) return this.print({ task });
     const base = baseOf(task);
     for (let failures = 0; ;) {
