@@ -42,15 +42,19 @@ export async function mcpOverHttp(
   };
 }
 
-/** The client over stdio to `muster mcp` run against `hub`; `env` adds to the child's environment. */
+/**
+ * The client over stdio to `muster mcp` run against `hub`; `env` adds to the child's environment,
+ * `bin` names an installed `muster` command to run instead of this repository's src/ through tsx.
+ */
 export async function mcpOverStdio(
   hub: { url: string },
   token?: string,
   env: Record<string, string> = {},
+  bin?: string,
 ): Promise<McpConnection> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp'],
+    command: bin ?? process.execPath,
+    args: bin ? ['mcp'] : ['--import', 'tsx', 'src/cli/main.ts', 'mcp'],
     cwd: ROOT,
     env: childEnv(hub.url, token, env) as Record<string, string>,
     stderr: 'pipe',

@@ -70,6 +70,8 @@ export interface NodeOptions {
   extraArgs?: string[];
   /** The working folder (default: the repository's root). */
   cwd?: string;
+  /** An installed `muster` command to run instead of this repository's src/ through tsx. */
+  bin?: string;
 }
 
 /** Starts one `muster serve`; resolves when it has printed its "Admin token" line, rejects if it exits first. */
@@ -79,7 +81,8 @@ export async function startNode(name: string, options: NodeOptions): Promise<Nod
   const args = ['serve', '--host', '127.0.0.1', '--port', String(port), ...(options.extraArgs ?? [])];
   if (options.dbVia === 'env') env['MUSTER_DB'] = options.db;
   else args.push('--db', options.db);
-  const child = spawn(process.execPath, [...cli, ...args], {
+  const [command, ...prefix] = options.bin ? [options.bin] : [process.execPath, ...cli];
+  const child = spawn(command!, [...prefix, ...args], {
     cwd: options.cwd ?? root,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
