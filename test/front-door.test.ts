@@ -39,7 +39,7 @@ describe('the front door', () => {
           agents: `${hub.url}api/agents`,
           mcp: `${hub.url}mcp`,
           feed: `${hub.url}feed/`,
-          ...(PACKAGE.homepage ? { docs: PACKAGE.homepage } : {}),
+          docs: PACKAGE.homepage ?? `https://www.npmjs.com/package/${PACKAGE.name}`,
         },
       });
     }

@@ -19,6 +19,9 @@ export interface FrontDoorIndex {
   links: Record<string, string>;
 }
 
+/** Where the docs are read: the package's homepage, or its page on npm (its README, linking the rest). */
+const DOCS = PACKAGE.homepage ?? `https://www.npmjs.com/package/${PACKAGE.name}`;
+
 export function frontDoorIndex(base: string): FrontDoorIndex {
   return {
     name: 'Muster',
@@ -33,7 +36,7 @@ export function frontDoorIndex(base: string): FrontDoorIndex {
       agents: `${base}api/agents`,
       mcp: `${base}mcp`,
       feed: `${base}feed/`,
-      ...(PACKAGE.homepage ? { docs: PACKAGE.homepage } : {}),
+      docs: DOCS,
     },
   };
 }
