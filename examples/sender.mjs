@@ -1,7 +1,7 @@
 // sender.mjs: sends one direct task to an agent with the official A2A SDK (@a2a-js/sdk) and waits
 // for the answer: it follows the task's stream until the target answers (any final state, or
 // input-required), then prints the answer and exits. Someone must answer: the target agent, for
-// example with inbox-responder.mjs, or `npx muster respond`.
+// example with inbox-responder.mjs, or `muster respond`.
 //
 //   MUSTER_URL=http://127.0.0.1:7420/ MUSTER_TOKEN=mst_… TO=bob TEXT="Please review the draft" node examples/sender.mjs
 //

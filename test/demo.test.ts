@@ -141,15 +141,15 @@ describe('muster demo', () => {
       const aliceToken = out.match(/^ {2}alice +(mst_\S+)$/m)?.[1];
       expect([url, tokenFile, aliceToken], out).not.toContain(undefined);
       expect(out).toContain(`export MUSTER_URL=${url}`);
-      expect(out).toContain(`MUSTER_TOKEN=${aliceToken} npx muster sent --state all`);
+      expect(out).toContain(`MUSTER_TOKEN=${aliceToken} muster sent --state all`);
       // The hub is really there, and the printed token is alice's.
       const me = await rest({ url: url! }, 'GET', 'api/me', { token: aliceToken! });
       expect(me.body).toMatchObject({ kind: 'agent', handle: 'alice' });
       expect(existsSync(tokenFile!)).toBe(true);
       // The commands printed to look around name the demo's own tasks.
-      const direct = out.match(/npx muster get (\S+) +# the direct task/)?.[1];
-      expect(out).toMatch(/npx muster get \S+ +# the review task/);
-      expect(out).toMatch(/npx muster get \S+ +# the open call/);
+      const direct = out.match(/muster get (\S+) +# the direct task/)?.[1];
+      expect(out).toMatch(/muster get \S+ +# the review task/);
+      expect(out).toMatch(/muster get \S+ +# the open call/);
       const task = await rest({ url: url! }, 'GET', `api/tasks/${direct}`, { token: aliceToken! });
       expect(task.body.status.state).toBe('TASK_STATE_COMPLETED');
 

@@ -94,9 +94,9 @@ function lookAround(demo: Demo, local: LocalHub | undefined): void {
   const { alice, bob } = demo.agents;
   t.note('Look around, for example:');
   t.note(`  export MUSTER_URL=${demo.url}`);
-  t.note(`  MUSTER_TOKEN=${alice.token} npx muster sent --state all`);
-  t.note(`  MUSTER_TOKEN=${bob.token} npx muster inbox --state all`);
-  for (const { what, id } of demo.made) t.note(`  MUSTER_TOKEN=${alice.token} npx muster get ${id}   # ${what}`);
+  t.note(`  MUSTER_TOKEN=${alice.token} muster sent --state all`);
+  t.note(`  MUSTER_TOKEN=${bob.token} muster inbox --state all`);
+  for (const { what, id } of demo.made) t.note(`  MUSTER_TOKEN=${alice.token} muster get ${id}   # ${what}`);
 }
 
 /** --keep: waits for SIGINT or SIGTERM. */
