@@ -6,7 +6,7 @@ import type { Change, Opening, Settling } from './kind.js';
 import { partsCheck } from '../identity/media-modes.js';
 
 // Hot paths copy with Object.assign, not `{ ...x, more }`: on Node 20's V8 every property after a
-// leading spread in a literal takes a slow runtime path (~0.5 us each; see docs/performance.md).
+// leading spread in a literal takes a slow runtime path (~0.5 us each; see docs/performance-history.md).
 const stamp = (m: Message, record: TaskRecord): Message =>
   Object.assign({}, m, { taskId: record.id, contextId: record.contextId });
 
