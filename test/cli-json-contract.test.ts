@@ -268,7 +268,7 @@ describe('the --json contract', { timeout: 180_000 }, () => {
     ]);
     expect(state.code).toBe(2);
     expect(state.stderr).toMatch(
-      /^muster: --state 'weird': must be open, all, or submitted, .*\n {2}hint: See muster inbox --help\n$/,
+      /^muster: --state 'weird': must be open, all, or one of submitted, .*\n {2}hint: See muster inbox --help\n$/,
     );
     expect(command).toEqual({
       code: 2,

@@ -33,7 +33,7 @@ export const wordOrState =
   (value: string): string => {
     if (words.includes(value) || parseState(value) !== undefined) return value;
     throw new InvalidArgumentError(
-      `must be ${words.join(', ')}, or ${spelled(Object.keys(LEGACY_STATE) as TaskState[])}`,
+      `must be ${words.join(', ')}, or one of ${spelled(Object.keys(LEGACY_STATE) as TaskState[])}`,
     );
   };
 
