@@ -23,15 +23,8 @@ import { MEMORY_LIMITS as L } from './limits.js';
 import { MEMORY_QUOTA_RULES } from './quota-rules.js';
 import { routeText, type RoutedCall } from './phrasing.js';
 import { inFollowUp, inText, refusedArgs, textField } from './refusals.js';
-import {
-  checkPresent,
-  SKILL_BY_ID,
-  SKILLS,
-  settleProposal,
-  type MemoryEnv,
-  type Outcome,
-  type Pending,
-} from './skills.js';
+import { checkPresent, SKILL_BY_ID, SKILLS, settleProposal, type MemoryEnv } from './skills.js';
+import type { Outcome, Pending } from './outcomes.js';
 import { CONNECT, ownBoardId } from './skill-specs.js';
 
 export const MEMORY = 'memory';

@@ -5,14 +5,7 @@
  */
 import type { JsonObject } from '../../a2a/types.js';
 import { parseWith } from '../../a2a/validate.js';
-import type {
-  BoardRecord,
-  BoardWrite,
-  CardRecord,
-  ConnectionRecord,
-  RecallQuery,
-  RecalledCard,
-} from '../../store/store.js';
+import type { BoardRecord, BoardWrite, CardRecord, RecallQuery, RecalledCard } from '../../store/store.js';
 import { invalidParams, isHubError } from '../../errors/hub-error.js';
 import { ARGS } from '../../wire/skill-call.js';
 import type { Published } from '../../wire/screening.js';
@@ -32,14 +25,19 @@ import {
 import { checkLinks, derivedId, newCards, newConnections, type Writer } from './card-writes.js';
 import type { CardArg, ConnectionArg } from './args.js';
 import { boardSummary } from './board-view.js';
-import { insights, proposeConnections, type Proposal } from './insights.js';
+import { insights, proposeConnections } from './insights.js';
 import { MEMORY_LIMITS as L } from './limits.js';
 import { splitQuery } from './words.js';
-
-export interface BoardContents {
-  cards: CardRecord[];
-  connections: ConnectionRecord[];
-}
+import {
+  cardData,
+  cardLine,
+  cardsWord,
+  connectionsWord,
+  done,
+  type BoardContents,
+  type Outcome,
+  type Pending,
+} from './outcomes.js';
 
 /** The boards as one caller may use them. */
 export interface BoardAccess {
@@ -74,58 +72,6 @@ export interface MemoryEnv {
   /** Whether the caller takes the board file in answers (acceptedOutputModes): without it, a write reads no contents to answer. */
   wantsFile: boolean;
 }
-
-/** A call waiting for input: its skill, the args it has so far, and a proposal to confirm. */
-export interface Pending {
-  skill: string;
-  args: JsonObject;
-  proposal?: Proposal[];
-  /** Args the call asks for again, rather than refuses, when they are wrong (the call's `askOnError`). */
-  askOnError?: string[];
-  /** Args it was refused and asks for again: the follow-up must bring them. */
-  asked?: string[];
-}
-
-export interface Outcome {
-  state: 'TASK_STATE_COMPLETED' | 'TASK_STATE_INPUT_REQUIRED';
-  /** For people: the status message and the result's text part. */
-  text: string;
-  /** For programs: the result's data part. */
-  data: JsonObject;
-  /** The board to answer as a file part (create, read, remember). */
-  board?: BoardRecord & BoardContents;
-  pending?: Pending;
-}
-
-const done = (text: string, data: JsonObject, board?: Outcome['board']): Outcome => ({
-  state: 'TASK_STATE_COMPLETED',
-  text,
-  data,
-  ...(board ? { board } : {}),
-});
-/** `n` of a thing, in words: 1 card, 2 cards. */
-const counted = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
-const cardsWord = (n: number) => counted(n, 'card');
-const connectionsWord = (n: number) => counted(n, 'connection');
-const cardData = (c: CardRecord) => ({
-  id: c.id,
-  ...(c.kind ? { kind: c.kind } : {}),
-  text: c.text,
-  ...(c.title ? { title: c.title } : {}),
-  tags: c.tags,
-  ...(c.evidence ? { evidence: c.evidence } : {}),
-  ...(c.verify ? { verify: c.verify } : {}),
-  writtenBy: c.writtenBy,
-  ...(c.claimedBy ? { claimedBy: c.claimedBy } : {}),
-});
-/** A card in a line of text: a skill marked as one, its title, text and tags, then what backs it and how to check it. */
-const cardLine = (c: CardRecord) =>
-  [
-    `${c.kind === 'skill' ? '[skill] ' : ''}${c.title ? `**${c.title}** ` : ''}${c.text}`,
-    c.tags.length ? ` (${c.tags.map((t) => `#${t}`).join(' ')})` : '',
-    c.evidence ? ` evidence: ${c.evidence.join(', ')}` : '',
-    c.verify ? ` verify: ${c.verify}` : '',
-  ].join('');
 
 /** The capture fields of a one-card write: refused with more or fewer cards, which they would not describe. */
 function captureOf(args: { cards: readonly unknown[]; evidence?: string[]; verify?: string }): Capture {
