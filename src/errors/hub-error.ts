@@ -84,3 +84,14 @@ export const invalidParams = (field: string, description: string, hint?: string)
   new HubError('INVALID_PARAMS', undefined, { fields: [{ field, description }], ...(hint ? { hint } : {}) });
 
 export const isHubError = (e: unknown): e is HubError => e instanceof HubError;
+
+/**
+ * For `.catch`: `undefined` when the refusal is one of `codes` (a thing that is not there, which
+ * the caller handles), any other failure (the database down, a dead token) passed on as it is.
+ */
+export const absentOn =
+  (...codes: ErrorCode[]) =>
+  (e: unknown): undefined => {
+    if (isHubError(e) && codes.includes(e.code)) return undefined;
+    throw e;
+  };

@@ -7,6 +7,7 @@
 import { messageOut, sendFieldOut, sendParamsIn } from '../../a2a/legacy.js';
 import { isJsonObject, type Task } from '../../a2a/types.js';
 import { renamedFields } from '../../a2a/validate.js';
+import { absentOn } from '../../errors/hub-error.js';
 import type { Method } from '../../doors/a2a/methods.js';
 import type { Actor } from '../../hub/actor.js';
 import type { Hub } from '../../hub/hub.js';
@@ -26,7 +27,7 @@ export const MEMORY_DOOR: Door = { kind: 'base', name: MEMORY };
 /** What the task a follow-up continues waits for; undefined when it waits for nothing (or is not the caller's to see). */
 async function waitingFor(hub: Hub, actor: Actor, taskId: unknown, call: CallContext): Promise<Waiting | undefined> {
   if (typeof taskId !== 'string') return undefined;
-  const task = await invoke('GetTask', hub, actor, { id: taskId }, call).catch(() => undefined);
+  const task = await invoke('GetTask', hub, actor, { id: taskId }, call).catch(absentOn('TASK_NOT_FOUND'));
   return task && waitingOf(task as Task);
 }
 

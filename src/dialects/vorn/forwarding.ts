@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
-import { HubError, isHubError } from '../../errors/hub-error.js';
+import { absentOn, HubError, isHubError } from '../../errors/hub-error.js';
 import type { ForwardingView } from '../../identity/endpoint.js';
 import type { Caller } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
@@ -25,7 +25,7 @@ const operates = (caller: Caller, agent: AgentRecord) =>
 
 /** The agent the path names, if the caller operates it; else not found, whether it exists or not. */
 async function operated(hub: Hub, caller: Caller, agentId: string): Promise<AgentRecord> {
-  const agent = await hub.identity.agentById(agentId).catch(() => undefined);
+  const agent = await hub.identity.agentById(agentId).catch(absentOn('AGENT_NOT_FOUND'));
   if (agent && operates(caller, agent)) return agent;
   throw new HubError('NOT_FOUND', `No agent '${agentId}' that you operate`, {
     hint: "Send the agent_id of an agent you operate, with your operator token (an agent's own token does not switch its forwarding here)",

@@ -10,7 +10,7 @@ import { messageOut } from '../../a2a/legacy.js';
 import { LEGACY_STATE } from '../../a2a/states.js';
 import type { Message, TaskState } from '../../a2a/types.js';
 import { parseWith, renamedFields } from '../../a2a/validate.js';
-import { HubError, invalidParams, isHubError } from '../../errors/hub-error.js';
+import { absentOn, HubError, invalidParams, isHubError } from '../../errors/hub-error.js';
 import type { Actor } from '../../hub/actor.js';
 import type { Hub } from '../../hub/hub.js';
 import { vornActor } from './tasks.js';
@@ -86,11 +86,7 @@ export function mailboxRoutes(scope: FastifyInstance, hub: Hub): void {
       const agents = new Map<string, Promise<AgentRecord | undefined>>();
       const agentOf = (handle: string | undefined) => {
         if (handle === undefined) return Promise.resolve(undefined);
-        if (!agents.has(handle))
-          agents.set(
-            handle,
-            hub.identity.agent(handle).catch(() => undefined),
-          );
+        if (!agents.has(handle)) agents.set(handle, hub.identity.agent(handle).catch(absentOn('AGENT_NOT_FOUND')));
         return agents.get(handle)!;
       };
       const data = await Promise.all(page.data.map((item) => itemOut(hub, actor, item, box, agentOf)));
