@@ -16,7 +16,8 @@ import { publicProfile } from '../../identity/profile-view.js';
 import { callModule } from '../../kinds/call/call.js';
 import { invoke } from '../../operations/operations.js';
 import type { DialectOptions } from '../dialect.js';
-import { actorOf, asCursor, dataMessage, idempotencyKey, pageQuery, sendCall } from './rest-http.js';
+import { idempotencyKey } from '../../doors/http/context.js';
+import { actorOf, asCursor, dataMessage, pageQuery, sendCall } from './rest-http.js';
 
 const MODES: Readonly<Record<'open' | 'closed' | 'all', readonly TaskState[] | undefined>> = {
   open: ['TASK_STATE_WORKING'],

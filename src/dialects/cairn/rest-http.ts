@@ -30,11 +30,6 @@ export const sendCall = (publicUrl: URL | undefined, request: FastifyRequest): C
   },
 });
 
-export const idempotencyKey = (request: FastifyRequest): string | undefined => {
-  const key = request.headers['idempotency-key'];
-  return typeof key === 'string' && key !== '' ? key : undefined;
-};
-
 /** A one-part data message, as a route's body is sent on; a keyed write reuses its key as the messageId. */
 export const dataMessage = (data: unknown, key: string | undefined, taskId?: string) => ({
   message: {

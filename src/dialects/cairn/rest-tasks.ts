@@ -12,7 +12,8 @@ import type { Hub } from '../../hub/hub.js';
 import { reviewModule } from '../../kinds/review/review.js';
 import type { DialectOptions } from '../dialect.js';
 import { readReview, submit } from './methods.js';
-import { actorOf, asCursor, dataMessage, idempotencyKey, pageQuery, sendCall } from './rest-http.js';
+import { idempotencyKey } from '../../doors/http/context.js';
+import { actorOf, asCursor, dataMessage, pageQuery, sendCall } from './rest-http.js';
 import { cairnTask, reviewOf } from './wire.js';
 
 const MODES: Readonly<Record<'open' | 'evaluated' | 'all', readonly TaskState[] | undefined>> = {

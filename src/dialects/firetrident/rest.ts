@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Task } from '../../a2a/types.js';
 import { parseWith } from '../../a2a/validate.js';
 import type { CallContext } from '../../doors/a2a/methods.js';
-import { baseUrl, callerOf } from '../../doors/http/context.js';
+import { baseUrl, callerOf, idempotencyKey } from '../../doors/http/context.js';
 import { whyOf, whyQuery } from '../../doors/rest/space-why.js';
 import type { Actor } from '../../hub/actor.js';
 import type { Hub } from '../../hub/hub.js';
@@ -86,7 +86,7 @@ export function colonyRestRoutes(scope: FastifyInstance, hub: Hub, publicUrl: UR
   scope.post('/intents', { config }, async (request, reply) => {
     const who = await actor(request);
     const { title, why, ...options } = parseWith(declareBody, request.body ?? {});
-    const messageId = (request.headers['idempotency-key'] as string | undefined) ?? randomUUID();
+    const messageId = idempotencyKey(request) ?? randomUUID();
     const params = {
       message: {
         messageId,

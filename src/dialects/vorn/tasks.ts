@@ -10,7 +10,7 @@ import { HubError, isHubError } from '../../errors/hub-error.js';
 import type { Actor } from '../../hub/actor.js';
 import type { Hub } from '../../hub/hub.js';
 import { requireToken } from '../../identity/caller.js';
-import { callerOf } from '../../doors/http/context.js';
+import { callerOf, idempotencyKey } from '../../doors/http/context.js';
 import { VornRefusal } from './errors.js';
 import { respondIn } from './respond-body.js';
 import { vornTask } from './wire.js';
@@ -63,10 +63,7 @@ export function taskRoutes(scope: FastifyInstance, hub: Hub): void {
         hint: `Read the task with GET /v1/a2a/tasks/${id}`,
       });
     const body = respondIn(request.body);
-    const key = request.headers['idempotency-key'];
-    const updated = await hub.tasks
-      .act(actor, id, 'respond', body, typeof key === 'string' && key !== '' ? key : undefined)
-      .catch(invalidTransition);
+    const updated = await hub.tasks.act(actor, id, 'respond', body, idempotencyKey(request)).catch(invalidTransition);
     return vornTask(updated);
   });
 }

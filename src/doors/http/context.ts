@@ -37,3 +37,9 @@ export async function callerOf(hub: Hub, request: FastifyRequest): Promise<Calle
 /** The base URL clients used: the public URL, or the (guarded) loopback Host of the request. */
 export const baseUrl = (publicUrl: URL | undefined, request: FastifyRequest): string =>
   publicUrl ? publicUrl.href : `http://${request.headers.host ?? '127.0.0.1'}/`;
+
+/** The write's `Idempotency-Key` header, when it names one (an empty or repeated header names none). */
+export const idempotencyKey = (request: FastifyRequest): string | undefined => {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' && key !== '' ? key : undefined;
+};

@@ -4,7 +4,7 @@ import { parseWith } from '../../a2a/validate.js';
 import { requireToken } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/actor.js';
-import { callerOf } from '../http/context.js';
+import { callerOf, idempotencyKey } from '../http/context.js';
 import { pageFields } from './page-query.js';
 import { partsAs10 } from './parts.js';
 
@@ -17,11 +17,6 @@ const taskQuery = z
   .strict();
 
 const cancelBody = z.object({ reason: z.string().max(2000).optional() }).strict();
-
-const idempotencyKey = (request: FastifyRequest): string | undefined => {
-  const key = request.headers['idempotency-key'];
-  return typeof key === 'string' && key !== '' ? key : undefined;
-};
 
 /** Tasks over REST: the same services and view as the A2A door, with REST shapes. */
 export function taskRoutes(app: FastifyInstance, hub: Hub): void {
