@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
+import { agentDoor } from '../../doors/a2a/bases.js';
 import { jsonRpcHandler } from '../../doors/a2a/rpc-route.js';
 import { drain } from '../../doors/http/app.js';
 import { errorHeaders } from '../../doors/http/errors.js';
@@ -20,11 +21,8 @@ import { AGENT_DISPATCH, PLATFORM_DISPATCH } from './rpc.js';
 import { taskRoutes } from './tasks.js';
 
 /** The agent an endpoint's path names, by handle or agent id; it must exist (else HTTP 404). */
-async function agentDoor(hub: Hub, request: FastifyRequest): Promise<Door> {
-  const handle = await hub.identity.handleOf((request.params as { handle: string }).handle);
-  await hub.identity.requireAgent(handle);
-  return { kind: 'agent', handle };
-}
+const agentOf = async (hub: Hub, request: FastifyRequest): Promise<Door> =>
+  agentDoor(hub, await hub.identity.handleOf((request.params as { handle: string }).handle));
 
 const ROUTES_HINT =
   'Vorn routes: POST /v1/a2a, POST /v1/a2a/{handle}, GET /v1/agents/{handle}/card, GET /v1/a2a/inbox, GET /v1/a2a/sent, GET /v1/a2a/tasks/{id}, POST /v1/a2a/tasks/{id}/respond, GET and PUT /v1/a2a/agents/{agent_id}/forwarding';
@@ -53,7 +51,7 @@ function routes(scope: FastifyInstance, hub: Hub, options: DialectOptions): void
     door: async () => ({ kind: 'hub' }),
     dispatch: PLATFORM_DISPATCH,
   });
-  const agent = jsonRpcHandler(hub, { ...options, door: (r) => agentDoor(hub, r), dispatch: AGENT_DISPATCH });
+  const agent = jsonRpcHandler(hub, { ...options, door: (r) => agentOf(hub, r), dispatch: AGENT_DISPATCH });
   scope.post('/a2a', { config }, platform);
   scope.post('/a2a/:handle', { config }, agent);
   cardRoutes(scope, hub, options);

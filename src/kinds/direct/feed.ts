@@ -8,18 +8,13 @@ import { RESPOND_STATES } from './transitions.js';
 
 export const directFeed: FeedKind = {
   kind: 'direct',
+  // Only what differs from the feed's plain words (doors/web/states.ts): who the answer is waited from.
   states: {
-    TASK_STATE_SUBMITTED: 'new',
-    TASK_STATE_WORKING: 'in progress',
     TASK_STATE_INPUT_REQUIRED: {
       anyone: 'needs an answer from its sender',
       sender: 'needs your answer',
       receiver: "needs the sender's answer",
     },
-    TASK_STATE_COMPLETED: 'done',
-    TASK_STATE_FAILED: 'failed',
-    TASK_STATE_CANCELED: 'canceled',
-    TASK_STATE_REJECTED: 'rejected',
   },
   mailbox: { respondStates: RESPOND_STATES },
 };
