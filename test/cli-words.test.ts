@@ -113,6 +113,15 @@ describe(
       expect(typo.stderr).toMatch(/^muster: No agent 'near-dav' on this hub\n {2}hint: Did you mean near-dave\? /);
       expect(pasted.code).toBe(0);
       expect(pasted.stdout).toContain('near-ann');
+      // An intent command's refusal reaches the same words: its own wrapper kept the suggestion out.
+      expect((await runMuster(hub.url, ['space', 'create', 'near-space'], ann.token)).code).toBe(0);
+      const member = await runMuster(
+        hub.url,
+        ['space', 'member', 'add', 'near-space', 'near-dav', '--role', 'worker'],
+        ann.token,
+      );
+      expect(member.code).toBe(1);
+      expect(member.stderr).toMatch(/^muster: No agent 'near-dav' on this hub\n {2}hint: Did you mean near-dave\? /);
       expect(pasted.stderr).toBe(
         `muster: ${hub.url}agents/near-dave/ is an A2A base on a hub, not the hub's: using the hub at ${hub.url}\n`,
       );

@@ -13,7 +13,7 @@ import { wordOrState } from '../../../client/states.js';
 import type { RestPage, Task } from '../../../client/wire.js';
 import { actOn, declareIntent, listIntents, spaceBase } from './calls.js';
 import {
-  inIntentWords,
+  DECLARATION_WORDS,
   renderAsked,
   renderClaimed,
   renderDeclared,
@@ -54,19 +54,11 @@ function landedFile(value: string, previous: { path: string; why?: string }[] = 
   return [...previous, { path: file.trim(), ...(why ? { why } : {}) }];
 }
 
-/** Runs a handler with the hub's refusals put in this command's words (see format.ts). */
-function intentAction<O, A extends unknown[]>(
+/** Runs a handler with the hub's refusals in this command's words: its own flags, and a declaration's (format.ts). */
+const intentAction = <O, A extends unknown[]>(
   words: FieldWords,
   handler: (ctx: Context<O>, ...args: A) => Promise<void>,
-) {
-  return action<O, A>(async (ctx, ...args) => {
-    try {
-      await handler(ctx, ...args);
-    } catch (e) {
-      throw inIntentWords(e, words);
-    }
-  });
-}
+) => action<O, A>(handler, { ...DECLARATION_WORDS, ...words });
 
 function spaceCommands(program: Command): void {
   const space = program.command('space').description('spaces: where work intents are declared and claimed');

@@ -4,7 +4,6 @@
  * CLI never loads the hub.
  */
 import type { FieldWords } from '../../../client/cli-words.js';
-import { CliError } from '../../../client/errors.js';
 import { fields, stateLabel, table, truncate } from '../../../client/format.js';
 import type { Page, Task } from '../../../client/wire.js';
 
@@ -145,27 +144,14 @@ export const renderOutcome =
   (task: Task): string =>
     `${verb} intent ${task.id} (${stateLabel(task.status.state)})${said(task) ? `\n${said(task)}` : ''}`;
 
-const DECLARED = /^params\.message\.parts\[\d+\]\.data\.(footprint|acceptance|priority|force)/;
-
 /** Each command's wire fields and its flags (a field not listed is named as the hub named it). */
 export type { FieldWords };
 
-function fieldInWords(field: string, words: FieldWords): string {
-  const declared = DECLARED.exec(field);
-  if (declared) return `--${declared[1]}`;
-  if (field.startsWith('params.message.parts')) return '<title>';
-  const owner = Object.keys(words).find(
-    (wire) => field === wire || field.startsWith(`${wire}.`) || field.startsWith(`${wire}[`),
-  );
-  return owner !== undefined ? words[owner]! : field;
-}
-
-/** A refusal of an intent command in the CLI's words; any other failure as it is. */
-export function inIntentWords(failure: unknown, words: FieldWords): unknown {
-  if (!(failure instanceof CliError)) return failure;
-  const fieldsInWords = failure.fields.map((f) => ({
-    field: fieldInWords(f.field, words),
-    description: f.description,
-  }));
-  return new CliError(failure.code, failure.message, failure.exit, failure.hint, failure.status, fieldsInWords);
-}
+/** A declaration's fields (calls.ts: the title and why as text, the rest as data) and the flags that set them. */
+export const DECLARATION_WORDS: FieldWords = {
+  'message.parts[1].data.footprint': '--footprint',
+  'message.parts[1].data.acceptance': '--acceptance',
+  'message.parts[1].data.priority': '--priority',
+  'message.parts[1].data.force': '--force',
+  'message.parts': '<title>',
+};
