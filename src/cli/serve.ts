@@ -3,7 +3,7 @@ import { reason, startHub, type RunningHub } from '../server.js';
 import { migrateStore } from '../store/open.js';
 import { kindMigrationInputs } from '../hub/kinds.js';
 import { DatabaseInUse } from '../store/sqlite/ownership.js';
-import { createLogger, lifecycleLogger, type Logger } from '../observability/logger.js';
+import { createLogger, endLog, lifecycleLogger, type Logger } from '../observability/logger.js';
 import { VERSION } from '../version.js';
 import { KIND_MODULES } from '../kinds/server.js';
 
@@ -64,7 +64,7 @@ export async function migrate(flags: ServeFlags): Promise<void> {
 
 function shutdown(hub: RunningHub, logger: Logger, signal: string): void {
   logger.info({ signal }, `Muster: ${signal}, stopping`);
-  const exit = (code: number) => logger.flush(() => process.exit(code));
+  const exit = (code: number) => endLog(logger, () => process.exit(code));
   hub.close().then(
     () => {
       logger.info('Muster stopped');

@@ -17,19 +17,38 @@ export interface LoggerOptions {
  */
 export function createLogger(level: Level | 'silent', options: LoggerOptions = {}): Logger {
   const readable = options.pretty ?? process.stdout.isTTY === true;
-  const destination =
-    options.destination ??
-    (readable
-      ? pretty({
-          colorize: true,
-          translateTime: 'SYS:HH:MM:ss.l',
-          ignore: 'pid,hostname',
-          singleLine: true,
-          sync: true,
-        })
-      : // Asynchronous writes keep the request path off the write(2) call; pino flushes them at exit.
-        pino.destination({ dest: 1, sync: false }));
+  let destination = options.destination;
+  if (!destination && readable)
+    destination = pretty({
+      colorize: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+      sync: true,
+    });
+  if (!destination) {
+    // Asynchronous writes keep the request path off the write(2) call; endLog writes out the rest.
+    const stdout = pino.destination({ dest: 1, sync: false });
+    asynchronous.add(stdout);
+    destination = stdout;
+  }
   return pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+}
+
+type AsyncDestination = ReturnType<typeof pino.destination>;
+const asynchronous = new WeakSet<object>();
+
+/**
+ * Calls back once every line logged so far is written, for a process about to exit. An
+ * asynchronous destination is ended and waited for: its flush() returns at once, and the
+ * synchronous flush at exit skips a write still in flight, which then lands after later lines.
+ */
+export function endLog(logger: Logger, done: () => void): void {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  if (!(stream instanceof Object) || !asynchronous.has(stream)) return logger.flush(() => done());
+  const destination = stream as AsyncDestination;
+  destination.once('close', done);
+  destination.end();
 }
 
 /**
