@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MUSTER_ROOT = process.env.BENCH_MUSTER_ROOT ?? ROOT;
 export const CONNECTIONS = 50;
 export const ADMIN_TOKEN = 'bench-admin';
 const A2A_HEADERS = { 'Content-Type': 'application/json', 'A2A-Version': '1.0' };
@@ -173,12 +174,11 @@ function binNodeFlags(main) {
 }
 
 /**
- * `processes` Muster hubs (`dist/cli/main.js serve --db <db>`), started one after the other on
- * the same database, with MUSTER_RATE_LIMITS=off and request lines off; their bases have no
- * trailing slash.
+ * `processes` Muster hubs (`<root>/dist/cli/main.js serve --db <db>`, root BENCH_MUSTER_ROOT or this clone), started
+ * in turn on one database, MUSTER_RATE_LIMITS=off, request lines off; their bases have no trailing slash.
  */
-export async function startHubs({ name = 'muster', db, processes = 1, nodeArgs = [] }) {
-  const main = path.join(ROOT, 'dist/cli/main.js');
+export async function startHubs({ name = 'muster', db, processes = 1, nodeArgs = [], root = MUSTER_ROOT }) {
+  const main = path.join(root, 'dist/cli/main.js');
   if (!existsSync(main)) throw new Error(`${main} not found: run "npm run build" first (or use --only reference)`);
   const asInstalled = [...binNodeFlags(main), ...nodeArgs];
   const started = [];
@@ -471,7 +471,7 @@ function load(server, request, duration) {
  * after(server, state, autocannonResult) }) brackets the measured load only; what after()
  * returns is kept as the run's `observed`.
  */
-async function runScenario(server, name, { warmup, duration, probe }) {
+export async function runScenario(server, name, { warmup, duration, probe }) {
   const request = await SCENARIOS[name].prepare(server);
   if (warmup > 0) await load(server, request, warmup);
   const state = probe && (await probe.before(server));
@@ -613,7 +613,7 @@ medians over ${rounds} round(s) (min-max: range of req/s over rounds; errors: to
 
 /**
  * Prints, per comparison that ran and scenario, the median of the per-round ratios against
- * its target (`targets[scenario]`); returns { [`${of}/${to}`]: { [scenario]: ratio } }.
+ * its target (`targets[scenario]`, if any); returns { [`${of}/${to}`]: { [scenario]: ratio } }.
  * `label(c)` names a comparison in the output.
  */
 export function reportRatios({ comparisons, roundRatios, targets, label = ratioKey }) {
@@ -626,17 +626,15 @@ export function reportRatios({ comparisons, roundRatios, targets, label = ratioK
     for (const scenario of Object.keys(SCENARIOS)) {
       const ratio = median(perRound[scenario]);
       byScenario[scenario] = ratio;
-      console.log(
-        `${scenario}: ${label(c)} = ${ratio.toFixed(2)}x  ` +
-          `(median of per-round ${perRound[scenario].map((x) => `${x.toFixed(2)}x`).join(', ')}; ` +
-          `target >= ${targets[scenario]}x: ${ratio >= targets[scenario] ? 'target met' : 'target NOT met'})`,
-      );
+      const target = targets[scenario];
+      const verdict = target ? `; target >= ${target}x: ${ratio >= target ? 'target met' : 'target NOT met'}` : '';
+      const each = perRound[scenario].map((x) => `${x.toFixed(2)}x`).join(', ');
+      console.log(`${scenario}: ${label(c)} = ${ratio.toFixed(2)}x  (median of per-round ${each}${verdict})`);
     }
   }
   return ratios;
 }
 
-/** Writes bench/results/<file> (pretty JSON) and says so. */
 /** What every results file opens with: the machine, the load and the rounds' order. */
 export function runHeader({ settings, roundOrders, servers }) {
   return {
@@ -679,6 +677,7 @@ export function runMain(main) {
   });
 }
 
+/** Writes bench/results/<file> (pretty JSON) and says so. */
 export function writeResults(file, data) {
   const outDir = path.join(ROOT, 'bench/results');
   mkdirSync(outDir, { recursive: true });

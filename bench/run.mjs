@@ -1,13 +1,14 @@
-// Muster benchmark driver: SendMessage and GetTask throughput / latency on Muster
-// and on the SDK reference server (bench/reference-server.mjs), never both loaded at once.
+// Muster benchmark driver: SendMessage and GetTask throughput / latency on Muster, on the SDK
+// reference server (bench/reference-server.mjs) and on bare node:http answering a fixed body
+// (bench/bare-server.mjs), never two loaded at once.
 //
-//   node bench/run.mjs [--only muster|reference]
+//   node bench/run.mjs [--only muster,reference,bare]
 //   env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_ROUNDS (default 3)
 //
-// Both servers are started once and kept alive. Each round runs every scenario on
-// both servers back to back (Muster first in odd rounds, the reference first in even
-// ones); the ratio reported is the median of the per-round ratios, so slow drift of
-// the machine's speed between rounds does not skew it. The machinery is in lib.mjs,
+// The servers are started once and kept alive. Each round runs every scenario on each
+// server back to back (reference, Muster, bare in odd rounds, the reverse in even ones, so
+// Muster is next to both it is compared with); a ratio reported is the median of the
+// per-round ratios, so slow drift of the machine's speed between rounds does not skew it. The machinery is in lib.mjs,
 // shared with postgres.mjs.
 //
 // Exit code is non-zero only when something failed (server did not start, a
@@ -17,16 +18,30 @@ import {
   benchSettings,
   benchTmp,
   describeSettings,
+  freePort,
+  parseOnly,
   printTable,
   reportRatios,
   runHeader,
   runRounds,
+  startChild,
   startMuster,
   startReference,
   writeResults,
 } from './lib.mjs';
 
-const TARGET_RATIO = 2;
+// Issue 34's goals: Muster at least this many times the reference, and this share of bare node:http.
+const TARGETS = {
+  reference: { SendMessage: 3, GetTask: 4 },
+  bare: { GetTask: 0.35 },
+};
+
+/** bench/bare-server.mjs as a bench server. */
+async function startBare() {
+  const base = `http://127.0.0.1:${await freePort()}`;
+  const child = await startChild('bare', ['bench/bare-server.mjs', new URL(base).port], {}, base);
+  return { urls: [base], headers: { 'Content-Type': 'application/json' }, pids: [child.pid], stop: child.stop };
+}
 
 const SERVERS = {
   reference: {
@@ -37,24 +52,18 @@ const SERVERS = {
     label: 'muster (sqlite, MUSTER_RATE_LIMITS=off)',
     start: () => startMuster({ db: `sqlite:${path.join(benchTmp(), 'bench.db')}` }),
   },
+  bare: { label: 'bare (node:http, a fixed GetTask-sized answer)', start: startBare },
 };
-const COMPARISON = { of: 'muster', to: 'reference' };
-
-function parseOnly(argv) {
-  const i = argv.indexOf('--only');
-  const only = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--only='))?.slice(7);
-  if (only && !SERVERS[only]) throw new Error(`--only must be one of: ${Object.keys(SERVERS).join(', ')}`);
-  return only ? [only] : ['muster', 'reference'];
-}
+const COMPARISONS = Object.keys(TARGETS).map((to) => ({ of: 'muster', to }));
 
 async function main() {
-  const serverNames = parseOnly(process.argv.slice(2));
+  const serverNames = parseOnly(process.argv.slice(2), Object.keys(SERVERS));
   const settings = benchSettings();
   console.log(describeSettings(settings));
   if (serverNames.includes('muster'))
     console.log('note: Muster runs with MUSTER_RATE_LIMITS=off (per-pair/inbox rate limits disabled)');
 
-  // Both servers are started once, up front, and stay up (idle while the other is loaded).
+  // The servers are started once, up front, and stay up (idle while another is loaded).
   const servers = {};
   let outcome;
   try {
@@ -62,29 +71,26 @@ async function main() {
       console.log(`starting ${SERVERS[name].label}`);
       servers[name] = await SERVERS[name].start();
     }
-    outcome = await runRounds({ servers, order: serverNames, comparisons: [COMPARISON], settings });
+    outcome = await runRounds({ servers, order: serverNames, comparisons: COMPARISONS, settings });
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.stop()));
   }
   const { results, roundOrders, roundRatios, failed } = outcome;
 
   printTable(results, settings.rounds);
-  const ratios =
-    reportRatios({
-      comparisons: [COMPARISON],
-      roundRatios,
-      label: () => 'Muster/reference',
-      targets: { SendMessage: TARGET_RATIO, GetTask: TARGET_RATIO },
-    })['muster/reference'] ?? {};
-  const perRound = roundRatios['muster/reference'] ?? {};
+  const ratios = {};
+  for (const c of COMPARISONS) {
+    const label = () => `Muster/${c.to}`;
+    Object.assign(ratios, reportRatios({ comparisons: [c], roundRatios, label, targets: TARGETS[c.to] }));
+  }
 
   writeResults('latest.json', {
     ...runHeader({ settings, roundOrders, servers: serverNames }),
     musterEnv: { MUSTER_RATE_LIMITS: 'off' },
     results, // per server/scenario: medians over rounds, and `rounds`: every run
-    ratios, // per scenario: median of roundRatios
-    roundRatios: perRound,
-    targetRatio: TARGET_RATIO,
+    ratios, // per comparison ('muster/reference', 'muster/bare') and scenario: median of roundRatios
+    roundRatios,
+    targets: TARGETS, // per server Muster is compared with
   });
   if (failed) {
     console.error('\nbench FAILED: some requests were not answered with a JSON-RPC result (see errors column)');
