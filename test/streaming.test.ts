@@ -24,7 +24,13 @@ async function sse(
   url: string,
   method: string,
   params: unknown,
-  options: { token?: string; lastEventId?: number; stopAfter?: number; signal?: AbortSignal } = {},
+  options: {
+    token?: string;
+    lastEventId?: number;
+    rpcId?: number | string;
+    stopAfter?: number;
+    signal?: AbortSignal;
+  } = {},
 ) {
   const res = await postRpc(url, method, params, options);
   const events: { id?: number; data: any }[] = [];
@@ -205,6 +211,44 @@ describe('SSE details', () => {
       { token: alice.token, stopAfter: 1 },
     );
     expect(streamed.events[0]!.data.result).toMatchObject({ kind: 'task', status: { state: 'submitted' } });
+  });
+
+  it('one event written to many subscribers is framed for each: its own JSON-RPC id, version and binding', async () => {
+    const created = await rpc(
+      bobBase(),
+      'SendMessage',
+      { message: { messageId: 'shared-frame', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      { token: alice.token },
+    );
+    const id = created.body.result.task.id;
+    const [one, two, legacy] = [
+      sse(bobBase(), 'SubscribeToTask', { id }, { token: alice.token, rpcId: 1 }),
+      sse(bobBase(), 'SubscribeToTask', { id }, { token: bob.token, rpcId: 'two' }),
+      sse(bobBase(), 'tasks/resubscribe', { id }, { token: alice.token }),
+    ];
+    const restEvents = (async () => {
+      const res = await fetch(`${bobBase()}tasks/${id}:subscribe`, {
+        headers: { authorization: `Bearer ${alice.token}` },
+      });
+      const events: { id?: number; data: any }[] = [];
+      for await (const block of sseBlocks(res.body!.getReader()))
+        if (block.data !== undefined) events.push(block as any);
+      return events;
+    })();
+    await new Promise((r) => setTimeout(r, 100));
+    await respond(id, { state: 'TASK_STATE_COMPLETED' });
+    const [a, b, c, d] = [(await one).events, (await two).events, (await legacy).events, await restEvents];
+    expect(a[1]).toMatchObject({
+      id: 2,
+      data: { id: 1, result: { statusUpdate: { status: { state: 'TASK_STATE_COMPLETED' } } } },
+    });
+    expect(b[1]).toMatchObject({
+      id: 2,
+      data: { id: 'two', result: { statusUpdate: { status: { state: 'TASK_STATE_COMPLETED' } } } },
+    });
+    expect(c[1]).toMatchObject({ id: 2, data: { id: 9, result: { kind: 'status-update', final: true } } });
+    expect(d[1]).toMatchObject({ id: 2, data: { statusUpdate: { status: { state: 'TASK_STATE_COMPLETED' } } } });
+    expect(d[1]!.data.jsonrpc).toBeUndefined();
   });
 
   it('ends a stream when the token that opened it is rotated', async () => {

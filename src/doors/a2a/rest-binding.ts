@@ -39,7 +39,8 @@ export interface RestBindingOptions {
 
 /** Events are StreamResponse JSON as they are; a failure mid-stream is an SSE `error` event holding a google.rpc.Status. */
 const restFrames: SseFrames = {
-  data: (result) => result,
+  open: '',
+  close: '',
   error: (error) => `event: error\ndata: ${JSON.stringify(statusBody(asHubError(error)))}\n\n`,
 };
 

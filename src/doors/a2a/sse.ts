@@ -5,15 +5,20 @@ import type { StreamResponse } from '../../a2a/types.js';
 import type { StreamSettings } from '../../config/index.js';
 import type { EventStream, WireFormat } from './methods.js';
 
-/** How a binding frames its events: the `data:` of one event, and the whole SSE block of a failure mid-stream. */
+/**
+ * How a binding frames its events: the `data:` of one event is `open` + the event's JSON + `close`;
+ * `error` is the whole SSE block of a failure mid-stream.
+ */
 export interface SseFrames {
-  data: (result: string) => string;
+  open: string;
+  close: string;
   error: (error: unknown) => string;
 }
 
 /** JSON-RPC: each event is a JSON-RPC response with the request's id; a failure is a JSON-RPC error response. */
 export const jsonRpcFrames = (id: JsonRpcId): SseFrames => ({
-  data: (result) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`,
+  open: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`,
+  close: '}',
   error: (error) => `data: ${JSON.stringify(errorAnswer(id, error).body)}\n\n`,
 });
 
@@ -30,7 +35,6 @@ export function writeEventStream(
   settings: StreamSettings,
 ): Promise<void> {
   const { subscription, wire } = stream;
-  const envelope = frames.data;
   return writeSse(
     res,
     abort,
@@ -40,11 +44,11 @@ export function writeEventStream(
       await send(
         sseBlock(
           subscription.resuming ? undefined : subscription.snapshotSeq,
-          envelope(JSON.stringify(wire.shape({ task: subscription.snapshot }))),
+          `${frames.open}${JSON.stringify(wire.shape({ task: subscription.snapshot }))}${frames.close}`,
         ),
       );
       for await (const { seq, event } of subscription.events) {
-        await send(sseBlock(seq, envelope(serialized(event, wire.shape))));
+        await send(eventBlock(seq, event, wire.shape, frames));
         if (wire.ends(event)) break;
       }
     },
@@ -53,14 +57,22 @@ export function writeEventStream(
 }
 
 /**
- * Live events reach every subscriber of a task as the same object, so each is serialised once
- * per wire shape, not once per subscriber.
+ * Fast path of a fan-out: live events reach every subscriber of a task as the same object
+ * (events/wakeups.ts), after the view has let each subscriber see it, so its SSE block is built and
+ * encoded once per event, wire shape and envelope, and the same bytes are written to every socket.
+ * An event is one log entry, so its seq is part of it.
  */
-const cache = new WeakMap<object, Map<WireFormat['shape'], string>>();
-function serialized(event: StreamResponse, shape: WireFormat['shape']): string {
-  let byShape = cache.get(event);
-  if (!byShape) cache.set(event, (byShape = new Map()));
-  let text = byShape.get(shape);
-  if (text === undefined) byShape.set(shape, (text = JSON.stringify(shape(event))));
-  return text;
+const blocks = new WeakMap<object, Map<WireFormat['shape'], Map<string, Buffer>>>();
+function eventBlock(seq: number, event: StreamResponse, shape: WireFormat['shape'], frames: SseFrames): Buffer {
+  let byShape = blocks.get(event);
+  if (!byShape) blocks.set(event, (byShape = new Map()));
+  let byEnvelope = byShape.get(shape);
+  if (!byEnvelope) byShape.set(shape, (byEnvelope = new Map()));
+  const key = frames.open + frames.close;
+  let block = byEnvelope.get(key);
+  if (!block) {
+    block = Buffer.from(sseBlock(seq, `${frames.open}${JSON.stringify(shape(event))}${frames.close}`));
+    byEnvelope.set(key, block);
+  }
+  return block;
 }
