@@ -12,7 +12,7 @@ import { drained } from './drained.js';
 class TooFarBehind extends Error {}
 
 /** Writes one SSE block (it ends with a blank line); resolves once the socket can take more. */
-export type SendBlock = (block: string) => Promise<void>;
+export type SendBlock = (block: string | Buffer) => Promise<void>;
 
 /** An SSE block: an optional `id:` line and an optional `data:` line. */
 export const sseBlock = (id: string | number | undefined, data?: string): string =>
@@ -42,7 +42,7 @@ export async function writeSse(
   res.flushHeaders();
   res.on('close', () => abort.abort());
   if (res.destroyed) abort.abort(); // the client left before the stream began: its close was already heard by no one
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), settings.heartbeatMs);
+  const stopBeating = keepAlive(res, settings.heartbeatMs);
   const send: SendBlock = async (block) => {
     if (res.write(block)) return;
     if (!(await drained(res, settings.drainTimeoutMs, abort.signal))) throw new TooFarBehind();
@@ -54,10 +54,31 @@ export async function writeSse(
     behind = error instanceof TooFarBehind;
     if (!behind && !abort.signal.aborted) res.write(failed(error));
   } finally {
-    clearInterval(heartbeat);
+    stopBeating();
     abort.abort(); // stops the stream's reader if it ended on our side
     // A reader too far behind is cut, not ended: ending would wait on its full buffer for as long as it reads nothing.
     if (behind) res.destroy();
     else res.end();
   }
+}
+
+/**
+ * The streams that get a keep-alive comment every `ms`, all on one timer: a stream costs a set
+ * entry rather than a timer of its own, and its first comment comes within `ms` of its start.
+ */
+const beating = new Map<number, { streams: Set<ServerResponse>; timer: NodeJS.Timeout }>();
+function keepAlive(res: ServerResponse, ms: number): () => void {
+  let beat = beating.get(ms);
+  if (!beat) {
+    const streams = new Set<ServerResponse>();
+    beat = { streams, timer: setInterval(() => streams.forEach((s) => s.write(': keep-alive\n\n')), ms) };
+    beating.set(ms, beat);
+  }
+  const { streams, timer } = beat;
+  streams.add(res);
+  return () => {
+    if (!streams.delete(res) || streams.size > 0) return;
+    clearInterval(timer);
+    beating.delete(ms);
+  };
 }
