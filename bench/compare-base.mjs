@@ -23,7 +23,12 @@ function run(what, cwd, command, args) {
 
 /** The commit `ref` names, with its one-line subject. */
 export function resolveRef(ref) {
-  const sha = git('rev-parse', '--verify', '--quiet', `${ref}^{commit}`);
+  let sha;
+  try {
+    sha = git('rev-parse', '--verify', '--quiet', `${ref}^{commit}`);
+  } catch {
+    throw new Error(`"${ref}" names no commit in ${ROOT}`);
+  }
   return { ref, sha, subject: git('log', '-1', '--format=%s', sha) };
 }
 
