@@ -44,11 +44,7 @@ export async function writeSse(
   if (res.destroyed) abort.abort(); // the client left before the stream began: its close was already heard by no one
   const stopBeating = keepAlive(res, settings.heartbeatMs);
   const send: SendBlock = async (block) => {
-    const room = res.write(block);
-    // Fast path of a fan-out: node:http holds a write until the next tick, after every other
-    // subscriber of the event has had its turn; uncorked, the block leaves now and is read while the rest are written.
-    res.socket?.uncork();
-    if (room) return;
+    if (res.write(block)) return;
     if (!(await drained(res, settings.drainTimeoutMs, abort.signal))) throw new TooFarBehind();
   };
   let behind = false;
