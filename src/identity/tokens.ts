@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** Agents' (and the generated admin) tokens start with this, so a leaked one is recognisable in scans (and in screening). */
 export const TOKEN_PREFIX = 'mst_';
@@ -17,8 +17,11 @@ export const newAdminToken = (): string => `${TOKEN_PREFIX}admin_${randomBytes(3
 
 export const newTokenId = (): string => randomUUID();
 
-/** Tokens carry 256 bits of entropy, so a plain SHA-256 is a sufficient one-way hash. */
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+/**
+ * Tokens carry 256 bits of entropy, so a plain SHA-256 is a sufficient one-way hash. Every request
+ * with a token hashes it: the one-shot digest makes no Hash object (twice as fast as createHash).
+ */
+export const hashToken = (token: string): string => hash('sha256', token, 'hex');
 
 /** First 16 hex chars of SHA-256: lets a client check a server before sending the token. */
 export const fingerprint = (token: string): string => hashToken(token).slice(0, 16);

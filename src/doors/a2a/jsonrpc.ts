@@ -4,7 +4,7 @@ import { renamedFields, spelledAsSent } from '../../a2a/validate.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Actor } from '../../hub/actor.js';
-import type { Caller } from '../../identity/caller.js';
+import { uncheckedToken, type Caller } from '../../identity/caller.js';
 import { asHubError, jsonRpcError, jsonRpcStatus, type JsonRpcErrorObject } from '../http/errors.js';
 import { EventStream, METHODS, type CallContext, type Method } from './methods.js';
 import { checkVersion } from './version.js';
@@ -106,10 +106,11 @@ export async function answer(
     notification = request.notification;
     const asked = await actor();
     caller = asked.caller;
-    if (!method.checksToken) await hub.identity.confirm(caller);
+    // Awaited only while the token is still to be checked: an await costs a turn of the microtask queue.
+    if (!method.checksToken && uncheckedToken(caller)) await hub.identity.confirm(caller);
     params = request.params ?? {};
     const result = await method.handler(hub, asked, params, call);
-    await hub.identity.confirm(caller); // already checked, unless no statement of the method did
+    if (uncheckedToken(caller)) await hub.identity.confirm(caller); // unless a statement of the method checked it
     if (result instanceof EventStream) return { status: 200, body: undefined, stream: { id, events: result } };
     return notification ? NO_ANSWER : { status: 200, body: { jsonrpc: '2.0', id, result } };
   } catch (error) {
