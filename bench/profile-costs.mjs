@@ -14,7 +14,7 @@ export const PARTS = [
   ['store: SQLite statements, commit', /^[^ ]* store\/sqlite\/|npm:better-sqlite3/],
   ['the task (hub, kinds, caches)', /^[^ ]* (hub|kinds|store|delivery|events|scheduler)\//],
   ['answer serialization', /^serialize npm:fastify|^[^ ]* (wire|a2a\/legacy)/],
-  ['body parsing', /^(rawBody|onEnd|run|ContentTypeParser\.run) npm:fastify|^[^ ]* doors\/http\/app\.js:1\d\d/],
+  ['body parsing', /^(rawBody|onEnd|run|ContentTypeParser\.run) npm:fastify|^parseJsonBody /],
   ['guard, hooks, error mapping', /^[^ ]* doors\/http\//],
   ['routing', /npm:find-my-way/],
   ['fastify request and reply', /npm:(fastify|avvio|@fastify)/],

@@ -101,7 +101,7 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, function parseJsonBody(request, body, done) {
     let parsed: unknown;
     try {
       parsed = body === '' ? undefined : JSON.parse(body as string);
