@@ -13,7 +13,12 @@ export class Wakeups {
   private readonly watchers = new Map<string, Set<Watcher>>();
 
   constructor(events: StoreEvents) {
-    events.onTask((commit) => this.wake(commit.log, commit.lastSeq, commit.events));
+    // A commit's subscribers are woken after the tick that made it, so the writer's own answer
+    // leaves first instead of waiting behind a write to every subscriber's socket. A task nobody
+    // here follows schedules nothing: whoever starts to follow it later reads the log first.
+    events.onTask((commit) => {
+      if (this.watchers.has(commit.log)) setImmediate(() => this.wake(commit.log, commit.lastSeq, commit.events));
+    });
   }
 
   watch(taskId: string, wake: Watcher): () => void {
