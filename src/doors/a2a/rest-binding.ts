@@ -102,18 +102,19 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
     (name: 'SendStreamingMessage' | 'SubscribeToTask', params: (request: FastifyRequest) => unknown) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
       const { actor, call, abort, who } = await context(request, reply);
-      const opened = await invoke(name, hub, actor, params(request), call);
+      // Only `release` outlives the call: holding the whole stream would keep its snapshot as long as the stream.
+      const { subscription, release } = await invoke(name, hub, actor, params(request), call);
       reply.hijack();
       const ended = streams.hold(who, abort);
       return writeEventStream(
         reply.raw,
         restFrames,
-        new EventStream(opened.subscription, v1Wire, opened.release),
+        new EventStream(subscription, v1Wire, release),
         abort,
         settings,
       ).finally(() => {
         ended();
-        opened.release();
+        release();
       });
     };
 

@@ -69,13 +69,14 @@ export function jsonRpcHandler(hub: Hub, options: RpcRouteOptions) {
     );
     if (result.stream) {
       const { events } = result.stream;
+      const { release } = events; // not the stream itself, whose snapshot would then live as long as the stream
       const abort = ending();
       reply.hijack();
       const ended = streams.hold(who, abort);
       return writeEventStream(reply.raw, jsonRpcFrames(result.stream.id), events, abort, options.streams).finally(
         () => {
           ended();
-          events.release();
+          release();
         },
       );
     }

@@ -3,6 +3,7 @@ import { sseBlock, writeSse } from '../http/sse.js';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
 import type { StreamResponse } from '../../a2a/types.js';
 import type { StreamSettings } from '../../config/index.js';
+import type { Subscription } from '../../hub/following.js';
 import type { EventStream, WireFormat } from './methods.js';
 
 /**
@@ -34,20 +35,24 @@ export function writeEventStream(
   abort: AbortController,
   settings: StreamSettings,
 ): Promise<void> {
-  const { subscription, wire } = stream;
+  const { wire } = stream;
+  const { events } = stream.subscription;
+  let subscription: Subscription | undefined = stream.subscription;
   return writeSse(
     res,
     abort,
     settings,
     async (send) => {
+      const { snapshot, snapshotSeq, resuming } = subscription!;
+      subscription = undefined; // the snapshot is written once, not held for as long as the stream stays open
       // A resumed stream replays events older than its snapshot: the snapshot then carries no id, so ids only ever rise.
       await send(
         sseBlock(
-          subscription.resuming ? undefined : subscription.snapshotSeq,
-          `${frames.open}${JSON.stringify(wire.shape({ task: subscription.snapshot }))}${frames.close}`,
+          resuming ? undefined : snapshotSeq,
+          `${frames.open}${JSON.stringify(wire.shape({ task: snapshot }))}${frames.close}`,
         ),
       );
-      for await (const { seq, event } of subscription.events) {
+      for await (const { seq, event } of events) {
         await send(eventBlock(seq, event, wire.shape, frames));
         if (wire.ends(event)) break;
       }
