@@ -13,6 +13,8 @@
 //        FANOUT_SKIP_COST=1                  only the fan-out part
 //        FANOUT_MUSTER_NODE_ARGS             extra node flags for the Muster process only,
 //                                            e.g. "--cpu-prof --cpu-prof-dir=/tmp/muster-prof"
+//        BENCH_MUSTER_ROOT                   the checkout whose dist/ is run (default: the one above bench/)
+//        BENCH_RESULTS_DIR                   where fanout.json goes (default: bench/results)
 //
 // Needs dist/ (npm run build). Writes bench/results/fanout.json. Exit code non-zero when
 // something failed (a subscriber missed, reordered or duplicated an event, a request failed).
@@ -26,7 +28,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = process.env.BENCH_MUSTER_ROOT ?? HERE;
+const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.join(HERE, 'bench/results');
 const int = (name, dflt) => {
   const v = process.env[name];
   if (v === undefined || v === '') return dflt;
@@ -380,10 +384,9 @@ try {
 } finally {
   results.problems = problems;
   results.loadAverageAtEnd = os.loadavg().map((v) => round(v));
-  const dir = path.join(ROOT, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'fanout.json'), `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nraw figures: bench/results/fanout.json`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(path.join(RESULTS_DIR, 'fanout.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nraw figures: ${path.join(RESULTS_DIR, 'fanout.json')}`);
   if (problems.length) {
     console.log(`\n${problems.length} problem(s):`);
     for (const p of problems.slice(0, 30)) console.log(`  - ${p}`);
