@@ -2,10 +2,11 @@
 // its figures read from the results file it writes.
 //
 // fanout.mjs starts the Muster of the folder above its own (its ROOT) and writes its results
-// there. So each build gets a harness folder in the run's temp dir: the working tree's bench/*.mjs
-// and bench/lib/ (which lib.mjs re-exports) copied in (both builds measured by the same harness),
-// and links to the build's dist/ and node_modules. Node runs the linked dist/cli/main.js from its
-// real path, with that build's packages; neither build's bench/results/ is touched.
+// there. So each build gets a harness folder in the run's temp dir: the working tree's bench/*.mjs,
+// bench/lib/ (which lib.mjs re-exports) and bench/fanout/ (fanout.mjs's pieces) copied in (both
+// builds measured by the same harness), and links to the build's dist/ and node_modules. Node runs
+// the linked dist/cli/main.js from its real path, with that build's packages; neither build's
+// bench/results/ is touched.
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,8 @@ function harness(name, root) {
   mkdirSync(bench, { recursive: true });
   for (const file of readdirSync(path.join(ROOT, 'bench')).filter((f) => f.endsWith('.mjs')))
     copyFileSync(path.join(ROOT, 'bench', file), path.join(bench, file));
-  cpSync(path.join(ROOT, 'bench/lib'), path.join(bench, 'lib'), { recursive: true });
+  for (const folder of ['lib', 'fanout'])
+    cpSync(path.join(ROOT, 'bench', folder), path.join(bench, folder), { recursive: true });
   for (const link of ['dist', 'node_modules']) {
     try {
       symlinkSync(path.join(root, link), path.join(dir, link), 'dir');

@@ -8,8 +8,9 @@
 //   load.mjs       the SendMessage/GetTask settings and scenarios, one measured run
 //   rounds.mjs     rounds with alternating order, medians and per-round ratios, their tables
 //   results.mjs    the results file and the machine it opens with
-// fanout.mjs and review-due.mjs use only freePort; run.mjs and postgres.mjs the servers, load and
-// rounds; the per-store drivers (intents.mjs, memory.mjs, relay.mjs) the hubs, stores, calls and figures.
+// fanout.mjs uses freePort, pool, median and cpuSeconds, review-due.mjs only freePort; run.mjs and
+// postgres.mjs the servers, load and rounds; the per-store drivers (intents.mjs, memory.mjs,
+// relay.mjs) the hubs, stores, calls and figures.
 // Nothing here runs at import: the temp dir and exit handlers are set up on first use.
 export * from './lib/figures.mjs';
 export * from './lib/http.mjs';
