@@ -167,7 +167,9 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
       logger.info({ taskId: work.taskId, lateMs: Date.now() - work.dueAt }, 'deadline run');
     },
     next: () => store.nextDue(),
-    batch: 500,
+    // 128 in flight, not 500: the burst commits in smaller steps with turns of the event loop between
+    // them (10,000 reviews due at once: loop delay max 118 ms, was 227-244 ms).
+    batch: 128,
     pollMs: 250,
     leaseMs: 30_000,
     lag: { dueAt: (work) => work.dueAt, report: (ms) => metrics.schedulerLag('deadlines', ms) },
