@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../lib.mjs';
+import { endChild, freePort } from '../lib.mjs';
 import { sleep } from './http.mjs';
 import { ADMIN_TOKEN, N, ROOT } from './settings.mjs';
 
@@ -71,14 +71,7 @@ export async function startMuster() {
     pid: child.pid,
     tail,
     alive: () => exited === null,
-    async stop() {
-      if (exited !== null) return;
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await gone;
-      clearTimeout(t);
-    },
+    stop: () => endChild(child),
   };
 }
 

@@ -98,15 +98,18 @@ export async function startChild(name, args, env, readyUrl) {
 
   return {
     pid: child.pid,
-    async stop() {
-      if (exited !== null) return;
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await gone;
-      clearTimeout(timer);
-    },
+    stop: () => endChild(child),
   };
+}
+
+/** Ends a child process: SIGTERM, SIGKILL after 5 s; resolves once it has exited. */
+export async function endChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await gone;
+  clearTimeout(timer);
 }
 
 /** Runs a bench's main: a failure is said in one line, what it started is cleaned up, and it exits 1. */
