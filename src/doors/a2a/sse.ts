@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sseBlock, writeSse } from '../http/sse.js';
+import { SharedBlock, sseBlock, writeSse } from '../http/sse.js';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
 import type { StreamResponse } from '../../a2a/types.js';
 import type { StreamSettings } from '../../config/index.js';
@@ -63,12 +63,12 @@ export function writeEventStream(
 
 /**
  * Fast path of a fan-out: live events reach every subscriber of a task as the same object
- * (events/wakeups.ts), after the view has let each subscriber see it, so its SSE block is built and
- * encoded once per event, wire shape and envelope, and the same bytes are written to every socket.
- * An event is one log entry, so its seq is part of it.
+ * (events/wakeups.ts), after the view has let each subscriber see it, so its SSE block is built,
+ * encoded and framed (http/sse.ts SharedBlock) once per event, wire shape and envelope, and the same
+ * bytes are written to every socket. An event is one log entry, so its seq is part of it.
  */
-const blocks = new WeakMap<object, Map<WireFormat['shape'], Map<string, Buffer>>>();
-function eventBlock(seq: number, event: StreamResponse, shape: WireFormat['shape'], frames: SseFrames): Buffer {
+const blocks = new WeakMap<object, Map<WireFormat['shape'], Map<string, SharedBlock>>>();
+function eventBlock(seq: number, event: StreamResponse, shape: WireFormat['shape'], frames: SseFrames): SharedBlock {
   let byShape = blocks.get(event);
   if (!byShape) blocks.set(event, (byShape = new Map()));
   let byEnvelope = byShape.get(shape);
@@ -76,7 +76,7 @@ function eventBlock(seq: number, event: StreamResponse, shape: WireFormat['shape
   const key = frames.open + frames.close;
   let block = byEnvelope.get(key);
   if (!block) {
-    block = Buffer.from(sseBlock(seq, `${frames.open}${JSON.stringify(shape(event))}${frames.close}`));
+    block = new SharedBlock(sseBlock(seq, `${frames.open}${JSON.stringify(shape(event))}${frames.close}`));
     byEnvelope.set(key, block);
   }
   return block;

@@ -6,17 +6,53 @@
  * error block, and the stream ends when the client leaves or `abort` fires.
  */
 import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { StreamSettings } from '../../config/index.js';
 import { drained } from './drained.js';
 
 class TooFarBehind extends Error {}
 
+/**
+ * An SSE block written to many streams (a fan-out): encoded once, and framed once as a chunk of
+ * an HTTP/1.1 chunked body (its size in hex, CRLF, the block, CRLF), which a chunked stream's
+ * socket then takes as it is.
+ */
+export class SharedBlock {
+  readonly chunk: Buffer;
+  /** The block alone, within `chunk`. */
+  readonly bytes: Buffer;
+
+  constructor(block: string) {
+    const size = Buffer.byteLength(block);
+    const head = `${size.toString(16)}\r\n`;
+    this.chunk = Buffer.from(`${head}${block}\r\n`);
+    this.bytes = this.chunk.subarray(head.length, head.length + size);
+  }
+}
+
 /** Writes one SSE block (it ends with a blank line); resolves once the socket can take more. */
-export type SendBlock = (block: string | Buffer) => Promise<void>;
+export type SendBlock = (block: string | SharedBlock) => Promise<void>;
 
 /** An SSE block: an optional `id:` line and an optional `data:` line. */
 export const sseBlock = (id: string | number | undefined, data?: string): string =>
   `${id === undefined ? '' : `id: ${id}\n`}${data === undefined ? '' : `data: ${data}\n`}\n`;
+
+const KEEP_ALIVE = new SharedBlock(': keep-alive\n\n');
+
+/**
+ * Writes a block to the stream; answers what to await 'drain' from when it is full, undefined
+ * when it has room. Fast path of a fan-out: a shared block goes straight to a chunked response's
+ * socket, already framed: one socket write per subscriber instead of node:http framing it in
+ * four pieces, which costs several times more on each fresh response's first writes (measured:
+ * 1,000 streams' first event 60-120 ms of CPU against 20). A response still waiting for its socket
+ * (pipelined) or whose socket is closing goes through node:http.
+ */
+function writeBlock(res: ServerResponse, block: string | SharedBlock): Writable | undefined {
+  if (typeof block === 'string') return res.write(block) ? undefined : res;
+  const { socket } = res;
+  if (res.chunkedEncoding && socket?.writable) return socket.write(block.chunk) ? undefined : socket;
+  return res.write(block.bytes) ? undefined : res;
+}
 
 /** `headers` are added to (or replace) the stream's own. */
 export async function writeSse(
@@ -44,8 +80,8 @@ export async function writeSse(
   if (res.destroyed) abort.abort(); // the client left before the stream began: its close was already heard by no one
   const stopBeating = keepAlive(res, settings.heartbeatMs);
   const send: SendBlock = async (block) => {
-    if (res.write(block)) return;
-    if (!(await drained(res, settings.drainTimeoutMs, abort.signal))) throw new TooFarBehind();
+    const full = writeBlock(res, block);
+    if (full && !(await drained(full, settings.drainTimeoutMs, abort.signal))) throw new TooFarBehind();
   };
   let behind = false;
   try {
@@ -71,7 +107,7 @@ function keepAlive(res: ServerResponse, ms: number): () => void {
   let beat = beating.get(ms);
   if (!beat) {
     const streams = new Set<ServerResponse>();
-    beat = { streams, timer: setInterval(() => streams.forEach((s) => s.write(': keep-alive\n\n')), ms) };
+    beat = { streams, timer: setInterval(() => streams.forEach((s) => writeBlock(s, KEEP_ALIVE)), ms) };
     beating.set(ms, beat);
   }
   const { streams, timer } = beat;
