@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { SharedBlock, sseBlock, writeSse } from '../http/sse.js';
+import { FramedBlock, sseBlock, writeSse } from '../http/sse.js';
 import { errorAnswer, type JsonRpcId } from './jsonrpc.js';
 import type { StreamResponse } from '../../a2a/types.js';
 import type { StreamSettings } from '../../config/index.js';
@@ -64,11 +64,11 @@ export function writeEventStream(
 /**
  * Fast path of a fan-out: live events reach every subscriber of a task as the same object
  * (events/wakeups.ts), after the view has let each subscriber see it, so its SSE block is built,
- * encoded and framed (http/sse.ts SharedBlock) once per event, wire shape and envelope, and the same
+ * encoded and framed (http/sse.ts FramedBlock) once per event, wire shape and envelope, and the same
  * bytes are written to every socket. An event is one log entry, so its seq is part of it.
  */
-const blocks = new WeakMap<object, Map<WireFormat['shape'], Map<string, SharedBlock>>>();
-function eventBlock(seq: number, event: StreamResponse, shape: WireFormat['shape'], frames: SseFrames): SharedBlock {
+const blocks = new WeakMap<object, Map<WireFormat['shape'], Map<string, FramedBlock>>>();
+function eventBlock(seq: number, event: StreamResponse, shape: WireFormat['shape'], frames: SseFrames): FramedBlock {
   let byShape = blocks.get(event);
   if (!byShape) blocks.set(event, (byShape = new Map()));
   let byEnvelope = byShape.get(shape);
@@ -76,7 +76,7 @@ function eventBlock(seq: number, event: StreamResponse, shape: WireFormat['shape
   const key = frames.open + frames.close;
   let block = byEnvelope.get(key);
   if (!block) {
-    block = new SharedBlock(sseBlock(seq, `${frames.open}${JSON.stringify(shape(event))}${frames.close}`));
+    block = new FramedBlock(sseBlock(seq, `${frames.open}${JSON.stringify(shape(event))}${frames.close}`));
     byEnvelope.set(key, block);
   }
   return block;

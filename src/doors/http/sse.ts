@@ -12,46 +12,48 @@ import { drained } from './drained.js';
 
 class TooFarBehind extends Error {}
 
+/** An SSE block as one chunk of an HTTP/1.1 chunked body: its size in hex, CRLF, the block, CRLF. */
+const chunkOf = (block: string): string => `${Buffer.byteLength(block).toString(16)}\r\n${block}\r\n`;
+
 /**
- * An SSE block written to many streams (a fan-out): encoded once, and framed once as a chunk of
- * an HTTP/1.1 chunked body (its size in hex, CRLF, the block, CRLF), which a chunked stream's
- * socket then takes as it is.
+ * An SSE block encoded once and framed as a chunk (chunkOf), which a chunked stream's socket takes
+ * as it is; a fan-out writes the same one to every subscriber.
  */
-export class SharedBlock {
+export class FramedBlock {
   readonly chunk: Buffer;
   /** The block alone, within `chunk`. */
   readonly bytes: Buffer;
 
   constructor(block: string) {
-    const size = Buffer.byteLength(block);
-    const head = `${size.toString(16)}\r\n`;
-    this.chunk = Buffer.from(`${head}${block}\r\n`);
-    this.bytes = this.chunk.subarray(head.length, head.length + size);
+    this.chunk = Buffer.from(chunkOf(block));
+    const start = this.chunk.indexOf('\r\n') + 2;
+    this.bytes = this.chunk.subarray(start, this.chunk.length - 2);
   }
 }
 
 /** Writes one SSE block (it ends with a blank line); resolves once the socket can take more. */
-export type SendBlock = (block: string | SharedBlock) => Promise<void>;
+export type SendBlock = (block: string | FramedBlock) => Promise<void>;
 
 /** An SSE block: an optional `id:` line and an optional `data:` line. */
 export const sseBlock = (id: string | number | undefined, data?: string): string =>
   `${id === undefined ? '' : `id: ${id}\n`}${data === undefined ? '' : `data: ${data}\n`}\n`;
 
-const KEEP_ALIVE = new SharedBlock(': keep-alive\n\n');
+const KEEP_ALIVE = new FramedBlock(': keep-alive\n\n');
 
 /**
  * Writes a block to the stream; answers what to await 'drain' from when it is full, undefined
- * when it has room. Fast path of a fan-out: a shared block goes straight to a chunked response's
- * socket, already framed: one socket write per subscriber instead of node:http framing it in
- * four pieces, which costs several times more on each fresh response's first writes (measured:
- * 1,000 streams' first event 60-120 ms of CPU against 20). A response still waiting for its socket
- * (pipelined) or whose socket is closing goes through node:http.
+ * when it has room. Every block goes to a chunked response's socket already framed: one socket
+ * write per block, where node:http frames it in four pieces, which on each fresh response's first
+ * writes costs several times more (measured: 1,000 streams' first event 60-120 ms of CPU against
+ * 20); and a stream's first block (its snapshot) warms the path its live events take. A response
+ * still waiting for its socket (pipelined) or whose socket is closing goes through node:http.
  */
-function writeBlock(res: ServerResponse, block: string | SharedBlock): Writable | undefined {
-  if (typeof block === 'string') return res.write(block) ? undefined : res;
+function writeBlock(res: ServerResponse, block: string | FramedBlock): Writable | undefined {
   const { socket } = res;
-  if (res.chunkedEncoding && socket?.writable) return socket.write(block.chunk) ? undefined : socket;
-  return res.write(block.bytes) ? undefined : res;
+  if (res.chunkedEncoding && socket?.writable) {
+    return socket.write(typeof block === 'string' ? chunkOf(block) : block.chunk) ? undefined : socket;
+  }
+  return res.write(typeof block === 'string' ? block : block.bytes) ? undefined : res;
 }
 
 /** `headers` are added to (or replace) the stream's own. */
@@ -88,7 +90,7 @@ export async function writeSse(
     await write(send);
   } catch (error) {
     behind = error instanceof TooFarBehind;
-    if (!behind && !abort.signal.aborted) res.write(failed(error));
+    if (!behind && !abort.signal.aborted) writeBlock(res, failed(error));
   } finally {
     stopBeating();
     abort.abort(); // stops the stream's reader if it ended on our side
