@@ -6,7 +6,8 @@
  * A JSON-RPC dialect serves its endpoint with the A2A door's route (doors/a2a/rpc-route.ts),
  * handing it its own methods and error table (a Dispatch).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { HttpRequest } from '../doors/http/exchange.js';
 import type { Hub } from '../hub/hub.js';
 import type { Signer } from '../delivery/signing.js';
 import type { OpenStreams } from '../doors/http/open-streams.js';
@@ -24,7 +25,7 @@ export interface DialectOptions {
   /** The A2A bindings this node serves besides JSON-RPC (the gRPC port, when on). */
   bindings: Bindings;
   /** Logs an unexpected failure (a bug, never a client's mistake) with its request. */
-  logError: (error: unknown, request: FastifyRequest) => void;
+  logError: (error: unknown, request: HttpRequest) => void;
 }
 
 export interface Dialect {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { HttpRequest } from '../doors/http/exchange.js';
 import type { Caller } from '../identity/caller.js';
 import type { Logger } from './logger.js';
 import type { DoorLabel, HubMetrics } from './metrics.js';
@@ -50,7 +51,7 @@ const kRequest = Symbol('muster.request');
 const kStart = Symbol('muster.start');
 const kOnSocket = Symbol('muster.onSocket');
 /** `kOnSocket`: the status of an answer the hub wrote on the bare socket (client-errors.ts), not through this response. */
-type Tracked = ServerResponse & { [kRequest]: FastifyRequest; [kStart]: number; [kOnSocket]?: number };
+type Tracked = ServerResponse & { [kRequest]: HttpRequest; [kStart]: number; [kOnSocket]?: number };
 
 /** The id of the request `res` answers, when the tracker has seen it. */
 export const trackedRequestId = (res: ServerResponse): string | undefined => (res as Partial<Tracked>)[kRequest]?.id;
@@ -67,13 +68,13 @@ export function answeredOnSocket(res: ServerResponse, status: number): boolean {
 }
 
 /** The route's pattern and door; fastify builds `routeOptions` afresh on each read, so it is read once. */
-function routeOf(request: FastifyRequest): { route: string; door: DoorLabel } {
+function routeOf(request: HttpRequest): { route: string; door: DoorLabel } {
   const { url, config } = request.routeOptions;
   return { route: url ?? NO_ROUTE, door: config?.door === 'jsonrpc' ? 'jsonrpc' : 'rest' };
 }
 
 /** The socket went away before the answer was complete: the client's doing, not a failure of ours. */
-const clientGone = (request: FastifyRequest): boolean => request.raw.aborted || request.raw.socket?.destroyed === true;
+const clientGone = (request: HttpRequest): boolean => request.raw.aborted || request.raw.socket?.destroyed === true;
 
 /**
  * One log line and one count per request, written when its answer is done (a stream's too),
@@ -86,10 +87,10 @@ const clientGone = (request: FastifyRequest): boolean => request.raw.aborted || 
 export function requestTracker(
   app: FastifyInstance,
   { logger, metrics, rpcMethods }: RequestObservers,
-): (request: FastifyRequest, reply: FastifyReply) => void {
+): (request: HttpRequest, reply: { raw: ServerResponse }) => void {
   app.decorateRequest('callerLabel', ANONYMOUS);
   const logsRequests = logger.isLevelEnabled('info');
-  const methodOf = (request: FastifyRequest, door: DoorLabel, route: string): string => {
+  const methodOf = (request: HttpRequest, door: DoorLabel, route: string): string => {
     if (door === 'rest') return `${request.method} ${route}`;
     const name = (request.body as { method?: unknown } | undefined)?.method;
     return typeof name === 'string' && rpcMethods.has(name) ? name : 'unknown';
@@ -128,7 +129,7 @@ export function requestTracker(
 }
 
 /** Reports a failure the caller was not told the cause of; nothing when the client had already gone. */
-export function logFailure(logger: Logger, error: unknown, request: FastifyRequest): void {
+export function logFailure(logger: Logger, error: unknown, request: HttpRequest): void {
   if (clientGone(request)) return; // its request line says so
   logger.error(
     { reqId: request.id, method: request.method, route: routeOf(request).route, err: error },

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { HttpRequest } from '../doors/http/exchange.js';
 import type { StreamSettings } from '../config/index.js';
 import type { Hub } from '../hub/hub.js';
 import type { Signer } from '../delivery/signing.js';
@@ -96,7 +97,7 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     open,
     streams: options.streams,
     bindings: { grpcPort: options.grpcPort },
-    logError: (error: unknown, request: FastifyRequest) => logFailure(options.logger, error, request),
+    logError: (error: unknown, request: HttpRequest) => logFailure(options.logger, error, request),
   };
   for (const dialect of DIALECTS)
     void app.register(async (scope) => dialect.routes(scope, hub, dialectOptions), { prefix: dialect.prefix });

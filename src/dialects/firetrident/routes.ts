@@ -4,6 +4,7 @@
  * for anything else there. A colony that does not exist answers 404 on every route.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../../doors/http/exchange.js';
 import { legacyCard } from '../../doors/a2a/card.js';
 import { CardSigner } from '../../doors/a2a/card-signing.js';
 import { jsonRpcHandler } from '../../doors/a2a/rpc-route.js';
@@ -24,7 +25,7 @@ import { colonyRestRoutes } from './rest.js';
 const ROUTES =
   'A colony answers GET .well-known/agent-card.json, POST a2a (JSON-RPC), POST intents, GET intents/{id}, POST intents/{id}/withdraw and GET why?path=, under /api/colonies/{colony}/';
 
-const colonyOf = (request: FastifyRequest) => (request.params as { space: string }).space;
+const colonyOf = (request: HttpRequest) => (request.params as { space: string }).space;
 
 export function colonyRoutes(scope: FastifyInstance, hub: Hub, options: DialectOptions): void {
   const cards = new CardSigner(options.signer);

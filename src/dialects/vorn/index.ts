@@ -4,7 +4,8 @@
  * and sent lists (mailbox.ts), one task and its respond (tasks.ts), and forwarding to an agent's
  * own endpoint (forwarding.ts); every refusal in Vorn's words (errors.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { HttpRequest } from '../../doors/http/exchange.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
 import { agentDoor } from '../../doors/a2a/bases.js';
@@ -21,7 +22,7 @@ import { AGENT_DISPATCH, PLATFORM_DISPATCH } from './rpc.js';
 import { taskRoutes } from './tasks.js';
 
 /** The agent an endpoint's path names, by handle or agent id; it must exist (else HTTP 404). */
-const agentOf = async (hub: Hub, request: FastifyRequest): Promise<Door> =>
+const agentOf = async (hub: Hub, request: HttpRequest): Promise<Door> =>
   agentDoor(hub, await hub.identity.handleOf((request.params as { handle: string }).handle));
 
 const ROUTES_HINT =

@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../http/exchange.js';
 
 /** SSE's Last-Event-ID travels as a header, on a JSON-RPC POST as on any SSE request of either binding. */
-export function lastEventIdOf(request: FastifyRequest): { lastEventId?: number } {
+export function lastEventIdOf(request: HttpRequest): { lastEventId?: number } {
   return lastEventIdFrom(request.headers['last-event-id']);
 }
 

@@ -7,6 +7,7 @@
  * operation (src/operations/); the bearer token is the same as on JSON-RPC.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../http/exchange.js';
 import { isJsonObject } from '../../a2a/types.js';
 import type { StreamSettings } from '../../config/index.js';
 import type { Hub } from '../../hub/hub.js';
@@ -29,12 +30,12 @@ import type { OpenStreams } from '../http/open-streams.js';
 export interface RestBindingOptions {
   /** The base's path under the hub, ending in `/` ('' for the hub's own). */
   path: string;
-  door: (request: FastifyRequest) => Promise<Door>;
+  door: (request: HttpRequest) => Promise<Door>;
   publicUrl: URL | undefined;
   bindings: Bindings;
   streams: OpenStreams;
   settings: StreamSettings;
-  logError: (error: unknown, request: FastifyRequest) => void;
+  logError: (error: unknown, request: HttpRequest) => void;
 }
 
 /** Events are StreamResponse JSON as they are; a failure mid-stream is an SSE `error` event holding a google.rpc.Status. */

@@ -11,7 +11,8 @@ import { cardVersionOf } from './version.js';
 import { CardSigner } from './card-signing.js';
 import type { Signer } from '../../delivery/signing.js';
 import { JWKS_PATH } from '../rest/keys.js';
-import { jsonRpcHandler } from './rpc-route.js';
+import { postJsonRpc } from './rpc-route.js';
+import type { HttpRequest } from '../http/exchange.js';
 import type { StreamSettings } from '../../config/index.js';
 
 /**
@@ -43,7 +44,7 @@ export function a2aRoutes(
   options: {
     publicUrl: URL | undefined;
     streams: StreamSettings;
-    logError: (error: unknown, request: FastifyRequest) => void;
+    logError: (error: unknown, request: HttpRequest) => void;
     signer: Signer;
     bindings: Bindings;
     /** Every stream of this process, on every binding. */
@@ -54,31 +55,29 @@ export function a2aRoutes(
   const cards = new CardSigner(options.signer);
   // Open event streams end when the hub stops; otherwise a shutdown would wait on them forever.
   app.addHook('preClose', async () => streams.endAll());
-  const rpc = (door: (request: FastifyRequest) => Promise<Door>) => jsonRpcHandler(hub, { ...options, door });
-  const config = { door: 'jsonrpc' as const };
   const card = async (request: FastifyRequest, reply: FastifyReply, door: Door) => {
     const hubBase = baseUrl(publicUrl, request);
     return sendCard(request, reply, cards, hubBase, () => publicCard(hub, door, hubBase, bindings));
   };
   const named = {
-    agent: (request: FastifyRequest): Door & { kind: 'agent' } => ({
+    agent: (request: HttpRequest): Door & { kind: 'agent' } => ({
       kind: 'agent',
       handle: (request.params as { handle: string }).handle,
     }),
-    space: (request: FastifyRequest): Door & { kind: 'space' } => ({
+    space: (request: HttpRequest): Door & { kind: 'space' } => ({
       kind: 'space',
       name: (request.params as { name: string }).name,
     }),
   };
-  const agentOf = (request: FastifyRequest) => agentDoor(hub, named.agent(request).handle);
-  const spaceOf = (request: FastifyRequest) => spaceDoor(hub, named.space(request).name);
+  const agentOf = (request: HttpRequest) => agentDoor(hub, named.agent(request).handle);
+  const spaceOf = (request: HttpRequest) => spaceDoor(hub, named.space(request).name);
 
   // Each base: its card (whose reading checks the base exists) at the well-known path and at the
   // 0.2 one, its JSON-RPC endpoint (with and without the slash), its HTTP+JSON binding.
   const mount = (
     path: string,
-    door: (request: FastifyRequest) => Promise<Door>,
-    cardOf: (request: FastifyRequest) => Door,
+    door: (request: HttpRequest) => Promise<Door>,
+    cardOf: (request: HttpRequest) => Door,
     cardConfig: 'rest' | undefined,
   ) => {
     for (const cardPath of [CARD_PATH, LEGACY_CARD_PATH]) {
@@ -86,8 +85,8 @@ export function a2aRoutes(
         card(request, reply, cardOf(request)),
       );
     }
-    app.post(`/${path}`, { config }, rpc(door));
-    if (path !== '') app.post(`/${path.slice(0, -1)}`, { config }, rpc(door));
+    postJsonRpc(app, `/${path}`, hub, { ...options, door });
+    if (path !== '') postJsonRpc(app, `/${path.slice(0, -1)}`, hub, { ...options, door });
     restBindingRoutes(app, hub, { path, door, publicUrl, bindings, streams, settings: options.streams, logError });
   };
   const fixed = (door: Door) => [async () => door, () => door] as const;

@@ -3,7 +3,7 @@
  * else the `?A2A-Version=` query parameter (A2A 1.0 §3.6.1 allows either). An absent or empty
  * value means 0.3 (§3.6.2); any version but 0.3 and 1.0 is refused with VersionNotSupported.
  */
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../http/exchange.js';
 import { HubError } from '../../errors/hub-error.js';
 
 /** Versions this hub speaks, as Major.Minor. */
@@ -12,7 +12,7 @@ const SUPPORTED_VERSIONS = new Set(['0.3', '1.0']);
 /** `1.0.0` → `1.0`: versions are negotiated as Major.Minor (a patch part is tolerated). */
 const majorMinor = (version: string): string => version.trim().split('.').slice(0, 2).join('.');
 
-export function requestedVersion(request: FastifyRequest): string | undefined {
+export function requestedVersion(request: HttpRequest): string | undefined {
   const header = request.headers['a2a-version'];
   if (typeof header === 'string' && header !== '') return header;
   const query = (request.query as Record<string, unknown> | undefined)?.['A2A-Version'];
@@ -39,7 +39,7 @@ export function checkVersion(version: string | undefined): void {
 }
 
 /** The card shape a request gets: 1.0 when it asks for 1.0, else 0.3 (an absent version means 0.3). */
-export function cardVersionOf(request: FastifyRequest): '1.0' | '0.3' {
+export function cardVersionOf(request: HttpRequest): '1.0' | '0.3' {
   const version = requestedVersion(request);
   checkVersion(version);
   return version !== undefined && majorMinor(version) === '1.0' ? '1.0' : '0.3';

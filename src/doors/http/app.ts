@@ -1,11 +1,15 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { once } from 'node:events';
+import http from 'node:http';
 import { HubError } from '../../errors/hub-error.js';
 import type { HttpLimits } from '../../config/index.js';
 import type { ProxyTrust } from '../../config/values.js';
 import type { Hub } from '../../hub/hub.js';
 import { LIMITS } from '../../wire/limits.js';
-import { asHubError, errorHeaders, notJson, restErrorBody, restStatus } from './errors.js';
+import { asHubError, errorHeaders, restErrorBody, restStatus } from './errors.js';
+import type { HttpRequest } from './exchange.js';
+import { parseJsonBody } from './json-body.js';
+import { JsonRpcLane } from './lane.js';
 import { clientErrorHandler } from './client-errors.js';
 import { callerOf, claimedCallerOf } from './context.js';
 import { requestGuard } from './guard.js';
@@ -37,18 +41,6 @@ export interface HttpAppOptions {
 
 const JSON_TYPES = ['application/json', 'application/a2a+json'];
 
-/** JSON deeper than this is refused before anything walks it recursively. */
-const MAX_DEPTH = 64;
-
-/** Recursion stops at MAX_DEPTH + 1 frames, so no body can exhaust the stack here. */
-function tooDeep(value: unknown, depth = 1): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (depth > MAX_DEPTH) return true;
-  if (Array.isArray(value)) return value.some((item) => tooDeep(item, depth + 1));
-  for (const key in value) if (tooDeep((value as Record<string, unknown>)[key], depth + 1)) return true;
-  return false;
-}
-
 /** How long an oversize body may keep arriving after its 413 before the connection is cut. */
 const DRAIN_MS = 2_000;
 
@@ -60,14 +52,34 @@ const checkingIntervalMs = ({ headersTimeoutMs, requestTimeoutMs }: HttpLimits):
   Math.max(10, Math.min(1_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 10)));
 
 /**
+ * Node's server options. A request that trickles in is cut off; an answer, a stream's too, is not
+ * limited (node counts only until the request has arrived); node checks both together. A request
+ * without Host is refused by the guard, in the hub's shape.
+ */
+const serverOptions = (limits: HttpLimits): http.ServerOptions => ({
+  headersTimeout: limits.headersTimeoutMs,
+  requestTimeout: limits.requestTimeoutMs,
+  connectionsCheckingInterval: checkingIntervalMs(limits),
+  requireHostHeader: false,
+});
+
+/**
  * The HTTP server every door shares, with no door's routes (src/server/app.ts mounts them). It
  * knows transport concerns only: body limits, JSON parsing, the host/origin guard, the caller's
  * token, request lines, and turning any error into a JSON answer for its door.
  */
 export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   const limits = options.httpLimits;
+  // Made below, with the steps it shares with fastify's hooks; the server hands it requests once listening.
+  let lane: JsonRpcLane | undefined;
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
+    // The HTTP/1 server fastify would make, with the JSON-RPC lane (lane.ts) offered each request first.
+    serverFactory: (handler) => {
+      const server = http.createServer(serverOptions(limits), (req, res) => lane?.take(req, res) || handler(req, res));
+      server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      return server;
+    },
     logger: false,
     // Fastify's own 503 while closing has its own body: the onRequest hook answers in the hub's shape instead.
     return503OnClosing: false,
@@ -75,17 +87,6 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
     routerOptions: { ignoreDuplicateSlashes: true },
     forceCloseConnections: 'idle',
     trustProxy: options.trustProxy,
-    // A request that trickles in is cut off; an answer, a stream's too, is not limited (node counts
-    // only until the request has arrived). Both are given to node's constructor, which checks them together.
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    // requireHostHeader: a request without Host is refused by the guard, in the hub's shape.
-    http: {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: checkingIntervalMs(limits),
-      requireHostHeader: false,
-    },
     // What node's parser refuses, and the timeouts' 408, in the hub's error shape (client-errors.ts).
     clientErrorHandler: clientErrorHandler(limits, options.logger, options.metrics),
     // X-Request-Id: the client's when it is sane, else made here (request-log.ts); echoed on every answer.
@@ -101,19 +102,12 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, function parseJsonBody(request, body, done) {
-    let parsed: unknown;
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
     try {
-      parsed = body === '' ? undefined : JSON.parse(body as string);
+      done(null, parseJsonBody(body as string, request.routeOptions.config?.door));
     } catch (e) {
-      return done(notJson(request.routeOptions.config?.door, e), undefined);
+      done(e as Error, undefined);
     }
-    if (tooDeep(parsed))
-      return done(
-        new HubError('INVALID_REQUEST', `The body nests deeper than ${MAX_DEPTH} levels`, { hint: 'Flatten the data' }),
-        undefined,
-      );
-    done(null, parsed);
   });
 
   const track = requestTracker(app, {
@@ -122,6 +116,13 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
     rpcMethods: options.rpcMethods,
   });
   const guard = requestGuard(options.publicUrl);
+  app.decorateRequest('claimedCaller', null);
+  // A request that carries a token must carry a live one, on every route, reads included; a
+  // JSON-RPC call's token is checked by its answer (jsonrpc.ts), in the method's own statement when it can.
+  const labelCaller = async (request: HttpRequest) => {
+    const rpc = request.routeOptions.config?.door === 'jsonrpc';
+    request.callerLabel = callerLabel(await (rpc ? claimedCallerOf(hub, request) : callerOf(hub, request)));
+  };
   // Set as the hub starts to stop: a request that still arrives on an open connection (fastify
   // marks its answer Connection: close) is sent elsewhere, before any work.
   let stopping = false;
@@ -145,39 +146,55 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
     } catch (e) {
       return done(e as Error);
     }
-    // A request that carries a token must carry a live one, on every route, reads included; a
-    // JSON-RPC call's token is checked by its answer (jsonrpc.ts), in the method's own statement when it can.
     if (request.headers.authorization === undefined) return done();
-    const caller =
-      request.routeOptions.config?.door === 'jsonrpc' ? claimedCallerOf(hub, request) : callerOf(hub, request);
-    caller.then((caller) => {
-      request.callerLabel = callerLabel(caller);
-      done();
-    }, done);
+    labelCaller(request).then(() => done(), done);
   });
 
   // A request refused for its token counts against its client's address (identity/token-failures.ts),
   // whichever door, route or statement refused it, before the answer goes out.
-  app.addHook('onSend', async (request, reply) => {
+  const countRefusal = async (request: HttpRequest) => {
     const authorization = request.headers.authorization;
-    if (reply.statusCode !== 401 || !authorization) return;
+    if (!authorization) return;
     await hub.identity
       .tokenRefused(authorization, request.ip)
       .catch((e: unknown) => options.logger.warn({ err: e }, 'counting a refused token failed'));
+  };
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode === 401) await countRefusal(request);
   });
 
-  app.setErrorHandler(async (error, request, reply) => {
+  /** Any error as its door's answer: a JSON-RPC envelope or a REST body, with its status and headers. */
+  const errorAnswer = (error: unknown, request: HttpRequest) => {
     const hubError = asHubError(error);
     if (hubError.code === 'INTERNAL') logFailure(options.logger, error, request);
-    if (hubError.code === 'PAYLOAD_TOO_LARGE') await drain(request, reply);
-    reply.headers(errorHeaders(hubError));
-    if (request.routeOptions.config?.door === 'jsonrpc') {
-      const rpc = options.jsonRpcError(hubError);
-      return reply.code(rpc.status).type('application/json').send(rpc.body);
-    }
-    return reply.code(restStatus(hubError)).type('application/json').send(restErrorBody(hubError));
+    const rpc = request.routeOptions.config?.door === 'jsonrpc' ? options.jsonRpcError(hubError) : undefined;
+    const body = rpc ? rpc.body : restErrorBody(hubError);
+    return {
+      status: rpc ? rpc.status : restStatus(hubError),
+      headers: errorHeaders(hubError),
+      body,
+      code: hubError.code,
+    };
+  };
+  app.setErrorHandler(async (error, request, reply) => {
+    const answer = errorAnswer(error, request);
+    if (answer.code === 'PAYLOAD_TOO_LARGE') await drain(request, reply);
+    return reply.headers(answer.headers).code(answer.status).type('application/json').send(answer.body);
   });
 
+  lane = new JsonRpcLane({
+    bodyLimit: LIMITS.bodyBytes,
+    stopping: () => stopping,
+    requestId,
+    track,
+    guard,
+    caller: labelCaller,
+    parse: (text) => parseJsonBody(text, 'jsonrpc'),
+    errorAnswer,
+    refused: countRefusal,
+    logError: (error, request) => logFailure(options.logger, error, request),
+  });
+  app.decorate('jsonRpcLane', lane);
   return app;
 }
 

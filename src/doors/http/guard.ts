@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from './exchange.js';
 import { isLoopbackHost } from '../../config/index.js';
 import { HubError } from '../../errors/hub-error.js';
 
@@ -27,7 +27,7 @@ export function requestGuard(publicUrl: URL | undefined) {
     if (allowed.size < 64) allowed.add(host);
     return true;
   };
-  return (request: FastifyRequest): void => {
+  return (request: HttpRequest): void => {
     const host = request.headers.host;
     // HTTP/1.1 makes Host a must; node's own check would answer with an empty body of its own (app.ts turns it off).
     if (host === undefined)
@@ -49,7 +49,7 @@ export function requestGuard(publicUrl: URL | undefined) {
 }
 
 /** True when the request carries an Origin that is neither its own Host's nor the public URL's (a web page of another site). */
-export function foreignOrigin(request: FastifyRequest, publicUrl: URL | undefined): boolean {
+export function foreignOrigin(request: HttpRequest, publicUrl: URL | undefined): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return false;
   let originHost = '';
