@@ -13,8 +13,10 @@ export const PARTS = [
   ['the view', /^[^ ]* hub\/view/],
   ['store: SQLite statements, commit', /^[^ ]* store\/sqlite\/|npm:better-sqlite3/],
   ['the task (hub, kinds, caches)', /^[^ ]* (hub|kinds|store|delivery|events|scheduler)\//],
-  ['answer serialization', /^serialize npm:fastify|^[^ ]* (wire|a2a\/legacy)/],
+  // The lane's send is JSON.stringify and the head; node:http's own frames under it count as node:http.
+  ['answer serialization', /^serialize npm:fastify|^[^ ]* (wire|a2a\/legacy)|^send doors\/http\/lane\.js/],
   ['body parsing', /^(rawBody|onEnd|run|ContentTypeParser\.run) npm:fastify|^parseJsonBody /],
+  ['JSON-RPC lane: matching, reading the body', /^[^ ]* doors\/http\/lane\.js/],
   ['guard, hooks, error mapping', /^[^ ]* doors\/http\//],
   ['routing', /npm:find-my-way/],
   ['fastify request and reply', /npm:(fastify|avvio|@fastify)/],
