@@ -4,6 +4,7 @@
 //
 //   npm run build && node bench/review-due.mjs
 //   REVIEW_TASKS=10000 REVIEW_CONTRIBUTIONS=2 REVIEW_LEAD_S=45 node bench/review-due.mjs
+import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +15,19 @@ import canonicalize from 'canonicalize';
 import { hubSettings } from '../dist/config/index.js';
 import { KIND_MODULES } from '../dist/kinds/server.js';
 import { startHub } from '../dist/server.js';
-import { freePort } from './lib.mjs';
+import { binNodeFlags, freePort } from './lib.mjs';
+
+// The hub runs in this process: with the node flags `muster serve` runs with (its command's first
+// line, such as a larger young generation), or its collections would not be the installed hub's.
+const missingFlags = binNodeFlags(new URL('../dist/cli/main.js', import.meta.url)).filter(
+  (flag) => !process.execArgv.includes(flag),
+);
+if (missingFlags.length > 0) {
+  const run = spawnSync(process.execPath, [...process.execArgv, ...missingFlags, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  process.exit(run.status ?? 1);
+}
 
 const TASKS = Number(process.env.REVIEW_TASKS ?? 10_000);
 const CONTRIBUTIONS = Number(process.env.REVIEW_CONTRIBUTIONS ?? 2);

@@ -32,7 +32,7 @@ export async function startReference({ name = 'reference', pgUrl } = {}) {
 }
 
 /** The node flags on the first line of Muster's command (`#!/usr/bin/env -S node …`), so a hub runs as `muster serve` does. */
-function binNodeFlags(main) {
+export function binNodeFlags(main) {
   const first = readFileSync(main, 'utf8').split('\n', 1)[0];
   const flags = /^#!\/usr\/bin\/env -S node(.*)$/.exec(first)?.[1];
   return flags ? flags.trim().split(/\s+/).filter(Boolean) : [];
