@@ -50,12 +50,15 @@ const sameLock = (dir) =>
  */
 function ensureDependencies(dir) {
   const modules = path.join(dir, 'node_modules');
-  const linked = existsSync(modules) && lstatSync(modules).isSymbolicLink();
+  const found = lstatSync(modules, { throwIfNoEntry: false });
+  const linked = found?.isSymbolicLink() ?? false;
   if (sameLock(dir)) {
-    if (!existsSync(modules)) symlinkSync(path.join(ROOT, 'node_modules'), modules, 'dir');
+    // A link made by a run from another checkout may point at a node_modules since removed: made afresh.
+    if (linked) rmSync(modules);
+    if (!found || linked) symlinkSync(path.join(ROOT, 'node_modules'), modules, 'dir');
     return;
   }
-  if (existsSync(modules) && !linked) return; // installed from its own lock on an earlier run
+  if (found && !linked) return; // installed from its own lock on an earlier run
   rmSync(modules, { force: true });
   run("npm ci (the base's package-lock.json differs)", dir, 'npm', ['ci', '--no-audit', '--no-fund']);
 }
