@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
   awayFromWindowEdge,
+  EDGE_WAIT_TIMEOUT_MS,
   register,
   rest,
   rpc,
@@ -51,28 +52,32 @@ describe('direct tasks: 300 a minute into one inbox (the default), and a limit s
   });
   afterAll(() => hub.destroy());
 
-  it('the 301st task a minute into one inbox is refused 429 / -32029 with Retry-After, and stored nothing', async () => {
-    const target = await register(hub, 'busy-inbox', {}, ADMIN_TOKEN);
-    // 11 senders, each under its own pair limit of 30 a minute: 10 send 30, the 11th sends one more.
-    const senders = await Promise.all(
-      Array.from({ length: 11 }, (_, i) => register(hub, `inbox-sender-${i}`, {}, ADMIN_TOKEN)),
-    );
-    const base = `${hub.url}agents/busy-inbox/`;
-    await awayFromWindowEdge(60_000, 15_000);
-    for (const [i, sender] of senders.slice(0, 10).entries()) {
-      const answers = await Promise.all(
-        Array.from({ length: 30 }, (_, n) =>
-          rpc(base, 'SendMessage', send(`inbox-${i}-${n}`), { token: sender.token }),
-        ),
+  it(
+    'the 301st task a minute into one inbox is refused 429 / -32029 with Retry-After, and stored nothing',
+    async () => {
+      const target = await register(hub, 'busy-inbox', {}, ADMIN_TOKEN);
+      // 11 senders, each under its own pair limit of 30 a minute: 10 send 30, the 11th sends one more.
+      const senders = await Promise.all(
+        Array.from({ length: 11 }, (_, i) => register(hub, `inbox-sender-${i}`, {}, ADMIN_TOKEN)),
       );
-      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
-    }
-    const refused = await rpc(base, 'SendMessage', send('inbox-301'), { token: senders[10]!.token });
-    expectRpcRefusal(refused, /300 tasks a minute into one inbox/, 60);
-    expect((await rpc(base, 'ListTasks', {}, { token: target.token })).body.result.totalSize).toBe(300);
-    const sent = await rest(hub, 'GET', 'api/sent?state=all', { token: senders[10]!.token });
-    expect(sent.body.data).toEqual([]);
-  });
+      const base = `${hub.url}agents/busy-inbox/`;
+      await awayFromWindowEdge(60_000, 15_000);
+      for (const [i, sender] of senders.slice(0, 10).entries()) {
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, (_, n) =>
+            rpc(base, 'SendMessage', send(`inbox-${i}-${n}`), { token: sender.token }),
+          ),
+        );
+        expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+      }
+      const refused = await rpc(base, 'SendMessage', send('inbox-301'), { token: senders[10]!.token });
+      expectRpcRefusal(refused, /300 tasks a minute into one inbox/, 60);
+      expect((await rpc(base, 'ListTasks', {}, { token: target.token })).body.result.totalSize).toBe(300);
+      const sent = await rest(hub, 'GET', 'api/sent?state=all', { token: senders[10]!.token });
+      expect(sent.body.data).toEqual([]);
+    },
+    EDGE_WAIT_TIMEOUT_MS,
+  );
 });
 
 describe('each limit reads its setting', () => {
@@ -107,48 +112,55 @@ describe('registrations per source address (loopback not counted)', () => {
   });
   afterAll(() => hub.destroy());
 
-  it('60 an hour from one address (the default); the 61st is refused 429 and stores nothing; another address, the admin and loopback are not held back', async () => {
-    await awayFromWindowEdge(3_600_000, 30_000);
-    const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        rest(hub, 'POST', 'api/agents', { body: { handle: `far-${i}` }, headers: from('203.0.113.7') }),
-      ),
-    );
-    expect(answers.map((a) => a.status)).toEqual(Array(60).fill(201));
-    const refused = await rest(hub, 'POST', 'api/agents', { body: { handle: 'far-60' }, headers: from('203.0.113.7') });
-    expectRestRefusal(refused, /60 agents registered an hour from one address/, 3600);
-    expect((await rest(hub, 'GET', 'api/agents/far-60')).status).toBe(404);
-    // The client is the last address the trusted proxy saw, whatever the client wrote before it.
-    expect(
-      (
-        await rest(hub, 'POST', 'api/agents', {
-          body: { handle: 'far-60' },
-          headers: from('198.51.100.1, 203.0.113.7'),
-        })
-      ).status,
-    ).toBe(429);
-    expect(
-      (await rest(hub, 'POST', 'api/agents', { body: { handle: 'near-1' }, headers: from('198.51.100.1') })).status,
-    ).toBe(201);
-    expect(
-      (
-        await rest(hub, 'POST', 'api/agents', {
-          body: { handle: 'far-60' },
-          headers: { ...from('203.0.113.7'), ...admin },
-        })
-      ).status,
-    ).toBe(201);
-    for (const address of ['127.0.0.1', '::1', '127.8.9.10']) {
+  it(
+    '60 an hour from one address (the default); the 61st is refused 429 and stores nothing; another address, the admin and loopback are not held back',
+    async () => {
+      await awayFromWindowEdge(3_600_000, 30_000);
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          rest(hub, 'POST', 'api/agents', { body: { handle: `far-${i}` }, headers: from('203.0.113.7') }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(60).fill(201));
+      const refused = await rest(hub, 'POST', 'api/agents', {
+        body: { handle: 'far-60' },
+        headers: from('203.0.113.7'),
+      });
+      expectRestRefusal(refused, /60 agents registered an hour from one address/, 3600);
+      expect((await rest(hub, 'GET', 'api/agents/far-60')).status).toBe(404);
+      // The client is the last address the trusted proxy saw, whatever the client wrote before it.
       expect(
         (
           await rest(hub, 'POST', 'api/agents', {
-            body: { handle: `home-${address.replace(/[.:]/g, '-')}` },
-            headers: from(address),
+            body: { handle: 'far-60' },
+            headers: from('198.51.100.1, 203.0.113.7'),
+          })
+        ).status,
+      ).toBe(429);
+      expect(
+        (await rest(hub, 'POST', 'api/agents', { body: { handle: 'near-1' }, headers: from('198.51.100.1') })).status,
+      ).toBe(201);
+      expect(
+        (
+          await rest(hub, 'POST', 'api/agents', {
+            body: { handle: 'far-60' },
+            headers: { ...from('203.0.113.7'), ...admin },
           })
         ).status,
       ).toBe(201);
-    }
-  });
+      for (const address of ['127.0.0.1', '::1', '127.8.9.10']) {
+        expect(
+          (
+            await rest(hub, 'POST', 'api/agents', {
+              body: { handle: `home-${address.replace(/[.:]/g, '-')}` },
+              headers: from(address),
+            })
+          ).status,
+        ).toBe(201);
+      }
+    },
+    EDGE_WAIT_TIMEOUT_MS,
+  );
 
   it('loopback itself is never counted: more than the limit register from 127.0.0.1', async () => {
     const local = await startTestHub({ MUSTER_LIMIT_REGISTER_ADDRESS: '2' });
@@ -189,59 +201,67 @@ describe('refused bearer tokens per source address', () => {
   });
   afterAll(() => hub.destroy());
 
-  it('after 3 refused tokens from one address, every request from it carrying a token is refused 429 for the window, a good one too; other addresses and anonymous reads are unaffected', async () => {
-    await awayFromWindowEdge(3_600_000, 30_000);
-    const revoked = await register(hub, 'revoked-one', {}, ADMIN_TOKEN);
-    const tokens = await rest(hub, 'GET', 'api/agents/revoked-one/tokens', { headers: admin });
-    await rest(hub, 'DELETE', `api/agents/revoked-one/tokens/${tokens.body.tokens[0].id}`, { headers: admin });
-    const X = from('203.0.113.50');
-    // Three refusals, each counted whichever door refused it: unknown (REST), malformed, revoked (JSON-RPC).
-    expect((await rest(hub, 'GET', 'api/inbox', { token: 'mst_never-issued', headers: X })).status).toBe(401);
-    expect(
-      (await rest(hub, 'GET', 'api/inbox', { headers: { ...X, authorization: 'Basic Y2xlbzpzZWNyZXQ=' } })).status,
-    ).toBe(401);
-    expect(
-      (await rpc(`${hub.url}agents/dan/`, 'SendMessage', send('with-revoked'), { token: revoked.token, headers: X }))
-        .status,
-    ).toBe(401);
+  it(
+    'after 3 refused tokens from one address, every request from it carrying a token is refused 429 for the window, a good one too; other addresses and anonymous reads are unaffected',
+    async () => {
+      await awayFromWindowEdge(3_600_000, 30_000);
+      const revoked = await register(hub, 'revoked-one', {}, ADMIN_TOKEN);
+      const tokens = await rest(hub, 'GET', 'api/agents/revoked-one/tokens', { headers: admin });
+      await rest(hub, 'DELETE', `api/agents/revoked-one/tokens/${tokens.body.tokens[0].id}`, { headers: admin });
+      const X = from('203.0.113.50');
+      // Three refusals, each counted whichever door refused it: unknown (REST), malformed, revoked (JSON-RPC).
+      expect((await rest(hub, 'GET', 'api/inbox', { token: 'mst_never-issued', headers: X })).status).toBe(401);
+      expect(
+        (await rest(hub, 'GET', 'api/inbox', { headers: { ...X, authorization: 'Basic Y2xlbzpzZWNyZXQ=' } })).status,
+      ).toBe(401);
+      expect(
+        (await rpc(`${hub.url}agents/dan/`, 'SendMessage', send('with-revoked'), { token: revoked.token, headers: X }))
+          .status,
+      ).toBe(401);
 
-    // Now cleo's good token, from that address: refused before it is looked at, on both doors.
-    expectRestRefusal(
-      await rest(hub, 'GET', 'api/inbox', { token: cleo.token, headers: X }),
-      /3 refused bearer tokens an hour from one address/,
-      3600,
-    );
-    const viaRpc = await rpc(`${hub.url}agents/dan/`, 'SendMessage', send('blocked'), {
-      token: cleo.token,
-      headers: X,
-    });
-    expectRpcRefusal(viaRpc, /3 refused bearer tokens an hour/, 3600);
-    expect((await rest(hub, 'GET', 'api/sent?state=all', { token: cleo.token })).body.data).toEqual([]); // nothing was sent
-    expect((await rest(hub, 'GET', '.well-known/agent-card.json', { token: ADMIN_TOKEN, headers: X })).status).toBe(
-      429,
-    );
+      // Now cleo's good token, from that address: refused before it is looked at, on both doors.
+      expectRestRefusal(
+        await rest(hub, 'GET', 'api/inbox', { token: cleo.token, headers: X }),
+        /3 refused bearer tokens an hour from one address/,
+        3600,
+      );
+      const viaRpc = await rpc(`${hub.url}agents/dan/`, 'SendMessage', send('blocked'), {
+        token: cleo.token,
+        headers: X,
+      });
+      expectRpcRefusal(viaRpc, /3 refused bearer tokens an hour/, 3600);
+      expect((await rest(hub, 'GET', 'api/sent?state=all', { token: cleo.token })).body.data).toEqual([]); // nothing was sent
+      expect((await rest(hub, 'GET', '.well-known/agent-card.json', { token: ADMIN_TOKEN, headers: X })).status).toBe(
+        429,
+      );
 
-    // The same token from elsewhere, and a request from the address without a token, go through.
-    expect((await rest(hub, 'GET', 'api/inbox', { token: cleo.token, headers: from('198.51.100.50') })).status).toBe(
-      200,
-    );
-    expect((await rest(hub, 'GET', 'api/inbox', { token: cleo.token })).status).toBe(200);
-    expect((await rest(hub, 'GET', 'api/agents/cleo', { headers: X })).status).toBe(200);
-  });
+      // The same token from elsewhere, and a request from the address without a token, go through.
+      expect((await rest(hub, 'GET', 'api/inbox', { token: cleo.token, headers: from('198.51.100.50') })).status).toBe(
+        200,
+      );
+      expect((await rest(hub, 'GET', 'api/inbox', { token: cleo.token })).status).toBe(200);
+      expect((await rest(hub, 'GET', 'api/agents/cleo', { headers: X })).status).toBe(200);
+    },
+    EDGE_WAIT_TIMEOUT_MS,
+  );
 
-  it('operator tokens (mso_) have a rule of their own: 2 refused ones hold back further operator tokens from that address, not agent tokens', async () => {
-    await awayFromWindowEdge(3_600_000, 30_000);
-    const Y = from('203.0.113.60');
-    for (let i = 0; i < 2; i++)
-      expect((await rest(hub, 'GET', 'api/inbox', { token: `mso_guess-${i}`, headers: Y })).status).toBe(401);
-    expectRestRefusal(
-      await rest(hub, 'GET', 'api/inbox', { token: 'mso_guess-2', headers: Y }),
-      /2 refused operator tokens \(mso_\) an hour from one address/,
-      3600,
-    );
-    // Two failures also count under the general rule (limit 3), which still has one left.
-    expect((await rest(hub, 'GET', 'api/inbox', { token: cleo.token, headers: Y })).status).toBe(200);
-  });
+  it(
+    'operator tokens (mso_) have a rule of their own: 2 refused ones hold back further operator tokens from that address, not agent tokens',
+    async () => {
+      await awayFromWindowEdge(3_600_000, 30_000);
+      const Y = from('203.0.113.60');
+      for (let i = 0; i < 2; i++)
+        expect((await rest(hub, 'GET', 'api/inbox', { token: `mso_guess-${i}`, headers: Y })).status).toBe(401);
+      expectRestRefusal(
+        await rest(hub, 'GET', 'api/inbox', { token: 'mso_guess-2', headers: Y }),
+        /2 refused operator tokens \(mso_\) an hour from one address/,
+        3600,
+      );
+      // Two failures also count under the general rule (limit 3), which still has one left.
+      expect((await rest(hub, 'GET', 'api/inbox', { token: cleo.token, headers: Y })).status).toBe(200);
+    },
+    EDGE_WAIT_TIMEOUT_MS,
+  );
 
   it('refused tokens from loopback are not counted', async () => {
     for (let i = 0; i < 5; i++)

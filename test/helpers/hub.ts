@@ -62,6 +62,9 @@ export async function startTestHub(
   return hub;
 }
 
+/** The timeout of a test that calls awayFromWindowEdge: it may wait up to its margin (30 s at most here) first. */
+export const EDGE_WAIT_TIMEOUT_MS = 60_000;
+
 /**
  * Quotas count in fixed windows (a minute, an hour): a test that fills one waits until it is not
  * within a few seconds of the window's end, so the whole run lands in one window.
