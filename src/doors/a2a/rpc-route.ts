@@ -38,7 +38,7 @@ export interface RpcRouteOptions {
 /**
  * A JSON-RPC call's context. A class, so every call's context has one hidden class: an object
  * literal with a getter and a spread made V8 build a new one per request, and those lengthened
- * each young-generation collection (a GetTask spent about 20 µs per request in GC, against 3).
+ * each young-generation collection (a GetTask spent 14–21 µs per request in GC, against 1–2).
  */
 class RpcCall implements CallContext {
   private controller: AbortController | undefined;
@@ -68,11 +68,12 @@ class RpcCall implements CallContext {
   }
 }
 
+/** A route as a fastify route handler. */
+const onFastify = (route: ReturnType<typeof jsonRpcRoute>) => (request: FastifyRequest, reply: FastifyReply) =>
+  route(request, fastifyReply(reply));
+
 /** The endpoint as a fastify route handler. */
-export function jsonRpcHandler(hub: Hub, options: RpcRouteOptions) {
-  const route = jsonRpcRoute(hub, options);
-  return (request: FastifyRequest, reply: FastifyReply) => route(request, fastifyReply(reply));
-}
+export const jsonRpcHandler = (hub: Hub, options: RpcRouteOptions) => onFastify(jsonRpcRoute(hub, options));
 
 /**
  * The endpoint at `path`, on fastify and on the app's JSON-RPC lane (http/lane.ts), one route
@@ -80,7 +81,7 @@ export function jsonRpcHandler(hub: Hub, options: RpcRouteOptions) {
  */
 export function postJsonRpc(app: FastifyInstance, path: string, hub: Hub, options: RpcRouteOptions): void {
   const route = jsonRpcRoute(hub, options);
-  app.post(path, { config: { door: 'jsonrpc' } }, (request, reply) => route(request, fastifyReply(reply)));
+  app.post(path, { config: { door: 'jsonrpc' } }, onFastify(route));
   app.jsonRpcLane.post(path, route);
 }
 

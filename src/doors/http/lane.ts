@@ -1,6 +1,6 @@
 /**
  * The JSON-RPC lane. Fast path: the A2A door's JSON-RPC calls are answered from node's request,
- * without fastify's request and reply objects, routing and hooks (a quarter of a GetTask's CPU).
+ * without fastify's request and reply objects, routing and hooks (about 6 % of a GetTask's CPU).
  * It takes only the plain case: a POST to a registered endpoint's exact path, with no query
  * string, a JSON Content-Type, a Content-Length within the body limit, no proxy header, and the
  * hub not stopping. For that case it runs the steps fastify's hooks run, in their order and with
