@@ -3,7 +3,7 @@
  * The receipt is written in the write's own transaction (store/receipts.ts), so the key is taken
  * exactly when the write stands, whichever process wrote it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Task } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
 import { callerName, type Caller } from '../identity/caller.js';
@@ -23,8 +23,8 @@ export interface Idempotency {
  */
 export const doorPrint = (door: Door): unknown => (door.kind === 'base' ? { kind: door.name } : door);
 
-export const fingerprintOf = (value: unknown): string =>
-  createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+/** A request's SHA-256, in one shot: no Hash object per request (every SendMessage takes one). */
+export const fingerprintOf = (value: unknown): string => hash('sha256', JSON.stringify(value), 'base64url');
 
 /** A REST change's key: scoped to its caller, bound to what the request asked. */
 export const restKey = (caller: Caller, key: string, request: unknown): Idempotency => ({
