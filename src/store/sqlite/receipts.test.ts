@@ -36,6 +36,19 @@ describe('receipts', () => {
     expect(receiptIndex(db).exists('s', 'old')).toBe(false); // a rebuilt index agrees
   });
 
+  it('prunes the oldest first and stops at the first receipt written since `before`, even with older ones after it', () => {
+    const db = openDatabase(':memory:');
+    const receipts = receiptIndex(db);
+    receipts.write(receipt('old'), 100);
+    receipts.write(receipt('new'), 200);
+    receipts.write(receipt('late'), 120); // written after 'new' with an earlier time: a clock step back
+    receipts.settle(true);
+    expect(receipts.prune(150, 10)).toBe(1);
+    expect(['old', 'new', 'late'].map((key) => receipts.exists('s', key))).toEqual([false, true, true]);
+    expect(receipts.prune(250, 10)).toBe(2);
+    expect(db.prepare('SELECT COUNT(*) FROM receipts').pluck().get()).toBe(0);
+  });
+
   it('prunes in slices of at most `limit`', () => {
     const db = openDatabase(':memory:');
     const receipts = receiptIndex(db);

@@ -7,7 +7,9 @@ import { quotaStatements } from './quota-charges.js';
  * UUIDs as a rule), so a table keyed by them took every insert on a random page, and each commit
  * rewrote one page per receipt (about 20 us of CPU per SendMessage). Rows are appended in time
  * order instead and found through an in-memory index of their keys, rebuilt at start; receipts
- * live a day (prune), so the index holds a day's keys, about 100 bytes each.
+ * live a day (prune), so the index holds a day's keys, about 100 bytes each. Being in time order,
+ * they are pruned from the oldest on, with no index on their time: an index B-tree costs a
+ * SendMessage its insert and, with appends, three to five more pages in each commit's WAL.
  *
  * The index learns a key as its row is written, so a second write with the same key in the same
  * transaction is refused; `settle` keeps those keys when the transaction commits and forgets them
@@ -33,8 +35,11 @@ export function receiptIndex(db: Db) {
   const bySeq = db.prepare<[number], { scope: string; key: string; fingerprint: string; result: string }>(
     'SELECT scope, key, fingerprint, result FROM receipts WHERE seq = ?',
   );
-  const expire = db.prepare<[number, number], { scope: string; key: string }>(
-    'DELETE FROM receipts WHERE seq IN (SELECT seq FROM receipts WHERE created_at < ? LIMIT ?) RETURNING scope, key',
+  const oldest = db
+    .prepare<[number], [number, number]>('SELECT seq, created_at FROM receipts ORDER BY seq LIMIT ?')
+    .raw();
+  const expireThrough = db.prepare<[number], { scope: string; key: string }>(
+    'DELETE FROM receipts WHERE seq <= ? RETURNING scope, key',
   );
   const indexRows = db.prepare<[], { seq: number; scope: string; key: string }>(
     'SELECT seq, scope, key FROM receipts ORDER BY seq',
@@ -64,9 +69,18 @@ export function receiptIndex(db: Db) {
       return { scope, key, fingerprint: row.fingerprint, result: JSON.parse(row.result) };
     },
 
-    /** Forgets up to `limit` receipts written before `before`; answers how many it forgot. */
+    /**
+     * Forgets up to `limit` receipts written before `before`, the oldest first, stopping at the first
+     * written since (one a clock step put out of order waits for the next prune); answers how many it forgot.
+     */
     prune(before: number, limit: number): number {
-      const expired = expire.all(before, limit);
+      let through: number | undefined;
+      for (const [seq, at] of oldest.all(limit)) {
+        if (at >= before) break;
+        through = seq;
+      }
+      if (through === undefined) return 0;
+      const expired = expireThrough.all(through);
       for (const row of expired) forget(row.scope, row.key);
       return expired.length;
     },
