@@ -360,4 +360,15 @@ END;
 DROP INDEX receipts_by_time;
 `,
   },
+  {
+    version: 30,
+    name: 'rank index for intents only',
+    sql: `
+-- The one list by rank within a context is a space's claimable intents (kinds/intent/listing.ts);
+-- every other task's entry here was written and never read: an index B-tree in each SendMessage's
+-- commit. Its queries name the kind as a literal (task-reads.ts), so SQLite can use it.
+DROP INDEX tasks_by_rank;
+CREATE INDEX tasks_by_rank ON tasks(context_id, kind, state, rank DESC, created_at, id) WHERE kind = 'intent';
+`,
+  },
 ];

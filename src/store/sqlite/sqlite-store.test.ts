@@ -150,6 +150,10 @@ describe('sqlite query plans', () => {
     ).toMatch(/USING (COVERING )?INDEX tasks_public /);
   });
 
+  it("a space's claimable intents walk tasks_by_rank, which holds intents alone (the query repeats its condition)", () => {
+    expect(planOf(`${CLAIMABLE} ORDER BY rank DESC, created_at, id LIMIT 21`)).toMatch(/USING INDEX tasks_by_rank /);
+  });
+
   it.each(lists)('the %s list uses an index and no sort', (_name, sql) => {
     const plan = planOf(sql);
     expect(plan).toMatch(/USING (COVERING )?INDEX/);

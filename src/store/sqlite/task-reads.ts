@@ -48,6 +48,7 @@ function scopeBranches(scope: TaskScope): Branch[] {
         if (test.notIn.length === 1) return `${sql} IS NOT @${name}0`;
         return `(${sql} IS NULL OR ${sql} NOT IN (${test.notIn.map((_, i) => `@${name}${i}`).join(', ')}))`;
       }
+      if (column === 'kind' && test.in.length === 1) return `kind = ${kindLiteral(test.in[0]!)}`;
       test.in.forEach((v, i) => (params[`${name}${i}`] = v));
       return test.in.length === 1
         ? `${sql} = @${name}0`
@@ -56,6 +57,13 @@ function scopeBranches(scope: TaskScope): Branch[] {
     return { where: tests.length ? tests.join(' AND ') : '1', params };
   });
 }
+
+/**
+ * One kind as a literal, not a parameter: SQLite uses the partial `tasks_by_rank` (intents only)
+ * only for a query that repeats its condition, and a bound `kind = ?` would have the statement
+ * prepared again at every run to compare the value. Kinds are the hub's own names.
+ */
+const kindLiteral = (kind: unknown): string => `'${String(kind).replaceAll("'", "''")}'`;
 
 function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> } {
   const parts: string[] = [];
