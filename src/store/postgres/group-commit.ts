@@ -1,18 +1,18 @@
 /**
  * Group commit: the task writes asked for in one turn of the event loop go to PostgreSQL together,
- * on one connection, in one write to its socket, as one transaction (BEGIN, each write's own
- * statement, COMMIT, pipelined): one round trip and one WAL flush for the lot, where each write
- * alone costs both. A group is answered only once its COMMIT is, so every write acknowledged is
- * durable; a write that comes alone in its turn runs alone, as before.
+ * on one connection, in one write to its socket, as one transaction (each write's own statement,
+ * under one Sync: one-sync.ts): one round trip, one reply and one WAL flush for the lot, where each
+ * write alone costs all three. A group is answered only once it committed, so every write
+ * acknowledged is durable; a write that comes alone in its turn runs alone, as before.
  *
- * A member that fails rolls the whole group back (PostgreSQL aborts the transaction and skips what
- * follows), so nothing of the group stands. The others go back to the front of the queue, for the
+ * A member that fails rolls the whole group back (PostgreSQL skips what follows and rolls back at
+ * the Sync), so nothing of the group stands. The others go back to the front of the queue, for the
  * next group, and the member that failed runs again alone once those asked for before it are
  * answered (so of two writes with one receipt key the first asked for still stands): it fails with
  * its own error, or stands if its failure was passing. A member whose group fails a second time
  * runs alone too. So a refusal costs the others one more round trip, not one each.
  *
- * A group holds its row locks until its COMMIT, so two groups that met on two rows in opposite
+ * A group holds its row locks until it commits, so two groups that met on two rows in opposite
  * orders would deadlock where their members alone would not. Before its members, a group therefore
  * takes every lock they will wait on (the rows of the tasks they change, then their quota counters),
  * each kind in key order, as every single write takes them too (its task's row, then its counters
@@ -20,11 +20,7 @@
  */
 import type pg from 'pg';
 import type { QuotaCharge } from '../receipts.js';
-
-export interface Rows {
-  rows: Record<string, unknown>[];
-  rowCount: number;
-}
+import { inOneSync, type Rows, type Sent } from './one-sync.js';
 
 /** The rows a write will wait on: the tasks it changes (not ones it creates) and its quota counters. */
 export interface WriteLocks {
@@ -144,46 +140,30 @@ const LOCK_QUOTAS = `INSERT INTO quota_counters (key, window_start, used)
   SELECT k, w, 0 FROM unnest($1::text[], $2::int8[]) AS q(k, w) ORDER BY k, w
   ON CONFLICT (key, window_start) DO UPDATE SET used = quota_counters.used`;
 
-/** Each member's rows; or, when the group rolled back, which member failed (undefined: none of them, BEGIN, a lock or COMMIT did). */
+/** Each member's rows; or, when the group rolled back, which member failed (undefined: none of them, a lock did). */
 type Outcome = { results: Rows[] } | { failed: number | undefined };
 
-/** Sends the group in one socket write and answers its outcome. Throws when the connection failed. */
+/** Sends the group in one socket write and answers its outcome. Throws when the connection failed (committed or not: unknown). */
 async function inOneTransaction(client: pg.PoolClient, members: Member[], o: GroupOptions): Promise<Outcome> {
   const tasks = [...new Set(members.flatMap((m) => m.locks.tasks))];
   const quotas = new Map<string, [string, number]>();
   for (const q of members.flatMap((m) => m.locks.quotas ?? []))
     quotas.set(`${q.windowStart}|${q.key}`, [q.key, q.windowStart]);
-  const send = (name: string | undefined, text: string, values?: unknown[]) => client.query({ name, text, values });
-  const stream = client.connection.stream;
-  stream.cork(); // uncorked below: every message of the group leaves in one write
-  let sent: Promise<pg.QueryResult>[];
-  let first: number;
-  try {
-    sent = [send('muster_group_begin', 'BEGIN')];
-    if (tasks.length) sent.push(send('muster_group_tasks', LOCK_TASKS, [tasks]));
-    if (quotas.size)
-      sent.push(
-        send('muster_group_quotas', LOCK_QUOTAS, [
-          [...quotas.values()].map((q) => q[0]),
-          [...quotas.values()].map((q) => q[1]),
-        ]),
-      );
-    first = sent.length;
-    for (const m of members) sent.push(send(o.nameOf(m.text), m.text, m.values as unknown[]));
-    sent.push(send('muster_group_commit', 'COMMIT'));
-  } finally {
-    stream.uncork();
+  const statements: Sent[] = [];
+  if (tasks.length) statements.push({ name: 'muster_group_tasks', text: LOCK_TASKS, values: [tasks] });
+  if (quotas.size) {
+    const locked = [...quotas.values()];
+    statements.push({
+      name: 'muster_group_quotas',
+      text: LOCK_QUOTAS,
+      values: [locked.map((q) => q[0]), locked.map((q) => q[1])],
+    });
   }
-  const settled = await Promise.allSettled(sent);
-  for (const s of settled) if (s.status === 'rejected' && o.isConnectionError(s.reason)) throw s.reason;
-  // After the first failure PostgreSQL refused the rest (the transaction is aborted), and the
-  // pipelined COMMIT ended it as a ROLLBACK.
-  const firstFailure = settled.findIndex((s) => s.status === 'rejected');
-  if (firstFailure >= 0)
-    return {
-      failed: firstFailure >= first && firstFailure < first + members.length ? firstFailure - first : undefined,
-    };
-  const values = settled.map((s) => (s as PromiseFulfilledResult<pg.QueryResult>).value);
-  if (values.at(-1)!.command !== 'COMMIT') return { failed: undefined };
-  return { results: values.slice(first, -1).map((r) => ({ rows: r.rows, rowCount: r.rowCount ?? 0 })) };
+  const first = statements.length;
+  for (const m of members) statements.push({ name: o.nameOf(m.text), text: m.text, values: m.values });
+  const outcome = await inOneSync(client, statements);
+  if ('results' in outcome) return { results: outcome.results.slice(first) };
+  if (outcome.error !== undefined && o.isConnectionError(outcome.error)) throw outcome.error;
+  const failed = outcome.failed - first;
+  return { failed: failed >= 0 && failed < members.length ? failed : undefined };
 }
