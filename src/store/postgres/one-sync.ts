@@ -75,6 +75,11 @@ export function wireText(value: unknown): string | null | undefined {
   return `{${items.join(',')}}`;
 }
 
+/**
+ * The series on the wire. pg hands it every reply (rows, CommandComplete, the error, the closing
+ * ReadyForQuery) and builds one result per statement; it counts the statements completed, so a
+ * failure names its statement, and keeps the connection's record of prepared statements true.
+ */
 class SeriesQuery extends pg.Query {
   private completed = 0;
   /** Statements whose Parse this series sent and PostgreSQL has not confirmed yet, in order. */
@@ -122,6 +127,7 @@ class SeriesQuery extends pg.Query {
     return null;
   };
 
+  /** pg's own handling (the next statement's result starts here), counted. */
   handleCommandComplete(...args: unknown[]): void {
     this.completed++;
     (pg.Query.prototype as unknown as { handleCommandComplete(...a: unknown[]): void }).handleCommandComplete.apply(
