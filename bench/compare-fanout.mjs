@@ -33,7 +33,8 @@ function harness(name, root) {
 
 /**
  * One fan-out run (its streaming-cost part skipped) against the build in `root`; FANOUT_* settings
- * in this process's environment pass through. Answers { p99Ms, kbPerSubscriber, config, problems }.
+ * in this process's environment pass through. Answers { p99Ms, p99AgainMs, kbPerSubscriber, config, problems }:
+ * the hub's first fan-out, its second (fanout.mjs's `fanoutAgain`), and the first's memory.
  */
 export async function runFanout(name, root) {
   const dir = harness(name, root);
@@ -54,10 +55,16 @@ export async function runFanout(name, root) {
     throw new Error(`fanout.mjs (${name}) exited ${code} and wrote no results:\n${tail()}`);
   }
   const fanout = results.fanout;
-  if (fanout?.deliveryLatencyMs?.p99 === undefined || fanout?.memory?.perSubscriberKB === undefined)
+  const again = results.fanoutAgain?.deliveryLatencyMs?.p99;
+  if (
+    fanout?.deliveryLatencyMs?.p99 === undefined ||
+    fanout?.memory?.perSubscriberKB === undefined ||
+    again === undefined
+  )
     throw new Error(`fanout.mjs (${name}) exited ${code}; its results have no p99 or KB per subscriber:\n${tail()}`);
   return {
     p99Ms: fanout.deliveryLatencyMs.p99,
+    p99AgainMs: again,
     kbPerSubscriber: fanout.memory.perSubscriberKB,
     config: results.config,
     problems: code === 0 ? [] : (results.problems ?? [`exit ${code}`]),

@@ -7,7 +7,7 @@ import { INTERVAL_MS, K, N } from './settings.mjs';
  * Prints the fan-out summary and answers the results file's `fanout` figures, from Muster's memory
  * `before` the subscribers and what connectSubscribers, postUpdates and checkSubscribers answered.
  */
-export function reportFanout(taskId, before, subscribers, updated, checked) {
+export function reportFanout(taskId, before, subscribers, updated, checked, title) {
   const { afterConnect } = subscribers;
   const { connected, connectFailures, connectMs, connectTimes, firstIds } = subscribers.connect;
   const { respondMs, peakDuring, deliveredMs, cpuDelivery, driverCpuSeconds, end } = updated;
@@ -19,7 +19,7 @@ export function reportFanout(taskId, before, subscribers, updated, checked) {
   const perSubKB = (afterConnect.rssKB - before.rssKB) / N;
 
   console.log(`
-== fan-out: 1 task, ${N} SubscribeToTask streams, ${K} WORKING updates + COMPLETED (${INTERVAL_MS} ms apart)
+== fan-out: 1 task, ${N} SubscribeToTask streams, ${K} WORKING updates + COMPLETED (${INTERVAL_MS} ms apart)${title ? `: ${title}` : ''}
   subscribers with every event, in order: ${complete}/${N}   deliveries ${latencies.length}/${N * (K + 1)}
   failures: ${Object.entries(failures)
     .map(([k, v]) => `${k} ${v}`)
