@@ -4,30 +4,35 @@
 //
 //   npm run build && node bench/review-due.mjs
 //   REVIEW_TASKS=10000 REVIEW_CONTRIBUTIONS=2 REVIEW_LEAD_S=45 node bench/review-due.mjs
+//   BENCH_MUSTER_ROOT=<checkout>   runs that checkout's dist/ (an A/B against another build)
+//   BENCH_CPU_PROF=<file>          writes a CPU profile of the burst (deadline to last evaluation)
 import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Session } from 'node:inspector/promises';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
-import { hubSettings } from '../dist/config/index.js';
-import { KIND_MODULES } from '../dist/kinds/server.js';
-import { startHub } from '../dist/server.js';
 import { binNodeFlags, freePort } from './lib.mjs';
+
+const root = pathToFileURL(`${path.resolve(process.env.BENCH_MUSTER_ROOT ?? path.join(import.meta.dirname, '..'))}/`);
+const dist = (file) => new URL(`dist/${file}`, root);
 
 // The hub runs in this process: with the node flags `muster serve` runs with (its command's first
 // line, such as a larger young generation), or its collections would not be the installed hub's.
-const missingFlags = binNodeFlags(new URL('../dist/cli/main.js', import.meta.url)).filter(
-  (flag) => !process.execArgv.includes(flag),
-);
+const missingFlags = binNodeFlags(dist('cli/main.js')).filter((flag) => !process.execArgv.includes(flag));
 if (missingFlags.length > 0) {
   const run = spawnSync(process.execPath, [...process.execArgv, ...missingFlags, ...process.argv.slice(1)], {
     stdio: 'inherit',
   });
   process.exit(run.status ?? 1);
 }
+const { hubSettings } = await import(dist('config/index.js'));
+const { KIND_MODULES } = await import(dist('kinds/server.js'));
+const { startHub } = await import(dist('server.js'));
 
 const TASKS = Number(process.env.REVIEW_TASKS ?? 10_000);
 const CONTRIBUTIONS = Number(process.env.REVIEW_CONTRIBUTIONS ?? 2);
@@ -141,6 +146,12 @@ const open = async () => (await call('ListTasks', { status: 'TASK_STATE_WORKING'
 // how long a request arriving then would wait before the hub even read it. Recorded from the
 // deadline on, so the idle wait before it does not dilute the percentiles.
 await new Promise((r) => setTimeout(r, deadlineAt - Date.now()));
+const profiler = process.env.BENCH_CPU_PROF ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 loopDelay.enable();
 let firstDone;
@@ -152,6 +163,11 @@ while (left > 0) {
 }
 const allDone = Date.now();
 loopDelay.disable();
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(process.env.BENCH_CPU_PROF, JSON.stringify(profile));
+  profiler.disconnect();
+}
 await hub.close();
 
 // Once each: read the file the hub wrote.
