@@ -4,6 +4,7 @@ import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postg
 import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { openKeysSuite } from '../open-keys.suite.js';
 import { taskPathsSuite } from '../task-paths.suite.js';
+import { artifactsSuite } from '../artifacts.suite.js';
 import { expectUpgraded, ROWS_BEFORE } from '../rank-and-holder-upgrade.fixture.js';
 import { expectKeyed, ROWS_UNKEYED } from '../open-key-upgrade.fixture.js';
 import { kindMigrationInputs } from '../../hub/kinds.js';
@@ -99,6 +100,7 @@ describe.skipIf(!testPostgres)('postgres store, open keys', () => {
   });
   openKeysSuite('postgres', () => openPostgresStore(database.url));
   taskPathsSuite('postgres', () => openPostgresStore(database.url));
+  artifactsSuite('postgres', () => openPostgresStore(database.url));
 });
 
 describe.skipIf(!testPostgres)('postgres store', () => {

@@ -7,6 +7,7 @@ import { cached } from '../cached/cached-store.js';
 import { holdsAndRanksSuite } from '../holds-and-ranks.suite.js';
 import { openKeysSuite } from '../open-keys.suite.js';
 import { taskPathsSuite } from '../task-paths.suite.js';
+import { artifactsSuite } from '../artifacts.suite.js';
 import { spacesSuite } from '../spaces.suite.js';
 import { boardsSuite } from '../boards.suite.js';
 import { inboxSuite } from '../inbox.suite.js';
@@ -38,6 +39,7 @@ openKeysSuite('sqlite', async () => openSqliteStore(freshFile()));
 // The hub runs SQLite under the cache: a refused create must leave nothing in it.
 openKeysSuite('sqlite, cached', async () => cached(openSqliteStore(freshFile())));
 taskPathsSuite('sqlite', async () => openSqliteStore(freshFile()));
+artifactsSuite('sqlite', async () => openSqliteStore(freshFile()));
 
 spacesSuite('sqlite', async () => openSqliteStore(freshFile()));
 boardsSuite('sqlite', async () => openSqliteStore(freshFile()));

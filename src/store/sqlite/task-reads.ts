@@ -1,4 +1,4 @@
-import type { Artifact, Message } from '../../a2a/types.js';
+import type { Message } from '../../a2a/types.js';
 import { statementCache, type Db } from './database.js';
 import { cursorWalks, orderBy } from '../order.js';
 import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
@@ -15,6 +15,7 @@ import {
   type TaskStore,
 } from '../store.js';
 import { quotaStatements } from './quota-charges.js';
+import { artifactReads } from './artifact-bodies.js';
 
 type Branch = { where: string; params: Record<string, unknown> };
 
@@ -98,9 +99,7 @@ export function taskReader(
     )
     .pluck();
   const lastMessages = db.prepare('SELECT body FROM messages WHERE task_id = ? ORDER BY seq DESC LIMIT ?').pluck();
-  const allArtifacts = db
-    .prepare('SELECT body FROM artifacts WHERE task_id = ? ORDER BY position, artifact_id')
-    .pluck();
+  const allArtifacts = artifactReads(db);
 
   const hydrate = (row: TaskRow, options: GetOptions): StoredTask => {
     const record = recordFromRow(row);
@@ -109,10 +108,7 @@ export function taskReader(
       wanted > 0
         ? (lastMessages.all(record.id, wanted) as string[]).reverse().map((b) => JSON.parse(b) as Message)
         : [];
-    const artifacts =
-      options.includeArtifacts && record.artifactCount > 0
-        ? (allArtifacts.all(record.id) as string[]).map((b) => JSON.parse(b) as Artifact)
-        : [];
+    const artifacts = options.includeArtifacts && record.artifactCount > 0 ? allArtifacts(record.id) : [];
     return { record, history, artifacts };
   };
 

@@ -27,6 +27,7 @@ import type { deliveryStatements } from './outbox.js';
 import type { inboxStatements } from './inbox.js';
 import type { Target } from './targets.js';
 import { inboxKey } from '../inbox.js';
+import { artifactBody } from './artifact-bodies.js';
 
 /** Prepared statements for task writes; a whole TaskWrite is applied within one transaction, or none of it. */
 export function taskWriter(
@@ -104,7 +105,7 @@ export function taskWriter(
       const firstMessage = record.messageCount - w.newMessages.length;
       w.newMessages.forEach((m, i) => insertMessage.run(record.id, firstMessage + i + 1, JSON.stringify(m)));
       for (const a of w.newArtifacts)
-        upsertArtifact.run({ task: record.id, id: a.artifactId, body: JSON.stringify(a) });
+        upsertArtifact.run({ task: record.id, id: a.artifactId, body: artifactBody(w, a) });
       const firstEvent = record.lastSeq - w.events.length;
       w.events.forEach((e, i) => insertEvent.run(record.id, firstEvent + i + 1, JSON.stringify(e), record.updatedAt));
       for (const path of w.wrote ?? []) insertPath.run(record.contextId, path, record.id, record.updatedAt);
