@@ -2,13 +2,14 @@
  * A database `muster serve` or `muster migrate` cannot use is said in one line of words with
  * what to do, exit 2, no stack: a PostgreSQL URL without a database (refused before connecting),
  * a database that does not exist, a refused role, a user that may not create tables, a port where
- * nothing listens, and an SQLite file that is not a database. The CLI is spawned for real.
+ * nothing listens, an SQLite file that is not a database, and a database a newer Muster migrated (either store). The CLI is spawned for real.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runMuster, type Run } from './helpers/cli.js';
@@ -92,6 +93,40 @@ describe('a database the hub cannot use, in words', () => {
       file,
       'it is not an SQLite database (SQLITE_NOTADB); name another file, or move this one away to start a new database there',
     );
+  });
+
+  /** What each store says of a database a newer Muster migrated (schema version 9999). */
+  const NEWER = `: it was migrated by a newer Muster (schema version 9999; this one knows up to`;
+  const refusedAsNewer = ([serve, migrate]: Run[]): void => {
+    for (const run of [serve!, migrate!]) {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(NEWER);
+    }
+  };
+
+  it('an SQLite database a newer Muster migrated', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'muster-words-')), 'newer.db');
+    expect((await runMuster(undefined, ['migrate', '--db', `sqlite:${file}`])).code).toBe(0);
+    const db = new Database(file);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'later', 0)").run();
+    db.close();
+    refusedAsNewer(await both(`sqlite:${file}`));
+  });
+
+  it.runIf(testPostgres)('a PostgreSQL database a newer Muster migrated', async () => {
+    const db = await freshPostgresDatabase('newer');
+    try {
+      expect((await runMuster(undefined, ['migrate', '--db', db.url])).code).toBe(0);
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      await client
+        .query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'later', 0)")
+        .finally(() => client.end());
+      refusedAsNewer(await both(db.url));
+    } finally {
+      await db.drop();
+    }
   });
 
   it.runIf(testPostgres)('a database that does not exist: how to create it', async () => {

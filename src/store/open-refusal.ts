@@ -111,3 +111,15 @@ function sqliteWords({ code }: Failure): string | undefined {
   const words = SQLITE_WORDS.find(([prefix]) => code?.startsWith(prefix));
   return words ? `${words[1]} (${code}); ${words[2]}` : undefined;
 }
+
+/**
+ * Refuses a database a newer Muster migrated past the last migration this one knows: this one
+ * would misread what the newer wrote (SQLite artifact rows that name their event, for one).
+ */
+export function refuseNewerSchema(found: number, migrations: readonly { version: number }[]): void {
+  const known = migrations.at(-1)?.version ?? 0;
+  if (found > known)
+    throw new DatabaseRefused(
+      `it was migrated by a newer Muster (schema version ${found}; this one knows up to ${known}): run that version of Muster or a later one, or name another database`,
+    );
+}

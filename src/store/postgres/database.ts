@@ -18,6 +18,7 @@ import {
   type CommitObserver,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
+import { refuseNewerSchema } from '../open-refusal.js';
 import type { MigrationInputs } from '../open-key-backfill.js';
 import { groupCommit, type WriteLocks } from './group-commit.js';
 import { OmittedNeeded } from './omissions.js';
@@ -314,6 +315,7 @@ export async function migrate(client: pg.ClientBase, inputs: MigrationInputs): P
     const { rows } = await client.query<{ v: number }>(
       'SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations',
     );
+    refuseNewerSchema(rows[0]?.v ?? 0, MIGRATIONS);
     const pending = MIGRATIONS.filter((m) => m.version > (rows[0]?.v ?? 0));
     for (const m of pending) {
       await client.query(m.sql);

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { touchFile } from '../../files/folders.js';
 import { MIGRATIONS } from './migrations.js';
+import { refuseNewerSchema } from '../open-refusal.js';
 import { NO_MIGRATION_INPUTS, type MigrationInputs } from '../open-key-backfill.js';
 
 export type Db = Database.Database;
@@ -47,6 +48,7 @@ function migrate(db: Db, inputs: MigrationInputs): number[] {
   // IMMEDIATE takes the write lock first, so two processes starting at once migrate one after the other.
   const apply = db.transaction(() => {
     const row = db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number };
+    refuseNewerSchema(row.v, MIGRATIONS);
     const pending = MIGRATIONS.filter((m) => m.version > row.v);
     for (const m of pending) {
       db.exec(m.sql);
