@@ -2,7 +2,8 @@
  * A database `muster serve` or `muster migrate` cannot use is said in one line of words with
  * what to do, exit 2, no stack: a PostgreSQL URL without a database (refused before connecting),
  * a database that does not exist, a refused role, a user that may not create tables, a port where
- * nothing listens, an SQLite file that is not a database, and a database a newer Muster migrated (either store). The CLI is spawned for real.
+ * nothing listens, an SQLite file that is not a database, and a database a newer Muster migrated
+ * (either store). The CLI is spawned for real.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
