@@ -163,7 +163,7 @@ async function inOneTransaction(client: pg.PoolClient, members: Member[], o: Gro
   for (const m of members) statements.push({ name: o.nameOf(m.text), text: m.text, values: m.values });
   const outcome = await inOneSync(client, statements);
   if ('results' in outcome) return { results: outcome.results.slice(first) };
-  if (outcome.error !== undefined && o.isConnectionError(outcome.error)) throw outcome.error;
+  if (o.isConnectionError(outcome.error)) throw outcome.error;
   const failed = outcome.failed - first;
   return { failed: failed >= 0 && failed < members.length ? failed : undefined };
 }

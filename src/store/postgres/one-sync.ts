@@ -10,6 +10,7 @@
  * not yet prepared on the connection, then Bind, Describe and Execute for each, then Sync.
  */
 import pg from 'pg';
+import pgUtils from 'pg/lib/utils.js';
 
 export interface Sent {
   /** Its prepared statement's name on every connection; undefined: parsed anew, unnamed. */
@@ -23,16 +24,13 @@ export interface Rows {
   rowCount: number;
 }
 
-/**
- * The statements' rows, in order; or the failure and which statement it came from (error
- * undefined: its values were not sent, see inOneSync).
- */
+/** The statements' rows, in order; or the failure and which statement it came from. */
 export type SyncOutcome = { results: Rows[] } | { error: unknown; failed: number };
 
 interface Wired {
   name: string;
   text: string;
-  values: (string | null)[];
+  values: (string | Buffer | null)[];
 }
 
 /** What of pg's connection the series uses (the driver's types leave most of it out). */
@@ -42,7 +40,7 @@ interface Wire {
   parsedStatements: Record<string, string>;
   submittedNamedStatements: Record<string, string>;
   parse(query: { name: string; text: string; types: never[] }): void;
-  bind(config: { statement: string; values: (string | null)[] }): void;
+  bind(config: { statement: string; values: (string | Buffer | null)[] }): void;
   describe(config: { type: 'P'; name: string }): void;
   execute(config: { portal: string }): void;
   sync(): void;
@@ -54,25 +52,6 @@ interface Wire {
 interface Built {
   rows: Record<string, unknown>[];
   rowCount: number | null;
-}
-
-/**
- * A value as the text PostgreSQL parses, for the kinds the store binds (strings, numbers, booleans,
- * null, and arrays of those); undefined for any other, which the caller sends through pg instead.
- */
-export function wireText(value: unknown): string | null | undefined {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (!Array.isArray(value)) return undefined;
-  const items: string[] = [];
-  for (const item of value) {
-    if (Array.isArray(item)) return undefined;
-    const text = wireText(item);
-    if (text === undefined) return undefined;
-    items.push(text === null ? 'NULL' : `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
-  }
-  return `{${items.join(',')}}`;
 }
 
 /**
@@ -147,16 +126,14 @@ class SeriesQuery extends pg.Query {
 
 /**
  * Runs `statements` on `client` (in pipeline mode, nothing else in flight on it) as one implicit
- * transaction, answered once it committed or rolled back (or the connection failed). A statement
- * whose values are not all of the kinds wireText knows is not sent, nor any other: the outcome
- * names it as the one that failed, with no error.
+ * transaction, answered once it committed or rolled back (or the connection failed). Values are
+ * bound as pg's own queries bind them.
  */
 export function inOneSync(client: pg.PoolClient, statements: readonly Sent[]): Promise<SyncOutcome> {
-  const wired: Wired[] = [];
-  for (const [i, s] of statements.entries()) {
-    const values = s.values.map(wireText);
-    if (values.includes(undefined)) return Promise.resolve({ error: undefined, failed: i });
-    wired.push({ name: s.name ?? '', text: s.text, values: values as (string | null)[] });
-  }
+  const wired = statements.map((s) => ({
+    name: s.name ?? '',
+    text: s.text,
+    values: s.values.map(pgUtils.prepareValue),
+  }));
   return new Promise((resolve) => void client.query(new SeriesQuery(wired, resolve)));
 }
