@@ -91,6 +91,14 @@ export const SCOPE_COLUMNS: Readonly<Record<TaskColumn, keyof TaskRow>> = {
 export const OPEN_KEY_HOLDS =
   "state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED')";
 
+/**
+ * One kind as a literal, not a parameter, in both dialects: the partial `tasks_by_rank` (intents
+ * only) is used only by a query that repeats its condition, which a bound value does not for
+ * SQLite (it would prepare the statement again at every run to compare the value) nor for
+ * PostgreSQL's generic plans. Kinds are the hub's own names.
+ */
+export const kindLiteral = (kind: unknown): string => `'${String(kind).replaceAll("'", "''")}'`;
+
 const json = (text: string | null) => (text === null ? undefined : JSON.parse(text));
 /** A JSON column's text, or null for a value that is not there. */
 export const jsonText = (value: unknown) => (value === undefined ? null : JSON.stringify(value));

@@ -368,4 +368,22 @@ CREATE INDEX agents_search ON agents USING gin (search);
       );
     },
   },
+  {
+    version: 24,
+    name: 'receipts by block range, rank index for intents only',
+    sql: `
+-- No read but the hourly prune looks receipts up by time, and the B-tree on it cost each
+-- SendMessage an index insert and its WAL. A BRIN index keeps only each range of heap pages' least
+-- and greatest time: an insert into the range still being filled writes nothing to it, and the
+-- prune reads only the ranges holding expired receipts, whatever order nodes with different clocks
+-- appended them in (a range's bounds are a filter, every row is still compared).
+DROP INDEX receipts_by_time;
+CREATE INDEX receipts_by_time ON receipts USING brin (created_at);
+-- The one list by rank within a context is a space's claimable intents (kinds/intent/listing.ts);
+-- every other task's entry here was written and never read. Its queries name the kind as a
+-- literal (rows.ts, kindLiteral), which a generic plan needs to use a partial index.
+DROP INDEX tasks_by_rank;
+CREATE INDEX tasks_by_rank ON tasks(context_id, kind, state, rank DESC, created_at, id) WHERE kind = 'intent';
+`,
+  },
 ];

@@ -133,10 +133,12 @@ export function receiptStatements(db: Db): ReceiptStore {
   };
 }
 
+/** Up to $2 receipts written before $1, found through the block ranges of `receipts_by_time` (migration 24). */
+export const EXPIRED_RECEIPTS = 'SELECT ctid FROM receipts WHERE created_at < $1 LIMIT $2';
+
 /** Forgets receipts written before `before`, and quota windows that ended before it (a day is the longest); holds are kept. */
 export async function pruneReceipts(db: Db, before: number): Promise<void> {
-  const slice =
-    'DELETE FROM receipts WHERE ctid = ANY (ARRAY(SELECT ctid FROM receipts WHERE created_at < $1 LIMIT $2))';
+  const slice = `DELETE FROM receipts WHERE ctid = ANY (ARRAY(${EXPIRED_RECEIPTS}))`;
   while ((await db.query(slice, [before, PRUNE_SLICE])).rowCount === PRUNE_SLICE);
   await db.query('DELETE FROM quota_counters WHERE window_start < $1 AND window_start <> $2', [
     before - 86_400_000,

@@ -21,7 +21,14 @@ import {
 import { Statement, type Db } from './database.js';
 import { gateTest } from './receipts.js';
 import { cursorWalks, orderBy } from '../order.js';
-import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, TASK_COLUMNS, type TaskRow as StoredRow } from '../rows.js';
+import {
+  kindLiteral,
+  OPEN_KEY_HOLDS,
+  recordFromRow,
+  SCOPE_COLUMNS,
+  TASK_COLUMNS,
+  type TaskRow as StoredRow,
+} from '../rows.js';
 
 const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
@@ -90,6 +97,7 @@ function scopeBranches(s: Statement, scope: TaskScope): string[] {
         if (test.notIn.length === 1) return `${sql} IS DISTINCT FROM ${s.param(test.notIn[0], 'text')}`;
         return `(${sql} IS NULL OR ${sql} <> ALL(${s.param(test.notIn, 'text[]')}))`;
       }
+      if (column === 'kind' && test.in.length === 1) return `kind = ${kindLiteral(test.in[0])}`;
       return test.in.length === 1
         ? `${sql} = ${s.param(test.in[0], 'text')}`
         : `${sql} = ANY(${s.param(test.in, 'text[]')})`;

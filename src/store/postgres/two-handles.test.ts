@@ -4,6 +4,7 @@
  * either process to help. What one hears of the other's writes is two-handles-notices.test.ts.
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, testPostgres } from '../../../test/helpers/postgres.js';
 import { QuotaExceeded, StoreConflict, type Store } from '../store.js';
@@ -12,6 +13,7 @@ import { NO_MIGRATION_INPUTS } from '../open-key-backfill.js';
 import { migratePostgres, openPostgresStore } from './postgres-store.js';
 import { bump, draft, openTwoStores, outcomes, sql, type TwoStores } from './two-handles.fixture.js';
 import { newTask, T0 } from './task-write.fixture.js';
+import { EXPIRED_RECEIPTS } from './receipts.js';
 
 describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
   let two: TwoStores | undefined;
@@ -36,6 +38,49 @@ describe.skipIf(!testPostgres)('two stores on one PostgreSQL database', () => {
     expect(await b.getReceipt('two', 'same')).toMatchObject({ result: { taskId: winner.record.id } });
     expect(await a.getTask(loser.record.id, { includeArtifacts: false })).toBeUndefined();
     expect(await a.eventsAfter(loser.record.id, 0, 10)).toEqual([]);
+  });
+
+  it('prunes every receipt written before the cut and no other, whatever order two clocks appended them in', async () => {
+    // 60,000 receipts, alternately from a node on time and one five minutes behind, so time and
+    // heap order disagree; several block ranges, summarized as the autovacuum would.
+    await sql(
+      database.url,
+      `INSERT INTO receipts (scope, key, fingerprint, result, created_at)
+       SELECT 'bulk', 'k' || i, 'f', '{}', $1::int8 + i * 10 - (i % 2) * 300000 FROM generate_series(1, 60000) i`,
+      [T0],
+    );
+    await sql(database.url, "SELECT brin_summarize_new_values('receipts_by_time')");
+    const cut = T0 + 450_000;
+    const late = newTask({ updatedAt: cut - 1 });
+    const onTime = newTask({ updatedAt: cut });
+    await a.createTask({ ...late, receipt: { scope: 'two', key: 'late', fingerprint: 'f', result: {} } });
+    await b.createTask({ ...onTime, receipt: { scope: 'two', key: 'on-time', fingerprint: 'f', result: {} } });
+    const count = async (where: string) =>
+      Number(
+        (await sql<{ n: string }>(database.url, `SELECT count(*) AS n FROM receipts WHERE ${where}`, [cut]))[0]!.n,
+      );
+    const kept = await count('created_at >= $1');
+    expect(await count('created_at < $1')).toBeGreaterThan(20_000); // more than one slice of the prune
+
+    await a.prune(cut);
+    expect(await count('created_at < $1')).toBe(0);
+    expect(await count('created_at >= $1')).toBe(kept);
+    expect(await b.getReceipt('two', 'late')).toBeUndefined();
+    expect(await b.getReceipt('two', 'on-time')).toMatchObject({ key: 'on-time' });
+    await sql(database.url, "DELETE FROM receipts WHERE scope = 'bulk'");
+  });
+
+  it('finds expired receipts through the block ranges of receipts_by_time', async () => {
+    // On a small table a sequential scan costs least; what matters is that the index can be walked.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${EXPIRED_RECEIPTS}`, [5, 10]);
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan on receipts_by_time/);
+    } finally {
+      await client.end();
+    }
   });
 
   it('runs works under one lock one at a time across both: of checks-then-creates racing through both, one creates', async () => {

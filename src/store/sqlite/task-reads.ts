@@ -1,7 +1,7 @@
 import type { Message } from '../../a2a/types.js';
 import { statementCache, type Db } from './database.js';
 import { cursorWalks, orderBy } from '../order.js';
-import { OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
+import { kindLiteral, OPEN_KEY_HOLDS, recordFromRow, SCOPE_COLUMNS, type TaskRow } from '../rows.js';
 import {
   countsByBucket,
   TokenNotLive,
@@ -58,13 +58,6 @@ function scopeBranches(scope: TaskScope): Branch[] {
     return { where: tests.length ? tests.join(' AND ') : '1', params };
   });
 }
-
-/**
- * One kind as a literal, not a parameter: SQLite uses the partial `tasks_by_rank` (intents only)
- * only for a query that repeats its condition, and a bound `kind = ?` would have the statement
- * prepared again at every run to compare the value. Kinds are the hub's own names.
- */
-const kindLiteral = (kind: unknown): string => `'${String(kind).replaceAll("'", "''")}'`;
 
 function filters(q: TaskQuery): { sql: string; params: Record<string, unknown> } {
   const parts: string[] = [];
