@@ -209,6 +209,19 @@ function insertEntry(s: Statement, { entry }: EntryWrite, from: string, name = '
   );
 }
 
+/**
+ * `values` as JSON text rows (b, i), numbered from 1, under `alias`. One value (a SendMessage's
+ * message, its event) is bound as text: the hub does not escape it into an array literal, nor
+ * PostgreSQL parse the array and unnest it.
+ */
+function numbered(s: Statement, values: readonly unknown[], alias: string): string {
+  if (values.length === 1) return `(SELECT ${s.param(JSON.stringify(values[0]), 'text')} AS b, 1 AS i) AS ${alias}`;
+  return `unnest(${s.param(
+    values.map((v) => JSON.stringify(v)),
+    'text[]',
+  )}) WITH ORDINALITY AS ${alias}(b, i)`;
+}
+
 /** Messages, artifacts and events, each one multi-row insert numbered from the row's new counts. */
 function writeHistory(s: Statement, id: string, w: TaskWrite): void {
   const { record } = w;
@@ -217,10 +230,7 @@ function writeHistory(s: Statement, id: string, w: TaskWrite): void {
     s.with(
       'messages',
       `INSERT INTO messages (task_id, seq, body)
-       SELECT ${id}, ${s.param(first, 'int')} + m.i, m.b FROM task_row, unnest(${s.param(
-         w.newMessages.map((m) => JSON.stringify(m)),
-         'text[]',
-       )}) WITH ORDINALITY AS m(b, i)`,
+       SELECT ${id}, ${s.param(first, 'int')} + m.i, m.b FROM task_row, ${numbered(s, w.newMessages, 'm')}`,
     );
   }
   if (w.newArtifacts.length) {
@@ -249,10 +259,7 @@ function writeHistory(s: Statement, id: string, w: TaskWrite): void {
       'events',
       `INSERT INTO events (task_id, seq, body, created_at)
        SELECT ${id}, ${s.param(first, 'int')} + e.i, e.b, ${s.param(record.updatedAt, 'int8')}
-       FROM task_row, unnest(${s.param(
-         w.events.map((e) => JSON.stringify(e)),
-         'text[]',
-       )}) WITH ORDINALITY AS e(b, i)`,
+       FROM task_row, ${numbered(s, w.events, 'e')}`,
     );
   }
 }
