@@ -12,6 +12,7 @@ export const PARTS = [
   ['validation of what was sent', /^[^ ]* (a2a\/(validate|schemas|zod-issues)|operations\/requests)\.js|npm:zod/],
   ['the view', /^[^ ]* hub\/view/],
   ['store: SQLite statements, commit', /^[^ ]* store\/sqlite\/|npm:better-sqlite3/],
+  ['store: PostgreSQL statements, pg', /^[^ ]* store\/postgres\/|npm:pg(-[a-z]+)?$|npm:pg(-[a-z]+)?:/],
   ['the task (hub, kinds, caches)', /^[^ ]* (hub|kinds|store|delivery|events|scheduler)\//],
   // The lane's send is JSON.stringify and the head; node:http's own frames under it count as node:http.
   ['answer serialization', /^serialize npm:fastify|^[^ ]* (wire|a2a\/legacy)|^send doors\/http\/lane\.js/],

@@ -1,8 +1,9 @@
-// Where the microseconds of one request go: CPU-profiles a Muster hub (SQLite) under the bench's
-// GetTask and SendMessage load, and bare node:http under the same GetTask load, then prints the
-// CPU time per request of each part of the request path (profile-costs.mjs), side by side.
+// Where the microseconds of one request go: CPU-profiles a Muster hub (SQLite, or PostgreSQL with
+// --pg) under the bench's GetTask and SendMessage load, and bare node:http under the same GetTask
+// load, then prints the CPU time per request of each part of the request path (profile-costs.mjs),
+// side by side.
 //
-//   npm run build && node bench/profile.mjs
+//   npm run build && node bench/profile.mjs [--pg]
 //   env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3)
 //
 // Each server runs with --cpu-prof; only the samples taken during the measured load count. The
@@ -21,6 +22,9 @@ import {
   startChild,
   startMuster,
   writeResults,
+  cleanUp,
+  connectPgAdmin,
+  freshDatabase,
 } from './lib.mjs';
 import { costsPerRequest } from './profile-costs.mjs';
 
@@ -73,8 +77,12 @@ async function main() {
   const { warmup, duration } = benchSettings();
   const settings = { warmup, duration };
   const columns = {};
+  const pg = process.argv.includes('--pg');
+  const db = pg
+    ? (await freshDatabase((await connectPgAdmin()).admin, 'profile')).url
+    : `sqlite:${path.join(benchTmp(), 'profile.db')}`;
   const muster = await startMuster({
-    db: `sqlite:${path.join(benchTmp(), 'profile.db')}`,
+    db,
     nodeArgs: profiled('muster'),
   });
   const windows = {
@@ -91,7 +99,8 @@ async function main() {
   columns['bare GetTask'] = { reqPerSec: bareWindow.reqPerSec, costs: costsPerRequest(profileIn('bare'), bareWindow) };
 
   printCosts(columns);
-  writeResults('profile.json', { settings, columns });
+  writeResults(pg ? 'profile-pg.json' : 'profile.json', { settings, columns });
+  await cleanUp(); // drops the PostgreSQL database, closes the admin connection
 }
 
 runMain(main);
