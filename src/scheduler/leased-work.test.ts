@@ -76,4 +76,59 @@ describe('LeasedWork', () => {
     release();
     await work.stop();
   });
+
+  it('claims ahead: one claim for several batches, each batch started as places free', async () => {
+    const queue = Array.from({ length: 10 }, (_, i) => `item-${i}`);
+    const claims: number[] = [];
+    const running = new Set<string>();
+    let most = 0;
+    const done: string[] = [];
+    const work = new LeasedWork<string>({
+      name: 'test',
+      claim: async (_owner, _now, _until, limit) => {
+        const claimed = queue.splice(0, limit);
+        if (claimed.length > 0) claims.push(claimed.length);
+        return claimed;
+      },
+      key: (item) => item,
+      run: async (item) => {
+        running.add(item);
+        most = Math.max(most, running.size);
+        await new Promise((r) => setTimeout(r, 2));
+        running.delete(item);
+        done.push(item);
+      },
+      leaseMs: 1000,
+      batch: 2,
+      claimAhead: 3,
+      pollMs: 10_000,
+    });
+    work.start();
+    while (done.length < 10) await new Promise((r) => setTimeout(r, 5));
+    await work.stop();
+    expect(claims).toEqual([6, 4]);
+    expect(most).toBe(2);
+  });
+
+  it('stop runs what was claimed ahead, rather than leave it leased', async () => {
+    const queue = ['a', 'b', 'c', 'd'];
+    const done: string[] = [];
+    const work = new LeasedWork<string>({
+      name: 'test',
+      claim: async (_owner, _now, _until, limit) => queue.splice(0, limit),
+      key: (item) => item,
+      run: async (item) => {
+        await new Promise((r) => setTimeout(r, 20));
+        done.push(item);
+      },
+      leaseMs: 1000,
+      batch: 1,
+      claimAhead: 4,
+      pollMs: 10_000,
+    });
+    work.start();
+    await new Promise((r) => setTimeout(r, 5));
+    await work.stop();
+    expect(done.sort()).toEqual(['a', 'b', 'c', 'd']);
+  });
 });

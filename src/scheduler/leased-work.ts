@@ -13,11 +13,16 @@ export interface LeasedWorkOptions<T> {
   leaseMs: number;
   /** The most items run at once: a slow one holds its own place only, and claiming goes on for the rest. */
   batch: number;
+  /**
+   * Claims up to this many batches at once (1 unless given), the rest leased and waiting here for
+   * places: a burst pays for one claim (a transaction of its own) per that many batches.
+   */
+  claimAhead?: number;
   /** How often due work is looked for when nothing pokes the worker. */
   pollMs: number;
   /** When the next item falls due, if the store knows: the worker wakes then rather than at the next poll. */
   next?: () => Promise<number | undefined>;
-  /** Told how late each claimed item is (ms past the time it fell due), for the scheduler-lag metric. */
+  /** Told how late each item is when it starts (ms past the time it fell due), for the scheduler-lag metric. */
   lag?: { dueAt: (item: T) => number; report: (lateMs: number) => void };
   onError?: (error: unknown) => void;
   clock?: () => number;
@@ -39,6 +44,8 @@ export class LeasedWork<T> {
   private stopped = false;
   /** Items running now, by key, each until its run settles. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Items claimed ahead (claimAhead), leased to this worker, in claim order, waiting for a place. */
+  private readonly waiting: T[] = [];
 
   constructor(private readonly options: LeasedWorkOptions<T>) {
     this.owner = `${options.name}-${randomUUID()}`;
@@ -75,6 +82,8 @@ export class LeasedWork<T> {
     clearTimeout(this.wake);
     this.again = false;
     await this.running;
+    // What was claimed ahead is run too: left leased, it would wait out its lease before another process took it.
+    for (const item of this.waiting.splice(0)) this.launch(item, this.options.onError);
     await Promise.all(this.inFlight.values());
   }
 
@@ -89,22 +98,24 @@ export class LeasedWork<T> {
   }
 
   private async drain(): Promise<void> {
-    const { claim, onError, lag } = this.options;
+    const { claim, onError, batch } = this.options;
     const clock = this.options.clock ?? Date.now;
     while (!this.stopped) {
-      const room = this.options.batch - this.inFlight.size;
-      if (room <= 0) {
+      if (this.inFlight.size >= batch) {
         await Promise.race(this.inFlight.values());
         continue;
       }
-      const now = clock();
-      const due = await claim(this.owner, now, now + this.options.leaseMs, room);
-      if (due.length === 0) return this.wakeForNext(clock);
-      if (lag) for (const item of due) lag.report(now - lag.dueAt(item));
-      // Places free up in the turn that committed the last runs: starting the next ones in a turn
-      // of their own keeps that commit and their reads from adding up to one long stall.
+      // Places free up in the turn that committed the last runs: claiming and starting the next
+      // ones in a turn of their own keeps that commit and their reads from adding up to one long stall.
       await new Promise((resolve) => setImmediate(resolve));
-      for (const item of due) this.launch(item, onError);
+      if (this.waiting.length === 0) {
+        const now = clock();
+        const limit = batch * (this.options.claimAhead ?? 1) - this.inFlight.size;
+        const due = await claim(this.owner, now, now + this.options.leaseMs, limit);
+        if (due.length === 0) return this.wakeForNext(clock);
+        this.waiting.push(...due);
+      }
+      for (const item of this.waiting.splice(0, batch - this.inFlight.size)) this.launch(item, onError);
     }
   }
 
@@ -112,6 +123,7 @@ export class LeasedWork<T> {
   private launch(item: T, onError: ((error: unknown) => void) | undefined): void {
     const key = this.options.key(item);
     if (this.inFlight.has(key)) return; // still running here: the claim only renewed its lease
+    this.options.lag?.report((this.options.clock ?? Date.now)() - this.options.lag.dueAt(item));
     const running: Promise<void> = this.options
       .run(item, this.owner)
       .catch((e: unknown) => onError?.(e))
