@@ -23,7 +23,7 @@ export async function openStore(
     // Loaded only when asked for: a hub on SQLite never loads the PostgreSQL driver.
     const store =
       db.kind === 'sqlite'
-        ? openSqliteStore(db.file, undefined, observe, inputs)
+        ? openSqliteStore(db.file, { ...(observe ? { observe } : {}), inputs, log })
         : await (
             await postgres()
           ).openPostgresStore(db.url, { log, migrationInputs: inputs, ...(observe ? { observe } : {}) });
@@ -38,7 +38,7 @@ export async function migrateStore(db: DbConfig, inputs: MigrationInputs): Promi
   try {
     if (db.kind === 'postgres') return (await (await postgres()).migratePostgres(db.url, inputs)).applied;
     let applied: number[] = [];
-    const store = openSqliteStore(db.file, (versions) => (applied = versions), undefined, inputs); // SQLite migrates as it opens
+    const store = openSqliteStore(db.file, { applied: (versions) => (applied = versions), inputs }); // SQLite migrates as it opens
     await store.close();
     return applied;
   } catch (e) {

@@ -224,12 +224,9 @@ describe('sqlite migrations', () => {
   });
 
   it('migration 13 gives the open intents of a file written before it their open keys, the oldest of twins taking it', async () => {
-    const store = openSqliteStore(
-      fileAt(12, insertTasks(ROWS_UNKEYED)),
-      undefined,
-      undefined,
-      kindMigrationInputs(KIND_MODULES),
-    ); // the kinds' open keys, as a hub hands them
+    const store = openSqliteStore(fileAt(12, insertTasks(ROWS_UNKEYED)), {
+      inputs: kindMigrationInputs(KIND_MODULES),
+    }); // the kinds' open keys, as a hub hands them
     await expectKeyed(store);
     await store.close();
   });

@@ -16,6 +16,7 @@ import { entryReads, entryStatements } from './entries.js';
 import { dueWorkStatements, scheduleStore } from './schedule.js';
 import { receiptIndex, receiptStore } from './receipts.js';
 import { holdExclusively } from './ownership.js';
+import { backgroundCheckpoints } from './checkpoints.js';
 import { PerKeyQueue } from '../per-key-queue.js';
 import type { MigrationInputs } from '../open-key-backfill.js';
 import { EventBus, HOLD_WINDOW, type CommitObserver, type Store, type TaskStore } from '../store.js';
@@ -23,17 +24,20 @@ import { EventBus, HOLD_WINDOW, type CommitObserver, type Store, type TaskStore 
 /** Receipts pruned per turn of the event loop (about 30 ms of work). */
 const PRUNE_SLICE = 10_000;
 
+/** How the store is opened: `applied` hears the migrations applied, `observe` each commit, `log` what it cannot say in an error. */
+export interface SqliteOptions {
+  applied?: (versions: number[]) => void;
+  observe?: CommitObserver;
+  inputs?: MigrationInputs;
+  log?: (line: string) => void;
+}
+
 /**
  * The embedded store: one SQLite file in WAL mode, owned by one hub process, which it enforces
  * (ownership.ts): so it is exclusive, keeps its receipt index in memory, and announces commits in
  * process. Calls are synchronous underneath.
  */
-export function openSqliteStore(
-  file: string,
-  applied?: (versions: number[]) => void,
-  observe?: CommitObserver,
-  inputs?: MigrationInputs,
-): Store {
+export function openSqliteStore(file: string, { applied, observe, inputs, log = () => {} }: SqliteOptions = {}): Store {
   if (file !== ':memory:') makeFolder(dirname(file)); // the lock lives beside the file
   const release = holdExclusively(file);
   let db: Db;
@@ -43,6 +47,16 @@ export function openSqliteStore(
     release();
     throw e;
   }
+  const checkpoints =
+    file === ':memory:'
+      ? undefined
+      : backgroundCheckpoints(db, file, (e) =>
+          log(`the WAL checkpoint thread stopped (${e.message}); checkpoints continue on the main thread`),
+        );
+  const committed: CommitObserver = (seconds, writes) => {
+    checkpoints?.nudge();
+    observe?.(seconds, writes);
+  };
   const bus = new EventBus();
   const receipts = receiptIndex(db);
   const inbox = inboxStatements(db);
@@ -57,7 +71,7 @@ export function openSqliteStore(
     tokenLive,
     targetReads(db),
     inbox,
-    observe,
+    committed,
   );
   // The store is exclusive: a lock held in this process is held against every writer of the file.
   const locks = new PerKeyQueue();
@@ -86,6 +100,7 @@ export function openSqliteStore(
     ...nodeStatements(db),
     prune: pruning(db, receipts),
     close: async () => {
+      await checkpoints?.stop();
       db.close();
       release();
     },
