@@ -4,9 +4,9 @@
  * memory, so they see changes made through any node.
  */
 import { isTerminal } from '../a2a/states.js';
-import type { Task, TaskState } from '../a2a/types.js';
+import type { StreamResponse, Task, TaskState } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
-import { follow } from '../events/follow.js';
+import { endsStream, follow, followLog } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
 import type { LoggedEvent, Store, StoredTask, TaskRecord } from '../store/store.js';
 import type { Kinds } from './kinds.js';
@@ -107,11 +107,10 @@ export class Following {
     };
   }
 
-  /** The task's logged events after `from`, live, as the caller may see them. */
-  private async *visibleAfter(actor: Actor, record: TaskRecord, from: number, signal: AbortSignal) {
-    for await (const { seq, event } of follow(this.store, this.wakeups, record.id, from, signal)) {
-      const shown = this.view.streamEvent(actor.caller, record, event);
-      if (shown) yield { seq, event: shown };
-    }
+  /** The task's logged events after `from`, live, as the caller may see them (the view decides each). */
+  private visibleAfter(actor: Actor, record: TaskRecord, from: number, signal: AbortSignal) {
+    const { caller } = actor;
+    const shown = (event: StreamResponse) => this.view.streamEvent(caller, record, event);
+    return followLog(this.store, this.wakeups, record.id, from, signal, endsStream, shown);
   }
 }

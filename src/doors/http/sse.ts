@@ -39,6 +39,7 @@ export const sseBlock = (id: string | number | undefined, data?: string): string
   `${id === undefined ? '' : `id: ${id}\n`}${data === undefined ? '' : `data: ${data}\n`}\n`;
 
 const KEEP_ALIVE = new FramedBlock(': keep-alive\n\n');
+const TAKEN = Promise.resolve();
 
 /**
  * Writes a block to the stream; answers what to await 'drain' from when it is full, undefined
@@ -81,9 +82,13 @@ export async function writeSse(
   res.on('close', () => abort.abort());
   if (res.destroyed) abort.abort(); // the client left before the stream began: its close was already heard by no one
   const stopBeating = keepAlive(res, settings.heartbeatMs);
-  const send: SendBlock = async (block) => {
+  const untilDrained = async (full: Writable) => {
+    if (!(await drained(full, settings.drainTimeoutMs, abort.signal))) throw new TooFarBehind();
+  };
+  // A block the socket takes at once answers a promise already settled: no async call per event and subscriber.
+  const send: SendBlock = (block) => {
     const full = writeBlock(res, block);
-    if (full && !(await drained(full, settings.drainTimeoutMs, abort.signal))) throw new TooFarBehind();
+    return full ? untilDrained(full) : TAKEN;
   };
   let behind = false;
   try {
