@@ -132,7 +132,7 @@ export class LogFollower<E> implements AsyncIterableIterator<Logged<E>, undefine
     if (step === undefined) return;
     const resolve = this.waiting;
     this.waiting = undefined;
-    clearTimeout(this.recheck);
+    if (this.recheck) clearTimeout(this.recheck); // none on an exclusive store: no call per event and subscriber
     resolve(step);
   };
 
