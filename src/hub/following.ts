@@ -4,7 +4,7 @@
  * memory, so they see changes made through any node.
  */
 import { isTerminal } from '../a2a/states.js';
-import type { StreamResponse, Task, TaskState } from '../a2a/types.js';
+import type { Task, TaskState } from '../a2a/types.js';
 import { HubError } from '../errors/hub-error.js';
 import { endsStream, follow, followLog } from '../events/follow.js';
 import type { Wakeups } from '../events/wakeups.js';
@@ -109,8 +109,7 @@ export class Following {
 
   /** The task's logged events after `from`, live, as the caller may see them (the view decides each). */
   private visibleAfter(actor: Actor, record: TaskRecord, from: number, signal: AbortSignal) {
-    const { caller } = actor;
-    const shown = (event: StreamResponse) => this.view.streamEvent(caller, record, event);
+    const shown = this.view.streamEvents(actor.caller, record);
     return followLog(this.store, this.wakeups, record.id, from, signal, endsStream, shown);
   }
 }

@@ -104,6 +104,11 @@ export interface RenderOptions {
   includeArtifacts: boolean;
 }
 
+/** A logged event a stream carries: the opening Task and history-only messages are carried by the snapshot. */
+const onStream = (event: StreamResponse): StreamResponse | undefined =>
+  'statusUpdate' in event || 'artifactUpdate' in event ? event : undefined;
+const nothing = (): undefined => undefined;
+
 export class View {
   /** The kinds whose tasks live at a space's base. */
   private readonly spaceKinds: ReadonlySet<string>;
@@ -262,8 +267,16 @@ export class View {
    * (or not a stream event: the opening Task and history-only messages are carried by the snapshot).
    */
   streamEvent(caller: Caller, record: TaskRecord, event: StreamResponse): StreamResponse | undefined {
-    if (!('statusUpdate' in event || 'artifactUpdate' in event)) return undefined;
-    return this.canSee(caller, record) ? event : undefined;
+    return this.streamEvents(caller, record)(event);
+  }
+
+  /**
+   * streamEvent for every event of one subscription: whether the caller may see the task is asked
+   * of `record` alone, so it is decided once, and every subscriber who may shares one function
+   * (nothing allocated per subscriber, one call target for V8 to compile per event).
+   */
+  streamEvents(caller: Caller, record: TaskRecord): (event: StreamResponse) => StreamResponse | undefined {
+    return this.canSee(caller, record) ? onStream : nothing;
   }
 
   /**
