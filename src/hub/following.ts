@@ -107,7 +107,7 @@ export class Following {
     };
   }
 
-  /** The task's logged events after `from`, live, as the caller may see them (the view decides each). */
+  /** The task's logged events after `from`, live, as the caller may see them (the view's filter for this subscription). */
   private visibleAfter(actor: Actor, record: TaskRecord, from: number, signal: AbortSignal) {
     const shown = this.view.streamEvents(actor.caller, record);
     return followLog(this.store, this.wakeups, record.id, from, signal, endsStream, shown);
