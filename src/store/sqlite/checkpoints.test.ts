@@ -28,6 +28,18 @@ describe('WAL checkpoints on their own thread (SQLite)', () => {
     await store.close();
   });
 
+  it('copies the pages of writes outside group commit too (agents), nudged by nobody', async () => {
+    const file = freshFile();
+    const store = openSqliteStore(file);
+    const before = bytes(file);
+    for (let i = 0; i < 200; i++) {
+      await store.insertAgent({ handle: `agent-${i}`, createdAt: 1 }, { id: `t-${i}`, hash: `h-${i}` });
+    }
+    await until(() => bytes(file) > before);
+    expect(bytes(file)).toBeGreaterThan(before);
+    await store.close();
+  });
+
   it('keeps the WAL bounded under a long run of commits, and loses none of them', async () => {
     const file = freshFile();
     const store = openSqliteStore(file);

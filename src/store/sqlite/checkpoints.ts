@@ -6,7 +6,9 @@ import type { Db } from './database.js';
  * WAL checkpoints on a thread of their own. A checkpoint copies the WAL's pages into the database
  * file and fsyncs both; on the event loop every request waited behind those fsyncs. A worker with
  * its own connection copies them in PASSIVE mode (it never waits on, nor blocks, the writer) after
- * commits, at most every PACE_MS. The main connection keeps an automatic checkpoint, every
+ * task commits, at most every PACE_MS, and every IDLE_MS in any case: the writes that do not go
+ * through group commit (boards, identity) nudge nobody, and the main connection's own checkpoint
+ * would otherwise copy their pages in one long stall. The main connection keeps an automatic checkpoint, every
  * MAIN_PAGES pages instead of SQLite's 1,000: the WAL restarts from its start only once all of it is
  * copied before the next write, which a checkpoint right after a commit on the writing connection
  * achieves; so that one keeps the file bounded, and with the worker ahead of it finds little to copy.
@@ -18,6 +20,7 @@ export interface BackgroundCheckpoints {
 }
 
 const PACE_MS = 20;
+const IDLE_MS = 1_000;
 const MAIN_PAGES = 4_000;
 const SQLITE_DEFAULT_PAGES = 1_000;
 
@@ -31,7 +34,7 @@ const signal = new Int32Array(workerData.signal); // [commits (wrapping), stop]
 const pause = new Int32Array(new SharedArrayBuffer(4));
 let seen = 0;
 for (;;) {
-  Atomics.wait(signal, 0, seen);
+  Atomics.wait(signal, 0, seen, ${IDLE_MS});
   if (Atomics.load(signal, 1)) break;
   seen = Atomics.load(signal, 0);
   db.pragma('wal_checkpoint(PASSIVE)');
