@@ -36,6 +36,8 @@ export class LogFollower<E> implements AsyncIterableIterator<Logged<E>, undefine
   private page: Logged<E>[] = []; // the last page read from the log; taken from `taken` on
   private taken = 0;
   private ended = false;
+  /** The signal's abort, as heard by its listener: read for every event, where `signal.aborted` is a checked getter. */
+  private aborted: boolean;
   private waiting: ((step: Step<E>) => void) | undefined;
   private recheck: NodeJS.Timeout | undefined;
   private readonly unwatch: () => void;
@@ -50,8 +52,9 @@ export class LogFollower<E> implements AsyncIterableIterator<Logged<E>, undefine
     private readonly shown: (event: E) => E | undefined,
   ) {
     this.cursor = this.known = afterSeq;
+    this.aborted = signal.aborted;
     this.unwatch = wakeups.watch(key, (lastSeq, events) => this.heard(lastSeq, events as readonly Logged<unknown>[]));
-    signal.addEventListener('abort', this.stirred);
+    signal.addEventListener('abort', this.stopped);
   }
 
   [Symbol.asyncIterator](): this {
@@ -76,7 +79,7 @@ export class LogFollower<E> implements AsyncIterableIterator<Logged<E>, undefine
    */
   private step(): Step<E> | undefined {
     for (;;) {
-      if (this.ended || this.signal.aborted) return this.end();
+      if (this.ended || this.aborted) return this.end();
       let logged = this.page[this.taken];
       if (logged) this.taken++;
       else if (this.behind || this.poked) return this.read();
@@ -136,6 +139,11 @@ export class LogFollower<E> implements AsyncIterableIterator<Logged<E>, undefine
     resolve(step);
   };
 
+  private readonly stopped = (): void => {
+    this.aborted = true;
+    this.stirred();
+  };
+
   private readonly quiet = (): void => {
     this.behind = true;
     this.stirred();
@@ -145,7 +153,7 @@ export class LogFollower<E> implements AsyncIterableIterator<Logged<E>, undefine
     if (this.ended) return DONE;
     this.ended = true;
     this.unwatch();
-    this.signal.removeEventListener('abort', this.stirred);
+    this.signal.removeEventListener('abort', this.stopped);
     clearTimeout(this.recheck);
     this.live = [];
     this.page = [];

@@ -25,6 +25,7 @@ import { statusBody, REST_BINDING_ERRORS } from './rest-binding-errors.js';
 import { lastEventIdOf } from './last-event-id.js';
 import { checkVersion, requestedVersion } from './version.js';
 import { writeEventStream, type SseFrames } from './sse.js';
+import { RESPONSE_ENDED } from '../http/sse.js';
 import type { OpenStreams } from '../http/open-streams.js';
 
 export interface RestBindingOptions {
@@ -78,7 +79,7 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
     const addressed = await door(request);
     const base = baseUrl(publicUrl, request);
     const abort = new AbortController();
-    reply.raw.once('close', () => abort.abort());
+    reply.raw.once('close', () => abort.abort(RESPONSE_ENDED));
     const who = callerName(caller);
     const call: CallContext = {
       base,

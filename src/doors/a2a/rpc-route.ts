@@ -20,6 +20,7 @@ import type { Bindings } from './card.js';
 import { answer, type Dispatch } from './jsonrpc.js';
 import { lastEventIdOf } from './last-event-id.js';
 import { jsonRpcFrames, writeEventStream } from './sse.js';
+import { RESPONSE_ENDED } from '../http/sse.js';
 import { requestedVersion } from './version.js';
 
 export interface RpcRouteOptions {
@@ -62,8 +63,8 @@ class RpcCall implements CallContext {
     if (this.controller) return this.controller;
     const made = (this.controller = new AbortController());
     // Asked for late (a blocking send asks after its write), the connection may have closed already.
-    if (this.raw.closed) made.abort();
-    else this.raw.once('close', () => made.abort());
+    if (this.raw.closed) made.abort(RESPONSE_ENDED);
+    else this.raw.once('close', () => made.abort(RESPONSE_ENDED));
     return made;
   }
 }

@@ -52,8 +52,9 @@ export function writeEventStream(
           `${frames.open}${JSON.stringify(wire.shape({ task: snapshot }))}${frames.close}`,
         ),
       );
+      const envelope = frames.open + frames.close; // the block cache's key, made once per stream
       for await (const { seq, event } of events) {
-        await send(eventBlock(seq, event, wire.shape, frames));
+        await send(eventBlock(seq, event, wire.shape, frames, envelope));
         if (wire.ends(event)) break;
       }
     },
@@ -68,16 +69,21 @@ export function writeEventStream(
  * bytes are written to every socket. An event is one log entry, so its seq is part of it.
  */
 const blocks = new WeakMap<object, Map<WireFormat['shape'], Map<string, FramedBlock>>>();
-function eventBlock(seq: number, event: StreamResponse, shape: WireFormat['shape'], frames: SseFrames): FramedBlock {
+function eventBlock(
+  seq: number,
+  event: StreamResponse,
+  shape: WireFormat['shape'],
+  frames: SseFrames,
+  envelope: string,
+): FramedBlock {
   let byShape = blocks.get(event);
   if (!byShape) blocks.set(event, (byShape = new Map()));
   let byEnvelope = byShape.get(shape);
   if (!byEnvelope) byShape.set(shape, (byEnvelope = new Map()));
-  const key = frames.open + frames.close;
-  let block = byEnvelope.get(key);
+  let block = byEnvelope.get(envelope);
   if (!block) {
     block = new FramedBlock(sseBlock(seq, `${frames.open}${JSON.stringify(shape(event))}${frames.close}`));
-    byEnvelope.set(key, block);
+    byEnvelope.set(envelope, block);
   }
   return block;
 }

@@ -42,6 +42,13 @@ const KEEP_ALIVE = new FramedBlock(': keep-alive\n\n');
 const TAKEN = Promise.resolve();
 
 /**
+ * The reason a response's end, or its client's leaving, aborts its signal with: abort() without one
+ * builds a DOMException, with its stack, on every call (even on a signal already aborted), and the
+ * end of a stream calls it up to three times.
+ */
+export const RESPONSE_ENDED = new DOMException('The response ended', 'AbortError');
+
+/**
  * Writes a block to the stream; answers what to await 'drain' from when it is full, undefined
  * when it has room. Every block goes to a chunked response's socket already framed: one socket
  * write per block, where node:http frames it in four pieces, which on each fresh response's first
@@ -79,8 +86,8 @@ export async function writeSse(
     ),
   );
   res.flushHeaders();
-  res.on('close', () => abort.abort());
-  if (res.destroyed) abort.abort(); // the client left before the stream began: its close was already heard by no one
+  res.on('close', () => abort.abort(RESPONSE_ENDED));
+  if (res.destroyed) abort.abort(RESPONSE_ENDED); // the client left before the stream began: its close was already heard by no one
   const stopBeating = keepAlive(res, settings.heartbeatMs);
   const untilDrained = async (full: Writable) => {
     if (!(await drained(full, settings.drainTimeoutMs, abort.signal))) throw new TooFarBehind();
@@ -98,7 +105,7 @@ export async function writeSse(
     if (!behind && !abort.signal.aborted) writeBlock(res, failed(error));
   } finally {
     stopBeating();
-    abort.abort(); // stops the stream's reader if it ended on our side
+    abort.abort(RESPONSE_ENDED); // stops the stream's reader if it ended on our side
     // A reader too far behind is cut, not ended: ending would wait on its full buffer for as long as it reads nothing.
     if (behind) res.destroy();
     else res.end();
