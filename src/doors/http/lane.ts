@@ -92,9 +92,13 @@ class LaneReply implements HttpReply {
 const bodyText = (raw: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
     let text = '';
+    const add = (chunk: string) => (text += chunk);
     raw.setEncoding('utf8');
-    raw.on('data', (chunk: string) => (text += chunk));
-    raw.once('end', () => resolve(text));
+    raw.on('data', add);
+    raw.once('end', () => {
+      raw.off('data', add); // a stream's request lives as long as the stream: its reader, and the text, need not (0.2 KB)
+      resolve(text);
+    });
     raw.once('error', reject);
   });
 
