@@ -11,6 +11,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Caller } from '../../identity/caller.js';
 import type { HttpReply, HttpRequest } from './exchange.js';
+import { TurnEnds, type Ending } from './turn-ends.js';
 
 /** The shared steps of a request, as app.ts runs them for fastify's routes. */
 export interface LaneSteps {
@@ -65,12 +66,14 @@ class LaneRequest implements HttpRequest {
   }
 }
 
-class LaneReply implements HttpReply {
+class LaneReply implements HttpReply, Ending {
   hijacked = false;
+  private text = '';
   constructor(
     readonly raw: ServerResponse,
     private readonly request: HttpRequest,
     private readonly steps: LaneSteps,
+    private readonly ends: TurnEnds,
   ) {}
   hijack(): void {
     this.hijacked = true;
@@ -78,14 +81,25 @@ class LaneReply implements HttpReply {
   async send(status: number, headers: OutgoingHttpHeaders, body: unknown): Promise<void> {
     if (status === 401) await this.steps.refused(this.request);
     if (this.raw.destroyed) return;
-    if (body === undefined) return void this.raw.writeHead(status, headers).end();
-    const text = JSON.stringify(body);
-    const typed = {
-      ...headers,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(text),
-    };
-    this.raw.writeHead(status, typed).end(text);
+    if (body === undefined) this.raw.writeHead(status, headers);
+    else {
+      this.text = JSON.stringify(body);
+      const length = Buffer.byteLength(this.text);
+      this.raw.writeHead(status, {
+        ...headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': length,
+      });
+    }
+    this.ends.end(this);
+  }
+  /** The answer's body goes out with the others of its turn (turn-ends.ts). */
+  end(): void {
+    try {
+      this.raw.end(this.text);
+    } catch (error) {
+      this.steps.logError(error, this.request);
+    }
   }
 }
 
@@ -104,6 +118,7 @@ const bodyText = (raw: IncomingMessage): Promise<string> =>
 
 export class JsonRpcLane {
   private readonly routes: Registered[] = [];
+  private readonly ends = new TurnEnds();
 
   constructor(private readonly steps: LaneSteps) {}
 
@@ -128,9 +143,10 @@ export class JsonRpcLane {
       return false;
     const found = this.find(raw.url!);
     if (!found) return false;
+    this.ends.arrived();
     const request = new LaneRequest(raw, this.steps.requestId(raw), found.params, found.registered.routeOptions);
-    this.answer(request, new LaneReply(res, request, this.steps), found.registered.route).catch((e: unknown) =>
-      this.steps.logError(e, request),
+    this.answer(request, new LaneReply(res, request, this.steps, this.ends), found.registered.route).catch(
+      (e: unknown) => this.steps.logError(e, request),
     );
     return true;
   }
