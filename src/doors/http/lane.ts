@@ -11,7 +11,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Caller } from '../../identity/caller.js';
 import type { HttpReply, HttpRequest } from './exchange.js';
-import { TurnEnds, type Ending } from './turn-ends.js';
+import { TurnEnds, type Ending, type Turn } from './turn-ends.js';
 
 /** The shared steps of a request, as app.ts runs them for fastify's routes. */
 export interface LaneSteps {
@@ -74,6 +74,7 @@ class LaneReply implements HttpReply, Ending {
     private readonly request: HttpRequest,
     private readonly steps: LaneSteps,
     private readonly ends: TurnEnds,
+    private readonly turn: Turn,
   ) {}
   hijack(): void {
     this.hijacked = true;
@@ -91,7 +92,7 @@ class LaneReply implements HttpReply, Ending {
         'content-length': length,
       });
     }
-    this.ends.end(this);
+    this.ends.end(this, this.turn);
   }
   /** The answer's body goes out with the others of its turn (turn-ends.ts). */
   end(): void {
@@ -143,9 +144,9 @@ export class JsonRpcLane {
       return false;
     const found = this.find(raw.url!);
     if (!found) return false;
-    this.ends.arrived();
+    const turn = this.ends.arrived();
     const request = new LaneRequest(raw, this.steps.requestId(raw), found.params, found.registered.routeOptions);
-    this.answer(request, new LaneReply(res, request, this.steps, this.ends), found.registered.route).catch(
+    this.answer(request, new LaneReply(res, request, this.steps, this.ends, turn), found.registered.route).catch(
       (e: unknown) => this.steps.logError(e, request),
     );
     return true;
