@@ -14,6 +14,7 @@ describe('TurnEnds', () => {
     expect(ended).toEqual([]);
     await nextTurn();
     expect(ended).toEqual(['first', 'second']);
+    expect(turn).toEqual([]); // what a stream's reply keeps of its turn holds no ended answer
   });
 
   it('ends at once an answer ready after its turn ended (one a commit or a database let go)', async () => {

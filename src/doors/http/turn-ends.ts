@@ -22,6 +22,7 @@ export class TurnEnds {
     const ending = this.waiting!;
     this.waiting = undefined;
     for (const answer of ending) answer.end();
+    ending.length = 0; // a stream's reply keeps its turn: not the answers ended with it
   };
 
   /** A request arrived: the turn it arrived in, whose answers wait for its end. */
