@@ -24,7 +24,7 @@ import { modeList } from './media-modes.js';
 import { profilePatchSchema, profileTexts, refuseReservedSkillIds, type SearchFilters } from './profile.js';
 import { requirePublished } from '../wire/screening.js';
 import { TokenFailures } from './token-failures.js';
-import { bearerToken, hashToken, newToken, newTokenId, OPERATOR_TOKEN_PREFIX, sameHash } from './tokens.js';
+import { bearerToken, hashIs, hashToken, newToken, newTokenId, OPERATOR_TOKEN_PREFIX } from './tokens.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
@@ -80,11 +80,13 @@ export class Identity {
    */
   private readonly owners: LRUCache<string, string> | undefined;
   private readonly failures: TokenFailures;
+  /** The admin token's hash as bytes, decoded once: every request's token hash is compared with it. */
+  private readonly adminHashBytes: Buffer;
 
   constructor(
     private readonly store: AgentsStore,
     /** The admin token's hash: a node may know only the hash, when another node created the token. */
-    private readonly adminTokenHash: string,
+    adminTokenHash: string,
     private readonly quotas: Quotas,
     private readonly clock: () => number = Date.now,
     /** Skill ids the hub itself lists on cards: a profile may not declare them (profile.ts). */
@@ -95,6 +97,7 @@ export class Identity {
     // An exclusive store caches live tokens itself (store/cached), so every check is already local.
     this.owners = store.exclusive ? undefined : new LRUCache({ max: KNOWN_HANDLES });
     this.failures = new TokenFailures(store, quotas, clock);
+    this.adminHashBytes = Buffer.from(adminTokenHash, 'hex');
   }
 
   /**
@@ -147,7 +150,7 @@ export class Identity {
       throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
     }
     const hash = hashToken(token);
-    if (sameHash(hash, this.adminTokenHash)) {
+    if (hashIs(hash, this.adminHashBytes)) {
       await this.failures.admit(gate);
       return { kind: 'admin' };
     }

@@ -26,9 +26,12 @@ export const hashToken = (token: string): string => hash('sha256', token, 'hex')
 /** First 16 hex chars of SHA-256: lets a client check a server before sending the token. */
 export const fingerprint = (token: string): string => hashToken(token).slice(0, 16);
 
-/** Constant-time comparison of two token hashes (hex). */
-export const sameHash = (a: string, b: string): boolean =>
-  timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+/** The bytes of the hash being checked, decoded into one buffer kept for it: every request's token is checked, and so allocates nothing. */
+const checkedHash = Buffer.alloc(32);
+
+/** Constant-time check that a token hash (hex) is the one whose bytes are `expected` (decoded once, by the caller). */
+export const hashIs = (hash: string, expected: Buffer): boolean =>
+  checkedHash.write(hash, 'hex') === checkedHash.length && timingSafeEqual(checkedHash, expected);
 
 /** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
 export const bearerToken = (authorization: string): string | undefined =>
