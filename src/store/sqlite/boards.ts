@@ -125,7 +125,7 @@ export function boardStatements(db: Db): BoardStore {
       if (query.after)
         ((sql += ' AND (b.updated_at, b.id) < (@au, @ai)'),
           Object.assign(params, { au: query.after.updatedAt, ai: query.after.id }));
-      const rows = prepare(`${sql} ORDER BY b.updated_at DESC, b.id DESC LIMIT @lim`).all(params) as BoardRow[];
+      const rows = prepare(`${sql} ORDER BY b.updated_at DESC, b.id DESC LIMIT +@lim`).all(params) as BoardRow[];
       const boards = rows.slice(0, query.limit).map(boardFromRow);
       return { boards, hasMore: rows.length > query.limit };
     },
@@ -150,7 +150,7 @@ export function boardStatements(db: Db): BoardStore {
         WHERE card_search MATCH @q AND ${where.sql}`;
       if (query.boardId !== undefined) ((sql += ' AND c.board_id = @board'), (params['board'] = query.boardId));
       const rows = prepare(
-        `${sql} ORDER BY c.kind IS 'skill' DESC, tagged DESC, rank, c.created_at DESC LIMIT @lim`,
+        `${sql} ORDER BY c.kind IS 'skill' DESC, tagged DESC, rank, c.created_at DESC LIMIT +@lim`,
       ).all(params) as (CardRow & { board_title: string; rank: number })[];
       return rows.map((r) => ({ card: cardFromRow(r) as CardRecord, boardTitle: r.board_title, score: -r.rank }));
     },

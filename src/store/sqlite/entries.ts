@@ -44,10 +44,10 @@ export function entryStatements(db: Db) {
 export function entryReads(db: Db): Pick<TaskStore, 'entries' | 'entryOf' | 'entriesBy' | 'eventsAfter'> {
   const one = db.prepare('SELECT * FROM task_entries WHERE task_id = ? AND author = ?');
   const byAuthor = db.prepare(
-    'SELECT * FROM task_entries WHERE author = ? ORDER BY created_at DESC, task_id DESC LIMIT ?',
+    'SELECT * FROM task_entries WHERE author = ? ORDER BY created_at DESC, task_id DESC LIMIT +?',
   );
   const all = db.prepare('SELECT * FROM task_entries WHERE task_id = ? ORDER BY position');
-  const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+  const eventRows = db.prepare('SELECT seq, body FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT +?');
   return {
     entries: async (taskId: string) => (all.all(taskId) as EntryRow[]).map(entryFromRow),
     entryOf: async (taskId: string, author: string) => {

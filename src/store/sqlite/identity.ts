@@ -66,7 +66,7 @@ export function identityStatements(db: Db, bus: EventBus): IdentityStore {
   const getAgentRow = db.prepare('SELECT * FROM agents WHERE handle = ?');
   const getAgentById = db.prepare('SELECT * FROM agents WHERE agent_id = ?');
   const agentPage = db.prepare(
-    'SELECT * FROM agents WHERE (@createdAt IS NULL OR (created_at, handle) > (@createdAt, @handle)) ORDER BY created_at, handle LIMIT @lim',
+    'SELECT * FROM agents WHERE (@createdAt IS NULL OR (created_at, handle) > (@createdAt, @handle)) ORDER BY created_at, handle LIMIT +@lim',
   );
   const findTokenRow = db.prepare(LIVE_TOKEN);
   const listTokenRows = db.prepare(

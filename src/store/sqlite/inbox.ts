@@ -25,10 +25,10 @@ export function inboxStatements(db: Db, clock: () => number = Date.now) {
     )
     .pluck();
   const head = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM inbox_events WHERE handle = ?').pluck();
-  const after = db.prepare('SELECT seq, body FROM inbox_events WHERE handle = ? AND seq > ? ORDER BY seq LIMIT ?');
+  const after = db.prepare('SELECT seq, body FROM inbox_events WHERE handle = ? AND seq > ? ORDER BY seq LIMIT +?');
   const ofTasksIn = db.prepare(
     `SELECT e.seq, e.body FROM tasks t JOIN inbox_events e ON e.handle = t.target AND e.task_id = t.id
-     WHERE t.target = ? AND t.state IN (SELECT value FROM json_each(?)) AND e.seq > ? AND e.seq <= ? ORDER BY e.seq LIMIT ?`,
+     WHERE t.target = ? AND t.state IN (SELECT value FROM json_each(?)) AND e.seq > ? AND e.seq <= ? ORDER BY e.seq LIMIT +?`,
   );
   const logState = db.prepare('SELECT complete FROM inbox_logs WHERE handle = ?').pluck();
   // The agents whose logs have begun: this process alone writes the file, so the set is exact,

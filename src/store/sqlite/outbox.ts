@@ -39,7 +39,7 @@ export function outboxStore(db: Db): OutboxStore {
     `SELECT * FROM deliveries d
      WHERE d.state = 'pending' AND d.next_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
        AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.task_id = d.task_id AND e.channel = d.channel AND e.seq < d.seq AND e.state = 'pending')
-     ORDER BY d.next_at LIMIT @limit`,
+     ORDER BY d.next_at LIMIT +@limit`,
   );
   const lease = db.prepare('UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id = ?');
   const finish = db.prepare(

@@ -36,7 +36,7 @@ export function receiptIndex(db: Db) {
     'SELECT scope, key, fingerprint, result FROM receipts WHERE seq = ?',
   );
   const oldest = db
-    .prepare<[number], [number, number]>('SELECT seq, created_at FROM receipts ORDER BY seq LIMIT ?')
+    .prepare<[number], [number, number]>('SELECT seq, created_at FROM receipts ORDER BY seq LIMIT +?')
     .raw();
   const expireThrough = db.prepare<[number], { scope: string; key: string }>(
     'DELETE FROM receipts WHERE seq <= ? RETURNING scope, key',

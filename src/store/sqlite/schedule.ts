@@ -24,7 +24,7 @@ export function dueWorkStatements(db: Db) {
 export function scheduleStore(db: Db): ScheduleStore {
   const claim = db.prepare(
     `UPDATE due_work SET lease_owner = @owner, lease_until = @until
-     WHERE task_id IN (SELECT task_id FROM due_work WHERE due_at <= @now AND lease_until <= @now ORDER BY due_at LIMIT @limit)
+     WHERE task_id IN (SELECT task_id FROM due_work WHERE due_at <= @now AND lease_until <= @now ORDER BY due_at LIMIT +@limit)
      RETURNING task_id AS taskId, due_at AS dueAt`,
   );
   const earliest = db.prepare('SELECT MIN(due_at) FROM due_work').pluck();

@@ -18,7 +18,7 @@ export function spaceStatements(db: Db): SpaceStore {
      WHERE name = @name RETURNING *`,
   );
   // A bound from the start ('' sorts before every name) rather than `@after IS NULL OR …`, so a page seeks into the key instead of scanning up to it.
-  const spacePage = db.prepare("SELECT * FROM spaces WHERE name > COALESCE(@after, '') ORDER BY name LIMIT @lim");
+  const spacePage = db.prepare("SELECT * FROM spaces WHERE name > COALESCE(@after, '') ORDER BY name LIMIT +@lim");
   const memberRows = db.prepare('SELECT handle, role, added_at FROM space_members WHERE space = ? ORDER BY handle');
   const memberRow = db.prepare('SELECT handle, role, added_at FROM space_members WHERE space = ? AND handle = ?');
   // A member set again keeps the time it was first added: only its role is replaced.

@@ -88,10 +88,10 @@ export function taskReader(
   const keyHolder = db.prepare(`SELECT id FROM tasks WHERE open_key = ? AND ${OPEN_KEY_HOLDS}`).pluck();
   const writers = db
     .prepare(
-      'SELECT task_id FROM task_paths WHERE context_id = ? AND path = ? ORDER BY written_at DESC, task_id DESC LIMIT ?',
+      'SELECT task_id FROM task_paths WHERE context_id = ? AND path = ? ORDER BY written_at DESC, task_id DESC LIMIT +?',
     )
     .pluck();
-  const lastMessages = db.prepare('SELECT body FROM messages WHERE task_id = ? ORDER BY seq DESC LIMIT ?').pluck();
+  const lastMessages = db.prepare('SELECT body FROM messages WHERE task_id = ? ORDER BY seq DESC LIMIT +?').pluck();
   const allArtifacts = artifactReads(db);
 
   const hydrate = (row: TaskRow, options: GetOptions): StoredTask => {
@@ -120,11 +120,11 @@ export function taskReader(
     });
     const order = ` ORDER BY ${orderBy(q)}`;
     const parts = branches(q).flatMap((b) => walks.map((walk) => ({ where: `${b.where}${walk}`, params: b.params })));
-    const select = (where: string) => `SELECT * FROM tasks WHERE ${where}${f.sql}${order} LIMIT @lim`;
+    const select = (where: string) => `SELECT * FROM tasks WHERE ${where}${f.sql}${order} LIMIT +@lim`;
     const sql =
       parts.length === 1
         ? select(parts[0]!.where)
-        : `SELECT * FROM (${parts.map((p) => `SELECT * FROM (${select(p.where)})`).join(' UNION ALL ')})${order} LIMIT @lim`;
+        : `SELECT * FROM (${parts.map((p) => `SELECT * FROM (${select(p.where)})`).join(' UNION ALL ')})${order} LIMIT +@lim`;
     const params = Object.assign({}, ...parts.map((p) => p.params), f.params, cursorParams, { lim: q.limit + 1 });
     const rows = prepare(sql).all(params) as TaskRow[];
     // A count needs no order, so it takes each scope branch once, with every asked state in it.
