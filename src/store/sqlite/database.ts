@@ -14,14 +14,13 @@ export const isConstraintViolation = (e: unknown): boolean =>
   String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
 /**
- * Every statement here writes a bound LIMIT as `LIMIT +?` (or `+@name`): SQLite 3.53 prepares a
- * statement whose LIMIT is a bare parameter again on every run (a task's last messages: 7.5 µs a
- * read against 3.6 µs with `+`), and the unary plus, which changes no value, keeps the plan.
- * bound-limits.test.ts holds the store to it.
+ * Prepares each statement text once, for reads whose conditions vary (lists, recalls).
+ *
+ * Every statement of this store writes a bound LIMIT as `LIMIT +?` (or `+@name`): SQLite 3.53
+ * prepares a statement whose LIMIT is a bare parameter again on every run (a task's last messages:
+ * 7.5 µs a read against 3.6 µs with `+`), and the unary plus, which changes no value, keeps the
+ * plan. bound-limits.test.ts holds the store to it.
  */
-export const BOUND_LIMIT_RULE = /\bLIMIT\s+[?@:$]/i;
-
-/** Prepares each statement text once, for reads whose conditions vary (lists, recalls). */
 export function statementCache(db: Db): (sql: string) => Database.Statement {
   const prepared = new Map<string, Database.Statement>();
   return (sql) => {
