@@ -255,6 +255,45 @@ describe('sqlite migrations', () => {
     await store.close();
   });
 
+  it('migration 31 keeps the events of a file written before it, in order; a large event stays in its page', async () => {
+    const file = fileAt(30, (old) => {
+      const insert = old.prepare('INSERT INTO events (task_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
+      for (const seq of [2, 1, 3]) insert.run('t', seq, JSON.stringify({ statusUpdate: { n: seq } }), seq);
+    });
+    const store = openSqliteStore(file);
+    expect(await store.eventsAfter('t', 0, 10)).toEqual(
+      [1, 2, 3].map((seq) => ({ seq, event: { statusUpdate: { n: seq } } })),
+    );
+    expect(await store.eventsAfter('t', 1, 1)).toEqual([{ seq: 2, event: { statusUpdate: { n: 2 } } }]);
+    // About 3 KB, as an evaluation or a model's answer: a WITHOUT ROWID row spilled past 1,000 bytes.
+    const message = { messageId: 'm', role: 'ROLE_USER' as const, parts: [{ text: 'x'.repeat(3_000) }] };
+    await store.createTask({
+      record: {
+        id: 'big',
+        kind: 'direct',
+        contextId: 'c',
+        visibility: 'participants',
+        state: 'TASK_STATE_SUBMITTED',
+        statusAt: 4,
+        createdAt: 4,
+        updatedAt: 4,
+        messageCount: 0,
+        artifactCount: 0,
+        version: 1,
+        lastSeq: 1,
+      },
+      newMessages: [],
+      newArtifacts: [],
+      events: [{ message }],
+    });
+    expect(await store.eventsAfter('big', 0, 10)).toEqual([{ seq: 1, event: { message } }]);
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    const overflow = "SELECT COUNT(*) FROM dbstat WHERE name = 'events' AND pagetype = 'overflow'";
+    expect(db.prepare(overflow).pluck().get()).toBe(0);
+    db.close();
+  });
+
   it('migration 8 keeps the receipts of a file written before it, findable and still refusing their keys', async () => {
     const file = fileAt(7, (old) => {
       const insert = old.prepare(
