@@ -34,6 +34,13 @@ const fileStore = async () => {
 };
 storeSuite('sqlite', fileStore);
 deliveriesSuite('sqlite', fileStore);
+// The hub runs SQLite under the cache, which keeps tasks, their push configs and their entries.
+const cachedFileStore = async () => {
+  const { store, reopen } = await fileStore();
+  return { store: cached(store), reopen: async () => cached(await reopen()) };
+};
+storeSuite('sqlite, cached', cachedFileStore);
+deliveriesSuite('sqlite, cached', cachedFileStore);
 holdsAndRanksSuite('sqlite', fileStore);
 openKeysSuite('sqlite', async () => openSqliteStore(freshFile()));
 // The hub runs SQLite under the cache: a refused create must leave nothing in it.
