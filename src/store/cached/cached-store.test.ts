@@ -10,16 +10,22 @@ import { cached } from './cached-store.js';
 const freshStore = () => openSqliteStore(join(mkdtempSync(join(tmpdir(), 'muster-cached-')), 'store.db'));
 const hook = (taskId: string, id: string) => ({ taskId, id, owner: 'a', url: 'https://x.example/hook', createdAt: 1 });
 
+/** The store with one of its per-task reads counted as it passes through to the file. */
+function counting(file: Store, read: 'entries' | 'listPushConfigs') {
+  const seen = { reads: 0 };
+  const store: Store = Object.assign(Object.create(file) as Store, {
+    [read]: (taskId: string) => {
+      seen.reads++;
+      return file[read](taskId);
+    },
+  });
+  return { store, seen };
+}
+
 describe('the cache layer: entries', () => {
   it("keeps a task's entries as written, in order, as the database reads them", async () => {
     const file = freshStore();
-    let reads = 0;
-    const counted: Store = Object.assign(Object.create(file) as Store, {
-      entries: (taskId: string) => {
-        reads++;
-        return file.entries(taskId);
-      },
-    });
+    const { store: counted, seen } = counting(file, 'entries');
     const store = cached(counted);
     const created = newTask({ state: 'TASK_STATE_WORKING' });
     await store.createTask(created);
@@ -33,12 +39,12 @@ describe('the cache layer: entries', () => {
     await expect(store.addEntry(sealed('a'))).rejects.toMatchObject({ what: 'entry-exists' });
     await store.addEntry(sealed('b'));
     expect((await store.entries(taskId)).map((e) => e.author)).toEqual(['a', 'b']);
-    expect(reads).toBe(1); // after the refusal, read again once
+    expect(seen.reads).toBe(1); // after the refusal, read again once
 
     await store.addEntry(sealed('c'));
     expect(await store.entries(taskId)).toStrictEqual(await file.entries(taskId)); // each body as its JSON reads back
     expect((await store.entries(taskId)).map((e) => e.author)).toEqual(['a', 'b', 'c']);
-    expect(reads).toBe(1);
+    expect(seen.reads).toBe(1);
     await store.close();
   });
 });
@@ -46,28 +52,22 @@ describe('the cache layer: entries', () => {
 describe('the cache layer: push configs', () => {
   it('knows a task it created has none, reads one that has some once, and follows puts and deletes', async () => {
     const file = freshStore();
-    let reads = 0;
-    const counted: Store = Object.assign(Object.create(file) as Store, {
-      listPushConfigs: (taskId: string) => {
-        reads++;
-        return file.listPushConfigs(taskId);
-      },
-    });
+    const { store: counted, seen } = counting(file, 'listPushConfigs');
     const store = cached(counted);
     const created = newTask();
     await store.createTask(created);
     const { record } = created;
     expect(await store.listPushConfigs(record.id)).toEqual([]);
-    expect(reads).toBe(0);
+    expect(seen.reads).toBe(0);
 
     await store.putPushConfig(hook(record.id, 'c1'), 5);
     expect((await store.listPushConfigs(record.id)).map((c) => c.id)).toEqual(['c1']);
     expect((await store.listPushConfigs(record.id)).map((c) => c.id)).toEqual(['c1']);
-    expect(reads).toBe(1);
+    expect(seen.reads).toBe(1);
 
     await store.deletePushConfig(record.id, 'c1');
     expect(await store.listPushConfigs(record.id)).toEqual([]);
-    expect(reads).toBe(2);
+    expect(seen.reads).toBe(2);
     await store.close();
   });
 

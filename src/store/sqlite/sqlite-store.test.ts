@@ -18,6 +18,7 @@ import { kindMigrationInputs } from '../../hub/kinds.js';
 import { AGENTS_BEFORE_PROFILES, expectSearchable } from '../agent-profile-upgrade.fixture.js';
 import { AGENTS_BEFORE_OPERATORS, expectOperatorsAfter } from '../operators-upgrade.fixture.js';
 import { storeSuite } from '../store.suite.js';
+import { newTask } from '../task-writes.fixture.js';
 import { deliveriesSuite } from '../deliveries.suite.js';
 import { visibilitySuite } from '../visibility.suite.js';
 import { OPEN_KEY_HOLDS } from '../rows.js';
@@ -274,26 +275,9 @@ describe('sqlite migrations', () => {
     expect(await store.eventsAfter('t', 1, 1)).toEqual([{ seq: 2, event: { statusUpdate: { n: 2 } } }]);
     // About 3 KB, as an evaluation or a model's answer: a WITHOUT ROWID row spilled past 1,000 bytes.
     const message = { messageId: 'm', role: 'ROLE_USER' as const, parts: [{ text: 'x'.repeat(3_000) }] };
-    await store.createTask({
-      record: {
-        id: 'big',
-        kind: 'direct',
-        contextId: 'c',
-        visibility: 'participants',
-        state: 'TASK_STATE_SUBMITTED',
-        statusAt: 4,
-        createdAt: 4,
-        updatedAt: 4,
-        messageCount: 0,
-        artifactCount: 0,
-        version: 1,
-        lastSeq: 1,
-      },
-      newMessages: [],
-      newArtifacts: [],
-      events: [{ message }],
-    });
-    expect(await store.eventsAfter('big', 0, 10)).toEqual([{ seq: 1, event: { message } }]);
+    const big = { ...newTask(), events: [{ message }] };
+    await store.createTask(big);
+    expect(await store.eventsAfter(big.record.id, 0, 10)).toEqual([{ seq: 1, event: { message } }]);
     await store.close();
     const db = new Database(file, { readonly: true });
     const overflow = "SELECT COUNT(*) FROM dbstat WHERE name = 'events' AND pagetype = 'overflow'";
