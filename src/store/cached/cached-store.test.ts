@@ -27,7 +27,7 @@ describe('the cache layer: entries', () => {
     const file = freshStore();
     const { store: counted, seen } = counting(file, 'entries');
     const store = cached(counted);
-    const created = newTask({ state: 'TASK_STATE_WORKING' });
+    const created = Object.assign(newTask({ state: 'TASK_STATE_WORKING' }), { dueAt: 9 }); // as a review opens
     await store.createTask(created);
     const taskId = created.record.id;
     const sealed = (author: string) => ({
@@ -36,6 +36,8 @@ describe('the cache layer: entries', () => {
       max: 5,
     });
     await store.addEntry(sealed('a'));
+    expect((await store.entries(taskId)).map((e) => e.author)).toEqual(['a']);
+    expect(seen.reads).toBe(0); // kept since the task opened with its due work
     await expect(store.addEntry(sealed('a'))).rejects.toMatchObject({ what: 'entry-exists' });
     await store.addEntry(sealed('b'));
     expect((await store.entries(taskId)).map((e) => e.author)).toEqual(['a', 'b']);
@@ -45,6 +47,11 @@ describe('the cache layer: entries', () => {
     expect(await store.entries(taskId)).toStrictEqual(await file.entries(taskId)); // each body as its JSON reads back
     expect((await store.entries(taskId)).map((e) => e.author)).toEqual(['a', 'b', 'c']);
     expect(seen.reads).toBe(1);
+
+    const direct = newTask(); // no due work: nothing kept for it, read when asked
+    await store.createTask(direct);
+    expect(await store.entries(direct.record.id)).toEqual([]);
+    expect(seen.reads).toBe(2);
     await store.close();
   });
 });

@@ -66,7 +66,9 @@ export function cached(store: Store): Store {
       remembering(store.createTask(write), () => {
         tasks.committed('create', write);
         pushConfigs.created(write.record.id, []);
-        entries.created(write.record.id, write.entry ? [asRead(write.entry)] : []);
+        // Entries are read for a task's due work only: other tasks would only push those out.
+        if (write.dueAt !== undefined || write.entry)
+          entries.created(write.record.id, write.entry ? [asRead(write.entry)] : []);
       }),
     updateTask: (write: Parameters<Store['updateTask']>[0]) => {
       const committed = remembering(store.updateTask(write), () => tasks.committed('update', write));

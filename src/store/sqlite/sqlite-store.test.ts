@@ -75,6 +75,12 @@ function planOf(sql: string): string {
 const CLAIMABLE = "SELECT * FROM tasks WHERE context_id = 's' AND kind = 'intent' AND state = 'TASK_STATE_SUBMITTED'";
 
 describe('sqlite query plans', () => {
+  it("reads a task's events through the event log's key", () => {
+    expect(planOf("SELECT seq, body FROM events WHERE task_id = 't' AND seq > 0 ORDER BY seq LIMIT 5")).toBe(
+      'SEARCH events USING INDEX sqlite_autoindex_events_1 (task_id=? AND seq>?)',
+    );
+  });
+
   // Keyset pages stay fast at a million tasks only if every list walks an index in order.
   const lists: [string, string][] = [
     [
