@@ -160,7 +160,9 @@ const cpuBefore = process.cpuUsage();
 let firstDone;
 let left = await open();
 while (left > 0) {
-  await new Promise((r) => setTimeout(r, 50));
+  // Sparse while many are left (each poll counts them), dense near the end: the last evaluation is
+  // seen within about 5 ms of its commit, not up to 50 ms after it.
+  await new Promise((r) => setTimeout(r, Math.min(50, Math.max(5, left / 200))));
   left = await open();
   if (firstDone === undefined && left < TASKS && Date.now() >= deadlineAt) firstDone = Date.now();
 }
