@@ -4,6 +4,7 @@
  * way: each case here is sent as clients usually send it (the lane takes it), then with a
  * Content-Type spelling the lane leaves to fastify, and then with a chunked body (fastify again).
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/observability/logger.js';
 import { register, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
@@ -146,5 +147,39 @@ describe('the JSON-RPC lane and fastify answer alike', () => {
     const got = await sameEverywhere(call('GetTask', { id: taskId }), { origin: 'https://elsewhere.example' });
     expect(got.status).toBe(403);
     expect(got.body.error.message).toContain('elsewhere.example');
+  });
+
+  it('a body that arrives in pieces, split inside a character, reads as it was sent', async () => {
+    const text = 'héllo ✓ 🚀 done';
+    const body = Buffer.from(
+      call('SendMessage', { message: { messageId: 'm-split', role: 'ROLE_USER', parts: [{ text }] } }),
+    );
+    const cut = body.indexOf(Buffer.from('🚀')) + 2; // inside the 4-byte character
+    const { port } = new URL(hub.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const answer = new Promise<string>((resolve, reject) => {
+      let got = '';
+      socket.on('data', (chunk) => {
+        got += chunk.toString('utf8');
+        if (got.includes('\r\n\r\n') && got.trimEnd().endsWith('}')) resolve(got);
+      });
+      socket.on('error', reject);
+    });
+    const head = [
+      'POST /agents/bob/ HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      'Content-Type: application/json',
+      'A2A-Version: 1.0',
+      `Authorization: Bearer ${alice.token}`,
+      `Content-Length: ${body.length}`,
+    ].join('\r\n');
+    socket.write(`${head}\r\n\r\n`);
+    socket.write(body.subarray(0, cut));
+    await new Promise((r) => setTimeout(r, 50)); // the first piece is read on its own
+    socket.write(body.subarray(cut));
+    const raw = await answer;
+    socket.destroy();
+    const sent = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(sent.result.task.history[0].parts[0].text).toBe(text);
   });
 });

@@ -4,6 +4,7 @@ import type { Artifact, JsonObject, Message, StreamResponse, Task } from '../a2a
 import type { Hold, StoredTask, TaskRecord, TaskWrite } from '../store/store.js';
 import type { Change, Opening, Settling } from './kind.js';
 import { partsCheck } from '../identity/media-modes.js';
+import { isoTime } from '../wire/iso-time.js';
 
 // Hot paths copy with Object.assign, not `{ ...x, more }`: on Node 20's V8 every property after a
 // leading spread in a literal takes a slow runtime path (~0.5 us each; see docs/performance-history.md).
@@ -134,7 +135,7 @@ export function changeWrite(current: StoredTask, change: Change, now: number): {
     const status = dropUndefined({
       state: record.state,
       message: statusMessage,
-      timestamp: new Date(record.statusAt).toISOString(),
+      timestamp: isoTime(record.statusAt),
     });
     events.push({ statusUpdate: { taskId: record.id, contextId: record.contextId, status } });
   }

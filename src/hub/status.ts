@@ -9,14 +9,13 @@ import type { Store } from '../store/store.js';
 import { LIVE_MS } from './heartbeat.js';
 import type { View } from './view.js';
 import { VERSION } from '../version.js';
+import { isoTime } from '../wire/iso-time.js';
 
 const HOUR_MS = 3_600_000;
 /** The hours the status report counts tasks over. */
 const REPORT_HOURS = 24;
 /** How long a report's counts are kept: every anonymous page view must not count a day of tasks again. */
 const COUNTS_KEPT_MS = 5_000;
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The status anyone may read (GET /api/status, the web feed's status page): nodes without their addresses, which may be inside ones. */
 export interface StatusReport {
@@ -62,8 +61,8 @@ export class HubStatus {
       nodes: nodes.map((n) => ({
         id: n.id,
         version: n.version,
-        startedAt: iso(n.startedAt),
-        lastSeenAt: iso(n.lastSeenAt),
+        startedAt: isoTime(n.startedAt),
+        lastSeenAt: isoTime(n.lastSeenAt),
         self: n.id === this.nodeId,
       })),
       tasksPerHour: { hours: REPORT_HOURS, counts },

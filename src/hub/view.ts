@@ -23,6 +23,7 @@ import {
 import type { Door } from './kind.js';
 import type { Kinds } from './kinds.js';
 import { holds, VisibilityRule } from './view-scopes.js';
+import { isoTime } from '../wire/iso-time.js';
 
 const HUB: Door = { kind: 'hub' };
 
@@ -293,7 +294,7 @@ export class View {
    */
   render(task: StoredTask, options: RenderOptions, own?: TaskEntry): Task {
     const { record } = task;
-    const timestamp = new Date(record.statusAt).toISOString();
+    const timestamp = isoTime(record.statusAt);
     const status: TaskStatus = record.statusMessage
       ? { state: record.state, message: record.statusMessage, timestamp }
       : { state: record.state, timestamp };

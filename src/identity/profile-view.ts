@@ -2,8 +2,7 @@
 import type { AgentRecord } from '../store/store.js';
 import { CARD_PATH } from '../a2a/card-path.js';
 import { inputModesOf, outputModesOf } from './media-modes.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import { isoTime } from '../wire/iso-time.js';
 
 /** `base` is the hub's base URL as the caller reaches it; `endpoint: false` leaves the agent's own endpoint out (lists). */
 export const publicProfile = (agent: AgentRecord, base: string, show: { endpoint: boolean } = { endpoint: true }) => ({
@@ -17,8 +16,8 @@ export const publicProfile = (agent: AgentRecord, base: string, show: { endpoint
   inputModes: inputModesOf(agent),
   outputModes: outputModesOf(agent),
   ...(agent.operator ? { operator: agent.operator } : {}),
-  ...(agent.paused ? { paused: { at: iso(agent.paused.at), by: agent.paused.by } } : {}),
-  createdAt: iso(agent.createdAt),
+  ...(agent.paused ? { paused: { at: isoTime(agent.paused.at), by: agent.paused.by } } : {}),
+  createdAt: isoTime(agent.createdAt),
   a2a: `${base}agents/${agent.handle}/`,
   card: `${base}agents/${agent.handle}/${CARD_PATH}`,
 });

@@ -26,6 +26,7 @@ import { baseUrl } from '../http/context.js';
 import { agentCard, hubCard, kindBaseCard, spaceCard } from './card.js';
 import { CARD_PATH } from '../../a2a/card-path.js';
 import { registryEntry } from './catalog-search.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 export const CATALOG_PATH = '.well-known/ai-catalog.json';
 export const CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
@@ -71,8 +72,6 @@ const query = z
     path: ['spaces'],
   });
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /** A base as a catalog entry: its base URL identifies it, its card is the artifact. */
 const base = (
   baseUrl: string,
@@ -86,7 +85,7 @@ const base = (
   displayName: card.name,
   description: card.description,
   tags,
-  ...(updatedAt !== undefined ? { updatedAt: iso(updatedAt) } : {}),
+  ...(updatedAt !== undefined ? { updatedAt: isoTime(updatedAt) } : {}),
 });
 
 export const agentEntry = (hubBase: string, agent: AgentRecord) =>

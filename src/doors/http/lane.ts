@@ -104,15 +104,15 @@ class LaneReply implements HttpReply, Ending {
   }
 }
 
+/** The body as text, decoded once at its end: no string decoder per request (a body is nearly always one chunk). */
 const bodyText = (raw: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
-    let text = '';
-    const add = (chunk: string) => (text += chunk);
-    raw.setEncoding('utf8');
+    const chunks: Buffer[] = [];
+    const add = (chunk: Buffer) => chunks.push(chunk);
     raw.on('data', add);
     raw.once('end', () => {
-      raw.off('data', add); // a stream's request lives as long as the stream: its reader, and the text, need not (0.2 KB)
-      resolve(text);
+      raw.off('data', add); // a stream's request lives as long as the stream: its reader, and the chunks, need not (0.2 KB)
+      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
     });
     raw.once('error', reject);
   });

@@ -8,8 +8,7 @@ import { baseUrl, callerOf } from '../http/context.js';
 import { isSearch, searchFields } from '../../identity/profile.js';
 import { publicProfile } from '../../identity/profile-view.js';
 import { inboxRoutes, type InboxRouteOptions } from './inbox.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import { isoTime } from '../../wire/iso-time.js';
 
 const profile = (agent: AgentRecord, base: string) => publicProfile(agent, base);
 
@@ -22,8 +21,8 @@ const agentsQuery = z.object({ ...pageFields, ...searchFields }).strict();
 /** A token as its holder's list shows it: never the secret, nor its hash. */
 export const tokenView = (t: TokenRecord) => ({
   id: t.id,
-  createdAt: iso(t.createdAt),
-  ...(t.revokedAt ? { revokedAt: iso(t.revokedAt) } : {}),
+  createdAt: isoTime(t.createdAt),
+  ...(t.revokedAt ? { revokedAt: isoTime(t.revokedAt) } : {}),
 });
 
 /** Agents and tokens over REST. A token appears in exactly two answers: registration and rotation. */

@@ -3,13 +3,12 @@ import type { Hub } from '../../hub/hub.js';
 import type { OperatorRecord } from '../../store/store.js';
 import { callerOf } from '../http/context.js';
 import { tokenView } from './agents.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import { isoTime } from '../../wire/iso-time.js';
 
 const operatorView = (o: OperatorRecord & { agents?: string[] }) => ({
   handle: o.handle,
   ...(o.name ? { name: o.name } : {}),
-  createdAt: iso(o.createdAt),
+  createdAt: isoTime(o.createdAt),
   ...(o.agents ? { agents: o.agents } : {}),
 });
 

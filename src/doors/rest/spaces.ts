@@ -5,8 +5,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { SpaceRecord } from '../../store/store.js';
 import { baseUrl, callerOf } from '../http/context.js';
 import { pageFields } from './page-query.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import { isoTime } from '../../wire/iso-time.js';
 
 /** A space as REST shows it, with its A2A base. */
 const shown = (space: SpaceRecord, base: string) => ({
@@ -15,8 +14,8 @@ const shown = (space: SpaceRecord, base: string) => ({
   claim: space.claim,
   ...(space.owner ? { owner: space.owner } : {}),
   orchestratorPriority: space.orchestratorPriority,
-  createdAt: iso(space.createdAt),
-  updatedAt: iso(space.updatedAt),
+  createdAt: isoTime(space.createdAt),
+  updatedAt: isoTime(space.updatedAt),
   a2a: `${base}spaces/${space.name}/`,
 });
 
@@ -41,7 +40,7 @@ export function spaceRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
   app.get('/api/spaces/:name', { config }, async (request) => {
     const space = await hub.spaces.get(name(request));
     return Object.assign(shown(space, base(request)), {
-      members: space.members.map((m) => ({ handle: m.handle, role: m.role, addedAt: iso(m.addedAt) })),
+      members: space.members.map((m) => ({ handle: m.handle, role: m.role, addedAt: isoTime(m.addedAt) })),
     });
   });
 
@@ -52,7 +51,7 @@ export function spaceRoutes(app: FastifyInstance, hub: Hub, options: { publicUrl
   app.put('/api/spaces/:name/members/:handle', { config }, async (request) => {
     const { handle } = request.params as { handle: string };
     const member = await hub.spaces.setMember(await callerOf(hub, request), name(request), handle, request.body ?? {});
-    return { handle: member.handle, role: member.role, addedAt: iso(member.addedAt) };
+    return { handle: member.handle, role: member.role, addedAt: isoTime(member.addedAt) };
   });
 
   app.delete('/api/spaces/:name/members/:handle', { config }, async (request, reply) => {

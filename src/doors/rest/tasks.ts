@@ -7,6 +7,7 @@ import type { Actor } from '../../hub/actor.js';
 import { callerOf, idempotencyKey } from '../http/context.js';
 import { pageFields } from './page-query.js';
 import { partsAs10 } from './parts.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 const HUB_DOOR = { kind: 'hub' } as const;
 
@@ -46,7 +47,6 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
   app.get('/api/tasks/:id/deliveries', { config }, async (request) => {
     parseWith(z.object({}).strict(), request.query);
     const deliveries = await hub.tasks.deliveries(await actor(request), id(request));
-    const iso = (ms: number) => new Date(ms).toISOString();
     return {
       deliveries: deliveries.map((d) => ({
         id: d.id,
@@ -56,8 +56,8 @@ export function taskRoutes(app: FastifyInstance, hub: Hub): void {
         attempts: d.attempts,
         ...(d.lastStatus !== undefined ? { lastStatus: d.lastStatus } : {}),
         ...(d.lastError !== undefined ? { lastError: d.lastError } : {}),
-        ...(d.lastAttemptAt !== undefined ? { lastAttemptAt: iso(d.lastAttemptAt) } : {}),
-        ...(d.state === 'pending' ? { nextAttemptAt: iso(d.nextAt) } : {}),
+        ...(d.lastAttemptAt !== undefined ? { lastAttemptAt: isoTime(d.lastAttemptAt) } : {}),
+        ...(d.state === 'pending' ? { nextAttemptAt: isoTime(d.nextAt) } : {}),
       })),
     };
   });

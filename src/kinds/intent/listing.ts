@@ -14,6 +14,7 @@ import type { View } from '../../hub/view.js';
 import { cursorFrom, encodePageToken, encodeRankToken, rankCursorFrom } from '../../paging/page-token.js';
 import type { Spaces } from '../../hub/spaces.js';
 import { factsOf, INTENT } from './facts.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 const intentQuery = z.object({ state: z.string().optional(), ...pageFields }).strict();
 export type IntentQuery = z.infer<typeof intentQuery>;
@@ -21,8 +22,6 @@ const heldQuery = z
   .object({ worker: z.string().min(1, 'send me (your own agent) or an agent handle'), ...pageFields })
   .strict();
 export type HeldQuery = z.infer<typeof heldQuery>;
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function summary(task: StoredTask) {
   const { record } = task;
@@ -35,8 +34,8 @@ function summary(task: StoredTask) {
     state: record.state,
     footprint: facts.footprint,
     ...(record.holder !== undefined ? { worker: record.holder } : {}),
-    createdAt: iso(record.createdAt),
-    updatedAt: iso(record.updatedAt),
+    createdAt: isoTime(record.createdAt),
+    updatedAt: isoTime(record.updatedAt),
   };
 }
 

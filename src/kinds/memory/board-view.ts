@@ -4,8 +4,7 @@
  */
 import type { BoardRecord, CardRecord, ConnectionRecord } from '../../store/store.js';
 import { BOARD_FILE_VERSION, BOARD_FORMAT, type BoardFile } from './board-file.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import { isoTime } from '../../wire/iso-time.js';
 
 /** A board without its cards, as lists and skill results show it. */
 export const boardSummary = (b: BoardRecord) => ({
@@ -15,8 +14,8 @@ export const boardSummary = (b: BoardRecord) => ({
   visibility: b.visibility,
   ...(b.visibility === 'shared' ? { sharedWith: b.sharedWith } : {}),
   cards: b.cardCount,
-  createdAt: iso(b.createdAt),
-  updatedAt: iso(b.updatedAt),
+  createdAt: isoTime(b.createdAt),
+  updatedAt: isoTime(b.updatedAt),
 });
 
 export function boardFile(
@@ -33,8 +32,8 @@ export function boardFile(
       owner: board.owner,
       visibility: board.visibility,
       sharedWith: board.sharedWith,
-      createdAt: iso(board.createdAt),
-      updatedAt: iso(board.updatedAt),
+      createdAt: isoTime(board.createdAt),
+      updatedAt: isoTime(board.updatedAt),
     },
     cards: cards.map((c) => ({
       id: c.id,
@@ -48,14 +47,14 @@ export function boardFile(
       ...(c.kind !== undefined ? { kind: c.kind } : {}),
       ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
       ...(c.verify !== undefined ? { verify: c.verify } : {}),
-      createdAt: iso(c.createdAt),
+      createdAt: isoTime(c.createdAt),
     })),
     connections: connections.map((c) => ({
       from: c.from,
       to: c.to,
       type: c.type,
       writtenBy: c.writtenBy,
-      createdAt: iso(c.createdAt),
+      createdAt: isoTime(c.createdAt),
     })),
   };
 }
