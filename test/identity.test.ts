@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from './helpers/database.js';
 import { ADMIN_TOKEN, register, rest, rpc, startTestHub, type TestHub } from './helpers/hub.js';
@@ -73,6 +73,60 @@ describe('registration and tokens', () => {
     const a2a = await rpc(hub.url, 'ListTasks', {}, { token: agent.token });
     expect(a2a.status).toBe(401);
     expect(a2a.body.error.code).toBe(-32010);
+  });
+
+  it('on one kept-alive connection, each request is known by its own token, and a revoked one is 401 at once', async () => {
+    const keeper = await register(hub, 'keeper');
+    const other = await register(hub, 'keeper-other');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    /** A request on the one connection: its status, body and whether the connection was reused. */
+    const send = (method: string, path: string, token: string, body?: unknown) =>
+      new Promise<{ status: number; body: any; reused: boolean }>((resolve, reject) => {
+        const text = body === undefined ? undefined : JSON.stringify(body);
+        const req = httpRequest(
+          {
+            agent,
+            host: '127.0.0.1',
+            port: hub.port,
+            method,
+            path,
+            headers: {
+              authorization: `Bearer ${token}`,
+              ...(text && { 'content-type': 'application/json', 'a2a-version': '1.0' }),
+            },
+          },
+          (res) => {
+            let got = '';
+            res.on('data', (c: Buffer) => (got += c.toString('utf8')));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, body: got && JSON.parse(got), reused: req.reusedSocket }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(text);
+      });
+    const listTasks = { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} };
+    try {
+      const first = await send('GET', '/api/me', keeper.token);
+      expect(first).toMatchObject({ status: 200, body: { handle: 'keeper' }, reused: false });
+      expect(await send('GET', '/api/me', other.token)).toMatchObject({
+        body: { handle: 'keeper-other' },
+        reused: true,
+      });
+      expect(await send('GET', '/api/agents/keeper/tokens', ADMIN_TOKEN)).toMatchObject({ status: 200, reused: true });
+      expect(await send('GET', '/api/agents/keeper/tokens', other.token)).toMatchObject({ status: 403, reused: true });
+      const lastFlipped = `${keeper.token.slice(0, -1)}${keeper.token.endsWith('A') ? 'B' : 'A'}`;
+      expect(await send('GET', '/api/me', lastFlipped)).toMatchObject({ status: 401, reused: true });
+      expect(await send('POST', '/', keeper.token, listTasks)).toMatchObject({ status: 200, reused: true });
+      const tokens = await rest(hub, 'GET', 'api/agents/keeper/tokens', { headers: admin });
+      await rest(hub, 'DELETE', `api/agents/keeper/tokens/${tokens.body.tokens[0].id}`, { headers: admin });
+      const revoked = await send('POST', '/', keeper.token, listTasks);
+      expect(revoked).toMatchObject({ status: 401, reused: true, body: { error: { code: -32010 } } });
+      expect(await send('GET', '/api/me', keeper.token)).toMatchObject({ status: 401, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('admin registration mode needs the admin token', async () => {

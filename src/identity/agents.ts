@@ -24,7 +24,16 @@ import { modeList } from './media-modes.js';
 import { profilePatchSchema, profileTexts, refuseReservedSkillIds, type SearchFilters } from './profile.js';
 import { requirePublished } from '../wire/screening.js';
 import { TokenFailures } from './token-failures.js';
-import { bearerToken, hashIs, hashToken, newToken, newTokenId, OPERATOR_TOKEN_PREFIX } from './tokens.js';
+import {
+  bearerToken,
+  hashIs,
+  hashToken,
+  newToken,
+  newTokenId,
+  OPERATOR_TOKEN_PREFIX,
+  sameSecret,
+  type TokenMemo,
+} from './tokens.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
@@ -141,7 +150,7 @@ export class Identity {
    * live token: 401. A token whose owner is known already comes back still to be checked (see
    * TokenCheck): the request checks it in its own statement, or `confirm` does.
    */
-  async authenticate(authorization: string | undefined, address: string): Promise<Caller> {
+  async authenticate(authorization: string | undefined, address: string, memo?: TokenMemo): Promise<Caller> {
     if (authorization === undefined || authorization === '') return ANONYMOUS;
     const gate = this.failures.gate(authorization, address);
     const token = bearerToken(authorization);
@@ -149,8 +158,8 @@ export class Identity {
       await this.failures.admit(gate);
       throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
     }
-    const hash = hashToken(token);
-    if (hashIs(hash, this.adminHashBytes)) {
+    const { hash, admin } = this.hashOf(token, memo);
+    if (admin) {
       await this.failures.admit(gate);
       return { kind: 'admin' };
     }
@@ -165,6 +174,15 @@ export class Identity {
     if (!record) throw notLive();
     this.owners?.set(hash, record.handle);
     return { kind: 'agent', handle: record.handle };
+  }
+
+  /** The token's hash and whether it is the admin's: from `memo` when it holds this token, else worked out and kept there. */
+  private hashOf(token: string, memo: TokenMemo | undefined): { hash: string; admin: boolean } {
+    if (memo && sameSecret(memo.token, token)) return memo;
+    const hash = hashToken(token);
+    const admin = hashIs(hash, this.adminHashBytes);
+    if (memo) Object.assign(memo, { token, hash, admin });
+    return { hash, admin };
   }
 
   /** Counts a request refused for its token (answered 401) against the client's address. */

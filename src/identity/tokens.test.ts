@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashIs, hashToken, newToken } from './tokens.js';
+import { hashIs, hashToken, newToken, sameSecret } from './tokens.js';
 
 describe('hashIs', () => {
   it("matches a token's hash against the expected bytes, and no other hash", () => {
@@ -15,5 +15,15 @@ describe('hashIs', () => {
     const bytes = Buffer.from(hashToken(newToken()), 'hex');
     expect(hashIs(bytes.toString('hex').slice(0, 62), bytes)).toBe(false);
     expect(hashIs('', bytes)).toBe(false);
+  });
+});
+
+describe('sameSecret', () => {
+  it('is true for the same token only: not for one that differs in its last character, or in its length', () => {
+    const token = newToken();
+    expect(sameSecret(token, `${token}`)).toBe(true);
+    expect(sameSecret(token, `${token.slice(0, -1)}${token.endsWith('a') ? 'b' : 'a'}`)).toBe(false);
+    expect(sameSecret(token, token.slice(0, -1))).toBe(false);
+    expect(sameSecret('', token)).toBe(false);
   });
 });

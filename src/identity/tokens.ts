@@ -33,6 +33,28 @@ const checkedHash = Buffer.alloc(32);
 export const hashIs = (hash: string, expected: Buffer): boolean =>
   checkedHash.write(hash, 'hex') === checkedHash.length && timingSafeEqual(checkedHash, expected);
 
+/**
+ * One connection's last token, its hash and whether it is the admin's: a keep-alive client sends
+ * the same token with every request, and hashing it and comparing the hash with the admin's were a
+ * few µs of each (several per cent of a GetTask). The door keeps one per connection, so the raw
+ * token lives as long as the connection that sent it, and no longer.
+ */
+export interface TokenMemo {
+  token: string;
+  hash: string;
+  admin: boolean;
+}
+
+export const newTokenMemo = (): TokenMemo => ({ token: '', hash: '', admin: false });
+
+/** Whether two secrets are the same string, in a time that depends on their lengths alone. */
+export function sameSecret(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let differ = 0;
+  for (let i = 0; i < a.length; i++) differ |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return differ === 0;
+}
+
 /** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
 export const bearerToken = (authorization: string): string | undefined =>
   /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];

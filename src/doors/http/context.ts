@@ -1,6 +1,8 @@
+import type { Socket } from 'node:net';
 import type { HttpRequest } from './exchange.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Caller } from '../../identity/caller.js';
+import { newTokenMemo, type TokenMemo } from '../../identity/tokens.js';
 
 export type DoorKind = 'jsonrpc' | 'rest';
 
@@ -22,7 +24,18 @@ declare module 'fastify' {
  */
 export function claimedCallerOf(hub: Hub, request: HttpRequest): Promise<Caller> {
   // Kept on the request, not in a WeakMap: each collection of the young generation would walk the map's entries.
-  return (request.claimedCaller ??= hub.identity.authenticate(request.headers.authorization, request.ip));
+  return (request.claimedCaller ??= hub.identity.authenticate(
+    request.headers.authorization,
+    request.ip,
+    tokenMemoOf(request.raw.socket),
+  ));
+}
+
+const TOKEN_MEMO = Symbol('tokenMemo');
+
+/** The connection's TokenMemo, kept on its socket: it lives and goes with the connection. */
+function tokenMemoOf(socket: (Socket & { [TOKEN_MEMO]?: TokenMemo }) | null): TokenMemo | undefined {
+  return socket ? (socket[TOKEN_MEMO] ??= newTokenMemo()) : undefined;
 }
 
 /** The caller of a request, its token checked. */
