@@ -10,6 +10,7 @@ import type {
   TaskRecord,
 } from '../store/store.js';
 import { storedCall, type RemoteCall } from './remote/requests.js';
+import { isoTime } from '../wire/iso-time.js';
 
 /** The calls that carry the sender's side to the endpoint, in order: the forward, follow-ups, a cancel. */
 export const FORWARD_CHANNEL = 'forward';
@@ -121,7 +122,7 @@ export function forwardingRecord(
   return Object.assign(kept, {
     state: delivery.state,
     attempts: delivery.attempts,
-    lastAttemptAt: new Date(delivery.lastAttemptAt ?? Date.now()).toISOString(),
+    lastAttemptAt: isoTime(delivery.lastAttemptAt ?? Date.now()),
     ...(delivery.lastStatus !== undefined ? { httpStatus: delivery.lastStatus } : {}),
     ...learned,
   });

@@ -5,6 +5,7 @@ import type { Caller } from '../identity/caller.js';
 import type { Store } from '../store/store.js';
 import { cursorFrom, encodePageToken } from '../paging/page-token.js';
 import type { View } from './view.js';
+import { isoTime } from '../wire/iso-time.js';
 
 /** An agent's REST inbox and sent lists: its direct tasks with the counterparty and the last message. */
 export class Mailboxes {
@@ -43,8 +44,8 @@ export class Mailboxes {
         state: record.state,
         from: record.sender,
         to: record.target,
-        createdAt: new Date(record.createdAt).toISOString(),
-        updatedAt: new Date(record.updatedAt).toISOString(),
+        createdAt: isoTime(record.createdAt),
+        updatedAt: isoTime(record.updatedAt),
         artifactCount: record.artifactCount,
         counterparty: name === undefined ? { handle: other } : { handle: other, name },
         ...(history[0] ? { lastMessage: history[0] } : {}),

@@ -17,6 +17,7 @@ import { QuotaExceeded, type AgentRecord, type IdentityStore } from '../store/st
 import type { Identity } from './agents.js';
 import { requireToken, type Caller } from './caller.js';
 import type { Quotas } from './quotas.js';
+import { isoTime } from '../wire/iso-time.js';
 
 const CHALLENGE_TTL_MS = 15 * 60_000;
 const forwardingBody = z.object({ enabled: z.boolean({ error: 'must be true or false' }) }).strict();
@@ -53,7 +54,7 @@ export class EndpointControl {
       extension: controlExtension(challenge),
       card: places.cards[0]!,
       url: places.challenge,
-      expiresAt: new Date(expiresAt).toISOString(),
+      expiresAt: isoTime(expiresAt),
     };
   }
 
@@ -213,7 +214,7 @@ const view = (agent: AgentRecord): ForwardingView => ({
   enabled: agent.forwarding === true,
   available: agent.endpointVerifiedAt !== undefined,
   ...(agent.endpoint ? { endpoint: agent.endpoint } : {}),
-  ...(agent.endpointVerifiedAt !== undefined ? { verifiedAt: new Date(agent.endpointVerifiedAt).toISOString() } : {}),
+  ...(agent.endpointVerifiedAt !== undefined ? { verifiedAt: isoTime(agent.endpointVerifiedAt) } : {}),
   ...(agent.endpointRpcUrl
     ? {
         speaks: {

@@ -1,5 +1,6 @@
 import { HubError } from '../errors/hub-error.js';
 import type { AgentPaused } from '../store/store.js';
+import { isoTime } from '../wire/iso-time.js';
 
 /**
  * The refusal of a new direct task to a paused agent (the store's AgentPaused): when, and by whom
@@ -7,7 +8,7 @@ import type { AgentPaused } from '../store/store.js';
  */
 export function pausedRefusal({ agent }: AgentPaused): HubError {
   const pause = agent.paused;
-  const at = new Date(pause.at).toISOString();
+  const at = isoTime(pause.at);
   const by = pause.by === 'admin' ? 'the admin' : `its operator${agent.operator ? ` '${agent.operator}'` : ''}`;
   return new HubError(
     'AGENT_PAUSED',

@@ -2,6 +2,7 @@ import { isLoopbackAddress } from '../config/loopback.js';
 import { HubError } from '../errors/hub-error.js';
 import { HOLD_WINDOW, type QuotaCharge, type QuotaExceeded } from '../store/store.js';
 import { MINUTE, type QuotaRule } from './quota-rule.js';
+import { isoTime } from '../wire/iso-time.js';
 
 export { DAY, HOUR, MINUTE, type QuotaRule } from './quota-rule.js';
 
@@ -59,7 +60,7 @@ export class Quotas {
     const retryAt = r ? Math.floor(now / r.windowMs) * r.windowMs + r.windowMs : now + MINUTE;
     const what = r ? `${r.limit} ${r.what}` : 'this quota';
     return new HubError('RATE_LIMITED', `Over the limit of ${what}`, {
-      hint: `Retry after ${new Date(retryAt).toISOString()}`,
+      hint: `Retry after ${isoTime(retryAt)}`,
       meta: { quota: rule, retryAfterSeconds: String(Math.max(1, Math.ceil((retryAt - now) / 1000))) },
     });
   }

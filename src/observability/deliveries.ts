@@ -1,6 +1,7 @@
 import type { Delivery } from '../store/store.js';
 import type { Logger } from './logger.js';
 import type { DeliveryResult, HubMetrics } from './metrics.js';
+import { isoTime } from '../wire/iso-time.js';
 
 /** What kind of destination a channel is: a push config's (`push:<id>`), or the target's own endpoint. */
 export const channelKind = (channel: string): 'push' | 'forward' => (channel.startsWith('push:') ? 'push' : 'forward');
@@ -30,7 +31,7 @@ export function reportDelivery(logger: Logger, metrics: HubMetrics, delivery: De
     attempt: delivery.attempts,
     status: delivery.lastStatus,
     error: result === 'delivered' ? undefined : delivery.lastError,
-    nextRetryAt: result === 'retry' ? new Date(delivery.nextAt).toISOString() : undefined,
+    nextRetryAt: result === 'retry' ? isoTime(delivery.nextAt) : undefined,
   };
   if (result === 'delivered') logger.info(line, 'delivered');
   else

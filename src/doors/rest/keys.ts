@@ -7,11 +7,12 @@ import type { KeyStatus, Signer } from '../../delivery/signing.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import { callerOf } from '../http/context.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 /** Where the JWKS is, relative to the hub's base; cards name it as their `jku`. */
 export const JWKS_PATH = '.well-known/jwks.json';
 
-const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : isoTime(ms));
 
 const keyView = (key: KeyStatus, signing: string) => ({
   kid: key.kid,

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Message } from '../../a2a/types.js';
 import type { StoredTask, TaskRecord } from '../../store/store.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 /** The kind's name, on its tasks and in scopes that read them. */
 export const INTENT = 'intent';
@@ -22,7 +23,7 @@ export const said = (text: string): Message => ({ messageId: randomUUID(), role:
 
 /** When the worker's lease runs (or ran) out, ISO 8601. */
 export const leaseEnd = (record: TaskRecord): string | undefined =>
-  record.heldUntil === undefined ? undefined : new Date(record.heldUntil).toISOString();
+  record.heldUntil === undefined ? undefined : isoTime(record.heldUntil);
 
 /**
  * The task's hold as `metadata.muster` shows it (the kind's describeHold): the worker that holds

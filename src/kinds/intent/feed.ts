@@ -10,6 +10,7 @@ import { taskView } from '../../doors/web/pages/tasks.js';
 import { SPACE_INTENTS, type FeedReads } from '../../doors/web/reads.js';
 import type { Shown } from '../../doors/web/pages/shown.js';
 import { INTENT } from './facts.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 const spaceLink = (name: string): Html => html`<a href="${feedPath('spaces', name)}">${name}</a>`;
 
@@ -66,7 +67,7 @@ async function spacePage(reads: FeedReads, name: string): Promise<Shown> {
       ${space.description ? html`<p class="prose">${space.description}</p>` : ''}
       <p class="meta">
         ${space.owner ? html`Owned by ${agentLink(space.owner)}; ` : ''}claims: ${space.claim}; created
-        ${timeAt(new Date(space.createdAt).toISOString())}. A2A base: <code>/spaces/${space.name}/</code>
+        ${timeAt(isoTime(space.createdAt))}. A2A base: <code>/spaces/${space.name}/</code>
       </p>
       ${section(
         'Members',

@@ -13,6 +13,7 @@ import type { Change, KindContext } from '../../hub/kind.js';
 import { agentMessage, messageBody } from '../message-body.js';
 import { leaseEnd, said } from './facts.js';
 import { LEASE_SECONDS } from './limits.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 const leaseBody = z
   .object({
@@ -151,7 +152,7 @@ export const land = (ctx: KindContext, task: StoredTask, body: unknown): Change 
   const worker = holding(ctx, task, 'land');
   const landing = parseWith(landBody, body);
   const { record } = task;
-  const landedAt = new Date(ctx.now).toISOString();
+  const landedAt = isoTime(ctx.now);
   const files = landing.files ?? [];
   const artifact: Artifact = {
     artifactId: `landing-${record.id}`,

@@ -1,6 +1,7 @@
 import type { Artifact, Message, TaskState } from '../../a2a/types.js';
 import type { TaskEntry } from '../../store/store.js';
 import { VERDICTS, type Contribution, type Verdict } from './contribution.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 export type Outcome = 'resolved' | 'contested' | 'unresolved';
 
@@ -42,7 +43,7 @@ export function evaluate(entries: readonly TaskEntry[], minIndependent: number, 
     contribution_count: contributions.length,
     min_independent: minIndependent,
     counts,
-    evaluated_at: new Date(now).toISOString(),
+    evaluated_at: isoTime(now),
     contributions, // public now; they never carried the contributor's identity
   };
   return {

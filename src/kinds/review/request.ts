@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { parseWith } from '../../a2a/validate.js';
 import { HubError, invalidParams } from '../../errors/hub-error.js';
 import { requirePublished, type Published } from '../../wire/screening.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 export interface ReviewSettings {
   /** Shortest and longest time from posting to deadline, in seconds. */
@@ -155,7 +156,7 @@ function checkDeadline(deadline: string, settings: ReviewSettings, now: number, 
   if (at < earliest || at > latest) {
     throw invalidParams(
       field,
-      `must be between ${new Date(earliest).toISOString()} and ${new Date(latest).toISOString()}`,
+      `must be between ${isoTime(earliest)} and ${isoTime(latest)}`,
       `Choose a deadline ${span(settings.minDeadlineS)} to ${span(settings.maxDeadlineS)} from now`,
     );
   }

@@ -21,6 +21,7 @@ import {
   type ReviewSettings,
 } from './request.js';
 import { isOpenTask, OPEN_TASK_SCOPE, readOpenTask, type OpenTask } from './open-task.js';
+import { isoTime } from '../../wire/iso-time.js';
 
 /** What a review task keeps about itself, in `metadata.muster.review`. */
 export interface ReviewFacts {
@@ -95,7 +96,7 @@ export function reviewKind(quotas: Quotas, settings: ReviewSettings): Kind {
         skillOf(message) === REVIEW_CONTRIBUTE
           ? checkContribution((data as { args?: unknown }).args, request, ARGS)
           : checkContribution(data, request, DATA);
-      const body: SealedContribution = { id: uuidv7(), submitted_at: new Date(ctx.now).toISOString(), ...contribution };
+      const body: SealedContribution = { id: uuidv7(), submitted_at: isoTime(ctx.now), ...contribution };
       return {
         sealed: {
           entry: { taskId: record.id, author, id: body.id, body: body as unknown as JsonObject, createdAt: ctx.now },
