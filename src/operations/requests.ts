@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { z as zod } from 'zod';
+import { commonSend } from '../a2a/common-send.js';
 import { listTasksParamsSchema, sendMessageParamsSchema, taskIdParamsSchema } from '../a2a/schemas.js';
 import type { SendMessageParams } from '../a2a/types.js';
 import { camelKeys, parseWith } from '../a2a/validate.js';
@@ -25,7 +26,7 @@ const configRef = zod.object({ taskId: zod.string().min(1), id: zod.string().min
 const taskRef = zod.object({ taskId: zod.string().min(1) });
 
 export const parseSend = (params: unknown): SendRequest =>
-  parseWith(sendMessageParamsSchema, camelKeys(params)) as SendRequest;
+  commonSend(params) ?? (parseWith(sendMessageParamsSchema, camelKeys(params)) as SendRequest);
 export const parseTask = (params: unknown): TaskRequest => parseWith(taskIdParamsSchema, camelKeys(params));
 export const parseList = (params: unknown): ListRequest => parseWith(listTasksParamsSchema, camelKeys(params ?? {}));
 export const parsePushConfig = (params: unknown): PushConfigRequest => parseWith(configRef, camelKeys(params));
