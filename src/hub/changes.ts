@@ -11,6 +11,33 @@ import { isoTime } from '../wire/iso-time.js';
 const stamp = (m: Message, record: TaskRecord): Message =>
   Object.assign({}, m, { taskId: record.id, contextId: record.contextId });
 
+/**
+ * The fields of an Opening that openingWrite reads: one added to Opening fails to compile until it
+ * is placed in openingWrite or named among those it leaves (a type, not a rest pattern, which
+ * copies the Opening on every send).
+ */
+type Placed =
+  | 'messages'
+  | 'quotas'
+  | 'dueAt'
+  | 'id'
+  | 'kind'
+  | 'contextId'
+  | 'visibility'
+  | 'state'
+  | 'statusMessage'
+  | 'sender'
+  | 'target'
+  | 'metadata'
+  | 'rank'
+  | 'openKey'
+  | 'settles'
+  | 'unlessPaused'
+  | 'partsFor'
+  | 'underLock' // the create runs under it (open-keys.ts)
+  | 'published'; // screened before the write (publishing.ts)
+({}) satisfies Record<Exclude<keyof Opening, Placed>, never>;
+
 /** Builds the write (row, history, artifacts, events) that opens a task. */
 export function openingWrite(
   opening: Opening,
@@ -35,11 +62,7 @@ export function openingWrite(
     settles,
     unlessPaused,
     partsFor,
-    underLock: _createdUnderIt,
-    published: _screenedBeforeIt,
-    ...unplaced
   } = opening;
-  unplaced satisfies Record<string, never>; // a field added to Opening fails to compile until it is placed here
   const record: TaskRecord = {
     id: id ?? uuidv7(), // time-ordered: new rows append to the indexes instead of landing at random
     kind,

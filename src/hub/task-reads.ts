@@ -18,6 +18,7 @@ export const FULL = { includeArtifacts: true } as const;
 
 export const trimHistory = (task: Task, historyLength: number | undefined): Task => {
   if (historyLength === undefined || !task.history) return task;
+  if (historyLength > 0 && task.history.length <= historyLength) return task; // nothing to trim: no copy
   const { history, ...rest } = task;
   const kept = historyLength === 0 ? [] : history.slice(-historyLength);
   return kept.length > 0 ? Object.assign(rest, { history: kept }) : rest;
