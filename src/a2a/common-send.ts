@@ -7,15 +7,13 @@
  * `undefined` means "not the common shape", never "invalid". Tested against the schema in
  * common-send.test.ts.
  */
+import { ID_MAX } from './schemas.js';
 import type { Message, Part, SendMessageConfiguration, SendMessageParams } from './types.js';
 
 const PARAMS_KEYS = new Set(['message', 'configuration']);
 const MESSAGE_KEYS = new Set(['messageId', 'contextId', 'taskId', 'role', 'parts']);
 const PART_KEYS = new Set(['text', 'mediaType']);
 const CONFIGURATION_KEYS = new Set(['acceptedOutputModes', 'historyLength', 'returnImmediately']);
-
-/** The limit messageSchema sets on its ids. */
-const ID_MAX = 200;
 
 export function commonSend(params: unknown): SendMessageParams | undefined {
   if (!onlyKeys(params, PARAMS_KEYS)) return undefined;

@@ -46,11 +46,14 @@ export const partSchema = z
     return dropUndefined({ text, raw, url, data, metadata: meta, filename, mediaType });
   });
 
+/** The longest messageId, contextId or taskId a message may carry (common-send.ts checks the same). */
+export const ID_MAX = 200;
+
 export const messageSchema = z
   .object({
-    messageId: z.string(whenMissing('a unique id for this message')).min(1, 'must not be empty').max(200),
-    contextId: unsetIfEmpty(z.string().max(200).optional()),
-    taskId: unsetIfEmpty(z.string().max(200).optional()),
+    messageId: z.string(whenMissing('a unique id for this message')).min(1, 'must not be empty').max(ID_MAX),
+    contextId: unsetIfEmpty(z.string().max(ID_MAX).optional()),
+    taskId: unsetIfEmpty(z.string().max(ID_MAX).optional()),
     role: z.enum(['ROLE_USER', 'ROLE_AGENT']),
     parts: z
       .array(partSchema, whenMissing('an array of parts', 'must be an array of parts'))
