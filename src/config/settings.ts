@@ -6,8 +6,7 @@
  * declares them (its settings, and a limit setting for each of its quota rules), handed in by the
  * composition root (settingsTable); nothing here names a kind.
  */
-import { DEFAULT_RETRIES } from '../delivery/outbox.js';
-import { DEFAULT_GRACE_DAYS } from '../delivery/signing.js';
+import { DEFAULT_GRACE_DAYS, DEFAULT_RETRIES } from '../delivery/defaults.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { QuotaRule } from '../identity/quota-rule.js';
 import { limitSettings } from './limit-settings.js';

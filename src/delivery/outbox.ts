@@ -46,9 +46,6 @@ export interface OutboxOptions {
   onLag?: (lateMs: number) => void;
 }
 
-/** 1 min, 5 min, 30 min, 2 h, 6 h. */
-export const DEFAULT_RETRIES = [60, 300, 1800, 7200, 21600] as const;
-
 /**
  * Sends what task writes queued: each delivery is leased from the store, POSTed through the
  * SSRF-safe client, signed, with the same Idempotency-Key on every attempt, and its outcome

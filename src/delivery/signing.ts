@@ -11,6 +11,7 @@ import {
   type JWK,
 } from 'jose';
 import type { SigningKeyStore, StoredSigningKey } from '../store/signing-keys.js';
+import { DEFAULT_GRACE_DAYS } from './defaults.js';
 
 /** One of the hub's signing keys as it is kept in the store. `privateJwk` holds the secret `d`. */
 export interface StoredKey extends StoredSigningKey {
@@ -52,7 +53,6 @@ export interface SignerOptions {
 
 const ALG = 'EdDSA';
 const DAY_MS = 86_400_000;
-export const DEFAULT_GRACE_DAYS = 30;
 
 /** What one read of the store settles: the key that signs, and the keys still published. */
 interface KeyState {
