@@ -67,7 +67,7 @@ describe('import rules', () => {
   });
 
   it('every CLI command starts without the signer, the outbox or the YAML parser', () => {
-    // Each command loads what cli/main.ts reaches; those three are 120 of its modules, used by `serve` and `--config` only.
+    // Each command loads what cli/main.ts reaches; with these three `--help` opened 345 files, without them 219.
     const reached = [...reach(graph, ['src/cli/main.ts'])];
     expect(reached.length).toBeGreaterThan(50);
     const heavy = /^\s*import\s[^'"]*?from\s*['"](jose|yaml)['"]/m;
