@@ -1,14 +1,25 @@
 /**
  * The source tree's static imports, read as text: each file under src/ and the files it imports
- * (`import … from`, `export … from`, type-only imports included). Dynamic `import()` is left out
+ * (`import … from`, `export … from`, type-only imports included), and the packages it imports. Dynamic `import()` is left out
  * on purpose: it is how the CLI loads the server only when `serve` runs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
-const STATIC_IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
-const SIDE_EFFECT_IMPORT = /^\s*import\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
+const STATIC_IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm;
+const SIDE_EFFECT_IMPORT = /^\s*import\s*['"]([^'"]+)['"]/gm;
+const isRelative = (spec: string) => spec.startsWith('./') || spec.startsWith('../');
+
+/** What a file's static imports name, relative paths and packages alike. */
+function specifiers(text: string): string[] {
+  return [...text.matchAll(STATIC_IMPORT), ...text.matchAll(SIDE_EFFECT_IMPORT)].map((m) => m[1]!);
+}
+
+/** The packages a source file (as `src/…`) imports statically: `jose`, `node:fs`. */
+export function importedPackages(file: string): string[] {
+  return specifiers(readFileSync(join(ROOT, file), 'utf8')).filter((spec) => !isRelative(spec));
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -23,7 +34,7 @@ export function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(join(ROOT, 'src'))) {
     const text = readFileSync(file, 'utf8');
-    const specs = [...text.matchAll(STATIC_IMPORT), ...text.matchAll(SIDE_EFFECT_IMPORT)].map((m) => m[1]!);
+    const specs = specifiers(text).filter(isRelative);
     const targets = specs.map((spec) => relative(ROOT, resolve(dirname(file), spec)).replace(/\.js$/, '.ts'));
     graph.set(relative(ROOT, file), targets);
   }
