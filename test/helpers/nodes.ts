@@ -126,10 +126,11 @@ export async function startNode(name: string, options: NodeOptions): Promise<Nod
     },
   };
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`node ${name} did not start within ${options.startMs ?? 20_000} ms:\n${out}`)),
-      options.startMs ?? 20_000,
-    );
+    // A node that never started is killed here: the test that wanted it has no handle to stop it.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`node ${name} did not start within ${options.startMs ?? 20_000} ms:\n${out}`));
+    }, options.startMs ?? 20_000);
     const check = () => {
       if (/Admin token/.test(out)) {
         clearTimeout(timer);
