@@ -4,7 +4,7 @@
  * body) and stores nothing; each limit is read from its setting; the per-address limits count the
  * client's address (X-Forwarded-For only from a trusted proxy) and not loopback.
  * The direct pair limit at its default (30) is in idempotency-and-quotas.test.ts, and across
- * nodes in many-nodes.test.ts (3b); the token-failure limit across nodes is in many-nodes-limits.test.ts.
+ * nodes in many-nodes-tasks.test.ts (3b); the token-failure limit across nodes is in many-nodes-limits.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -36,8 +36,23 @@ function cluster(
   return made;
 }
 
-export function clusterOnPostgres(database: string, names: readonly string[], options: Options): Cluster {
-  return cluster(() => freshPostgresDatabase(database), names, options);
+/** The nodes on a fresh PostgreSQL database of their own; `url()` names it, to read rows beside them. */
+export function clusterOnPostgres(
+  database: string,
+  names: readonly string[],
+  options: Options,
+): Cluster & { url(): string } {
+  let url: string | undefined;
+  const nodes = cluster(
+    async () => {
+      const made = await freshPostgresDatabase(database);
+      url = made.url;
+      return made;
+    },
+    names,
+    options,
+  );
+  return Object.assign(nodes, { url: () => url! });
 }
 
 /**
