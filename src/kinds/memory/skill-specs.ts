@@ -151,7 +151,7 @@ export const SKILL_SPECS: readonly SkillSpec[] = [
         title: 'Run the PostgreSQL suite',
         text: 'Set MUSTER_TEST_PG before npx vitest run, or the suite runs on SQLite alone #testing',
         evidence: ['docs/architecture.md'],
-        verify: 'MUSTER_TEST_PG=postgres://postgres@127.0.0.1:5432 npx vitest run test/memory.test.ts',
+        verify: 'MUSTER_TEST_PG=postgres://postgres@127.0.0.1:5432 npx vitest run test/memory-boards.test.ts',
       },
     },
     answersBoard: true,
