@@ -87,3 +87,18 @@ export async function callTool(client: Client, name: string, args: Record<string
 export async function toolNames(client: Client): Promise<string[]> {
   return (await client.listTools()).tools.map((t) => t.name);
 }
+
+/**
+ * The connections a test file opens as it goes, to close together at its end, before its hub
+ * stops: `connect` opens one as `who` (anonymous without), `keep` takes one opened otherwise.
+ */
+export function mcpConnections(hub: () => { url: string }) {
+  const open: McpConnection[] = [];
+  const keep = (made: McpConnection): McpConnection => (open.push(made), made);
+  return {
+    connect: async (transport: McpTransportName, who?: { token: string }) =>
+      keep(await connectMcp(transport, hub(), who?.token)),
+    keep,
+    closeAll: () => Promise.all(open.map((c) => c.close().catch(() => undefined))),
+  };
+}
