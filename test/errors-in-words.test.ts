@@ -1,28 +1,13 @@
 /**
- * Errors in people's words (issue 10): every refusal of bad input names the field as the caller
- * sent it, says what is allowed and what to send instead, and carries no text of the validation
- * library. REST never hints at JSON-RPC; a task read at the wrong base says where it can be read
- * (only to a caller who may read it); reserved handles cannot be registered.
+ * Errors in people's words (issue 10): every refusal of bad input, over JSON-RPC and over REST,
+ * names the field as the caller sent it, says what is allowed and what to send instead, and
+ * carries no text of the validation library. Hints that say where to go instead:
+ * errors-in-words-hints.test.ts; reserved handles: errors-in-words-handles.test.ts.
  */
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, newToken, newTokenId } from '../src/identity/tokens.js';
-import { openStore } from '../src/store/open.js';
-import { kindMigrationInputs } from '../src/hub/kinds.js';
-import {
-  ADMIN_TOKEN,
-  register,
-  registerAll,
-  rest,
-  rpc,
-  startTestHub,
-  type Registered,
-  type TestHub,
-} from './helpers/hub.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AT_ONCE, message, wordsHub } from './helpers/errors-in-words.js';
+import { rest, rpc, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
 import { sdkClient, sendRequest } from './helpers/sdk.js';
-import { testDatabase } from './helpers/database.js';
-import { startNode } from './helpers/nodes.js';
-import { KIND_MODULES } from '../src/kinds/server.js';
 
 /** Phrases of zod's own messages: none may reach a caller. */
 const BANNED = [
@@ -41,38 +26,14 @@ function expectPlainWords(answer: unknown): void {
   for (const phrase of BANNED) expect(text, `no library text: ${phrase}`).not.toMatch(phrase);
 }
 
+const served = wordsHub();
+const { bobBase, aliceToBob } = served;
 let hub: TestHub;
 let alice: Registered;
 let bob: Registered;
-let carol: Registered;
-
-beforeAll(async () => {
-  hub = await startTestHub();
-  [alice, bob, carol] = await registerAll(hub, 'alice', 'bob', 'carol');
+beforeAll(() => {
+  ({ hub, alice, bob } = served.parties());
 });
-afterAll(() => hub.destroy());
-
-const bobBase = () => `${hub.url}agents/bob/`;
-const message = (extra: Record<string, unknown> = {}) => ({
-  messageId: randomUUID(),
-  role: 'ROLE_USER',
-  parts: [{ text: 'hi' }],
-  ...extra,
-});
-/** Nobody answers bob here: a send that blocked would wait out the hub's wait. */
-const AT_ONCE = { returnImmediately: true };
-
-/** Sends a direct task alice → bob and answers its id. */
-async function aliceToBob(): Promise<string> {
-  const sent = await rpc(
-    bobBase(),
-    'SendMessage',
-    { message: message(), configuration: AT_ONCE },
-    { token: alice.token },
-  );
-  expect(sent.body.result?.task?.id, JSON.stringify(sent.body)).toBeTruthy();
-  return sent.body.result.task.id as string;
-}
 
 describe('JSON-RPC validation errors name the field under params', () => {
   const openReview = (args: Record<string, unknown>) => ({
@@ -264,162 +225,6 @@ describe('REST validation errors name the field in the body or query', () => {
       expect(res.body.error.hint).toContain('MUSTER_ADMIN_TOKEN');
     } finally {
       await adminHub.destroy();
-    }
-  });
-});
-
-describe('REST answers never hint at JSON-RPC', () => {
-  const A2A_WORDS = /SendMessage|ListTasks|GetTask|CancelTask|JSON-RPC|"skill"/;
-  const expectRestHint = (res: { body: any }, says: RegExp) => {
-    expect(res.body.error.hint).toMatch(says);
-    expect(JSON.stringify(res.body)).not.toMatch(A2A_WORDS);
-    expect(res.body.error).not.toHaveProperty('restHint');
-  };
-
-  it("tells a task's sender who tries to respond how to read the task instead", async () => {
-    const id = await aliceToBob();
-    const res = await rest(hub, 'POST', `api/tasks/${id}/respond`, {
-      token: alice.token,
-      body: { state: 'TASK_STATE_COMPLETED' },
-    });
-    expect(res.status).toBe(403);
-    expectRestHint(res, new RegExp(`GET /api/tasks/${id}`));
-  });
-
-  it.each(['inbox', 'sent'])('tells the admin, who has no %s, which REST way reads tasks', async (box) => {
-    const res = await rest(hub, 'GET', `api/${box}`, { token: ADMIN_TOKEN });
-    expect(res.status).toBe(403);
-    expectRestHint(res, /agent's token.*GET \/api\/tasks\/\{id\}/);
-  });
-
-  it('names POST …/close for a call canceled over REST, and the data part for one canceled over JSON-RPC', async () => {
-    const opened = await rpc(
-      hub.url,
-      'SendMessage',
-      {
-        message: message({
-          parts: [
-            {
-              data: {
-                skill: 'call.open',
-                args: { title: 'Hints', question: 'Which door should a hint name, and why?' },
-              },
-            },
-          ],
-        }),
-      },
-      { token: ADMIN_TOKEN },
-    );
-    const id = opened.body.result?.task?.id as string;
-    expect(id, JSON.stringify(opened.body)).toBeTruthy();
-    const viaRest = await rest(hub, 'POST', `api/tasks/${id}/cancel`, { token: ADMIN_TOKEN, body: {} });
-    expect(viaRest.status).toBe(409);
-    expect(viaRest.body.error.code).toBe('TASK_NOT_CANCELABLE');
-    expectRestHint(viaRest, new RegExp(`POST /api/tasks/${id}/close`));
-    const viaRpc = await rpc(hub.url, 'CancelTask', { id }, { token: ADMIN_TOKEN });
-    const info = viaRpc.body.error.data[0];
-    expect(info.reason).toBe('TASK_NOT_CANCELABLE');
-    expect(info.metadata.hint).toContain('SendMessage');
-    expect(info.metadata.hint).toContain('{"skill": "call.close"}');
-    expect(info.metadata).not.toHaveProperty('restHint');
-  });
-});
-
-describe('a task asked for at the wrong base', () => {
-  it('says where a task the caller may read can be read', async () => {
-    const id = await aliceToBob();
-    const res = await rpc(`${hub.url}agents/carol/`, 'GetTask', { id }, { token: alice.token });
-    expect(res.body.error.code).toBe(-32001);
-    expect(res.body.error.message).toContain('not at this base');
-    expect(res.body.error.data[0].metadata.hint).toContain(`${hub.url}agents/bob/`);
-    expect(res.body.error.data[0].metadata.taskBase).toBe(`${hub.url}agents/bob/`);
-    // The right base answers it.
-    const there = await rpc(`${hub.url}agents/bob/`, 'GetTask', { id }, { token: alice.token });
-    expect(there.body.result.id).toBe(id);
-  });
-
-  it('tells the official SDK client too', async () => {
-    const id = await aliceToBob();
-    const client = await sdkClient(`${hub.url}agents/carol/`, alice.token);
-    const error = await client.getTask({ tenant: '', id, historyLength: undefined }).then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    expect(error?.name).toBe('TaskNotFoundError');
-    expect(error?.message).toContain('not at this base');
-  });
-
-  it('tells a caller who may not read the task nothing more than for a task that does not exist', async () => {
-    const id = await aliceToBob();
-    const hidden = await rpc(bobBase(), 'GetTask', { id }, { token: carol.token });
-    const missing = await rpc(bobBase(), 'GetTask', { id: randomUUID() }, { token: carol.token });
-    expect(hidden.body.error.code).toBe(-32001);
-    expect(JSON.stringify(hidden.body)).not.toMatch(/agents\/|taskBase|not at this base/);
-    const shape = (body: any, taskId: string) => JSON.parse(JSON.stringify(body).replaceAll(taskId, '<id>'));
-    expect(shape(hidden.body, id)).toEqual(shape(missing.body, missing.body.error.message.split(' ')[1]));
-  });
-});
-
-describe('reserved handles', () => {
-  it.each([
-    'admin',
-    'muster',
-    'root',
-    'system',
-    'operator',
-    'operators',
-    'api',
-    'agents',
-    'spaces',
-    'memory',
-    'feed',
-    'hub',
-    'health',
-    'metrics',
-    'mcp',
-    'well-known',
-    'null',
-    'undefined',
-    'me',
-  ])('refuses %s', async (handle) => {
-    const res = await rest(hub, 'POST', 'api/agents', { body: { handle } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('HANDLE_RESERVED');
-    expect(res.body.error.message).toContain(`'${handle}' is reserved`);
-    expect(res.body.error.hint).toMatch(/another handle/i);
-    expect(res.body.error.fields[0].field).toBe('handle');
-  });
-
-  it('refuses them to the admin too, and still registers a handle that only contains one', async () => {
-    const res = await rest(hub, 'POST', 'api/agents', { token: ADMIN_TOKEN, body: { handle: 'admin' } });
-    expect(res.body.error.code).toBe('HANDLE_RESERVED');
-    await register(hub, 'api-helper');
-  });
-
-  it('leaves an agent registered before its handle was reserved working', async () => {
-    // An older hub's database, holding an agent whose handle is reserved now, served by `muster serve`.
-    const db = await testDatabase('reserved-handle');
-    const store = await openStore(db.config, kindMigrationInputs(KIND_MODULES), () => {});
-    const token = newToken();
-    await store.insertAgent({ handle: 'metrics', createdAt: Date.now() }, { id: newTokenId(), hash: hashToken(token) });
-    await store.close();
-    const node = await startNode('reserved', { db: db.url });
-    try {
-      const profile = await rest(node, 'GET', 'api/agents/metrics');
-      expect(profile.body.handle).toBe('metrics');
-      const me = await rest(node, 'GET', 'api/me', { token });
-      expect(me.body).toMatchObject({ kind: 'agent', handle: 'metrics' });
-      const sender = await register(node, 'sender');
-      const sent = await rpc(
-        `${node.url}agents/metrics/`,
-        'SendMessage',
-        { message: message(), configuration: AT_ONCE },
-        { token: sender.token },
-      );
-      expect(sent.body.result.task.id).toBeTruthy();
-    } finally {
-      await node.stop();
-      await db.drop();
     }
   });
 });

@@ -3,110 +3,41 @@
  * sockets: headers and whole requests sent too slowly are cut at their settings (small here: 1 s
  * and 2 s) and answered 408 in the hub's error shape; an idle keep-alive connection is closed at
  * its setting; what node's parser refuses (headers too large, bad chunked encoding, a bad request
- * line) gets the hub's error shape too; a slow answer and a stream outlive every limit; a client that leaves
- * mid-body or mid-answer is one info line, never an error with a stack.
+ * line) gets the hub's error shape too; a slow answer and a stream outlive every limit; the limits'
+ * settings and their defaults. A stopping hub: http-limits-stopping.test.ts; clients that leave:
+ * http-limits-leaving.test.ts.
  * This is HTTP-level behaviour, the same on either store: it runs on SQLite, and on PostgreSQL
  * under MUSTER_TEST_PG (the fixtures make that free).
  */
-import { connect, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/index.js';
 import { resolveConfig } from './helpers/config.js';
-import { createLogger } from '../src/observability/logger.js';
-import { ADMIN_TOKEN, register, rest, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, rest, type Registered, type TestHub } from './helpers/hub.js';
+import {
+  answerOf,
+  eventually,
+  expectQuietLog,
+  HEADERS_MS,
+  KEEP_ALIVE_MS,
+  limitedHub,
+  REQUEST_MS,
+} from './helpers/http-limits.js';
+import { sleep } from './helpers/nodes.js';
 import { postRpc, sseBlocks } from './helpers/sse.js';
 
-const HEADERS_MS = 1_000;
-const REQUEST_MS = 2_000;
-const KEEP_ALIVE_MS = 1_000;
-/** How long a blocking declaration may wait: far longer than the test needs. */
-const INTENT_WAIT_S = 60;
 /** How late a cut may come on a busy machine: node checks every tenth of the shorter limit, plus scheduling. */
 const LATE_MS = 800;
 /** An id the hub makes: its process's random prefix, then a count in base 36. */
 const MADE_ID = /^[A-Za-z0-9_-]{12}-[0-9a-z]+$/;
 
-type Line = Record<string, unknown>;
-const lines: Line[] = [];
-const sink = new Writable({
-  write(chunk, _encoding, done) {
-    for (const text of String(chunk).split('\n')) if (text.trim()) lines.push(JSON.parse(text) as Line);
-    done();
-  },
-});
-
+const limited = limitedHub();
+const { lines, exchange, host } = limited;
 let hub: TestHub;
 let alice: Registered;
 let bob: Registered;
-
-beforeAll(async () => {
-  const env = {
-    MUSTER_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
-    MUSTER_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
-    MUSTER_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS),
-    MUSTER_SSE_HEARTBEAT_MS: '200',
-    MUSTER_INTENT_WAIT_S: String(INTENT_WAIT_S),
-  };
-  hub = await startTestHub(env, createLogger('info', { destination: sink, pretty: false }));
-  [alice, bob] = [await register(hub, 'alice'), await register(hub, 'bob')];
+beforeAll(() => {
+  ({ hub, alice, bob } = limited.parties());
 });
-afterAll(async () => {
-  await hub?.destroy();
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function eventually<T>(what: string, probe: () => T | undefined, ms = 3_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
-interface Exchange {
-  socket: Socket;
-  /** Everything the hub sent so far. */
-  received(): string;
-  /** Resolves with the ms from the first write to the hub closing the connection. */
-  closed: Promise<number>;
-}
-
-/** A raw connection: writes `start`, then (if given) one byte of `drip` every `everyMs` until the hub closes it. */
-async function exchange(start: string, drip?: { bytes: string; everyMs: number }): Promise<Exchange> {
-  const socket = connect(hub.port, '127.0.0.1');
-  await new Promise<void>((resolve) => socket.once('connect', resolve));
-  socket.on('error', () => {});
-  let text = '';
-  socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
-  const began = Date.now();
-  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - began)));
-  if (start) socket.write(start);
-  if (drip) {
-    let i = 0;
-    const timer = setInterval(
-      () => socket.destroyed || socket.write(drip.bytes[i++ % drip.bytes.length]!),
-      drip.everyMs,
-    );
-    void closed.then(() => clearInterval(timer));
-  }
-  return { socket, received: () => text, closed };
-}
-
-/** The status, headers and JSON body of the one HTTP answer in `text`. */
-function answerOf(text: string): { status: number; headers: Record<string, string>; body: any } {
-  const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
-  const [statusLine, ...fields] = head.split('\r\n');
-  const headers = Object.fromEntries(
-    fields.map((f) => [f.slice(0, f.indexOf(':')).toLowerCase(), f.slice(f.indexOf(':') + 1).trim()]),
-  );
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
-}
-
-const host = () => `Host: 127.0.0.1:${hub.port}\r\n`;
 
 /** The hub's error shape, with `code` and `status`, and the connection closed after it. */
 function expectHubError(text: string, status: number, code: string): ReturnType<typeof answerOf> {
@@ -363,97 +294,8 @@ describe('framing errors in the hub shape', () => {
   });
 });
 
-describe('a hub that is stopping', () => {
-  it("answers a request that still arrives on an open connection 503 UNAVAILABLE in the hub shape, not Fastify's own body", async () => {
-    const stopping = await startTestHub();
-    try {
-      const socket = connect(stopping.port, '127.0.0.1');
-      await new Promise<void>((resolve) => socket.once('connect', resolve));
-      let text = '';
-      socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
-      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-      socket.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${stopping.port}\r\n`); // the headers are not finished yet
-      await sleep(100);
-      const closing = stopping.close(); // waits for this connection, which is in the middle of a request
-      await sleep(200);
-      socket.write('\r\n');
-      await closed;
-      await closing;
-      const answer = answerOf(text);
-      expect(answer.status).toBe(503);
-      expect(answer.headers['connection']).toBe('close');
-      expect(answer.headers['retry-after']).toBe('5');
-      expect(answer.body).toEqual({
-        error: {
-          code: 'UNAVAILABLE',
-          status: 503,
-          message: 'The hub is stopping',
-          hint: expect.any(String),
-          retryAfterSeconds: '5',
-        },
-      });
-    } finally {
-      await stopping.destroy();
-    }
-  });
-
-  it('a connection that never sent a byte does not hold the hub open: stopping cuts it', async () => {
-    const stopping = await startTestHub();
-    try {
-      const socket = connect(stopping.port, '127.0.0.1');
-      await new Promise<void>((resolve) => socket.once('connect', resolve));
-      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-      await stopping.close(); // before the fix, this waited for the silent connection forever
-      await closed;
-      expect(socket.destroyed).toBe(true);
-    } finally {
-      await stopping.destroy();
-    }
-  });
-});
-
-describe('clients that leave', () => {
-  const ABORT_LINE = 'client closed the connection before the answer';
-
-  it('mid-body (Content-Length or chunked, closed or reset) and mid-answer (a stream): one info line each, no error, no stack', async () => {
-    const bodies = {
-      length: (id: string) =>
-        `POST /agents/bob/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: 500\r\nX-Request-Id: ${id}\r\n\r\n{"jsonrpc":"2.0",`,
-      chunked: (id: string) =>
-        `POST /api/agents HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nX-Request-Id: ${id}\r\n\r\n5\r\n{"han\r\n`,
-    };
-    const ids: string[] = [];
-    for (const [kind, make] of Object.entries(bodies)) {
-      for (const how of ['destroy', 'resetAndDestroy'] as const) {
-        const id = `leaves-${kind}-${how}`;
-        ids.push(id);
-        const conn = await exchange(make(id));
-        await sleep(150);
-        conn.socket[how]();
-      }
-    }
-    const stream = `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"messageId":"left-stream","role":"ROLE_USER","parts":[{"text":"bye"}]}}}`;
-    const streaming = await exchange(
-      `POST /agents/bob/ HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAuthorization: Bearer ${alice.token}\r\nContent-Length: ${stream.length}\r\nX-Request-Id: leaves-stream\r\n\r\n${stream}`,
-    );
-    ids.push('leaves-stream');
-    await eventually('the stream to start', () => (streaming.received().includes('data: ') ? true : undefined));
-    streaming.socket.resetAndDestroy();
-
-    for (const id of ids) {
-      await eventually(`the line of ${id}`, () => lines.find((l) => l['reqId'] === id));
-      const own = lines.filter((l) => l['reqId'] === id);
-      expect(own, id).toEqual([expect.objectContaining({ level: 30, msg: ABORT_LINE })]);
-      expect(own[0]!['err'], id).toBeUndefined();
-      expect(own[0]!['status'], id).toBeUndefined();
-    }
-  });
-
-  it('nothing in this whole file was logged as a warning or an error, and no line carries a stack', () => {
-    expect(lines.length).toBeGreaterThan(10);
-    expect(lines.filter((l) => Number(l['level']) >= 40)).toEqual([]);
-    expect(JSON.stringify(lines)).not.toMatch(/\bat .*\.[jt]s:\d+/);
-  });
+it('nothing in this whole file was logged as a warning or an error, and no line carries a stack', () => {
+  expectQuietLog(lines, 10);
 });
 
 describe('the settings', () => {
