@@ -7,13 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS, SETTING_KEYS } from './helpers/config.js';
 import { configFile } from './helpers/config-sources.js';
+import { MUSTER_COMMAND } from './helpers/muster-command.js';
 import { cleanEnv } from './helpers/nodes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 describe('muster config', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'config', ...args], {
+    spawnSync(process.execPath, [...MUSTER_COMMAND, 'config', ...args], {
       cwd: root,
       env: cleanEnv(env),
       encoding: 'utf8',
@@ -66,7 +67,7 @@ describe('muster config', () => {
   });
 
   it('serve --help lists every setting: its flag, its variable, its file key and its default', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--help'], {
+    const res = spawnSync(process.execPath, [...MUSTER_COMMAND, 'serve', '--help'], {
       cwd: root,
       env: cleanEnv(),
       encoding: 'utf8',

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMuster } from './helpers/cli.js';
 import { ADMIN_TOKEN, rest, startTestHub, type TestHub } from './helpers/hub.js';
+import { MUSTER_COMMAND } from './helpers/muster-command.js';
 import { cleanEnv, eventually } from './helpers/nodes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -121,7 +122,7 @@ describe('muster demo', () => {
   });
 
   it('--keep leaves the hub running with the tokens and commands to look around; Ctrl-C stops it and removes its folder', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--keep'], {
+    const child = spawn(process.execPath, [...MUSTER_COMMAND, 'demo', '--keep'], {
       cwd: root,
       env: cleanEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,6 +22,7 @@ import { testDatabase, type TestDatabase } from './helpers/database.js';
 import { ADMIN_TOKEN, awayFromWindowEdge, register, rpc } from './helpers/hub.js';
 import { TEST_HUB_DEFAULTS } from './helpers/defaults.js';
 import { callTool, mcpOverHttp } from './helpers/mcp.js';
+import { throughTsx } from './helpers/muster-command.js';
 import { sdkClient, sendRequest, wire } from './helpers/sdk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,7 +53,7 @@ afterAll(async () => {
 /** The muster command built with the echo kind's client half in its list. */
 function musterWithEcho(args: string[], token: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ECHO_MAIN, ...args], {
+    const child = spawn(process.execPath, [...throughTsx(ECHO_MAIN), ...args], {
       cwd: ROOT,
       env: childEnv(hub.url, token, {}),
     });
@@ -117,7 +118,7 @@ describe('a fifth kind, added to the two lists only', () => {
   it('brings its MCP tool to `muster mcp` built from the client list', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', ECHO_MAIN, 'mcp'],
+      args: [...throughTsx(ECHO_MAIN), 'mcp'],
       cwd: ROOT,
       env: childEnv(hub.url, alice.token, {}) as Record<string, string>,
       stderr: 'pipe',

@@ -21,6 +21,7 @@ import {
   WORKING,
 } from './helpers/many-nodes.js';
 import { cleanEnv, openSse, sleep, startNode, type NodeProcess } from './helpers/nodes.js';
+import { MUSTER_COMMAND } from './helpers/muster-command.js';
 import { testPostgres } from './helpers/postgres.js';
 import { sdkClient } from './helpers/sdk.js';
 
@@ -62,7 +63,7 @@ describe.skipIf(!testPostgres)('start-up, agents and tokens on three nodes of on
   });
 
   it('a process that comes later: migrate finds the database up to date, and a node with another admin token refuses to start', async () => {
-    const migrate = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'migrate', '--db', many.url()], {
+    const migrate = spawnSync(process.execPath, [...MUSTER_COMMAND, 'migrate', '--db', many.url()], {
       cwd: root,
       env: cleanEnv(),
       encoding: 'utf8',

@@ -3,22 +3,20 @@
  * session (so variables carry), against a fresh hub started the way the README says, in a
  * temporary folder on a free port. `<!-- walk-hub -->` marks the block that starts the hub,
  * `<!-- walk-file NAME -->` a file the reader saves, `<!-- walk NAME -->` a block to paste;
- * other blocks are illustrations. `muster` is this repository's CLI (src/cli/main.ts through tsx,
- * as test/helpers/cli.ts does), standing in for the command `npm link` puts on the reader's PATH;
+ * other blocks are illustrations. `muster` is this repository's CLI (helpers/muster-command.ts),
+ * standing in for the command `npm link` puts on the reader's PATH;
  * `npx` is refused, so nothing is fetched and nothing stalls.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, testDialect, type TestDatabase } from './helpers/database.js';
+import { MUSTER_COMMAND } from './helpers/muster-command.js';
 import { cleanEnv, eventually, freePort } from './helpers/nodes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cli = join(root, 'src/cli/main.ts');
 /** The README's port; the walk runs on a free one instead. */
 const README_HOST = '127.0.0.1:7420';
 
@@ -35,7 +33,7 @@ function walkBlocks(readme: string): WalkBlock[] {
 }
 
 /** `muster …` is the repository's CLI; npx would reach for the registry (or stall installing the clone). */
-const COMMANDS = `muster() { node --import '${tsx}' '${cli}' "$@"; }
+const COMMANDS = `muster() { node ${MUSTER_COMMAND.map((a) => `'${a}'`).join(' ')} "$@"; }
 npx() { echo "walk: the walk runs muster, not npx $*" >&2; return 127; }`;
 
 /** How long the whole walk may take before the test ends it and shows how far it got. */

@@ -3,18 +3,14 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { testDatabase, testDialect } from './helpers/database.js';
+import { MUSTER_COMMAND } from './helpers/muster-command.js';
 import { cleanEnv as env, freePort } from './helpers/nodes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = ['--import', 'tsx', 'src/cli/main.ts'];
-// Absolute, for a process whose working folder is elsewhere.
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
@@ -22,7 +18,7 @@ afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function serveOnce(args: string[], extraEnv: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [...cli, 'serve', ...args], {
+  return spawnSync(process.execPath, [...MUSTER_COMMAND, 'serve', ...args], {
     cwd: root,
     env: env(extraEnv),
     encoding: 'utf8',
@@ -31,7 +27,7 @@ function serveOnce(args: string[], extraEnv: Record<string, string> = {}) {
 }
 
 function startServe(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [...cli, 'serve', ...args], { cwd: root, env: env() });
+  const child = spawn(process.execPath, [...MUSTER_COMMAND, 'serve', ...args], { cwd: root, env: env() });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -180,7 +176,7 @@ describe('muster serve', () => {
     const dir = mkdtempSync(join(tmpdir(), 'muster-serve-'));
     const db = `sqlite:${join(dir, 'hub.db')}`;
     const run = () =>
-      spawnSync(process.execPath, [...cli, 'migrate', '--db', db], {
+      spawnSync(process.execPath, [...MUSTER_COMMAND, 'migrate', '--db', db], {
         cwd: root,
         env: env(),
         encoding: 'utf8',
@@ -193,12 +189,16 @@ describe('muster serve', () => {
     );
     const again = run();
     expect(again.stdout.trim()).toBe(`${join(dir, 'hub.db')} is up to date`);
-    const nowhere = spawnSync(process.execPath, [...cli, 'migrate', '--db', 'sqlite:/proc/muster-x/hub.db'], {
-      cwd: root,
-      env: env(),
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
+    const nowhere = spawnSync(
+      process.execPath,
+      [...MUSTER_COMMAND, 'migrate', '--db', 'sqlite:/proc/muster-x/hub.db'],
+      {
+        cwd: root,
+        env: env(),
+        encoding: 'utf8',
+        timeout: 15_000,
+      },
+    );
     expect(nowhere.status).toBe(2);
     expect(nowhere.stderr.trim().split('\n')).toEqual([
       'muster: cannot migrate /proc/muster-x/hub.db: cannot make the folder /proc/muster-x: /proc does not take new folders (ENOENT)',
@@ -263,7 +263,7 @@ describe('muster serve --config', () => {
     async () => {
       const db = await testDatabase('serve-token');
       try {
-        const res = spawnSync(process.execPath, ['--import', tsx, main, 'serve', '--port', '0', '--db', db.url], {
+        const res = spawnSync(process.execPath, [...MUSTER_COMMAND, 'serve', '--port', '0', '--db', db.url], {
           cwd: '/sys',
           env: env(),
           encoding: 'utf8',

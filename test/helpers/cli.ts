@@ -1,5 +1,5 @@
 /**
- * Runs the `muster` binary as a real child process (through tsx, so no build is needed). The
+ * Runs the `muster` binary as a real child process (muster-command.ts says which build). The
  * hub under test runs in the test's process, so the CLI is spawned asynchronously: spawnSync
  * would block the hub's event loop while the CLI waits on it.
  */
@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MUSTER_COMMAND } from './muster-command.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -51,7 +52,7 @@ export function spawnMuster(
   token?: string,
   env: Record<string, string> = {},
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  return spawn(process.execPath, [...MUSTER_COMMAND, ...args], {
     cwd: ROOT,
     env: childEnv(hubUrl, token, env),
   });

@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@mod
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fileURLToPath } from 'node:url';
 import { childEnv } from './cli.js';
+import { MUSTER_COMMAND } from './muster-command.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -44,7 +45,7 @@ export async function mcpOverHttp(
 
 /**
  * The client over stdio to `muster mcp` run against `hub`; `env` adds to the child's environment,
- * `bin` names an installed `muster` command to run instead of this repository's src/ through tsx.
+ * `bin` names an installed `muster` command to run instead of this repository's (muster-command.ts).
  */
 export async function mcpOverStdio(
   hub: { url: string },
@@ -54,7 +55,7 @@ export async function mcpOverStdio(
 ): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: bin ?? process.execPath,
-    args: bin ? ['mcp'] : ['--import', 'tsx', 'src/cli/main.ts', 'mcp'],
+    args: bin ? ['mcp'] : [...MUSTER_COMMAND, 'mcp'],
     cwd: ROOT,
     env: childEnv(hub.url, token, env) as Record<string, string>,
     stderr: 'pipe',

@@ -1,24 +1,18 @@
 /**
  * Real `muster serve` child processes ("nodes") for multi-process tests: spawned as
- * `node --import tsx src/cli/main.ts serve …` (as test/serve.test.ts does), each on a free port,
+ * `muster serve …` (muster-command.ts), each on a free port,
  * ready once it prints its "Admin token" line. Their stdout and stderr are kept, so a failing test
  * can show what each node said, and their log lines (JSON, since stdout is a pipe) can be read. Also a raw SSE reader that keeps a stream open while a test
  * drives changes elsewhere, and exposes the SSE ids the SDK client hides.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { TEST_HUB_DEFAULTS } from './defaults.js';
+import { MUSTER_COMMAND } from './muster-command.js';
 import { postRpc, sseBlocks } from './sse.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-// Absolute, so a node can run in a working folder of its own (where it writes .muster/admin-token).
-const cli = [
-  '--import',
-  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
-  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
-];
 
 /** The test runner's environment without any MUSTER_* variable (MUSTER_TEST_PG included), plus `extra`. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -81,7 +75,7 @@ export async function startNode(name: string, options: NodeOptions): Promise<Nod
   const args = ['serve', '--host', '127.0.0.1', '--port', String(port), ...(options.extraArgs ?? [])];
   if (options.dbVia === 'env') env['MUSTER_DB'] = options.db;
   else args.push('--db', options.db);
-  const [command, ...prefix] = options.bin ? [options.bin] : [process.execPath, ...cli];
+  const [command, ...prefix] = options.bin ? [options.bin] : [process.execPath, ...MUSTER_COMMAND];
   const child = spawn(command!, [...prefix, ...args], {
     cwd: options.cwd ?? root,
     env: cleanEnv(env),
