@@ -18,6 +18,19 @@ beforeAll(async () => {
 });
 afterAll(() => hub.destroy());
 
+/** The worker claims and lands the intent titled `title` once it is declared (a blocking declaration's is not answered yet). */
+const landOnceDeclared = async (title: string, summary: string): Promise<void> => {
+  const id = await eventually(
+    `the intent '${title}' to be declared`,
+    async () =>
+      (await rest(hub, 'GET', 'api/spaces/links/intents?state=claimable&limit=50')).body.data.find(
+        (i: any) => i.title === title,
+      )?.id,
+  );
+  await act(id, 'claim', worker.token);
+  await act(id, 'land', worker.token, { summary });
+};
+
 describe('declaring and working an intent', () => {
   it('a lease that runs out returns the intent to SUBMITTED once, and another worker claims it', async () => {
     const intent = await declare('links', 'Short lease work', { footprint: ['lease/**'] });
@@ -103,17 +116,7 @@ describe('declaring and working an intent', () => {
   });
 
   it('a blocking SendMessage waits for the landing; one nobody lands answers as it stands when the wait runs out', async () => {
-    const landing = (async () => {
-      const id = await eventually(
-        'the blocking intent to be declared',
-        async () =>
-          (await rest(hub, 'GET', 'api/spaces/links/intents?state=claimable&limit=50')).body.data.find(
-            (i: any) => i.title === 'Blocking work',
-          )?.id,
-      );
-      await act(id, 'claim', worker.token);
-      await act(id, 'land', worker.token, { summary: 'Landed while you waited.' });
-    })();
+    const landing = landOnceDeclared('Blocking work', 'Landed while you waited.');
     const blocking = await rpc(
       spaceUrl('links'),
       'SendMessage',
@@ -173,17 +176,7 @@ describe('declaring and working an intent', () => {
     expect(canceled.body.result.status.state).toBe('canceled');
 
     // with blocking: true, the 0.3 send waits for the landing and answers it in 0.3 shapes
-    const landing = (async () => {
-      const id = await eventually(
-        'the blocking 0.3 intent to be declared',
-        async () =>
-          (await rest(hub, 'GET', 'api/spaces/links/intents?state=claimable&limit=50')).body.data.find(
-            (i: any) => i.title === 'Legacy blocking work',
-          )?.id,
-      );
-      await act(id, 'claim', worker.token);
-      await act(id, 'land', worker.token, { summary: 'Landed for the 0.3 caller.' });
-    })();
+    const landing = landOnceDeclared('Legacy blocking work', 'Landed for the 0.3 caller.');
     const blocked = await rpc(
       url,
       'message/send',
