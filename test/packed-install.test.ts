@@ -1,5 +1,6 @@
 /**
- * The package as a user gets it: `npm pack` (which builds through `prepare`), then
+ * The package as a user gets it: `npm pack` (which builds through `prepare`) of a copy of the
+ * package's sources, so the build never touches the dist/ other test files run the CLI from, then
  * `npm install -g --prefix <temp> <tarball>` — what `npm i -g muster-hub` does — and from an empty
  * folder the installed `muster` command runs the hub, a CLI command against it, and `muster mcp`
  * over stdio with the official MCP client. The install fetches from the npm registry (or the
@@ -9,7 +10,7 @@
  * test needs no GitHub and spends no minute compiling SQLite.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +52,14 @@ async function localPrebuilds(dir: string): Promise<string> {
   return dir;
 }
 
+/** What `npm pack` builds and packs from, copied into `dir`, beside this repository's node_modules. */
+function stagedPackage(dir: string): string {
+  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'docs', 'src'])
+    cpSync(join(root, entry), join(dir, entry), { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
 interface PackedFile {
   path: string;
 }
@@ -66,7 +75,7 @@ beforeAll(async () => {
   temp = mkdtempSync(join(tmpdir(), 'muster-packed-'));
   const env = userEnv();
   const pack = await run('npm', ['pack', '--json', '--pack-destination', temp], {
-    cwd: root,
+    cwd: stagedPackage(mkdtempSync(join(temp, 'package-'))),
     env,
     maxBuffer: 16 * 1024 * 1024,
   });
