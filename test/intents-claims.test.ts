@@ -18,6 +18,17 @@ beforeAll(async () => {
 });
 afterAll(() => hub.destroy());
 
+/** A 0.3 message declaring an intent: its title as text, its footprint as data. */
+const legacyDeclaration = (title: string, footprint: string) => ({
+  kind: 'message',
+  messageId: randomUUID(),
+  role: 'user',
+  parts: [
+    { kind: 'text', text: title },
+    { kind: 'data', data: { footprint: [footprint] } },
+  ],
+});
+
 /** The worker claims and lands the intent titled `title` once it is declared (a blocking declaration's is not answered yet). */
 const landOnceDeclared = async (title: string, summary: string): Promise<void> => {
   const id = await eventually(
@@ -153,17 +164,7 @@ describe('declaring and working an intent', () => {
     const sent = await rpc(
       url,
       'message/send',
-      {
-        message: {
-          kind: 'message',
-          messageId: randomUUID(),
-          role: 'user',
-          parts: [
-            { kind: 'text', text: 'Legacy work' },
-            { kind: 'data', data: { footprint: ['legacy/**'] } },
-          ],
-        },
-      },
+      { message: legacyDeclaration('Legacy work', 'legacy/**') },
       { token: orch.token },
     );
     expect(sent.body.result.kind).toBe('task');
@@ -180,18 +181,7 @@ describe('declaring and working an intent', () => {
     const blocked = await rpc(
       url,
       'message/send',
-      {
-        message: {
-          kind: 'message',
-          messageId: randomUUID(),
-          role: 'user',
-          parts: [
-            { kind: 'text', text: 'Legacy blocking work' },
-            { kind: 'data', data: { footprint: ['legacy-block/**'] } },
-          ],
-        },
-        configuration: { blocking: true },
-      },
+      { message: legacyDeclaration('Legacy blocking work', 'legacy-block/**'), configuration: { blocking: true } },
       { token: orch.token },
     );
     await landing;
