@@ -297,8 +297,6 @@ describe.skipIf(!testPostgres)('reviews, push and forwarding on three nodes of o
     }
   });
 
-  // 9b comes after the others: the first poll after a lost LISTEN connection re-announces the token
-  // changes of the last 3 s, which close that agent's streams, so alice's token must be older.
   it('9b. LISTEN connections cut under the nodes: each says so, streams still get every change (polling), and they listen again', async () => {
     const listeners = async () =>
       (
@@ -314,6 +312,12 @@ describe.skipIf(!testPostgres)('reviews, push and forwarding on three nodes of o
     const eveTask = await newTask(C, 'eve follows too', eve);
     const eveStream = await openSse(bobBase(A), 'SubscribeToTask', { id: eveTask }, { token: eve.token });
     await eveStream.waitFor(1);
+    // Registered in the seconds the first poll after the cut looks back on: it announces this token
+    // again, and the stream on it, still live, must stay open.
+    const fay = await register(B, 'cut-fay', {}, ADMIN_TOKEN);
+    const fayTask = await newTask(C, 'fay follows too', fay);
+    const fayStream = await openSse(bobBase(A), 'SubscribeToTask', { id: fayTask }, { token: fay.token });
+    await fayStream.waitFor(1);
 
     await sql(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %'",
@@ -345,6 +349,10 @@ describe.skipIf(!testPostgres)('reviews, push and forwarding on three nodes of o
     const events = await stream.waitEnd(3_000);
     expect(events.map((e) => e.id)).toEqual([1, 2, 3]);
     expect(stateOf(events[2]!.data.result)).toBe(COMPLETED);
+    expect((await respond(C, fayTask, { state: COMPLETED })).status).toBe(200);
+    const fayEvents = await fayStream.waitEnd(3_000);
+    expect(fayEvents.map((e) => e.id)).toEqual([1, 2]);
+    expect(stateOf(fayEvents[1]!.data.result)).toBe(COMPLETED);
   });
 
   it('no node logged an error or a warning but the expected ones (no failed request, delivery or scheduled work)', () => {

@@ -173,7 +173,7 @@ export class Identity {
     const record = await this.findToken(hash, gate);
     if (!record) throw notLive();
     this.owners?.set(hash, record.handle);
-    return { kind: 'agent', handle: record.handle };
+    return { kind: 'agent', handle: record.handle, token: { hash, checked: true } };
   }
 
   /** The token's hash and whether it is the admin's: from `memo` when it holds this token, else worked out and kept there. */
@@ -197,7 +197,20 @@ export class Identity {
   private async operatorOf(hash: string): Promise<Caller> {
     const record = await this.store.findOperatorToken(hash);
     if (!record) throw notLive();
-    return { kind: 'operator', handle: record.handle, agents: await this.store.operatorAgents(record.handle) };
+    const agents = await this.store.operatorAgents(record.handle);
+    return { kind: 'operator', handle: record.handle, agents, token: { hash, checked: true } };
+  }
+
+  /**
+   * Whether the token `caller` came with is still live, asked again now. A token notice is a hint
+   * that may repeat (a node back from a lost LISTEN connection announces the last seconds' changes
+   * again), so a stream is closed only when its own token is gone; one whose token is unknown, too.
+   */
+  async holdsLiveToken(caller: Caller): Promise<boolean> {
+    if ((caller.kind !== 'agent' && caller.kind !== 'operator') || !caller.token) return false;
+    const { hash } = caller.token;
+    const live = caller.kind === 'agent' ? this.store.findToken(hash) : this.store.findOperatorToken(hash);
+    return (await live) !== undefined;
   }
 
   /** Checks the caller's token now, unless something did already: 401 when it is no longer live. */
@@ -306,8 +319,8 @@ export class Identity {
   }
 
   /**
-   * Tells `watch` whenever an agent's tokens are rotated or revoked, through any process on the
-   * database (open streams close then).
+   * Tells `watch` whenever an agent's or operator's tokens are rotated or revoked, through any
+   * process on the database (the streams opened with a token gone close then).
    */
   onTokensChanged(watch: (handle: string) => void): void {
     this.store.events.onAgent((handle, change) => change === 'tokens' && watch(handle));

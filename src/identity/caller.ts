@@ -24,7 +24,7 @@ export type Caller =
   | { kind: 'anonymous' }
   | { kind: 'agent'; handle: string; token?: TokenCheck }
   | { kind: 'admin' }
-  | { kind: 'operator'; handle: string; agents: readonly string[] };
+  | { kind: 'operator'; handle: string; agents: readonly string[]; token?: TokenCheck };
 
 /** The caller's token, when it is still to be checked (see TokenCheck). */
 export const uncheckedToken = (caller: Caller): TokenCheck | undefined =>

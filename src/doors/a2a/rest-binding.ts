@@ -107,7 +107,7 @@ export function restBindingRoutes(app: FastifyInstance, hub: Hub, options: RestB
       // Only `release` outlives the call: holding the whole stream would keep its snapshot as long as the stream.
       const { subscription, release } = await invoke(name, hub, actor, params(request), call);
       reply.hijack();
-      const ended = streams.hold(who, abort);
+      const ended = streams.hold(who, abort, actor.caller);
       return writeEventStream(
         reply.raw,
         restFrames,

@@ -110,7 +110,7 @@ export function jsonRpcRoute(hub: Hub, options: RpcRouteOptions) {
       const { release } = events; // not the stream itself, whose snapshot would then live as long as the stream
       const abort = call.ending();
       reply.hijack();
-      const ended = streams.hold(who, abort);
+      const ended = streams.hold(who, abort, caller);
       return writeEventStream(reply.raw, jsonRpcFrames(result.stream.id), events, abort, options.streams).finally(
         () => {
           ended();

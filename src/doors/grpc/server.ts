@@ -177,7 +177,7 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
         const { actor, call: ctx, who } = await context(call, abort);
         caller = actor.caller;
         opened = await invoke(name, hub, actor, codec.toJSON(call.request as never), ctx);
-        ended = options.streams.hold(who, abort);
+        ended = options.streams.hold(who, abort, caller);
         await writeEvents(call, opened, abort, options.drainTimeoutMs);
         call.end();
         logged(name, started, grpc.status.OK, caller);

@@ -1,11 +1,12 @@
 /**
  * The event streams this process holds open, on every binding (JSON-RPC SSE, HTTP+JSON SSE,
  * gRPC server streams, the live inbox): each caller's slots, the end of every stream when the hub stops, and the
- * end of an agent's streams when its token is rotated or revoked (a stream lives no longer than
- * the token that opened it).
+ * end of a stream when the token that opened it is rotated or revoked (a stream lives no longer
+ * than its token).
  */
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
+import type { Caller } from '../../identity/caller.js';
 import type { HubMetrics } from '../../observability/metrics.js';
 
 /** Counts each caller's open streams on this process. */
@@ -34,16 +35,29 @@ class StreamSlots {
 
 export class OpenStreams {
   private readonly all = new Set<AbortController>();
-  private readonly byCaller = new Map<string, Set<AbortController>>();
+  /** Each caller's streams, with the caller that opened each (its token is asked about when the caller's tokens change). */
+  private readonly byCaller = new Map<string, Map<AbortController, Caller | undefined>>();
   private readonly slots: StreamSlots;
 
   constructor(
-    hub: Hub,
+    private readonly hub: Hub,
     maxPerCaller: number,
     private readonly metrics: Pick<HubMetrics, 'streamOpened' | 'streamClosed'>,
   ) {
     this.slots = new StreamSlots(maxPerCaller);
-    hub.identity.onTokensChanged((handle) => this.byCaller.get(handle)?.forEach((s) => s.abort()));
+    hub.identity.onTokensChanged((handle) => void this.endWithoutLiveToken(handle));
+  }
+
+  /** Ends those of `handle`'s streams whose token is no longer live (or cannot be asked about now). */
+  private async endWithoutLiveToken(handle: string): Promise<void> {
+    const held = this.byCaller.get(handle);
+    if (!held) return;
+    await Promise.all(
+      [...held].map(async ([stream, caller]) => {
+        const live = caller ? await this.hub.identity.holdsLiveToken(caller).catch(() => false) : false;
+        if (!live) stream.abort();
+      }),
+    );
   }
 
   /** Takes one of `who`'s slots; answers its release. */
@@ -51,12 +65,12 @@ export class OpenStreams {
     return this.slots.take(who);
   }
 
-  /** Holds a stream that `abort` ends; answers what to call once it has ended. */
-  hold(who: string, abort: AbortController): () => void {
+  /** Holds a stream that `abort` ends, opened by `caller` (none: an anonymous feed); answers what to call once it has ended. */
+  hold(who: string, abort: AbortController, caller?: Caller): () => void {
     this.all.add(abort);
     this.metrics.streamOpened();
-    const own = this.byCaller.get(who) ?? new Set<AbortController>();
-    this.byCaller.set(who, own.add(abort));
+    const own = this.byCaller.get(who) ?? new Map<AbortController, Caller | undefined>();
+    this.byCaller.set(who, own.set(abort, caller));
     return () => {
       this.all.delete(abort);
       this.metrics.streamClosed();

@@ -23,7 +23,8 @@ export interface InboxRouteOptions {
 
 export function inboxRoutes(app: FastifyInstance, hub: Hub, options: InboxRouteOptions): void {
   app.get('/api/inbox/stream', { config: { door: 'rest' } }, async (request, reply) => {
-    const handle = requireAgent(await callerOf(hub, request), "hold a live inbox (it is the agent's own feed)");
+    const caller = await callerOf(hub, request);
+    const handle = requireAgent(caller, "hold a live inbox (it is the agent's own feed)");
     const lastEventId = request.headers['last-event-id'];
     const abort = new AbortController();
     reply.raw.once('close', () => abort.abort()); // heard even if the client leaves while its lease is taken below
@@ -37,7 +38,7 @@ export function inboxRoutes(app: FastifyInstance, hub: Hub, options: InboxRouteO
       release();
       throw e;
     });
-    const ended = options.open.hold(handle, abort);
+    const ended = options.open.hold(handle, abort, caller);
     reply.hijack();
     try {
       await writeInbox(reply.raw, items, abort, options.streams);

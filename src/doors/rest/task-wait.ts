@@ -98,7 +98,7 @@ export function taskWaitRoutes(app: FastifyInstance, hub: Hub, open: OpenStreams
     const who = callerName(actor.caller);
     const release = open.reserve(who);
     const abort = new AbortController();
-    const ended = open.hold(who, abort);
+    const ended = open.hold(who, abort, actor.caller);
     reply.raw.once('close', () => abort.abort());
     try {
       const { done, ...waited } = await withDeadline(
