@@ -1,11 +1,13 @@
 /**
  * A hub that is stopping, driven by raw node:net sockets: a request still arriving on an open
- * connection is answered 503 in the hub's error shape, and a silent connection does not hold the
- * hub open. The same on either store: it runs on SQLite, and on PostgreSQL under MUSTER_TEST_PG.
+ * connection is answered 503 in the hub's error shape, a silent connection does not hold the
+ * hub open, and neither does a kept-alive connection whose answer (a task wait's) went out after
+ * the stop began. The same on either store: it runs on SQLite, and on PostgreSQL under MUSTER_TEST_PG.
  */
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startTestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, register, rpc, startTestHub } from './helpers/hub.js';
 import { answerOf } from './helpers/http-limits.js';
 import { sleep } from './helpers/nodes.js';
 
@@ -52,6 +54,41 @@ describe('a hub that is stopping', () => {
       await stopping.close(); // before the fix, this waited for the silent connection forever
       await closed;
       expect(socket.destroyed).toBe(true);
+    } finally {
+      await stopping.destroy();
+    }
+  });
+
+  it('a task wait the stop ends is answered, and its kept-alive connection then closed: it does not hold the hub open', async () => {
+    const stopping = await startTestHub();
+    try {
+      const alice = await register(stopping, 'alice', {}, ADMIN_TOKEN);
+      await register(stopping, 'bob', {}, ADMIN_TOKEN);
+      const message = { messageId: 'stop-wait', role: 'ROLE_USER', parts: [{ text: 'x' }] };
+      const sent = await rpc(`${stopping.url}agents/bob/`, 'SendMessage', { message }, { token: alice.token });
+      const id = sent.body.result.task.id as string;
+      // A client that keeps its connection alive and never closes it itself (node's global agent would, after 5 s).
+      const agent = new Agent({ keepAlive: true });
+      const answered = new Promise<{ status: number; body: any; closed: Promise<void> }>((resolve, reject) => {
+        const wait = request(`${stopping.url}api/tasks/${id}/wait?timeoutSeconds=30`, {
+          agent,
+          headers: { authorization: `Bearer ${alice.token}` },
+        });
+        wait.on('response', (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString('utf8')));
+          const closed = new Promise<void>((done) => wait.socket!.once('close', () => done()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), closed }));
+        });
+        wait.on('error', reject);
+        wait.end();
+      });
+      await sleep(200); // the wait is held
+      await stopping.close(); // before the fix, this waited out the keep-alive timeout (65 s) on PostgreSQL
+      const { status, body, closed } = await answered;
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ task: { id }, timedOut: true });
+      await closed;
     } finally {
       await stopping.destroy();
     }
