@@ -9,6 +9,15 @@ import type { Hub } from '../../hub/hub.js';
 import type { Caller } from '../../identity/caller.js';
 import type { HubMetrics } from '../../observability/metrics.js';
 
+/**
+ * Why a stream was ended when its token went: the reason its AbortController carries, for a door
+ * that still answers after the end (the task wait) to refuse with.
+ */
+export const tokenGone = () =>
+  new HubError('UNAUTHENTICATED', 'The token this was opened with has been rotated or revoked', {
+    hint: 'Open it again with your current token',
+  });
+
 /** Counts each caller's open streams on this process. */
 class StreamSlots {
   private readonly open = new Map<string, number>();
@@ -55,7 +64,7 @@ export class OpenStreams {
     await Promise.all(
       [...held].map(async ([stream, caller]) => {
         const live = caller ? await this.hub.identity.holdsLiveToken(caller).catch(() => false) : false;
-        if (!live) stream.abort();
+        if (!live) stream.abort(tokenGone());
       }),
     );
   }

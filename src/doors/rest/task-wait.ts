@@ -12,6 +12,7 @@ import { isTerminal, LEGACY_STATE, parseState } from '../../a2a/states.js';
 import type { StreamResponse, TaskState } from '../../a2a/types.js';
 import { parseWith } from '../../a2a/validate.js';
 import { withDeadline } from '../../events/deadline.js';
+import { HubError } from '../../errors/hub-error.js';
 import { callerName } from '../../identity/caller.js';
 import type { Hub } from '../../hub/hub.js';
 import { TASK_WAIT } from '../../wire/limits.js';
@@ -94,7 +95,7 @@ export function taskWaitRoutes(app: FastifyInstance, hub: Hub, open: OpenStreams
     const query = parseWith(waitQuery, request.query);
     const { id } = request.params as { id: string };
     const actor: Actor = { caller: await callerOf(hub, request), door: { kind: 'hub' } };
-    // A wait holds one of the caller's stream slots, and ends with its token or the hub's stop.
+    // A wait holds one of the caller's stream slots, and ends with its token (401) or the hub's stop.
     const who = callerName(actor.caller);
     const release = open.reserve(who);
     const abort = new AbortController();
@@ -106,6 +107,8 @@ export function taskWaitRoutes(app: FastifyInstance, hub: Hub, open: OpenStreams
         abort.signal,
         (signal) => waitOn(hub, actor, id, query, signal),
       );
+      // Ended because its token went (open-streams.ts): the task is not read with a token no longer live.
+      if (abort.signal.reason instanceof HubError) throw abort.signal.reason;
       const task = await hub.tasks.get(actor, id, query.historyLength);
       return { task, ...waited, timedOut: !done };
     } finally {
