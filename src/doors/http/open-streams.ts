@@ -13,7 +13,7 @@ import type { HubMetrics } from '../../observability/metrics.js';
  * Why a stream was ended when its token went: the reason its AbortController carries, for a door
  * that still answers after the end (the task wait) to refuse with.
  */
-export const tokenGone = () =>
+const tokenGone = () =>
   new HubError('UNAUTHENTICATED', 'The token this was opened with has been rotated or revoked', {
     hint: 'Open it again with your current token',
   });
