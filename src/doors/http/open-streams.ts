@@ -57,14 +57,24 @@ export class OpenStreams {
     hub.identity.onTokensChanged((handle) => void this.endWithoutLiveToken(handle));
   }
 
-  /** Ends those of `handle`'s streams whose token is no longer live (or cannot be asked about now). */
+  /**
+   * Ends those of `handle`'s streams whose token is no longer live (or cannot be asked about now),
+   * asking the store once per token however many streams it opened.
+   */
   private async endWithoutLiveToken(handle: string): Promise<void> {
     const held = this.byCaller.get(handle);
     if (!held) return;
+    const asked = new Map<string, Promise<boolean>>();
+    const live = (caller: Caller | undefined): Promise<boolean> => {
+      const hash = caller && 'token' in caller ? caller.token?.hash : undefined;
+      if (!caller || hash === undefined) return Promise.resolve(false);
+      const answer = asked.get(hash) ?? this.hub.identity.holdsLiveToken(caller).catch(() => false);
+      asked.set(hash, answer);
+      return answer;
+    };
     await Promise.all(
       [...held].map(async ([stream, caller]) => {
-        const live = caller ? await this.hub.identity.holdsLiveToken(caller).catch(() => false) : false;
-        if (!live) stream.abort(tokenGone());
+        if (!(await live(caller))) stream.abort(tokenGone());
       }),
     );
   }
