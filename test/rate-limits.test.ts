@@ -18,6 +18,8 @@ import {
   type Registered,
   type TestHub,
 } from './helpers/hub.js';
+import { openStreams } from './helpers/mcp-door.js';
+import { eventually } from './helpers/nodes.js';
 
 const send = (messageId: string) => ({ message: { messageId, role: 'ROLE_USER', parts: [{ text: messageId }] } });
 const from = (address: string) => ({ 'x-forwarded-for': address });
@@ -259,6 +261,27 @@ describe('refused bearer tokens per source address', () => {
       );
       // Two failures also count under the general rule (limit 3), which still has one left.
       expect((await rest(hub, 'GET', 'api/inbox', { token: cleo.token, headers: Y })).status).toBe(200);
+    },
+    EDGE_WAIT_TIMEOUT_MS,
+  );
+
+  it(
+    'a task wait whose token is rotated while it waits is refused 401 but not counted: the token was live when sent',
+    async () => {
+      await awayFromWindowEdge(3_600_000, 30_000);
+      const Z = from('203.0.113.70');
+      const wes = await register(hub, 'wes', {}, ADMIN_TOKEN);
+      const sent = await rpc(`${hub.url}agents/dan/`, 'SendMessage', send('waited-on'), { token: wes.token });
+      const wait = `api/tasks/${sent.body.result.task.id}/wait?timeoutSeconds=30`;
+      const before = await openStreams(hub);
+      const waits = [1, 2, 3].map(() => rest(hub, 'GET', wait, { token: wes.token, headers: Z }));
+      await eventually('the three waits are held', async () =>
+        (await openStreams(hub)) === before + 3 ? true : undefined,
+      );
+      const rotated = await rest(hub, 'POST', 'api/agents/wes/token', { token: wes.token });
+      for (const answer of await Promise.all(waits)) expect(answer.status).toBe(401);
+      // Three counted refusals would hold back every token from Z now (the limit is 3).
+      expect((await rest(hub, 'GET', 'api/inbox', { token: rotated.body.token, headers: Z })).status).toBe(200);
     },
     EDGE_WAIT_TIMEOUT_MS,
   );

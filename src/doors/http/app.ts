@@ -151,10 +151,11 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   });
 
   // A request refused for its token counts against its client's address (identity/token-failures.ts),
-  // whichever door, route or statement refused it, before the answer goes out.
+  // whichever door, route or statement refused it, before the answer goes out; not one whose token
+  // was found live during it (a task wait whose token went while it waited: not a guess).
   const countRefusal = async (request: HttpRequest) => {
     const authorization = request.headers.authorization;
-    if (!authorization) return;
+    if (!authorization || (await wasLive(request))) return;
     await hub.identity
       .tokenRefused(authorization, request.ip)
       .catch((e: unknown) => options.logger.warn({ err: e }, 'counting a refused token failed'));
@@ -196,6 +197,12 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   });
   app.decorate('jsonRpcLane', lane);
   return app;
+}
+
+/** Whether the request's token was found live while it was answered. */
+async function wasLive(request: HttpRequest): Promise<boolean> {
+  const caller = await request.claimedCaller?.catch(() => undefined);
+  return caller !== undefined && 'token' in caller && caller.token?.checked === true;
 }
 
 /**
