@@ -178,7 +178,7 @@ export async function startHub(config: Config, options: StartOptions = {}): Prom
     onError: (e) => logger.error({ err: e }, 'scheduled work failed (retried when its lease ends)'),
   });
   // The gRPC binding listens first, so the cards served over HTTP can name its port.
-  const openStreams = new OpenStreams(hub, config.streams.maxPerCaller, metrics);
+  const openStreams = new OpenStreams(hub, config.streams.maxPerCaller, metrics, logger);
   let hubUrl = '';
   const grpc =
     config.grpcPort === undefined

@@ -9,7 +9,8 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, register, rpc, startTestHub } from './helpers/hub.js';
 import { answerOf } from './helpers/http-limits.js';
-import { sleep } from './helpers/nodes.js';
+import { openStreams } from './helpers/mcp-door.js';
+import { eventually, sleep } from './helpers/nodes.js';
 
 describe('a hub that is stopping', () => {
   it("answers a request that still arrives on an open connection 503 UNAVAILABLE in the hub shape, not Fastify's own body", async () => {
@@ -83,8 +84,8 @@ describe('a hub that is stopping', () => {
         wait.on('error', reject);
         wait.end();
       });
-      await sleep(200); // the wait is held
-      await stopping.close(); // before the fix, this waited out the keep-alive timeout (65 s) on PostgreSQL
+      await eventually('the wait is held', async () => ((await openStreams(stopping)) === 1 ? true : undefined));
+      await stopping.close(); // it waited out the keep-alive timeout (65 s) on PostgreSQL, the answer going out after the stop began
       const { status, body, closed } = await answered;
       expect(status).toBe(200);
       expect(body).toMatchObject({ task: { id }, timedOut: true });

@@ -199,12 +199,14 @@ describe("an operator's stream", () => {
   });
 });
 
-describe.runIf(testPostgres)('a token notice announced again while the token is live (PostgreSQL)', () => {
-  const listeners =
-    "FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %'";
-
-  it('ends none of the streams opened with the token, on any door: after a lost LISTEN connection they all get the next change and COMPLETED', async () => {
-    await rotate(alice); // within the 3 s the first poll after the cut looks back on: it announces alice's tokens again
+/**
+ * Rotates alice's token and follows a new task on the four doors with the new one, again (up to three
+ * times) until that took under 2 s: the cut must come within the 3 s the first poll after it looks
+ * back on, for alice's tokens to be announced again. Streams of a try given up end with its token.
+ */
+async function followedRightAfterRotation() {
+  for (let tries = 1; ; tries++) {
+    await rotate(alice);
     const rotatedAt = Date.now();
     const id = await sendTask(hub, alice, 'bob', 'followed across a lost LISTEN connection');
     const hers = [
@@ -213,10 +215,19 @@ describe.runIf(testPostgres)('a token notice announced again while the token is 
       await sdk(grpcClient)(alice.token, id),
     ];
     const wait = await waiting(alice.token, id);
+    const tookMs = Date.now() - rotatedAt;
+    if (tookMs < 2_000 || tries === 3) return { id, hers, wait, tookMs };
+    for (const stream of hers) stream.ended.catch(() => {});
+  }
+}
 
-    expect(Date.now() - rotatedAt, 'the cut comes within the look-back, or nothing is announced again').toBeLessThan(
-      2_000,
-    );
+describe.runIf(testPostgres)('a token notice announced again while the token is live (PostgreSQL)', () => {
+  const listeners =
+    "FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'muster-listen %'";
+
+  it('ends none of the streams opened with the token, on any door: after a lost LISTEN connection they all get the next change and COMPLETED', async () => {
+    const { id, hers, wait, tookMs } = await followedRightAfterRotation();
+    expect(tookMs, 'the cut comes within the look-back, or nothing is announced again').toBeLessThan(2_000);
     const [cut] = await hub.db.rows(`SELECT pid, pg_terminate_backend(pid) AS ended ${listeners}`);
     expect(cut).toMatchObject({ ended: true });
     await eventually('the hub listens again', async () =>

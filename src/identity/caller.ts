@@ -2,11 +2,13 @@ import { HubError } from '../errors/hub-error.js';
 import type { QuotaGate } from '../store/store.js';
 
 /**
- * A bearer token whose owner is known but whose liveness is still to be checked. A token's hash
- * names one agent for good, so a node may know the owner without asking; whether the token is
- * still live (not revoked or rotated away) it may not know without the database, when the store is
- * shared. The request's own statement checks it (the task reads and writes pass the hash as `liveToken`), or
- * Identity.confirm does before the request is answered; `checked` says one of them has.
+ * The caller's bearer token, by its hash, and whether it was found live during this request. A
+ * token's hash names one agent for good, so a node may know the owner without asking; whether the
+ * token is still live (not revoked or rotated away) it may not know without the database, when the
+ * store is shared: then `checked` is false until the request's own statement checks it (the task
+ * reads and writes pass the hash as `liveToken`), or Identity.confirm does before the request is
+ * answered. The hash stays with the caller so an open stream can ask later whether its token is
+ * still live (doors/http/open-streams.ts).
  */
 export interface TokenCheck {
   readonly hash: string;

@@ -68,7 +68,8 @@ export function buildApp(hub: Hub, options: AppOptions): FastifyInstance {
     return reply.code(404).type('application/json').send(restErrorBody(error));
   });
 
-  const open = options.openStreams ?? new OpenStreams(hub, options.streams.maxPerCaller, options.metrics);
+  const open =
+    options.openStreams ?? new OpenStreams(hub, options.streams.maxPerCaller, options.metrics, options.logger);
   a2aRoutes(app, hub, {
     ...options,
     open,

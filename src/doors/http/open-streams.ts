@@ -7,15 +7,20 @@
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Caller } from '../../identity/caller.js';
+import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
 
 /**
- * Why a stream was ended when its token went: the reason its AbortController carries, for a door
- * that still answers after the end (the task wait) to refuse with.
+ * Why a stream was ended when its caller's tokens changed, the reason its AbortController carries
+ * (always a HubError), for a door that still answers after the end (the task wait) to refuse with.
  */
 const tokenGone = () =>
   new HubError('UNAUTHENTICATED', 'The token this was opened with has been rotated or revoked', {
     hint: 'Open it again with your current token',
+  });
+const tokenUnknown = () =>
+  new HubError('UNAVAILABLE', 'Whether the token this was opened with is still live could not be checked', {
+    hint: 'Open it again in a moment',
   });
 
 /** Counts each caller's open streams on this process. */
@@ -52,29 +57,39 @@ export class OpenStreams {
     private readonly hub: Hub,
     maxPerCaller: number,
     private readonly metrics: Pick<HubMetrics, 'streamOpened' | 'streamClosed'>,
+    private readonly logger: Pick<Logger, 'warn'>,
   ) {
     this.slots = new StreamSlots(maxPerCaller);
     hub.identity.onTokensChanged((handle) => void this.endWithoutLiveToken(handle));
   }
 
   /**
-   * Ends those of `handle`'s streams whose token is no longer live (or cannot be asked about now),
-   * asking the store once per token however many streams it opened.
+   * Ends those of `handle`'s streams whose token is no longer live, asking the store once per token
+   * however many streams it opened; when the store cannot answer, ends them too (and says so).
    */
   private async endWithoutLiveToken(handle: string): Promise<void> {
     const held = this.byCaller.get(handle);
     if (!held) return;
-    const asked = new Map<string, Promise<boolean>>();
-    const live = (caller: Caller | undefined): Promise<boolean> => {
+    const asked = new Map<string, Promise<HubError | undefined>>();
+    const ending = (caller: Caller | undefined): Promise<HubError | undefined> => {
       const hash = caller && 'token' in caller ? caller.token?.hash : undefined;
-      if (!caller || hash === undefined) return Promise.resolve(false);
-      const answer = asked.get(hash) ?? this.hub.identity.holdsLiveToken(caller).catch(() => false);
+      if (!caller || hash === undefined) return Promise.resolve(tokenGone());
+      const answer =
+        asked.get(hash) ??
+        this.hub.identity.holdsLiveToken(caller).then(
+          (live) => (live ? undefined : tokenGone()),
+          (e: unknown) => {
+            this.logger.warn({ err: e }, `checking the token of ${handle}'s open streams failed; they were ended`);
+            return tokenUnknown();
+          },
+        );
       asked.set(hash, answer);
       return answer;
     };
     await Promise.all(
       [...held].map(async ([stream, caller]) => {
-        if (!(await live(caller))) stream.abort(tokenGone());
+        const reason = await ending(caller);
+        if (reason) stream.abort(reason);
       }),
     );
   }

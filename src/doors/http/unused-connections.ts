@@ -4,9 +4,9 @@
  * 'idle'`) waits for it forever: one silent client could hold the hub open. As the hub stops, those
  * that have sent no byte are cut, and so is any connection that arrives after; one in the middle of
  * its headers is left to finish (it is answered 503, app.ts). A connection busy with an answer when
- * the stop began (a task wait the stop ends) goes idle only after Fastify closed the idle ones, and
- * would then stay open for the whole keep-alive timeout: from the stop on, an answered connection
- * is closed at once.
+ * the stop began (a task wait or a stream the stop ends) goes idle only after Fastify closed the
+ * idle ones, and would then stay open for the whole keep-alive timeout: from the stop on, an
+ * answered connection stays open about a second (node adds one to the keep-alive time).
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -23,7 +23,7 @@ export function cutUnusedConnectionsOnStop(server: Server): { stop(): void } {
   return {
     stop() {
       stopping = true;
-      server.keepAliveTimeout = 1; // node reads it as each answer ends: the idle connection's time left
+      server.keepAliveTimeout = 1; // node reads it as each answer ends, for that connection's idle time
       for (const socket of unused) if (socket.bytesRead === 0) socket.destroy();
       unused.clear();
     },

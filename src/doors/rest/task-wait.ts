@@ -107,7 +107,7 @@ export function taskWaitRoutes(app: FastifyInstance, hub: Hub, open: OpenStreams
         abort.signal,
         (signal) => waitOn(hub, actor, id, query, signal),
       );
-      // Ended because its token went (open-streams.ts): the task is not read with a token no longer live.
+      // Ended because its token went, or could not be checked (open-streams.ts): the task is not read then.
       if (abort.signal.reason instanceof HubError) throw abort.signal.reason;
       const task = await hub.tasks.get(actor, id, query.historyLength);
       return { task, ...waited, timedOut: !done };
