@@ -17,7 +17,7 @@ import {
   type TokenRecord,
 } from '../store/store.js';
 import type { Quotas } from './quotas.js';
-import { ANONYMOUS, uncheckedToken, type Caller } from './caller.js';
+import { ANONYMOUS, tokenOf, uncheckedToken, type Caller } from './caller.js';
 import { refuseReservedHandle } from './reserved-handles.js';
 import { isAgentId } from './agent-id.js';
 import { modeList } from './media-modes.js';
@@ -207,9 +207,9 @@ export class Identity {
    * again), so a stream is closed only when its own token is gone; one whose token is unknown, too.
    */
   async holdsLiveToken(caller: Caller): Promise<boolean> {
-    if ((caller.kind !== 'agent' && caller.kind !== 'operator') || !caller.token) return false;
-    const { hash } = caller.token;
-    const live = caller.kind === 'agent' ? this.store.findToken(hash) : this.store.findOperatorToken(hash);
+    const hash = tokenOf(caller)?.hash;
+    if (hash === undefined) return false;
+    const live = caller.kind === 'operator' ? this.store.findOperatorToken(hash) : this.store.findToken(hash);
     return (await live) !== undefined;
   }
 

@@ -28,9 +28,15 @@ export type Caller =
   | { kind: 'admin' }
   | { kind: 'operator'; handle: string; agents: readonly string[]; token?: TokenCheck };
 
+/** The caller's token (an agent's or an operator's), when the caller came with one. */
+export const tokenOf = (caller: Caller): TokenCheck | undefined =>
+  caller.kind === 'agent' || caller.kind === 'operator' ? caller.token : undefined;
+
 /** The caller's token, when it is still to be checked (see TokenCheck). */
-export const uncheckedToken = (caller: Caller): TokenCheck | undefined =>
-  caller.kind === 'agent' && caller.token && !caller.token.checked ? caller.token : undefined;
+export const uncheckedToken = (caller: Caller): TokenCheck | undefined => {
+  const token = tokenOf(caller);
+  return token && !token.checked ? token : undefined;
+};
 
 export const ANONYMOUS: Caller = { kind: 'anonymous' };
 

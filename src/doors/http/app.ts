@@ -5,6 +5,7 @@ import { HubError } from '../../errors/hub-error.js';
 import type { HttpLimits } from '../../config/index.js';
 import type { ProxyTrust } from '../../config/values.js';
 import type { Hub } from '../../hub/hub.js';
+import { tokenOf } from '../../identity/caller.js';
 import { LIMITS } from '../../wire/limits.js';
 import { asHubError, errorHeaders, restErrorBody, restStatus } from './errors.js';
 import type { HttpRequest } from './exchange.js';
@@ -202,7 +203,7 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
 /** Whether the request's token was found live while it was answered. */
 async function wasLive(request: HttpRequest): Promise<boolean> {
   const caller = await request.claimedCaller?.catch(() => undefined);
-  return caller !== undefined && 'token' in caller && caller.token?.checked === true;
+  return caller !== undefined && tokenOf(caller)?.checked === true;
 }
 
 /**

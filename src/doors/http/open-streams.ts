@@ -6,7 +6,7 @@
  */
 import { HubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
-import type { Caller } from '../../identity/caller.js';
+import { tokenOf, type Caller } from '../../identity/caller.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
 
@@ -72,7 +72,7 @@ export class OpenStreams {
     if (!held) return;
     const asked = new Map<string, Promise<HubError | undefined>>();
     const ending = (caller: Caller | undefined): Promise<HubError | undefined> => {
-      const hash = caller && 'token' in caller ? caller.token?.hash : undefined;
+      const hash = caller && tokenOf(caller)?.hash;
       if (!caller || hash === undefined) return Promise.resolve(tokenGone());
       const answer =
         asked.get(hash) ??
