@@ -7,10 +7,9 @@
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, register, rpc, startTestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, openStreams, register, sendTask, startTestHub } from './helpers/hub.js';
 import { answerOf } from './helpers/http-limits.js';
-import { openStreams } from './helpers/mcp-door.js';
-import { eventually, sleep } from './helpers/nodes.js';
+import { sleep } from './helpers/nodes.js';
 
 describe('a hub that is stopping', () => {
   it("answers a request that still arrives on an open connection 503 UNAVAILABLE in the hub shape, not Fastify's own body", async () => {
@@ -65,9 +64,7 @@ describe('a hub that is stopping', () => {
     try {
       const alice = await register(stopping, 'alice', {}, ADMIN_TOKEN);
       await register(stopping, 'bob', {}, ADMIN_TOKEN);
-      const message = { messageId: 'stop-wait', role: 'ROLE_USER', parts: [{ text: 'x' }] };
-      const sent = await rpc(`${stopping.url}agents/bob/`, 'SendMessage', { message }, { token: alice.token });
-      const id = sent.body.result.task.id as string;
+      const id = await sendTask(stopping, alice, 'bob', 'waited on while the hub stops');
       // A client that keeps its connection alive and never closes it itself (node's global agent would, after 5 s).
       const agent = new Agent({ keepAlive: true });
       const answered = new Promise<{ status: number; body: any; closed: Promise<void> }>((resolve, reject) => {
@@ -84,7 +81,7 @@ describe('a hub that is stopping', () => {
         wait.on('error', reject);
         wait.end();
       });
-      await eventually('the wait is held', async () => ((await openStreams(stopping)) === 1 ? true : undefined));
+      await expect.poll(() => openStreams(stopping), { timeout: 5_000 }).toBe(1); // the wait is held
       await stopping.close(); // it waited out the keep-alive timeout (65 s) on PostgreSQL, the answer going out after the stop began
       const { status, body, closed } = await answered;
       expect(status).toBe(200);

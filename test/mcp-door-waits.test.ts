@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardingAgent, startA2AEndpoint } from './helpers/a2a-endpoint.js';
-import { ADMIN_TOKEN, register, rest, type Registered, type TestHub } from './helpers/hub.js';
+import { ADMIN_TOKEN, openStreams, register, rest, sendTask, type Registered, type TestHub } from './helpers/hub.js';
 import { callTool, connectMcp, type McpConnection, type McpTransportName } from './helpers/mcp.js';
-import { openStreams, sendTask, startDoorHub } from './helpers/mcp-door.js';
+import { startDoorHub } from './helpers/mcp-door.js';
 
 describe('the MCP door on one hub', () => {
   let hub: TestHub;

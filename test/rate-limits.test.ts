@@ -11,15 +11,15 @@ import {
   ADMIN_TOKEN,
   awayFromWindowEdge,
   EDGE_WAIT_TIMEOUT_MS,
+  openStreams,
   register,
   rest,
   rpc,
+  sendTask,
   startTestHub,
   type Registered,
   type TestHub,
 } from './helpers/hub.js';
-import { openStreams } from './helpers/mcp-door.js';
-import { eventually } from './helpers/nodes.js';
 
 const send = (messageId: string) => ({ message: { messageId, role: 'ROLE_USER', parts: [{ text: messageId }] } });
 const from = (address: string) => ({ 'x-forwarded-for': address });
@@ -271,13 +271,10 @@ describe('refused bearer tokens per source address', () => {
       await awayFromWindowEdge(3_600_000, 30_000);
       const Z = from('203.0.113.70');
       const wes = await register(hub, 'wes', {}, ADMIN_TOKEN);
-      const sent = await rpc(`${hub.url}agents/dan/`, 'SendMessage', send('waited-on'), { token: wes.token });
-      const wait = `api/tasks/${sent.body.result.task.id}/wait?timeoutSeconds=30`;
+      const wait = `api/tasks/${await sendTask(hub, wes, 'dan', 'waited on')}/wait?timeoutSeconds=30`;
       const before = await openStreams(hub);
       const waits = [1, 2, 3].map(() => rest(hub, 'GET', wait, { token: wes.token, headers: Z }));
-      await eventually('the three waits are held', async () =>
-        (await openStreams(hub)) === before + 3 ? true : undefined,
-      );
+      await expect.poll(() => openStreams(hub), { timeout: 5_000 }).toBe(before + 3); // the three waits are held
       const rotated = await rest(hub, 'POST', 'api/agents/wes/token', { token: wes.token });
       for (const answer of await Promise.all(waits)) expect(answer.status).toBe(401);
       // Three counted refusals would hold back every token from Z now (the limit is 3).

@@ -11,8 +11,16 @@ import { StreamResponse } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grpcClient, restClient } from './helpers/bindings.js';
-import { ADMIN_TOKEN, register, rest, startTestHub, type Registered, type TestHub } from './helpers/hub.js';
-import { openStreams, sendTask } from './helpers/mcp-door.js';
+import {
+  ADMIN_TOKEN,
+  openStreams,
+  register,
+  rest,
+  sendTask,
+  startTestHub,
+  type Registered,
+  type TestHub,
+} from './helpers/hub.js';
 import { eventually, openSse, sleep, within } from './helpers/nodes.js';
 import { testPostgres } from './helpers/postgres.js';
 
@@ -102,7 +110,7 @@ const sdk =
 async function waiting(token: string, id: string): Promise<{ answer: Promise<{ status: number; body: any }> }> {
   const before = await openStreams(hub);
   const answer = rest(hub, 'GET', `api/tasks/${id}/wait?timeoutSeconds=30`, { token });
-  await eventually('the wait is held', async () => ((await openStreams(hub)) > before ? true : undefined));
+  await expect.poll(() => openStreams(hub), { timeout: 5_000 }).toBe(before + 1); // the wait is held
   return { answer };
 }
 

@@ -3,6 +3,7 @@
  * folder, or a fresh PostgreSQL database when MUSTER_TEST_PG is set (see database.ts).
  * Tests drive it over HTTP only: the SDK client, fetch, or the CLI.
  */
+import { randomUUID } from 'node:crypto';
 import { resolveConfig } from './config.js';
 import { startHub, type RunningHub } from '../../src/server.js';
 import { silentLogger, type Logger } from '../../src/observability/logger.js';
@@ -142,4 +143,23 @@ export async function rest(
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** `from` sends `to` a direct task over A2A (returnImmediately); answers its id. */
+export async function sendTask(hub: { url: string }, from: Registered, to: string, text: string): Promise<string> {
+  const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] };
+  const res = await rpc(
+    `${hub.url}agents/${to}/`,
+    'SendMessage',
+    { message, configuration: { returnImmediately: true } },
+    { token: from.token },
+  );
+  if (!res.body.result?.task) throw new Error(JSON.stringify(res.body));
+  return res.body.result.task.id as string;
+}
+
+/** The hub's open event streams (a subscription holds one while it waits on the log). */
+export async function openStreams(hub: { url: string }): Promise<number> {
+  const metrics = await fetch(`${hub.url}metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  return Number(/^muster_open_streams (\d+)/m.exec(await metrics.text())?.[1]);
 }
