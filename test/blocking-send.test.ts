@@ -112,17 +112,21 @@ describe('blocking SendMessage on one hub', () => {
   });
 
   it('answers at once with returnImmediately', async () => {
-    const [now, ms] = await timed(() =>
-      rpc(
-        fwdBase(),
-        'SendMessage',
-        { message: message('complete later'), configuration: { returnImmediately: true } },
-        { token: alice.token },
-      ),
+    const now = await rpc(
+      fwdBase(),
+      'SendMessage',
+      { message: message('complete later'), configuration: { returnImmediately: true } },
+      { token: alice.token },
     );
-    expect(now.body.result.task.status.state).toBe('TASK_STATE_SUBMITTED');
-    expect(now.body.result.task.metadata.muster.wait).toBeUndefined();
-    expect(ms).toBeLessThan(250);
+    // Not timed (a loaded machine makes any bound flaky): the answer shows the task before the agent
+    // completed it, with no wait reported, and the task does complete afterwards, so a wait would
+    // have answered COMPLETED.
+    const task = now.body.result.task;
+    expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(task.metadata.muster.wait).toBeUndefined();
+    const state = async () =>
+      (await rpc(fwdBase(), 'GetTask', { id: task.id }, { token: alice.token })).body.result.status.state;
+    await expect.poll(state, { timeout: WAIT_S * 1000 }).toBe('TASK_STATE_COMPLETED');
   });
 
   it('waits for an agent with nothing attached too, then says in the answer that the wait ran out: JSON-RPC 1.0 and 0.3, HTTP+JSON alike', async () => {
