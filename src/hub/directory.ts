@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Message, SendMessageParams } from '../a2a/types.js';
 import { invalidParams } from '../errors/hub-error.js';
 import type { Identity } from '../identity/agents.js';
+import type { Authentication } from '../identity/authentication.js';
 import type { Caller } from '../identity/caller.js';
 import { searchFields } from '../identity/profile.js';
 import { publicProfile } from '../identity/profile-view.js';
@@ -38,7 +39,10 @@ const directoryArgs = z.object(searchFields).strict().optional();
 
 /** The hub's directory skill: answers a search at the hub's base. */
 export class Directory {
-  constructor(private readonly identity: Identity) {}
+  constructor(
+    private readonly identity: Identity,
+    private readonly authentication: Authentication,
+  ) {}
 
   /** Whether this send is a directory search: a new message at the hub's base naming the skill. */
   takes(door: Door, params: SendMessageParams): boolean {
@@ -51,7 +55,7 @@ export class Directory {
    * this one makes none.
    */
   async answer(caller: Caller, params: SendMessageParams, hubUrl: string): Promise<Message> {
-    await this.identity.confirm(caller);
+    await this.authentication.confirm(caller);
     const { message } = params;
     if (params.configuration?.taskPushNotificationConfig) {
       throw invalidParams(

@@ -1,6 +1,7 @@
 import { Operators } from '../identity/operators.js';
 import { Wakeups } from '../events/wakeups.js';
 import { Identity } from '../identity/agents.js';
+import { Authentication } from '../identity/authentication.js';
 import { Quotas, withLimits, type QuotaRule } from '../identity/quotas.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { Store } from '../store/store.js';
@@ -52,6 +53,8 @@ export const quotaRulesOf = (modules: readonly KindModule[]): Readonly<Record<st
 /** The hub's services, wired once; every door is handed this and nothing else. */
 export interface Hub {
   readonly store: Pick<Store, 'name' | 'close'>;
+  /** Who a bearer token belongs to (identity/authentication.ts). */
+  readonly authentication: Authentication;
   readonly identity: Identity;
   readonly tasks: TaskService;
   readonly wakeups: Wakeups;
@@ -79,14 +82,8 @@ export interface Hub {
 export function createHub(store: Store, options: HubOptions): Hub {
   const clock = options.clock ?? Date.now;
   const quotas = new Quotas(withLimits(quotaRulesOf(options.modules), options.limits ?? {}), options.rateLimits);
-  const identity = new Identity(
-    store,
-    options.adminTokenHash,
-    quotas,
-    clock,
-    hubSkillIds(options.modules),
-    options.registration,
-  );
+  const authentication = new Authentication(store, options.adminTokenHash, quotas, clock);
+  const identity = new Identity(store, quotas, clock, hubSkillIds(options.modules), options.registration);
   const kinds = new Kinds(
     { quotas, store, requireAgent: (handle) => identity.requireAgent(handle) },
     options.modules,
@@ -109,13 +106,14 @@ export function createHub(store: Store, options: HubOptions): Hub {
     spaces,
     forwards,
     deliveriesQueued: options.deliveriesQueued,
-    confirm: (caller) => identity.confirm(caller),
+    confirm: (caller) => authentication.confirm(caller),
     clock,
   });
   forwards.writes = tasks;
   return {
     store,
     wakeups,
+    authentication,
     identity,
     tasks,
     mailboxes: new Mailboxes(store, view),
@@ -123,7 +121,7 @@ export function createHub(store: Store, options: HubOptions): Hub {
     spaces,
     kindReads: kinds.restReads({ store, spaces, view, clock }),
     kinds,
-    directory: new Directory(identity),
+    directory: new Directory(identity, authentication),
     endpoints,
     forwards,
     operators: new Operators(store, clock),

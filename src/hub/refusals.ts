@@ -1,6 +1,6 @@
 /** The store's refusals of a task write or read, as the hub's errors (each door then maps those through its own table). */
 import { HubError } from '../errors/hub-error.js';
-import { notLive } from '../identity/agents.js';
+import { notLive } from '../identity/authentication.js';
 import type { Quotas } from '../identity/quotas.js';
 import { pausedRefusal } from '../identity/pause.js';
 import { partRefused } from '../identity/media-modes.js';

@@ -11,29 +11,16 @@ import {
   type AgentRecord,
   type IdentityStore,
   type OperatorStore,
-  type QuotaGate,
-  type ReceiptStore,
-  type Store,
   type TokenRecord,
 } from '../store/store.js';
 import type { Quotas } from './quotas.js';
-import { ANONYMOUS, tokenOf, uncheckedToken, type Caller } from './caller.js';
+import type { Caller } from './caller.js';
 import { refuseReservedHandle } from './reserved-handles.js';
 import { isAgentId } from './agent-id.js';
 import { modeList } from './media-modes.js';
 import { profilePatchSchema, profileTexts, refuseReservedSkillIds, type SearchFilters } from './profile.js';
 import { requirePublished } from '../wire/screening.js';
-import { TokenFailures } from './token-failures.js';
-import {
-  bearerToken,
-  hashIs,
-  hashToken,
-  newToken,
-  newTokenId,
-  OPERATOR_TOKEN_PREFIX,
-  sameSecret,
-  type TokenMemo,
-} from './tokens.js';
+import { hashToken, newToken, newTokenId } from './tokens.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9-]{2,40}$/;
 
@@ -65,16 +52,13 @@ const AGENT_PAGES = 'agents';
 /** Handles remembered as existing, at most; the least recently used go first. */
 const KNOWN_HANDLES = 10_000;
 
-/**
- * The parts of the store identity reads and writes: agents and tokens, operators (their tokens and
- * agents, pauses), the quota counters that count failed tokens, and whether the store is shared.
- */
-type AgentsStore = IdentityStore &
-  OperatorStore &
-  Pick<ReceiptStore, 'quotaUsed' | 'chargeQuotas'> &
-  Pick<Store, 'exclusive' | 'events'>;
+/** The parts of the store identity reads and writes: agents and their tokens, and pauses. */
+type AgentsStore = IdentityStore & Pick<OperatorStore, 'setPause'>;
 
-/** Agents and their tokens; also decides who a bearer token belongs to. */
+/**
+ * Agents: registration, the directory, profiles, pauses, and the owner's token actions (rotate,
+ * list, revoke). Who a bearer token belongs to is authentication.ts.
+ */
 export class Identity {
   /**
    * Handles known to exist. Agents are never deleted, so a handle once found exists for good, on
@@ -82,32 +66,16 @@ export class Identity {
    * from the store, which caches them only when it is exclusive).
    */
   private readonly existing = new LRUCache<string, true>({ max: KNOWN_HANDLES });
-  /**
-   * Whose each recently seen token is, by its hash, when the store is shared: also a fact for
-   * good (a hash names one agent), so a request's token is checked once, in the request's own
-   * statement, instead of in a round trip of its own first (see TokenCheck).
-   */
-  private readonly owners: LRUCache<string, string> | undefined;
-  private readonly failures: TokenFailures;
-  /** The admin token's hash as bytes, decoded once: every request's token hash is compared with it. */
-  private readonly adminHashBytes: Buffer;
 
   constructor(
     private readonly store: AgentsStore,
-    /** The admin token's hash: a node may know only the hash, when another node created the token. */
-    adminTokenHash: string,
     private readonly quotas: Quotas,
     private readonly clock: () => number = Date.now,
     /** Skill ids the hub itself lists on cards: a profile may not declare them (profile.ts). */
     private readonly reservedSkillIds: ReadonlySet<string> = new Set(),
     /** Who may register: anyone (open), or only the admin and operators (admin). */
     private readonly registration: 'open' | 'admin' = 'open',
-  ) {
-    // An exclusive store caches live tokens itself (store/cached), so every check is already local.
-    this.owners = store.exclusive ? undefined : new LRUCache({ max: KNOWN_HANDLES });
-    this.failures = new TokenFailures(store, quotas, clock);
-    this.adminHashBytes = Buffer.from(adminTokenHash, 'hex');
-  }
+  ) {}
 
   /**
    * Registers an agent; `address` (the client's IP) is rate-limited unless the admin registers (or
@@ -142,90 +110,6 @@ export class Identity {
       throw e;
     }
     return { agent, token };
-  }
-
-  /**
-   * Reads `Authorization`. No header: anonymous. An address whose refused tokens used up their
-   * limit: 429, before the token is looked at (token-failures.ts). A header that does not name a
-   * live token: 401. A token whose owner is known already comes back still to be checked (see
-   * TokenCheck): the request checks it in its own statement, or `confirm` does.
-   */
-  async authenticate(authorization: string | undefined, address: string, memo?: TokenMemo): Promise<Caller> {
-    if (authorization === undefined || authorization === '') return ANONYMOUS;
-    const gate = this.failures.gate(authorization, address);
-    const token = bearerToken(authorization);
-    if (token === undefined) {
-      await this.failures.admit(gate);
-      throw new HubError('UNAUTHENTICATED', "The Authorization header must be 'Bearer <token>'");
-    }
-    const { hash, admin } = this.hashOf(token, memo);
-    if (admin) {
-      await this.failures.admit(gate);
-      return { kind: 'admin' };
-    }
-    if (token.startsWith(OPERATOR_TOKEN_PREFIX)) {
-      await this.failures.admit(gate);
-      return this.operatorOf(hash);
-    }
-    const owner = this.owners?.get(hash);
-    if (owner !== undefined)
-      return { kind: 'agent', handle: owner, token: { hash, checked: false, ...(gate.length ? { gate } : {}) } };
-    const record = await this.findToken(hash, gate);
-    if (!record) throw notLive();
-    this.owners?.set(hash, record.handle);
-    return { kind: 'agent', handle: record.handle, token: { hash, checked: true } };
-  }
-
-  /** The token's hash and whether it is the admin's: from `memo` when it holds this token, else worked out and kept there. */
-  private hashOf(token: string, memo: TokenMemo | undefined): { hash: string; admin: boolean } {
-    if (memo && sameSecret(memo.token, token)) return memo;
-    const hash = hashToken(token);
-    const admin = hashIs(hash, this.adminHashBytes);
-    if (memo) Object.assign(memo, { token, hash, admin });
-    return { hash, admin };
-  }
-
-  /** Counts a request refused for its token (answered 401) against the client's address. */
-  tokenRefused(authorization: string, address: string): Promise<void> {
-    return this.failures.refused(authorization, address);
-  }
-
-  /**
-   * The operator a token names, checked live now (an operator's requests are few, and its token
-   * is never checked inside a task statement), with the agents it owns as the store has them now.
-   */
-  private async operatorOf(hash: string): Promise<Caller> {
-    const record = await this.store.findOperatorToken(hash);
-    if (!record) throw notLive();
-    const agents = await this.store.operatorAgents(record.handle);
-    return { kind: 'operator', handle: record.handle, agents, token: { hash, checked: true } };
-  }
-
-  /**
-   * Whether the token `caller` came with is still live, asked again now. A token notice is a hint
-   * that may repeat (a node back from a lost LISTEN connection announces the last seconds' changes
-   * again), so a stream is closed only when its own token is gone; one whose token is unknown, too.
-   */
-  async holdsLiveToken(caller: Caller): Promise<boolean> {
-    const hash = tokenOf(caller)?.hash;
-    if (hash === undefined) return false;
-    const live = caller.kind === 'operator' ? this.store.findOperatorToken(hash) : this.store.findToken(hash);
-    return (await live) !== undefined;
-  }
-
-  /** Checks the caller's token now, unless something did already: 401 when it is no longer live. */
-  async confirm(caller: Caller): Promise<void> {
-    const token = uncheckedToken(caller);
-    if (!token) return;
-    if (!(await this.findToken(token.hash, token.gate))) throw notLive();
-    token.checked = true;
-  }
-
-  /** The live token with this hash, unless its gate is closed (then RATE_LIMITED). */
-  private findToken(hash: string, gate: QuotaGate | undefined): Promise<TokenRecord | undefined> {
-    return this.store.findToken(hash, gate).catch((e: unknown) => {
-      throw e instanceof QuotaExceeded ? this.failures.refusal(e) : e;
-    });
   }
 
   async agent(handle: string): Promise<AgentRecord> {
@@ -318,14 +202,6 @@ export class Identity {
     if (!this.existing.has(handle)) await this.agent(handle);
   }
 
-  /**
-   * Tells `watch` whenever an agent's or operator's tokens are rotated or revoked, through any
-   * process on the database (the streams opened with a token gone close then).
-   */
-  onTokensChanged(watch: (handle: string) => void): void {
-    this.store.events.onAgent((handle, change) => change === 'tokens' && watch(handle));
-  }
-
   /** A new token for the agent; every older one stops working at once. */
   async rotate(caller: Caller, handle: string): Promise<string> {
     this.requireOwner(caller, await this.agent(handle));
@@ -388,9 +264,3 @@ export class Identity {
     );
   }
 }
-
-/** A token that names no live token: never issued, revoked, or rotated away. */
-export const notLive = () =>
-  new HubError('UNAUTHENTICATED', 'The bearer token is not valid or has been revoked', {
-    hint: 'Send the token you got when you registered (POST /api/agents) or rotated it',
-  });

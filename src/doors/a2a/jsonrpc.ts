@@ -107,16 +107,16 @@ export async function answer(
     const asked = await actor();
     caller = asked.caller;
     // Awaited only while the token is still to be checked: an await costs a turn of the microtask queue.
-    if (!method.checksToken && uncheckedToken(caller)) await hub.identity.confirm(caller);
+    if (!method.checksToken && uncheckedToken(caller)) await hub.authentication.confirm(caller);
     params = request.params ?? {};
     const result = await method.handler(hub, asked, params, call);
-    if (uncheckedToken(caller)) await hub.identity.confirm(caller); // unless a statement of the method checked it
+    if (uncheckedToken(caller)) await hub.authentication.confirm(caller); // unless a statement of the method checked it
     if (result instanceof EventStream) return { status: 200, body: undefined, stream: { id, events: result } };
     return notification ? NO_ANSWER : { status: 200, body: { jsonrpc: '2.0', id, result } };
   } catch (error) {
     // A refusal is no answer to a token that is no longer live: that is told instead.
     const told = caller
-      ? await hub.identity.confirm(caller).then(
+      ? await hub.authentication.confirm(caller).then(
           () => error,
           (e: unknown) => e,
         )

@@ -90,8 +90,8 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
   ) => {
     checkVersion(first(call.metadata, 'a2a-version'));
     const authorization = first(call.metadata, 'authorization');
-    const caller = await hub.identity.authenticate(authorization, peerAddress(call.getPeer()));
-    await hub.identity.confirm(caller);
+    const caller = await hub.authentication.authenticate(authorization, peerAddress(call.getPeer()));
+    await hub.authentication.confirm(caller);
     const base = options.hubBase();
     // The gRPC port opens just before HTTP does: until then the hub has no URL to put in answers.
     if (base === '') throw new HubError('UNAVAILABLE', 'The hub is starting', { hint: 'Retry in a moment' });
@@ -117,7 +117,7 @@ export async function startGrpc(hub: Hub, options: GrpcOptions): Promise<Running
     if (hubError.code === 'INTERNAL') options.logger.error({ err: error }, 'a gRPC call failed unexpectedly');
     const authorization = first(metadata, 'authorization');
     if (hubError.code === 'UNAUTHENTICATED' && authorization)
-      await hub.identity.tokenRefused(authorization, peerAddress(peer)).catch(() => undefined);
+      await hub.authentication.tokenRefused(authorization, peerAddress(peer)).catch(() => undefined);
     const code = GRPC_ERRORS[hubError.code];
     const details: Record<string, string> = Object.assign(
       {},

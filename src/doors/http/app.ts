@@ -157,7 +157,7 @@ export function httpApp(hub: Hub, options: HttpAppOptions): FastifyInstance {
   const countRefusal = async (request: HttpRequest) => {
     const authorization = request.headers.authorization;
     if (!authorization || (await wasLive(request))) return;
-    await hub.identity
+    await hub.authentication
       .tokenRefused(authorization, request.ip)
       .catch((e: unknown) => options.logger.warn({ err: e }, 'counting a refused token failed'));
   };

@@ -24,7 +24,7 @@ declare module 'fastify' {
  */
 export function claimedCallerOf(hub: Hub, request: HttpRequest): Promise<Caller> {
   // Kept on the request, not in a WeakMap: each collection of the young generation would walk the map's entries.
-  return (request.claimedCaller ??= hub.identity.authenticate(
+  return (request.claimedCaller ??= hub.authentication.authenticate(
     request.headers.authorization,
     request.ip,
     tokenMemoOf(request.raw.socket),
@@ -41,7 +41,7 @@ function tokenMemoOf(socket: (Socket & { [TOKEN_MEMO]?: TokenMemo }) | null): To
 /** The caller of a request, its token checked. */
 export async function callerOf(hub: Hub, request: HttpRequest): Promise<Caller> {
   const caller = await claimedCallerOf(hub, request);
-  await hub.identity.confirm(caller);
+  await hub.authentication.confirm(caller);
   return caller;
 }
 

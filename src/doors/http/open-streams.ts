@@ -60,7 +60,7 @@ export class OpenStreams {
     private readonly logger: Pick<Logger, 'warn'>,
   ) {
     this.slots = new StreamSlots(maxPerCaller);
-    hub.identity.onTokensChanged((handle) => void this.endWithoutLiveToken(handle));
+    hub.authentication.onTokensChanged((handle) => void this.endWithoutLiveToken(handle));
   }
 
   /**
@@ -76,7 +76,7 @@ export class OpenStreams {
       if (!caller || hash === undefined) return Promise.resolve(tokenGone());
       const answer =
         asked.get(hash) ??
-        this.hub.identity.holdsLiveToken(caller).then(
+        this.hub.authentication.holdsLiveToken(caller).then(
           (live) => (live ? undefined : tokenGone()),
           (e: unknown) => {
             this.logger.warn({ err: e }, `checking the token of ${handle}'s open streams failed; they were ended`);
