@@ -16,12 +16,17 @@ import { describe, expect, it } from 'vitest';
 import { runMuster, type Run } from './helpers/cli.js';
 import { freshPostgresDatabase, testPostgres } from './helpers/postgres.js';
 
-/** `serve` and `migrate` on `db`, side by side. */
-const both = (db: string): Promise<Run[]> =>
-  Promise.all([
-    runMuster(undefined, ['serve', '--port', '0'], undefined, { MUSTER_DB: db, MUSTER_ADMIN_TOKEN: 'words' }),
-    runMuster(undefined, ['migrate', '--db', db]),
-  ]);
+/**
+ * `serve` and `migrate` on `db`: side by side on PostgreSQL; one after the other on an SQLite file,
+ * which each holds alone while it opens it, so the other would be refused as "in use" instead.
+ */
+const both = async (db: string): Promise<Run[]> => {
+  const serve = () =>
+    runMuster(undefined, ['serve', '--port', '0'], undefined, { MUSTER_DB: db, MUSTER_ADMIN_TOKEN: 'words' });
+  const migrate = () => runMuster(undefined, ['migrate', '--db', db]);
+  if (db.startsWith('sqlite:')) return [await serve(), await migrate()];
+  return Promise.all([serve(), migrate()]);
+};
 
 /** Each run refused with exit 2 and exactly one line, `serve`'s and `migrate`'s prefix before `words`. */
 function refusedInWords([serve, migrate]: Run[], shown: string, words: string): void {
