@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, openStreams, register, rest, sendTask, type Registered } from './helpers/hub.js';
 import { logLines, openSse, startNode, stopNodes, within, type NodeProcess } from './helpers/nodes.js';
-import { freshPostgresDatabase, testPostgres } from './helpers/postgres.js';
+import { freshPostgresDatabase, onServer, testPostgres } from './helpers/postgres.js';
 
 describe.runIf(testPostgres)('a stream whose token the node cannot check (PostgreSQL)', () => {
   const role = `muster_node_${randomBytes(4).toString('hex')}`;
@@ -43,10 +43,7 @@ describe.runIf(testPostgres)('a stream whose token the node cannot check (Postgr
     await stopNodes([A, B].filter(Boolean));
     await admin?.end();
     await database?.drop();
-    const server = new pg.Client({ connectionString: new URL('/postgres', testPostgres).href });
-    await server.connect();
-    await server.query(`DROP ROLE IF EXISTS ${role}`);
-    await server.end();
+    await onServer(`DROP ROLE IF EXISTS ${role}`);
   }, 20_000);
 
   it('ends the wait with 503 UNAVAILABLE and the JSON-RPC stream, logs why once, and loses nothing', async () => {

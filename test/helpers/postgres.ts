@@ -15,7 +15,7 @@ function onDatabase(database: string): string {
 }
 
 /** Runs `sql` on the server's maintenance database (CREATE and DROP DATABASE cannot run in the one they name). */
-async function onServer(sql: string): Promise<void> {
+export async function onServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: onDatabase('postgres') });
   await client.connect();
   try {
