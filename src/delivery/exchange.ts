@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import { DeliveryFailed, TargetRefused } from './errors.js';
-import type { SendResult } from './safe-client.js';
 import { guardedLookup, hostOf, type TargetPolicy } from './target.js';
 
 export interface Exchange {
@@ -9,6 +8,15 @@ export interface Exchange {
   method: string;
   headers: Record<string, string>;
   body: Buffer | undefined;
+}
+
+/** What answered a request: its status, head and (capped) body. */
+export interface SendResult {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** The URL that answered, after any redirects. */
+  url: string;
 }
 
 export interface Bounds {

@@ -1,6 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { TargetRefused } from './errors.js';
-import { exchange, type Bounds } from './exchange.js';
+import { exchange, type Bounds, type SendResult } from './exchange.js';
 import { parseTarget, type TargetPolicy } from './target.js';
 
 export { checkTarget, type TargetPolicy } from './target.js';
@@ -21,14 +20,6 @@ export interface SendPolicy extends TargetPolicy {
   timeoutMs?: number;
   maxResponseBytes?: number;
   maxRedirects?: number;
-}
-
-export interface SendResult {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  /** The URL that answered, after any redirects. */
-  url: string;
 }
 
 export const SEND_DEFAULTS = { timeoutMs: 10_000, maxResponseBytes: 256 * 1024, maxRedirects: 3 } as const;

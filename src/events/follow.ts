@@ -1,18 +1,12 @@
 import { isTerminal } from '../a2a/states.js';
 import type { StreamResponse } from '../a2a/types.js';
 import type { LoggedEvent, Store } from '../store/store.js';
-import { LogFollower } from './log-follower.js';
+import { LogFollower, type EventLog } from './log-follower.js';
 import type { Wakeups } from './wakeups.js';
 
 /** True for the event that ends a task's stream: a status update into a terminal state. */
 export const endsStream = (event: StreamResponse): boolean =>
   'statusUpdate' in event && isTerminal(event.statusUpdate.status.state);
-
-/** A numbered log follow() reads: a task's events (the store itself), or an agent's inbox. */
-export interface EventLog<E> {
-  readonly exclusive: boolean;
-  eventsAfter(key: string, afterSeq: number, limit: number): Promise<{ seq: number; event: E }[]>;
-}
 
 /**
  * A task's events after `afterSeq`, stored ones first and then live ones, in order, with no gap

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../store/events.js';
-import type { EventLog } from './follow.js';
+import type { EventLog } from './log-follower.js';
 import { followLog } from './follow.js';
 import { Wakeups } from './wakeups.js';
 

@@ -6,7 +6,6 @@
  * two async generators (docs/performance-history.md).
  */
 import { UNNUMBERED } from '../store/store.js';
-import type { EventLog } from './follow.js';
 import type { Wakeups } from './wakeups.js';
 
 const PAGE = 100;
@@ -18,6 +17,12 @@ const LIVE_LIMIT = 1_000;
  * its notice), and the log is the truth. An exclusive store announces every commit in process.
  */
 const SHARED_RECHECK_MS = 5_000;
+
+/** A numbered log a follower reads: a task's events (the store itself), or an agent's inbox. */
+export interface EventLog<E> {
+  readonly exclusive: boolean;
+  eventsAfter(key: string, afterSeq: number, limit: number): Promise<{ seq: number; event: E }[]>;
+}
 
 export interface Logged<E> {
   seq: number;

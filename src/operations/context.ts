@@ -4,7 +4,11 @@
  * the caller's stream slots, the base's public card). Nothing here knows HTTP or gRPC.
  */
 import type { Subscription } from '../hub/following.js';
-import type { AgentCardJson } from './extended-card.js';
+
+/** An Agent Card in ProtoJSON, as the cards module builds it. */
+export interface AgentCardJson {
+  capabilities: { extensions?: unknown[] };
+}
 
 export interface CallContext {
   /** The hub's base URL as this caller reaches it (`http://host:port/`), for URLs in answers. */

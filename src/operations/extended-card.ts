@@ -7,14 +7,9 @@
 import type { Hub } from '../hub/hub.js';
 import type { Actor } from '../hub/actor.js';
 import { requireToken } from '../identity/caller.js';
-import type { CallContext } from './context.js';
+import type { AgentCardJson, CallContext } from './context.js';
 import { HubError } from '../errors/hub-error.js';
 import { registeredAgentFacts } from '../hub/view.js';
-
-/** An Agent Card in ProtoJSON, as the cards module builds it. */
-export interface AgentCardJson {
-  capabilities: { extensions?: unknown[] };
-}
 
 export const CALLER_EXTENSION_URI = 'urn:muster:extended-card:v1';
 

@@ -4,8 +4,13 @@
  * hash, once stored, is the one every process uses. Changes to tokens and to agent records are
  * announced on the store's events (see events.ts), so every process hears of them.
  */
-import type { AgentPause } from './operators.js';
 import type { QuotaCharge, QuotaGate } from './receipts.js';
+
+/** Who paused an agent, and when: new direct tasks to it are refused until it is resumed. */
+export interface AgentPause {
+  at: number;
+  by: 'operator' | 'admin';
+}
 
 export interface AgentRecord {
   handle: string;

@@ -5,18 +5,12 @@
  * refused by `findOperatorToken` at once, on every process; an agent's pause is a column of its
  * row, checked inside every write that opens a task for the agent (TaskWrite.unlessPaused). Operator token changes are announced like an agent's ('tokens').
  */
-import type { AgentRecord, TokenRecord } from './identity.js';
+import type { AgentPause, AgentRecord, TokenRecord } from './identity.js';
 
 export interface OperatorRecord {
   handle: string;
   name?: string;
   createdAt: number;
-}
-
-/** Who paused an agent, and when: new direct tasks to it are refused until it is resumed. */
-export interface AgentPause {
-  at: number;
-  by: 'operator' | 'admin';
 }
 
 export interface OperatorStore {

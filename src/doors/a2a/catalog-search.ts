@@ -19,7 +19,7 @@ import { invalidParams, isHubError } from '../../errors/hub-error.js';
 import type { Hub } from '../../hub/hub.js';
 import { SEARCH_TEXT_MAX } from '../../identity/profile.js';
 import { baseUrl, callerOf } from '../http/context.js';
-import { agentEntry, CARD_TYPE, type CatalogEntry } from './catalog.js';
+import { agentEntry, CARD_TYPE } from './catalog-entries.js';
 
 export const REGISTRY_TYPE = 'application/ai-registry+json';
 const PAGE_SIZE = { default: 10, max: 100 };
@@ -50,16 +50,6 @@ const searchRequest = z
     pageToken: z.string().min(1).optional(),
   })
   .strict();
-
-/** The registry's own entry in the catalog: its base URL, under which POST search answers. */
-export const registryEntry = (hubBase: string): CatalogEntry => ({
-  identifier: `${hubBase}search`,
-  type: REGISTRY_TYPE,
-  url: hubBase,
-  displayName: 'Muster directory',
-  description: "Search this hub's agents by what they do: POST search (Agentic Resource Discovery v0.9).",
-  tags: ['registry', 'search', 'directory'],
-});
 
 /** A directory score (0 to 2: a match in handle or name adds 1) as the draft's 0–100. */
 const percent = (score: number) => Math.min(100, Math.max(0, Math.round(score * 50)));

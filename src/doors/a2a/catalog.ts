@@ -23,16 +23,19 @@ import type { Hub } from '../../hub/hub.js';
 import { SPACE_NAME } from '../../hub/spaces.js';
 import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 import { baseUrl } from '../http/context.js';
-import { agentCard, hubCard, kindBaseCard, spaceCard } from './card.js';
-import { CARD_PATH } from '../../a2a/card-path.js';
-import { registryEntry } from './catalog-search.js';
-import { isoTime } from '../../wire/iso-time.js';
+import {
+  agentEntry,
+  hubEntry,
+  kindBaseEntry,
+  registryEntry,
+  spaceEntry,
+  type CatalogEntry,
+} from './catalog-entries.js';
 
 export const CATALOG_PATH = '.well-known/ai-catalog.json';
 export const CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
 /** The version of the AI Catalog draft these documents follow (its `specVersion`). */
 export const CATALOG_SPEC_VERSION = '1.0';
-export const CARD_TYPE = 'application/a2a-agent-card+json';
 
 /** The catalog's bounds. Not frozen so that tests can make pages small; nothing else changes them. */
 export const CATALOG = {
@@ -41,16 +44,6 @@ export const CATALOG = {
   /** How long a process reuses its walk of where each page starts. */
   boundariesMs: 10_000,
 };
-
-export interface CatalogEntry {
-  identifier: string;
-  type: string;
-  url: string;
-  displayName?: string;
-  description?: string;
-  tags?: string[];
-  updatedAt?: string;
-}
 
 export interface CatalogDocument {
   specVersion: string;
@@ -71,27 +64,6 @@ const query = z
     message: 'asks for two pages at once: send agents or spaces, not both',
     path: ['spaces'],
   });
-
-/** A base as a catalog entry: its base URL identifies it, its card is the artifact. */
-const base = (
-  baseUrl: string,
-  card: { name: string; description: string },
-  tags: string[],
-  updatedAt?: number,
-): CatalogEntry => ({
-  identifier: baseUrl,
-  type: CARD_TYPE,
-  url: `${baseUrl}${CARD_PATH}`,
-  displayName: card.name,
-  description: card.description,
-  tags,
-  ...(updatedAt !== undefined ? { updatedAt: isoTime(updatedAt) } : {}),
-});
-
-export const agentEntry = (hubBase: string, agent: AgentRecord) =>
-  base(`${hubBase}agents/${agent.handle}/`, agentCard(hubBase, agent, []), ['agent', ...(agent.tags ?? [])]);
-const spaceEntry = (hubBase: string, space: SpaceRecord) =>
-  base(`${hubBase}spaces/${space.name}/`, spaceCard(hubBase, space, []), ['space'], space.updatedAt);
 
 const pageUrl = (hubBase: string, kind: Kind, cursor: string) =>
   `${hubBase}${CATALOG_PATH}?${kind}=${encodeURIComponent(cursor)}`;
@@ -210,9 +182,9 @@ export function catalogRoutes(app: FastifyInstance, hub: Hub, options: { publicU
     // The root: the hub and the kinds' own bases (memory), the first page of each kind, and a link to every later page.
     const [agents, spaces] = await Promise.all([read('agents', undefined), read('spaces', undefined)]);
     const entries: CatalogEntry[] = [
-      base(hubBase, hubCard(hubBase, []), ['hub']),
+      hubEntry(hubBase),
       registryEntry(hubBase), // POST search over the agents (catalog-search.ts)
-      ...hub.kinds.bases.map((b) => base(`${hubBase}${b.name}/`, kindBaseCard(hubBase, b, []), [b.name])),
+      ...hub.kinds.bases.map((b) => kindBaseEntry(hubBase, b)),
       ...(spaces.items as SpaceRecord[]).map((s) => spaceEntry(hubBase, s)),
       ...(agents.items as AgentRecord[]).map((a) => agentEntry(hubBase, a)),
     ];

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AgentCardJson } from '../../operations/extended-card.js';
+import type { AgentCardJson } from '../../operations/context.js';
 import type { CallContext } from '../../operations/context.js';
 import { fastifyReply, type HttpReply, type HttpRequest } from '../http/exchange.js';
 import type { Hub } from '../../hub/hub.js';

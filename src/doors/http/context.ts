@@ -1,10 +1,8 @@
 import type { Socket } from 'node:net';
-import type { HttpRequest } from './exchange.js';
+import type { DoorKind, HttpRequest } from './exchange.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Caller } from '../../identity/caller.js';
 import { newTokenMemo, type TokenMemo } from '../../identity/tokens.js';
-
-export type DoorKind = 'jsonrpc' | 'rest';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -8,7 +8,7 @@ import { JSONRPC_ERRORS } from '../a2a/jsonrpc-errors.js';
 export { restErrorBody, restStatus } from '../../errors/rest-status.js';
 import { HubError, isHubError } from '../../errors/hub-error.js';
 import { StoreConflict, StoreUnavailable } from '../../store/errors.js';
-import type { DoorKind } from './context.js';
+import type { DoorKind } from './exchange.js';
 
 export interface JsonRpcErrorObject {
   code: number;

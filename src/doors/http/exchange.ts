@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../identity/caller.js';
-import type { DoorKind } from './context.js';
+
+/** Which door's shape a route's errors take: JSON-RPC envelopes or REST bodies. */
+export type DoorKind = 'jsonrpc' | 'rest';
 
 /**
  * What the steps every request shares (tracker, guard, caller, JSON-RPC route) read of a request.

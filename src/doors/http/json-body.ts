@@ -1,5 +1,5 @@
 import { HubError } from '../../errors/hub-error.js';
-import type { DoorKind } from './context.js';
+import type { DoorKind } from './exchange.js';
 import { notJson } from './errors.js';
 
 /** JSON deeper than this is refused before anything walks it recursively. */

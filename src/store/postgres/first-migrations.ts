@@ -2,7 +2,17 @@
  * Versions 1–4 of the PostgreSQL schema: released, so never edited again. Later
  * versions are appended in migrations.ts, which runs these first.
  */
-import type { Migration } from './migrations.js';
+import type pg from 'pg';
+import type { MigrationInputs } from '../open-key-backfill.js';
+
+/** One schema version, as every migration of this store is written. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  /** Rows SQL alone cannot compute, written after `sql` in the same transaction, with what the opener handed (MigrationInputs). */
+  data?: (client: pg.ClientBase, inputs: MigrationInputs) => Promise<void>;
+}
 
 export const FIRST_MIGRATIONS: readonly Migration[] = [
   {

@@ -8,21 +8,11 @@
  * whole, and text skips jsonb's parse on every write. Keys and ids are COLLATE "C": lists order by
  * id as SQLite does (bytes), and comparisons skip the locale.
  */
-import type pg from 'pg';
-import type { MigrationInputs } from '../open-key-backfill.js';
 import { profileBackfill } from '../agent-profile-upgrade.js';
 import type { AgentRow } from '../rows.js';
 
-import { FIRST_MIGRATIONS } from './first-migrations.js';
+import { FIRST_MIGRATIONS, type Migration } from './first-migrations.js';
 import { SECOND_MIGRATIONS } from './second-migrations.js';
-
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-  /** Rows SQL alone cannot compute, written after `sql` in the same transaction, with what the opener handed (MigrationInputs). */
-  data?: (client: pg.ClientBase, inputs: MigrationInputs) => Promise<void>;
-}
 
 export const MIGRATIONS: readonly Migration[] = [
   ...FIRST_MIGRATIONS,

@@ -3,21 +3,11 @@
  * together in one IMMEDIATE transaction (see database.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { MigrationInputs } from '../open-key-backfill.js';
 import { profileBackfill } from '../agent-profile-upgrade.js';
 import type { AgentRow } from '../rows.js';
-import type { Db } from './database.js';
 
-import { FIRST_MIGRATIONS } from './first-migrations.js';
+import { FIRST_MIGRATIONS, type Migration } from './first-migrations.js';
 import { SECOND_MIGRATIONS } from './second-migrations.js';
-
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-  /** Rows SQL alone cannot compute, written after `sql` in the same transaction, with what the opener handed (MigrationInputs). */
-  data?: (db: Db, inputs: MigrationInputs) => void;
-}
 
 export const MIGRATIONS: readonly Migration[] = [
   ...FIRST_MIGRATIONS,

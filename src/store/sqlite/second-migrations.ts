@@ -5,7 +5,7 @@
 import { backfilledKeys, backfillRows } from '../open-key-backfill.js';
 import { AGENT_PROFILES_SQL, profileBackfill } from '../agent-profile-upgrade.js';
 import type { AgentRow } from '../rows.js';
-import type { Migration } from './migrations.js';
+import type { Migration } from './first-migrations.js';
 
 export const SECOND_MIGRATIONS: readonly Migration[] = [
   {
