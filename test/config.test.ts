@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, hubSettings } from '../src/config/index.js';
 import { wholeNumber } from '../src/config/values.js';
 import { quotaRulesOf } from '../src/hub/hub.js';
-import type { KindModule } from '../src/hub/kind.js';
+import type { KindModule } from '../src/hub/kind-module.js';
 import { Kinds } from '../src/hub/kinds.js';
 import { KIND_MODULES } from '../src/kinds/server.js';
 import { limitSettingKey, MINUTE } from '../src/identity/quota-rule.js';

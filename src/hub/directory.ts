@@ -14,7 +14,8 @@ import type { Authentication } from '../identity/authentication.js';
 import type { Caller } from '../identity/caller.js';
 import { searchFields } from '../identity/profile.js';
 import { publicProfile } from '../identity/profile-view.js';
-import type { CardSkill, Door } from './kind.js';
+import type { Door } from './kind.js';
+import type { CardSkill } from './kind-module.js';
 import { skillArgs, skillOf } from '../wire/skill-call.js';
 
 export const DIRECTORY_SEARCH = 'directory.search';

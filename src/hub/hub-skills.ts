@@ -3,7 +3,8 @@
  * and every kind's at every kind of base. Agents may not declare these ids (identity/profile.ts).
  */
 import { DIRECTORY_SKILL } from './directory.js';
-import type { CardSkill, Door, KindModule } from './kind.js';
+import type { Door } from './kind.js';
+import type { CardSkill, KindModule } from './kind-module.js';
 
 /** What the hub's base offers besides the kinds that open tasks there. */
 export const HUB_BASE_SKILLS: readonly CardSkill[] = [

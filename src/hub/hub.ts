@@ -5,7 +5,7 @@ import { Authentication } from '../identity/authentication.js';
 import { Quotas, withLimits, type QuotaRule } from '../identity/quotas.js';
 import { IDENTITY_QUOTA_RULES } from '../identity/quota-rules.js';
 import type { Store } from '../store/store.js';
-import type { KindModule, RestRead } from './kind.js';
+import type { KindModule, RestRead } from './kind-module.js';
 import { kindQuotaRules, Kinds } from './kinds.js';
 import { Spaces } from './spaces.js';
 import { Mailboxes } from './mailbox.js';

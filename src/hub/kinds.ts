@@ -6,7 +6,8 @@
 import type { Message } from '../a2a/types.js';
 import type { QuotaRule } from '../identity/quotas.js';
 import type { MigrationInputs } from '../store/open-key-backfill.js';
-import type { CardSkill, Door, Kind, KindBase, KindDeps, KindModule, ReadServices, RestRead } from './kind.js';
+import type { Door, Kind, KindBase } from './kind.js';
+import type { CardSkill, KindDeps, KindModule, ReadServices, RestRead } from './kind-module.js';
 import { skillOf } from '../wire/skill-call.js';
 
 /** The first path segments the hub serves itself: a kind's base of its own may not take one. */

@@ -20,8 +20,7 @@ import {
   type TaskRecord,
   type TaskScope,
 } from '../store/store.js';
-import type { Door } from './kind.js';
-import type { Kinds } from './kinds.js';
+import type { Door, Kind } from './kind.js';
 import { holds, VisibilityRule } from './view-scopes.js';
 import { isoTime } from '../wire/iso-time.js';
 
@@ -110,13 +109,19 @@ const onStream = (event: StreamResponse): StreamResponse | undefined =>
   'statusUpdate' in event || 'artifactUpdate' in event ? event : undefined;
 const nothing = (): undefined => undefined;
 
+/** What the view reads of the hub's kinds (kinds.ts Kinds): each one's declaration, and the base of its own its tasks live at. */
+export interface DeclaredKinds {
+  readonly byName: ReadonlyMap<string, Pick<Kind, 'name' | 'visibility' | 'receipt' | 'describeHold'>>;
+  baseOf(kind: string): string | undefined;
+}
+
 export class View {
   /** The kinds whose tasks live at a space's base. */
   private readonly spaceKinds: ReadonlySet<string>;
   /** Who reads which tasks where, from the kinds' declarations: every check and list below asks it. */
   private readonly rule: VisibilityRule;
 
-  constructor(private readonly kinds: Kinds) {
+  constructor(private readonly kinds: DeclaredKinds) {
     this.rule = new VisibilityRule(
       [...kinds.byName.values()].map((k) => ({
         name: k.name,

@@ -6,7 +6,7 @@
  * feed's sections.
  */
 import type { FeedKind } from '../doors/web/feed-kind.js';
-import type { KindModule } from '../hub/kind.js';
+import type { KindModule } from '../hub/kind-module.js';
 import { callModule } from './call/call.js';
 import { callFeed } from './call/feed.js';
 import { directModule } from './direct/direct.js';

@@ -2,11 +2,12 @@
  * The house's import rules, held by test: the client side (the client library, the MCP tools, the
  * CLI's client commands, the kinds' client halves) never reaches the server's hub, store or
  * doors; the hub reaches neither the client side, nor a door, nor a kind (it is handed the kinds);
- * a seed dialect, like every door, imports nothing of the store and nothing of another dialect.
+ * a seed dialect, like every door, imports nothing of the store and nothing of another dialect;
+ * no files import each other, but the one pair whose types are defined by each other.
  * A failure prints the chain of imports that broke the rule.
  */
 import { describe, expect, it } from 'vitest';
-import { importedPackages, importGraph, reach } from './import-graph.js';
+import { circles, importedPackages, importGraph, reach } from './import-graph.js';
 
 const graph = importGraph();
 const files = [...graph.keys()];
@@ -92,5 +93,11 @@ describe('import rules', () => {
         .map((target) => `${file} -> ${target}`),
     );
     expect(wrong).toEqual([]);
+  });
+
+  it('no files import each other, directly or through others', () => {
+    // A kind's part of the feed is handed the feed's reads, which carry every kind's part: two
+    // types defined by each other, imported as types alone.
+    expect(circles(graph)).toEqual([['src/doors/web/feed-kind.ts', 'src/doors/web/reads.ts']]);
   });
 });

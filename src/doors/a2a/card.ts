@@ -7,7 +7,8 @@
  * The skills come from the kinds that open tasks at that kind of base.
  */
 import { HUB_BASE_SKILLS } from '../../hub/hub-skills.js';
-import type { CardSkill, KindBase } from '../../hub/kind.js';
+import type { KindBase } from '../../hub/kind.js';
+import type { CardSkill } from '../../hub/kind-module.js';
 import { inputModesOf, outputModesOf } from '../../identity/media-modes.js';
 import type { AgentRecord, SpaceRecord } from '../../store/store.js';
 import { VERSION } from '../../version.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseWith } from '../../a2a/validate.js';
 import type { Hub } from '../../hub/hub.js';
-import type { RestRead } from '../../hub/kind.js';
+import type { RestRead } from '../../hub/kind-module.js';
 import { callerOf } from '../http/context.js';
 
 /**

@@ -5,7 +5,7 @@
 import type { Task } from '../../a2a/types.js';
 import type { Hub } from '../../hub/hub.js';
 import type { FeedKinds } from './feed-kind.js';
-import type { RestRead } from '../../hub/kind.js';
+import type { RestRead } from '../../hub/kind-module.js';
 import { ANONYMOUS } from '../../identity/caller.js';
 import { publicProfile } from '../../identity/profile-view.js';
 import type { SpaceRecord } from '../../store/store.js';

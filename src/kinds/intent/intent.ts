@@ -11,12 +11,12 @@ import {
   type Change,
   type Kind,
   type KindContext,
-  type KindModule,
   type LockedReads,
   type Opening,
   type Standing,
   type Twin,
 } from '../../hub/kind.js';
+import type { KindModule } from '../../hub/kind-module.js';
 import { PRIORITY, readDeclaration, type Declaration } from './declaration.js';
 import { factsOf, holdFacts, INTENT, said, type IntentFacts } from './facts.js';
 import { footprintsOverlap, intentOpenKey, storedOpenKey, titleWords } from './twins.js';

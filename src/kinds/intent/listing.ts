@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Caller } from '../../identity/caller.js';
 import { stateFilter } from '../../hub/mailbox.js';
-import type { RestRead } from '../../hub/kind.js';
+import type { RestRead } from '../../hub/kind-module.js';
 import { pageFields } from '../../hub/page-query.js';
 import type { StoredTask, TaskPage, TaskRecord, TaskStore } from '../../store/store.js';
 import type { View } from '../../hub/view.js';

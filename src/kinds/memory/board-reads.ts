@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { Caller } from '../../identity/caller.js';
-import type { RestRead } from '../../hub/kind.js';
+import type { RestRead } from '../../hub/kind-module.js';
 import { pageFields } from '../../hub/page-query.js';
 import type { BoardStore } from '../../store/store.js';
 import { decodePageToken, encodePageToken } from '../../paging/page-token.js';

@@ -13,7 +13,8 @@ import { HubError, invalidParams, isHubError, type FieldViolation } from '../../
 import type { Quotas } from '../../identity/quotas.js';
 import { requireAgent } from '../../identity/caller.js';
 import type { StoredTask } from '../../store/store.js';
-import type { Change, Kind, KindContext, KindModule, Opening } from '../../hub/kind.js';
+import type { Change, Kind, KindContext, Opening } from '../../hub/kind.js';
+import type { KindModule } from '../../hub/kind-module.js';
 import { ARGS, DATA } from '../../wire/skill-call.js';
 import { boardAccess, type BoardDeps, type CallCharge } from './board-access.js';
 import { boardReads, BoardReads } from './board-reads.js';
