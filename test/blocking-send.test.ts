@@ -242,7 +242,6 @@ describe('blocking SendMessage on one hub', () => {
 
   it('SendStreamingMessage never waits before its stream: the task comes first, at once, then the answer', async () => {
     const controller = new AbortController();
-    const start = Date.now();
     const res = await postRpc(
       fwdBase(),
       'SendStreamingMessage',
@@ -250,15 +249,17 @@ describe('blocking SendMessage on one hub', () => {
       { token: alice.token, signal: controller.signal },
     );
     const reader = res.body!.getReader();
-    const seen: [number, any][] = [];
+    const seen: any[] = [];
     for await (const block of sseBlocks(reader)) {
-      if (block.data) seen.push([Date.now() - start, block.data.result]);
+      if (block.data) seen.push(block.data.result);
       if (block.data?.result?.statusUpdate?.status.state === 'TASK_STATE_COMPLETED') break;
     }
     controller.abort();
-    expect(seen[0]![1].task.status.state).toBe('TASK_STATE_SUBMITTED');
-    expect(seen[0]![0]).toBeLessThan(250); // the agent answers after 300 ms
-    expect(seen.at(-1)![0]).toBeGreaterThanOrEqual(250);
+    // A stream that waited for the agent (it answers after 300 ms) would open on the task as it
+    // ended; this one opens on the task as it was sent, and the answer follows in the stream.
+    expect(seen[0].task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('passes acceptedOutputModes on to the forwarded endpoint', async () => {
