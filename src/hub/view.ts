@@ -109,7 +109,10 @@ const onStream = (event: StreamResponse): StreamResponse | undefined =>
   'statusUpdate' in event || 'artifactUpdate' in event ? event : undefined;
 const nothing = (): undefined => undefined;
 
-/** What the view reads of the hub's kinds (kinds.ts Kinds): each one's declaration, and the base of its own its tasks live at. */
+/**
+ * What the view reads of the hub's kinds (kinds.ts Kinds is one): who reads each one's tasks, how
+ * it shows a hold and an author's receipt, and the base of its own its tasks live at.
+ */
 export interface DeclaredKinds {
   readonly byName: ReadonlyMap<string, Pick<Kind, 'name' | 'visibility' | 'receipt' | 'describeHold'>>;
   baseOf(kind: string): string | undefined;
