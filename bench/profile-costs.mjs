@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 /** The parts, tried in order against each frame ("<function> <file>:<line>", the file relative to dist/). */
 export const PARTS = [
   ['token check', /^[^ ]* (identity\/|doors\/http\/context\.js)/],
-  ['request ids, request log', /^[^ ]* observability\/request-/],
+  ['request ids, request log', /^[^ ]* doors\/http\/request-log/],
   ['metrics', /^[^ ]* observability\/metrics|npm:prom-client/],
   ['JSON-RPC envelope, dispatch', /^[^ ]* (doors\/a2a\/(jsonrpc|rpc-route|methods)|operations\/operations)\.js/],
   ['validation of what was sent', /^[^ ]* (a2a\/(validate|schemas|zod-issues)|operations\/requests)\.js|npm:zod/],

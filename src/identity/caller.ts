@@ -40,6 +40,10 @@ export const uncheckedToken = (caller: Caller): TokenCheck | undefined => {
 
 export const ANONYMOUS: Caller = { kind: 'anonymous' };
 
+/** A caller as a log line names it: the agent's handle, 'operator:<handle>', 'admin' or 'anonymous' (never a token). */
+export const callerLabel = (caller: Caller): string =>
+  caller.kind === 'agent' ? caller.handle : caller.kind === 'operator' ? `operator:${caller.handle}` : caller.kind;
+
 export const callerName = (caller: Caller): string =>
   caller.kind === 'agent' || caller.kind === 'operator'
     ? caller.handle

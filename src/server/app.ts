@@ -3,7 +3,7 @@ import type { HttpRequest } from '../doors/http/exchange.js';
 import type { StreamSettings } from '../config/index.js';
 import type { Hub } from '../hub/hub.js';
 import type { Signer } from '../delivery/signing.js';
-import { logFailure } from '../observability/request-log.js';
+import { logFailure } from '../doors/http/request-log.js';
 import { httpApp, type HttpAppOptions } from '../doors/http/app.js';
 import { noRoute, restErrorBody } from '../doors/http/errors.js';
 import { OpenStreams } from '../doors/http/open-streams.js';

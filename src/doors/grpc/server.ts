@@ -29,8 +29,7 @@ import {
 import type { StreamResponse as StreamEvent } from '../../a2a/types.js';
 import { endsStream } from '../../events/follow.js';
 import type { Hub } from '../../hub/hub.js';
-import { callerName, type Caller } from '../../identity/caller.js';
-import { callerLabel } from '../../observability/request-log.js';
+import { callerLabel, callerName, type Caller } from '../../identity/caller.js';
 import type { Logger } from '../../observability/logger.js';
 import type { CallContext, TaskStream } from '../../operations/context.js';
 import { invoke, type OperationName } from '../../operations/operations.js';

@@ -5,7 +5,7 @@ import { HubError } from '../../errors/hub-error.js';
 import type { HttpLimits } from '../../config/index.js';
 import type { ProxyTrust } from '../../config/values.js';
 import type { Hub } from '../../hub/hub.js';
-import { tokenOf } from '../../identity/caller.js';
+import { callerLabel, tokenOf } from '../../identity/caller.js';
 import { LIMITS } from '../../wire/limits.js';
 import { asHubError, errorHeaders, restErrorBody, restStatus } from './errors.js';
 import type { HttpRequest } from './exchange.js';
@@ -17,13 +17,7 @@ import { requestGuard } from './guard.js';
 import { cutUnusedConnectionsOnStop } from './unused-connections.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
-import {
-  callerLabel,
-  logFailure,
-  requestId,
-  requestTracker,
-  type RequestObservers,
-} from '../../observability/request-log.js';
+import { logFailure, requestId, requestTracker, type RequestObservers } from './request-log.js';
 
 export interface HttpAppOptions {
   publicUrl: URL | undefined;

@@ -10,7 +10,7 @@ import type { HttpLimits } from '../../config/index.js';
 import { HubError } from '../../errors/hub-error.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HubMetrics } from '../../observability/metrics.js';
-import { answeredOnSocket, newRequestId, trackedRequestId } from '../../observability/request-log.js';
+import { answeredOnSocket, newRequestId, trackedRequestId } from './request-log.js';
 import { restErrorBody, restStatus } from './errors.js';
 
 /**

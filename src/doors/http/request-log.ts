@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import type { HttpRequest } from '../doors/http/exchange.js';
-import type { Caller } from '../identity/caller.js';
-import type { Logger } from './logger.js';
-import type { DoorLabel, HubMetrics } from './metrics.js';
+import type { HttpRequest } from './exchange.js';
+import type { Logger } from '../../observability/logger.js';
+import type { DoorLabel, HubMetrics } from '../../observability/metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,10 +32,6 @@ export function requestId(raw: IncomingMessage): string {
   const given = raw.headers['x-request-id'];
   return typeof given === 'string' && SANE_ID.test(given) ? given : newRequestId();
 }
-
-/** A caller as the log names it: the agent's handle, 'operator:<handle>', 'admin' or 'anonymous'. */
-export const callerLabel = (caller: Caller): string =>
-  caller.kind === 'agent' ? caller.handle : caller.kind === 'operator' ? `operator:${caller.handle}` : caller.kind;
 
 export interface RequestObservers {
   logger: Logger;
