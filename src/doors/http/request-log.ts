@@ -1,3 +1,8 @@
+/**
+ * What the hub keeps of each HTTP request: its id (the client's X-Request-Id when sane, else one
+ * of the hub's), its log line and its count in the metrics, written when the answer is done, and
+ * the failures a caller was not told the cause of.
+ */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
