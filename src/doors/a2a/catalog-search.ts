@@ -21,7 +21,6 @@ import { SEARCH_TEXT_MAX } from '../../identity/profile.js';
 import { baseUrl, callerOf } from '../http/context.js';
 import { agentEntry, CARD_TYPE } from './catalog-entries.js';
 
-export const REGISTRY_TYPE = 'application/ai-registry+json';
 const PAGE_SIZE = { default: 10, max: 100 };
 
 /** One value, or an array of one (the draft takes a bare scalar as a one-element array). */

@@ -5,8 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AgentCardJson } from '../../operations/context.js';
-import type { CallContext } from '../../operations/context.js';
+import type { AgentCardJson, CallContext } from '../../operations/context.js';
 import { fastifyReply, type HttpReply, type HttpRequest } from '../http/exchange.js';
 import type { Hub } from '../../hub/hub.js';
 import type { Door } from '../../hub/kind.js';
