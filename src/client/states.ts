@@ -2,7 +2,7 @@
 import { InvalidArgumentError } from 'commander';
 import { isTerminal, LEGACY_STATE, parseState } from '../a2a/states.js';
 import type { TaskState } from '../a2a/types.js';
-import { RESPOND_STATES } from '../kinds/direct/transitions.js';
+import { RESPOND_STATES } from '../wire/respond-states.js';
 import { UsageError } from './errors.js';
 
 const spelled = (states: readonly TaskState[]): string =>

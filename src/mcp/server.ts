@@ -7,22 +7,21 @@
 import { McpServer, type CallToolResult, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { parseWith } from '../a2a/validate.js';
 import type { Target } from '../client/http.js';
-import type { KindClient } from '../kinds/kind-client.js';
 import { VERSION } from '../version.js';
 import { toolErrorResult } from './errors.js';
 import { registerResources } from './resources.js';
 import { Subscriptions } from './subscriptions.js';
-import { toolCall, type MusterTool } from './tool.js';
+import { toolCall, type MusterTool, type ToolSource } from './tool.js';
 import { DOOR_TOOLS } from './tools/index.js';
 
 type ListedTool = { tool: MusterTool; input: MusterTool['input'] };
-const listed = new WeakMap<readonly KindClient[], readonly ListedTool[]>();
+const listed = new WeakMap<readonly ToolSource[], readonly ListedTool[]>();
 
 /**
  * Every tool, the door's first, in the order they are listed, with its input made strict once per
  * list of kinds (an argument no tool takes, a misspelt one, is refused, not dropped: the caller learns it).
  */
-function allTools(kinds: readonly KindClient[]): readonly ListedTool[] {
+function allTools(kinds: readonly ToolSource[]): readonly ListedTool[] {
   let tools = listed.get(kinds);
   if (!tools)
     listed.set(
@@ -44,7 +43,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /** The tools a caller may list and call: all with a token, only the public ones without. */
-const toolsFor = (target: Target, kinds: readonly KindClient[]) =>
+const toolsFor = (target: Target, kinds: readonly ToolSource[]) =>
   target.token ? allTools(kinds) : allTools(kinds).filter(({ tool }) => tool.public === true);
 
 /**
@@ -81,7 +80,7 @@ async function runTool(
 }
 
 /** An MCP server whose tools (the door's and `kinds`') and resources reach the hub at `target`, as its token. */
-export function buildMcpServer(target: Target, kinds: readonly KindClient[]): McpServer {
+export function buildMcpServer(target: Target, kinds: readonly ToolSource[]): McpServer {
   const server = new McpServer(
     { name: 'muster', title: 'Muster A2A hub', version: VERSION },
     { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS },

@@ -51,6 +51,14 @@ export interface MusterTool<Input extends z.ZodObject = z.ZodObject> {
   run(args: z.infer<Input>, call: ToolCall): Promise<ToolAnswer>;
 }
 
+/**
+ * What brings the MCP server tools besides its own: a kind's client half (src/kinds/kind-client.ts),
+ * of which the server reads only the tools, so it needs nothing else of the kinds.
+ */
+export interface ToolSource {
+  readonly tools?: readonly MusterTool[];
+}
+
 /** Erases a tool's own input type so tools of every shape fit one list. */
 export const tool = <Input extends z.ZodObject>(definition: MusterTool<Input>): MusterTool =>
   definition as unknown as MusterTool;

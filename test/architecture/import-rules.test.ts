@@ -1,7 +1,8 @@
 /**
  * The house's import rules, held by test: the client side (the client library, the MCP tools, the
  * CLI's client commands, the kinds' client halves) never reaches the server's hub, store or
- * doors; the hub reaches neither the client side, nor a door, nor a kind (it is handed the kinds);
+ * doors; the hub reaches neither the client side, nor a door, nor a kind (it is handed the kinds),
+ * and neither do the doors, the client library or the MCP server reach a kind;
  * a seed dialect, like every door, imports nothing of the store and nothing of another dialect;
  * no files import each other, but the one pair whose types are defined by each other.
  * A failure prints the chain of imports that broke the rule.
@@ -78,6 +79,12 @@ describe('import rules', () => {
       )
       .map(([, path]) => path.join(' -> '));
     expect(wrong).toEqual([]);
+  });
+
+  it('the doors, the client library and the MCP server name no kind: the kinds are handed to them', () => {
+    const roots = files.filter(under('src/doors/', 'src/client/', 'src/mcp/'));
+    expect(roots.length).toBeGreaterThan(60);
+    expect(breaches(roots, under('src/kinds/'))).toEqual([]);
   });
 
   it('a seed dialect imports nothing of the store and nothing of another dialect', () => {

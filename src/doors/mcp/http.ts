@@ -13,14 +13,14 @@ import { bearerToken, hashToken } from '../../identity/tokens.js';
 import { foreignOrigin } from '../http/guard.js';
 import { inProcessFetch } from './in-process.js';
 import { buildMcpServer } from '../../mcp/server.js';
-import type { KindClient } from '../../kinds/kind-client.js';
+import type { ToolSource } from '../../mcp/tool.js';
 import { McpSessions, type McpSession, type SessionLimits } from './sessions.js';
 
 export interface McpDoorOptions {
   publicUrl: URL | undefined;
   sessions: SessionLimits;
   /** The kinds whose tools the door serves after its own (src/kinds/client.ts), handed by the composition root. */
-  kinds: readonly KindClient[];
+  kinds: readonly ToolSource[];
 }
 
 const SESSION_HEADER = 'mcp-session-id';

@@ -4,7 +4,7 @@
  * the states a receiver may answer with.
  */
 import type { FeedKind } from '../../doors/web/feed-kind.js';
-import { RESPOND_STATES } from './transitions.js';
+import { RESPOND_STATES } from '../../wire/respond-states.js';
 
 export const directFeed: FeedKind = {
   kind: 'direct',

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { partSchema, stateName } from '../../a2a/schemas.js';
 import { LIMITS } from '../../wire/limits.js';
 import { messageBody } from '../message-body.js';
-import { RESPOND_STATES } from './transitions.js';
+import { RESPOND_STATES } from '../../wire/respond-states.js';
 
 const id = z.string().min(1).max(200);
 const metadata = z.record(z.string(), z.unknown());

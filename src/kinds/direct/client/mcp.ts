@@ -23,7 +23,7 @@ import {
 } from '../../../client/wire.js';
 import { pageAnswer, taskAnswer } from '../../../mcp/answers.js';
 import { tool, type MusterTool, type ToolAnswer } from '../../../mcp/tool.js';
-import { RESPOND_STATES } from '../transitions.js';
+import { RESPOND_STATES } from '../../../wire/respond-states.js';
 
 const taskId = z
   .string()
