@@ -33,8 +33,10 @@ function harness(name, root) {
 
 /**
  * One fan-out run (its streaming-cost part skipped) against the build in `root`; FANOUT_* settings
- * in this process's environment pass through. Answers { p99Ms, p99AgainMs, kbPerSubscriber, config, problems }:
- * the hub's first fan-out, its second (fanout.mjs's `fanoutAgain`), and the first's memory.
+ * in this process's environment pass through. Answers { p99Ms, p99AgainMs, kbPerSubscriber,
+ * kbPerSubscriberAgain, config, problems }: the hub's first fan-out and its second (fanout.mjs's
+ * `fanoutAgain`), each with its memory. The first's memory also counts what a hub just started
+ * allocates once; the second's is over a hub already grown.
  */
 export async function runFanout(name, root) {
   const dir = harness(name, root);
@@ -56,16 +58,19 @@ export async function runFanout(name, root) {
   }
   const fanout = results.fanout;
   const again = results.fanoutAgain?.deliveryLatencyMs?.p99;
+  const kbAgain = results.fanoutAgain?.memory?.perSubscriberKB;
   if (
     fanout?.deliveryLatencyMs?.p99 === undefined ||
     fanout?.memory?.perSubscriberKB === undefined ||
-    again === undefined
+    again === undefined ||
+    kbAgain === undefined
   )
     throw new Error(`fanout.mjs (${name}) exited ${code}; its results have no p99 or KB per subscriber:\n${tail()}`);
   return {
     p99Ms: fanout.deliveryLatencyMs.p99,
     p99AgainMs: again,
     kbPerSubscriber: fanout.memory.perSubscriberKB,
+    kbPerSubscriberAgain: kbAgain,
     config: results.config,
     problems: code === 0 ? [] : (results.problems ?? [`exit ${code}`]),
   };

@@ -83,6 +83,7 @@ function makeFigures(groups) {
       'fanout p99': figure('fan-out delivery p99', 'ms', 'lower', 1),
       'fanout p99 again': figure('fan-out delivery p99, second fan-out of the hub', 'ms', 'lower', 1),
       'fanout KB': figure('fan-out memory per subscriber', 'KB', 'lower', 1),
+      'fanout KB again': figure('fan-out memory per subscriber, second fan-out of the hub', 'KB', 'lower', 1),
     },
   };
   return Object.assign({}, ...groups.map((g) => all[g]));
@@ -105,11 +106,13 @@ async function measureFanout(figures, side, root) {
   figures['fanout p99'][side].push(r.p99Ms);
   figures['fanout p99 again'][side].push(r.p99AgainMs);
   figures['fanout KB'][side].push(r.kbPerSubscriber);
+  figures['fanout KB again'][side].push(r.kbPerSubscriberAgain);
   const size = `${r.config.subscribers} subscribers × ${r.config.events} events`;
   figures['fanout p99'].label = `fan-out delivery p99, ${size}`;
   figures['fanout p99 again'].label = `the same, the hub's second fan-out`;
+  figures['fanout KB again'].label = `the same, the hub's second fan-out`;
   console.log(
-    `delivery p99 ${r.p99Ms} ms (the second fan-out ${r.p99AgainMs} ms), ${r.kbPerSubscriber} KB per subscriber (${size})`,
+    `delivery p99 ${r.p99Ms} ms (the second fan-out ${r.p99AgainMs} ms), ${r.kbPerSubscriber} KB per subscriber (the second fan-out ${r.kbPerSubscriberAgain} KB) (${size})`,
   );
   for (const p of r.problems.slice(0, 5)) console.log(`    problem: ${p}`);
   return r.problems;
